@@ -1,0 +1,75 @@
+"""Eval-mode resolution: the ``eval_mode=`` argument, else ``DEEPEVAL_EVAL_MODE``, else the default.
+
+The default is ``llm`` when an LLM judge is configured (``OPENAI_API_KEY``, a local model, or an explicit
+``model=``), and ``hybrid`` on the embedded offline judge otherwise: deterministic extraction stands in for the LLM and
+the embedded System One model decides (ours: deepeval always defaults to ``llm`` and then needs a network judge).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from deepeval.config.settings import Settings, get_settings
+from deepeval.errors import InvalidEvalModeError
+
+
+class EvalMode(str, Enum):
+    LLM = "llm"
+    HYBRID = "hybrid"
+    SYSTEM_ONE = "system_one"
+
+
+EVAL_MODES: tuple[str, ...] = tuple(m.value for m in EvalMode)
+
+
+def parse_eval_mode(value: str | EvalMode, source: str) -> EvalMode:
+    """Parse ``value`` case-insensitively (``system-one`` is accepted for ``system_one``).
+
+    Raises:
+        InvalidEvalModeError: ``value`` is not a known mode; the message names ``source`` and lists valid modes.
+    """
+    if isinstance(value, EvalMode):
+        return value
+    if not isinstance(value, str):
+        raise InvalidEvalModeError(
+            f"{source} must be a string, one of {', '.join(EVAL_MODES)}; got {value!r}"
+        )
+    norm = value.strip().lower().replace("-", "_")
+    try:
+        return EvalMode(norm)
+    except ValueError:
+        raise InvalidEvalModeError(
+            f"invalid eval mode {value!r} from {source}; valid modes are: {', '.join(EVAL_MODES)}"
+        ) from None
+
+
+def llm_configured(settings: Settings | None = None) -> bool:
+    """True when an LLM judge is configured in settings (OpenAI key or a local model)."""
+    s = settings or get_settings()
+    return bool(s.get("OPENAI_API_KEY")) or (
+        s.get_bool("USE_LOCAL_MODEL") and bool(s.get("LOCAL_MODEL_BASE_URL"))
+    )
+
+
+def resolve_eval_mode(
+    argument: str | EvalMode | None = None, settings: Settings | None = None, *, has_llm: bool | None = None
+) -> EvalMode:
+    """Resolve the eval mode for one metric.
+
+    Args:
+        argument: the metric's ``eval_mode=`` value; wins when given.
+        settings: resolved settings (defaults to :func:`get_settings`).
+        has_llm: whether an LLM judge is available (an explicit ``model=`` counts); defaults to whether settings
+            configure one. Only used for the default.
+
+    Raises:
+        InvalidEvalModeError: an invalid argument or ``DEEPEVAL_EVAL_MODE`` value.
+    """
+    if argument is not None:
+        return parse_eval_mode(argument, "the eval_mode argument")
+    s = settings or get_settings()
+    env = s.get("DEEPEVAL_EVAL_MODE")
+    if env is not None:
+        return parse_eval_mode(env, f"DEEPEVAL_EVAL_MODE (set in {s.sources.get('DEEPEVAL_EVAL_MODE', '?')})")
+    available = llm_configured(s) if has_llm is None else has_llm
+    return EvalMode.LLM if available else EvalMode.HYBRID

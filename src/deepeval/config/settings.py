@@ -1,0 +1,125 @@
+"""Resolved settings.
+
+Precedence (highest first): the process environment, ``.env.local``, ``.env``. Files are looked up in
+``ENV_DIR_PATH`` if set, else the current working directory. ``DEEPEVAL_DISABLE_DOTENV=1`` skips both files.
+Settings are read fresh on every :func:`get_settings` call (cheap: two small files), so a test or CLI command that
+changes the environment sees the change.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+#: Keys whose values are secrets: masked by ``deepeval settings`` and never logged.
+SECRET_KEYS = frozenset({"OPENAI_API_KEY", "TYPESAFE_API_KEY", "LOCAL_MODEL_API_KEY"})
+
+#: Every key we read, with a one-line meaning (shown by ``deepeval settings``).
+KNOWN_KEYS: dict[str, str] = {
+    "DEEPEVAL_EVAL_MODE": "llm | hybrid | system_one",
+    "OPENAI_API_KEY": "OpenAI API key",
+    "OPENAI_MODEL_NAME": "OpenAI judge model (default gpt-5.4)",
+    "OPENAI_BASE_URL": "OpenAI API base URL",
+    "OPENAI_COST_PER_INPUT_TOKEN": "USD per input token (overrides the price table)",
+    "OPENAI_COST_PER_OUTPUT_TOKEN": "USD per output token (overrides the price table)",
+    "USE_LOCAL_MODEL": "YES to use the OpenAI-compatible local model as the default LLM judge",
+    "LOCAL_MODEL_NAME": "model name on the OpenAI-compatible server",
+    "LOCAL_MODEL_BASE_URL": "base URL of the OpenAI-compatible server",
+    "LOCAL_MODEL_API_KEY": "API key of the OpenAI-compatible server",
+    "LOCAL_MODEL_FORMAT": "structured-output format: json_schema | json | text",
+    "TYPESAFE_API_KEY": "TypeSafe API key (System One model Jev)",
+    "TYPESAFE_BASE_URL": "TypeSafe base URL (default https://api.typesafe.ai)",
+    "TYPESAFE_MODEL_NAME": "System One model (default jev-latest)",
+    "TYPESAFE_COST_PER_INPUT_TOKEN": "USD per input token for the System One model",
+    "DEEPEVAL_JUDGE_TIMEOUT": "seconds per judge attempt (default 60)",
+    "DEEPEVAL_JUDGE_MAX_RETRIES": "retries per judge call on transient errors (default 4)",
+    "DEEPEVAL_RESULTS_FOLDER": "folder for JSON/HTML results",
+    "DEEPEVAL_CACHE_PATH": "SQLite cache file (default .deepeval/cache.sqlite)",
+}
+
+
+def redact(text: str, secrets: Mapping[str, str] | None = None) -> str:
+    """Replace every known secret value occurring in ``text`` with ``***``.
+
+    ``secrets`` defaults to the secret values of the current settings. Values shorter than 4 characters are left
+    alone (they would mask ordinary words).
+    """
+    values = secrets if secrets is not None else get_settings().secrets()
+    for value in values.values():
+        if value and len(value) >= 4:
+            text = text.replace(value, "***")
+    return text
+
+
+def mask(value: str | None) -> str:
+    """Show a secret as ``sk-…abcd``-style: at most the last 4 characters."""
+    if not value:
+        return "<unset>"
+    return "***" + value[-4:] if len(value) > 12 else "***"
+
+
+def env_dir() -> Path:
+    return Path(os.environ.get("ENV_DIR_PATH") or os.getcwd())
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A snapshot of resolved settings. ``sources`` maps each key to where it came from."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        value = self.values.get(key)
+        return value if value not in (None, "") else default
+
+    def get_float(self, key: str, default: float | None = None) -> float | None:
+        raw = self.get(key)
+        if raw is None:
+            return default
+        try:
+            return float(raw)
+        except ValueError:
+            from deepeval.errors import ConfigurationError
+
+            raise ConfigurationError(f"{key} must be a number, got {raw!r}") from None
+
+    def get_bool(self, key: str, default: bool = False) -> bool:
+        raw = self.get(key)
+        if raw is None:
+            return default
+        return raw.strip().lower() in {"1", "true", "yes", "on", "y"}
+
+    def secrets(self) -> dict[str, str]:
+        return {k: v for k, v in self.values.items() if k in SECRET_KEYS and v}
+
+
+def _file_values(path: Path) -> dict[str, str]:
+    if not path.is_file():
+        return {}
+    return {k: v for k, v in dotenv_values(path).items() if v is not None}
+
+
+def get_settings() -> Settings:
+    """Resolve settings now: process env > ``.env.local`` > ``.env`` (see module docstring)."""
+    values: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    if os.environ.get("DEEPEVAL_DISABLE_DOTENV", "").strip().lower() not in {"1", "true", "yes"}:
+        base = env_dir()
+        for name in (".env", ".env.local"):  # later files win
+            for k, v in _file_values(base / name).items():
+                values[k] = v
+                sources[k] = str(base / name)
+    for k, v in os.environ.items():
+        if k in KNOWN_KEYS or k.startswith(("DEEPEVAL_", "OPENAI_", "TYPESAFE_", "LOCAL_MODEL_")):
+            values[k] = v
+            sources[k] = "environment"
+    return Settings(values=values, sources=sources)
+
+
+def reset_settings_cache() -> None:
+    """Kept for API symmetry; settings are not cached."""

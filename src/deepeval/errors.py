@@ -1,0 +1,74 @@
+"""Errors raised by deepeval.
+
+Every error message is written for the user: it names what was wrong and what to do. No message ever contains an
+API key (see :func:`deepeval.config.redact`).
+"""
+
+from __future__ import annotations
+
+
+class DeepEvalError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class MissingTestCaseParamsError(DeepEvalError):
+    """A metric needs a test-case field that is ``None`` (or an ``actual_output`` that is empty)."""
+
+
+class InvalidEvalModeError(DeepEvalError, ValueError):
+    """An eval mode that is not one of ``llm``, ``hybrid``, ``system_one`` (from an argument or the environment)."""
+
+
+class ConfigurationError(DeepEvalError, ValueError):
+    """A setting or CLI option has a value we cannot use."""
+
+
+class JudgeError(DeepEvalError):
+    """A judge (LLM or System One model) call failed after retries.
+
+    ``model`` names the judge; ``status_code`` is the HTTP status when there was one; ``retryable`` says whether the
+    failure was transient (timeout, 429, 5xx, connection) so that hybrid mode may fall back to the LLM.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        model: str | None = None,
+        status_code: int | None = None,
+        retryable: bool = False,
+        kind: str = "error",
+    ) -> None:
+        super().__init__(message)
+        self.model = model
+        self.status_code = status_code
+        self.retryable = retryable
+        #: one of "connection", "timeout", "rate_limit", "context_limit", "auth", "bad_request", "server",
+        #: "invalid_output", "missing_answer", "unsupported_question", "error"
+        self.kind = kind
+
+
+class StructuredOutputError(JudgeError):
+    """The judge's reply could not be parsed into the requested schema, even after repair and one re-ask."""
+
+    def __init__(self, message: str, *, model: str | None = None) -> None:
+        super().__init__(message, model=model, kind="invalid_output")
+
+
+class SystemOneError(JudgeError):
+    """A System One model call failed (HTTP error, refused request, missing answer)."""
+
+
+class UnsupportedQuestionError(SystemOneError):
+    """A local System One model was asked a question kind it cannot answer; the message names the kind."""
+
+    def __init__(self, message: str, *, model: str | None = None, question_kind: str | None = None) -> None:
+        super().__init__(message, model=model, kind="unsupported_question")
+        self.question_kind = question_kind
+
+
+class RequestTooLargeError(SystemOneError):
+    """A System One request exceeds the token budget; it was refused before sending."""
+
+    def __init__(self, message: str, *, model: str | None = None) -> None:
+        super().__init__(message, model=model, kind="context_limit")

@@ -1,0 +1,121 @@
+"""Base classes for judges: :class:`DeepEvalBaseLLM` (text generation) and :class:`DeepEvalBaseSystemOneModel`
+(typed decisions with probabilities). User code written against deepeval subclasses these unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from typing import Any
+
+from deepeval.models.system_one.schema import (
+    ChoiceAnswer,
+    ChoiceQuestion,
+    NoulAnswer,
+    NoulQuestion,
+    Questions,
+    ScoreAnswer,
+    ScoreQuestion,
+    SystemOneAnswers,
+)
+
+
+class DeepEvalBaseLLM(ABC):
+    """An LLM judge.
+
+    ``__init__`` stores the model name in ``self.name`` and calls :meth:`load_model`, storing the result in
+    ``self.model``. ``generate(prompt, schema=None)`` may return a string, an instance of ``schema`` (a pydantic
+    model class), or a ``(result, cost_usd)`` tuple; a ``generate`` that takes no ``schema`` works too. Metrics call
+    models through :func:`deepeval.models.structured.a_generate_structured`, which handles all of these.
+    """
+
+    def __init__(self, model: str | None = None, *args: Any, **kwargs: Any) -> None:
+        self.name = model
+        self.model = self.load_model(*args, **kwargs)
+
+    @abstractmethod
+    def load_model(self, *args: Any, **kwargs: Any) -> Any:
+        """Load and return the underlying client or weights."""
+
+    @abstractmethod
+    def generate(self, prompt: str, schema: Any = None) -> Any:
+        """Return the completion for ``prompt`` (see class docstring for accepted return shapes)."""
+
+    async def a_generate(self, prompt: str, schema: Any = None) -> Any:
+        """Async :meth:`generate`; the default runs ``generate`` in a worker thread."""
+        return await asyncio.to_thread(self.generate, prompt, schema)
+
+    @abstractmethod
+    def get_model_name(self) -> str:
+        """The judge's name as shown in results (``evaluation_model``)."""
+
+    def __repr__(self) -> str:  # never shows keys: subclasses keep them in private attributes
+        return f"{type(self).__name__}(model={self.name!r})"
+
+
+class DeepEvalBaseSystemOneModel(ABC):
+    """A System One (decision) model: answers typed questions about a ``state`` with probabilities.
+
+    Subclasses implement :meth:`load_model`, :meth:`decide` (returning ``(SystemOneAnswers, cost_usd | None)``),
+    optionally :meth:`a_decide`, and :meth:`get_model_name`. A question missing from the answers is a failed
+    decision for the caller. Errors are :class:`deepeval.errors.SystemOneError` subclasses.
+    """
+
+    def __init__(self, model: str | None = None, *args: Any, **kwargs: Any) -> None:
+        self.name = model
+        self.model = self.load_model(*args, **kwargs)
+
+    @abstractmethod
+    def load_model(self, *args: Any, **kwargs: Any) -> Any:
+        """Load and return the underlying client or weights."""
+
+    @abstractmethod
+    def decide(self, state: Any, questions: Questions) -> tuple[SystemOneAnswers, float | None]:
+        """Answer every question about ``state`` (a string, dict or list); return answers and cost (USD or None)."""
+
+    async def a_decide(self, state: Any, questions: Questions) -> tuple[SystemOneAnswers, float | None]:
+        """Async :meth:`decide`; the default runs ``decide`` in a worker thread."""
+        return await asyncio.to_thread(self.decide, state, questions)
+
+    @abstractmethod
+    def get_model_name(self) -> str:
+        """The judge's name as shown in results."""
+
+    # -- per-type helpers --------------------------------------------------------------------------------------
+    def noul(
+        self, state: Any, questions: dict[str, NoulQuestion]
+    ) -> tuple[dict[str, NoulAnswer], float | None]:
+        answers, cost = self.decide(state, questions)
+        return answers.nouls, cost
+
+    def choice(
+        self, state: Any, questions: dict[str, ChoiceQuestion]
+    ) -> tuple[dict[str, ChoiceAnswer], float | None]:
+        answers, cost = self.decide(state, questions)
+        return answers.choices, cost
+
+    def score(
+        self, state: Any, questions: dict[str, ScoreQuestion]
+    ) -> tuple[dict[str, ScoreAnswer], float | None]:
+        answers, cost = self.decide(state, questions)
+        return answers.scores, cost
+
+    async def a_noul(
+        self, state: Any, questions: dict[str, NoulQuestion]
+    ) -> tuple[dict[str, NoulAnswer], float | None]:
+        answers, cost = await self.a_decide(state, questions)
+        return answers.nouls, cost
+
+    async def a_choice(
+        self, state: Any, questions: dict[str, ChoiceQuestion]
+    ) -> tuple[dict[str, ChoiceAnswer], float | None]:
+        answers, cost = await self.a_decide(state, questions)
+        return answers.choices, cost
+
+    async def a_score(
+        self, state: Any, questions: dict[str, ScoreQuestion]
+    ) -> tuple[dict[str, ScoreAnswer], float | None]:
+        answers, cost = await self.a_decide(state, questions)
+        return answers.scores, cost
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={self.name!r})"

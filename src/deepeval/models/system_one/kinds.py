@@ -1,0 +1,63 @@
+"""Question kinds: ids that tell a local System One model what a question asks and which fields it gets.
+
+Fields come from the request ``state`` (when it is a dict) merged with the question's ``data``.
+A local model that does not know a kind raises :class:`deepeval.errors.UnsupportedQuestionError` naming it.
+"""
+
+from __future__ import annotations
+
+# --- decision kinds (hybrid mode, memory grading) ---------------------------------------------------------------
+#: noul. fields: input, statement. P(yes) = the statement is relevant to the input.
+STATEMENT_RELEVANT = "statement_relevant"
+#: noul. fields: input, node. P(yes) = the context node holds something relevant to the input.
+CONTEXT_NODE_RELEVANT = "context_node_relevant"
+#: noul. fields: facts (list[str], user facts known before this turn), assistant_message, user_message (optional,
+#: the user turn just before). P(yes) = the assistant message forgets or contradicts a known fact, or re-asks for
+#: information already given (clarifying or confirming does not count) = knowledge attrition.
+TURN_ATTRITION = "turn_attrition"
+#: noul. same fields. P(yes) = the assistant message forgets or contradicts a known fact.
+TURN_FORGETS = "turn_forgets"
+#: noul. same fields. P(yes) = the assistant message asks again for information the user already gave.
+TURN_REASKS = "turn_reasks"
+#: noul or score (5 levels, 1..5 as index 0..4). fields: claim, source. Is the claim supported by the source?
+CLAIM_SUPPORTED = "claim_supported"
+#: score, 5 levels (index 0..4 = grades 1..5). fields: question, expected, answer.
+ANSWER_MATCHES_EXPECTED = "answer_matches_expected"
+
+# --- whole-metric kinds (system_one mode); state = the raw test case ------------------------------------------
+AR_ALL_RELEVANT = "answer_relevancy.all_relevant"  # noul, weight 2; fields: input, actual_output
+AR_ADDRESSES_INPUT = "answer_relevancy.addresses_input"  # noul, weight 1
+AR_RELEVANT_SHARE = "answer_relevancy.relevant_share"  # score, 4 levels none/<half/most/all
+CR_ALL_RELEVANT = "contextual_relevancy.all_relevant"  # noul, weight 2; fields: input, retrieval_context
+CR_EVERY_NODE_RELEVANT = "contextual_relevancy.every_node_relevant"  # noul, weight 1
+CR_RELEVANT_SHARE = "contextual_relevancy.relevant_share"  # score, 4 levels
+KR_NO_FORGETTING = "knowledge_retention.no_forgetting"  # noul, weight 2; fields: turns [{role, content}]
+KR_NO_REASKING = "knowledge_retention.no_reasking"  # noul, weight 1
+KR_RETENTION_LEVEL = (
+    "knowledge_retention.retention_level"  # score, 4 levels forgets most/several/one minor/none
+)
+
+DECISION_KINDS = frozenset(
+    {
+        STATEMENT_RELEVANT,
+        CONTEXT_NODE_RELEVANT,
+        TURN_ATTRITION,
+        TURN_FORGETS,
+        TURN_REASKS,
+        CLAIM_SUPPORTED,
+        ANSWER_MATCHES_EXPECTED,
+    }
+)
+WHOLE_METRIC_KINDS = frozenset(
+    {
+        AR_ALL_RELEVANT,
+        AR_ADDRESSES_INPUT,
+        AR_RELEVANT_SHARE,
+        CR_ALL_RELEVANT,
+        CR_EVERY_NODE_RELEVANT,
+        CR_RELEVANT_SHARE,
+        KR_NO_FORGETTING,
+        KR_NO_REASKING,
+        KR_RETENTION_LEVEL,
+    }
+)

@@ -1,0 +1,156 @@
+"""System One question and answer types (noul = yes/no, choice, score).
+
+Questions carry two optional fields of ours that never go over the TypeSafe wire: ``kind`` (a question-kind id from
+:mod:`deepeval.models.system_one.kinds`, so local judges know what is being asked) and ``data`` (structured fields
+for that kind, e.g. ``{"input": ..., "statement": ...}``). Remote models read ``instructions`` (which must be
+self-contained) and the request ``state``.
+
+Confidence (REFERENCE §2): a noul answer with P(yes)=p has confidence ``|2p - 1|``; choice and score answers carry
+the model's confidence (for local models: ``(p_max - 1/n) / (1 - 1/n)``, 0 for a uniform distribution, 1 for a
+one-hot one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+
+class _Question(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    instructions: str
+    kind: str | None = None
+    data: dict[str, Any] | None = None
+
+
+class NoulQuestion(_Question):
+    """A yes/no question. ``true``/``false`` optionally describe what each answer means."""
+
+    true: str | None = None
+    false: str | None = None
+
+
+class ChoiceQuestion(_Question):
+    """Pick one of ``options`` (name -> description or ``None``); at least 2 options.
+
+    Raises:
+        pydantic.ValidationError: fewer than 2 options.
+    """
+
+    options: dict[str, str | None]
+
+    @field_validator("options")
+    @classmethod
+    def _two_or_more(cls, v: dict[str, str | None]) -> dict[str, str | None]:
+        if len(v) < 2:
+            raise ValueError("a choice question needs at least 2 options")
+        return v
+
+
+class ScoreQuestion(_Question):
+    """A graded question; ``levels`` go from worst (index 0) to best, 2 to 10 of them.
+
+    Raises:
+        pydantic.ValidationError: fewer than 2 or more than 10 levels.
+    """
+
+    levels: list[str]
+
+    @field_validator("levels")
+    @classmethod
+    def _level_count(cls, v: list[str]) -> list[str]:
+        if not 2 <= len(v) <= 10:
+            raise ValueError(f"a score question needs 2 to 10 levels, got {len(v)}")
+        return v
+
+
+SystemOneQuestion = Union[NoulQuestion, ChoiceQuestion, ScoreQuestion]
+Questions = Mapping[str, SystemOneQuestion]
+
+
+def distribution_confidence(probabilities: Mapping[Any, float]) -> float:
+    """``(p_max - 1/n) / (1 - 1/n)`` clipped to [0, 1]: 0 for uniform, 1 for one-hot."""
+    n = len(probabilities)
+    if n < 2:
+        return 1.0
+    p_max = max(probabilities.values())
+    return max(0.0, min(1.0, (p_max - 1.0 / n) / (1.0 - 1.0 / n)))
+
+
+class NoulAnswer(BaseModel):
+    """``probability`` = P(yes) in [0, 1]; ``confidence`` = |2p - 1|."""
+
+    model_config = ConfigDict(frozen=True)
+
+    probability: float = Field(ge=0.0, le=1.0)
+
+    @property
+    def confidence(self) -> float:
+        return abs(2.0 * self.probability - 1.0)
+
+    @property
+    def answer(self) -> bool:
+        return self.probability >= 0.5
+
+
+class ChoiceAnswer(BaseModel):
+    """The chosen option, the probability of every option, and a confidence in [0, 1]."""
+
+    model_config = ConfigDict(frozen=True)
+
+    choice: str
+    probabilities: dict[str, float] = Field(default_factory=dict)
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
+class ScoreAnswer(BaseModel):
+    """``score`` = expected level index (0 = worst); ``probabilities`` per level index; confidence in [0, 1]."""
+
+    model_config = ConfigDict(frozen=True)
+
+    score: float = Field(ge=0.0)
+    probabilities: dict[int, float] = Field(default_factory=dict)
+    confidence: float = Field(ge=0.0, le=1.0)
+    legend: list[str] | None = None
+
+    @property
+    def top_level(self) -> int:
+        """The most probable level index (the rounded expected level when no distribution is given)."""
+        if self.probabilities:
+            return max(self.probabilities, key=lambda k: self.probabilities[k])
+        return round(self.score)
+
+
+SystemOneAnswer = Union[NoulAnswer, ChoiceAnswer, ScoreAnswer]
+
+
+class SystemOneAnswers(BaseModel):
+    """Answers of one System One request, by question id and type.
+
+    ``model`` is the resolved model version the server reported (None when unknown); tokens are the request's usage.
+    A question id absent from every dict means the model gave no answer for it: a failed decision.
+    """
+
+    nouls: dict[str, NoulAnswer] = Field(default_factory=dict)
+    choices: dict[str, ChoiceAnswer] = Field(default_factory=dict)
+    scores: dict[str, ScoreAnswer] = Field(default_factory=dict)
+    model: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+    def get(self, question_id: str) -> SystemOneAnswer | None:
+        return self.nouls.get(question_id) or self.choices.get(question_id) or self.scores.get(question_id)
+
+    def missing(self, questions: Mapping[str, Any]) -> list[str]:
+        """Ids in ``questions`` that have no answer."""
+        return [qid for qid in questions if self.get(qid) is None]
+
+    @model_validator(mode="after")
+    def _disjoint(self) -> SystemOneAnswers:
+        ids = [*self.nouls, *self.choices, *self.scores]
+        if len(ids) != len(set(ids)):
+            raise ValueError("a question id appears under more than one answer type")
+        return self
