@@ -47,7 +47,8 @@ class BaseMetric(ABC):
 
     @property
     def __name__(self) -> str:  # type: ignore[override]
-        return type(self).__name__.removesuffix("Metric") or type(self).__name__
+        cls_name: str = type(self).__qualname__
+        return cls_name.removesuffix("Metric") or cls_name
 
     @abstractmethod
     def measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float:

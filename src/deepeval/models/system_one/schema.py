@@ -13,7 +13,7 @@ one-hot one).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Union
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -67,7 +67,7 @@ class ScoreQuestion(_Question):
         return v
 
 
-SystemOneQuestion = Union[NoulQuestion, ChoiceQuestion, ScoreQuestion]
+SystemOneQuestion = NoulQuestion | ChoiceQuestion | ScoreQuestion
 Questions = Mapping[str, SystemOneQuestion]
 
 
@@ -124,7 +124,7 @@ class ScoreAnswer(BaseModel):
         return round(self.score)
 
 
-SystemOneAnswer = Union[NoulAnswer, ChoiceAnswer, ScoreAnswer]
+SystemOneAnswer = NoulAnswer | ChoiceAnswer | ScoreAnswer
 
 
 class SystemOneAnswers(BaseModel):
