@@ -6,10 +6,25 @@ implements ``measure``, ``a_measure``, ``is_successful`` and the ``__name__`` pr
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from deepeval.models.base_model import DeepEvalBaseSystemOneModel
+from deepeval.models.system_one.schema import Questions, SystemOneAnswers
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, LLMTestCaseParams
+
+
+@dataclass
+class SystemOnePlan:
+    """One metric's whole System One request in ``system_one`` mode, so the runner can merge the requests of
+    several metrics on the same test case into one (REFERENCE §3). ``state`` is a dict of test-case fields; plans
+    on the same test case and model merge by uniting states and prefixing question ids."""
+
+    model: DeepEvalBaseSystemOneModel
+    state: dict[str, Any]
+    questions: Questions
 
 
 class BaseMetric(ABC):
@@ -77,6 +92,22 @@ class BaseMetric(ABC):
             "strict_mode": self.strict_mode,
             "include_reason": self.include_reason,
         }
+
+    def fresh_copy(self) -> BaseMetric:
+        """A shallow copy with cleared results, sharing judge clients: one per test case in ``evaluate()``."""
+        clone = copy.copy(self)
+        clone.reset_result()
+        return clone
+
+    # -- System One batching hooks (our metrics override these; user metrics need not) --------------------------
+    def system_one_plan(self, test_case: Any) -> SystemOnePlan | None:
+        """The metric's whole request when it runs in ``system_one`` mode, else None (runner then calls
+        ``a_measure``). Raises ``MissingTestCaseParamsError`` like ``measure`` would."""
+        return None
+
+    def system_one_finish(self, test_case: Any, answers: SystemOneAnswers, cost: float | None) -> float:
+        """Set every result attribute from the answers to :meth:`system_one_plan`'s questions; return the score."""
+        raise NotImplementedError(f"{type(self).__name__} does not support batched System One requests")
 
     def reset_result(self) -> None:
         """Clear every result attribute (called at the start of each measure)."""

@@ -1,0 +1,1 @@
+"""The ``deepeval`` command line."""
