@@ -1,0 +1,380 @@
+"""Shared machinery of the loopback test servers: a threaded stdlib HTTP server on 127.0.0.1, scripted faults,
+counters and a context-manager life cycle. Not a public module; use :mod:`deepeval.testing.servers`."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import threading
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar, TypeVar
+
+_S = TypeVar("_S", bound="LoopbackServer")
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One scripted failure, consumed by one request.
+
+    ``kind``:
+        * ``"status"``: reply ``status`` with JSON ``body`` (a default error body when None) and, for 429,
+          ``Retry-After: retry_after`` (seconds) and/or ``retry-after-ms: retry_after_ms``.
+        * ``"slow"``: wait ``delay`` seconds, then answer normally (a client with a shorter deadline times out).
+        * ``"non_json"``: reply 200 with ``text/html`` body ``body_text``.
+        * ``"drop_field"``: answer normally but delete top-level ``field_name`` from the JSON reply.
+        * ``"disconnect"``: close the connection without any reply.
+    Build them with the class methods below rather than by hand.
+    """
+
+    kind: str
+    status: int = 500
+    retry_after: float | None = None
+    retry_after_ms: int | None = None
+    delay: float = 0.0
+    body: Any = None
+    body_text: str = "<html><body>502 Bad Gateway</body></html>"
+    field_name: str = ""
+
+    @classmethod
+    def rate_limited(cls, retry_after: float | None = None, retry_after_ms: int | None = None) -> Fault:
+        """A 429 with ``Retry-After`` (seconds, may be fractional) and/or ``retry-after-ms`` headers."""
+        return cls("status", status=429, retry_after=retry_after, retry_after_ms=retry_after_ms)
+
+    @classmethod
+    def server_error(cls, status: int = 500) -> Fault:
+        """A 5xx reply with a JSON error body."""
+        return cls("status", status=status)
+
+    @classmethod
+    def http_status(cls, status: int, body: Any = None) -> Fault:
+        """Any status with an optional JSON body (default: the server's error body for that status)."""
+        return cls("status", status=status, body=body)
+
+    @classmethod
+    def slow(cls, delay: float) -> Fault:
+        """Answer normally after ``delay`` seconds."""
+        return cls("slow", delay=delay)
+
+    @classmethod
+    def non_json(cls, text: str = "<html><body>502 Bad Gateway</body></html>") -> Fault:
+        """A 200 reply whose body is not JSON."""
+        return cls("non_json", body_text=text)
+
+    @classmethod
+    def drop_field(cls, name: str) -> Fault:
+        """A normal reply with the top-level field ``name`` removed (e.g. ``choices`` or ``answers``)."""
+        return cls("drop_field", field_name=name)
+
+    @classmethod
+    def disconnect(cls) -> Fault:
+        """Close the connection without replying."""
+        return cls("disconnect")
+
+
+@dataclass
+class Counters:
+    """What the server saw. Read them after the calls finished (they are updated under a lock).
+
+    ``requests`` counts every request to a POST endpoint (faulted ones included); ``replied_ok`` the 200 replies;
+    ``input_tokens``/``output_tokens`` sum the ``usage`` of 200 replies; ``max_in_flight`` is the highest number of
+    POST requests being handled at once; ``authorization`` lists the ``Authorization`` header of each POST request
+    (``None`` when absent); ``bodies`` the parsed JSON bodies (``None`` when unparseable).
+    """
+
+    requests: int = 0
+    replied_ok: int = 0
+    faults_served: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    in_flight: int = 0
+    max_in_flight: int = 0
+    get_requests: int = 0
+    authorization: list[str | None] = field(default_factory=list)
+    bodies: list[Any] = field(default_factory=list)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    owner: LoopbackServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:  # quiet: clients hang up on purpose
+        return
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # no access log on stderr
+        return
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.owner._track(self.connection, add=True)
+
+    def finish(self) -> None:
+        try:
+            super().finish()
+        finally:
+            self.server.owner._track(self.connection, add=False)
+
+    def do_GET(self) -> None:
+        self.server.owner._handle(self, "GET")
+
+    def do_POST(self) -> None:
+        self.server.owner._handle(self, "POST")
+
+
+class LoopbackServer:
+    """Base of the loopback servers: binds 127.0.0.1 on a free port, serves from a daemon thread.
+
+    Args:
+        api_key: when set, POST requests must carry ``Authorization: Bearer <api_key>`` or get 401.
+        latency: seconds to wait before every POST reply (fixed).
+        faults: scripted faults, consumed one per POST request in order, before ``failure_rate`` applies.
+        failure_rate: probability in [0, 1] that a POST request (after the script ran out) gets ``failure``.
+        failure: the fault used by ``failure_rate`` (default: a 500).
+        seed: seed of the failure-rate random generator (runs are reproducible).
+
+    Use as a context manager (``with Server(...) as s: s.base_url``) or call :meth:`start`/:meth:`close`.
+    """
+
+    default_error_status_body: ClassVar[dict[int, str]] = {
+        400: "bad request",
+        401: "invalid or missing API key",
+        403: "this key may not use this model",
+        404: "not found",
+        422: "request body failed validation",
+        429: "rate limit reached, retry later",
+        500: "internal server error",
+        502: "bad gateway",
+        503: "service unavailable",
+    }
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        latency: float = 0.0,
+        faults: Iterable[Fault] = (),
+        failure_rate: float = 0.0,
+        failure: Fault | None = None,
+        seed: int = 0,
+    ) -> None:
+        if not 0.0 <= failure_rate <= 1.0:
+            raise ValueError(f"failure_rate must be in [0, 1], got {failure_rate}")
+        if latency < 0:
+            raise ValueError(f"latency must be >= 0 seconds, got {latency}")
+        self.api_key = api_key
+        self.latency = latency
+        self.failure_rate = failure_rate
+        self.failure = failure or Fault.server_error(500)
+        self.counters = Counters()
+        self._faults: deque[Fault] = deque(faults)
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        self._connections: set[socket.socket] = set()
+        self._httpd: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- life cycle -------------------------------------------------------------------------------------------
+    def start(self: _S) -> _S:
+        """Bind and start serving (idempotent). Returns ``self``."""
+        if self._httpd is not None:
+            return self
+        httpd = _Server(("127.0.0.1", 0), _Handler)
+        httpd.owner = self
+        self._httpd = httpd
+        self._closing.clear()
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True, name=type(self).__name__
+        )
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving, interrupt slow replies and close open connections (idempotent)."""
+        httpd, self._httpd = self._httpd, None
+        if httpd is None:
+            return
+        self._closing.set()
+        httpd.shutdown()
+        httpd.server_close()
+        with self._lock:
+            conns = list(self._connections)
+        for conn in conns:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self: _S) -> _S:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def port(self) -> int:
+        if self._httpd is None:
+            raise RuntimeError("server is not running; use it as a context manager or call start()")
+        return int(self._httpd.server_address[1])
+
+    @property
+    def root_url(self) -> str:
+        """``http://127.0.0.1:<port>`` (no path)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    # -- scripting --------------------------------------------------------------------------------------------
+    def script(self, *faults: Fault) -> None:
+        """Append faults to the queue; each POST request consumes the next one."""
+        with self._lock:
+            self._faults.extend(faults)
+
+    def reset_counters(self) -> None:
+        with self._lock:
+            self.counters = Counters()
+
+    @property
+    def pending_faults(self) -> int:
+        with self._lock:
+            return len(self._faults)
+
+    # -- internals --------------------------------------------------------------------------------------------
+    def _track(self, conn: socket.socket, *, add: bool) -> None:
+        with self._lock:
+            if add:
+                self._connections.add(conn)
+            else:
+                self._connections.discard(conn)
+
+    def _next_fault(self) -> Fault | None:
+        with self._lock:
+            if self._faults:
+                return self._faults.popleft()
+            if self.failure_rate > 0 and self._rng.random() < self.failure_rate:
+                return self.failure
+        return None
+
+    def _sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            self._closing.wait(seconds)
+
+    def _send(self, h: _Handler, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+        if isinstance(body, (bytes, str)):
+            data = body.encode() if isinstance(body, str) else body
+            ctype = "text/html; charset=utf-8"
+        else:
+            data = json.dumps(body).encode()
+            ctype = "application/json"
+        try:
+            h.send_response(status)
+            h.send_header("Content-Type", ctype)
+            h.send_header("Content-Length", str(len(data)))
+            for k, v in (headers or {}).items():
+                h.send_header(k, v)
+            h.end_headers()
+            h.wfile.write(data)
+            h.wfile.flush()
+        except OSError:  # the client gave up (deadline) or the server is closing
+            h.close_connection = True
+
+    def _error_body(self, status: int, message: str) -> Any:
+        """The JSON body of an error reply in this server's dialect."""
+        raise NotImplementedError
+
+    def _handle(self, h: _Handler, method: str) -> None:
+        path = h.path.split("?", 1)[0].rstrip("/")
+        if method == "GET":
+            with self._lock:
+                self.counters.get_requests += 1
+            status, body = self.handle_get(path)
+            self._send(h, status, body)
+            return
+        length = int(h.headers.get("Content-Length") or 0)
+        raw = h.rfile.read(length) if length else b""
+        try:
+            payload: Any = json.loads(raw) if raw else None
+        except ValueError:
+            payload = None
+        auth = h.headers.get("Authorization")
+        with self._lock:
+            c = self.counters
+            c.requests += 1
+            c.in_flight += 1
+            c.max_in_flight = max(c.max_in_flight, c.in_flight)
+            c.authorization.append(auth)
+            c.bodies.append(payload)
+        try:
+            self._respond(h, path, raw, payload, auth)
+        finally:
+            with self._lock:
+                self.counters.in_flight -= 1
+
+    def _respond(self, h: _Handler, path: str, raw: bytes, payload: Any, auth: str | None) -> None:
+        if not self.is_post_path(path):
+            self._send(h, 404, self._error_body(404, f"no route for POST {path}"))
+            return
+        self._sleep(self.latency)
+        if self.api_key is not None and auth != f"Bearer {self.api_key}":
+            self._send(h, 401, self._error_body(401, self.default_error_status_body[401]))
+            return
+        fault = self._next_fault()
+        if fault is not None:
+            with self._lock:
+                self.counters.faults_served += 1
+            if fault.kind == "status":
+                headers: dict[str, str] = {}
+                if fault.retry_after is not None:
+                    headers["Retry-After"] = f"{fault.retry_after:g}"
+                if fault.retry_after_ms is not None:
+                    headers["retry-after-ms"] = str(fault.retry_after_ms)
+                msg = self.default_error_status_body.get(fault.status, f"error {fault.status}")
+                body = fault.body if fault.body is not None else self._error_body(fault.status, msg)
+                self._send(h, fault.status, body, headers)
+                return
+            if fault.kind == "non_json":
+                self._send(h, 200, fault.body_text)
+                return
+            if fault.kind == "disconnect":
+                h.close_connection = True
+                try:
+                    h.connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                return
+            if fault.kind == "slow":
+                self._sleep(fault.delay)
+                if self._closing.is_set():
+                    return
+        if payload is None or not isinstance(payload, dict):
+            self._send(h, 400, self._error_body(400, "the request body must be a JSON object"))
+            return
+        status, body, (tin, tout) = self.handle_post(path, payload, raw)
+        if fault is not None and fault.kind == "drop_field" and isinstance(body, dict):
+            body.pop(fault.field_name, None)
+        if status == 200:
+            with self._lock:
+                self.counters.replied_ok += 1
+                self.counters.input_tokens += tin
+                self.counters.output_tokens += tout
+        self._send(h, status, body)
+
+    # -- dialect hooks ----------------------------------------------------------------------------------------
+    def is_post_path(self, path: str) -> bool:
+        raise NotImplementedError
+
+    def handle_get(self, path: str) -> tuple[int, Any]:
+        raise NotImplementedError
+
+    def handle_post(self, path: str, payload: dict[str, Any], raw: bytes) -> tuple[int, Any, tuple[int, int]]:
+        """Return ``(status, json_body, (input_tokens, output_tokens))``."""
+        raise NotImplementedError
