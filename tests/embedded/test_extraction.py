@@ -1,0 +1,111 @@
+"""Deterministic extraction: statements, facts (questions/greetings skipped, corrections supersede), claims."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from deepeval.models.embedded.extraction import DeterministicExtractor
+from deepeval.models.extraction import Extractor
+
+
+@pytest.fixture(scope="module")
+def ex() -> DeterministicExtractor:
+    return DeterministicExtractor()
+
+
+def test_implements_protocol(ex: DeterministicExtractor) -> None:
+    assert isinstance(ex, Extractor)
+    assert ex.get_model_name() == "deepeval-local-1 deterministic extraction"
+
+
+def test_statements_split_sentences_and_bullets(ex: DeterministicExtractor) -> None:
+    text = (
+        "Paris is the capital of France. It has about 2 million people.\n- The Seine runs through it.\n\n---"
+    )
+    got = asyncio.run(ex.statements(text))
+    assert got == [
+        "Paris is the capital of France.",
+        "It has about 2 million people.",
+        "The Seine runs through it.",
+    ]
+    assert asyncio.run(ex.statements("   ")) == []
+
+
+def test_questions_and_greetings_state_no_facts(ex: DeterministicExtractor) -> None:
+    assert asyncio.run(ex.facts("Hi there! Thanks a lot.", [])) == []
+    assert asyncio.run(ex.facts("What is the weather like in Rome?", [])) == []
+    assert asyncio.run(ex.facts("Can you help me plan a trip?", [])) == []
+
+
+def test_declaratives_split_into_facts(ex: DeterministicExtractor) -> None:
+    got = asyncio.run(ex.facts("Hello! My name is John and I live in Boston. What should I do today?", []))
+    assert got == ["My name is John.", "I live in Boston."]
+
+
+def test_leading_declarative_of_a_question_is_kept(ex: DeterministicExtractor) -> None:
+    got = asyncio.run(ex.facts("I have two kids, what should we do in Rome?", []))
+    assert got == ["I have two kids."]
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (
+            [
+                ("user", "My flight is on the 12th."),
+                ("user", "Actually, my flight is on the 14th, not the 12th."),
+            ],
+            ["My flight is on the 14th."],
+        ),
+        (
+            [
+                ("user", "My appointment is on Monday."),
+                ("assistant", "Monday then?"),
+                ("user", "No, it's Tuesday."),
+            ],
+            ["My appointment is on Tuesday."],
+        ),
+        ([("user", "I have 2 kids."), ("user", "I meant 3.")], ["I have 3 kids."]),
+        (
+            [("user", "My sister Anna lives in Rome."), ("user", "I meant Milan, not Rome.")],
+            ["My sister Anna lives in Milan."],
+        ),
+        ([("user", "I am 32 years old."), ("user", "Actually I'm 34, not 32.")], ["I am 34 years old."]),
+        (
+            [("user", "My budget is $500 and I live in Rome."), ("user", "Sorry, it is $800.")],
+            ["I live in Rome.", "My budget is $800."],
+        ),
+    ],
+)
+def test_corrections_supersede(
+    ex: DeterministicExtractor, turns: list[tuple[str, str]], expected: list[str]
+) -> None:
+    assert ex.known_facts(turns) == expected
+
+
+def test_unrelated_facts_do_not_supersede(ex: DeterministicExtractor) -> None:
+    turns = [("user", "I am 32 years old."), ("user", "I work as a nurse in 3 hospitals.")]
+    assert ex.known_facts(turns) == ["I am 32 years old.", "I work as a nurse in 3 hospitals."]
+
+
+def test_fact_updates_reports_superseded(ex: DeterministicExtractor) -> None:
+    upd = ex.fact_updates("Actually, it's Tuesday.", [("user", "My appointment is on Monday.")])
+    assert upd.superseded == ["My appointment is on Monday."]
+    assert upd.added == ["My appointment is on Tuesday."]
+
+
+def test_claims_split_at_conjunctions_and_prefix_headings(ex: DeterministicExtractor) -> None:
+    page = (
+        "# User profile\n## Pets\n- Rex, a beagle\n"
+        "- The user has a cat named Tom and she adopted him in 2020.\n"
+        "John lives in Boston; he works at Google."
+    )
+    assert asyncio.run(ex.claims(page)) == [
+        "Pets: Rex, a beagle",
+        "The user has a cat named Tom",
+        "she adopted him in 2020",
+        "John lives in Boston",
+        "he works at Google",
+    ]
