@@ -40,7 +40,21 @@ def parse_eval_mode(value: str | EvalMode, source: str) -> EvalMode:
     except ValueError:
         raise InvalidEvalModeError(
             f"invalid eval mode {value!r} from {source}; valid modes are: {', '.join(EVAL_MODES)}"
+            + _fix_hint(source)
         ) from None
+
+
+def _fix_hint(source: str) -> str:
+    if not source.startswith("DEEPEVAL_EVAL_MODE"):
+        return ""
+    if source.endswith("(set in environment)"):
+        return " (fix or unset the environment variable)"
+    return " (fix the file, or remove the key with `deepeval unset-eval-mode --save dotenv:FILE`)"
+
+
+def env_source(settings: Settings) -> str:
+    """Where ``DEEPEVAL_EVAL_MODE`` came from, for messages: ``DEEPEVAL_EVAL_MODE (set in <file|environment>)``."""
+    return f"DEEPEVAL_EVAL_MODE (set in {settings.sources.get('DEEPEVAL_EVAL_MODE', '?')})"
 
 
 def llm_configured(settings: Settings | None = None) -> bool:
@@ -70,6 +84,6 @@ def resolve_eval_mode(
     s = settings or get_settings()
     env = s.get("DEEPEVAL_EVAL_MODE")
     if env is not None:
-        return parse_eval_mode(env, f"DEEPEVAL_EVAL_MODE (set in {s.sources.get('DEEPEVAL_EVAL_MODE', '?')})")
+        return parse_eval_mode(env, env_source(s))
     available = llm_configured(s) if has_llm is None else has_llm
     return EvalMode.LLM if available else EvalMode.HYBRID

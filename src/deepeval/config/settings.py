@@ -42,6 +42,13 @@ KNOWN_KEYS: dict[str, str] = {
 }
 
 
+def is_secret_key(key: str) -> bool:
+    """True for keys whose values must never be shown: the known secrets and any ``*_KEY``/``*_TOKEN``/``*_SECRET``/
+    ``*_PASSWORD`` name."""
+    upper = key.upper()
+    return upper in SECRET_KEYS or upper.endswith(("_API_KEY", "_KEY", "_TOKEN", "_SECRET", "_PASSWORD"))
+
+
 def redact(text: str, secrets: Mapping[str, str] | None = None) -> str:
     """Replace every known secret value occurring in ``text`` with ``***``.
 
@@ -56,14 +63,35 @@ def redact(text: str, secrets: Mapping[str, str] | None = None) -> str:
 
 
 def mask(value: str | None) -> str:
-    """Show a secret as ``sk-…abcd``-style: at most the last 4 characters."""
+    """Render a secret for display: ``<unset>`` when empty, ``***`` plus the last 4 characters when the value is
+    longer than 12 characters (enough to tell two keys apart), else just ``***``."""
     if not value:
         return "<unset>"
     return "***" + value[-4:] if len(value) > 12 else "***"
 
 
 def env_dir() -> Path:
-    return Path(os.environ.get("ENV_DIR_PATH") or os.getcwd())
+    """The folder holding ``.env`` and ``.env.local``: ``ENV_DIR_PATH`` if set, else the current directory.
+
+    Raises:
+        ConfigurationError: ``ENV_DIR_PATH`` is set but is not an existing directory.
+    """
+    raw = os.environ.get("ENV_DIR_PATH")
+    if not raw:
+        return Path(os.getcwd())
+    path = Path(raw).expanduser()
+    if not path.is_dir():
+        from deepeval.errors import ConfigurationError
+
+        raise ConfigurationError(
+            f"ENV_DIR_PATH={raw!r} is not a directory; point it at the folder holding .env files"
+        )
+    return path
+
+
+def dotenv_disabled() -> bool:
+    """True when ``DEEPEVAL_DISABLE_DOTENV`` (process environment only) is 1/true/yes: no ``.env`` file is read."""
+    return os.environ.get("DEEPEVAL_DISABLE_DOTENV", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
 @dataclass(frozen=True)
@@ -95,7 +123,8 @@ class Settings:
         return raw.strip().lower() in {"1", "true", "yes", "on", "y"}
 
     def secrets(self) -> dict[str, str]:
-        return {k: v for k, v in self.values.items() if k in SECRET_KEYS and v}
+        """The values of every secret key that is set (see :func:`is_secret_key`)."""
+        return {k: v for k, v in self.values.items() if is_secret_key(k) and v}
 
 
 def _file_values(path: Path) -> dict[str, str]:
@@ -105,10 +134,18 @@ def _file_values(path: Path) -> dict[str, str]:
 
 
 def get_settings() -> Settings:
-    """Resolve settings now: process env > ``.env.local`` > ``.env`` (see module docstring)."""
+    """Resolve settings now: process env > ``.env.local`` > ``.env`` (see module docstring).
+
+    Only keys we read (``KNOWN_KEYS`` and the ``DEEPEVAL_``/``OPENAI_``/``TYPESAFE_``/``LOCAL_MODEL_`` prefixes) are
+    taken from the process environment; every key of the dotenv files is kept. An empty value counts as unset in
+    :meth:`Settings.get`.
+
+    Raises:
+        ConfigurationError: ``ENV_DIR_PATH`` is set but is not a directory.
+    """
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
-    if os.environ.get("DEEPEVAL_DISABLE_DOTENV", "").strip().lower() not in {"1", "true", "yes"}:
+    if not dotenv_disabled():
         base = env_dir()
         for name in (".env", ".env.local"):  # later files win
             for k, v in _file_values(base / name).items():

@@ -1,26 +1,106 @@
-"""Shared pydantic base for test-case types: camelCase aliases, TypeError on wrong types."""
+"""Shared pydantic base for test-case types: camelCase aliases, ``TypeError`` naming the field on bad input."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic._internal._model_construction import ModelMetaclass
 from pydantic.alias_generators import to_camel
+from pydantic_core import ErrorDetails
+
+# Union members appear in pydantic error locations as type tags ("str", "int", "RetrievedContextData"); they are not
+# field names, so they are folded into the message instead of the path.
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "dict", "list", "none", "bytes"})
 
 
-def _describe(err: ValidationError, owner: str) -> str:
-    parts = []
+def _is_type_tag(part: object) -> bool:
+    return isinstance(part, str) and (part in _TYPE_TAGS or part[:1].isupper() or "[" in part)
+
+
+def _path(parts: list[Any]) -> str:
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _type_name(value: object) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def _clean(msg: str) -> str:
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            return msg[len(prefix) :]
+    return msg
+
+
+def describe_validation_error(err: ValidationError, owner: str) -> str:
+    """One readable line per wrong field: ``Owner.field[index].sub: what was expected (got <type>)``.
+
+    Union alternatives are merged (``expected str or RetrievedContextData, got int``); when an alternative failed
+    deeper inside a nested object, only those deeper failures are reported (they are what the user got wrong).
+    """
+    groups: dict[str, list[tuple[list[Any], ErrorDetails]]] = {}
+    order: list[str] = []
     for e in err.errors():
-        loc = ".".join(str(p) for p in e["loc"]) or "<root>"
-        parts.append(f"{owner}.{loc}: {e['msg']} (got {type(e.get('input')).__name__})")
-    return "; ".join(parts)
+        loc = list(e["loc"])
+        cut = next((i for i, p in enumerate(loc) if _is_type_tag(p)), len(loc))
+        key = _path(loc[:cut])
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append((loc[cut:], e))
+    lines: list[str] = []
+    for key in order:
+        members = groups[key]
+        where = f"{owner}.{key}" if key else owner
+        if len(members) == 1 and not members[0][0]:
+            e = members[0][1]
+            if e["type"] == "missing":
+                lines.append(f"{where} is required")
+            elif e["type"] == "extra_forbidden":
+                lines.append(f"{where}: unknown field (check the spelling; snake_case or camelCase)")
+            else:
+                lines.append(f"{where}: {_clean(e['msg'])} (got {_type_name(e.get('input'))})")
+            continue
+        deeper = [(rest, e) for rest, e in members if len(rest) > 1]
+        if deeper:
+            for _rest, e in deeper:
+                sub = f"{owner}.{_path([p for p in e['loc'] if not _is_type_tag(p)])}"
+                if e["type"] == "missing":
+                    lines.append(f"{sub} is required")
+                else:
+                    lines.append(f"{sub}: {_clean(e['msg'])} (got {_type_name(e.get('input'))})")
+            continue
+        tags = [str(rest[0]) for rest, _ in members if rest]
+        got = _type_name(members[0][1].get("input"))
+        lines.append(f"{where}: expected {' or '.join(tags)}, got {got}")
+    return "; ".join(lines)
 
 
-class CaseModel(BaseModel):
+class _CaseMeta(ModelMetaclass):
+    """Turns a construction-time ``ValidationError`` into ``TypeError`` at the outermost call only.
+
+    Nested objects (a dict turned into a ``Turn`` inside ``ConversationalTestCase``) are validated by pydantic without
+    going through this ``__call__``, so the error keeps its full path from the outer object.
+    """
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().__call__(*args, **kwargs)
+        except ValidationError as err:
+            raise TypeError(describe_validation_error(err, cls.__name__)) from None
+
+
+class CaseModel(BaseModel, metaclass=_CaseMeta):
     """Accepts snake_case and camelCase field names, serialises camelCase, raises ``TypeError`` on bad input.
 
     Raises:
-        TypeError: a field has the wrong type or a required field is missing; the message names the field.
+        TypeError: on construction, on ``model_validate`` and on assignment, when a field has the wrong type, a
+            required field is missing or an unknown field is given; the message names the field (with list indexes,
+            e.g. ``ConversationalTestCase.turns[1].role``).
     """
 
     model_config = ConfigDict(
@@ -29,14 +109,21 @@ class CaseModel(BaseModel):
         serialize_by_alias=True,
         extra="forbid",
         arbitrary_types_allowed=False,
-        validate_assignment=False,
+        validate_assignment=True,
     )
 
-    def __init__(self, /, **data: Any) -> None:
+    @classmethod
+    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         try:
-            super().__init__(**data)
+            return super().model_validate(obj, *args, **kwargs)
         except ValidationError as err:
-            raise TypeError(_describe(err, type(self).__name__)) from None
+            raise TypeError(describe_validation_error(err, cls.__name__)) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
+        except ValidationError as err:
+            raise TypeError(describe_validation_error(err, type(self).__name__)) from None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict with camelCase keys and ``None`` fields left out."""

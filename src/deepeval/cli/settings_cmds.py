@@ -1,0 +1,451 @@
+"""Settings commands: ``set-eval-mode``, ``unset-eval-mode``, ``set-openai``, ``set-local-model``,
+``unset-local-model``, ``set-typesafe``, ``unset-typesafe`` and ``settings``.
+
+Non-secret settings are written to the ``--save`` target (default ``.env.local`` in ``ENV_DIR_PATH`` or the current
+directory). API keys are read with a hidden prompt (``--prompt-api-key``), never echoed, and written only when
+``--save dotenv[:path]`` is given explicitly, to a file with mode 0600.
+
+Exit codes: 0 success; 2 a bad argument or option value (``--save`` other than ``dotenv[:path]``, an unknown eval
+mode, a negative cost, a URL that is not http(s)); 1 anything else that stopped the command (unwritable file, an
+invalid ``ENV_DIR_PATH``, an empty API key).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import typer
+
+from deepeval.cli.main import app
+from deepeval.config.dotenv_file import DEFAULT_DOTENV, parse_save_target, set_keys, unset_keys
+from deepeval.config.eval_mode import EVAL_MODES, env_source, llm_configured, parse_eval_mode
+from deepeval.config.settings import (
+    KNOWN_KEYS,
+    Settings,
+    dotenv_disabled,
+    env_dir,
+    get_settings,
+    is_secret_key,
+    mask,
+    redact,
+)
+from deepeval.errors import ConfigurationError, DeepEvalError
+
+SAVE_HELP = (
+    "Where to write: 'dotenv' (.env.local) or 'dotenv:PATH'. API keys are written only when this is given."
+)
+LOCAL_FORMATS = ("json_schema", "json", "text")
+OPENAI_KEYS = (
+    "OPENAI_MODEL_NAME",
+    "OPENAI_COST_PER_INPUT_TOKEN",
+    "OPENAI_COST_PER_OUTPUT_TOKEN",
+    "OPENAI_API_KEY",
+)
+LOCAL_KEYS = (
+    "USE_LOCAL_MODEL",
+    "LOCAL_MODEL_NAME",
+    "LOCAL_MODEL_BASE_URL",
+    "LOCAL_MODEL_FORMAT",
+    "LOCAL_MODEL_API_KEY",
+)
+TYPESAFE_KEYS = (
+    "TYPESAFE_MODEL_NAME",
+    "TYPESAFE_BASE_URL",
+    "TYPESAFE_COST_PER_INPUT_TOKEN",
+    "TYPESAFE_API_KEY",
+)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# helpers
+
+
+def _err(message: str) -> None:
+    typer.echo(redact(message), err=True)
+
+
+@contextmanager
+def _fail_cleanly() -> Iterator[None]:
+    """Turn our own errors into a one-line message and exit code 1 (no traceback, no secret)."""
+    try:
+        yield
+    except (DeepEvalError, OSError) as err:
+        _err(f"Error: {err}")
+        raise typer.Exit(1) from None
+
+
+def _target(save: str | None, *, default: bool = True) -> Path | None:
+    env_dir()  # an invalid ENV_DIR_PATH is a configuration error (exit 1), not a bad --save value
+    try:
+        return parse_save_target(save, default=default)
+    except ConfigurationError as err:
+        if save is not None and save.strip().lower().startswith("dotenv"):
+            raise typer.BadParameter(str(err), param_hint="--save") from None
+        raise typer.BadParameter(
+            f"{err}. API keys and settings are only written to dotenv files.", param_hint="--save"
+        ) from None
+
+
+def _cost(value: float | None, option: str) -> str | None:
+    if value is None:
+        return None
+    if math.isnan(value) or math.isinf(value) or value < 0:
+        raise typer.BadParameter(
+            f"must be a finite number >= 0 (USD per token), got {value}", param_hint=option
+        )
+    return repr(float(value))
+
+
+def _url(value: str | None, option: str) -> str | None:
+    if value is None:
+        return None
+    text = value.strip()
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or any(c.isspace() for c in text):
+        raise typer.BadParameter(
+            f"must be an http(s) URL such as http://127.0.0.1:8000/v1, got {value!r}", param_hint=option
+        )
+    return text.rstrip("/")
+
+
+def _name(value: str | None, option: str) -> str | None:
+    if value is None:
+        return None
+    text = value.strip()
+    if not text or any(c in text for c in "\r\n\x00"):
+        raise typer.BadParameter("must be a non-empty single-line name", param_hint=option)
+    return text
+
+
+def _need_save_for_key(prompt_api_key: bool, save: str | None) -> None:
+    if prompt_api_key and save is None:
+        raise typer.BadParameter(
+            "the API key would not be persisted: secrets are only written where --save says. "
+            "Add --save dotenv (writes .env.local, mode 0600) or --save dotenv:PATH, "
+            "or export the key in your shell instead.",
+            param_hint="--prompt-api-key",
+        )
+
+
+def _prompt_key(label: str) -> str:
+    value: str = typer.prompt(label, hide_input=True, default="", show_default=False)
+    value = value.strip()
+    if not value:
+        _err("Error: empty API key; nothing was written.")
+        raise typer.Exit(1)
+    if any(c in value for c in "\r\n\x00"):
+        _err("Error: the API key must be a single line; nothing was written.")
+        raise typer.Exit(1)
+    return value
+
+
+def _show_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path.resolve())
+
+
+def _read_notes(path: Path, keys: list[str], quiet: bool) -> None:
+    """Warn when what we just wrote will not take effect: env overrides, dotenv disabled, file not auto-read."""
+    overridden = [k for k in keys if os.environ.get(k)]
+    for key in overridden:
+        _err(
+            f"Note: {key} is also set in the process environment, which takes precedence over {_show_path(path)}."
+        )
+    if dotenv_disabled():
+        _err("Note: DEEPEVAL_DISABLE_DOTENV is set, so dotenv files are not read.")
+        return
+    try:
+        auto = {(env_dir() / name).resolve() for name in (".env", ".env.local")}
+    except ConfigurationError:
+        return
+    if path.resolve() not in auto and not quiet:
+        _err(
+            f"Note: {_show_path(path)} is not read automatically (settings are read from {DEFAULT_DOTENV} and .env "
+            "in ENV_DIR_PATH or the current directory)."
+        )
+
+
+def _write(path: Path, values: dict[str, str], quiet: bool) -> None:
+    if not values:
+        return
+    set_keys(path, values)
+    if not quiet:
+        shown = ", ".join(
+            f"{k} (secret, not shown)" if is_secret_key(k) else f"{k}={v}" for k, v in values.items()
+        )
+        secret = any(is_secret_key(k) for k in values)
+        typer.echo(f"Saved to {_show_path(path)}{' (mode 0600)' if secret else ''}: {shown}")
+    _read_notes(path, list(values), quiet)
+
+
+def _remove(path: Path, keys: tuple[str, ...] | list[str], quiet: bool) -> list[str]:
+    removed = unset_keys(path, keys)
+    if not quiet:
+        if removed:
+            typer.echo(f"Removed from {_show_path(path)}: {', '.join(removed)}")
+        else:
+            typer.echo(f"Nothing to remove: none of {', '.join(keys)} is set in {_show_path(path)}")
+    still = [k for k in keys if os.environ.get(k)]
+    for key in still:
+        _err(f"Note: {key} is still set in the process environment.")
+    return removed
+
+
+def _not_saved_note(quiet: bool, what: str) -> None:
+    if not quiet:
+        typer.echo(
+            f"No API key saved ({what} is read from the environment; use --prompt-api-key with --save to store one)."
+        )
+
+
+def _options(**values: str | None) -> dict[str, str]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+SaveOpt = typer.Option(None, "--save", help=SAVE_HELP, metavar="dotenv[:PATH]")
+QuietOpt = typer.Option(False, "--quiet", "-q", help="Print nothing on success.")
+PromptOpt = typer.Option(
+    False, "--prompt-api-key", help="Read the API key from a hidden prompt (needs --save)."
+)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# eval mode
+
+
+@app.command("set-eval-mode")
+def set_eval_mode(
+    mode: str = typer.Argument(
+        ..., help=f"One of {', '.join(EVAL_MODES)} (case-insensitive)."
+    ),
+    save: str | None = SaveOpt,
+    quiet: bool = QuietOpt,
+) -> None:
+    """Persist DEEPEVAL_EVAL_MODE (default file: .env.local)."""
+    try:
+        parsed = parse_eval_mode(mode, "the MODE argument")
+    except DeepEvalError as err:
+        raise typer.BadParameter(str(err), param_hint="MODE") from None
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        set_keys(path, {"DEEPEVAL_EVAL_MODE": parsed.value})
+        if not quiet:
+            typer.echo(f"Eval mode set to {parsed.value} (DEEPEVAL_EVAL_MODE in {_show_path(path)}).")
+        _read_notes(path, ["DEEPEVAL_EVAL_MODE"], quiet)
+
+
+@app.command("unset-eval-mode")
+def unset_eval_mode(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
+    """Remove DEEPEVAL_EVAL_MODE from the dotenv file (default: .env.local)."""
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        _remove(path, ["DEEPEVAL_EVAL_MODE"], quiet)
+        if not quiet:
+            mode, why = _resolved_mode(get_settings())
+            typer.echo(f"Eval mode now resolves to {mode} ({why}).")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# judges
+
+
+@app.command("set-openai")
+def set_openai(
+    model: str | None = typer.Option(None, "--model", help="OpenAI judge model (OPENAI_MODEL_NAME)."),
+    prompt_api_key: bool = PromptOpt,
+    cost_per_input_token: float | None = typer.Option(
+        None, "--cost-per-input-token", help="USD per input token."
+    ),
+    cost_per_output_token: float | None = typer.Option(
+        None, "--cost-per-output-token", help="USD per output token."
+    ),
+    save: str | None = SaveOpt,
+    quiet: bool = QuietOpt,
+) -> None:
+    """Use OpenAI as the LLM judge; stores OPENAI_* settings and switches off USE_LOCAL_MODEL in the file."""
+    values = _options(
+        OPENAI_MODEL_NAME=_name(model, "--model"),
+        OPENAI_COST_PER_INPUT_TOKEN=_cost(cost_per_input_token, "--cost-per-input-token"),
+        OPENAI_COST_PER_OUTPUT_TOKEN=_cost(cost_per_output_token, "--cost-per-output-token"),
+    )
+    _need_save_for_key(prompt_api_key, save)
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        if prompt_api_key:
+            values["OPENAI_API_KEY"] = _prompt_key("OpenAI API key")
+        _write(path, values, quiet)
+        if "USE_LOCAL_MODEL" in unset_keys(path, ["USE_LOCAL_MODEL"]) and not quiet:
+            typer.echo(f"Removed USE_LOCAL_MODEL from {_show_path(path)}: OpenAI is now the LLM judge.")
+        if not prompt_api_key:
+            _not_saved_note(quiet, "OPENAI_API_KEY")
+
+
+@app.command("set-local-model")
+def set_local_model(
+    model: str = typer.Option(..., "--model", help="Model name on the OpenAI-compatible server."),
+    base_url: str = typer.Option(..., "--base-url", help="Server base URL, e.g. http://127.0.0.1:8000/v1."),
+    prompt_api_key: bool = PromptOpt,
+    fmt: str | None = typer.Option(
+        None, "--format", help=f"Structured-output format: {' | '.join(LOCAL_FORMATS)}."
+    ),
+    save: str | None = SaveOpt,
+    quiet: bool = QuietOpt,
+) -> None:
+    """Use an OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio) as the LLM judge."""
+    values = _options(
+        USE_LOCAL_MODEL="YES",
+        LOCAL_MODEL_NAME=_name(model, "--model"),
+        LOCAL_MODEL_BASE_URL=_url(base_url, "--base-url"),
+    )
+    if fmt is not None:
+        if fmt.strip().lower() not in LOCAL_FORMATS:
+            raise typer.BadParameter(
+                f"must be one of {', '.join(LOCAL_FORMATS)}, got {fmt!r}", param_hint="--format"
+            )
+        values["LOCAL_MODEL_FORMAT"] = fmt.strip().lower()
+    _need_save_for_key(prompt_api_key, save)
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        if prompt_api_key:
+            values["LOCAL_MODEL_API_KEY"] = _prompt_key("Local model API key")
+        _write(path, values, quiet)
+        if not prompt_api_key:
+            _not_saved_note(quiet, "LOCAL_MODEL_API_KEY")
+
+
+@app.command("unset-local-model")
+def unset_local_model(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
+    """Remove USE_LOCAL_MODEL and LOCAL_MODEL_* from the dotenv file (default: .env.local)."""
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        _remove(path, LOCAL_KEYS, quiet)
+
+
+@app.command("set-typesafe")
+def set_typesafe(
+    model: str | None = typer.Option(
+        None, "--model", help="System One model (TYPESAFE_MODEL_NAME), e.g. jev-latest."
+    ),
+    base_url: str | None = typer.Option(
+        None, "--base-url", help="TypeSafe-compatible base URL (TYPESAFE_BASE_URL)."
+    ),
+    prompt_api_key: bool = PromptOpt,
+    cost_per_input_token: float | None = typer.Option(
+        None, "--cost-per-input-token", help="USD per input token."
+    ),
+    save: str | None = SaveOpt,
+    quiet: bool = QuietOpt,
+) -> None:
+    """Use TypeSafe Jev (or a /v1/systemone-compatible server) as the System One judge."""
+    values = _options(
+        TYPESAFE_MODEL_NAME=_name(model, "--model"),
+        TYPESAFE_BASE_URL=_url(base_url, "--base-url"),
+        TYPESAFE_COST_PER_INPUT_TOKEN=_cost(cost_per_input_token, "--cost-per-input-token"),
+    )
+    _need_save_for_key(prompt_api_key, save)
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        if prompt_api_key:
+            values["TYPESAFE_API_KEY"] = _prompt_key("TypeSafe API key")
+        if not values and not quiet:
+            typer.echo(
+                "Nothing to save: pass --model, --base-url, --cost-per-input-token or --prompt-api-key."
+            )
+        _write(path, values, quiet)
+        if not prompt_api_key:
+            _not_saved_note(quiet, "TYPESAFE_API_KEY")
+
+
+@app.command("unset-typesafe")
+def unset_typesafe(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
+    """Remove TYPESAFE_* settings from the dotenv file (default: .env.local)."""
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        _remove(path, TYPESAFE_KEYS, quiet)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# settings
+
+
+def _resolved_mode(s: Settings) -> tuple[str, str]:
+    raw = s.get("DEEPEVAL_EVAL_MODE")
+    if raw is not None:
+        try:
+            return parse_eval_mode(
+                raw, env_source(s)
+            ).value, f"from DEEPEVAL_EVAL_MODE, {s.sources.get('DEEPEVAL_EVAL_MODE')}"
+        except DeepEvalError as err:
+            return "INVALID", str(err)
+    if llm_configured(s):
+        return "llm", "default: an LLM judge is configured"
+    return "hybrid", "default: no LLM judge configured, so the embedded offline judge is used"
+
+
+def _judges(s: Settings) -> list[tuple[str, str]]:
+    if s.get_bool("USE_LOCAL_MODEL") and s.get("LOCAL_MODEL_BASE_URL"):
+        llm = f"local model {s.get('LOCAL_MODEL_NAME', '<unnamed>')} at {s.get('LOCAL_MODEL_BASE_URL')}"
+    elif s.get("OPENAI_API_KEY"):
+        llm = f"OpenAI {s.get('OPENAI_MODEL_NAME', 'gpt-5.4')}"
+    else:
+        llm = "none (deterministic extraction and template reasons)"
+    if s.get("TYPESAFE_API_KEY"):
+        s1 = f"TypeSafe {s.get('TYPESAFE_MODEL_NAME', 'jev-latest')} at {s.get('TYPESAFE_BASE_URL', 'https://api.typesafe.ai')}"
+    else:
+        s1 = "embedded offline judge"
+    return [("LLM judge", llm), ("System One judge", s1)]
+
+
+def _display(key: str, value: str, secrets: dict[str, str]) -> str:
+    return mask(value) if is_secret_key(key) else redact(value, secrets)
+
+
+@app.command("settings")
+def show_settings(
+    show_all: bool = typer.Option(False, "--all", help="Also list known keys that are not set."),
+) -> None:
+    """Print the resolved configuration with the source of each value (secrets masked)."""
+    with _fail_cleanly():
+        s = get_settings()
+        base = env_dir()
+    secrets = s.secrets()
+    files = (
+        "disabled by DEEPEVAL_DISABLE_DOTENV"
+        if dotenv_disabled()
+        else f"{base / DEFAULT_DOTENV}, {base / '.env'}"
+    )
+    typer.echo("Precedence: process environment > .env.local > .env")
+    typer.echo(f"Dotenv files: {files}")
+    keys = [k for k in KNOWN_KEYS if show_all or s.get(k) is not None]
+    keys += sorted(k for k in s.values if k not in KNOWN_KEYS and s.get(k) is not None)
+    rows = [
+        (k, _display(k, s.values[k], secrets) if s.get(k) is not None else "<unset>", s.sources.get(k, "-"))
+        for k in keys
+    ]
+    if rows:
+        w1 = max(len(r[0]) for r in rows)
+        w2 = min(max(len(r[1]) for r in rows), 60)
+        for key, value, source in rows:
+            typer.echo(f"  {key:<{w1}}  {value:<{w2}}  {source}")
+    else:
+        typer.echo("  (no settings found)")
+    mode, why = _resolved_mode(s)
+    typer.echo(f"Eval mode: {mode} ({redact(why, secrets)})")
+    for label, text in _judges(s):
+        typer.echo(f"{label}: {redact(text, secrets)}")
+    if mode == "INVALID":
+        raise typer.Exit(1)
