@@ -1,0 +1,101 @@
+"""Per-measure state shared by the engine helpers: judges in use, concurrency, logs, confidences, fallbacks.
+
+One :class:`MeasureContext` exists per measure; nothing here is stored on the metric, so concurrent measures of
+``fresh_copy`` clones never share it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from deepeval.config.eval_mode import EvalMode
+from deepeval.metrics._engine.judges import gather_all
+from deepeval.metrics._engine.verdicts import Verdict
+from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
+from deepeval.models.extraction import Extractor
+from deepeval.models.resolve import describe
+from deepeval.models.system_one.schema import SystemOneAnswers
+
+
+@dataclass
+class Decision:
+    """One decision: the verdict, P(yes) when System One made it (None when the LLM did), who decided, and the
+    LLM's short justification when it gave one."""
+
+    verdict: Verdict
+    probability: float | None
+    source: Literal["llm", "system_one"]
+    reason: str | None = None
+
+    def as_log(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"verdict": self.verdict, "decided_by": self.source}
+        if self.probability is not None:
+            out["p_yes"] = round(self.probability, 4)
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass
+class MeasureContext:
+    """Judges and bookkeeping for one measure. ``llm`` is None in hybrid mode without an LLM and in system_one."""
+
+    metric_name: str
+    mode: EvalMode
+    llm: DeepEvalBaseLLM | None
+    system_one: DeepEvalBaseSystemOneModel | None
+    extractor: Extractor | None
+    include_reason: bool
+    sequential: bool = False
+    system_one_off: bool = False
+    fallback_reasons: list[str] = field(default_factory=list)
+    confidences: list[float] = field(default_factory=list)
+    llm_used: bool = False  # the LLM made at least one decision
+    system_one_used: bool = False
+    system_one_version: str | None = None
+    sections: list[tuple[str, Any]] = field(default_factory=list)
+
+    async def gather(self, *aws: Awaitable[Any]) -> list[Any]:
+        """Run independent judge calls concurrently (one after another in ``async_mode=False``)."""
+        return await gather_all(*aws, sequential=self.sequential)
+
+    def log(self, title: str, value: Any) -> None:
+        """Record an intermediate step for ``verbose_logs``."""
+        self.sections.append((title, value))
+
+    def note_answers(self, answers: SystemOneAnswers) -> None:
+        self.system_one_used = True
+        if answers.model:
+            self.system_one_version = answers.model
+
+    def evaluation_model(self) -> str | None:
+        """Every judge that contributed, e.g. ``"gpt-5.4 + jev-latest (jev-2026-01)"``."""
+        parts: list[str] = []
+        if self.llm is not None:
+            parts.append(describe(self.llm) or "llm")
+        elif self.llm is None and self.extractor is not None and self.mode is not EvalMode.SYSTEM_ONE:
+            parts.append(describe(self.extractor) or "extractor")
+        if self.system_one is not None and self.system_one_used:
+            name = describe(self.system_one) or "system-one"
+            if self.system_one_version and self.system_one_version != name:
+                name = f"{name} ({self.system_one_version})"
+            parts.append(name)
+        return " + ".join(parts) or None
+
+    def confidence(self) -> float | None:
+        return min(self.confidences) if self.confidences else None
+
+    def fallback_reason(self) -> str | None:
+        return "; ".join(self.fallback_reasons) or None
+
+    def verbose_logs(self) -> str:
+        lines = [f"Eval mode: {self.mode.value}"]
+        for title, value in self.sections:
+            text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False, default=str)
+            lines.append(f"{title}:\n{text}")
+        if self.fallback_reasons:
+            lines.append("System One fallback:\n" + "\n".join(self.fallback_reasons))
+        return "\n\n".join(lines)

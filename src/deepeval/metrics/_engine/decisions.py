@@ -1,0 +1,127 @@
+"""The decision runner: every yes/no decision of a metric, by the LLM (``llm`` mode) or by System One with LLM
+fallback (``hybrid``).
+
+Hybrid (REFERENCE §3, architecture contracts): all decisions of one metric go out as ONE ``a_decide`` request of
+noul questions. P(yes) maps to a verdict through the metric's ``to_verdict`` (>= 0.5 yes; or the 0.35/0.65
+borderline bands). Decisions whose answer is missing, or all of them when the call fails with a fallback kind
+(connection, timeout, rate_limit, context_limit, server, missing_answer, unsupported_question, auth), are made by the
+LLM instead and the cause is appended to ``system_one_fallback_reason``. ``auth`` also turns System One off for the
+rest of the measure. Other errors propagate. With no LLM to fall back to, the metric errors with both causes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from deepeval.config.eval_mode import EvalMode
+from deepeval.config.settings import redact
+from deepeval.errors import JudgeError, SystemOneError
+from deepeval.metrics._engine.context import Decision, MeasureContext
+from deepeval.metrics._engine.judges import NO_LLM_HELP
+from deepeval.metrics._engine.verdicts import Verdict
+from deepeval.models.resolve import describe
+from deepeval.models.system_one.schema import NoulQuestion
+from deepeval.models.usage import record_usage
+
+#: JudgeError kinds after which hybrid mode hands the decisions to the LLM.
+FALLBACK_KINDS = frozenset(
+    {
+        "connection",
+        "timeout",
+        "rate_limit",
+        "context_limit",
+        "server",
+        "missing_answer",
+        "unsupported_question",
+        "auth",
+    }
+)
+
+LLMDecide = Callable[[Sequence[str]], Awaitable[Mapping[str, Decision]]]
+
+
+def _describe_error(err: BaseException) -> str:
+    kind = getattr(err, "kind", None) or type(err).__name__
+    return redact(f"{kind}: {err}")
+
+
+async def decide(
+    ctx: MeasureContext,
+    *,
+    state: Any,
+    questions: Mapping[str, NoulQuestion],
+    to_verdict: Callable[[float], Verdict],
+    llm_decide: LLMDecide,
+) -> dict[str, Decision]:
+    """Decide every question; returns ``id -> Decision`` in the order of ``questions``.
+
+    Args:
+        state: the System One request state (hybrid only).
+        questions: one noul question per decision, P(yes) meaning the verdict "yes".
+        to_verdict: P(yes) -> verdict.
+        llm_decide: decides the given ids with the LLM (``llm`` mode, and hybrid fallback).
+
+    Raises:
+        JudgeError: a non-fallback System One failure, an LLM failure, or a System One failure with no LLM.
+    """
+    ids = list(questions)
+    if not ids:
+        return {}
+    if ctx.mode is EvalMode.LLM or ctx.system_one is None:
+        ctx.llm_used = True
+        return _ordered(ids, await llm_decide(ids))
+
+    decisions: dict[str, Decision] = {}
+    failed: list[str] = ids
+    cause: str | None = None
+    error: BaseException | None = None
+    s1_name = describe(ctx.system_one) or "System One"
+    if ctx.system_one_off:
+        cause = "System One is off for the rest of this measure after an authentication error"
+    else:
+        try:
+            answers, cost = await ctx.system_one.a_decide(state, dict(questions))
+        except JudgeError as err:
+            if err.kind not in FALLBACK_KINDS:
+                raise
+            if err.kind == "auth":
+                ctx.system_one_off = True
+            cause, error = _describe_error(err), err
+        else:
+            record_usage(cost=cost)
+            ctx.note_answers(answers)
+            failed = []
+            for qid in ids:
+                ans = answers.nouls.get(qid)
+                if ans is None:
+                    failed.append(qid)
+                    continue
+                ctx.confidences.append(ans.confidence)
+                decisions[qid] = Decision(to_verdict(ans.probability), ans.probability, "system_one")
+            if failed:
+                cause = f"missing_answer: no answer for {len(failed)} of {len(ids)} question(s)"
+    if failed:
+        if ctx.llm is None:
+            raise SystemOneError(
+                f"{ctx.metric_name}: System One model {s1_name} failed ({cause}) and the LLM fallback is "
+                f"impossible because {NO_LLM_HELP}",
+                model=s1_name,
+                kind=getattr(error, "kind", "missing_answer"),
+                retryable=getattr(error, "retryable", False),
+            ) from error
+        llm_name = describe(ctx.llm) or "LLM"
+        ctx.fallback_reasons.append(
+            f"System One model {s1_name}: {cause}; {len(failed)} of {len(ids)} decision(s) made by the LLM "
+            f"({llm_name}) instead"
+        )
+        ctx.llm_used = True
+        decisions.update(await llm_decide(failed))
+    return _ordered(ids, decisions)
+
+
+def _ordered(ids: Sequence[str], decisions: Mapping[str, Decision]) -> dict[str, Decision]:
+    missing = [i for i in ids if i not in decisions]
+    if missing:  # an llm_decide bug, never a judge's fault
+        raise RuntimeError(f"no decision for {missing}")
+    return {i: decisions[i] for i in ids}

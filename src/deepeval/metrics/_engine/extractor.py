@@ -1,0 +1,138 @@
+"""The LLM-backed :class:`~deepeval.models.extraction.Extractor`: statements, user facts and claims via prompts.
+
+Each metric passes its own prompt functions; the defaults here are our generic wording. Every call goes through
+:func:`deepeval.models.structured.a_generate_structured` (parse, repair, validate, re-ask once, then a clear
+``StructuredOutputError``). Items are stripped and empty ones dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pydantic import BaseModel, Field
+
+from deepeval.metrics._engine.delimit import DATA_NOTICE, quote
+from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.structured import a_generate_structured, model_name
+
+EXTRACTION_PROMPT_VERSION = "engine-extract-1"
+
+
+class StatementList(BaseModel):
+    """``{"statements": [str, ...]}``"""
+
+    statements: list[str] = Field(default_factory=list)
+
+
+class FactList(BaseModel):
+    """``{"facts": [str, ...]}``"""
+
+    facts: list[str] = Field(default_factory=list)
+
+
+class ClaimList(BaseModel):
+    """``{"claims": [str, ...]}``"""
+
+    claims: list[str] = Field(default_factory=list)
+
+
+def statements_prompt(text: str) -> str:
+    return f"""Split a piece of text into statements.
+
+{DATA_NOTICE}
+
+{quote("text", text)}
+
+Rewrite the text above as a list of short, self-contained statements, in the order they appear. Each statement
+carries one piece of information and can be understood without the others (replace pronouns with what they refer
+to). Keep the meaning; add nothing. Text that only greets or fills adds no statement.
+
+Reply with JSON only: {{"statements": ["...", "..."]}}"""
+
+
+def _history(previous: Sequence[tuple[str, str]]) -> str:
+    return "\n".join(f"{role}: {content}" for role, content in previous)
+
+
+def facts_prompt(user_message: str, previous: Sequence[tuple[str, str]]) -> str:
+    earlier = quote("earlier conversation", _history(previous)) if previous else "(this is the first message)"
+    return f"""Extract what a user tells an assistant about themselves or their situation.
+
+{DATA_NOTICE}
+
+Earlier turns, only to resolve references such as "it" or "that one":
+{earlier}
+
+The user's new message:
+{quote("user message", user_message)}
+
+List every fact the new message states: names, numbers, dates, preferences, plans, constraints, decisions. Write
+each as one standalone sentence about "the user" (for example "The user's flight leaves on 3 May."). Questions,
+greetings and requests state no facts. When the message corrects something the user said earlier, write the
+corrected fact and end it with "(corrects an earlier statement)". Do not list facts that appear only in earlier turns.
+
+Reply with JSON only: {{"facts": ["...", "..."]}} (an empty list when there are none)"""
+
+
+def claims_prompt(text: str) -> str:
+    return f"""Break a memory note into atomic claims.
+
+{DATA_NOTICE}
+
+{quote("note", text)}
+
+List every factual claim the note makes, one fact per claim, each a standalone sentence that names its subject.
+Skip headings, formatting and statements with no factual content.
+
+Reply with JSON only: {{"claims": ["...", "..."]}}"""
+
+
+def _clean(items: list[str]) -> list[str]:
+    return [s.strip() for s in items if isinstance(s, str) and s.strip()]
+
+
+class LLMExtractor:
+    """Extraction by an LLM judge; implements :class:`deepeval.models.extraction.Extractor`.
+
+    Args:
+        model: the LLM.
+        statements_prompt / facts_prompt / claims_prompt: prompt builders (default: this module's).
+
+    Raises (from every method):
+        StructuredOutputError: the reply stayed invalid after one re-ask.
+        JudgeError: the call failed.
+    """
+
+    def __init__(
+        self,
+        model: DeepEvalBaseLLM,
+        *,
+        statements_prompt: Callable[[str], str] = statements_prompt,
+        facts_prompt: Callable[[str, Sequence[tuple[str, str]]], str] = facts_prompt,
+        claims_prompt: Callable[[str], str] = claims_prompt,
+    ) -> None:
+        self.model = model
+        self._statements = statements_prompt
+        self._facts = facts_prompt
+        self._claims = claims_prompt
+
+    def get_model_name(self) -> str:
+        return model_name(self.model)
+
+    async def statements(self, text: str) -> list[str]:
+        if not text.strip():
+            return []
+        out = await a_generate_structured(self.model, self._statements(text), StatementList)
+        return _clean(out.statements)
+
+    async def facts(self, user_message: str, previous: Sequence[tuple[str, str]]) -> list[str]:
+        if not user_message.strip():
+            return []
+        out = await a_generate_structured(self.model, self._facts(user_message, previous), FactList)
+        return _clean(out.facts)
+
+    async def claims(self, text: str) -> list[str]:
+        if not text.strip():
+            return []
+        out = await a_generate_structured(self.model, self._claims(text), ClaimList)
+        return _clean(out.claims)

@@ -1,0 +1,302 @@
+"""``EngineMetric``: the measure flow shared by our three metrics, in all three eval modes.
+
+A concrete metric supplies:
+
+* ``_check_params(test_case)``: raise ``MissingTestCaseParamsError``/``TypeError`` for unusable input;
+* ``_system_one_request(test_case) -> (state, [WeightedQuestion])``: the whole-metric request (system_one mode);
+* ``async _evaluate(test_case, ctx) -> Outcome``: the llm/hybrid algorithm, using ``ctx`` for judges, concurrency
+  and logs, and :func:`deepeval.metrics._engine.decisions.decide` for every decision;
+* ``_make_extractor(llm)``: the LLM-backed extractor with the metric's prompts;
+* class attributes ``default_template`` (with ``PROMPT_VERSION``) and ``default_question_set`` (with ``VERSION``).
+
+Flow of a measure: reset results; open ``track_usage()``; check fields; resolve judges once per instance (lazily,
+never in the constructor); run the mode; apply strict mode; set ``success`` (None when ``threshold`` is None); copy
+tokens and cost (``evaluation_cost`` None when no judge reported a cost). On any error: ``error`` is set,
+``success`` is False and the exception is re-raised (``evaluate()`` catches it).
+
+``measure()`` runs ``a_measure()`` through :func:`deepeval._concurrency.run_sync` when ``async_mode`` is True; with
+``async_mode=False`` it runs the same algorithm calling the judges' sync ``generate``/``decide`` one call after
+another, so both paths give identical results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from deepeval._concurrency import run_sync
+from deepeval.config.eval_mode import EvalMode, parse_eval_mode
+from deepeval.config.settings import redact
+from deepeval.errors import DeepEvalError
+from deepeval.metrics._engine.context import MeasureContext
+from deepeval.metrics._engine.extractor import EXTRACTION_PROMPT_VERSION
+from deepeval.metrics._engine.judges import Judges, SyncLLM, SyncSystemOne, resolve_judges
+from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
+from deepeval.metrics._engine.system_one import WeightedQuestion, build_reason, evaluate_answers
+from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
+from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
+from deepeval.models.extraction import Extractor
+from deepeval.models.resolve import describe
+from deepeval.models.system_one.schema import SystemOneAnswers
+from deepeval.models.usage import UsageTracker, record_usage, track_usage
+
+
+@dataclass
+class Outcome:
+    """What an llm/hybrid evaluation produced (score before strict mode)."""
+
+    score: float
+    reason: str | None
+    breakdown: dict[str, Any] = field(default_factory=dict)
+
+
+class EngineMetric(BaseMetric):
+    """Base of AnswerRelevancy, ContextualRelevancy and KnowledgeRetention (see module docstring).
+
+    Args:
+        threshold: minimum passing score in [0, 1], or None for score-only mode (``success`` stays None).
+        model: the LLM judge: a ``DeepEvalBaseLLM``, an OpenAI model name, or None (resolved from settings).
+        system_one_model: the System One judge: a ``DeepEvalBaseSystemOneModel``, a TypeSafe model name, or None.
+        eval_mode: ``"llm" | "hybrid" | "system_one"`` (any case), or None for ``DEEPEVAL_EVAL_MODE``/the default.
+        include_reason: False skips the reason (and its LLM call); ``reason`` stays None.
+        async_mode: True runs independent judge calls concurrently.
+        strict_mode: threshold 1; any score below 1 becomes 0.
+        verbose_mode: print the intermediate steps (also kept in ``verbose_logs``).
+        flaky: mark the metric flaky (a failure does not fail the test case).
+        evaluation_template: object/class overriding the metric's prompt functions (same names as the default
+            template); its ``PROMPT_VERSION`` (or class name) enters the cache key.
+        question_set: object/class overriding the System One question builders; its ``VERSION`` enters the key.
+        extractor: an :class:`~deepeval.models.extraction.Extractor` used instead of the LLM for extraction.
+
+    Raises:
+        InvalidEvalModeError: ``eval_mode`` is not a valid mode (a ``ValueError``).
+        ValueError: ``threshold`` outside [0, 1].
+    """
+
+    default_template: ClassVar[Any]
+    default_question_set: ClassVar[Any]
+
+    def __init__(
+        self,
+        threshold: float | None = 0.5,
+        model: str | DeepEvalBaseLLM | None = None,
+        system_one_model: str | DeepEvalBaseSystemOneModel | None = None,
+        eval_mode: str | EvalMode | None = None,
+        include_reason: bool = True,
+        async_mode: bool = True,
+        strict_mode: bool = False,
+        verbose_mode: bool = False,
+        flaky: bool = False,
+        *,
+        evaluation_template: Any = None,
+        question_set: Any = None,
+        extractor: Extractor | None = None,
+    ) -> None:
+        self.eval_mode = None if eval_mode is None else parse_eval_mode(eval_mode, "the eval_mode argument")
+        if threshold is not None and (isinstance(threshold, bool) or not 0.0 <= float(threshold) <= 1.0):
+            raise ValueError(f"threshold must be a number in [0, 1] or None, got {threshold!r}")
+        self.threshold = effective_threshold(None if threshold is None else float(threshold), strict_mode)
+        self.model_argument = model
+        self.system_one_model_argument = system_one_model
+        self.include_reason = include_reason
+        self.async_mode = async_mode
+        self.strict_mode = strict_mode
+        self.verbose_mode = verbose_mode
+        self.flaky = flaky
+        self.evaluation_template = evaluation_template or self.default_template
+        self.question_set = question_set or self.default_question_set
+        self.extractor = extractor
+        self._judges: Judges | None = None
+        self.reset_result()
+
+    # -- hooks -----------------------------------------------------------------------------------------------------
+    def _check_params(self, test_case: Any) -> None:
+        raise NotImplementedError
+
+    def _system_one_request(self, test_case: Any) -> tuple[Any, list[WeightedQuestion]]:
+        raise NotImplementedError
+
+    async def _evaluate(self, test_case: Any, ctx: MeasureContext) -> Outcome:
+        raise NotImplementedError
+
+    def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
+        raise NotImplementedError
+
+    # -- versions and judges ---------------------------------------------------------------------------------------
+    @property
+    def prompt_version(self) -> str:
+        t = self.evaluation_template
+        return str(getattr(t, "PROMPT_VERSION", None) or getattr(t, "__qualname__", type(t).__qualname__))
+
+    @property
+    def question_set_version(self) -> str:
+        q = self.question_set
+        return str(getattr(q, "VERSION", None) or getattr(q, "__qualname__", type(q).__qualname__))
+
+    def judges(self) -> Judges:
+        """Resolve (once per instance) and return the eval mode and judges.
+
+        Raises:
+            InvalidEvalModeError: bad ``DEEPEVAL_EVAL_MODE``.
+            ConfigurationError: ``llm`` mode with no LLM available.
+        """
+        if self._judges is None:
+            self._judges = resolve_judges(
+                eval_mode=self.eval_mode,
+                model=self.model_argument,
+                system_one_model=self.system_one_model_argument,
+                extractor=self.extractor,
+                metric_name=self.__name__,
+            )
+        return self._judges
+
+    def cache_config(self) -> dict[str, Any]:
+        """Base config plus eval mode, judge names, prompt, extraction and question-set versions."""
+        cfg = super().cache_config()
+        cfg.update(
+            prompt_version=self.prompt_version,
+            extraction_prompt_version=EXTRACTION_PROMPT_VERSION,
+            question_set_version=self.question_set_version,
+        )
+        try:
+            judges = self.judges()
+        except DeepEvalError as err:  # the measure will report it; the key must still be computable
+            cfg["eval_mode"] = self.eval_mode.value if self.eval_mode else None
+            cfg["judges"] = f"unresolved: {type(err).__name__}"
+        else:
+            cfg["eval_mode"] = judges.mode.value
+            cfg["judges"] = judges.names()
+        return cfg
+
+    # -- measure ---------------------------------------------------------------------------------------------------
+    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        """Evaluate ``test_case``; returns the score in [0, 1] and sets the result attributes."""
+        if self.async_mode:
+            return run_sync(self.a_measure(test_case))
+        return run_sync(self._measure(test_case, sequential=True))
+
+    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        """Async :meth:`measure`."""
+        return await self._measure(test_case, sequential=False)
+
+    async def _measure(self, test_case: Any, *, sequential: bool) -> float:
+        self.reset_result()
+        with track_usage() as usage:
+            try:
+                self._check_params(test_case)
+                judges = self.judges()
+                if judges.mode is EvalMode.SYSTEM_ONE:
+                    await self._measure_system_one(test_case, judges, sequential)
+                else:
+                    await self._measure_llm_hybrid(test_case, judges, sequential)
+            except Exception as err:
+                self.error = redact(str(err) or type(err).__name__)
+                self.success = False
+                self._copy_usage(usage)
+                raise
+        self._copy_usage(usage)
+        assert self.score is not None
+        return self.score
+
+    def _copy_usage(self, usage: UsageTracker) -> None:
+        self.evaluation_cost = usage.cost
+        recorded = usage.input_tokens or usage.output_tokens
+        self.input_tokens = usage.input_tokens if recorded else None
+        self.output_tokens = usage.output_tokens if recorded else None
+
+    async def _measure_llm_hybrid(self, test_case: Any, judges: Judges, sequential: bool) -> None:
+        llm = judges.llm
+        s1 = judges.system_one
+        if sequential:
+            llm = SyncLLM(llm) if llm is not None else None
+            s1 = SyncSystemOne(s1) if s1 is not None else None
+        extractor = judges.extractor
+        if extractor is None:
+            assert llm is not None
+            extractor = self._make_extractor(llm)
+        ctx = MeasureContext(
+            metric_name=self.__name__,
+            mode=judges.mode,
+            llm=llm,
+            system_one=s1,
+            extractor=extractor,
+            include_reason=self.include_reason,
+            sequential=sequential,
+        )
+        outcome = await self._evaluate(test_case, ctx)
+        self.score = apply_strict(outcome.score, self.strict_mode)
+        self.reason = outcome.reason if self.include_reason else None
+        self.score_breakdown = outcome.breakdown
+        self.confidence = ctx.confidence()
+        self.system_one_fallback_reason = ctx.fallback_reason()
+        self.evaluation_model = ctx.evaluation_model()
+        self.success = success_of(self.score, self.threshold)
+        self._set_verbose(ctx.verbose_logs())
+
+    def _set_verbose(self, logs: str) -> None:
+        self.verbose_logs = logs
+        if self.verbose_mode:
+            print(f"[{self.__name__} verbose logs]\n{logs}")
+
+    # -- system_one mode (also the runner's batching hooks) --------------------------------------------------------
+    async def _measure_system_one(self, test_case: Any, judges: Judges, sequential: bool) -> None:
+        plan = self.system_one_plan(test_case)
+        assert plan is not None
+        model = SyncSystemOne(plan.model) if sequential else plan.model
+        answers, cost = await model.a_decide(plan.state, plan.questions)
+        record_usage(cost=cost)
+        self.system_one_finish(test_case, answers, cost)
+
+    def system_one_plan(self, test_case: Any) -> SystemOnePlan | None:
+        """This metric's whole System One request when it runs in ``system_one`` mode, else None.
+
+        Raises:
+            MissingTestCaseParamsError: a required field is missing (as ``measure`` would).
+        """
+        judges = self.judges()
+        if judges.mode is not EvalMode.SYSTEM_ONE:
+            return None
+        self._check_params(test_case)
+        assert judges.system_one is not None
+        state, questions = self._system_one_request(test_case)
+        return SystemOnePlan(model=judges.system_one, state=state, questions={q.id: q.question for q in questions})
+
+    def system_one_finish(self, test_case: Any, answers: SystemOneAnswers, cost: float | None) -> float:
+        """Set every result attribute from the answers to :meth:`system_one_plan`'s questions; return the score.
+
+        Raises:
+            SystemOneError: a question has no answer (no fallback in this mode); ``error`` is set first.
+        """
+        judges = self.judges()
+        name = describe(judges.system_one) or "System One"
+        if answers.model and answers.model != name:
+            name = f"{name} ({answers.model})"
+        self.evaluation_model = name
+        self.evaluation_cost = cost
+        self.input_tokens, self.output_tokens = answers.input_tokens, answers.output_tokens
+        self.system_one_fallback_reason = None
+        _, questions = self._system_one_request(test_case)
+        try:
+            result = evaluate_answers(questions, answers, model_name=name, metric_name=self.__name__)
+        except Exception as err:
+            self.error = redact(str(err))
+            self.success = False
+            raise
+        if self.strict_mode:
+            score = 1.0 if result.all_passed else 0.0
+        else:
+            score = apply_strict(result.raw_score, False)
+        self.score = score
+        self.error = None
+        self.reason = (
+            build_reason(result, score, strict_mode=self.strict_mode, judge=name) if self.include_reason else None
+        )
+        self.confidence = result.confidence
+        self.score_breakdown = result.breakdown()
+        self.success = success_of(score, self.threshold)
+        lines = ["Eval mode: system_one", f"Judge: {name}"]
+        for v in result.values:
+            q = v.question
+            lines.append(f"Question {q.id} (weight {q.weight:g}): {q.label}\n  answer: {v.as_dict()}")
+        self._set_verbose("\n\n".join(lines))
+        return score

@@ -1,0 +1,128 @@
+"""AnswerRelevancyMetric: how much of ``actual_output`` is relevant to ``input`` (REFERENCE §2-§4).
+
+llm: the LLM splits the output into statements and gives one verdict per statement (yes / no / borderline);
+``score = (yes + borderline) / statements``; no statements -> 1.0. hybrid: the LLM extracts and writes the reason;
+System One decides each statement in one request (P > 0.65 yes, P < 0.35 no, else borderline). system_one: three
+whole-metric questions. An ``actual_output`` of ``""`` raises ``MissingTestCaseParamsError``; a whitespace-only output
+scores 0 with a reason and calls no judge (ours: deepeval scores an empty output 1.0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from deepeval.metrics._engine.context import Decision, MeasureContext
+from deepeval.metrics._engine.decisions import decide
+from deepeval.metrics._engine.extractor import LLMExtractor
+from deepeval.metrics._engine.metric import EngineMetric, Outcome
+from deepeval.metrics._engine.params import require_fields
+from deepeval.metrics._engine.schemas import ReasonReply, TernaryVerdicts, one_verdict_each
+from deepeval.metrics._engine.system_one import WeightedQuestion
+from deepeval.metrics._engine.verdicts import ternary_from_probability
+from deepeval.metrics.answer_relevancy.prompts import AnswerRelevancyTemplate
+from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
+from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.extraction import Extractor
+from deepeval.models.structured import a_generate_structured
+from deepeval.test_case import LLMTestCase
+
+BLANK_OUTPUT_REASON = (
+    "The score is 0.00 because the actual output is blank (whitespace only), so it says nothing that answers the input."
+)
+NO_STATEMENTS_REASON = "The score is 1.00 because the actual output makes no statements, so nothing in it is irrelevant."
+
+
+class AnswerRelevancyMetric(EngineMetric):
+    """Share of the output's statements that are relevant to the input. Score in [0, 1]; higher is better.
+    Requires ``input`` and ``actual_output``. Constructor: see :class:`EngineMetric`."""
+
+    default_template = AnswerRelevancyTemplate
+    default_question_set = AnswerRelevancyQuestions
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        return "Answer Relevancy"
+
+    def _check_params(self, test_case: Any) -> None:
+        require_fields(test_case, ["input", "actual_output"], self.__name__)
+
+    def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
+        return LLMExtractor(llm, statements_prompt=self.evaluation_template.generate_statements)
+
+    def _system_one_request(self, test_case: LLMTestCase) -> tuple[Any, list[WeightedQuestion]]:
+        output = test_case.actual_output or ""
+        state = {"input": test_case.input, "actual_output": output}
+        return state, list(self.question_set.whole_metric(test_case.input, output))
+
+    async def _evaluate(self, test_case: LLMTestCase, ctx: MeasureContext) -> Outcome:
+        question, output = test_case.input, test_case.actual_output or ""
+        if not output.strip():
+            ctx.log("Statements", [])
+            return Outcome(0.0, BLANK_OUTPUT_REASON, {"statements": 0, "blank_output": True})
+        assert ctx.extractor is not None
+        statements = await ctx.extractor.statements(output)
+        ctx.log("Statements", statements)
+        if not statements:
+            return Outcome(1.0, NO_STATEMENTS_REASON, {"statements": 0, "yes": 0, "no": 0, "borderline": 0})
+        ids = [f"s{i}" for i in range(len(statements))]
+        by_id = dict(zip(ids, statements, strict=True))
+
+        async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
+            assert ctx.llm is not None
+            chosen = [by_id[i] for i in subset]
+            reply = await a_generate_structured(
+                ctx.llm,
+                self.evaluation_template.generate_verdicts(question, chosen),
+                TernaryVerdicts,
+                check=one_verdict_each(len(chosen)),
+            )
+            return {i: Decision(v.verdict, None, "llm", v.reason) for i, v in zip(subset, reply.verdicts, strict=True)}
+
+        decisions = await decide(
+            ctx,
+            state={"input": question},
+            questions={i: self.question_set.statement_relevant(question, by_id[i]) for i in ids},
+            to_verdict=ternary_from_probability,
+            llm_decide=llm_decide,
+        )
+        judged = [{"statement": by_id[i], **d.as_log()} for i, d in decisions.items()]
+        ctx.log("Verdicts", judged)
+        counts = {v: sum(d.verdict == v for d in decisions.values()) for v in ("yes", "no", "borderline")}
+        score = (counts["yes"] + counts["borderline"]) / len(statements)
+        breakdown: dict[str, Any] = {
+            "statements": len(statements),
+            **counts,
+            "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
+            "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
+        }
+        reason = await self._reason(ctx, question, score, judged) if ctx.include_reason else None
+        return Outcome(score, reason, breakdown)
+
+    async def _reason(
+        self, ctx: MeasureContext, question: str, score: float, judged: list[dict[str, Any]]
+    ) -> str:
+        if ctx.llm is None:
+            return deterministic_reason(score, judged)
+        prompt = self.evaluation_template.generate_reason(question, score, judged)
+        return (await a_generate_structured(ctx.llm, prompt, ReasonReply)).reason
+
+
+def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:
+    """Reason built from the verdicts alone (hybrid mode without an LLM)."""
+    n = len(judged)
+    bad = [j for j in judged if j["verdict"] == "no"]
+    unsure = [j for j in judged if j["verdict"] == "borderline"]
+    if not bad and not unsure:
+        return f"The score is {score:.2f} because all {n} statements of the output are relevant to the input."
+
+    def show(j: Mapping[str, Any]) -> str:
+        p = j.get("p_yes")
+        return f"{j['statement']!r}" + (f" (P(relevant)={p:.2f})" if p is not None else "")
+
+    parts = [f"The score is {score:.2f}: {n - len(bad)} of {n} statements count as relevant."]
+    if bad:
+        parts.append(f"Irrelevant to the input: {'; '.join(show(j) for j in bad)}.")
+    if unsure:
+        parts.append(f"Borderline (counted as relevant): {'; '.join(show(j) for j in unsure)}.")
+    return " ".join(parts)
