@@ -68,6 +68,9 @@ def _check_value(key: str, value: str) -> None:
         raise ConfigurationError(f"{key} must be a string, got {type(value).__name__}")
     if any(ch in value for ch in "\n\r\x00"):
         raise ConfigurationError(f"{key} must be a single line (no newline or NUL characters)")
+    if "${" in value:
+        # python-dotenv expands ${NAME} even inside single quotes, so the value would not read back as written.
+        raise ConfigurationError(f"{key} must not contain '${{': dotenv files expand it as a variable reference")
 
 
 def _ensure_file(path: Path, *, private: bool) -> bool:
@@ -99,8 +102,9 @@ def set_keys(path: str | os.PathLike[str], values: Mapping[str, str]) -> Path:
         The path written.
 
     Raises:
-        ConfigurationError: a key that is not a valid name, a multi-line value, a missing parent folder or a path
-            that is not a regular file. Nothing is written when validation fails.
+        ConfigurationError: a key that is not a valid name, a multi-line value or one containing ``${`` (dotenv
+            would expand it), a missing parent folder or a path that is not a regular file. Nothing is written when
+            validation fails.
     """
     target = Path(path)
     for key, value in values.items():

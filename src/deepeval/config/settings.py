@@ -55,11 +55,20 @@ def redact(text: str, secrets: Mapping[str, str] | None = None) -> str:
     ``secrets`` defaults to the secret values of the current settings. Values shorter than 4 characters are left
     alone (they would mask ordinary words).
     """
-    values = secrets if secrets is not None else get_settings().secrets()
+    values = secrets if secrets is not None else _current_secrets()
     for value in values.values():
         if value and len(value) >= 4:
             text = text.replace(value, "***")
     return text
+
+
+def _current_secrets() -> dict[str, str]:
+    # redact() runs on error paths, so it must not fail itself: with unreadable settings (a bad ENV_DIR_PATH, an
+    # unreadable file) fall back to the secrets in the process environment.
+    try:
+        return get_settings().secrets()
+    except Exception:
+        return {k: v for k, v in os.environ.items() if is_secret_key(k) and v}
 
 
 def mask(value: str | None) -> str:

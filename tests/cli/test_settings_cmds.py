@@ -1,0 +1,362 @@
+"""The settings CLI: writes/removes keys in temporary dotenv files (mode 0600), never prints a secret."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from dotenv import dotenv_values
+from typer.testing import CliRunner
+
+from deepeval import __version__
+from deepeval.cli.main import app
+from deepeval.config import get_settings
+
+SECRET = "sk-test-Zq81xVv0PLmE44secret"
+runner = CliRunner()
+
+
+def _run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=input)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def _plain(text: str) -> str:
+    """Error panels are drawn with box characters and wrapped; compare on collapsed plain text."""
+    return re.sub(r"\s+", " ", re.sub(r"[│╭╮╰╯─]", " ", text)).strip()
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_version() -> None:
+    code, out = _run("--version")
+    assert (code, out) == (0, f"deepeval {__version__}\n")
+
+
+def test_version_as_a_process() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "deepeval.cli.main", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"deepeval {__version__}\n"
+
+
+def test_commands_are_registered() -> None:
+    code, out = _run("--help")
+    assert code == 0
+    for name in [
+        "set-eval-mode",
+        "unset-eval-mode",
+        "set-openai",
+        "set-local-model",
+        "set-typesafe",
+        "unset-typesafe",
+        "settings",
+    ]:
+        assert name in out
+
+
+@pytest.mark.parametrize(
+    ("arg", "stored"), [("hybrid", "hybrid"), ("SYSTEM_ONE", "system_one"), ("Llm", "llm")]
+)
+def test_set_eval_mode_defaults_to_env_local_0600(isolated: Path, arg: str, stored: str) -> None:
+    code, out = _run("set-eval-mode", arg)
+    assert code == 0, out
+    path = isolated / ".env.local"
+    assert dotenv_values(path) == {"DEEPEVAL_EVAL_MODE": stored}
+    assert _mode(path) == 0o600
+    assert out == f"Eval mode set to {stored} (DEEPEVAL_EVAL_MODE in .env.local).\n"
+    assert get_settings().get("DEEPEVAL_EVAL_MODE") == stored
+
+
+def test_set_eval_mode_quiet_and_explicit_path(isolated: Path) -> None:
+    code, out = _run("set-eval-mode", "hybrid", "--save", "dotenv:.env", "--quiet")
+    assert (code, out) == (0, "")
+    assert dotenv_values(isolated / ".env") == {"DEEPEVAL_EVAL_MODE": "hybrid"}
+    assert not (isolated / ".env.local").exists()
+
+
+def test_set_eval_mode_to_a_file_that_is_not_read_says_so(isolated: Path) -> None:
+    code, out = _run("set-eval-mode", "llm", "--save", "dotenv:ci.env")
+    assert code == 0
+    assert dotenv_values(isolated / "ci.env") == {"DEEPEVAL_EVAL_MODE": "llm"}
+    assert "ci.env is not read automatically" in out
+
+
+def test_set_eval_mode_follows_env_dir_path(
+    isolated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = tmp_path / "cfg"
+    other.mkdir()
+    monkeypatch.setenv("ENV_DIR_PATH", str(other))
+    assert _run("set-eval-mode", "system_one", "--save", "dotenv")[0] == 0
+    assert dotenv_values(other / ".env.local") == {"DEEPEVAL_EVAL_MODE": "system_one"}
+    assert not (isolated / ".env.local").exists()
+
+
+def test_set_eval_mode_warns_when_the_environment_overrides(
+    isolated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEEPEVAL_EVAL_MODE", "llm")
+    code, out = _run("set-eval-mode", "hybrid")
+    assert code == 0
+    assert "DEEPEVAL_EVAL_MODE is also set in the process environment, which takes precedence" in out
+
+
+@pytest.mark.parametrize("bad", ["fast", "gpt-4", "none"])
+def test_invalid_eval_mode_argument(isolated: Path, bad: str) -> None:
+    code, out = _run("set-eval-mode", bad)
+    assert code == 2
+    assert (
+        f"invalid eval mode {bad!r} from the MODE argument; valid modes are: llm, hybrid, system_one"
+        in _plain(out)
+    )
+    assert not (isolated / ".env.local").exists()
+
+
+@pytest.mark.parametrize("save", ["json", "keyring", "s3:bucket/x", "dotenv:", ""])
+def test_invalid_save_is_rejected_before_writing(isolated: Path, save: str) -> None:
+    code, out = _run("set-eval-mode", "llm", "--save", save)
+    assert code == 2
+    text = _plain(out)
+    assert "Invalid value for --save" in text
+    assert ("use 'dotenv'" in text) or ("names no file" in text)
+    assert list(isolated.iterdir()) == []
+
+
+def test_invalid_save_on_every_writing_command(isolated: Path) -> None:
+    for args in (
+        ["unset-eval-mode"],
+        ["set-openai", "--model", "gpt-x"],
+        ["set-local-model", "--model", "m", "--base-url", "http://127.0.0.1:1/v1"],
+        ["set-typesafe", "--model", "jev-1"],
+        ["unset-typesafe"],
+        ["unset-local-model"],
+    ):
+        code, out = _run(*args, "--save", "vault")
+        assert code == 2, (args, out)
+        assert "unsupported --save value 'vault'" in _plain(out)
+    assert list(isolated.iterdir()) == []
+
+
+def test_unset_eval_mode(isolated: Path) -> None:
+    (isolated / ".env.local").write_text("OPENAI_MODEL_NAME=m\nDEEPEVAL_EVAL_MODE=system_one\n")
+    code, out = _run("unset-eval-mode")
+    assert code == 0
+    assert dotenv_values(isolated / ".env.local") == {"OPENAI_MODEL_NAME": "m"}
+    assert "Removed from .env.local: DEEPEVAL_EVAL_MODE" in out
+    assert "Eval mode now resolves to hybrid" in out
+    code, out = _run("unset-eval-mode")
+    assert code == 0
+    assert "Nothing to remove" in out
+
+
+def test_typesafe_key_is_saved_0600_and_never_printed(isolated: Path) -> None:
+    env_local = isolated / ".env.local"
+    env_local.write_text("OPENAI_MODEL_NAME=gpt-x\n")
+    os.chmod(env_local, 0o644)
+    code, out = _run(
+        "set-typesafe",
+        "--model",
+        "jev-1",
+        "--base-url",
+        "http://127.0.0.1:8123/",
+        "--prompt-api-key",
+        "--cost-per-input-token",
+        "4.2e-08",
+        "--save",
+        "dotenv",
+        input=SECRET + "\n",
+    )
+    assert code == 0, out
+    assert SECRET not in out
+    assert _mode(env_local) == 0o600
+    assert dotenv_values(env_local) == {
+        "OPENAI_MODEL_NAME": "gpt-x",
+        "TYPESAFE_MODEL_NAME": "jev-1",
+        "TYPESAFE_BASE_URL": "http://127.0.0.1:8123",
+        "TYPESAFE_COST_PER_INPUT_TOKEN": "4.2e-08",
+        "TYPESAFE_API_KEY": SECRET,
+    }
+    assert "TYPESAFE_API_KEY (secret, not shown)" in out
+
+    code, out = _run("settings")
+    assert code == 0
+    assert SECRET not in out
+    assert "***cret" in out
+    assert "System One judge: TypeSafe jev-1 at http://127.0.0.1:8123" in out
+
+    code, out = _run("unset-typesafe")
+    assert code == 0
+    assert dotenv_values(env_local) == {"OPENAI_MODEL_NAME": "gpt-x"}
+    assert SECRET not in out
+
+
+def test_key_to_a_custom_new_file(isolated: Path) -> None:
+    code, out = _run("set-openai", "--prompt-api-key", "--save", "dotenv:secrets.env", input=SECRET + "\n")
+    assert code == 0, out
+    assert SECRET not in out
+    path = isolated / "secrets.env"
+    assert _mode(path) == 0o600
+    assert dotenv_values(path) == {"OPENAI_API_KEY": SECRET}
+    assert not (isolated / ".env.local").exists()
+
+
+def test_prompt_api_key_without_save_writes_nothing_and_says_why(isolated: Path) -> None:
+    code, out = _run("set-openai", "--model", "gpt-x", "--prompt-api-key", input=SECRET + "\n")
+    assert code == 2
+    assert "the API key would not be persisted" in _plain(out)
+    assert "--save dotenv" in _plain(out)
+    assert SECRET not in out
+    assert list(isolated.iterdir()) == []
+
+
+def test_set_openai_without_key_saves_settings_and_says_key_not_saved(isolated: Path) -> None:
+    (isolated / ".env.local").write_text("USE_LOCAL_MODEL=YES\nLOCAL_MODEL_NAME=llama\n")
+    code, out = _run(
+        "set-openai",
+        "--model",
+        "gpt-5.4-mini",
+        "--cost-per-input-token",
+        "0.000001",
+        "--cost-per-output-token",
+        "4e-06",
+    )
+    assert code == 0, out
+    assert dotenv_values(isolated / ".env.local") == {
+        "LOCAL_MODEL_NAME": "llama",
+        "OPENAI_MODEL_NAME": "gpt-5.4-mini",
+        "OPENAI_COST_PER_INPUT_TOKEN": "1e-06",
+        "OPENAI_COST_PER_OUTPUT_TOKEN": "4e-06",
+    }
+    assert "Removed USE_LOCAL_MODEL" in out
+    assert "No API key saved" in out
+    s = get_settings()
+    assert s.get_float("OPENAI_COST_PER_OUTPUT_TOKEN") == 4e-06
+
+
+@pytest.mark.parametrize("cost", ["-1", "nan", "inf"])
+def test_bad_costs_are_rejected(isolated: Path, cost: str) -> None:
+    code, out = _run("set-openai", "--cost-per-input-token", cost)
+    assert code == 2
+    assert "must be a finite number >= 0" in _plain(out)
+    assert list(isolated.iterdir()) == []
+
+
+def test_non_number_cost_is_rejected(isolated: Path) -> None:
+    code, out = _run("set-typesafe", "--cost-per-input-token", "cheap")
+    assert code == 2
+    assert "--cost-per-input-token" in _plain(out)
+
+
+def test_set_local_model(isolated: Path) -> None:
+    code, out = _run(
+        "set-local-model",
+        "--model",
+        "qwen2.5",
+        "--base-url",
+        "http://127.0.0.1:11434/v1",
+        "--format",
+        "JSON",
+        "--prompt-api-key",
+        "--save",
+        "dotenv",
+        input=SECRET + "\n",
+    )
+    assert code == 0, out
+    assert SECRET not in out
+    path = isolated / ".env.local"
+    assert _mode(path) == 0o600
+    assert dotenv_values(path) == {
+        "USE_LOCAL_MODEL": "YES",
+        "LOCAL_MODEL_NAME": "qwen2.5",
+        "LOCAL_MODEL_BASE_URL": "http://127.0.0.1:11434/v1",
+        "LOCAL_MODEL_FORMAT": "json",
+        "LOCAL_MODEL_API_KEY": SECRET,
+    }
+    code, out = _run("settings")
+    assert "LLM judge: local model qwen2.5 at http://127.0.0.1:11434/v1" in out
+    assert "Eval mode: llm (default: an LLM judge is configured)" in out
+    assert SECRET not in out
+    assert _run("unset-local-model")[0] == 0
+    assert dotenv_values(path) == {}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--model", "m", "--base-url", "localhost:8000"], "must be an http(s) URL"),
+        (["--model", "m", "--base-url", "ftp://127.0.0.1/v1"], "must be an http(s) URL"),
+        (["--model", " ", "--base-url", "http://127.0.0.1:1/v1"], "must be a non-empty single-line name"),
+        (
+            ["--model", "m", "--base-url", "http://127.0.0.1:1/v1", "--format", "xml"],
+            "must be one of json_schema",
+        ),
+        (["--base-url", "http://127.0.0.1:1/v1"], "Missing option '--model'"),
+    ],
+)
+def test_set_local_model_validation(isolated: Path, args: list[str], message: str) -> None:
+    code, out = _run("set-local-model", *args)
+    assert code == 2
+    assert message in _plain(out)
+    assert list(isolated.iterdir()) == []
+
+
+def test_empty_key_writes_nothing(isolated: Path) -> None:
+    code, out = _run("set-typesafe", "--model", "jev-1", "--prompt-api-key", "--save", "dotenv", input="\n")
+    assert code == 1
+    assert "empty API key; nothing was written" in out
+    assert not (isolated / ".env.local").exists()
+
+
+def test_settings_shows_sources_and_masks_environment_secrets(
+    isolated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (isolated / ".env").write_text("OPENAI_MODEL_NAME=from-dotenv\nDEEPEVAL_EVAL_MODE=llm\n")
+    (isolated / ".env.local").write_text("DEEPEVAL_EVAL_MODE=system_one\n")
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:9/v1?key={SECRET}")
+    code, out = _run("settings")
+    assert code == 0, out
+    assert SECRET not in out
+    lines = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith("  ")}
+    assert lines["OPENAI_MODEL_NAME"] == ["from-dotenv", str(isolated / ".env")]
+    assert lines["DEEPEVAL_EVAL_MODE"] == ["system_one", str(isolated / ".env.local")]
+    assert lines["OPENAI_API_KEY"] == ["***cret", "environment"]
+    assert lines["OPENAI_BASE_URL"] == ["http://127.0.0.1:9/v1?key=***", "environment"]
+    assert f"Eval mode: system_one (from DEEPEVAL_EVAL_MODE, {isolated / '.env.local'})" in out
+    assert "LLM judge: OpenAI from-dotenv" in out
+
+
+def test_settings_with_invalid_eval_mode_exits_1_and_names_the_source(isolated: Path) -> None:
+    (isolated / ".env.local").write_text("DEEPEVAL_EVAL_MODE=turbo\n")
+    code, out = _run("settings")
+    assert code == 1
+    assert "Eval mode: INVALID" in out
+    assert f"invalid eval mode 'turbo' from DEEPEVAL_EVAL_MODE (set in {isolated / '.env.local'})" in out
+    assert "valid modes are: llm, hybrid, system_one" in out
+
+
+def test_settings_all_lists_unset_keys(isolated: Path) -> None:
+    code, out = _run("settings", "--all")
+    assert code == 0
+    assert re.search(r"^  TYPESAFE_API_KEY\s+<unset>\s+-$", out, re.M)
+    assert "Eval mode: hybrid (default: no LLM judge configured" in out
+
+
+def test_invalid_env_dir_path_is_exit_1(isolated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ENV_DIR_PATH", str(isolated / "missing"))
+    code, out = _run("set-eval-mode", "llm")
+    assert code == 1
+    assert "ENV_DIR_PATH=" in out and "is not a directory" in out
+    code, out = _run("settings")
+    assert code == 1

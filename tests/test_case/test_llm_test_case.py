@@ -1,0 +1,203 @@
+"""LLMTestCase, ToolCall and RetrievedContextData: aliases in, camelCase out, TypeError naming the field."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deepeval.errors import MissingTestCaseParamsError as ErrorsMissing
+from deepeval.test_case import (
+    LLMTestCase,
+    LLMTestCaseParams,
+    MissingTestCaseParamsError,
+    RetrievedContextData,
+    ToolCall,
+)
+
+# (snake name, camelCase alias, a valid value)
+LLM_FIELDS = [
+    ("input", "input", "What if these shoes don't fit?"),
+    ("actual_output", "actualOutput", "We offer a 30-day full refund."),
+    ("expected_output", "expectedOutput", "You can return them within 30 days."),
+    ("context", "context", ["All customers get a 30 day refund."]),
+    ("retrieval_context", "retrievalContext", ["Refunds take 5 days."]),
+    ("metadata", "metadata", {"run": 3}),
+    ("tools_called", "toolsCalled", [ToolCall(name="search")]),
+    ("expected_tools", "expectedTools", [ToolCall(name="lookup")]),
+    ("comments", "comments", "checked by hand"),
+    ("token_cost", "tokenCost", 0.0012),
+    ("completion_time", "completionTime", 2),
+    ("name", "name", "refund-1"),
+    ("tags", "tags", ["refunds", "shoes"]),
+]
+
+
+def _base(**extra: object) -> dict[str, object]:
+    return {"input": "q", **extra}
+
+
+@pytest.mark.parametrize(("snake", "camel", "value"), LLM_FIELDS)
+def test_every_field_accepts_snake_and_camel_and_serialises_camel(
+    snake: str, camel: str, value: object
+) -> None:
+    by_snake = LLMTestCase(**{**_base(), snake: value})
+    by_camel = LLMTestCase(**{**_base(), camel: value})
+    assert getattr(by_snake, snake) == value
+    assert getattr(by_camel, snake) == value
+    assert by_snake == by_camel
+    dumped = by_snake.model_dump()
+    assert camel in dumped
+    if snake != camel:
+        assert snake not in dumped
+    assert by_snake.to_dict()[camel] == by_snake.model_dump(mode="json", exclude_none=True)[camel]
+
+
+def test_field_list_matches_reference() -> None:
+    assert set(LLMTestCase.model_fields) == {snake for snake, _, _ in LLM_FIELDS}
+    assert [p.value for p in LLMTestCaseParams] == [
+        "input",
+        "actual_output",
+        "expected_output",
+        "context",
+        "retrieval_context",
+        "tools_called",
+        "expected_tools",
+    ]
+
+
+def test_to_dict_drops_none_and_round_trips_through_json() -> None:
+    tc = LLMTestCase(
+        input="q",
+        actual_output="a",
+        retrieval_context=["plain", RetrievedContextData(context="c", source="doc.md")],
+        tools_called=[ToolCall(name="t", input_parameters={"x": 1}, output={"ok": True})],
+    )
+    d = tc.to_dict()
+    assert d == {
+        "input": "q",
+        "actualOutput": "a",
+        "retrievalContext": ["plain", {"context": "c", "source": "doc.md"}],
+        "toolsCalled": [{"name": "t", "output": {"ok": True}, "inputParameters": {"x": 1}}],
+    }
+    again = LLMTestCase.model_validate(json.loads(json.dumps(d)))
+    assert again == tc
+    assert isinstance(again.retrieval_context[1], RetrievedContextData)  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"input": 1}, "LLMTestCase.input"),
+        (_base(actual_output=3.5), "LLMTestCase.actual_output"),
+        (_base(expectedOutput=["x"]), "LLMTestCase.expectedOutput"),
+        (_base(context="one string"), "LLMTestCase.context"),
+        (_base(context=["ok", 2]), "LLMTestCase.context[1]"),
+        (_base(retrieval_context="x"), "LLMTestCase.retrieval_context"),
+        (_base(metadata=["not", "a", "dict"]), "LLMTestCase.metadata"),
+        (_base(tools_called=["search"]), "LLMTestCase.tools_called[0]"),
+        (_base(expected_tools={"name": "x"}), "LLMTestCase.expected_tools"),
+        (_base(comments=1), "LLMTestCase.comments"),
+        (_base(name=b"bytes"), "LLMTestCase.name"),
+        (_base(tags="a"), "LLMTestCase.tags"),
+    ],
+)
+def test_wrong_type_raises_type_error_naming_the_field(kwargs: dict[str, object], field: str) -> None:
+    with pytest.raises(TypeError) as info:
+        LLMTestCase(**kwargs)
+    assert str(info.value).startswith(field + ":"), str(info.value)
+
+
+def test_numbers_must_be_numbers_not_strings_or_bools() -> None:
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.token_cost: expected float or int, got str$"):
+        LLMTestCase(input="q", token_cost="0.1")
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.completionTime: expected float or int, got bool$"):
+        LLMTestCase(input="q", completionTime=True)
+    assert LLMTestCase(input="q", token_cost=1).token_cost == 1
+
+
+def test_union_item_errors_name_the_index_and_the_alternatives() -> None:
+    with pytest.raises(
+        TypeError,
+        match=r"^LLMTestCase\.retrieval_context\[1\]: expected str or RetrievedContextData, got int$",
+    ):
+        LLMTestCase(input="q", retrieval_context=["ok", 5])
+
+
+def test_nested_errors_keep_the_full_path() -> None:
+    with pytest.raises(
+        TypeError, match=r"^LLMTestCase\.retrieval_context\[0\]\.context: .*string.*\(got int\)$"
+    ):
+        LLMTestCase(input="q", retrieval_context=[{"context": 1}])
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.tools_called\[0\]\.name: .*\(got int\)$"):
+        LLMTestCase(input="q", tools_called=[{"name": 3}])
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.expected_tools\[1\]\.name is required$"):
+        LLMTestCase(input="q", expected_tools=[{"name": "a"}, {"description": "no name"}])
+
+
+def test_missing_input_and_unknown_fields() -> None:
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.input is required$"):
+        LLMTestCase(actual_output="a")
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.retrival_context: unknown field"):
+        LLMTestCase(input="q", retrival_context=["typo"])
+
+
+def test_several_errors_are_all_reported() -> None:
+    with pytest.raises(TypeError) as info:
+        LLMTestCase(input=1, comments=2)
+    assert str(info.value).split("; ") == [
+        "LLMTestCase.input: Input should be a valid string (got int)",
+        "LLMTestCase.comments: Input should be a valid string (got int)",
+    ]
+
+
+def test_model_validate_and_assignment_raise_type_error_too() -> None:
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.input: "):
+        LLMTestCase.model_validate({"input": 3})
+    tc = LLMTestCase(input="q")
+    tc.actual_output = "fine"
+    assert tc.actual_output == "fine"
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.actual_output: .*\(got int\)$"):
+        tc.actual_output = 5  # type: ignore[assignment]
+    assert tc.actual_output == "fine"
+
+
+def test_retrieved_context_data_rendering() -> None:
+    assert (
+        str(RetrievedContextData(context="Refunds take 5 days.", source="faq.md"))
+        == "faq.md: Refunds take 5 days."
+    )
+    assert str(RetrievedContextData(context="No source here.")) == "No source here."
+    assert str(RetrievedContextData(context="Empty source.", source="")) == "Empty source."
+    tc = LLMTestCase(
+        input="q",
+        retrieval_context=[
+            "plain",
+            RetrievedContextData(context="c", source="s"),
+            {"context": "d", "source": "t"},
+        ],
+    )
+    assert tc.retrieval_context_texts() == ["plain", "s: c", "t: d"]
+    assert LLMTestCase(input="q").retrieval_context_texts() is None
+    with pytest.raises(TypeError, match=r"^RetrievedContextData\.context is required$"):
+        RetrievedContextData(source="s")
+
+
+def test_tool_call_fields_and_aliases() -> None:
+    call = ToolCall(
+        name="search", description="web", reasoning="need facts", output=[1, 2], inputParameters={"q": "x"}
+    )
+    assert call.input_parameters == {"q": "x"}
+    assert call.model_dump() == {
+        "name": "search",
+        "description": "web",
+        "reasoning": "need facts",
+        "output": [1, 2],
+        "inputParameters": {"q": "x"},
+    }
+    with pytest.raises(TypeError, match=r"^ToolCall\.input_parameters: .*dictionary.*\(got list\)$"):
+        ToolCall(name="x", input_parameters=[1])
+
+
+def test_missing_params_error_is_the_same_class_everywhere() -> None:
+    assert MissingTestCaseParamsError is ErrorsMissing
