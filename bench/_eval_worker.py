@@ -1,0 +1,131 @@
+"""Runs one benchmark job through whichever ``deepeval`` this interpreter imports (ours or 4.3.1): the same
+script, the same public API (``evaluate``, the three metrics, the test-case classes, the config dataclasses).
+
+Usage: ``python _eval_worker.py JOB.json RESULT.json``. The job holds ``phases`` (each: ``cases`` of kind ``rag`` or
+``conv``, ``metrics`` names, ``max_concurrent``), ``mode`` and ``include_reason``. For every phase the result
+has the monotonic start/end of ``evaluate()`` (Linux's monotonic clock is shared by processes, so the parent can
+match them with its server timeline), per-metric scores and errors; plus import time and peak RSS.
+Only the standard library and ``deepeval`` are imported, so the file runs in either virtual environment.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import resource
+import sys
+import time
+import traceback
+from typing import Any
+
+
+def _kwargs_for(cls: Any, wanted: dict[str, Any]) -> dict[str, Any]:
+    """The subset of ``wanted`` that ``cls`` accepts (the two implementations' config classes differ a little)."""
+    if dataclasses.is_dataclass(cls):
+        names = {f.name for f in dataclasses.fields(cls)}
+    else:
+        names = set(inspect.signature(cls).parameters)
+    return {k: v for k, v in wanted.items() if k in names}
+
+
+def _build_cases(kind: str, rows: list[dict[str, Any]]) -> list[Any]:
+    from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
+
+    if kind == "rag":
+        return [
+            LLMTestCase(
+                input=r["input"],
+                actual_output=r["actual_output"],
+                retrieval_context=r["retrieval_context"],
+                name=r["name"],
+            )
+            for r in rows
+        ]
+    return [
+        ConversationalTestCase(turns=[Turn(role=t["role"], content=t["content"]) for t in r["turns"]], name=r["name"])
+        for r in rows
+    ]
+
+
+def _build_metric(name: str, mode: str, include_reason: bool) -> Any:
+    import deepeval.metrics as m
+
+    cls = getattr(m, f"{name}Metric")
+    return cls(threshold=0.5, eval_mode=mode, include_reason=include_reason)
+
+
+def _run_phase(phase: dict[str, Any], mode: str, include_reason: bool) -> dict[str, Any]:
+    from deepeval import evaluate
+    from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
+
+    cases = _build_cases(phase["kind"], phase["cases"])
+    metrics = [_build_metric(n, mode, include_reason) for n in phase["metrics"]]
+    async_config = AsyncConfig(**_kwargs_for(AsyncConfig, {"run_async": True, "max_concurrent": phase["max_concurrent"]}))
+    display_config = DisplayConfig(
+        **_kwargs_for(
+            DisplayConfig,
+            {"show_indicator": False, "print_results": False, "inspect_after_run": False, "verbose_mode": False},
+        )
+    )
+    cache_config = CacheConfig(**_kwargs_for(CacheConfig, {"write_cache": False, "use_cache": False}))
+    error_config = ErrorConfig(**_kwargs_for(ErrorConfig, {"ignore_errors": True}))
+    t0 = time.monotonic()
+    result = evaluate(
+        cases,
+        metrics,
+        async_config=async_config,
+        display_config=display_config,
+        cache_config=cache_config,
+        error_config=error_config,
+    )
+    t1 = time.monotonic()
+    per_metric: dict[str, dict[str, Any]] = {}
+    n_results = 0
+    for tr in result.test_results:
+        for md in tr.metrics_data or []:
+            n_results += 1
+            slot = per_metric.setdefault(md.name, {"scores": [], "errors": [], "models": set()})
+            if md.error:
+                slot["errors"].append(str(md.error)[:300])
+            elif md.score is not None:
+                slot["scores"].append(float(md.score))
+            if getattr(md, "evaluation_model", None):
+                slot["models"].add(str(md.evaluation_model))
+    for slot in per_metric.values():
+        slot["models"] = sorted(slot["models"])
+    return {
+        "start": t0,
+        "end": t1,
+        "wall_s": t1 - t0,
+        "n_test_results": len(result.test_results),
+        "n_metric_results": n_results,
+        "metrics": per_metric,
+    }
+
+
+def main() -> int:
+    job_path, out_path = sys.argv[1], sys.argv[2]
+    job = json.loads(open(job_path, encoding="utf-8").read())
+    out: dict[str, Any] = {"phases": [], "error": None}
+    t0 = time.monotonic()
+    try:
+        import deepeval
+        import deepeval.metrics
+
+        out["deepeval_version"] = getattr(deepeval, "__version__", "?")
+        out["deepeval_file"] = deepeval.__file__
+        out["import_s"] = time.monotonic() - t0
+        for phase in job["phases"]:
+            out["phases"].append(_run_phase(phase, job["mode"], job.get("include_reason", True)))
+    except BaseException as exc:  # report, do not hide: the parent prints it
+        out["error"] = f"{type(exc).__name__}: {exc}"[:2000]
+        out["traceback"] = traceback.format_exc()[-4000:]
+    out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    with open(out_path, "w", encoding="utf-8") as fh:
+        json.dump(out, fh)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

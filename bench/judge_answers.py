@@ -1,0 +1,320 @@
+"""Scripted judge answers for the benchmarks: a deterministic "brain" behind the loopback servers.
+
+It answers any prompt of our three metrics and of deepeval 4.3.1's (AnswerRelevancy, ContextualRelevancy,
+KnowledgeRetention) with a valid reply of the right shape, so both implementations can run unchanged against
+the same server. The task is recognised from the JSON schema in ``response_format`` when the client sends one
+(ours) and from the prompt text otherwise (deepeval's ``LocalModel`` sends none); :data:`RECOGNISERS` lists
+them in order. Decisions are a pure function of the item's text, so both implementations get the same verdict
+for the same statement or message and their scores can be compared:
+
+* statement relevance: 70 % yes, 10 % borderline, 20 % no, by a hash of the normalised statement;
+* a user fact is a sentence of the form ``my <attribute> is <value>`` (the bench conversations use it);
+* an assistant message forgets a fact when it asks to be reminded of a known attribute
+  (``remind me of your <attribute>``); the bench conversations contain such turns on purpose.
+
+System One answers follow the same decisions when the item can be found in the question or state (P(yes)
+0.92 / 0.5 / 0.08); whole-test-case questions (``system_one`` mode) get a hash-based P(yes) in [0.55, 0.95]
+and a score distribution peaked on the best level.
+
+Nothing here does I/O; :mod:`bench.judge_server` wraps it in HTTP servers.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "RECOGNISERS",
+    "ChatAnswer",
+    "answer_chat",
+    "answer_system_one",
+    "fact_pairs",
+    "forgets",
+    "relevance",
+    "split_sentences",
+]
+
+_SENT = re.compile(r"(?<=[.!?])\s+")
+_FACT = re.compile(r"\bmy ([a-z][a-z ]{1,40}?) is ([^.,;!?]+)", re.IGNORECASE)
+_REMIND = re.compile(r"remind me (?:of|what) your ([a-z][a-z ]{1,40}?)(?: is)?[?.!]", re.IGNORECASE)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (split after ``.``, ``!`` or ``?`` followed by whitespace), stripped, non-empty."""
+    return [s.strip() for s in _SENT.split(text or "") if s.strip()]
+
+
+def _h(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(" ".join(text.lower().split()).encode()).digest()[:4], "big")
+
+
+def relevance(statement: str) -> str:
+    """``"yes"`` (70 %), ``"borderline"`` (10 %) or ``"no"`` (20 %), a pure function of the normalised text."""
+    bucket = _h(statement) % 10
+    return "yes" if bucket < 7 else ("borderline" if bucket == 7 else "no")
+
+
+def fact_pairs(text: str) -> dict[str, str]:
+    """``{"Attribute": "value"}`` for every ``my <attribute> is <value>`` in ``text`` (later ones win)."""
+    return {m.group(1).strip().title(): m.group(2).strip() for m in _FACT.finditer(text or "")}
+
+
+def forgets(message: str, knowledge_text: str) -> bool:
+    """True when ``message`` asks to be reminded of an attribute that ``knowledge_text`` already holds."""
+    known = knowledge_text.lower()
+    return any(m.group(1).strip().lower() in known for m in _REMIND.finditer(message or ""))
+
+
+_P = {"yes": 0.92, "borderline": 0.5, "no": 0.08}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# chat completions
+# --------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChatAnswer:
+    """The reply content (a JSON-serialisable object) and the recogniser that produced it."""
+
+    task: str
+    content: Any
+
+
+def _between(text: str, start: str, end: str | None) -> str:
+    i = text.rfind(start)
+    if i < 0:
+        return ""
+    body = text[i + len(start) :]
+    if end is not None:
+        j = body.rfind(end)
+        if j >= 0:
+            body = body[:j]
+    return body.strip()
+
+
+def _literal(text: str) -> Any:
+    text = text.strip()
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            return parse(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return None
+
+
+def _statement_list(section: str) -> list[str]:
+    value = _literal(section)
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    lines = [re.sub(r"^\s*(?:\d+[.)]|[-*])\s*", "", ln).strip() for ln in section.splitlines()]
+    return [ln for ln in lines if ln]
+
+
+def _verdict(statement: str, borderline: bool) -> dict[str, Any]:
+    v = relevance(statement)
+    if v == "borderline" and not borderline:
+        v = "yes"
+    out: dict[str, Any] = {"verdict": v}
+    if v != "yes":
+        out["reason"] = f"The statement '{statement[:80]}' does not help answer the input."
+    return out
+
+
+def _reason(text: str) -> dict[str, Any]:
+    m = re.search(r"[Ss]core:?\s*\n?\s*([0-9.]+)", text)
+    score = m.group(1) if m else "unknown"
+    return {"reason": f"The score is {score} because the scripted bench judge found it so."}
+
+
+# deepeval 4.3.1 prompts (LocalModel sends no response_format; the task is read from the template's wording)
+def _de_ar_statements(text: str) -> Any:
+    return {"statements": split_sentences(_between(text, "Text:", "JSON:"))}
+
+
+def _de_ar_verdicts(text: str) -> Any:
+    return {"verdicts": [_verdict(s, True) for s in _statement_list(_between(text, "Statements:", "JSON:"))]}
+
+
+def _de_cr_verdicts(text: str) -> Any:
+    context = _between(text, "Context:", "JSON:")
+    sentences = split_sentences(context) or [context]
+    return {"verdicts": [{"statement": s, **_verdict(s, False)} for s in sentences]}
+
+
+def _de_kr_extract(text: str) -> Any:
+    return {"data": fact_pairs(_between(text, "Latest User Message:", "JSON:"))}
+
+
+def _de_kr_verdict(text: str) -> Any:
+    message = _between(text, "LLM message:", "Previous Knowledge:")
+    knowledge = _between(text, "Previous Knowledge:", "JSON:")
+    if forgets(message, knowledge):
+        return {"verdict": "yes", "reason": "The assistant asks again for a fact the user already gave."}
+    return {"verdict": "no"}
+
+
+Recogniser = Callable[[str, dict[str, Any] | None], Any]
+
+
+def _has(*needles: str) -> Callable[[str, dict[str, Any] | None], bool]:
+    return lambda text, _schema: all(n in text for n in needles)
+
+
+def _schema_props(schema: dict[str, Any] | None) -> set[str]:
+    if not isinstance(schema, dict):
+        return set()
+    return set((schema.get("properties") or {}).keys())
+
+
+#: (task name, predicate(prompt, json_schema), builder(prompt)) in priority order.
+RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Callable[[str], Any]]] = [
+    ("deepeval.ar.statements", _has("breakdown and generate a list of statements"), _de_ar_statements),
+    ("deepeval.ar.verdicts", _has("determine whether each statement is relevant"), _de_ar_verdicts),
+    ("deepeval.cr.verdicts", _has("mandatory fields: 'verdict' and 'statement'"), _de_cr_verdicts),
+    ("deepeval.kr.extract", _has("extract **only the factual information"), _de_kr_extract),
+    ("deepeval.kr.verdict", _has("**contradicts** or **forgets**"), _de_kr_verdict),
+    ("deepeval.reason", _has("'reason' key providing the reason"), _reason),
+]
+
+
+def _minimal_instance(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
+    """Smallest valid instance of a JSON schema (fallback when no recogniser matched)."""
+    if "$ref" in schema:
+        return _minimal_instance(defs.get(schema["$ref"].split("/")[-1], {}), defs)
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return _minimal_instance(schema[key][0], defs)
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "const" in schema:
+        return schema["const"]
+    t = schema.get("type")
+    if isinstance(t, list):
+        t = next((x for x in t if x != "null"), "null")
+    if t == "object":
+        props = schema.get("properties") or {}
+        required = schema.get("required") or list(props)
+        return {k: _minimal_instance(props[k], defs) for k in required if k in props}
+    if t == "array":
+        return []
+    if t == "integer":
+        return 0
+    if t == "number":
+        return 0.0
+    if t == "boolean":
+        return False
+    if t == "null":
+        return None
+    return "ok"
+
+
+def _message_text(payload: dict[str, Any]) -> str:
+    parts = []
+    for m in payload.get("messages") or []:
+        content = m.get("content") if isinstance(m, dict) else None
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts.extend(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return "\n".join(parts)
+
+
+def _json_schema(payload: dict[str, Any]) -> dict[str, Any] | None:
+    rf = payload.get("response_format")
+    if isinstance(rf, dict) and rf.get("type") == "json_schema":
+        js = rf.get("json_schema") or {}
+        schema = js.get("schema")
+        return schema if isinstance(schema, dict) else None
+    return None
+
+
+def answer_chat(payload: dict[str, Any]) -> ChatAnswer:
+    """The reply to one chat-completions request body. Unrecognised prompts get the smallest instance of the
+    requested schema (task ``"fallback.schema"``) or a short text (``"fallback.text"``)."""
+    text = _message_text(payload)
+    schema = _json_schema(payload)
+    for name, matches, build in RECOGNISERS:
+        if matches(text, schema):
+            return ChatAnswer(name, build(text))
+    if schema is not None:
+        if "reason" in _schema_props(schema):
+            return ChatAnswer("fallback.reason", _reason(text))
+        return ChatAnswer("fallback.schema", _minimal_instance(schema, schema.get("$defs") or {}))
+    return ChatAnswer("fallback.text", "The scripted bench judge has no opinion.")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# System One
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _noul_probability(instructions: Any, state: Any) -> float:
+    if isinstance(instructions, dict):  # deepeval hybrid: {"statement": item, "question": ...}
+        item = next((str(v) for k, v in instructions.items() if k != "question"), None)
+        if item is not None:
+            return _P[relevance(item)]
+    if isinstance(state, dict) and "llm_message" in state:  # deepeval hybrid knowledge retention
+        knowledge = json.dumps(state.get("accumulated_knowledge"))
+        return 0.9 if forgets(str(state["llm_message"]), knowledge) else 0.1
+    text = instructions if isinstance(instructions, str) else json.dumps(instructions, sort_keys=True)
+    quoted = re.findall(r"[\"“]([^\"”]{12,})[\"”]", text)
+    if quoted:  # an item quoted inside the instructions
+        return _P[relevance(max(quoted, key=len))]
+    return 0.55 + (_h(text) % 41) / 100.0
+
+
+def _score_answer(levels: list[Any]) -> dict[str, Any]:
+    n = len(levels)
+    probs = [0.0] * n
+    if n == 1:
+        probs = [1.0]
+    else:
+        probs[-1], probs[-2] = 0.7, 0.2
+        rest = 0.1 / max(1, n - 2) if n > 2 else 0.0
+        for i in range(n - 2):
+            probs[i] = rest
+        if n == 2:
+            probs = [0.25, 0.75]
+    expected = sum(i * p for i, p in enumerate(probs))
+    peak = max(probs)
+    confidence = (n * peak - 1) / (n - 1) if n > 1 else 1.0
+    return {
+        "type": "score",
+        "score": expected,
+        "confidence": confidence,
+        "legend": {str(i): lvl for i, lvl in enumerate(levels)},
+        "probabilities": {str(i): p for i, p in enumerate(probs)},
+    }
+
+
+def _choice_answer(options: dict[str, Any]) -> dict[str, Any]:
+    names = list(options)
+    n = len(names)
+    probs = {o: (0.8 if i == 0 else 0.2 / max(1, n - 1)) for i, o in enumerate(names)}
+    return {
+        "type": "choice",
+        "choice": names[0],
+        "confidence": (n * 0.8 - 1) / (n - 1) if n > 1 else 1.0,
+        "probabilities": probs,
+    }
+
+
+def answer_system_one(state: Any, questions: dict[str, Any]) -> dict[str, Any]:
+    """Wire answers (TypeSafe format, ``legend`` as an object) for every question of a ``/v1/systemone`` body."""
+    answers: dict[str, Any] = {}
+    for qid, q in questions.items():
+        qtype = q.get("type")
+        if qtype == "noul":
+            answers[qid] = {"type": "noul", "noul": _noul_probability(q.get("instructions"), state)}
+        elif qtype == "score":
+            answers[qid] = _score_answer(list(q.get("criteria") or ["low", "high"]))
+        elif qtype == "choice":
+            answers[qid] = _choice_answer(dict(q.get("criteria") or {"a": None, "b": None}))
+    return answers
