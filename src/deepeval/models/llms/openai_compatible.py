@@ -1,0 +1,471 @@
+"""One client for every OpenAI-compatible chat-completions server (OpenAI itself, vLLM, Ollama, llama.cpp server,
+LM Studio, xllamacpp). :class:`~deepeval.models.llms.openai_model.OpenAIModel` and
+:class:`~deepeval.models.llms.local_model.LocalModel` only differ in where their settings come from.
+
+What a call does: builds the request for the client's current structured-output rung (see
+:mod:`deepeval.models.llms.response_format`), sends it through the official ``openai`` SDK with the SDK's own
+retries off, under :func:`deepeval.models.retry.call_with_retries` and the client's
+:class:`~deepeval.models.rate_limit.AdaptiveLimiter`; parses the raw JSON reply itself (so a non-JSON body or a
+reply missing ``choices`` is a clear error), records token usage, and prices it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import threading
+import urllib.parse
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+import openai
+from pydantic import BaseModel, ValidationError
+
+from deepeval._concurrency import run_sync
+from deepeval.config.settings import redact
+from deepeval.errors import JudgeError, StructuredOutputError
+from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.llms.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
+from deepeval.models.llms.response_format import (
+    RUNGS,
+    normalise_format,
+    reask_suffix,
+    response_format,
+    schema_instruction,
+)
+from deepeval.models.pricing import Price
+from deepeval.models.rate_limit import AdaptiveLimiter
+from deepeval.models.retry import (
+    RetryPolicy,
+    call_with_retries,
+    connection_error,
+    error_for_status,
+    parse_retry_after,
+    timeout_error,
+)
+from deepeval.models.structured import coerce
+from deepeval.models.usage import record_usage
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class _Secret:
+    """Holds an API key; its repr and str never show it."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str | None) -> None:
+        self._value = value
+
+    def get(self) -> str | None:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "<secret>" if self._value else "<unset>"
+
+    __str__ = __repr__
+
+
+def display_url(url: str | None) -> str:
+    """``url`` without user-info, query or fragment (safe to show in messages)."""
+    if not url:
+        return "<default>"
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+@dataclass(frozen=True)
+class _Reply:
+    text: str
+    tokens: list[TokenLogprob]
+    input_tokens: int | None
+    output_tokens: int | None
+
+
+class OpenAICompatibleLLM(DeepEvalBaseLLM):
+    """Base class of the OpenAI-compatible LLM judges (use a subclass).
+
+    ``generate(prompt, schema=None)`` / ``await a_generate(...)`` return ``(result, cost_usd | None)``: ``result``
+    is the reply text, or a validated ``schema`` instance when a pydantic ``schema`` class is given (one re-ask
+    when the reply does not validate, then :class:`~deepeval.errors.StructuredOutputError`). ``cost`` is
+    ``input_tokens * price.input + output_tokens * price.output`` summed over the calls made, or None when the
+    price is unknown.
+
+    Raises (from every call): :class:`~deepeval.errors.JudgeError` with ``kind`` in connection, timeout,
+    rate_limit, context_limit, auth, bad_request, server, invalid_output; messages name the model, never the key.
+    """
+
+    #: shown in messages ("OpenAI", "local")
+    provider: ClassVar[str] = "OpenAI-compatible"
+    #: request field that caps generated tokens
+    max_tokens_param: ClassVar[str] = "max_tokens"
+    #: whether a missing key is an error (OpenAI) or replaced by a placeholder (local servers)
+    requires_api_key: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None,
+        base_url: str | None,
+        temperature: float | None,
+        format: str | None,
+        generation_kwargs: Mapping[str, Any] | None,
+        price: Price | None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        max_concurrency: int = 16,
+        retry_policy: RetryPolicy | None = None,
+        **client_kwargs: Any,
+    ) -> None:
+        if not model:
+            raise ValueError(f"{type(self).__name__} needs a model name")
+        if temperature is not None and temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {temperature}")
+        self._api_key = _Secret(api_key)
+        self.base_url = base_url
+        self.temperature = temperature
+        self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})
+        self.price = price
+        self.retry_policy = retry_policy or RetryPolicy.from_settings(
+            timeout=timeout, max_retries=max_retries
+        )
+        self.limiter = AdaptiveLimiter(max_concurrency)
+        self._client_kwargs = client_kwargs
+        self._rung = RUNGS.index(normalise_format(format))
+        self._send_temperature = temperature is not None
+        self._lock = threading.Lock()
+        self._async_clients: dict[int, tuple[weakref.ref[Any], openai.AsyncOpenAI]] = {}
+        super().__init__(model)
+
+    # -- DeepEvalBaseLLM -------------------------------------------------------------------------------------------
+    def load_model(self, *args: Any, **kwargs: Any) -> openai.OpenAI | None:
+        """A synchronous ``openai.OpenAI`` client for direct use (None without a key where one is required).
+        Our calls use per-event-loop ``AsyncOpenAI`` clients."""
+        key = self._key_or_none()
+        if key is None:
+            return None
+        return openai.OpenAI(**self._sdk_kwargs(key))
+
+    def get_model_name(self) -> str:
+        return str(self.name)
+
+    def generate(self, prompt: str, schema: type[BaseModel] | None = None) -> tuple[Any, float | None]:
+        """Sync :meth:`a_generate` (works inside a running event loop too)."""
+        return run_sync(self._with_private_client(self.a_generate(prompt, schema)))
+
+    async def a_generate(
+        self, prompt: str, schema: type[BaseModel] | None = None
+    ) -> tuple[Any, float | None]:
+        """See the class docstring."""
+        if schema is None:
+            reply = await self._complete(prompt, rung=None, schema=None)
+            return reply.text, self._cost(reply)
+        return await self._generate_structured(prompt, schema)
+
+    def generate_with_logprobs(
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+    ) -> tuple[LogprobCompletion, float | None]:
+        """Sync :meth:`a_generate_with_logprobs`."""
+        return run_sync(
+            self._with_private_client(self.a_generate_with_logprobs(prompt, top_logprobs, max_tokens))
+        )
+
+    async def a_generate_with_logprobs(
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+    ) -> tuple[LogprobCompletion, float | None]:
+        """Plain-text completion of at most ``max_tokens`` tokens with the ``top_logprobs`` (1..20) most probable
+        alternatives at each position.
+
+        Raises:
+            ValueError: ``top_logprobs`` outside 1..20 or ``max_tokens`` < 1.
+            JudgeError: the call failed, or the server returned no log-probabilities (kind invalid_output).
+        """
+        if not 1 <= top_logprobs <= 20:
+            raise ValueError(f"top_logprobs must be in 1..20, got {top_logprobs}")
+        if max_tokens < 1:
+            raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
+        extra = {"logprobs": True, "top_logprobs": top_logprobs, self.max_tokens_param: max_tokens}
+        reply = await self._complete(prompt, rung=None, schema=None, extra=extra)
+        if not reply.tokens:
+            raise JudgeError(
+                f"judge {self.get_model_name()}: the server returned no token log-probabilities "
+                "(it may not support logprobs)",
+                model=self.get_model_name(),
+                kind="invalid_output",
+            )
+        completion = LogprobCompletion(reply.text, reply.tokens, reply.input_tokens, reply.output_tokens)
+        return completion, self._cost(reply)
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients this object opened on the running loop (others are dropped when their loop
+        closes)."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            entry = self._async_clients.pop(id(loop), None)
+        if entry is not None:
+            await entry[1].close()
+
+    @property
+    def structured_format(self) -> str:
+        """The structured-output rung this client currently uses (it only moves down, on a 400)."""
+        return RUNGS[self._rung]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={self.name!r}, base_url={display_url(self.base_url)!r})"
+
+    # -- structured output -----------------------------------------------------------------------------------------
+    async def _generate_structured(self, prompt: str, schema: type[T]) -> tuple[T, float | None]:
+        first = await self._structured_call(prompt, schema)
+        cost = self._cost(first)
+        try:
+            return coerce(first.text, schema), cost
+        except (ValueError, ValidationError) as exc:
+            problem = str(exc).splitlines()[0][:300]
+        record_usage(llm_calls=1)  # the re-ask: the caller sees one call, we make two
+        second = await self._structured_call(prompt + reask_suffix(problem), schema)
+        cost = _add(cost, self._cost(second))
+        try:
+            return coerce(second.text, schema), cost
+        except (ValueError, ValidationError) as exc:
+            record_usage(cost=cost)  # nothing is returned, so the spend is recorded here
+            name = self.get_model_name()
+            raise StructuredOutputError(
+                f"judge {name} returned output that does not match {schema.__name__} after one re-ask "
+                f"({str(exc).splitlines()[0][:200]}); first 200 characters received: {second.text[:200]!r}",
+                model=name,
+            ) from None
+
+    async def _structured_call(self, prompt: str, schema: type[BaseModel]) -> _Reply:
+        while True:
+            rung = self._rung
+            try:
+                return await self._complete(prompt, rung=rung, schema=schema)
+            except JudgeError as exc:
+                if exc.status_code == 400 and rung < len(RUNGS) - 1 and _blames(exc, "response_format"):
+                    with self._lock:
+                        self._rung = max(self._rung, rung + 1)
+                    continue
+                raise
+
+    # -- one completion ----------------------------------------------------------------------------------------
+    async def _complete(
+        self,
+        prompt: str,
+        *,
+        rung: int | None,
+        schema: type[BaseModel] | None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> _Reply:
+        content = prompt
+        request: dict[str, Any] = {"model": self.name}
+        if schema is not None and rung is not None:
+            rf = response_format(RUNGS[rung], schema)
+            if rf is not None:
+                request["response_format"] = rf
+            if rf is None or rf["type"] == "json_object":
+                content = prompt + schema_instruction(schema)
+        request["messages"] = [{"role": "user", "content": content}]
+        request.update(extra or {})
+        request.update(self.generation_kwargs)
+        while True:
+            body = dict(request)
+            if self._send_temperature and "temperature" not in self.generation_kwargs:
+                body["temperature"] = self.temperature
+            try:
+                reply = await call_with_retries(
+                    lambda body=body: self._attempt(body),  # type: ignore[misc]
+                    policy=self.retry_policy,
+                    model=self.get_model_name(),
+                    limiter=self.limiter,
+                )
+            except JudgeError as exc:
+                if (
+                    exc.status_code == 400
+                    and "temperature" in body
+                    and "temperature" not in self.generation_kwargs
+                    and _blames(exc, "temperature")
+                ):
+                    self._send_temperature = False  # e.g. reasoning models accept only their default
+                    continue
+                raise
+            record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
+            return reply
+
+    async def _attempt(self, body: dict[str, Any]) -> _Reply:
+        name = self.get_model_name()
+        client = self._client()
+        try:
+            raw = await client.chat.completions.with_raw_response.create(
+                **body, timeout=self.retry_policy.timeout + 1.0
+            )
+        except openai.APITimeoutError:
+            raise timeout_error(name, self.retry_policy.timeout) from None
+        except openai.APIConnectionError as exc:
+            cause = type(exc.__cause__).__name__ if exc.__cause__ else type(exc).__name__
+            raise connection_error(name, display_url(self.base_url), cause) from None
+        except openai.APIStatusError as exc:
+            err_body: dict[str, Any] = exc.body if isinstance(exc.body, dict) else {}
+            nested = err_body.get("error")
+            inner: dict[str, Any] = nested if isinstance(nested, dict) else err_body
+            detail = str(inner.get("message") or inner.get("detail") or exc.message or "")
+            raise error_for_status(
+                exc.status_code,
+                model=name,
+                detail=self._redact(detail),
+                retry_after=_retry_after(exc.response.headers),
+                code=_str_or_none(inner.get("code")),
+                param=_str_or_none(inner.get("param")),
+            ) from None
+        return self._parse(raw.text, raw.status_code)
+
+    def _parse(self, text: str, status: int) -> _Reply:
+        name = self.get_model_name()
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise JudgeError(
+                f"judge {name}: the server at {display_url(self.base_url)} replied (HTTP {status}) with a body that "
+                f"is not JSON, starting {self._redact(text[:80])!r}",
+                model=name,
+                status_code=status,
+                retryable=True,
+                kind="server",
+            ) from None
+        try:
+            choice = data["choices"][0]
+            message = choice["message"]
+        except (KeyError, IndexError, TypeError):
+            raise JudgeError(
+                f"judge {name}: the reply has no choices[0].message (fields present: "
+                f"{sorted(data) if isinstance(data, dict) else type(data).__name__})",
+                model=name,
+                status_code=status,
+                retryable=True,
+                kind="server",
+            ) from None
+        content = message.get("content") if isinstance(message, dict) else None
+        if content is None:
+            refusal = message.get("refusal") if isinstance(message, dict) else None
+            why = f"refused: {str(refusal)[:200]}" if refusal else "returned no content"
+            raise JudgeError(f"judge {name} {why}", model=name, status_code=status, kind="invalid_output")
+        try:
+            tokens = parse_logprobs(choice.get("logprobs"))
+        except ValueError as exc:
+            raise JudgeError(
+                f"judge {name}: malformed logprobs in the reply ({exc})", model=name, kind="invalid_output"
+            ) from None
+        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        return _Reply(
+            text=str(content),
+            tokens=tokens,
+            input_tokens=_int_or_none(usage.get("prompt_tokens")),
+            output_tokens=_int_or_none(usage.get("completion_tokens")),
+        )
+
+    # -- plumbing ----------------------------------------------------------------------------------------------
+    def _cost(self, reply: _Reply) -> float | None:
+        if self.price is None:
+            return None
+        return self.price.cost(reply.input_tokens or 0, reply.output_tokens or 0)
+
+    def _redact(self, text: str) -> str:
+        key = self._api_key.get()
+        return redact(text, {"key": key} if key else {})
+
+    def _key_or_none(self) -> str | None:
+        key = self._api_key.get()
+        if key:
+            return key
+        return None if self.requires_api_key else "not-needed"
+
+    def _sdk_kwargs(self, key: str) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "api_key": key,
+            "max_retries": 0,  # retries are ours (deepeval.models.retry), so counts are exact
+            "timeout": self.retry_policy.timeout + 1.0,
+        }
+        if self.base_url:
+            kwargs["base_url"] = self.base_url
+        kwargs.update(self._client_kwargs)
+        return kwargs
+
+    def _missing_key_error(self) -> JudgeError:
+        return JudgeError(
+            f"judge {self.get_model_name()}: no {self.provider} API key; set OPENAI_API_KEY or pass api_key=",
+            model=self.get_model_name(),
+            kind="auth",
+        )
+
+    def _client(self) -> openai.AsyncOpenAI:
+        private = _PRIVATE_CLIENT.get()
+        if private is not None and private[0] is self:
+            return private[1]
+        key = self._key_or_none()
+        if key is None:
+            raise self._missing_key_error()
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            for loop_id, (ref, _client) in list(self._async_clients.items()):
+                other = ref()
+                if other is None or other.is_closed():
+                    del self._async_clients[loop_id]
+            entry = self._async_clients.get(id(loop))
+            if entry is None:
+                entry = (weakref.ref(loop), openai.AsyncOpenAI(**self._sdk_kwargs(key)))
+                self._async_clients[id(loop)] = entry
+            return entry[1]
+
+    async def _with_private_client(self, coro: Any) -> Any:
+        """Run ``coro`` with a client private to this call, closed afterwards (sync calls own a short loop)."""
+        key = self._key_or_none()
+        if key is None:
+            coro.close()
+            raise self._missing_key_error()
+        client = openai.AsyncOpenAI(**self._sdk_kwargs(key))
+        token = _PRIVATE_CLIENT.set((self, client))
+        try:
+            return await coro
+        finally:
+            _PRIVATE_CLIENT.reset(token)
+            await client.close()
+
+
+_PRIVATE_CLIENT: contextvars.ContextVar[tuple[OpenAICompatibleLLM, openai.AsyncOpenAI] | None] = (
+    contextvars.ContextVar("deepeval_private_openai_client", default=None)
+)
+
+
+def _blames(exc: JudgeError, param: str) -> bool:
+    blamed = getattr(exc, "param", None)
+    return blamed == param or param in str(exc)
+
+
+def _retry_after(headers: Any) -> float | None:
+    try:
+        return parse_retry_after(dict(headers.items()))
+    except Exception:
+        return None
+
+
+def _str_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return None if value is None else int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _add(a: float | None, b: float | None) -> float | None:
+    if a is None and b is None:
+        return None
+    return (a or 0.0) + (b or 0.0)

@@ -1,0 +1,86 @@
+"""OpenAI judge (``OpenAIModel``, alias ``GPTModel``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deepeval.config.settings import get_settings
+from deepeval.models.llms.openai_compatible import OpenAICompatibleLLM
+from deepeval.models.pricing import resolve_price
+from deepeval.models.retry import RetryPolicy
+
+DEFAULT_OPENAI_MODEL = "gpt-5.4"
+
+
+class OpenAIModel(OpenAICompatibleLLM):
+    """An OpenAI chat model as judge.
+
+    Args:
+        model: model id; default ``OPENAI_MODEL_NAME``, else ``gpt-5.4``.
+        api_key: default ``OPENAI_API_KEY``. Without one, calls raise ``JudgeError(kind="auth")`` (construction
+            does not fail, so ``import`` and configuration never need a key).
+        base_url: default ``OPENAI_BASE_URL``, else the SDK's default (api.openai.com).
+        temperature: default 0 (dropped automatically if the model rejects it).
+        format: first structured-output rung: ``json_schema`` (default), ``json`` or ``text``.
+        generation_kwargs: extra request fields (e.g. ``{"reasoning_effort": "low"}``), sent on every call.
+        cost_per_input_token / cost_per_output_token: USD per token; default ``OPENAI_COST_PER_INPUT_TOKEN`` /
+            ``OPENAI_COST_PER_OUTPUT_TOKEN``, else :data:`deepeval.models.pricing.OPENAI_PRICES`; an unknown model
+            has cost None.
+        timeout / max_retries: per-attempt seconds and retries (default ``DEEPEVAL_JUDGE_TIMEOUT`` /
+            ``DEEPEVAL_JUDGE_MAX_RETRIES``); ``retry_policy`` replaces both.
+        max_concurrency: starting cap of concurrent requests of this client (adaptive, see ``rate_limit``).
+        **client_kwargs: passed to ``openai.AsyncOpenAI`` (e.g. ``organization``, ``default_headers``).
+
+    Raises:
+        ValueError: negative temperature or price, unknown format.
+        ConfigurationError: a numeric setting that is not a number.
+    """
+
+    provider = "OpenAI"
+    max_tokens_param = "max_completion_tokens"
+    requires_api_key = True
+
+    def __init__(
+        self,
+        model: str | None = None,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        temperature: float | None = 0.0,
+        format: str | None = None,
+        generation_kwargs: dict[str, Any] | None = None,
+        cost_per_input_token: float | None = None,
+        cost_per_output_token: float | None = None,
+        *,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        max_concurrency: int = 16,
+        retry_policy: RetryPolicy | None = None,
+        **client_kwargs: Any,
+    ) -> None:
+        s = get_settings()
+        api_key = api_key or client_kwargs.pop("_openai_api_key", None) or s.get("OPENAI_API_KEY")
+        name = model or s.get("OPENAI_MODEL_NAME") or DEFAULT_OPENAI_MODEL
+        if cost_per_input_token is None:
+            cost_per_input_token = s.get_float("OPENAI_COST_PER_INPUT_TOKEN")
+        if cost_per_output_token is None:
+            cost_per_output_token = s.get_float("OPENAI_COST_PER_OUTPUT_TOKEN")
+        super().__init__(
+            name,
+            api_key=api_key,
+            base_url=base_url or s.get("OPENAI_BASE_URL"),
+            temperature=temperature,
+            format=format,
+            generation_kwargs=generation_kwargs,
+            price=resolve_price(
+                name, input_override=cost_per_input_token, output_override=cost_per_output_token
+            ),
+            timeout=timeout,
+            max_retries=max_retries,
+            max_concurrency=max_concurrency,
+            retry_policy=retry_policy,
+            **client_kwargs,
+        )
+
+
+#: deepeval's historical name for :class:`OpenAIModel`.
+GPTModel = OpenAIModel
