@@ -59,7 +59,11 @@ class SystemOneCall:
 
 
 def _split_cost(reply: Any) -> tuple[Any, float | None, bool]:
-    if isinstance(reply, tuple) and len(reply) == 2 and (reply[1] is None or isinstance(reply[1], (int, float))):
+    if (
+        isinstance(reply, tuple)
+        and len(reply) == 2
+        and (reply[1] is None or isinstance(reply[1], (int, float)))
+    ):
         return reply[0], (None if reply[1] is None else float(reply[1])), True
     return reply, None, False
 
@@ -251,7 +255,9 @@ class ScriptedSystemOne(DeepEvalBaseSystemOneModel):
         elif isinstance(reply, Mapping):
             answers = answers_from_values(qs, reply, model=self._version)
         else:
-            raise TypeError(f"ScriptedSystemOne reply must be SystemOneAnswers or a mapping, not {type(reply).__name__}")
+            raise TypeError(
+                f"ScriptedSystemOne reply must be SystemOneAnswers or a mapping, not {type(reply).__name__}"
+            )
         return answers, cost
 
     def decide(self, state: Any, questions: Questions) -> tuple[SystemOneAnswers, float | None]:

@@ -94,7 +94,11 @@ class MeasureContext:
     def verbose_logs(self) -> str:
         lines = [f"Eval mode: {self.mode.value}"]
         for title, value in self.sections:
-            text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False, default=str)
+            text = (
+                value
+                if isinstance(value, str)
+                else json.dumps(value, indent=2, ensure_ascii=False, default=str)
+            )
             lines.append(f"{title}:\n{text}")
         if self.fallback_reasons:
             lines.append("System One fallback:\n" + "\n".join(self.fallback_reasons))

@@ -259,7 +259,9 @@ class EngineMetric(BaseMetric):
         self._check_params(test_case)
         assert judges.system_one is not None
         state, questions = self._system_one_request(test_case)
-        return SystemOnePlan(model=judges.system_one, state=state, questions={q.id: q.question for q in questions})
+        return SystemOnePlan(
+            model=judges.system_one, state=state, questions={q.id: q.question for q in questions}
+        )
 
     def system_one_finish(self, test_case: Any, answers: SystemOneAnswers, cost: float | None) -> float:
         """Set every result attribute from the answers to :meth:`system_one_plan`'s questions; return the score.
@@ -289,7 +291,9 @@ class EngineMetric(BaseMetric):
         self.score = score
         self.error = None
         self.reason = (
-            build_reason(result, score, strict_mode=self.strict_mode, judge=name) if self.include_reason else None
+            build_reason(result, score, strict_mode=self.strict_mode, judge=name)
+            if self.include_reason
+            else None
         )
         self.confidence = result.confidence
         self.score_breakdown = result.breakdown()

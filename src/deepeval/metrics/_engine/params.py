@@ -24,7 +24,9 @@ def require_fields(test_case: Any, fields: Sequence[str], metric_name: str) -> N
             f"{metric_name} needs the test-case field(s) {', '.join(missing)}, which are None"
         )
     if "actual_output" in fields and test_case.actual_output == "":
-        raise MissingTestCaseParamsError(f"{metric_name} needs a non-empty actual_output; it is the empty string")
+        raise MissingTestCaseParamsError(
+            f"{metric_name} needs a non-empty actual_output; it is the empty string"
+        )
 
 
 def require_turns(test_case: Any, metric_name: str) -> None:

@@ -66,6 +66,8 @@ def one_verdict_each(expected: int) -> Callable[[Any], None]:
     def check(reply: Any) -> None:
         got = len(reply.verdicts)
         if got != expected:
-            raise ValueError(f"expected exactly {expected} verdicts, one per statement and in order, got {got}")
+            raise ValueError(
+                f"expected exactly {expected} verdicts, one per statement and in order, got {got}"
+            )
 
     return check

@@ -96,7 +96,9 @@ def evaluate_answers(
                 continue
             top = len(q.levels) - 1
             expected = min(max(sc.score, 0.0), float(top))
-            values.append(QuestionValue(wq, expected / top, sc.top_level == top, sc.confidence, None, expected))
+            values.append(
+                QuestionValue(wq, expected / top, sc.top_level == top, sc.confidence, None, expected)
+            )
     if missing:
         raise SystemOneError(
             f"{metric_name}: System One model {model_name} gave no answer for {', '.join(missing)}; "

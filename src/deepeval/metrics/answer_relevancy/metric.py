@@ -27,10 +27,10 @@ from deepeval.models.extraction import Extractor
 from deepeval.models.structured import a_generate_structured
 from deepeval.test_case import LLMTestCase
 
-BLANK_OUTPUT_REASON = (
-    "The score is 0.00 because the actual output is blank (whitespace only), so it says nothing that answers the input."
+BLANK_OUTPUT_REASON = "The score is 0.00 because the actual output is blank (whitespace only), so it says nothing that answers the input."
+NO_STATEMENTS_REASON = (
+    "The score is 1.00 because the actual output makes no statements, so nothing in it is irrelevant."
 )
-NO_STATEMENTS_REASON = "The score is 1.00 because the actual output makes no statements, so nothing in it is irrelevant."
 
 
 class AnswerRelevancyMetric(EngineMetric):
@@ -77,7 +77,10 @@ class AnswerRelevancyMetric(EngineMetric):
                 TernaryVerdicts,
                 check=one_verdict_each(len(chosen)),
             )
-            return {i: Decision(v.verdict, None, "llm", v.reason) for i, v in zip(subset, reply.verdicts, strict=True)}
+            return {
+                i: Decision(v.verdict, None, "llm", v.reason)
+                for i, v in zip(subset, reply.verdicts, strict=True)
+            }
 
         decisions = await decide(
             ctx,

@@ -1,0 +1,147 @@
+"""ContextualRelevancyMetric: how much of the retrieval context is relevant to the input (REFERENCE §2-§4).
+
+llm: per retrieval-context node the LLM extracts statements, then judges each relevant or not (nodes run
+concurrently); ``score = relevant / statements`` over all nodes; no statements -> 0. ``retrieval_context=[]`` scores
+0 with a reason and calls no judge. ``RetrievedContextData`` nodes are judged as ``"<source>: <context>"`` (ours:
+deepeval crashes on them in llm/hybrid). hybrid: System One decides every statement of every node in one request.
+system_one: three whole-metric questions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from deepeval.metrics._engine.context import Decision, MeasureContext
+from deepeval.metrics._engine.decisions import decide
+from deepeval.metrics._engine.extractor import LLMExtractor
+from deepeval.metrics._engine.metric import EngineMetric, Outcome
+from deepeval.metrics._engine.params import require_fields
+from deepeval.metrics._engine.schemas import BinaryVerdicts, ReasonReply, one_verdict_each
+from deepeval.metrics._engine.system_one import WeightedQuestion
+from deepeval.metrics._engine.verdicts import binary_from_probability
+from deepeval.metrics.contextual_relevancy.prompts import ContextualRelevancyTemplate
+from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
+from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.extraction import Extractor
+from deepeval.models.structured import a_generate_structured
+from deepeval.test_case import LLMTestCase
+
+EMPTY_CONTEXT_REASON = (
+    "The score is 0.00 because the retrieval context is empty: nothing was retrieved for the input."
+)
+NO_STATEMENTS_REASON = "The score is 0.00 because the retrieval context holds no statements, so nothing in it is relevant to the input."
+
+
+class ContextualRelevancyMetric(EngineMetric):
+    """Share of the retrieval context's statements that are relevant to the input. Score in [0, 1]; higher is
+    better. Requires ``input``, ``actual_output`` and ``retrieval_context``. Constructor: see
+    :class:`EngineMetric`."""
+
+    default_template = ContextualRelevancyTemplate
+    default_question_set = ContextualRelevancyQuestions
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        return "Contextual Relevancy"
+
+    def _check_params(self, test_case: Any) -> None:
+        require_fields(test_case, ["input", "actual_output", "retrieval_context"], self.__name__)
+
+    def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
+        return LLMExtractor(llm, statements_prompt=self.evaluation_template.generate_statements)
+
+    def _system_one_request(self, test_case: LLMTestCase) -> tuple[Any, list[WeightedQuestion]]:
+        nodes = test_case.retrieval_context_texts() or []
+        state = {"input": test_case.input, "retrieval_context": nodes}
+        return state, list(self.question_set.whole_metric(test_case.input, nodes))
+
+    async def _evaluate(self, test_case: LLMTestCase, ctx: MeasureContext) -> Outcome:
+        question = test_case.input
+        nodes = test_case.retrieval_context_texts() or []
+        if not nodes:
+            ctx.log("Statements per node", [])
+            return Outcome(0.0, EMPTY_CONTEXT_REASON, {"nodes": 0, "statements": 0, "relevant": 0})
+        assert ctx.extractor is not None
+        extractor = ctx.extractor
+        per_node: list[list[str]] = await ctx.gather(*(extractor.statements(node) for node in nodes))
+        ctx.log("Statements per node", per_node)
+        by_id: dict[str, tuple[int, str]] = {
+            f"n{n}s{i}": (n, st) for n, sts in enumerate(per_node) for i, st in enumerate(sts)
+        }
+        if not by_id:
+            return Outcome(0.0, NO_STATEMENTS_REASON, {"nodes": len(nodes), "statements": 0, "relevant": 0})
+
+        async def judge_node(ids: list[str]) -> dict[str, Decision]:
+            assert ctx.llm is not None
+            statements = [by_id[i][1] for i in ids]
+            reply = await a_generate_structured(
+                ctx.llm,
+                self.evaluation_template.generate_verdicts(question, statements),
+                BinaryVerdicts,
+                check=one_verdict_each(len(statements)),
+            )
+            return {
+                i: Decision(v.verdict, None, "llm", v.reason)
+                for i, v in zip(ids, reply.verdicts, strict=True)
+            }
+
+        async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
+            groups: dict[int, list[str]] = {}
+            for i in subset:
+                groups.setdefault(by_id[i][0], []).append(i)
+            merged: dict[str, Decision] = {}
+            for part in await ctx.gather(*(judge_node(ids) for ids in groups.values())):
+                merged.update(part)
+            return merged
+
+        decisions = await decide(
+            ctx,
+            state={"input": question},
+            questions={i: self.question_set.statement_relevant(question, st) for i, (_, st) in by_id.items()},
+            to_verdict=binary_from_probability,
+            llm_decide=llm_decide,
+        )
+        judged = [{"node": by_id[i][0], "statement": by_id[i][1], **d.as_log()} for i, d in decisions.items()]
+        ctx.log("Verdicts", judged)
+        relevant = sum(d.verdict == "yes" for d in decisions.values())
+        score = relevant / len(decisions)
+        breakdown: dict[str, Any] = {
+            "nodes": len(nodes),
+            "statements": len(decisions),
+            "relevant": relevant,
+            "irrelevant": len(decisions) - relevant,
+            "relevant_per_node": [
+                sum(1 for j in judged if j["node"] == n and j["verdict"] == "yes") for n in range(len(nodes))
+            ],
+            "statements_per_node": [len(sts) for sts in per_node],
+            "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
+            "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
+        }
+        reason = await self._reason(ctx, question, score, judged) if ctx.include_reason else None
+        return Outcome(score, reason, breakdown)
+
+    async def _reason(
+        self, ctx: MeasureContext, question: str, score: float, judged: list[dict[str, Any]]
+    ) -> str:
+        if ctx.llm is None:
+            return deterministic_reason(score, judged)
+        prompt = self.evaluation_template.generate_reason(question, score, judged)
+        return (await a_generate_structured(ctx.llm, prompt, ReasonReply)).reason
+
+
+def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:
+    """Reason built from the verdicts alone (hybrid mode without an LLM)."""
+    n = len(judged)
+    bad = [j for j in judged if j["verdict"] != "yes"]
+    if not bad:
+        return f"The score is {score:.2f} because all {n} statements of the retrieval context are relevant to the input."
+
+    def show(j: Mapping[str, Any]) -> str:
+        p = j.get("p_yes")
+        return f"node {j['node']}: {j['statement']!r}" + (f" (P(relevant)={p:.2f})" if p is not None else "")
+
+    return (
+        f"The score is {score:.2f}: {n - len(bad)} of {n} statements of the retrieval context are relevant. "
+        f"Not relevant to the input: {'; '.join(show(j) for j in bad)}."
+    )

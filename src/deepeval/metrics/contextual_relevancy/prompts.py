@@ -1,0 +1,63 @@
+"""Prompts of :class:`ContextualRelevancyMetric` (our own wording). Bump ``PROMPT_VERSION`` on any change: it feeds
+the cache key. Override by passing ``evaluation_template=`` an object with the same static methods."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
+from deepeval.metrics._engine.extractor import statements_prompt
+
+PROMPT_VERSION = "contextual_relevancy/2026-1"
+
+
+class ContextualRelevancyTemplate:
+    """Prompt builders: ``generate_statements``, ``generate_verdicts``, ``generate_reason``."""
+
+    PROMPT_VERSION = PROMPT_VERSION
+
+    @staticmethod
+    def generate_statements(context: str) -> str:
+        """Split one retrieval-context node into statements; reply ``{"statements": [...]}``."""
+        return statements_prompt(context)
+
+    @staticmethod
+    def generate_verdicts(input: str, statements: Sequence[str]) -> str:
+        """One yes/no verdict per statement of one node; reply ``{"verdicts": [{"verdict", "reason"}]}``."""
+        return f"""Judge whether each statement taken from a retrieved document is relevant to a search request.
+
+{DATA_NOTICE}
+
+The request:
+{quote("request", input)}
+
+Statements from one retrieved document, as a JSON array ({len(statements)} items):
+{quote_list("statements", statements)}
+
+For every statement, in order: "yes" when it carries information useful for answering the request, "no" when it
+does not. Give a short reason for each "no".
+
+Reply with JSON only, exactly {len(statements)} verdicts in the same order:
+{{"verdicts": [{{"verdict": "yes", "reason": null}}, {{"verdict": "no", "reason": "..."}}]}}"""
+
+    @staticmethod
+    def generate_reason(input: str, score: float, judged: Sequence[Mapping[str, Any]]) -> str:
+        """A short explanation of the score. ``judged`` lists each statement with its node index, verdict, who
+        decided it and P(relevant) when a System One model decided. Reply ``{"reason": "..."}``."""
+        return f"""Explain a contextual-relevancy score in two or three sentences.
+
+{DATA_NOTICE}
+
+The request:
+{quote("request", input)}
+
+Each statement of the retrieved context with its document index, its verdict ("yes" relevant, "no" irrelevant)
+and, where a decision model judged it, its probability of being relevant:
+{quote("judged statements", json.dumps(list(judged), ensure_ascii=False, indent=1))}
+
+The score is {score:.2f} (share of relevant statements). Say what in the context is relevant and what is not,
+quoting briefly; mention a probability only when it shows the decision was uncertain.
+
+Reply with JSON only: {{"reason": "The score is {score:.2f} because ..."}}"""

@@ -1,0 +1,161 @@
+"""KnowledgeRetentionMetric: does the assistant keep what the user told it? (REFERENCE §2-§4)
+
+llm: facts are extracted from every user turn (all user turns concurrently, earlier turns as context); every
+assistant turn that has earlier facts gets a verdict (yes = it forgets or contradicts them or re-asks for them;
+clarifying or confirming is not attrition), assistant turns concurrently. Facts reach the verdict oldest first and a
+later correction by the user replaces the earlier fact. ``score = no-verdicts / verdicts``; no verdicts -> 1.0 (so a
+conversation of one user and one assistant turn with nothing to check scores 1.0; ours: deepeval scores it 0).
+hybrid: System One decides every checked turn in ONE request. system_one: three whole-metric questions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from deepeval.metrics._engine.context import Decision, MeasureContext
+from deepeval.metrics._engine.decisions import decide
+from deepeval.metrics._engine.extractor import LLMExtractor
+from deepeval.metrics._engine.metric import EngineMetric, Outcome
+from deepeval.metrics._engine.params import require_turns
+from deepeval.metrics._engine.schemas import BinaryVerdict, ReasonReply
+from deepeval.metrics._engine.system_one import WeightedQuestion
+from deepeval.metrics._engine.verdicts import binary_from_probability
+from deepeval.metrics.base_metric import BaseConversationalMetric
+from deepeval.metrics.knowledge_retention.prompts import KnowledgeRetentionTemplate
+from deepeval.metrics.knowledge_retention.questions import KnowledgeRetentionQuestions
+from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.extraction import Extractor
+from deepeval.models.structured import a_generate_structured
+from deepeval.test_case import ConversationalTestCase
+
+NOTHING_TO_CHECK_REASON = (
+    "The score is 1.00 because no assistant turn follows a user turn that states facts, so there is nothing the "
+    "assistant could have forgotten."
+)
+
+
+class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
+    """Share of checked assistant turns that keep the user's earlier facts. Score in [0, 1]; higher is better.
+    Requires a ``ConversationalTestCase`` (``turns``). Constructor: see :class:`EngineMetric`."""
+
+    default_template = KnowledgeRetentionTemplate
+    default_question_set = KnowledgeRetentionQuestions
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        return "Knowledge Retention"
+
+    def _check_params(self, test_case: Any) -> None:
+        require_turns(test_case, self.__name__)
+
+    def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
+        return LLMExtractor(llm, facts_prompt=self.evaluation_template.extract_facts)
+
+    def _system_one_request(self, test_case: ConversationalTestCase) -> tuple[Any, list[WeightedQuestion]]:
+        turns = [{"role": t.role, "content": t.content} for t in test_case.turns]
+        return {"turns": turns}, list(self.question_set.whole_metric(turns))
+
+    async def _evaluate(self, test_case: ConversationalTestCase, ctx: MeasureContext) -> Outcome:
+        turns = test_case.turns
+        assert ctx.extractor is not None
+        extractor = ctx.extractor
+        user_idx = [i for i, t in enumerate(turns) if t.role == "user"]
+        extracted: list[list[str]] = await ctx.gather(
+            *(extractor.facts(turns[i].content, [(t.role, t.content) for t in turns[:i]]) for i in user_idx)
+        )
+        facts_by_turn = dict(zip(user_idx, extracted, strict=True))
+        ctx.log("Facts per user turn", {f"turn {i}": facts for i, facts in facts_by_turn.items()})
+
+        checks: dict[str, dict[str, Any]] = {}
+        for j, turn in enumerate(turns):
+            if turn.role != "assistant":
+                continue
+            known = [f for i in user_idx if i < j for f in facts_by_turn[i]]
+            if not known:
+                continue
+            previous_user = next((turns[i].content for i in reversed(user_idx) if i < j), None)
+            checks[f"t{j}"] = {
+                "turn": j,
+                "facts": known,
+                "message": turn.content,
+                "user_message": previous_user,
+            }
+        breakdown: dict[str, Any] = {
+            "user_turns": len(user_idx),
+            "facts": sum(len(f) for f in extracted),
+            "assistant_turns": sum(t.role == "assistant" for t in turns),
+            "checked_turns": len(checks),
+        }
+        if not checks:
+            ctx.log("Verdicts", [])
+            return Outcome(1.0, NOTHING_TO_CHECK_REASON, {**breakdown, "attritions": 0, "retained": 0})
+
+        async def judge_turn(qid: str) -> tuple[str, Decision]:
+            assert ctx.llm is not None
+            c = checks[qid]
+            prompt = self.evaluation_template.generate_verdict(c["message"], c["facts"], c["user_message"])
+            reply = await a_generate_structured(ctx.llm, prompt, BinaryVerdict)
+            return qid, Decision(reply.verdict, None, "llm", reply.reason)
+
+        async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
+            return dict(await ctx.gather(*(judge_turn(q) for q in subset)))
+
+        decisions = await decide(
+            ctx,
+            state={
+                "task": "knowledge retention: does each assistant message keep the facts the user stated?"
+            },
+            questions={
+                q: self.question_set.turn_attrition(c["facts"], c["message"], c["user_message"])
+                for q, c in checks.items()
+            },
+            to_verdict=binary_from_probability,
+            llm_decide=llm_decide,
+        )
+        judged = [
+            {
+                "turn": checks[q]["turn"],
+                "assistant_message": checks[q]["message"],
+                "facts": checks[q]["facts"],
+                "attrition": d.verdict == "yes",
+                **d.as_log(),
+            }
+            for q, d in decisions.items()
+        ]
+        ctx.log("Verdicts (yes = attrition)", judged)
+        attritions = sum(d.verdict == "yes" for d in decisions.values())
+        score = (len(decisions) - attritions) / len(decisions)
+        breakdown.update(
+            attritions=attritions,
+            retained=len(decisions) - attritions,
+            decided_by_system_one=sum(d.source == "system_one" for d in decisions.values()),
+            decided_by_llm=sum(d.source == "llm" for d in decisions.values()),
+        )
+        reason = await self._reason(ctx, score, judged) if ctx.include_reason else None
+        return Outcome(score, reason, breakdown)
+
+    async def _reason(self, ctx: MeasureContext, score: float, judged: list[dict[str, Any]]) -> str:
+        if ctx.llm is None:
+            return deterministic_reason(score, judged)
+        prompt = self.evaluation_template.generate_reason(score, judged)
+        return (await a_generate_structured(ctx.llm, prompt, ReasonReply)).reason
+
+
+def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:
+    """Reason built from the verdicts alone (hybrid mode without an LLM)."""
+    n = len(judged)
+    bad = [j for j in judged if j["attrition"]]
+    if not bad:
+        return f"The score is {score:.2f} because all {n} checked assistant turns keep the facts the user stated."
+
+    def show(j: Mapping[str, Any]) -> str:
+        p = j.get("p_yes")
+        return f"turn {j['turn']} {j['assistant_message'][:120]!r}" + (
+            f" (P(attrition)={p:.2f})" if p is not None else ""
+        )
+
+    return (
+        f"The score is {score:.2f}: {n - len(bad)} of {n} checked assistant turns keep the user's facts. "
+        f"Forgot, contradicted or re-asked: {'; '.join(show(j) for j in bad)}."
+    )

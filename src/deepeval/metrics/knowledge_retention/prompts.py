@@ -1,0 +1,73 @@
+"""Prompts of :class:`KnowledgeRetentionMetric` (our own wording). Bump ``PROMPT_VERSION`` on any change: it feeds
+the cache key. Override by passing ``evaluation_template=`` an object with the same static methods."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
+from deepeval.metrics._engine.extractor import facts_prompt
+
+PROMPT_VERSION = "knowledge_retention/2026-1"
+
+#: How facts that change over the conversation are to be read (used in verdict prompts and System One questions).
+CORRECTIONS_RULE = (
+    "The facts are listed oldest first. When a later fact corrects or updates an earlier one, the later fact is what "
+    "the user now holds true and the earlier one no longer applies: using the corrected value is not forgetting."
+)
+
+
+class KnowledgeRetentionTemplate:
+    """Prompt builders: ``extract_facts``, ``generate_verdict``, ``generate_reason``."""
+
+    PROMPT_VERSION = PROMPT_VERSION
+
+    @staticmethod
+    def extract_facts(user_message: str, previous_turns: Sequence[tuple[str, str]]) -> str:
+        """Facts stated by one user turn (earlier turns only to resolve references); reply ``{"facts": [...]}``."""
+        return facts_prompt(user_message, previous_turns)
+
+    @staticmethod
+    def generate_verdict(assistant_message: str, facts: Sequence[str], user_message: str | None) -> str:
+        """Does one assistant turn show knowledge attrition? Reply ``{"verdict": "yes"|"no", "reason": "..."}``."""
+        last_user = (
+            f"The user's message just before it:\n{quote('user message', user_message)}\n\n"
+            if user_message
+            else ""
+        )
+        return f"""Check whether an assistant kept in mind what the user told it earlier in a conversation.
+
+{DATA_NOTICE}
+
+Facts the user had stated before this point ({len(facts)}), as a JSON array:
+{quote_list("facts", facts)}
+{CORRECTIONS_RULE}
+
+{last_user}The assistant's message to check:
+{quote("assistant message", assistant_message)}
+
+Answer "yes" (knowledge attrition) when the assistant's message forgets or contradicts one of the facts, or asks
+the user again for information the facts already give. Answer "no" when it is consistent with the facts, when it
+does not touch them, or when it only asks to clarify or confirm something the user said.
+
+Reply with JSON only: {{"verdict": "yes" or "no", "reason": "which fact is forgotten or re-asked, if any"}}"""
+
+    @staticmethod
+    def generate_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:
+        """A short explanation of the score. ``judged`` lists each checked assistant turn with its verdict
+        (``yes`` = attrition), the facts at stake, who decided and P(attrition) when System One decided."""
+        return f"""Explain a knowledge-retention score in two or three sentences.
+
+{DATA_NOTICE}
+
+Each checked assistant turn with its verdict ("yes" = it forgot, contradicted or re-asked something the user
+had said; "no" = it kept the user's facts) and, where a decision model judged it, the probability of attrition:
+{quote("judged turns", json.dumps(list(judged), ensure_ascii=False, indent=1))}
+
+The score is {score:.2f} (share of checked turns without attrition). Name what was forgotten or asked again, or
+say that the assistant kept every fact when the score is 1. Mention a probability only when it shows the decision
+was uncertain.
+
+Reply with JSON only: {{"reason": "The score is {score:.2f} because ..."}}"""
