@@ -1,0 +1,75 @@
+"""README first lines and the .ci/run script (its step logic run against stub tools on PATH)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CI = ROOT / ".ci" / "run"
+
+QUICKSTART = "python3 -m venv .venv && . .venv/bin/activate && pip install -e . && deepeval quickstart"
+TESTS = 'python3 -m venv .venv && . .venv/bin/activate && pip install -e ".[dev]" && pytest'
+
+
+def test_readme_starts_with_the_two_fresh_machine_commands() -> None:
+    head = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()[:8]
+    assert QUICKSTART in head
+    assert TESTS in head
+    assert head.index(QUICKSTART) < head.index(TESTS)
+
+
+def test_ci_script_is_executable_strict_bash() -> None:
+    assert CI.stat().st_mode & stat.S_IXUSR
+    text = CI.read_text()
+    assert text.startswith("#!/usr/bin/env bash\n")
+    assert "set -euo pipefail" in text
+    assert 'pip install --quiet -e ".[dev]"' in text
+    assert subprocess.run(["bash", "-n", str(CI)], capture_output=True).returncode == 0
+
+
+def _stub(bin_dir: Path, name: str, code: int) -> None:
+    path = bin_dir / name
+    path.write_text(f'#!/usr/bin/env bash\necho "{name} $*" >> "$CI_LOG"\nexit {code}\n')
+    path.chmod(0o755)
+
+
+@pytest.mark.parametrize(
+    ("codes", "expected_rc", "expected"),
+    [
+        ({"ruff": 0, "mypy": 0, "pytest": 0}, 0, ["ruff   ok", "mypy   ok", "tests  ok", "== ci: passed"]),
+        (
+            {"ruff": 0, "mypy": 0, "pytest": 5},
+            1,
+            ["tests  FAIL (no tests collected, exit 5)", "== ci: FAILED"],
+        ),
+        ({"ruff": 1, "mypy": 0, "pytest": 0}, 1, ["ruff   FAIL (exit 1)", "tests  ok", "== ci: FAILED"]),
+        ({"ruff": 0, "mypy": 2, "pytest": 1}, 1, ["mypy   FAIL (exit 2)", "tests  FAIL (exit 1)"]),
+    ],
+)
+def test_ci_steps_and_summary(
+    tmp_path: Path, codes: dict[str, int], expected_rc: int, expected: list[str]
+) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, code in codes.items():
+        _stub(bin_dir, name, code)
+    log = tmp_path / "log"
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "CI_SKIP_INSTALL": "1",
+        "PYTHON": sys.executable,
+        "CI_LOG": str(log),
+    }
+    proc = subprocess.run(["bash", str(CI)], capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == expected_rc, proc.stdout + proc.stderr
+    for line in expected:
+        assert line in proc.stdout, proc.stdout
+    # every check runs even after a failure, with the commands the README and the brief name
+    assert log.read_text().splitlines() == ["ruff check src tests", "mypy src", "pytest "]
