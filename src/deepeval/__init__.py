@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 __version__ = "0.1.0"
 
-_LAZY = {
-    "evaluate": "deepeval.evaluate",
-    "assert_test": "deepeval.evaluate",
-}
+# Eager on purpose (``from deepeval import evaluate`` must give the function, and ``deepeval.evaluate`` stays the
+# package in sys.modules). The import is light: the runner, rich, jinja2 and sqlite load when a run starts.
+from deepeval.evaluate import assert_test, evaluate
 
 __all__ = ["__version__", "assert_test", "evaluate"]
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'deepeval' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)

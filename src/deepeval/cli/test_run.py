@@ -1,0 +1,86 @@
+"""``deepeval test run FILE|DIR``: run pytest with the deepeval plugin and print the results table.
+
+Options map to ``assert_test`` through environment variables (read in :func:`deepeval.evaluate.assert_test`):
+``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
+meaning, not pytest's ``-s``), ``-v`` DEEPEVAL_VERBOSE_MODE (metric verbose logs, not pytest verbosity), ``-r K``
+DEEPEVAL_REPEAT. ``-x`` and ``-n N`` go to pytest (``-n`` needs pytest-xdist). Any other argument is passed to
+pytest unchanged (e.g. ``-k name``, ``--tb=short``). The exit code is pytest's.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import typer
+
+from deepeval.cli.main import app
+
+test_app = typer.Typer(help="Run test files that use assert_test (pytest + the deepeval results table).")
+app.add_typer(test_app, name="test")
+
+#: pytest's exit code for usage errors
+USAGE_ERROR = 4
+
+
+@test_app.command(
+    "run",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def run(
+    ctx: typer.Context,
+    path: str = typer.Argument(..., help="Test file or folder."),
+    num_processes: int | None = typer.Option(
+        None, "-n", "--num-processes", help="Parallel workers (needs pytest-xdist)."
+    ),
+    use_cache: bool = typer.Option(False, "-c", "--use-cache", help="Serve metric rows from the result cache."),
+    ignore_errors: bool = typer.Option(
+        False, "-i", "--ignore-errors", help="Metric errors do not fail the test."
+    ),
+    skip_on_missing_params: bool = typer.Option(
+        False, "-s", "--skip-on-missing-params", help="Skip metrics whose test-case fields are missing."
+    ),
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="Turn on every metric's verbose mode."),
+    repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Measure each metric K times and aggregate."),
+    exit_on_first_failure: bool = typer.Option(False, "-x", "--exit-on-first-failure", help="Stop at the first failure."),
+) -> None:
+    """Run pytest on PATH with the deepeval plugin; exit with pytest's exit code."""
+    import pytest
+
+    target = Path(path)
+    if not target.exists():
+        typer.echo(f"deepeval test run: {path} does not exist (give a test file or folder)", err=True)
+        raise typer.Exit(USAGE_ERROR)
+    args = [str(target)]
+    if num_processes is not None:
+        if num_processes < 1:
+            typer.echo("deepeval test run: -n must be >= 1", err=True)
+            raise typer.Exit(USAGE_ERROR)
+        if importlib.util.find_spec("xdist") is None:
+            typer.echo(
+                "deepeval test run: -n needs pytest-xdist, which is not installed. Install it with "
+                "`pip install pytest-xdist`, or run without -n.",
+                err=True,
+            )
+            raise typer.Exit(USAGE_ERROR)
+        args += ["-n", str(num_processes)]
+    if exit_on_first_failure:
+        args.append("-x")
+    args += list(ctx.args)
+    flags = {
+        "DEEPEVAL_USE_CACHE": use_cache,
+        "DEEPEVAL_IGNORE_ERRORS": ignore_errors,
+        "DEEPEVAL_SKIP_ON_MISSING_PARAMS": skip_on_missing_params,
+        "DEEPEVAL_VERBOSE_MODE": verbose,
+    }
+    for key, on in flags.items():
+        if on:
+            os.environ[key] = "1"
+        else:
+            os.environ.pop(key, None)
+    os.environ["DEEPEVAL_REPEAT"] = str(repeat)
+    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+        args += ["-p", "deepeval.plugins.pytest_plugin"]
+    code = pytest.main(args)
+    raise typer.Exit(int(code))

@@ -1,0 +1,253 @@
+"""Public entry points: :func:`evaluate`, :func:`a_evaluate` and :func:`assert_test`.
+
+Heavy modules (the runner, rich, jinja2, sqlite) are imported inside the functions so that ``import deepeval``
+stays cheap.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import time
+import uuid
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from deepeval.errors import ConfigurationError
+from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
+from deepeval.evaluate.results import EvaluationError, EvaluationResult
+
+if TYPE_CHECKING:
+    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+
+def _check_inputs(test_cases: Any, metrics: Any, repeat: Any) -> tuple[list[Any], list[Any]]:
+    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+    if isinstance(test_cases, (LLMTestCase, ConversationalTestCase)):
+        test_cases = [test_cases]
+    if isinstance(metrics, BaseMetric):
+        metrics = [metrics]
+    if isinstance(test_cases, (str, bytes)) or not isinstance(test_cases, Iterable):
+        raise TypeError(
+            f"test_cases must be a list of LLMTestCase / ConversationalTestCase, got {type(test_cases).__name__}"
+        )
+    if isinstance(metrics, (str, bytes)) or not isinstance(metrics, Iterable):
+        raise TypeError(
+            f"metrics must be a list of metrics (BaseMetric subclasses), got {type(metrics).__name__}"
+        )
+    cases, mets = list(test_cases), list(metrics)
+    if not cases:
+        raise ValueError("evaluate() needs at least one test case; test_cases is empty")
+    if not mets:
+        raise ValueError("evaluate() needs at least one metric; metrics is empty")
+    for i, tc in enumerate(cases):
+        if not isinstance(tc, (LLMTestCase, ConversationalTestCase)):
+            raise TypeError(
+                f"test_cases[{i}] is a {type(tc).__name__}; expected LLMTestCase or ConversationalTestCase"
+            )
+    for j, m in enumerate(mets):
+        if not isinstance(m, BaseMetric):
+            raise TypeError(
+                f"metrics[{j}] is a {type(m).__name__}; metrics must subclass deepeval.metrics.BaseMetric"
+            )
+    if not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 1:
+        raise ConfigurationError(f"repeat must be an integer >= 1, got {repeat!r}")
+    return cases, mets
+
+
+async def a_evaluate(
+    test_cases: list[LLMTestCase] | list[ConversationalTestCase] | list[Any],
+    metrics: list[BaseMetric],
+    async_config: AsyncConfig | None = None,
+    display_config: DisplayConfig | None = None,
+    cache_config: CacheConfig | None = None,
+    error_config: ErrorConfig | None = None,
+    repeat: int = 1,
+    identifier: str | None = None,
+) -> EvaluationResult:
+    """Async :func:`evaluate` (same arguments, result and errors); awaits on the caller's event loop."""
+    from deepeval.evaluate.cache import ResultCache, default_cache_path
+    from deepeval.evaluate.display import Progress, print_results
+    from deepeval.evaluate.runner import Runner
+
+    async_config = async_config or AsyncConfig()
+    display_config = display_config or DisplayConfig()
+    cache_config = cache_config or CacheConfig()
+    error_config = error_config or ErrorConfig()
+    async_config.validate()
+    option = display_config.display()
+    cases, mets = _check_inputs(test_cases, metrics, repeat)
+
+    cache = None
+    if cache_config.use_cache or cache_config.write_cache:
+        cache = ResultCache(cache_config.cache_path or default_cache_path())
+    started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    try:
+        with Progress(len(cases) * len(mets) * repeat, display_config.show_indicator) as progress:
+            runner = Runner(
+                cases,
+                mets,
+                async_config,
+                display_config,
+                cache_config,
+                error_config,
+                repeat,
+                cache,
+                progress.advance,
+            )
+            out = await runner.run()
+    finally:
+        if cache is not None:
+            cache.close()
+    result = EvaluationResult(
+        test_results=out.test_results,
+        run_id=uuid.uuid4().hex,
+        identifier=identifier,
+        started_at=started,
+        duration_s=time.perf_counter() - t0,
+        repeat=repeat,
+        cache_hits=out.cache_hits,
+        system_one_batches=out.system_one_batches,
+    )
+    _export(result, display_config)
+    if display_config.print_results:
+        print_results(result, option)
+    if result.errors and not error_config.ignore_errors:
+        raise EvaluationError(result)
+    return result
+
+
+def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
+    from deepeval.config import get_settings
+    from deepeval.evaluate.report import export_run, export_test_cases
+
+    folder = display_config.results_folder or get_settings().get("DEEPEVAL_RESULTS_FOLDER")
+    if folder:
+        json_path, html_path = export_run(result, folder)
+        result.extras["json_path"], result.extras["html_path"] = str(json_path), str(html_path)
+    if display_config.file_output_dir:
+        export_test_cases(result, display_config.file_output_dir)
+
+
+def evaluate(
+    test_cases: list[LLMTestCase] | list[ConversationalTestCase] | list[Any],
+    metrics: list[BaseMetric],
+    async_config: AsyncConfig | None = None,
+    display_config: DisplayConfig | None = None,
+    cache_config: CacheConfig | None = None,
+    error_config: ErrorConfig | None = None,
+    repeat: int = 1,
+    identifier: str | None = None,
+) -> EvaluationResult:
+    """Run every metric on every test case and return the results in input order.
+
+    Args:
+        test_cases: ``LLMTestCase`` and/or ``ConversationalTestCase`` objects (a single one is accepted too).
+            Single-turn metrics run on ``LLMTestCase``; conversational metrics (``BaseConversationalMetric``) on
+            ``ConversationalTestCase``. A pair that does not match is **skipped** (a row with ``skipped=True`` and
+            the reason), so mixed datasets work and no row is missing.
+        metrics: metric objects; each is copied per test case with ``fresh_copy()``, the originals are untouched.
+        async_config: concurrency (``max_concurrent`` measures in flight, ``throttle_value`` seconds between
+            starts, optional per-measure ``measure_timeout``). Defaults: ``AsyncConfig()``.
+        display_config: progress bar, console table, JSON/HTML export (``results_folder`` or
+            ``DEEPEVAL_RESULTS_FOLDER``). Defaults: ``DisplayConfig()``.
+        cache_config: SQLite result cache (``write_cache`` on by default, ``use_cache`` off).
+        error_config: ``ignore_errors`` / ``skip_on_missing_params`` (see :class:`ErrorConfig`).
+        repeat: run each metric ``repeat`` times per test case; each row then carries :class:`RepeatStats`
+            (scores, mean, population std, pass rate) and its score is the mean.
+        identifier: a label stored in the result and used in export file names.
+
+    Returns:
+        :class:`EvaluationResult` with one :class:`TestResult` per test case and one :class:`MetricData` per metric.
+
+    Raises:
+        TypeError / ValueError: bad or empty ``test_cases`` / ``metrics``.
+        ConfigurationError: an invalid config value or ``repeat``, or an unusable cache file.
+        EvaluationError: after the whole run, when some rows errored and ``ignore_errors`` is False; its
+            ``.result`` holds every row.
+
+    Works from sync code (own event loop) and inside a running loop (Jupyter, FastAPI, pytest-asyncio: the run
+    goes to a worker thread; no ``nest_asyncio``). In async code prefer ``await a_evaluate(...)``.
+    """
+    from deepeval._concurrency import run_sync
+
+    return run_sync(
+        a_evaluate(
+            test_cases,
+            metrics,
+            async_config=async_config,
+            display_config=display_config,
+            cache_config=cache_config,
+            error_config=error_config,
+            repeat=repeat,
+            identifier=identifier,
+        )
+    )
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on", "y"}
+
+
+def assert_test(
+    test_case: LLMTestCase | ConversationalTestCase,
+    metrics: list[BaseMetric],
+    run_async: bool = True,
+) -> None:
+    """Measure ``test_case`` with ``metrics`` and raise ``AssertionError`` if any non-flaky metric fails or errors.
+
+    The message has one line per failed metric: name, score, threshold, and reason or error. Under pytest (our
+    plugin) the result is also recorded for the end-of-session table. ``deepeval test run`` options arrive through
+    environment variables: ``DEEPEVAL_USE_CACHE`` (-c), ``DEEPEVAL_IGNORE_ERRORS`` (-i: errors do not fail the
+    assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v), ``DEEPEVAL_REPEAT`` (-r).
+    The cache is used only when ``DEEPEVAL_USE_CACHE`` is set (then also written).
+
+    Raises:
+        AssertionError: some metric failed (or errored, unless ignore-errors is on).
+        TypeError / ValueError: bad arguments, as in :func:`evaluate`.
+    """
+    from deepeval.evaluate import _session
+
+    use_cache = _env_flag("DEEPEVAL_USE_CACHE")
+    ignore_errors = _env_flag("DEEPEVAL_IGNORE_ERRORS")
+    repeat_raw = os.environ.get("DEEPEVAL_REPEAT", "").strip() or "1"
+    try:
+        repeat = int(repeat_raw)
+    except ValueError:
+        raise ConfigurationError(f"DEEPEVAL_REPEAT must be an integer >= 1, got {repeat_raw!r}") from None
+    result = evaluate(
+        [test_case],
+        list(metrics),
+        async_config=AsyncConfig(run_async=run_async),
+        display_config=DisplayConfig(
+            show_indicator=False,
+            print_results=False,
+            verbose_mode=True if _env_flag("DEEPEVAL_VERBOSE_MODE") else None,
+        ),
+        cache_config=CacheConfig(write_cache=use_cache, use_cache=use_cache),
+        error_config=ErrorConfig(
+            ignore_errors=True, skip_on_missing_params=_env_flag("DEEPEVAL_SKIP_ON_MISSING_PARAMS")
+        ),
+        repeat=repeat,
+    )
+    test_result = result.test_results[0]
+    _session.record(test_result)
+    failures = []
+    for m in test_result.metrics_data:
+        if m.flaky or m.skipped:
+            continue
+        if m.error is not None and ignore_errors:
+            continue
+        if m.error is not None or m.success is False:
+            score = "none" if m.score is None else f"{m.score:.4f}"
+            threshold = "none" if m.threshold is None else f"{m.threshold:g}"
+            detail = f"error: {m.error}" if m.error is not None else f"reason: {m.reason}"
+            failures.append(
+                f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
+            )
+    if failures:
+        raise AssertionError(f"Metrics failed on test case {test_result.name!r}:\n" + "\n".join(failures))

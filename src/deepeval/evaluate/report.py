@@ -1,0 +1,147 @@
+"""Run exports: JSON (the whole :class:`EvaluationResult`) and a self-contained HTML report.
+
+The HTML report is one file: inline CSS, an inline SVG score histogram per metric (10 bins over [0, 1], bars
+coloured by whether the bin's midpoint reaches the metric's threshold), the per-metric summary, the judges used and
+the full table. No scripts and no external assets. Every value under evaluation is HTML-escaped (jinja2
+autoescape), so test-case content is shown as text and never interpreted.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from pathlib import Path
+from typing import Any
+
+from deepeval.evaluate.results import EvaluationResult
+
+BINS = 10
+SVG_W, SVG_H = 340, 170
+_PLOT_X0, _PLOT_Y0, _PLOT_H, _BAR_STEP = 34, 18, 120, 29
+
+
+def histogram(scores: list[float], bins: int = BINS) -> list[int]:
+    """Counts of ``scores`` in ``bins`` equal bins over [0, 1]; 1.0 falls in the last bin; out-of-range values are
+    clipped into the end bins."""
+    counts = [0] * bins
+    for s in scores:
+        counts[min(bins - 1, max(0, int(s * bins)))] += 1
+    return counts
+
+
+def _histogram_bars(scores: list[float], threshold: float | None) -> list[dict[str, Any]]:
+    counts = histogram(scores)
+    top = max(counts) or 1
+    bars = []
+    for b, c in enumerate(counts):
+        h = round(_PLOT_H * c / top, 1)
+        mid = (b + 0.5) / BINS
+        ok = threshold is None or mid >= threshold
+        bars.append(
+            {
+                "x": _PLOT_X0 + b * _BAR_STEP,
+                "y": round(_PLOT_Y0 + _PLOT_H - h, 1),
+                "w": _BAR_STEP - 4,
+                "h": h,
+                "count": c,
+                "lo": b / BINS,
+                "hi": (b + 1) / BINS,
+                "fill": "#2e9d5b" if ok else "#d2483d",
+            }
+        )
+    return bars
+
+
+def _metric_panels(result: EvaluationResult) -> list[dict[str, Any]]:
+    summary = result.metric_summary()
+    scores: dict[str, list[float]] = {}
+    thresholds: dict[str, float | None] = {}
+    for m in result.metric_rows():
+        thresholds.setdefault(m.name, m.threshold)
+        if m.score is not None and m.error is None:
+            scores.setdefault(m.name, []).append(m.score)
+    panels = []
+    for name, s in summary.items():
+        panels.append(
+            {
+                "name": name,
+                "summary": s,
+                "threshold": thresholds.get(name),
+                "bars": _histogram_bars(scores.get(name, []), thresholds.get(name)),
+                "n_scores": len(scores.get(name, [])),
+            }
+        )
+    return panels
+
+
+def render_html(result: EvaluationResult, title: str | None = None) -> str:
+    """The report as one HTML string."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["fmt"] = lambda v, d=3: "-" if v is None else f"{v:.{d}f}"
+    env.filters["pct"] = lambda v: "-" if v is None else f"{100 * v:.1f}%"
+    template = env.get_template("report.html.j2")
+    return template.render(
+        title=title or f"deepeval run {result.identifier or result.run_id}",
+        result=result,
+        totals=result.totals(),
+        panels=_metric_panels(result),
+        judges=result.judges,
+        svg_w=SVG_W,
+        svg_h=SVG_H,
+        plot_x0=_PLOT_X0,
+        plot_y0=_PLOT_Y0,
+        plot_h=_PLOT_H,
+        bar_step=_BAR_STEP,
+        bins=BINS,
+    )
+
+
+def _stem(result: EvaluationResult) -> str:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    ident = re.sub(r"[^A-Za-z0-9_.-]+", "_", result.identifier or "run")[:60]
+    return f"{ident}-{stamp}-{result.run_id[:8]}"
+
+
+def save_json(result: EvaluationResult, path: str | Path) -> Path:
+    """Write :meth:`EvaluationResult.to_json` to ``path`` (folders created); return the path."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(result.to_json(), encoding="utf-8")
+    return p
+
+
+def save_html(result: EvaluationResult, path: str | Path) -> Path:
+    """Write :func:`render_html` to ``path`` (folders created); return the path."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(render_html(result), encoding="utf-8")
+    return p
+
+
+def export_run(result: EvaluationResult, folder: str | Path) -> tuple[Path, Path]:
+    """Write ``<identifier>-<time>-<run id>.json`` and ``.html`` into ``folder``; return both paths."""
+    stem = _stem(result)
+    folder = Path(folder)
+    return save_json(result, folder / f"{stem}.json"), save_html(result, folder / f"{stem}.html")
+
+
+def export_test_cases(result: EvaluationResult, folder: str | Path) -> list[Path]:
+    """One JSON file per test case (``test_case_<index>.json``) in ``folder``; return the paths."""
+    import json
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for t in result.test_results:
+        p = folder / f"test_case_{t.index}.json"
+        p.write_text(json.dumps(t.to_dict(), indent=2, ensure_ascii=False, default=str), encoding="utf-8")
+        paths.append(p)
+    return paths

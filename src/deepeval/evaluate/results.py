@@ -1,0 +1,284 @@
+"""Result types of :func:`deepeval.evaluate.evaluate`: :class:`MetricData` (one metric on one test case),
+:class:`TestResult` (one test case), :class:`EvaluationResult` (the run) and :class:`EvaluationError`.
+
+Plain dataclasses (cheap to import, JSON-ready through ``to_dict``). Every test case and every metric has a row,
+whether it passed, failed, errored or was skipped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from deepeval.errors import DeepEvalError
+
+
+@dataclass
+class RepeatStats:
+    """Aggregate of ``repeat=k`` runs of one metric on one test case.
+
+    ``scores``: the k scores in repetition order (None for a repetition that errored). ``mean`` and ``std`` are over
+    the scores that exist; ``std`` is the **population** standard deviation (divide by n, so k=1 gives 0.0).
+    ``pass_rate`` = repetitions with ``success is True`` / k (errored repetitions count as not passing; None when
+    the metric has no threshold). ``errors`` = number of repetitions that errored.
+    """
+
+    k: int
+    scores: list[float | None]
+    mean: float | None
+    std: float | None
+    pass_rate: float | None
+    errors: int = 0
+
+
+@dataclass
+class MetricData:
+    """One metric's result on one test case.
+
+    deepeval fields: ``name``, ``threshold``, ``success`` (None in score-only mode or when skipped; False when
+    ``error`` is set), ``score`` (in [0, 1]; the mean in repeat mode), ``reason``, ``strict_mode``,
+    ``evaluation_model``, ``error`` (message, keys redacted), ``evaluation_cost`` (USD, None when unknown),
+    ``verbose_logs``. Ours: ``confidence``, ``score_breakdown``, ``system_one_fallback_reason``, ``input_tokens``,
+    ``output_tokens``, ``skipped`` (the reason says why), ``flaky``, ``duration_s`` (wall seconds of the measure or
+    of its share of a batched request), ``retries``/``llm_calls``/``system_one_requests`` (judge calls counted by the
+    clients), ``cached`` (served from the cache), ``system_one_batch`` (for rows measured through a merged System
+    One request: ``{"request_s", "metrics", "questions"}``), ``repeat`` (:class:`RepeatStats` when ``repeat > 1``).
+    """
+
+    name: str
+    threshold: float | None = None
+    success: bool | None = None
+    score: float | None = None
+    reason: str | None = None
+    strict_mode: bool = False
+    evaluation_model: str | None = None
+    error: str | None = None
+    evaluation_cost: float | None = None
+    verbose_logs: str | None = None
+    confidence: float | None = None
+    score_breakdown: dict[str, Any] | None = None
+    system_one_fallback_reason: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    skipped: bool = False
+    flaky: bool = False
+    duration_s: float | None = None
+    retries: int = 0
+    llm_calls: int = 0
+    system_one_requests: int = 0
+    cached: bool = False
+    system_one_batch: dict[str, Any] | None = None
+    repeat: RepeatStats | None = None
+
+    @property
+    def status(self) -> str:
+        """``"error" | "skipped" | "passed" | "failed" | "scored"`` (scored = no threshold)."""
+        if self.error is not None:
+            return "error"
+        if self.skipped:
+            return "skipped"
+        if self.success is None:
+            return "scored"
+        return "passed" if self.success else "failed"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _clean(dataclasses.asdict(self))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MetricData:
+        """Inverse of :meth:`to_dict`; unknown keys are ignored (older/newer cache rows)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        if isinstance(kwargs.get("repeat"), dict):
+            kwargs["repeat"] = RepeatStats(**kwargs["repeat"])
+        return cls(**kwargs)
+
+
+@dataclass
+class TestResult:
+    """One test case: its fields (as plain data) and one :class:`MetricData` per metric, in metric order.
+
+    ``success`` is True when every non-flaky metric that was not skipped succeeded (``success is True``) or is
+    score-only; ``index`` is the test case's position in the input.
+    """
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    success: bool
+    metrics_data: list[MetricData]
+    conversational: bool
+    index: int = 0
+    input: str | None = None
+    actual_output: str | None = None
+    expected_output: str | None = None
+    context: list[str] | None = None
+    retrieval_context: list[str] | None = None
+    turns: list[dict[str, Any]] | None = None
+    metadata: dict[str, Any] | None = None
+    tags: list[str] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return _clean(dataclasses.asdict(self))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TestResult:
+        """Inverse of :meth:`to_dict` (unknown keys ignored)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        kwargs = {k: v for k, v in data.items() if k in names}
+        kwargs["metrics_data"] = [MetricData.from_dict(m) for m in kwargs.get("metrics_data", [])]
+        return cls(**kwargs)
+
+
+@dataclass
+class EvaluationResult:
+    """The whole run: ``test_results`` in input order plus run-level facts.
+
+    ``duration_s`` is wall seconds; ``cache_hits`` counts metric rows served from the cache; ``system_one_batches``
+    counts merged System One requests; ``repeat`` is the ``repeat`` argument.
+    """
+
+    test_results: list[TestResult]
+    run_id: str = ""
+    identifier: str | None = None
+    started_at: str | None = None
+    duration_s: float | None = None
+    repeat: int = 1
+    cache_hits: int = 0
+    system_one_batches: int = 0
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    # -- aggregates ----------------------------------------------------------------------------------------------
+    def metric_rows(self) -> list[MetricData]:
+        return [m for t in self.test_results for m in t.metrics_data]
+
+    @property
+    def errors(self) -> list[tuple[str, MetricData]]:
+        """``(test case name, row)`` for every errored row, in run order."""
+        return [(t.name, m) for t in self.test_results for m in t.metrics_data if m.error is not None]
+
+    @property
+    def total_cost(self) -> float | None:
+        """Sum of known ``evaluation_cost`` (USD); None when no row knows its cost."""
+        costs = [m.evaluation_cost for m in self.metric_rows() if m.evaluation_cost is not None]
+        return sum(costs) if costs else None
+
+    def totals(self) -> dict[str, Any]:
+        rows = self.metric_rows()
+        return {
+            "test_cases": len(self.test_results),
+            "test_cases_passed": sum(1 for t in self.test_results if t.success),
+            "metric_rows": len(rows),
+            "passed": sum(1 for m in rows if m.status == "passed"),
+            "failed": sum(1 for m in rows if m.status == "failed"),
+            "errors": sum(1 for m in rows if m.status == "error"),
+            "skipped": sum(1 for m in rows if m.status == "skipped"),
+            "cost_usd": self.total_cost,
+            "input_tokens": sum(m.input_tokens or 0 for m in rows),
+            "output_tokens": sum(m.output_tokens or 0 for m in rows),
+            "retries": sum(m.retries for m in rows),
+            "llm_calls": sum(m.llm_calls for m in rows),
+            "system_one_requests": sum(m.system_one_requests for m in rows),
+            "cache_hits": self.cache_hits,
+            "system_one_batches": self.system_one_batches,
+        }
+
+    def metric_summary(self) -> dict[str, dict[str, Any]]:
+        """Per metric name: ``rows``, ``scored``, ``mean_score``, ``pass_rate`` (passed / rows with a verdict),
+        ``errors``, ``skipped``, ``judges`` (sorted evaluation models)."""
+        out: dict[str, dict[str, Any]] = {}
+        for m in self.metric_rows():
+            s = out.setdefault(
+                m.name,
+                {
+                    "rows": 0,
+                    "scores": [],
+                    "passed": 0,
+                    "verdicts": 0,
+                    "errors": 0,
+                    "skipped": 0,
+                    "judges": set(),
+                },
+            )
+            s["rows"] += 1
+            if m.score is not None and m.error is None:
+                s["scores"].append(m.score)
+            if m.success is not None:
+                s["verdicts"] += 1
+                s["passed"] += int(m.success)
+            s["errors"] += int(m.error is not None)
+            s["skipped"] += int(m.skipped)
+            if m.evaluation_model:
+                s["judges"].add(m.evaluation_model)
+        result: dict[str, dict[str, Any]] = {}
+        for name, s in out.items():
+            scores: list[float] = s["scores"]
+            result[name] = {
+                "rows": s["rows"],
+                "scored": len(scores),
+                "mean_score": sum(scores) / len(scores) if scores else None,
+                "pass_rate": s["passed"] / s["verdicts"] if s["verdicts"] else None,
+                "errors": s["errors"],
+                "skipped": s["skipped"],
+                "judges": sorted(s["judges"]),
+            }
+        return result
+
+    @property
+    def judges(self) -> list[str]:
+        """Distinct ``evaluation_model`` values, sorted."""
+        return sorted({m.evaluation_model for m in self.metric_rows() if m.evaluation_model})
+
+    # -- export --------------------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "identifier": self.identifier,
+            "started_at": self.started_at,
+            "duration_s": self.duration_s,
+            "repeat": self.repeat,
+            "totals": self.totals(),
+            "metrics": self.metric_summary(),
+            "judges": self.judges,
+            "extras": _clean(self.extras),
+            "test_results": [t.to_dict() for t in self.test_results],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The run as JSON (NaN/inf written as null)."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, default=str)
+
+
+class EvaluationError(DeepEvalError):
+    """Raised by ``evaluate(..., error_config=ErrorConfig(ignore_errors=False))`` after the whole run when some
+    metric rows errored. ``result`` is the complete :class:`EvaluationResult` (no row is lost); ``errors`` lists
+    ``(test case name, MetricData)`` of the errored rows. The message names the first error and the count."""
+
+    def __init__(self, result: EvaluationResult) -> None:
+        self.result = result
+        self.errors = result.errors
+        first_name, first = self.errors[0]
+        more = f" (and {len(self.errors) - 1} more errored rows)" if len(self.errors) > 1 else ""
+        super().__init__(
+            f"{len(self.errors)} of {len(result.metric_rows())} metric rows errored; first: metric "
+            f"{first.name!r} on test case {first_name!r}: {first.error}{more}. All rows are in this exception's "
+            "`.result`; pass ErrorConfig(ignore_errors=True) to get the result without raising."
+        )
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe copy: non-finite floats become None, sets become sorted lists, unknown objects become strings."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(_clean(v) for v in value)
+    if value is None or isinstance(value, (str, int, bool)):
+        return value
+    return str(value)

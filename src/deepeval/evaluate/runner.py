@@ -1,0 +1,467 @@
+"""The async core of ``evaluate()``: expands (test case x metric x repetition) into work, serves cache hits,
+merges System One plans, runs everything through a bounded worker pool and builds the result rows.
+
+Scheduling: ``max_concurrent`` workers pull work items in input order (one item = one ``a_measure`` or one merged
+System One request); ``throttle_value`` seconds separate two starts. Deadlines are per measure only
+(``AsyncConfig.measure_timeout``, and the judge clients' own per-attempt timeouts); there is no whole-run deadline,
+so every (test case, metric) pair ends up with a row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import statistics
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from deepeval.config import redact
+from deepeval.errors import MissingTestCaseParamsError
+from deepeval.evaluate.batching import Batch, group_plans, split_answers
+from deepeval.evaluate.cache import ResultCache, cache_key
+from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
+from deepeval.evaluate.results import MetricData, RepeatStats, TestResult
+from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric, SystemOnePlan
+from deepeval.models.usage import UsageTracker, record_usage, track_usage
+from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+TestCase = LLMTestCase | ConversationalTestCase
+RowKey = tuple[int, int, int]  # (test case index, metric index, repetition)
+OnRow = Callable[[MetricData], None]
+
+
+@dataclass
+class _Job:
+    key: RowKey
+    test_case: TestCase
+    metric: BaseMetric
+    cache_key: str | None = None
+
+
+@dataclass
+class RunOutput:
+    test_results: list[TestResult]
+    cache_hits: int
+    system_one_batches: int
+
+
+def metric_name(metric: Any) -> str:
+    name = getattr(metric, "__name__", None)
+    return name if isinstance(name, str) and name else type(metric).__name__
+
+
+def format_error(err: BaseException) -> str:
+    """``"<Type>: <message>"`` with secrets redacted (the type alone when the message is empty)."""
+    text = str(err).strip()
+    return redact(f"{type(err).__name__}: {text}" if text else type(err).__name__)
+
+
+def _is_applicable(metric: BaseMetric, test_case: TestCase) -> str | None:
+    """None when ``metric`` can run on ``test_case``, else the reason it is skipped."""
+    conversational_metric = isinstance(metric, BaseConversationalMetric)
+    if conversational_metric and not isinstance(test_case, ConversationalTestCase):
+        return f"skipped: {metric_name(metric)} is a conversational metric and this test case is single-turn"
+    if not conversational_metric and isinstance(test_case, ConversationalTestCase):
+        return f"skipped: {metric_name(metric)} is a single-turn metric and this test case is conversational"
+    return None
+
+
+def _success(metric: BaseMetric, score: float | None, error: str | None, skipped: bool) -> bool | None:
+    if skipped:
+        return None
+    if error is not None or score is None:
+        return False
+    if getattr(metric, "threshold", None) is None:
+        return None
+    try:
+        return bool(metric.is_successful())
+    except Exception:
+        return bool(score >= metric.threshold)  # type: ignore[operator]
+
+
+def _as_float(value: Any) -> float | None:
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def build_row(
+    metric: BaseMetric,
+    tracker: UsageTracker | None,
+    duration_s: float | None,
+    *,
+    error: str | None = None,
+    skip_reason: str | None = None,
+) -> MetricData:
+    """A :class:`MetricData` from a measured metric copy, the usage its measure recorded, and the runner's verdict
+    (``error`` from an exception; ``skip_reason`` for skipped rows)."""
+    skipped = skip_reason is not None or bool(getattr(metric, "skipped", False))
+    score = None if skipped else _as_float(getattr(metric, "score", None))
+    err = error
+    if err is None and not skipped and getattr(metric, "error", None):
+        err = redact(str(metric.error))
+    if err is None and not skipped and score is not None and not math.isfinite(score):
+        err = f"metric returned a non-finite score ({score})"
+    if err is None and not skipped and score is None:
+        err = "metric finished without setting a score"
+    t = tracker
+    cost = _as_float(getattr(metric, "evaluation_cost", None))
+    if cost is None and t is not None:
+        cost = t.cost
+    in_tok = getattr(metric, "input_tokens", None)
+    out_tok = getattr(metric, "output_tokens", None)
+    if in_tok is None and t is not None and (t.input_tokens or t.output_tokens):
+        in_tok, out_tok = t.input_tokens, t.output_tokens
+    model = getattr(metric, "evaluation_model", None)
+    reason = skip_reason if skip_reason is not None else getattr(metric, "reason", None)
+    return MetricData(
+        name=metric_name(metric),
+        threshold=_as_float(getattr(metric, "threshold", None)),
+        success=_success(metric, score, err, skipped),
+        score=score,
+        reason=None if reason is None else redact(str(reason)),
+        strict_mode=bool(getattr(metric, "strict_mode", False)),
+        evaluation_model=None if model is None else str(model),
+        error=err,
+        evaluation_cost=cost,
+        verbose_logs=_maybe_redact(getattr(metric, "verbose_logs", None)),
+        confidence=_as_float(getattr(metric, "confidence", None)),
+        score_breakdown=getattr(metric, "score_breakdown", None),
+        system_one_fallback_reason=_maybe_redact(getattr(metric, "system_one_fallback_reason", None)),
+        input_tokens=in_tok,
+        output_tokens=out_tok,
+        skipped=skipped,
+        flaky=bool(getattr(metric, "flaky", False)),
+        duration_s=duration_s,
+        retries=t.retries if t else 0,
+        llm_calls=t.llm_calls if t else 0,
+        system_one_requests=t.system_one_requests if t else 0,
+    )
+
+
+def _maybe_redact(value: Any) -> str | None:
+    return None if value is None else redact(str(value))
+
+
+class _Throttle:
+    """At least ``interval`` seconds between two starts (FIFO through a lock)."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = float(interval)
+        self._lock = asyncio.Lock()
+        self._next = 0.0
+
+    async def wait(self) -> None:
+        if self.interval <= 0:
+            return
+        async with self._lock:
+            loop = asyncio.get_running_loop()
+            delay = self._next - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self._next = loop.time() + self.interval
+
+
+class Runner:
+    """One evaluation run. Build with the validated arguments, then ``await run()``."""
+
+    def __init__(
+        self,
+        test_cases: Sequence[TestCase],
+        metrics: Sequence[BaseMetric],
+        async_config: AsyncConfig,
+        display_config: DisplayConfig,
+        cache_config: CacheConfig,
+        error_config: ErrorConfig,
+        repeat: int,
+        cache: ResultCache | None,
+        on_row: OnRow | None = None,
+    ) -> None:
+        self.test_cases = test_cases
+        self.metrics = metrics
+        self.async_config = async_config
+        self.display_config = display_config
+        self.cache_config = cache_config
+        self.error_config = error_config
+        self.repeat = repeat
+        self.cache = cache
+        self.on_row = on_row
+        self.rows: dict[RowKey, MetricData] = {}
+        self.cache_hits = 0
+        self.batches = 0
+
+    # -- row bookkeeping -------------------------------------------------------------------------------------------
+    def _finish(self, job: _Job, data: MetricData) -> None:
+        self.rows[job.key] = data
+        if self.cache is not None and self.cache_config.write_cache and not data.cached and job.cache_key:
+            self.cache.put(job.cache_key, data)
+        if self.on_row is not None:
+            self.on_row(data)
+
+    def _fresh(self, metric: BaseMetric) -> BaseMetric:
+        copy = metric.fresh_copy()
+        if self.display_config.verbose_mode is not None:
+            copy.verbose_mode = self.display_config.verbose_mode
+        return copy
+
+    # -- work items ------------------------------------------------------------------------------------------------
+    async def _measure(self, job: _Job) -> None:
+        metric, tc = job.metric, job.test_case
+        start = time.perf_counter()
+        error: str | None = None
+        skip: str | None = None
+        with track_usage() as tracker:
+            try:
+                if self.async_config.run_async:
+                    work: Awaitable[Any] = metric.a_measure(tc)  # type: ignore[arg-type]
+                else:
+                    work = asyncio.to_thread(metric.measure, tc)  # type: ignore[arg-type]
+                timeout = self.async_config.measure_timeout
+                await (asyncio.wait_for(work, timeout) if timeout else work)
+            except MissingTestCaseParamsError as err:
+                if self.error_config.skip_on_missing_params:
+                    skip = f"skipped: {redact(str(err))}"
+                else:
+                    error = format_error(err)
+            except asyncio.TimeoutError:
+                error = f"TimeoutError: measure did not finish within {self.async_config.measure_timeout} s"
+            except Exception as err:
+                error = format_error(err)
+        self._finish(
+            job, build_row(metric, tracker, time.perf_counter() - start, error=error, skip_reason=skip)
+        )
+
+    async def _decide(self, batch: Batch[_Job]) -> None:
+        self.batches += 1
+        start = time.perf_counter()
+        with track_usage() as tracker:
+            try:
+                timeout = self.async_config.measure_timeout
+                call = batch.model.a_decide(batch.state, batch.questions)
+                answers, cost = await (asyncio.wait_for(call, timeout) if timeout else call)
+                if cost is not None:
+                    record_usage(cost=cost)
+            except Exception as err:
+                failure: str | None = (
+                    f"TimeoutError: System One request did not finish within {timeout} s"
+                    if isinstance(err, asyncio.TimeoutError)
+                    else format_error(err)
+                )
+            else:
+                failure = None
+        elapsed = time.perf_counter() - start
+        info = {"request_s": elapsed, "metrics": len(batch.members), "questions": len(batch.questions)}
+        if failure is not None:
+            for n, member in enumerate(batch.members):
+                row = build_row(member.key.metric, tracker if n == 0 else None, elapsed, error=failure)
+                row.system_one_batch = dict(info)
+                self._finish(member.key, row)
+            return
+        if answers.input_tokens is None and tracker.input_tokens:
+            answers = answers.model_copy(
+                update={"input_tokens": tracker.input_tokens, "output_tokens": tracker.output_tokens}
+            )
+        for n, (job, sub, cost_share) in enumerate(split_answers(batch, answers, cost)):
+            share = len(batch.members[n].ids) / max(1, len(batch.questions))
+            error = None
+            with track_usage() as finish_tracker:
+                try:
+                    job.metric.system_one_finish(job.test_case, sub, cost_share)
+                except Exception as err:
+                    error = format_error(err)
+            if job.metric.evaluation_cost is None and cost_share is not None:
+                job.metric.evaluation_cost = cost_share
+            if job.metric.input_tokens is None:
+                job.metric.input_tokens, job.metric.output_tokens = sub.input_tokens, sub.output_tokens
+            if n == 0:  # the request (and its retries) is counted once, on the first member
+                finish_tracker.add(
+                    system_one_requests=tracker.system_one_requests or 1,
+                    retries=tracker.retries,
+                    llm_calls=tracker.llm_calls,
+                )
+            row = build_row(job.metric, finish_tracker, elapsed * share, error=error)
+            row.system_one_batch = dict(info)
+            self._finish(job, row)
+
+    # -- planning ----------------------------------------------------------------------------------------------------
+    def _plan(self) -> list[Callable[[], Awaitable[None]]]:
+        items: list[Callable[[], Awaitable[None]]] = []
+        use_cache = self.cache is not None and self.cache_config.use_cache
+        want_key = self.cache is not None and (self.cache_config.use_cache or self.cache_config.write_cache)
+        for i, tc in enumerate(self.test_cases):
+            for r in range(self.repeat):
+                plans: list[tuple[_Job, SystemOnePlan]] = []
+                for j, metric in enumerate(self.metrics):
+                    skip = _is_applicable(metric, tc)
+                    job = _Job((i, j, r), tc, metric)
+                    if skip is not None:
+                        self._finish(job, build_row(self._fresh(metric), None, None, skip_reason=skip))
+                        continue
+                    job.cache_key = cache_key(metric, tc, r) if want_key else None
+                    if use_cache and job.cache_key and self.cache is not None:
+                        hit = self.cache.get(job.cache_key)
+                        if hit is not None:
+                            self.cache_hits += 1
+                            self._finish(job, hit)
+                            continue
+                    job.metric = self._fresh(metric)
+                    try:
+                        plan = job.metric.system_one_plan(tc)
+                    except MissingTestCaseParamsError as err:
+                        if self.error_config.skip_on_missing_params:
+                            self._finish(
+                                job,
+                                build_row(job.metric, None, None, skip_reason=f"skipped: {redact(str(err))}"),
+                            )
+                        else:
+                            self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
+                        continue
+                    except Exception as err:
+                        self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
+                        continue
+                    if plan is None:
+                        items.append(_bind(self._measure, job))
+                    else:
+                        plans.append((job, plan))
+                for batch in group_plans(plans):
+                    items.append(_bind(self._decide, batch))
+        return items
+
+    async def run(self) -> RunOutput:
+        items = self._plan()
+        queue: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
+        for item in items:
+            queue.put_nowait(item)
+        throttle = _Throttle(self.async_config.throttle_value)
+
+        async def worker() -> None:
+            while True:
+                try:
+                    item = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                await throttle.wait()
+                await item()
+
+        n_workers = min(self.async_config.max_concurrent if self.async_config.run_async else 1, len(items))
+        workers = [asyncio.create_task(worker()) for _ in range(n_workers)]
+        try:
+            await asyncio.gather(*workers)
+        finally:
+            for w in workers:
+                w.cancel()
+        return RunOutput(self._results(), self.cache_hits, self.batches)
+
+    # -- results -------------------------------------------------------------------------------------------------------
+    def _results(self) -> list[TestResult]:
+        out: list[TestResult] = []
+        for i, tc in enumerate(self.test_cases):
+            rows = [self._row(i, j) for j in range(len(self.metrics))]
+            success = all(m.success is not False for m in rows if not m.flaky)
+            out.append(test_result(i, tc, rows, success))
+        return out
+
+    def _row(self, i: int, j: int) -> MetricData:
+        reps = [self.rows[(i, j, r)] for r in range(self.repeat)]
+        return reps[0] if self.repeat == 1 else aggregate_repeats(reps)
+
+
+def _bind(fn: Callable[[Any], Awaitable[None]], arg: Any) -> Callable[[], Awaitable[None]]:
+    return lambda: fn(arg)
+
+
+def aggregate_repeats(reps: list[MetricData]) -> MetricData:
+    """One row from k repetitions: score = mean of the scores that exist; :class:`RepeatStats` with the
+    population std and pass rate; cost/tokens/calls summed; confidence = min; reason and model from the first
+    repetition; ``error`` set (and ``success`` False) when any repetition errored; ``success`` otherwise is
+    ``mean >= threshold`` (None without a threshold). All skipped -> the first skipped row."""
+    first = reps[0]
+    if all(r.skipped for r in reps):
+        return first
+    k = len(reps)
+    scores = [r.score if r.error is None else None for r in reps]
+    present = [s for s in scores if s is not None]
+    mean = statistics.fmean(present) if present else None
+    std = statistics.pstdev(present) if present else None
+    errors = [r for r in reps if r.error is not None]
+    pass_rate = None if first.threshold is None else sum(1 for r in reps if r.success is True) / k
+    error = None
+    if errors:
+        error = f"{len(errors)} of {k} repetitions errored; first: {errors[0].error}"
+    if error is not None or mean is None:
+        success: bool | None = False
+    elif first.threshold is None:
+        success = None
+    else:
+        success = mean >= first.threshold
+    ok = next((r for r in reps if r.error is None), first)
+    costs = [r.evaluation_cost for r in reps if r.evaluation_cost is not None]
+    confs = [r.confidence for r in reps if r.confidence is not None]
+    return MetricData(
+        name=first.name,
+        threshold=first.threshold,
+        success=success,
+        score=mean,
+        reason=ok.reason,
+        strict_mode=first.strict_mode,
+        evaluation_model=ok.evaluation_model,
+        error=error,
+        evaluation_cost=sum(costs) if costs else None,
+        verbose_logs=ok.verbose_logs,
+        confidence=min(confs) if confs else None,
+        score_breakdown=ok.score_breakdown,
+        system_one_fallback_reason=ok.system_one_fallback_reason,
+        input_tokens=_sum_opt(r.input_tokens for r in reps),
+        output_tokens=_sum_opt(r.output_tokens for r in reps),
+        flaky=first.flaky,
+        duration_s=_sum_opt(r.duration_s for r in reps),
+        retries=sum(r.retries for r in reps),
+        llm_calls=sum(r.llm_calls for r in reps),
+        system_one_requests=sum(r.system_one_requests for r in reps),
+        cached=all(r.cached for r in reps),
+        repeat=RepeatStats(k=k, scores=scores, mean=mean, std=std, pass_rate=pass_rate, errors=len(errors)),
+    )
+
+
+def _sum_opt(values: Any) -> Any:
+    vals = [v for v in values if v is not None]
+    return sum(vals) if vals else None
+
+
+def test_result(index: int, tc: TestCase, rows: list[MetricData], success: bool) -> TestResult:
+    """A :class:`TestResult` carrying the test case's fields as plain data."""
+    name = tc.name or f"test_case_{index}"
+    if isinstance(tc, ConversationalTestCase):
+        return TestResult(
+            name=name,
+            success=success,
+            metrics_data=rows,
+            conversational=True,
+            index=index,
+            context=tc.context,
+            turns=[t.model_dump(mode="json", exclude_none=True, by_alias=False) for t in tc.turns],
+            metadata=tc.metadata,
+            tags=tc.tags,
+        )
+    return TestResult(
+        name=name,
+        success=success,
+        metrics_data=rows,
+        conversational=False,
+        index=index,
+        input=tc.input,
+        actual_output=tc.actual_output,
+        expected_output=tc.expected_output,
+        context=tc.context,
+        retrieval_context=tc.retrieval_context_texts(),
+        metadata=tc.metadata,
+        tags=tc.tags,
+    )
+
+
+test_result.__test__ = False  # type: ignore[attr-defined]
