@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -73,3 +74,36 @@ def test_ci_steps_and_summary(
         assert line in proc.stdout, proc.stdout
     # every check runs even after a failure, with the commands the README and the brief name
     assert log.read_text().splitlines() == ["ruff check src tests", "mypy src", "pytest "]
+
+
+def _blocks(lang: str) -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return [body for tag, body in re.findall(r"^```(\w*)\n(.*?)^```", text, re.M | re.S) if tag == lang]
+
+
+def test_readme_python_examples_compile() -> None:
+    blocks = _blocks("python")
+    assert len(blocks) >= 3
+    for block in blocks:
+        compile(block, "README.md", "exec")
+
+
+def test_readme_settings_commands_run_as_written(isolated: Path) -> None:
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from deepeval.cli.main import app
+
+    lines = [
+        line.split("#", 1)[0].strip()
+        for block in _blocks("bash")[1:]  # the first block is the install/quickstart/test pair
+        for line in block.splitlines()
+        if line.startswith("deepeval ")
+    ]
+    assert len(lines) >= 8
+    for line in lines:
+        result = CliRunner().invoke(app, shlex.split(line)[1:])
+        assert result.exit_code == 0, (line, result.output)
+    # the last README command removes the eval mode again; the model settings stay
+    assert (isolated / ".env").read_text() == "DEEPEVAL_EVAL_MODE='llm'\n"
