@@ -15,7 +15,6 @@ capped at 2 whatever else they say. Importing this module does no heavy work; th
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -129,7 +128,7 @@ _WORD_NUM_RE = re.compile(
     re.I,
 )
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*", re.I)
-_ENTITY = re.compile(r"\b([A-Z][a-zA-Z0-9&'.-]*[a-zA-Z0-9]|[A-Z])(?:\s+(?:[A-Z][a-zA-Z0-9&'.-]*|[A-Z0-9]+))*")
+_ENTITY = re.compile(r"\b([A-Z][a-zA-Z0-9&'.-]*[a-zA-Z0-9]|[A-Z])(?:\s+[A-Z][a-zA-Z0-9&'-]*[a-zA-Z0-9]?)*")
 _CAMEL = re.compile(r"\b[a-z]+[A-Z0-9][a-zA-Z0-9]*\b")
 
 
@@ -190,7 +189,8 @@ def _numbers(text: str) -> list[tuple[int, Number]]:
     out: list[tuple[int, Number]] = []
     for m in _NUM_RE.finditer(text):
         raw = m.group("num")
-        if m.start() > 0 and (text[m.start() - 1].isalpha() or text[m.start() - 1] in "-_"):
+        ns = m.start("num")
+        if ns > 0 and (text[ns - 1].isalpha() or text[ns - 1] in "-_"):
             continue  # part of a name like Mem0 or GPT-4
         value = float(raw.replace(",", ""))
         mag = (m.group("mag") or "").lower()
@@ -260,7 +260,8 @@ _COMMON_CAPS = frozenset(
     october november december jan feb mar apr jun jul aug sep sept oct nov dec q1 q2 q3 q4 let just please oh wow
     correction answer question speaker user assistant one two three some all any each every both did does do is are
     was were be can could would should will may might must has have had not never nothing none anything something
-    fact facts memory wiki page notes score grade""".split()
+    fact facts memory wiki page notes score grade someone somebody everyone everybody anyone nobody they them
+    their our we""".split()
 )
 
 
@@ -325,6 +326,12 @@ def _kinds_compatible(a: str, b: str) -> bool:
     return a.startswith("money") and b.startswith("money")
 
 
+def _round_sig(x: float, digits: int) -> float:
+    if x == 0:
+        return 0.0
+    return round(x, -int(np.floor(np.log10(abs(x)))) + digits - 1)
+
+
 def _match_number(n: Number, answer: Slots, answer_text: str, question: Slots) -> str:
     best = MISSING
     for m in answer.numbers:
@@ -336,9 +343,15 @@ def _match_number(n: Number, answer: Slots, answer_text: str, question: Slots) -
             continue
         denom = max(abs(n.value), 1e-9)
         rel = abs(n.value - m.value) / denom
-        if rel <= 0.005:
+        if rel <= 1e-3:
             return EXACT
         if rel <= 0.06 and (m.digits < n.digits or _HEDGE.search(answer_text) or n.digits < m.digits):
+            best = APPROX
+        elif (
+            rel <= 0.1
+            and m.digits < n.digits
+            and _round_sig(n.value, m.digits) == _round_sig(m.value, m.digits)
+        ):
             best = APPROX
     if best == MISSING:
         q_values = {x.value for x in question.numbers}
@@ -746,7 +759,6 @@ __all__ = [
     "grade_from_score_answer",
     "is_abstention",
     "is_instruction_bearing",
-    "math",
     "set_embedder",
     "similarity",
     "support_detail",

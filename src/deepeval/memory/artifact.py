@@ -1,0 +1,145 @@
+"""Memory artifacts: what gets probed (a transcript, a summary, a wiki, or nothing), split into passages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from deepeval.memory.wiki import Wiki
+from deepeval.test_case import Turn
+
+ArtifactKind = Literal["transcript", "summary", "wiki", "empty"]
+_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
+_MAX_PASSAGE = 600
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A retrievable unit: ``text`` and where it comes from (``source``, e.g. ``"turn 12"`` or ``"page Team"``)."""
+
+    text: str
+    source: str
+    position: int
+
+
+@dataclass
+class MemoryArtifact:
+    """A memory to probe. ``text`` is the full rendering (given to an LLM judge); ``passages`` feed retrieval."""
+
+    kind: ArtifactKind
+    text: str
+    passages: list[Passage] = field(default_factory=list)
+    pages: dict[str, str] | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.text.strip()
+
+    @classmethod
+    def empty(cls) -> MemoryArtifact:
+        return cls("empty", "", [])
+
+    @classmethod
+    def from_turns(cls, turns: Sequence[Turn | dict[str, Any]], upto: int | None = None) -> MemoryArtifact:
+        """Transcript of ``turns[:upto+1]`` (all when None); one passage per turn, long turns split in sentences."""
+        items = [t if isinstance(t, Turn) else Turn.model_validate(t) for t in turns]
+        if upto is not None:
+            items = items[: upto + 1]
+        lines: list[str] = []
+        passages: list[Passage] = []
+        for i, t in enumerate(items):
+            line = f"[{i}] {t.role}: {t.content}"
+            lines.append(line)
+            for chunk in _chunks(t.content):
+                passages.append(Passage(chunk, f"turn {i}", len(passages)))
+        return cls("transcript", "\n".join(lines), passages)
+
+    @classmethod
+    def from_text(cls, text: str, kind: ArtifactKind = "summary") -> MemoryArtifact:
+        """A free-text memory (summary, notes); one passage per sentence or line."""
+        passages = [Passage(c, f"sentence {i}", i) for i, c in enumerate(_sentences(text))]
+        return cls(kind, text, passages)
+
+    @classmethod
+    def from_wiki(cls, wiki: Wiki | dict[str, str]) -> MemoryArtifact:
+        """A wiki (object or name -> markdown); passages are page lines/sentences prefixed with the page name."""
+        pages = wiki.pages if isinstance(wiki, Wiki) else dict(wiki)
+        passages: list[Passage] = []
+        parts: list[str] = []
+        for name in sorted(pages):
+            body = pages[name]
+            parts.append(f"## Page: {name}\n{body}")
+            for s in _sentences(body):
+                passages.append(Passage(f"{name}: {s}", f"page {name}", len(passages)))
+        return cls("wiki", "\n\n".join(parts), passages, pages)
+
+    @classmethod
+    def from_wiki_dir(cls, directory: str | Path) -> MemoryArtifact:
+        return cls.from_wiki(Wiki.load(directory))
+
+    @classmethod
+    def from_spec(cls, spec: Any) -> MemoryArtifact:
+        """From a metadata value: a string (summary), a list of turns (transcript), or a dict
+        ``{"kind": "transcript"|"summary"|"wiki"|"empty", "turns"|"text"|"pages"|"path": ...}``.
+
+        Raises:
+            ValueError: an unknown shape or kind.
+        """
+        if spec is None:
+            return cls.empty()
+        if isinstance(spec, MemoryArtifact):
+            return spec
+        if isinstance(spec, str):
+            return cls.from_text(spec)
+        if isinstance(spec, list):
+            return cls.from_turns(spec)
+        if isinstance(spec, dict):
+            kind = spec.get("kind", "summary")
+            if kind == "empty":
+                return cls.empty()
+            if kind == "transcript" and "turns" in spec:
+                return cls.from_turns(spec["turns"])
+            if kind == "wiki" and "pages" in spec:
+                return cls.from_wiki(spec["pages"])
+            if kind == "wiki" and "path" in spec:
+                return cls.from_wiki_dir(spec["path"])
+            if "text" in spec and kind in ("summary", "transcript"):
+                return cls.from_text(spec["text"], kind)
+            raise ValueError(
+                f"memory artifact of kind {kind!r} needs 'turns' (transcript), 'text' (summary/transcript), "
+                "'pages' or 'path' (wiki)"
+            )
+        raise ValueError(f"cannot read a memory artifact from {type(spec).__name__}")
+
+
+def _strip_md(line: str) -> str:
+    line = re.sub(r"^\s*(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)", "", line)
+    return line.replace("**", "").replace("__", "").replace("`", "").strip()
+
+
+def _sentences(text: str) -> list[str]:
+    out: list[str] = []
+    for raw in text.splitlines():
+        line = _strip_md(raw)
+        if not line or set(line) <= set("-=|: "):
+            continue
+        out.extend(s.strip() for s in _SENT.split(line) if len(s.strip()) > 1)
+    return out
+
+
+def _chunks(content: str) -> list[str]:
+    if len(content) <= _MAX_PASSAGE:
+        return [content]
+    out: list[str] = []
+    cur = ""
+    for s in _sentences(content):
+        if cur and len(cur) + len(s) > _MAX_PASSAGE:
+            out.append(cur)
+            cur = ""
+        cur = f"{cur} {s}".strip()
+    if cur:
+        out.append(cur)
+    return out

@@ -1,0 +1,331 @@
+"""The three memory conditions and their results.
+
+- :func:`evaluate_artifact` (artifact-only): grade an existing memory (transcript, summary, wiki).
+- :func:`run_short_term`: the model under test answers each probe with the conversation so far in its context, at
+  several checkpoints; only facts introduced by then are probed (the latest version of a superseded fact).
+- :func:`run_long_term`: the model keeps a wiki through :class:`~deepeval.memory.wiki.Wiki` during the
+  conversation; the wiki is then probed (recall) and its claims verified against the transcript (precision).
+
+Never-stated facts are probed too but scored apart (``abstention``: 5 = answered "not in memory"); recall covers
+stated facts only. Sync wrappers (``*_sync``) run the coroutines with :func:`deepeval._concurrency.run_sync`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from deepeval.memory.artifact import MemoryArtifact
+from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
+from deepeval.memory.manifest import Fact, FactManifest
+from deepeval.memory.prompts import PROMPT_VERSION
+from deepeval.memory.retrieval import NOT_IN_MEMORY
+from deepeval.memory.scoring import PrecisionSummary, RecallSummary, precision_summary, recall_summary
+from deepeval.memory.subjects import ChatModel, as_chat_model, as_wiki_keeper
+from deepeval.memory.wiki import Wiki
+from deepeval.test_case import Turn
+
+
+@dataclass
+class FactResult:
+    """One probe: the fact, where it was introduced (turn index), the answer from memory, its 1-5 score."""
+
+    fact_id: str
+    kind: str
+    question: str
+    expected: str
+    introduced_at: int | None
+    answer: str
+    score: int
+    reason: str
+    evidence: list[str] = field(default_factory=list)
+    checkpoint: int | None = None
+
+
+@dataclass
+class ClaimResult:
+    """One atomic claim of the memory, verified against the transcript (1 = hallucination)."""
+
+    claim: str
+    score: int
+    reason: str
+    evidence: list[str] = field(default_factory=list)
+
+    @property
+    def hallucinated(self) -> bool:
+        return self.score == 1
+
+
+@dataclass
+class CurvePoint:
+    """Recall after ``turn`` (0-based index of the last turn in context) over the ``recall.n`` live facts."""
+
+    turn: int
+    recall: RecallSummary
+
+
+@dataclass
+class MemoryReport:
+    """Everything one condition produced; ``to_dict()`` is the JSON report."""
+
+    condition: str
+    judge: str
+    subject: str | None
+    facts: list[FactResult]
+    recall: RecallSummary
+    abstention: RecallSummary
+    claims: list[ClaimResult] = field(default_factory=list)
+    precision: PrecisionSummary | None = None
+    curve: list[CurvePoint] = field(default_factory=list)
+    checkpoint_facts: list[FactResult] = field(default_factory=list)
+    artifact_kind: str = "transcript"
+    wiki_pages: dict[str, str] | None = None
+    wiki_log: list[dict[str, Any]] | None = None
+    n_turns: int | None = None
+    manifest_name: str | None = None
+    wall_s: float = 0.0
+    prompt_version: str = PROMPT_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def hallucinations(self) -> list[ClaimResult]:
+        return [c for c in self.claims if c.hallucinated]
+
+
+def default_introduced(manifest: FactManifest) -> dict[str, int]:
+    """Turn of each stated fact when no conversation says it: ``introduced_at`` or the manifest order."""
+    return {
+        f.id: (f.introduced_at if f.introduced_at is not None else i) for i, f in enumerate(manifest.stated())
+    }
+
+
+async def _gather_limited(coros: Sequence[Any], limit: int) -> list[Any]:
+    sem = asyncio.Semaphore(max(1, limit))
+
+    async def run(c: Any) -> Any:
+        async with sem:
+            return await c
+
+    return list(await asyncio.gather(*(run(c) for c in coros)))
+
+
+async def _grade(
+    judge: MemoryJudge, manifest: FactManifest, fact: Fact, answer: str, evidence: list[str], intro: int | None,
+    checkpoint: int | None,
+) -> FactResult:  # fmt: skip
+    expected = NOT_IN_MEMORY if fact.kind == "never_stated" else fact.expected
+    outdated = manifest.outdated_values(fact)
+    g = await judge.grade(fact.question, expected, answer, outdated)
+    return FactResult(fact.id, fact.kind or "stated", fact.question, expected, intro, answer, g.score, g.reason,
+                      evidence, checkpoint)  # fmt: skip
+
+
+def _probe_set(manifest: FactManifest, introduced: dict[str, int], turn: int | None) -> list[Fact]:
+    return manifest.current_facts(introduced, turn) + manifest.never_stated()
+
+
+def _split(results: list[FactResult]) -> tuple[RecallSummary, RecallSummary]:
+    return (
+        recall_summary([r.score for r in results if r.kind != "never_stated"]),
+        recall_summary([r.score for r in results if r.kind == "never_stated"]),
+    )
+
+
+async def probe_artifact(
+    manifest: FactManifest, artifact: MemoryArtifact, judge: MemoryJudge, introduced: dict[str, int] | None = None,
+    turn: int | None = None, concurrency: int = 8,
+) -> list[FactResult]:  # fmt: skip
+    """Answer and grade every live fact's probe from ``artifact``."""
+    intro = introduced if introduced is not None else default_introduced(manifest)
+    facts = _probe_set(manifest, intro, turn)
+
+    async def one(f: Fact) -> FactResult:
+        a = await judge.answer(f.question, artifact)
+        return await _grade(judge, manifest, f, a.answer, a.evidence, intro.get(f.id), turn)
+
+    return await _gather_limited([one(f) for f in facts], concurrency)
+
+
+async def verify_claims(
+    artifact: MemoryArtifact, transcript: MemoryArtifact, judge: MemoryJudge, concurrency: int = 8
+) -> list[ClaimResult]:
+    """Extract the memory's atomic claims and verify each against the transcript."""
+    claims = await judge.claims(artifact)
+
+    async def one(c: str) -> ClaimResult:
+        g, ev = await judge.verify(c, transcript)
+        return ClaimResult(c, g.score, g.reason, ev)
+
+    return await _gather_limited([one(c) for c in claims], concurrency)
+
+
+async def evaluate_artifact(
+    manifest: FactManifest,
+    artifact: MemoryArtifact,
+    *,
+    transcript: MemoryArtifact | Sequence[Turn] | None = None,
+    introduced: dict[str, int] | None = None,
+    judge: Any = None,
+    precision: bool | None = None,
+    seed: int = 0,
+) -> MemoryReport:
+    """Artifact-only condition: probe ``artifact``; verify its claims against ``transcript`` when given
+    (``precision`` defaults to True for wiki and summary artifacts with a transcript)."""
+    t0 = time.perf_counter()
+    j = resolve_memory_judge(judge)
+    facts = await probe_artifact(manifest, artifact, j, introduced)
+    recall, abst = _split(facts)
+    tr = (
+        transcript
+        if isinstance(transcript, MemoryArtifact) or transcript is None
+        else MemoryArtifact.from_turns(transcript)
+    )
+    do_precision = (
+        precision if precision is not None else (tr is not None and artifact.kind in ("wiki", "summary"))
+    )
+    claims: list[ClaimResult] = []
+    prec = None
+    if do_precision:
+        if tr is None:
+            raise ValueError("precision needs the transcript the memory was written from")
+        claims = await verify_claims(artifact, tr, j)
+        prec = precision_summary([c.score for c in claims], seed)
+    return MemoryReport(
+        condition="artifact", judge=j.get_model_name(), subject=None, facts=facts, recall=_reseed(recall, facts, seed),
+        abstention=abst, claims=claims, precision=prec, artifact_kind=artifact.kind, wiki_pages=artifact.pages,
+        manifest_name=manifest.name, wall_s=time.perf_counter() - t0,
+    )  # fmt: skip
+
+
+def _reseed(summary: RecallSummary, facts: list[FactResult], seed: int) -> RecallSummary:
+    return (
+        summary if seed == 0 else recall_summary([r.score for r in facts if r.kind != "never_stated"], seed)
+    )
+
+
+def checkpoint_turns(n_turns: int, checkpoints: int | Sequence[int]) -> list[int]:
+    """Turn indices to probe after: ``k`` evenly spaced ends of exchanges (always including the last turn), or
+    the given indices. Raises ValueError for an index outside the conversation or ``k < 1``."""
+    if isinstance(checkpoints, int):
+        if checkpoints < 1:
+            raise ValueError("checkpoints must be >= 1")
+        pts = sorted(
+            {min(n_turns - 1, round(n_turns * (i + 1) / checkpoints) - 1) for i in range(checkpoints)}
+        )
+        return [p for p in pts if p >= 0]
+    pts = sorted(set(checkpoints))
+    if any(not 0 <= p < n_turns for p in pts):
+        raise ValueError(f"checkpoint turns must be in 0..{n_turns - 1}, got {pts}")
+    return pts
+
+
+PROBE_INSTRUCTION = (
+    "Answer from our conversation so far only, briefly. If it was never mentioned, reply exactly 'Not in memory.'\n"
+    "Question: {question}"
+)
+
+
+async def run_short_term(
+    manifest: FactManifest,
+    turns: Sequence[Turn],
+    introduced: dict[str, int],
+    model: ChatModel | Any,
+    *,
+    judge: Any = None,
+    checkpoints: int | Sequence[int] = 4,
+    system_prompt: str = "You are a helpful assistant.",
+    concurrency: int = 4,
+    seed: int = 0,
+) -> MemoryReport:
+    """Short-term condition: at each checkpoint turn t, every live fact is probed in a separate request whose
+    context is ``turns[:t+1]`` plus the probe question. Returns the final checkpoint's facts and the curve."""
+    t0 = time.perf_counter()
+    j = resolve_memory_judge(judge)
+    m = as_chat_model(model)
+    points = checkpoint_turns(len(turns), checkpoints)
+    curve: list[CurvePoint] = []
+    all_results: list[FactResult] = []
+    last: list[FactResult] = []
+    for t in points:
+        context = [{"role": x.role, "content": x.content} for x in turns[: t + 1]]
+        facts = _probe_set(manifest, introduced, t)
+
+        async def one(f: Fact, context: list[dict[str, Any]] = context, t: int = t) -> FactResult:
+            msgs = [{"role": "system", "content": system_prompt}, *context,
+                    {"role": "user", "content": PROBE_INSTRUCTION.format(question=f.question)}]  # fmt: skip
+            answer = await m.chat(msgs)
+            return await _grade(j, manifest, f, answer, [], introduced.get(f.id), t)
+
+        last = await _gather_limited([one(f) for f in facts], concurrency)
+        all_results.extend(last)
+        curve.append(CurvePoint(t, recall_summary([r.score for r in last if r.kind != "never_stated"], seed)))
+    recall, abst = _split(last)
+    return MemoryReport(
+        condition="short_term", judge=j.get_model_name(), subject=m.name, facts=last,
+        recall=_reseed(recall, last, seed), abstention=abst, curve=curve, checkpoint_facts=all_results,
+        n_turns=len(turns), manifest_name=manifest.name, wall_s=time.perf_counter() - t0,
+    )  # fmt: skip
+
+
+async def run_long_term(
+    manifest: FactManifest,
+    turns: Sequence[Turn],
+    introduced: dict[str, int],
+    keeper: Any,
+    *,
+    judge: Any = None,
+    update_every: int = 2,
+    wiki: Wiki | None = None,
+    seed: int = 0,
+) -> MemoryReport:
+    """Long-term condition: after every ``update_every`` turns the keeper sees the new turns and edits the wiki;
+    afterwards the wiki (not the model) is probed, and its claims are verified against the transcript."""
+    t0 = time.perf_counter()
+    if update_every < 1:
+        raise ValueError("update_every must be >= 1")
+    j = resolve_memory_judge(judge)
+    k = as_wiki_keeper(keeper)
+    w = wiki or Wiki()
+    for start in range(0, len(turns), update_every):
+        await k.update(list(turns[start : start + update_every]), w)
+    artifact = MemoryArtifact.from_wiki(w)
+    transcript = MemoryArtifact.from_turns(turns)
+    facts = await probe_artifact(manifest, artifact, j, introduced)
+    recall, abst = _split(facts)
+    claims = await verify_claims(artifact, transcript, j)
+    return MemoryReport(
+        condition="long_term", judge=j.get_model_name(), subject=k.name, facts=facts,
+        recall=_reseed(recall, facts, seed), abstention=abst, claims=claims,
+        precision=precision_summary([c.score for c in claims], seed), artifact_kind="wiki", wiki_pages=w.pages,
+        wiki_log=w.log_dicts(), n_turns=len(turns), manifest_name=manifest.name, wall_s=time.perf_counter() - t0,
+    )  # fmt: skip
+
+
+class TranscriptReader:
+    """Control "model" for the short-term condition: answers the last user question by offline retrieval over the
+    earlier messages (transcript-as-memory); with ``forget=True`` it always answers "Not in memory." (empty memory)."""
+
+    def __init__(self, forget: bool = False) -> None:
+        self.forget = forget
+        self.name = "control:empty" if forget else "control:transcript"
+        from deepeval.memory.judges import EmbeddedMemoryJudge
+
+        self._judge = EmbeddedMemoryJudge()
+
+    async def chat(self, messages: list[dict[str, Any]]) -> str:
+        if self.forget:
+            return NOT_IN_MEMORY
+        question = str(messages[-1]["content"]).rsplit("Question:", 1)[-1].strip()
+        turns = [
+            Turn(role=m["role"], content=m["content"])
+            for m in messages[:-1]
+            if m["role"] in ("user", "assistant")
+        ]
+        if not turns:
+            return NOT_IN_MEMORY
+        return (await self._judge.answer(question, MemoryArtifact.from_turns(turns))).answer

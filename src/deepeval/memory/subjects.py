@@ -1,0 +1,181 @@
+"""The model under test: a chat model (short-term condition) or a wiki keeper (long-term condition), given as an
+OpenAI-compatible endpoint + model name, or as a Python callable (sync or async)."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from deepeval.memory.prompts import WIKI_KEEPER_SYSTEM
+from deepeval.memory.wiki import Wiki, tool_definitions
+from deepeval.test_case import Turn
+
+Messages = list[dict[str, Any]]
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    name: str
+
+    async def chat(self, messages: Messages) -> str: ...
+
+
+class CallableChatModel:
+    """Wraps ``fn(messages) -> str`` (or an async function); ``messages`` are OpenAI-style role/content dicts."""
+
+    def __init__(self, fn: Callable[[Messages], str | Awaitable[str]], name: str | None = None) -> None:
+        self.fn = fn
+        self.name: str = name or str(getattr(fn, "__name__", type(fn).__name__))
+
+    async def chat(self, messages: Messages) -> str:
+        out = self.fn(messages)
+        if inspect.isawaitable(out):
+            out = await out
+        return str(out)
+
+
+def _client(base_url: str, api_key: str | None, timeout: float) -> Any:
+    from openai import AsyncOpenAI
+
+    return AsyncOpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout, max_retries=2)
+
+
+class EndpointChatModel:
+    """A model behind an OpenAI-compatible ``/chat/completions`` endpoint (vLLM, Ollama, llama.cpp, OpenAI).
+    The API key is kept private and never shown in reprs or results."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        temperature: float = 0.0,
+        timeout: float = 120.0,
+    ) -> None:
+        self.base_url = base_url
+        self.name = model
+        self._api_key = api_key
+        self.temperature = temperature
+        self.timeout = timeout
+        self._c: Any = None
+
+    def __repr__(self) -> str:
+        return f"EndpointChatModel(base_url={self.base_url!r}, model={self.name!r})"
+
+    @property
+    def client(self) -> Any:
+        if self._c is None:
+            self._c = _client(self.base_url, self._api_key, self.timeout)
+        return self._c
+
+    async def chat(self, messages: Messages) -> str:
+        resp = await self.client.chat.completions.create(
+            model=self.name, messages=messages, temperature=self.temperature
+        )
+        return str(resp.choices[0].message.content or "")
+
+    async def chat_with_tools(self, messages: Messages, tools: list[dict[str, Any]]) -> Any:
+        resp = await self.client.chat.completions.create(
+            model=self.name, messages=messages, tools=tools, temperature=self.temperature
+        )
+        return resp.choices[0].message
+
+
+def as_chat_model(model: Any) -> ChatModel:
+    """A :class:`ChatModel` from a ChatModel or a callable. Raises TypeError otherwise."""
+    if isinstance(model, ChatModel):
+        return model
+    if callable(model):
+        return CallableChatModel(model)
+    raise TypeError(f"the model under test must be a ChatModel or a callable, not {type(model).__name__}")
+
+
+@runtime_checkable
+class WikiKeeper(Protocol):
+    name: str
+
+    async def update(self, new_turns: Sequence[Turn], wiki: Wiki) -> None: ...
+
+
+class CallableWikiKeeper:
+    """Wraps ``fn(new_turns, wiki) -> None`` (sync or async): the function edits ``wiki`` through its API."""
+
+    def __init__(self, fn: Callable[[Sequence[Turn], Wiki], Any], name: str | None = None) -> None:
+        self.fn = fn
+        self.name: str = name or str(getattr(fn, "__name__", type(fn).__name__))
+
+    async def update(self, new_turns: Sequence[Turn], wiki: Wiki) -> None:
+        out = self.fn(new_turns, wiki)
+        if inspect.isawaitable(out):
+            await out
+
+
+class EndpointWikiKeeper:
+    """Lets an endpoint model edit the wiki with tool calls after each exchange (at most ``max_steps`` rounds)."""
+
+    def __init__(self, model: EndpointChatModel, max_steps: int = 8) -> None:
+        self.model = model
+        self.name = model.name
+        self.max_steps = max_steps
+        self.transcript: list[dict[str, Any]] = []
+
+    async def update(self, new_turns: Sequence[Turn], wiki: Wiki) -> None:
+        exchange = "\n".join(f"{t.role}: {t.content}" for t in new_turns)
+        messages: Messages = [
+            {"role": "system", "content": WIKI_KEEPER_SYSTEM},
+            {
+                "role": "user",
+                "content": f"New exchange:\n<data>\n{exchange}\n</data>\nUpdate the wiki as needed.",
+            },
+        ]
+        tools = tool_definitions()
+        for _ in range(self.max_steps):
+            msg = await self.model.chat_with_tools(messages, tools)
+            calls = getattr(msg, "tool_calls", None) or []
+            if not calls:
+                break
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": msg.content or "",
+                    "tool_calls": [
+                        {
+                            "id": c.id,
+                            "type": "function",
+                            "function": {"name": c.function.name, "arguments": c.function.arguments},
+                        }
+                        for c in calls
+                    ],
+                }
+            )
+            for c in calls:
+                result = wiki.call_tool(c.function.name, c.function.arguments or "{}")
+                messages.append({"role": "tool", "tool_call_id": c.id, "content": result})
+                self.transcript.append(
+                    {
+                        "tool": c.function.name,
+                        "arguments": _safe_json(c.function.arguments),
+                        "result": result[:200],
+                    }
+                )
+
+
+def _safe_json(s: str | None) -> Any:
+    try:
+        return json.loads(s or "{}")
+    except json.JSONDecodeError:
+        return s
+
+
+def as_wiki_keeper(keeper: Any) -> WikiKeeper:
+    if isinstance(keeper, WikiKeeper):
+        return keeper
+    if isinstance(keeper, EndpointChatModel):
+        return EndpointWikiKeeper(keeper)
+    if callable(keeper):
+        return CallableWikiKeeper(keeper)
+    raise TypeError(
+        f"the wiki keeper must be a WikiKeeper, an EndpointChatModel or a callable, not {type(keeper).__name__}"
+    )

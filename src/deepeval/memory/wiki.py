@@ -1,0 +1,237 @@
+"""A controlled markdown wiki that a model under test maintains as its long-term memory.
+
+Operations: ``list_pages``, ``read``, ``write`` (create or replace), ``append``. Every call, successful or not, is
+logged in :attr:`Wiki.log`. Page names are 1-64 characters of letters, digits, space, ``_``, ``-`` and ``.``,
+starting with a letter or digit, with no ``..`` and no path separators, so a page can never escape its directory
+when saved. Limits: ``max_pages`` pages, ``max_page_chars`` characters per page, ``max_total_chars`` overall.
+The same operations are exposed as OpenAI tool definitions (:func:`tool_definitions`) and dispatched by
+:meth:`Wiki.call_tool`, which returns errors as text to the model instead of raising.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from deepeval.errors import DeepEvalError
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
+
+
+class WikiError(DeepEvalError, ValueError):
+    """A wiki operation was refused (bad page name, missing page, size limit)."""
+
+
+@dataclass
+class WikiOp:
+    """One logged operation: ``op`` in {list, read, write, append}; ``chars`` written or read; ``error`` or None."""
+
+    op: str
+    page: str | None
+    chars: int
+    ok: bool
+    error: str | None
+    at: float
+
+
+def validate_page_name(name: Any) -> str:
+    """Return ``name`` (a ``.md`` suffix is dropped) or raise :class:`WikiError` saying why it is refused."""
+    if not isinstance(name, str):
+        raise WikiError(f"page name must be a string, got {type(name).__name__}")
+    n = name.strip()
+    if n.lower().endswith(".md"):
+        n = n[:-3]
+    if ".." in n or "/" in n or "\\" in n or "\x00" in n:
+        raise WikiError(f"page name {name!r} is refused: no '..', '/' or '\\' allowed")
+    if not _NAME.match(n):
+        raise WikiError(
+            f"page name {name!r} is refused: use 1-64 letters, digits, spaces, '_', '-' or '.', "
+            "starting with a letter or digit"
+        )
+    return n
+
+
+class Wiki:
+    """In-memory markdown wiki with validated names, size limits and an operation log."""
+
+    def __init__(
+        self, max_pages: int = 200, max_page_chars: int = 20_000, max_total_chars: int = 400_000
+    ) -> None:
+        self.max_pages = max_pages
+        self.max_page_chars = max_page_chars
+        self.max_total_chars = max_total_chars
+        self._pages: dict[str, str] = {}
+        self.log: list[WikiOp] = []
+
+    # -- operations ---------------------------------------------------------------------------------------------
+    def _record(self, op: str, page: str | None, chars: int, error: str | None = None) -> None:
+        self.log.append(WikiOp(op, page, chars, error is None, error, time.time()))
+
+    def list_pages(self) -> list[str]:
+        """Page names, sorted."""
+        self._record("list", None, 0)
+        return sorted(self._pages)
+
+    def read(self, name: str) -> str:
+        """Content of page ``name``. Raises :class:`WikiError` for a bad name or a missing page."""
+        try:
+            n = validate_page_name(name)
+            if n not in self._pages:
+                raise WikiError(f"page {n!r} does not exist")
+        except WikiError as err:
+            self._record("read", str(name)[:80], 0, str(err))
+            raise
+        self._record("read", n, len(self._pages[n]))
+        return self._pages[n]
+
+    def _check_size(self, n: str, new_content: str) -> None:
+        if not isinstance(new_content, str):
+            raise WikiError(f"page content must be a string, got {type(new_content).__name__}")
+        if len(new_content) > self.max_page_chars:
+            raise WikiError(
+                f"page {n!r} would hold {len(new_content)} characters; the limit is {self.max_page_chars}"
+            )
+        if n not in self._pages and len(self._pages) >= self.max_pages:
+            raise WikiError(f"the wiki already has {self.max_pages} pages; the limit is {self.max_pages}")
+        total = sum(len(v) for k, v in self._pages.items() if k != n) + len(new_content)
+        if total > self.max_total_chars:
+            raise WikiError(f"the wiki would hold {total} characters; the limit is {self.max_total_chars}")
+
+    def write(self, name: str, content: str) -> None:
+        """Create or replace page ``name``. Raises :class:`WikiError` (nothing changes) on a bad name or limit."""
+        try:
+            n = validate_page_name(name)
+            self._check_size(n, content)
+        except WikiError as err:
+            self._record("write", str(name)[:80], 0, str(err))
+            raise
+        self._pages[n] = content
+        self._record("write", n, len(content))
+
+    def append(self, name: str, content: str) -> None:
+        """Append ``content`` to page ``name`` (created if missing), on a new line."""
+        try:
+            n = validate_page_name(name)
+            if not isinstance(content, str):
+                raise WikiError(f"page content must be a string, got {type(content).__name__}")
+            old = self._pages.get(n, "")
+            new = f"{old}\n{content}" if old and not old.endswith("\n") else old + content
+            self._check_size(n, new)
+        except WikiError as err:
+            self._record("append", str(name)[:80], 0, str(err))
+            raise
+        self._pages[n] = new
+        self._record("append", n, len(content))
+
+    # -- views --------------------------------------------------------------------------------------------------
+    @property
+    def pages(self) -> dict[str, str]:
+        """A copy of every page (name -> markdown); not logged."""
+        return dict(self._pages)
+
+    def log_dicts(self) -> list[dict[str, Any]]:
+        return [asdict(op) for op in self.log]
+
+    def save(self, directory: str | Path) -> None:
+        """Write each page as ``<name>.md`` under ``directory`` (created if needed)."""
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        for name, text in self._pages.items():
+            (d / f"{validate_page_name(name)}.md").write_text(text, encoding="utf-8")
+
+    @classmethod
+    def from_pages(cls, pages: dict[str, str], **limits: int) -> Wiki:
+        """A wiki holding ``pages`` (validated like writes; the load is not logged)."""
+        w = cls(**limits)
+        for name, text in pages.items():
+            w.write(name, text)
+        w.log.clear()
+        return w
+
+    @classmethod
+    def load(cls, directory: str | Path, **limits: int) -> Wiki:
+        """Read every ``*.md`` file directly under ``directory`` (no recursion, symlinks refused).
+
+        Raises:
+            WikiError: not a directory, a symlink, a bad page name, or a size limit exceeded.
+        """
+        d = Path(directory)
+        if not d.is_dir():
+            raise WikiError(f"{d} is not a directory")
+        pages: dict[str, str] = {}
+        for p in sorted(d.glob("*.md")):
+            if p.is_symlink():
+                raise WikiError(f"{p} is a symbolic link; wiki pages must be plain files")
+            pages[validate_page_name(p.stem)] = p.read_text(encoding="utf-8", errors="replace")
+        return cls.from_pages(pages, **limits)
+
+    # -- tools --------------------------------------------------------------------------------------------------
+    def call_tool(self, name: str, arguments: str | dict[str, Any]) -> str:
+        """Run one tool call (OpenAI function name + JSON arguments); return the text result for the model.
+        Errors (unknown tool, bad JSON, refused operation) come back as ``"error: ..."`` and are logged."""
+        try:
+            args = json.loads(arguments) if isinstance(arguments, str) else dict(arguments)
+            if not isinstance(args, dict):
+                raise WikiError("tool arguments must be a JSON object")
+        except (json.JSONDecodeError, TypeError, ValueError) as err:
+            self._record(name[:40], None, 0, f"bad arguments: {err}")
+            return f"error: arguments are not a JSON object ({err})"
+        try:
+            if name == "wiki_list_pages":
+                pages = self.list_pages()
+                return "\n".join(pages) if pages else "(no pages yet)"
+            if name == "wiki_read_page":
+                return self.read(args.get("name"))  # type: ignore[arg-type]
+            if name == "wiki_write_page":
+                self.write(args.get("name"), args.get("content"))  # type: ignore[arg-type]
+                return "ok"
+            if name == "wiki_append_to_page":
+                self.append(args.get("name"), args.get("content"))  # type: ignore[arg-type]
+                return "ok"
+        except WikiError as err:
+            return f"error: {err}"
+        self._record(name[:40], None, 0, "unknown tool")
+        return f"error: unknown tool {name!r}"
+
+
+def tool_definitions() -> list[dict[str, Any]]:
+    """The wiki operations as OpenAI chat-completions ``tools``."""
+
+    def fn(name: str, desc: str, props: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "function",
+            "function": {
+                "name": name,
+                "description": desc,
+                "parameters": {
+                    "type": "object",
+                    "properties": props,
+                    "required": list(props),
+                    "additionalProperties": False,
+                },
+            },
+        }
+
+    page = {
+        "type": "string",
+        "description": "Page name: letters, digits, spaces, '_', '-', '.'; max 64 chars.",
+    }
+    content = {"type": "string", "description": "Markdown text."}
+    return [
+        fn("wiki_list_pages", "List the names of all wiki pages.", {}),
+        fn("wiki_read_page", "Read one wiki page.", {"name": page}),
+        fn(
+            "wiki_write_page",
+            "Create a page or replace its whole content.",
+            {"name": page, "content": content},
+        ),
+        fn(
+            "wiki_append_to_page",
+            "Append text to a page (creating it if needed).",
+            {"name": page, "content": content},
+        ),
+    ]
