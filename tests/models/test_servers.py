@@ -95,7 +95,9 @@ def test_openai_slow_fault_and_disconnect() -> None:
 def test_failure_rate_is_seeded() -> None:
     def run() -> list[int]:
         with OpenAIChatServer(failure_rate=0.5, failure=Fault.server_error(502), seed=7) as srv:
-            return [_chat(srv.base_url, BASIC).status_code for _ in range(12)]
+            with httpx.Client(timeout=5) as http:
+                url = f"{srv.base_url}/chat/completions"
+                return [http.post(url, json=BASIC).status_code for _ in range(12)]
 
     first = run()
     assert first == run()

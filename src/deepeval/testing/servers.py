@@ -90,6 +90,8 @@ class OpenAIChatServer(LoopbackServer):
             ``text``); any other gets 400 with ``param: "response_format"`` like OpenAI's reply for a model without
             structured outputs.
         context_window: when set, a request whose prompt has more words gets 400 ``context_length_exceeded``.
+            ``max_tokens`` / ``max_completion_tokens`` cut the reply (and its logprobs) to that many words, with
+            ``finish_reason: "length"``.
         **kwargs: :class:`LoopbackServer` options.
 
     Default usage: ``prompt_tokens`` = words over all message contents, ``completion_tokens`` = words of the
@@ -178,6 +180,13 @@ class OpenAIChatServer(LoopbackServer):
         content = spec.get("content", "")
         if not isinstance(content, str):
             content = json.dumps(content)
+        finish_reason = spec.get("finish_reason", "stop")
+        limit = payload.get("max_completion_tokens") or payload.get("max_tokens")
+        lp_spec = spec.get("logprobs")
+        if isinstance(limit, int) and limit > 0 and word_count(content) > limit:
+            content, finish_reason = " ".join(content.split()[:limit]), "length"
+        if isinstance(limit, int) and limit > 0 and lp_spec is not None:
+            lp_spec = list(lp_spec)[:limit]
         usage_in = spec.get("usage") or {}
         tin = int(usage_in.get("prompt_tokens", prompt_words))
         tout = int(usage_in.get("completion_tokens", word_count(content)))
@@ -185,11 +194,11 @@ class OpenAIChatServer(LoopbackServer):
             "index": 0,
             "message": {"role": "assistant", "content": content, "refusal": None},
             "logprobs": None,
-            "finish_reason": spec.get("finish_reason", "stop"),
+            "finish_reason": finish_reason,
         }
         if payload.get("logprobs"):
             k = int(payload.get("top_logprobs") or 0)
-            choice["logprobs"] = {"content": self._logprob_content(spec.get("logprobs"), content, k)}
+            choice["logprobs"] = {"content": self._logprob_content(lp_spec, content, k)}
         body = {
             "id": f"chatcmpl-loopback-{next(self._ids)}",
             "object": "chat.completion",

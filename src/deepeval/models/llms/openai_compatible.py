@@ -227,7 +227,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         try:
             return coerce(first.text, schema), cost
         except (ValueError, ValidationError) as exc:
-            problem = str(exc).splitlines()[0][:300]
+            problem = describe_invalid(exc)
         record_usage(llm_calls=1)  # the re-ask: the caller sees one call, we make two
         second = await self._structured_call(prompt + reask_suffix(problem), schema)
         cost = _add(cost, self._cost(second))
@@ -238,7 +238,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             name = self.get_model_name()
             raise StructuredOutputError(
                 f"judge {name} returned output that does not match {schema.__name__} after one re-ask "
-                f"({str(exc).splitlines()[0][:200]}); first 200 characters received: {second.text[:200]!r}",
+                f"({describe_invalid(exc)}); first 200 characters received: {second.text[:200]!r}",
                 model=name,
             ) from None
 
@@ -440,6 +440,15 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 _PRIVATE_CLIENT: contextvars.ContextVar[tuple[OpenAICompatibleLLM, openai.AsyncOpenAI] | None] = (
     contextvars.ContextVar("deepeval_private_openai_client", default=None)
 )
+
+
+def describe_invalid(exc: Exception) -> str:
+    """A one-line account of why a reply did not validate: field paths and messages for pydantic errors."""
+    if isinstance(exc, ValidationError):
+        items = [f"{'.'.join(str(p) for p in e['loc']) or '<root>'}: {e['msg']}" for e in exc.errors()[:3]]
+        more = f" (+{exc.error_count() - 3} more)" if exc.error_count() > 3 else ""
+        return "; ".join(items)[:300] + more
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
 
 
 def _blames(exc: JudgeError, param: str) -> bool:
