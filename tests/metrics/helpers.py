@@ -1,0 +1,131 @@
+"""Scripted-judge helpers for the metric tests (Python-level fakes; no network)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.testing.scripted import ScriptedLLM
+
+
+def schema_name(schema: Any) -> str | None:
+    return None if schema is None else schema.__name__
+
+
+def quoted_in(prompt: str, candidates: Mapping[str, Any]) -> Any:
+    """The value of the (longest) key that occurs in ``prompt``."""
+    hits = [k for k in candidates if k in prompt]
+    if not hits:
+        raise AssertionError(f"none of {list(candidates)} in prompt:\n{prompt[:500]}")
+    return candidates[max(hits, key=len)]
+
+
+def router(
+    *,
+    statements: Mapping[str, Sequence[str]] | Sequence[str] | None = None,
+    verdicts: Sequence[str] | Callable[[str], Sequence[str]] | None = None,
+    facts: Mapping[str, Sequence[str]] | None = None,
+    turn_verdicts: Mapping[str, str] | None = None,
+    reason: str = "scripted reason",
+) -> Callable[[str, Any], Any]:
+    """A responder answering each of our schemas.
+
+    statements: text -> statements (or one list for every text). verdicts: verdict strings for the statement list
+    (or a function of the prompt). facts: user message -> facts. turn_verdicts: assistant message -> verdict.
+    """
+
+    def respond(prompt: str, schema: Any) -> Any:
+        name = schema_name(schema)
+        if name == "StatementList":
+            assert statements is not None
+            sts = statements if not isinstance(statements, Mapping) else quoted_in(prompt, statements)
+            return {"statements": list(sts)}
+        if name in ("TernaryVerdicts", "BinaryVerdicts"):
+            assert verdicts is not None
+            vs = verdicts(prompt) if callable(verdicts) else verdicts
+            return {"verdicts": [{"verdict": v, "reason": f"r{i}"} for i, v in enumerate(vs)]}
+        if name == "FactList":
+            assert facts is not None
+            marker = "The user's new message:"
+            tail = prompt[prompt.index(marker) :]
+            return {"facts": list(quoted_in(tail, facts))}
+        if name == "BinaryVerdict":
+            assert turn_verdicts is not None
+            marker = "The assistant's message to check:"
+            return {"verdict": quoted_in(prompt[prompt.index(marker) :], turn_verdicts), "reason": "why"}
+        if name == "ReasonReply":
+            return {"reason": reason}
+        raise AssertionError(f"unexpected schema {name}")
+
+    return respond
+
+
+def calls_by_schema(llm: ScriptedLLM) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in llm.calls:
+        key = schema_name(c.schema) or "text"
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+class SlowLLM(DeepEvalBaseLLM):
+    """An async LLM that sleeps per call and records the peak number of calls in flight."""
+
+    def __init__(self, responder: Callable[[str, Any], Any], delay: float = 0.02) -> None:
+        self._responder = responder
+        self._delay = delay
+        self.in_flight = 0
+        self.peak = 0
+        self.calls = 0
+        super().__init__(model="slow-llm")
+
+    def load_model(self, *args: Any, **kwargs: Any) -> Any:
+        return None
+
+    def get_model_name(self) -> str:
+        return "slow-llm"
+
+    def generate(self, prompt: str, schema: Any = None) -> Any:
+        import json
+
+        self.calls += 1
+        reply = self._responder(prompt, schema)
+        return json.dumps(reply) if isinstance(reply, dict) else reply
+
+    async def a_generate(self, prompt: str, schema: Any = None) -> Any:
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        try:
+            await asyncio.sleep(self._delay)
+            return self.generate(prompt, schema)
+        finally:
+            self.in_flight -= 1
+
+
+class FakeExtractor:
+    """An Extractor stand-in (the deterministic extractor of the embedded judge is someone else's module)."""
+
+    def __init__(
+        self,
+        statements: Mapping[str, Sequence[str]] | None = None,
+        facts: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        self._statements = statements or {}
+        self._facts = facts or {}
+        self.calls = 0
+
+    def get_model_name(self) -> str:
+        return "fake-extractor"
+
+    async def statements(self, text: str) -> list[str]:
+        self.calls += 1
+        return list(self._statements.get(text, []))
+
+    async def facts(self, user_message: str, previous: Sequence[tuple[str, str]]) -> list[str]:
+        self.calls += 1
+        return list(self._facts.get(user_message, []))
+
+    async def claims(self, text: str) -> list[str]:
+        return []
