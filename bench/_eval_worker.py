@@ -43,7 +43,9 @@ def _build_cases(kind: str, rows: list[dict[str, Any]]) -> list[Any]:
             for r in rows
         ]
     return [
-        ConversationalTestCase(turns=[Turn(role=t["role"], content=t["content"]) for t in r["turns"]], name=r["name"])
+        ConversationalTestCase(
+            turns=[Turn(role=t["role"], content=t["content"]) for t in r["turns"]], name=r["name"]
+        )
         for r in rows
     ]
 
@@ -61,11 +63,18 @@ def _run_phase(phase: dict[str, Any], mode: str, include_reason: bool) -> dict[s
 
     cases = _build_cases(phase["kind"], phase["cases"])
     metrics = [_build_metric(n, mode, include_reason) for n in phase["metrics"]]
-    async_config = AsyncConfig(**_kwargs_for(AsyncConfig, {"run_async": True, "max_concurrent": phase["max_concurrent"]}))
+    async_config = AsyncConfig(
+        **_kwargs_for(AsyncConfig, {"run_async": True, "max_concurrent": phase["max_concurrent"]})
+    )
     display_config = DisplayConfig(
         **_kwargs_for(
             DisplayConfig,
-            {"show_indicator": False, "print_results": False, "inspect_after_run": False, "verbose_mode": False},
+            {
+                "show_indicator": False,
+                "print_results": False,
+                "inspect_after_run": False,
+                "verbose_mode": False,
+            },
         )
     )
     cache_config = CacheConfig(**_kwargs_for(CacheConfig, {"write_cache": False, "use_cache": False}))

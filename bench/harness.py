@@ -41,7 +41,9 @@ def deepeval_python(install: bool = True) -> Path:
     if marker.is_file() and py.is_file():
         return py
     if not install:
-        raise RuntimeError(f"{VENV_DIR} is missing; run bench/side_by_side.py once with network access to PyPI")
+        raise RuntimeError(
+            f"{VENV_DIR} is missing; run bench/side_by_side.py once with network access to PyPI"
+        )
     VENV_DIR.parent.mkdir(parents=True, exist_ok=True)
     steps = [
         [sys.executable, "-m", "venv", str(VENV_DIR)],
@@ -116,7 +118,11 @@ def run_worker(
             stderr = proc.stderr
         except subprocess.TimeoutExpired as exc:
             stderr = (exc.stderr.decode() if isinstance(exc.stderr, bytes) else exc.stderr) or ""
-            return {"error": f"worker timed out after {timeout:.0f} s", "phases": [], "stderr_tail": stderr[-2000:]}
+            return {
+                "error": f"worker timed out after {timeout:.0f} s",
+                "phases": [],
+                "stderr_tail": stderr[-2000:],
+            }
         if out_path.is_file():
             result: dict[str, Any] = json.loads(out_path.read_text())
         else:

@@ -31,6 +31,7 @@ from typing import Any
 
 __all__ = [
     "RECOGNISERS",
+    "blocks",
     "ChatAnswer",
     "answer_chat",
     "answer_system_one",
@@ -160,6 +161,91 @@ def _de_kr_verdict(text: str) -> Any:
     return {"verdict": "no"}
 
 
+# our prompts: content sits between <<<BEGIN LABEL #token>>> and <<<END LABEL #token>>> markers; the client sends
+# the reply schema in response_format, so the task is read from the schema's properties first.
+_BLOCK = re.compile(r"<<<BEGIN ([A-Z0-9_]+) #([0-9a-f]+)>>>\n(.*?)\n<<<END \1 #\2>>>", re.DOTALL)
+
+
+def blocks(text: str) -> list[tuple[str, str]]:
+    """``[(LABEL, content)]`` of every delimited block in ``text``, in order."""
+    return [(m.group(1), m.group(3)) for m in _BLOCK.finditer(text)]
+
+
+def _block(text: str, *labels: str) -> str | None:
+    """Content of the last block whose label contains any of ``labels``."""
+    found = [c for lab, c in blocks(text) if any(x in lab for x in labels)]
+    return found[-1] if found else None
+
+
+def _enum_values(schema: dict[str, Any] | None) -> set[str]:
+    out: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("enum"), list):
+                out.update(str(v) for v in node["enum"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(schema)
+    return out
+
+
+def _ours_statements(text: str) -> Any:
+    body = _block(text, "TEXT", "OUTPUT", "ANSWER") or ""
+    return {"statements": split_sentences(body)}
+
+
+def _ours_facts(text: str) -> Any:
+    message = _block(text, "USER_MESSAGE", "USER") or ""
+    note = " (corrects an earlier statement)" if "correct" in message.lower() else ""
+    return {"facts": [f"The user's {k.lower()} is {v}.{note}" for k, v in fact_pairs(message).items()]}
+
+
+def _ours_claims(text: str) -> Any:
+    return {"claims": split_sentences(_block(text, "NOTE", "WIKI", "MEMORY", "TEXT") or "")}
+
+
+def _items(text: str) -> list[str]:
+    """The items to judge: the JSON array quoted in a STATEMENT(S)/CLAIM/FACT block, else every block's text."""
+    for label, content in reversed(blocks(text)):
+        if any(x in label for x in ("STATEMENT", "CLAIM", "FACT", "NODE", "CONTEXT")):
+            value = _literal(content)
+            if isinstance(value, list):
+                return [json.dumps(v) if not isinstance(v, str) else v for v in value]
+    return []
+
+
+def _ours_verdicts(text: str, schema: dict[str, Any] | None) -> Any:
+    enum = _enum_values(schema)
+    middle = "borderline" if "borderline" in enum or not enum else ("idk" if "idk" in enum else None)
+    out = []
+    for item in _items(text):
+        v = _verdict(item, middle is not None)
+        if v["verdict"] == "borderline" and middle:
+            v["verdict"] = middle
+        v.setdefault("reason", None)
+        out.append(v)
+    return {"verdicts": out}
+
+
+def _ours_single_verdict(text: str) -> Any:
+    message = _block(text, "ASSISTANT", "MESSAGE", "REPLY") or ""
+    others = " ".join(
+        c for lab, c in blocks(text) if not any(x in lab for x in ("ASSISTANT", "MESSAGE", "REPLY"))
+    )
+    if forgets(message, others):
+        return {"verdict": "yes", "reason": "The assistant asks again for a fact the user already gave."}
+    return {"verdict": "no", "reason": None}
+
+
+def _schema_is(*props: str) -> Callable[[str, dict[str, Any] | None], bool]:
+    return lambda _text, schema: _schema_props(schema) == set(props)
+
+
 Recogniser = Callable[[str, dict[str, Any] | None], Any]
 
 
@@ -174,13 +260,37 @@ def _schema_props(schema: dict[str, Any] | None) -> set[str]:
 
 
 #: (task name, predicate(prompt, json_schema), builder(prompt)) in priority order.
-RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Callable[[str], Any]]] = [
-    ("deepeval.ar.statements", _has("breakdown and generate a list of statements"), _de_ar_statements),
-    ("deepeval.ar.verdicts", _has("determine whether each statement is relevant"), _de_ar_verdicts),
-    ("deepeval.cr.verdicts", _has("mandatory fields: 'verdict' and 'statement'"), _de_cr_verdicts),
-    ("deepeval.kr.extract", _has("extract **only the factual information"), _de_kr_extract),
-    ("deepeval.kr.verdict", _has("**contradicts** or **forgets**"), _de_kr_verdict),
-    ("deepeval.reason", _has("'reason' key providing the reason"), _reason),
+def _text_only(build: Callable[[str], Any]) -> Callable[[str, dict[str, Any] | None], Any]:
+    return lambda text, _schema: build(text)
+
+
+Builder = Callable[[str, dict[str, Any] | None], Any]
+
+RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Builder]] = [
+    (
+        "deepeval.ar.statements",
+        _has("breakdown and generate a list of statements"),
+        _text_only(_de_ar_statements),
+    ),
+    (
+        "deepeval.ar.verdicts",
+        _has("determine whether each statement is relevant"),
+        _text_only(_de_ar_verdicts),
+    ),
+    (
+        "deepeval.cr.verdicts",
+        _has("mandatory fields: 'verdict' and 'statement'"),
+        _text_only(_de_cr_verdicts),
+    ),
+    ("deepeval.kr.extract", _has("extract **only the factual information"), _text_only(_de_kr_extract)),
+    ("deepeval.kr.verdict", _has("**contradicts** or **forgets**"), _text_only(_de_kr_verdict)),
+    ("deepeval.reason", _has("'reason' key providing the reason"), _text_only(_reason)),
+    ("ours.statements", _schema_is("statements"), _text_only(_ours_statements)),
+    ("ours.facts", _schema_is("facts"), _text_only(_ours_facts)),
+    ("ours.claims", _schema_is("claims"), _text_only(_ours_claims)),
+    ("ours.verdicts", _schema_is("verdicts"), _ours_verdicts),
+    ("ours.verdict", _schema_is("verdict", "reason"), _text_only(_ours_single_verdict)),
+    ("ours.reason", _schema_is("reason"), _text_only(_reason)),
 ]
 
 
@@ -242,7 +352,7 @@ def answer_chat(payload: dict[str, Any]) -> ChatAnswer:
     schema = _json_schema(payload)
     for name, matches, build in RECOGNISERS:
         if matches(text, schema):
-            return ChatAnswer(name, build(text))
+            return ChatAnswer(name, build(text, schema))
     if schema is not None:
         if "reason" in _schema_props(schema):
             return ChatAnswer("fallback.reason", _reason(text))
@@ -264,6 +374,9 @@ def _noul_probability(instructions: Any, state: Any) -> float:
         knowledge = json.dumps(state.get("accumulated_knowledge"))
         return 0.9 if forgets(str(state["llm_message"]), knowledge) else 0.1
     text = instructions if isinstance(instructions, str) else json.dumps(instructions, sort_keys=True)
+    item = _block(text, "STATEMENT", "CLAIM")
+    if item is not None:  # ours, hybrid: the item is delimited inside the instructions
+        return _P[relevance(item)]
     quoted = re.findall(r"[\"“]([^\"”]{12,})[\"”]", text)
     if quoted:  # an item quoted inside the instructions
         return _P[relevance(max(quoted, key=len))]

@@ -106,7 +106,9 @@ def _valid_system_one(payload: dict[str, Any]) -> str | None:
             return f"question {qid}: type must be noul, choice or score"
         if q["type"] == "choice" and (not isinstance(q.get("criteria"), dict) or len(q["criteria"]) < 2):
             return f"question {qid}: choice criteria must have >= 2 options"
-        if q["type"] == "score" and (not isinstance(q.get("criteria"), list) or not 1 <= len(q["criteria"]) <= 10):
+        if q["type"] == "score" and (
+            not isinstance(q.get("criteria"), list) or not 1 <= len(q["criteria"]) <= 10
+        ):
             return f"question {qid}: score criteria must be 1 to 10 levels"
     return None
 

@@ -43,13 +43,20 @@ def _load_items() -> list[dict[str, Any]]:
             answer = (row.get("output") or [{}])[0].get("answer") or ""
             sentences = [_clean(s) for s in row["passages"][0].get("sentences") or [] if s.strip()]
             if answer and len(sentences) >= 2:
-                items.append({"id": row["id"], "input": row["input"], "answer": _clean(answer), "sentences": sentences})
+                items.append(
+                    {"id": row["id"], "input": row["input"], "answer": _clean(answer), "sentences": sentences}
+                )
     else:
         for line in BUNDLED.read_text().splitlines():
             row = json.loads(line)
             sentences = [s for node in row["retrieval_context"] for s in node.split(". ") if s.strip()]
             items.append(
-                {"id": row["id"], "input": row["input"], "answer": row["actual_output"], "sentences": sentences}
+                {
+                    "id": row["id"],
+                    "input": row["input"],
+                    "answer": row["actual_output"],
+                    "sentences": sentences,
+                }
             )
     return items
 
@@ -115,7 +122,11 @@ def conversations(n: int = 10, turns: int = 20) -> list[dict[str, Any]]:
         attrs = rng.sample(_ATTRS, k=min(len(_ATTRS), turns // 2))
         values = {a: rng.choice(vs) for a, vs in attrs}
         n_pairs = turns // 2
-        forget_at = set(rng.sample(range(3, n_pairs), k=min(1 + c % 3, max(0, n_pairs - 3)))) if n_pairs > 3 else set()
+        forget_at = (
+            set(rng.sample(range(3, n_pairs), k=min(1 + c % 3, max(0, n_pairs - 3))))
+            if n_pairs > 3
+            else set()
+        )
         correct_at = rng.randrange(2, n_pairs) if n_pairs > 2 else None
         known: list[str] = []
         history: list[dict[str, str]] = []
@@ -141,8 +152,16 @@ def conversations(n: int = 10, turns: int = 20) -> list[dict[str, Any]]:
                 attritions.append(2 * p + 1)
             else:
                 nxt = attrs[ask_i][0] if ask_i < len(attrs) else None
-                ack = f"Thanks, I have noted that your {known[-1]} is {values[known[-1]]}." if known else "Thanks."
-                ask = f" Could you tell me your {nxt} next?" if nxt else " Is there anything else I can help with?"
+                ack = (
+                    f"Thanks, I have noted that your {known[-1]} is {values[known[-1]]}."
+                    if known
+                    else "Thanks."
+                )
+                ask = (
+                    f" Could you tell me your {nxt} next?"
+                    if nxt
+                    else " Is there anything else I can help with?"
+                )
                 assistant = ack + ask
             history.append({"role": "assistant", "content": assistant})
         out.append({"name": f"conv-{c:03d}", "turns": history, "attrition_turns": attritions})

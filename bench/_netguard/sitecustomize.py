@@ -38,7 +38,9 @@ _orig_connect_ex = socket.socket.connect_ex
 def _getaddrinfo(host, *args, **kwargs):  # type: ignore[no-untyped-def]
     if not _is_loopback(host):
         _note(f"lookup {host}")
-        raise socket.gaierror(socket.EAI_NONAME, f"bench netguard: lookup of {host!r} refused (loopback only)")
+        raise socket.gaierror(
+            socket.EAI_NONAME, f"bench netguard: lookup of {host!r} refused (loopback only)"
+        )
     return _orig_getaddrinfo(host, *args, **kwargs)
 
 
@@ -46,7 +48,9 @@ def _check(sock: socket.socket, address: object) -> None:
     if sock.family in (socket.AF_INET, socket.AF_INET6) and isinstance(address, tuple):
         if not _is_loopback(address[0]):
             _note(f"connect {address[0]}")
-            raise ConnectionRefusedError(f"bench netguard: connection to {address[0]!r} refused (loopback only)")
+            raise ConnectionRefusedError(
+                f"bench netguard: connection to {address[0]!r} refused (loopback only)"
+            )
 
 
 def _connect(self, address):  # type: ignore[no-untyped-def]
