@@ -31,10 +31,10 @@ from typing import Any
 
 __all__ = [
     "RECOGNISERS",
-    "blocks",
     "ChatAnswer",
     "answer_chat",
     "answer_system_one",
+    "blocks",
     "fact_pairs",
     "forgets",
     "relevance",
