@@ -209,7 +209,8 @@ class PlanMetric(BaseMetric):
         missing = [q for q in [*(f"q{i}" for i in range(self.n_nouls)), "level"] if answers.get(q) is None]
         if missing:
             raise JudgeError(f"no answer for {missing}", kind="missing_answer")
-        p = sum(answers.nouls[f"q{i}"].probability for i in range(self.n_nouls)) / self.n_nouls
+        ps = [answers.nouls[f"q{i}"].probability for i in range(self.n_nouls)]
+        p = sum(ps) / len(ps) if ps else 1.0
         self.score = (p + answers.scores["level"].score / 3) / 2
         self.reason = "system one"
         self.evaluation_model = self.model.get_model_name()
@@ -238,6 +239,15 @@ class HttpJudgeMetric(BaseMetric):
         self.threshold = threshold
         self.max_retries = max_retries
         self.price = price_per_token
+        self._clients: dict[int, httpx.AsyncClient] = {}  # one per event loop, shared by the fresh copies
+        self._lock = threading.Lock()
+
+    def _client(self) -> httpx.AsyncClient:
+        key = id(asyncio.get_running_loop())
+        with self._lock:
+            if key not in self._clients:
+                self._clients[key] = httpx.AsyncClient(timeout=10.0, limits=httpx.Limits(max_connections=100))
+            return self._clients[key]
 
     @property
     def __name__(self) -> str:  # type: ignore[override]
@@ -248,20 +258,20 @@ class HttpJudgeMetric(BaseMetric):
 
         body = {"model": "loopback-judge",
                 "messages": [{"role": "user", "content": f"metric={self.name} case={test_case.input}"}]}
-        async with httpx.AsyncClient(timeout=10.0) as client:
-            attempt = 0
-            while True:
-                resp = await client.post(f"{self.base_url}/chat/completions", json=body)
-                if resp.status_code == 200:
-                    break
-                if resp.status_code in (429, 500, 502, 503) and attempt < self.max_retries:
-                    attempt += 1
-                    record_usage(retries=1)
-                    wait_ms = float(resp.headers.get("retry-after-ms", "2"))
-                    await asyncio.sleep(wait_ms / 1000)
-                    continue
-                raise JudgeError(f"judge loopback-judge: HTTP {resp.status_code} after {attempt} retries",
-                                 status_code=resp.status_code, kind="server")
+        client = self._client()
+        attempt = 0
+        while True:
+            resp = await client.post(f"{self.base_url}/chat/completions", json=body)
+            if resp.status_code == 200:
+                break
+            if resp.status_code in (429, 500, 502, 503) and attempt < self.max_retries:
+                attempt += 1
+                record_usage(retries=1)
+                wait_ms = float(resp.headers.get("retry-after-ms", "2"))
+                await asyncio.sleep(wait_ms / 1000)
+                continue
+            raise JudgeError(f"judge loopback-judge: HTTP {resp.status_code} after {attempt} retries",
+                             status_code=resp.status_code, kind="server")
         data = resp.json()
         usage = data["usage"]
         record_usage(input_tokens=usage["prompt_tokens"], output_tokens=usage["completion_tokens"], llm_calls=1)

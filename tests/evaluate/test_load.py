@@ -1,0 +1,79 @@
+"""300 test cases x 3 metrics against a real loopback OpenAI-compatible server with latency, 429s and failing
+requests: every row present, errors on the right rows, retries counted, wall time bounded by concurrency."""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+
+from deepeval import evaluate
+from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig, EvaluationError
+from deepeval.test_case import LLMTestCase
+from deepeval.testing.servers import Fault, OpenAIChatServer
+
+from ._fakes import HttpJudgeMetric
+
+N_CASES, METRICS, LATENCY, MAX_CONCURRENT = 300, ("alpha", "beta", "gamma"), 0.02, 20
+BROKEN = {i for i in range(N_CASES) if i % 50 == 7}  # 6 cases = 2% of requests fail on every attempt
+
+
+def expected_score(metric: str, case: int) -> float:
+    return (zlib.crc32(f"{metric}:{case}".encode()) % 11) / 10
+
+
+def responder(request: dict) -> str:
+    text = request["messages"][0]["content"]
+    metric, case = re.fullmatch(r"metric=(\w+) case=q(\d+)", text).groups()
+    if int(case) in BROKEN:
+        raise RuntimeError("model crashed on this input")  # the server answers 500
+    return json.dumps({"score": expected_score(metric, int(case))})
+
+
+def test_300_cases_x_3_metrics_under_latency_429s_and_errors():
+    with OpenAIChatServer(responder, latency=LATENCY, failure_rate=0.05,
+                          failure=Fault.rate_limited(retry_after_ms=5), seed=7) as server:
+        metrics = [HttpJudgeMetric(server.base_url, name, threshold=0.5, max_retries=5) for name in METRICS]
+        cases = [LLMTestCase(input=f"q{i}", actual_output=f"answer {i}") for i in range(N_CASES)]
+        try:
+            evaluate(cases, metrics, async_config=AsyncConfig(max_concurrent=MAX_CONCURRENT),
+                     display_config=DisplayConfig(show_indicator=False, print_results=False),
+                     cache_config=CacheConfig(write_cache=False))
+            raise AssertionError("expected EvaluationError")
+        except EvaluationError as err:
+            result = err.result
+        counters = server.counters
+
+    rows = [(t.index, m) for t in result.test_results for m in t.metrics_data]
+    assert len(result.test_results) == N_CASES and len(rows) == N_CASES * len(METRICS)
+    assert [t.index for t in result.test_results] == list(range(N_CASES))
+    for i, m in rows:
+        if i in BROKEN:
+            assert m.error == "JudgeError: judge loopback-judge: HTTP 500 after 5 retries"
+            assert m.success is False and m.score is None and m.retries >= 5
+        else:
+            assert m.error is None, (i, m.name, m.error)
+            assert m.score == expected_score(m.name, i)
+            assert m.success is (m.score >= 0.5)
+            assert m.input_tokens == 2 and m.output_tokens == 2  # word counts of prompt and reply
+    assert len(result.errors) == len(BROKEN) * len(METRICS) == 18
+    totals = result.totals()
+    # every attempt beyond the first of each measure is a counted retry
+    assert totals["retries"] == counters.requests - N_CASES * len(METRICS)
+    assert counters.faults_served >= 20  # the 429s really happened (5% of ~950 requests)
+    assert totals["llm_calls"] == counters.replied_ok == (N_CASES - len(BROKEN)) * len(METRICS)
+    assert counters.max_in_flight <= MAX_CONCURRENT
+    # wall time: close to the concurrency bound, far from serial
+    serial = counters.requests * LATENCY
+    assert result.duration_s < serial / 3, (result.duration_s, serial)
+    assert result.duration_s >= counters.requests * LATENCY / MAX_CONCURRENT * 0.9
+
+
+def test_ignore_errors_returns_the_same_rows():
+    with OpenAIChatServer(responder, latency=0.0) as server:
+        metric = HttpJudgeMetric(server.base_url, "alpha", max_retries=1)
+        result = evaluate([LLMTestCase(input=f"q{i}", actual_output="x") for i in (6, 7, 8)], [metric],
+                          display_config=DisplayConfig(show_indicator=False, print_results=False),
+                          cache_config=CacheConfig(write_cache=False), error_config=ErrorConfig(ignore_errors=True))
+    assert [m.status != "error" for t in result.test_results for m in t.metrics_data] == [True, False, True]
+    assert result.test_results[1].metrics_data[0].retries == 1
