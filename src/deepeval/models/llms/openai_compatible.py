@@ -11,13 +11,10 @@ reply missing ``choices`` is a clear error), records token usage, and prices it.
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import json
 import threading
 import urllib.parse
-import weakref
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
@@ -29,6 +26,7 @@ from deepeval.config.settings import redact
 from deepeval.errors import JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.llms.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
+from deepeval.models.llms.per_loop import PerLoop
 from deepeval.models.llms.response_format import (
     RUNGS,
     normalise_format,
@@ -50,6 +48,7 @@ from deepeval.models.structured import coerce
 from deepeval.models.usage import record_usage
 
 T = TypeVar("T", bound=BaseModel)
+T2 = TypeVar("T2")
 
 
 class _Secret:
@@ -141,7 +140,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         self._rung = RUNGS.index(normalise_format(format))
         self._send_temperature = temperature is not None
         self._lock = threading.Lock()
-        self._async_clients: dict[int, tuple[weakref.ref[Any], openai.AsyncOpenAI]] = {}
+        self._async_clients: PerLoop[openai.AsyncOpenAI] = PerLoop(self._new_async_client, _close_client)
         super().__init__(model)
 
     # -- DeepEvalBaseLLM -------------------------------------------------------------------------------------------
@@ -204,13 +203,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         return completion, self._cost(reply)
 
     async def aclose(self) -> None:
-        """Close the HTTP clients this object opened on the running loop (others are dropped when their loop
-        closes)."""
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            entry = self._async_clients.pop(id(loop), None)
-        if entry is not None:
-            await entry[1].close()
+        """Close the HTTP client this object opened on the running loop (others go when their loop closes)."""
+        await self._async_clients.aclose()
 
     @property
     def structured_format(self) -> str:
@@ -403,43 +397,25 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             kind="auth",
         )
 
-    def _client(self) -> openai.AsyncOpenAI:
-        private = _PRIVATE_CLIENT.get()
-        if private is not None and private[0] is self:
-            return private[1]
+    def _new_async_client(self) -> openai.AsyncOpenAI:
         key = self._key_or_none()
         if key is None:
             raise self._missing_key_error()
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            for loop_id, (ref, _client) in list(self._async_clients.items()):
-                other = ref()
-                if other is None or other.is_closed():
-                    del self._async_clients[loop_id]
-            entry = self._async_clients.get(id(loop))
-            if entry is None:
-                entry = (weakref.ref(loop), openai.AsyncOpenAI(**self._sdk_kwargs(key)))
-                self._async_clients[id(loop)] = entry
-            return entry[1]
+        return openai.AsyncOpenAI(**self._sdk_kwargs(key))
 
-    async def _with_private_client(self, coro: Any) -> Any:
-        """Run ``coro`` with a client private to this call, closed afterwards (sync calls own a short loop)."""
-        key = self._key_or_none()
-        if key is None:
+    def _client(self) -> openai.AsyncOpenAI:
+        return self._async_clients.get()
+
+    async def _with_private_client(self, coro: Coroutine[Any, Any, T2]) -> T2:
+        """Run ``coro`` on a client private to this call, closed afterwards (sync calls own a short loop)."""
+        if self._key_or_none() is None:
             coro.close()
             raise self._missing_key_error()
-        client = openai.AsyncOpenAI(**self._sdk_kwargs(key))
-        token = _PRIVATE_CLIENT.set((self, client))
-        try:
-            return await coro
-        finally:
-            _PRIVATE_CLIENT.reset(token)
-            await client.close()
+        return await self._async_clients.run_private(coro)
 
 
-_PRIVATE_CLIENT: contextvars.ContextVar[tuple[OpenAICompatibleLLM, openai.AsyncOpenAI] | None] = (
-    contextvars.ContextVar("deepeval_private_openai_client", default=None)
-)
+async def _close_client(client: openai.AsyncOpenAI) -> None:
+    await client.close()
 
 
 def describe_invalid(exc: Exception) -> str:
