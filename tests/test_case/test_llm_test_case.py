@@ -201,3 +201,10 @@ def test_tool_call_fields_and_aliases() -> None:
 
 def test_missing_params_error_is_the_same_class_everywhere() -> None:
     assert MissingTestCaseParamsError is ErrorsMissing
+
+
+def test_non_string_dict_keys_are_named() -> None:
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.metadata\[1\] \(key\): .*string.*\(got int\)$"):
+        LLMTestCase(input="q", metadata={1: "x"})
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.tools_called\[0\]\.input_parameters\[2\] \(key\): "):
+        LLMTestCase(input="q", tools_called=[{"name": "a", "input_parameters": {2: 3}}])

@@ -15,13 +15,22 @@ _TYPE_TAGS = frozenset({"str", "int", "float", "bool", "dict", "list", "none", "
 
 
 def _is_type_tag(part: object) -> bool:
-    return isinstance(part, str) and (part in _TYPE_TAGS or part[:1].isupper() or "[" in part)
+    return (
+        isinstance(part, str)
+        and part != "[key]"
+        and (part in _TYPE_TAGS or part[:1].isupper() or "[" in part)
+    )
 
 
 def _path(parts: list[Any]) -> str:
     out = ""
     for part in parts:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        if part == "[key]":  # pydantic marks a bad dict key this way; the key itself is the previous part
+            out += " (key)"
+        elif isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
     return out
 
 
