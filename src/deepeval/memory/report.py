@@ -1,0 +1,83 @@
+"""Reports of a memory evaluation: JSON (``MemoryReport.to_dict()``) and a self-contained HTML page (jinja2, inline
+SVG recall-vs-turn curve, no external assets or scripts)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from deepeval.memory.conditions import MemoryReport
+
+
+def _fmt(v: Any) -> str:
+    return "n/a" if v is None else f"{float(v):.3f}"
+
+
+def curve_svg(points: list[tuple[int, float]], width: int = 640, height: int = 260) -> str:
+    """An inline SVG line chart of (turn, recall in [0, 1]) points; empty string for no points."""
+    if not points:
+        return ""
+    pad = 40
+    max_turn = max(t for t, _ in points) or 1
+
+    def x(t: float) -> float:
+        return pad + (width - 2 * pad) * t / max_turn
+
+    def y(v: float) -> float:
+        return height - pad - (height - 2 * pad) * v
+
+    path = " ".join(f"{'M' if i == 0 else 'L'}{x(t):.1f},{y(v):.1f}" for i, (t, v) in enumerate(points))
+    dots = "".join(
+        f'<circle cx="{x(t):.1f}" cy="{y(v):.1f}" r="3.5" fill="#2b6cb0"><title>turn {t}: {v:.3f}</title></circle>'
+        for t, v in points
+    )
+    grid = "".join(
+        f'<line x1="{pad}" x2="{width - pad}" y1="{y(g):.1f}" y2="{y(g):.1f}" stroke="#eee"/>'
+        f'<text x="{pad - 6}" y="{y(g) + 4:.1f}" font-size="10" text-anchor="end">{g:.2f}</text>'
+        for g in (0, 0.25, 0.5, 0.75, 1.0)
+    )
+    xlabels = "".join(
+        f'<text x="{x(t):.1f}" y="{height - pad + 14}" font-size="10" text-anchor="middle">{t}</text>'
+        for t, _ in points
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="normalised recall by turn">{grid}'
+        f'<line x1="{pad}" x2="{width - pad}" y1="{height - pad}" y2="{height - pad}" stroke="#999"/>'
+        f'<path d="{path}" fill="none" stroke="#2b6cb0" stroke-width="2"/>{dots}{xlabels}'
+        f'<text x="{width / 2}" y="{height - 6}" font-size="11" text-anchor="middle">turn (last turn in context)</text>'
+        "</svg>"
+    )
+
+
+def render_html(report: MemoryReport) -> str:
+    """The report as one self-contained HTML document (all content escaped)."""
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    template = env.from_string(
+        resources.files("deepeval.memory").joinpath("templates/report.html.j2").read_text(encoding="utf-8")
+    )
+    d = report.to_dict()
+    pts = [
+        (c["turn"], c["recall"]["normalised"]) for c in d["curve"] if c["recall"]["normalised"] is not None
+    ]
+    return template.render(
+        r=d, fmt=_fmt, curve_svg=curve_svg(pts), hallucinated=[c for c in d["claims"] if c["score"] == 1]
+    )
+
+
+def write_report(
+    report: MemoryReport, json_path: str | Path | None = None, html_path: str | Path | None = None
+) -> None:
+    """Write the JSON and/or HTML report (parent folders are created)."""
+    if json_path is not None:
+        p = Path(json_path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False), encoding="utf-8")
+    if html_path is not None:
+        p = Path(html_path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(render_html(report), encoding="utf-8")
