@@ -1,0 +1,149 @@
+from __future__ import annotations
+
+import pytest
+
+from deepeval.config.eval_mode import EvalMode
+from deepeval.errors import ConfigurationError, InvalidEvalModeError, SystemOneError
+from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
+from deepeval.metrics.base_metric import SystemOnePlan
+from deepeval.models.system_one.schema import NoulAnswer, ScoreAnswer, SystemOneAnswers
+from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
+from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
+
+from .helpers import FakeExtractor, router
+
+CASE = LLMTestCase(input="q?", actual_output="A. B.", retrieval_context=["ctx"])
+S1_VALUES = {"all_relevant": 0.8, "addresses_input": 0.8, "relevant_share": 1.7}
+
+
+def test_constructing_touches_no_judge(monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*a: object, **k: object) -> None:
+        raise AssertionError("resolved at construction")
+
+    monkeypatch.setattr("deepeval.metrics._engine.judges.resolve_llm", boom)
+    monkeypatch.setattr("deepeval.metrics._engine.judges.resolve_system_one", boom)
+    for cls in (AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric):
+        cls(model="gpt-4", system_one_model="jev-latest", eval_mode="hybrid")
+
+
+def test_judges_resolved_once_and_shared_by_fresh_copies() -> None:
+    llm = ScriptedLLM(router(statements=["A."], verdicts=["yes"]))
+    metric = AnswerRelevancyMetric(model=llm, eval_mode="llm")
+    metric.measure(CASE)
+    judges = metric.judges()
+    clone = metric.fresh_copy()
+    assert clone.score is None and clone.reason is None
+    assert clone.judges() is judges
+    clone.measure(CASE)
+    assert clone.score == metric.score == 1.0
+
+
+def test_llm_mode_without_llm_is_a_clear_error() -> None:
+    metric = AnswerRelevancyMetric(eval_mode="llm")
+    with pytest.raises(ConfigurationError) as info:
+        metric.measure(CASE)
+    msg = str(info.value)
+    assert "OPENAI_API_KEY" in msg and "model=" in msg and "hybrid" in msg and "system_one" in msg
+    assert metric.success is False and metric.error == msg
+
+
+def test_default_mode_without_llm_is_hybrid_and_with_model_is_llm() -> None:
+    s1 = ScriptedSystemOne(lambda s, q: dict.fromkeys(q, 0.9))
+    metric = AnswerRelevancyMetric(system_one_model=s1, extractor=FakeExtractor(statements={"A. B.": ["A.", "B."]}))
+    assert metric.measure(CASE) == 1.0
+    assert metric.judges().mode is EvalMode.HYBRID
+    assert metric.reason == "The score is 1.00 because all 2 statements of the output are relevant to the input."
+    with_model = AnswerRelevancyMetric(model=ScriptedLLM(router(statements=[])))
+    assert with_model.judges().mode is EvalMode.LLM
+
+
+def test_env_eval_mode_used_and_invalid_env_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEEPEVAL_EVAL_MODE", "SYSTEM_ONE")
+    s1 = ScriptedSystemOne(lambda s, q: S1_VALUES)
+    assert round(AnswerRelevancyMetric(system_one_model=s1).measure(CASE), 4) == 0.7417
+    monkeypatch.setenv("DEEPEVAL_EVAL_MODE", "turbo")
+    metric = AnswerRelevancyMetric(system_one_model=s1)
+    with pytest.raises(InvalidEvalModeError, match="DEEPEVAL_EVAL_MODE"):
+        metric.measure(CASE)
+
+
+def test_invalid_threshold() -> None:
+    with pytest.raises(ValueError, match="threshold"):
+        AnswerRelevancyMetric(threshold=1.5)
+
+
+def test_cache_config_names_mode_judges_and_versions() -> None:
+    llm = ScriptedLLM(router(), name="judge-a")
+    s1 = ScriptedSystemOne(lambda s, q: {}, name="jev-x")
+    hybrid = AnswerRelevancyMetric(model=llm, system_one_model=s1, eval_mode="hybrid").cache_config()
+    llm_cfg = AnswerRelevancyMetric(model=llm, system_one_model=s1, eval_mode="llm").cache_config()
+    assert hybrid["eval_mode"] == "hybrid" and llm_cfg["eval_mode"] == "llm"
+    assert hybrid["judges"] == {"llm": "judge-a", "system_one": "jev-x", "extractor": None}
+    assert llm_cfg["judges"]["system_one"] is None
+    assert hybrid["prompt_version"] == "answer_relevancy/2026-1"
+    assert hybrid["question_set_version"] == "answer_relevancy-q/2026-1"
+    assert hybrid != llm_cfg
+    kr = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="system_one").cache_config()
+    assert kr["prompt_version"] == "knowledge_retention/2026-1" and kr["judges"]["system_one"] == "jev-x"
+    broken = AnswerRelevancyMetric(eval_mode="llm").cache_config()  # no LLM: still computable
+    assert broken["eval_mode"] == "llm" and broken["judges"] == "unresolved: ConfigurationError"
+
+
+def test_system_one_plan_and_finish_for_the_runner() -> None:
+    s1 = ScriptedSystemOne(lambda s, q: {})
+    metric = ContextualRelevancyMetric(system_one_model=s1, eval_mode="system_one", threshold=0.7)
+    plan = metric.system_one_plan(CASE)
+    assert isinstance(plan, SystemOnePlan)
+    assert plan.model is s1 and plan.state == {"input": "q?", "retrieval_context": ["ctx"]}
+    assert list(plan.questions) == ["all_relevant", "every_node_relevant", "relevant_share"]
+    answers = SystemOneAnswers(
+        nouls={"all_relevant": NoulAnswer(probability=0.8), "every_node_relevant": NoulAnswer(probability=0.8)},
+        scores={"relevant_share": ScoreAnswer(score=1.7, probabilities={1: 0.3, 2: 0.7}, confidence=0.45)},
+        model="jev-2026-02",
+        input_tokens=900,
+        output_tokens=0,
+    )
+    score = metric.system_one_finish(CASE, answers, 0.0000378)
+    assert round(score, 4) == 0.7417 and metric.success is True
+    assert metric.confidence == pytest.approx(0.45)
+    assert metric.evaluation_cost == pytest.approx(0.0000378)
+    assert (metric.input_tokens, metric.output_tokens) == (900, 0)
+    assert metric.evaluation_model == "scripted-system-one (jev-2026-02)"
+    assert s1.call_count == 0  # the runner made the request
+    # not in system_one mode -> no plan
+    assert AnswerRelevancyMetric(model=ScriptedLLM(router()), eval_mode="llm").system_one_plan(CASE) is None
+
+
+def test_system_one_finish_missing_answer_sets_error() -> None:
+    metric = AnswerRelevancyMetric(system_one_model=ScriptedSystemOne(lambda s, q: {}), eval_mode="system_one")
+    with pytest.raises(SystemOneError, match="no fallback"):
+        metric.system_one_finish(CASE, SystemOneAnswers(), None)
+    assert metric.success is False and metric.error is not None
+
+
+def test_system_one_plan_checks_params() -> None:
+    metric = KnowledgeRetentionMetric(system_one_model=ScriptedSystemOne(lambda s, q: {}), eval_mode="system_one")
+    with pytest.raises(TypeError):
+        metric.system_one_plan(CASE)
+    plan = metric.system_one_plan(ConversationalTestCase(turns=[Turn(role="user", content="hi")]))
+    assert plan is not None and plan.state == {"turns": [{"role": "user", "content": "hi"}]}
+
+
+def test_error_message_never_contains_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = "sk-test-SECRET-123456789"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    s1 = ScriptedSystemOne([SystemOneError(f"server echoed {secret}", kind="bad_request")])
+    metric = AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one")
+    with pytest.raises(SystemOneError):
+        metric.measure(CASE)
+    assert metric.error is not None and secret not in metric.error and "***" in metric.error
+
+
+def test_verbose_system_one_logs(capsys: pytest.CaptureFixture[str]) -> None:
+    s1 = ScriptedSystemOne(lambda s, q: S1_VALUES)
+    metric = AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one", verbose_mode=True)
+    metric.measure(CASE)
+    assert metric.verbose_logs is not None
+    assert "Question all_relevant (weight 2)" in metric.verbose_logs and "'p_yes': 0.8" in metric.verbose_logs
+    assert "'expected_level': 1.7" in metric.verbose_logs
+    assert "Question relevant_share" in capsys.readouterr().out

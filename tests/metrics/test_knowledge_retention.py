@@ -1,0 +1,179 @@
+from __future__ import annotations
+
+import pytest
+
+from deepeval.errors import SystemOneError
+from deepeval.metrics import KnowledgeRetentionMetric
+from deepeval.metrics.base_metric import BaseConversationalMetric
+from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
+from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
+
+from .helpers import FakeExtractor, SlowLLM, calls_by_schema, router
+
+U1 = "Hi, I'm Ann and I'm flying to Lisbon on 3 May."
+A1 = "Great, Ann! Where would you like to stay in Lisbon?"
+U2 = "Somewhere near Alfama, budget 120 euros a night."
+A2 = "Sorry, where are you travelling to again?"  # re-asks: attrition
+U3 = "Actually, make it 150 euros a night."
+A3 = "Here are Alfama hotels under 150 euros a night for your 3 May arrival."
+U4 = "Thanks!"
+A4 = "Just to confirm, that's 150 a night, right?"  # confirming: not attrition
+A5 = "Enjoy Madrid on 5 June, Ben!"  # contradicts
+
+FACTS = {
+    U1: ["The user's name is Ann.", "The user flies to Lisbon on 3 May."],
+    U2: ["The user wants to stay near Alfama.", "The user's budget is 120 euros a night."],
+    U3: ["The user's budget is 150 euros a night (corrects an earlier statement)."],
+    U4: [],
+}
+TURN_VERDICTS = {A1: "no", A2: "Yes.", A3: "no", A4: "NO", A5: "yes"}
+
+
+def convo(*pairs: tuple[str, str]) -> ConversationalTestCase:
+    return ConversationalTestCase(turns=[Turn(role=r, content=c) for r, c in pairs])
+
+
+FULL = convo(("user", U1), ("assistant", A1), ("user", U2), ("assistant", A2), ("user", U3), ("assistant", A3),
+             ("user", U4), ("assistant", A4), ("assistant", A5))
+
+
+def make_llm() -> ScriptedLLM:
+    return ScriptedLLM(router(facts=FACTS, turn_verdicts=TURN_VERDICTS, reason="kr reason"))
+
+
+def test_is_conversational() -> None:
+    assert isinstance(KnowledgeRetentionMetric(), BaseConversationalMetric)
+
+
+def test_llm_score_no_verdicts_over_verdicts() -> None:
+    llm = make_llm()
+    metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm")
+    assert metric.measure(FULL) == pytest.approx(3 / 5)  # A2 and A5 are attritions
+    assert metric.reason == "kr reason"
+    assert calls_by_schema(llm) == {"FactList": 4, "BinaryVerdict": 5, "ReasonReply": 1}
+    assert metric.score_breakdown == {
+        "user_turns": 4,
+        "facts": 5,
+        "assistant_turns": 5,
+        "checked_turns": 5,
+        "attritions": 2,
+        "retained": 3,
+        "decided_by_system_one": 0,
+        "decided_by_llm": 5,
+    }
+
+
+def test_one_user_one_assistant_scores_one() -> None:
+    """deepeval scores this 0; there is nothing to check, so ours is 1.0."""
+    llm = ScriptedLLM(router(facts={"Hello there": []}))
+    metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm")
+    assert metric.measure(convo(("user", "Hello there"), ("assistant", "Hi! How can I help?"))) == 1.0
+    assert metric.success is True
+    assert calls_by_schema(llm) == {"FactList": 1}
+    # with facts but no assistant turn after them: still nothing to check
+    llm = make_llm()
+    metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm")
+    assert metric.measure(convo(("assistant", "Welcome!"), ("user", U1))) == 1.0
+    assert calls_by_schema(llm) == {"FactList": 1}
+
+
+def test_verdict_sees_earlier_facts_oldest_first_with_correction_rule() -> None:
+    llm = make_llm()
+    KnowledgeRetentionMetric(model=llm, eval_mode="llm").measure(FULL)
+    a3_prompt = next(p for p in llm.prompts if A3 in p and "The assistant's message to check" in p)
+    assert a3_prompt.index("120 euros") < a3_prompt.index("150 euros a night (corrects")
+    assert "the later fact is what the user now holds true" in a3_prompt
+    a1_prompt = next(p for p in llm.prompts if A1 in p and "The assistant's message to check" in p)
+    assert "Alfama" not in a1_prompt.split("The assistant's message to check")[0]  # only facts stated before A1
+    # fact extraction of U3 sees the earlier turns as context
+    u3_prompt = next(p for p in llm.prompts if "The user's new message" in p and U3 in p.split("The user's new message")[1])
+    assert U1 in u3_prompt and A2 in u3_prompt
+
+
+def test_user_turns_and_assistant_turns_run_concurrently() -> None:
+    llm = SlowLLM(router(facts=FACTS, turn_verdicts=TURN_VERDICTS))
+    metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm", include_reason=False)
+    assert metric.measure(FULL) == pytest.approx(3 / 5)
+    assert llm.peak == 5 and llm.calls == 9  # 4 fact calls at once, then 5 verdict calls at once
+
+
+def test_hybrid_five_assistant_turns_one_request() -> None:
+    probs = {A1: 0.1, A2: 0.8, A3: 0.3, A4: 0.45, A5: 0.99}
+    s1 = ScriptedSystemOne(lambda state, qs: {qid: probs[q.data["assistant_message"]] for qid, q in qs.items()})
+    llm = make_llm()
+    metric = KnowledgeRetentionMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
+    assert metric.measure(FULL) == pytest.approx(3 / 5)
+    assert s1.call_count == 1
+    qs = s1.calls[0].questions
+    assert len(qs) == 5 and {q.kind for q in qs.values()} == {"turn_attrition"}
+    a3q = next(q for q in qs.values() if q.data["assistant_message"] == A3)
+    assert a3q.data["facts"] == FACTS[U1] + FACTS[U2] + FACTS[U3]
+    assert a3q.data["user_message"] == U3
+    assert calls_by_schema(llm) == {"FactList": 4, "ReasonReply": 1}
+    assert metric.confidence == pytest.approx(0.1)  # |2*0.45-1|
+    reason_prompt = llm.prompts[-1]
+    assert '"p_yes": 0.99' in reason_prompt and "Madrid" in reason_prompt
+
+
+def test_hybrid_fallback_per_turn() -> None:
+    llm = make_llm()
+    s1 = ScriptedSystemOne([SystemOneError("connect failed", kind="connection", retryable=True)])
+    metric = KnowledgeRetentionMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
+    assert metric.measure(FULL) == pytest.approx(3 / 5)
+    assert calls_by_schema(llm)["BinaryVerdict"] == 5
+    assert metric.system_one_fallback_reason == (
+        "System One model scripted-system-one: connection: connect failed; 5 of 5 decision(s) made by the LLM "
+        "(scripted-llm) instead"
+    )
+
+
+def test_hybrid_without_llm_uses_extractor_and_deterministic_reason() -> None:
+    extractor = FakeExtractor(facts=FACTS)
+    probs = {A1: 0.1, A2: 0.8, A3: 0.3, A4: 0.45, A5: 0.99}
+    s1 = ScriptedSystemOne(lambda state, qs: {qid: probs[q.data["assistant_message"]] for qid, q in qs.items()})
+    metric = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="hybrid", extractor=extractor)
+    assert metric.measure(FULL) == pytest.approx(3 / 5)
+    assert extractor.calls == 4
+    assert metric.evaluation_model == "fake-extractor + scripted-system-one"
+    assert metric.reason is not None
+    assert metric.reason.startswith("The score is 0.60: 3 of 5 checked assistant turns keep the user's facts.")
+    assert "(P(attrition)=0.80)" in metric.reason and "(P(attrition)=0.99)" in metric.reason
+
+
+def test_hybrid_without_llm_cannot_fall_back() -> None:
+    s1 = ScriptedSystemOne([SystemOneError("read timed out", kind="timeout", retryable=True)])
+    metric = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="hybrid", extractor=FakeExtractor(facts=FACTS))
+    with pytest.raises(SystemOneError) as info:
+        metric.measure(FULL)
+    msg = str(info.value)
+    assert "timeout: read timed out" in msg and "fallback is impossible" in msg and "OPENAI_API_KEY" in msg
+    assert info.value.kind == "timeout"
+    assert metric.success is False and metric.error == msg
+
+
+def test_system_one_formula_example() -> None:
+    """REFERENCE §3 example: P1=0.8, P2=0.8, E=1.7 -> (2*0.8 + 0.8 + 1.7/3) / 4 = 0.7417."""
+    s1 = ScriptedSystemOne(lambda state, qs: {"no_forgetting": 0.8, "no_reasking": 0.8, "retention_level": 1.7})
+    metric = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="system_one")
+    assert round(metric.measure(FULL), 4) == 0.7417
+    call = s1.calls[0]
+    assert call.state["turns"][1] == {"role": "assistant", "content": A1}
+    q = call.questions
+    assert q["no_forgetting"].kind == "knowledge_retention.no_forgetting"
+    assert "yes" not in (q["no_forgetting"].false or "")  # yes means good for every KR whole-metric question
+    assert q["no_forgetting"].true == "no assistant turn forgets or contradicts an earlier user fact"
+    assert q["retention_level"].levels[-1] == "the assistant keeps every fact the user stated"
+    assert metric.reason is not None and metric.reason.count("\n- [weight") == 3
+
+
+def test_wrong_test_case_type() -> None:
+    metric = KnowledgeRetentionMetric(model=make_llm(), eval_mode="llm")
+    with pytest.raises(TypeError, match="ConversationalTestCase"):
+        metric.measure(LLMTestCase(input="q", actual_output="a"))  # type: ignore[arg-type]
+
+
+def test_sync_equals_async() -> None:
+    a = KnowledgeRetentionMetric(model=make_llm(), eval_mode="llm")
+    s = KnowledgeRetentionMetric(model=make_llm(), eval_mode="llm", async_mode=False)
+    assert a.measure(FULL) == s.measure(FULL)
+    assert (a.reason, a.score_breakdown, a.verbose_logs) == (s.reason, s.score_breakdown, s.verbose_logs)
