@@ -50,6 +50,22 @@ def test_version_as_a_process() -> None:
     assert proc.stdout == f"deepeval {__version__}\n"
 
 
+def test_console_script_version() -> None:
+    script = Path(sys.executable).parent / "deepeval"
+    if not script.exists():
+        pytest.skip(
+            f"no deepeval console script next to {sys.executable} (package not installed in this env)"
+        )
+    proc = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (0, f"deepeval {__version__}\n")
+
+
+def test_save_with_equals_sign(isolated: Path) -> None:
+    code, _ = _run("set-eval-mode", "system_one", "--save=dotenv:other.env", "-q")
+    assert code == 0
+    assert dotenv_values(isolated / "other.env") == {"DEEPEVAL_EVAL_MODE": "system_one"}
+
+
 def test_commands_are_registered() -> None:
     code, out = _run("--help")
     assert code == 0

@@ -128,3 +128,14 @@ def test_redact_never_fails_even_with_broken_settings(
     monkeypatch.setenv("ENV_DIR_PATH", str(isolated / "missing"))
     monkeypatch.setenv("TYPESAFE_API_KEY", "ts-key-987654321")
     assert redact("auth failed for ts-key-987654321") == "auth failed for ***"
+
+
+def test_empty_process_value_wins_and_counts_as_unset(
+    isolated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write(isolated / ".env", "OPENAI_API_KEY=sk-file-0123456789\n")
+    monkeypatch.setenv("OPENAI_API_KEY", "")
+    s = get_settings()
+    assert s.get("OPENAI_API_KEY") is None
+    assert s.sources["OPENAI_API_KEY"] == "environment"
+    assert s.secrets() == {}
