@@ -61,14 +61,22 @@ def test_retrieved_context_data_is_judged_as_source_and_text(mode: str) -> None:
     """deepeval crashes on RetrievedContextData in llm/hybrid; we judge it as "<source>: <context>"."""
     node = RetrievedContextData(context=NODE_B, source="faq.md")
     rendered = f"faq.md: {NODE_B}"
-    statements = {rendered: ["Shoes can be exchanged for another size within 60 days."], NODE_C: STATEMENTS[NODE_C]}
+    statements = {
+        rendered: ["Shoes can be exchanged for another size within 60 days."],
+        NODE_C: STATEMENTS[NODE_C],
+    }
     llm = ScriptedLLM(router(statements=statements, verdicts=verdicts_for))
-    probs = {"Shoes can be exchanged for another size within 60 days.": 0.9, "The company was founded in 1999.": 0.1}
+    probs = {
+        "Shoes can be exchanged for another size within 60 days.": 0.9,
+        "The company was founded in 1999.": 0.1,
+    }
     s1 = ScriptedSystemOne(lambda state, qs: {qid: probs[q.data["statement"]] for qid, q in qs.items()})
     metric = ContextualRelevancyMetric(model=llm, system_one_model=s1, eval_mode=mode)
     assert metric.measure(case([node, NODE_C])) == 0.5
     assert metric.error is None
-    split_prompts = [c.prompt for c in llm.calls if c.schema is not None and c.schema.__name__ == "StatementList"]
+    split_prompts = [
+        c.prompt for c in llm.calls if c.schema is not None and c.schema.__name__ == "StatementList"
+    ]
     assert any(rendered in p for p in split_prompts)
 
 
@@ -130,15 +138,22 @@ def test_hybrid_fallback_groups_by_node() -> None:
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(0.5)
     assert calls_by_schema(llm)["BinaryVerdicts"] == 3
     assert metric.system_one_fallback_reason is not None
-    assert metric.system_one_fallback_reason.startswith("System One model scripted-system-one: rate_limit: 429")
+    assert metric.system_one_fallback_reason.startswith(
+        "System One model scripted-system-one: rate_limit: 429"
+    )
 
 
 def test_system_one_formula() -> None:
-    s1 = ScriptedSystemOne(lambda state, qs: {"all_relevant": 0.8, "every_node_relevant": 0.8, "relevant_share": 1.7})
+    s1 = ScriptedSystemOne(
+        lambda state, qs: {"all_relevant": 0.8, "every_node_relevant": 0.8, "relevant_share": 1.7}
+    )
     metric = ContextualRelevancyMetric(system_one_model=s1, eval_mode="system_one")
     node = RetrievedContextData(context=NODE_B, source="faq.md")
     assert metric.measure(case([NODE_A, node])) == pytest.approx(0.741666, abs=1e-5)
-    assert s1.calls[0].state == {"input": "What if these shoes don't fit?", "retrieval_context": [NODE_A, f"faq.md: {NODE_B}"]}
+    assert s1.calls[0].state == {
+        "input": "What if these shoes don't fit?",
+        "retrieval_context": [NODE_A, f"faq.md: {NODE_B}"],
+    }
     kinds = [q.kind for q in s1.calls[0].questions.values()]
     assert kinds == [
         "contextual_relevancy.all_relevant",

@@ -49,10 +49,14 @@ def test_llm_mode_without_llm_is_a_clear_error() -> None:
 
 def test_default_mode_without_llm_is_hybrid_and_with_model_is_llm() -> None:
     s1 = ScriptedSystemOne(lambda s, q: dict.fromkeys(q, 0.9))
-    metric = AnswerRelevancyMetric(system_one_model=s1, extractor=FakeExtractor(statements={"A. B.": ["A.", "B."]}))
+    metric = AnswerRelevancyMetric(
+        system_one_model=s1, extractor=FakeExtractor(statements={"A. B.": ["A.", "B."]})
+    )
     assert metric.measure(CASE) == 1.0
     assert metric.judges().mode is EvalMode.HYBRID
-    assert metric.reason == "The score is 1.00 because all 2 statements of the output are relevant to the input."
+    assert (
+        metric.reason == "The score is 1.00 because all 2 statements of the output are relevant to the input."
+    )
     with_model = AnswerRelevancyMetric(model=ScriptedLLM(router(statements=[])))
     assert with_model.judges().mode is EvalMode.LLM
 
@@ -97,7 +101,10 @@ def test_system_one_plan_and_finish_for_the_runner() -> None:
     assert plan.model is s1 and plan.state == {"input": "q?", "retrieval_context": ["ctx"]}
     assert list(plan.questions) == ["all_relevant", "every_node_relevant", "relevant_share"]
     answers = SystemOneAnswers(
-        nouls={"all_relevant": NoulAnswer(probability=0.8), "every_node_relevant": NoulAnswer(probability=0.8)},
+        nouls={
+            "all_relevant": NoulAnswer(probability=0.8),
+            "every_node_relevant": NoulAnswer(probability=0.8),
+        },
         scores={"relevant_share": ScoreAnswer(score=1.7, probabilities={1: 0.3, 2: 0.7}, confidence=0.45)},
         model="jev-2026-02",
         input_tokens=900,
@@ -115,14 +122,18 @@ def test_system_one_plan_and_finish_for_the_runner() -> None:
 
 
 def test_system_one_finish_missing_answer_sets_error() -> None:
-    metric = AnswerRelevancyMetric(system_one_model=ScriptedSystemOne(lambda s, q: {}), eval_mode="system_one")
+    metric = AnswerRelevancyMetric(
+        system_one_model=ScriptedSystemOne(lambda s, q: {}), eval_mode="system_one"
+    )
     with pytest.raises(SystemOneError, match="no fallback"):
         metric.system_one_finish(CASE, SystemOneAnswers(), None)
     assert metric.success is False and metric.error is not None
 
 
 def test_system_one_plan_checks_params() -> None:
-    metric = KnowledgeRetentionMetric(system_one_model=ScriptedSystemOne(lambda s, q: {}), eval_mode="system_one")
+    metric = KnowledgeRetentionMetric(
+        system_one_model=ScriptedSystemOne(lambda s, q: {}), eval_mode="system_one"
+    )
     with pytest.raises(TypeError):
         metric.system_one_plan(CASE)
     plan = metric.system_one_plan(ConversationalTestCase(turns=[Turn(role="user", content="hi")]))

@@ -33,8 +33,17 @@ def convo(*pairs: tuple[str, str]) -> ConversationalTestCase:
     return ConversationalTestCase(turns=[Turn(role=r, content=c) for r, c in pairs])
 
 
-FULL = convo(("user", U1), ("assistant", A1), ("user", U2), ("assistant", A2), ("user", U3), ("assistant", A3),
-             ("user", U4), ("assistant", A4), ("assistant", A5))
+FULL = convo(
+    ("user", U1),
+    ("assistant", A1),
+    ("user", U2),
+    ("assistant", A2),
+    ("user", U3),
+    ("assistant", A3),
+    ("user", U4),
+    ("assistant", A4),
+    ("assistant", A5),
+)
 
 
 def make_llm() -> ScriptedLLM:
@@ -84,9 +93,13 @@ def test_verdict_sees_earlier_facts_oldest_first_with_correction_rule() -> None:
     assert a3_prompt.index("120 euros") < a3_prompt.index("150 euros a night (corrects")
     assert "the later fact is what the user now holds true" in a3_prompt
     a1_prompt = next(p for p in llm.prompts if A1 in p and "The assistant's message to check" in p)
-    assert "Alfama" not in a1_prompt.split("The assistant's message to check")[0]  # only facts stated before A1
+    assert (
+        "Alfama" not in a1_prompt.split("The assistant's message to check")[0]
+    )  # only facts stated before A1
     # fact extraction of U3 sees the earlier turns as context
-    u3_prompt = next(p for p in llm.prompts if "The user's new message" in p and U3 in p.split("The user's new message")[1])
+    u3_prompt = next(
+        p for p in llm.prompts if "The user's new message" in p and U3 in p.split("The user's new message")[1]
+    )
     assert U1 in u3_prompt and A2 in u3_prompt
 
 
@@ -99,7 +112,9 @@ def test_user_turns_and_assistant_turns_run_concurrently() -> None:
 
 def test_hybrid_five_assistant_turns_one_request() -> None:
     probs = {A1: 0.1, A2: 0.8, A3: 0.3, A4: 0.45, A5: 0.99}
-    s1 = ScriptedSystemOne(lambda state, qs: {qid: probs[q.data["assistant_message"]] for qid, q in qs.items()})
+    s1 = ScriptedSystemOne(
+        lambda state, qs: {qid: probs[q.data["assistant_message"]] for qid, q in qs.items()}
+    )
     llm = make_llm()
     metric = KnowledgeRetentionMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
     assert metric.measure(FULL) == pytest.approx(3 / 5)
@@ -130,19 +145,25 @@ def test_hybrid_fallback_per_turn() -> None:
 def test_hybrid_without_llm_uses_extractor_and_deterministic_reason() -> None:
     extractor = FakeExtractor(facts=FACTS)
     probs = {A1: 0.1, A2: 0.8, A3: 0.3, A4: 0.45, A5: 0.99}
-    s1 = ScriptedSystemOne(lambda state, qs: {qid: probs[q.data["assistant_message"]] for qid, q in qs.items()})
+    s1 = ScriptedSystemOne(
+        lambda state, qs: {qid: probs[q.data["assistant_message"]] for qid, q in qs.items()}
+    )
     metric = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="hybrid", extractor=extractor)
     assert metric.measure(FULL) == pytest.approx(3 / 5)
     assert extractor.calls == 4
     assert metric.evaluation_model == "fake-extractor + scripted-system-one"
     assert metric.reason is not None
-    assert metric.reason.startswith("The score is 0.60: 3 of 5 checked assistant turns keep the user's facts.")
+    assert metric.reason.startswith(
+        "The score is 0.60: 3 of 5 checked assistant turns keep the user's facts."
+    )
     assert "(P(attrition)=0.80)" in metric.reason and "(P(attrition)=0.99)" in metric.reason
 
 
 def test_hybrid_without_llm_cannot_fall_back() -> None:
     s1 = ScriptedSystemOne([SystemOneError("read timed out", kind="timeout", retryable=True)])
-    metric = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="hybrid", extractor=FakeExtractor(facts=FACTS))
+    metric = KnowledgeRetentionMetric(
+        system_one_model=s1, eval_mode="hybrid", extractor=FakeExtractor(facts=FACTS)
+    )
     with pytest.raises(SystemOneError) as info:
         metric.measure(FULL)
     msg = str(info.value)
@@ -153,7 +174,9 @@ def test_hybrid_without_llm_cannot_fall_back() -> None:
 
 def test_system_one_formula_example() -> None:
     """REFERENCE §3 example: P1=0.8, P2=0.8, E=1.7 -> (2*0.8 + 0.8 + 1.7/3) / 4 = 0.7417."""
-    s1 = ScriptedSystemOne(lambda state, qs: {"no_forgetting": 0.8, "no_reasking": 0.8, "retention_level": 1.7})
+    s1 = ScriptedSystemOne(
+        lambda state, qs: {"no_forgetting": 0.8, "no_reasking": 0.8, "retention_level": 1.7}
+    )
     metric = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="system_one")
     assert round(metric.measure(FULL), 4) == 0.7417
     call = s1.calls[0]

@@ -34,14 +34,19 @@ def test_scripted_llm_sequence_and_exhaustion() -> None:
 
 
 def test_scripted_system_one_values() -> None:
-    qs = {"a": NoulQuestion(instructions="x?"), "b": ScoreQuestion(instructions="y?", levels=["0", "1", "2", "3"])}
+    qs = {
+        "a": NoulQuestion(instructions="x?"),
+        "b": ScoreQuestion(instructions="y?", levels=["0", "1", "2", "3"]),
+    }
     s1 = ScriptedSystemOne(lambda state, q: {"a": 0.7, "b": 1.7}, model_version="v9", cost=0.1, tokens=(5, 0))
     with track_usage() as usage:
         answers, cost = s1.decide({"k": 1}, qs)
     assert cost == 0.1 and answers.model == "v9"
     assert answers.nouls["a"].probability == 0.7
     score = answers.scores["b"]
-    assert score.score == pytest.approx(1.7) and score.probabilities == pytest.approx({0: 0.0, 1: 0.3, 2: 0.7, 3: 0.0})
+    assert score.score == pytest.approx(1.7) and score.probabilities == pytest.approx(
+        {0: 0.0, 1: 0.3, 2: 0.7, 3: 0.0}
+    )
     assert score.top_level == 2 and score.confidence == pytest.approx(0.6)
     assert usage.system_one_requests == 1 and usage.input_tokens == 5
     assert s1.calls[0].state == {"k": 1} and s1.call_count == 1
