@@ -154,6 +154,11 @@ def test_several_errors_are_all_reported() -> None:
 def test_model_validate_and_assignment_raise_type_error_too() -> None:
     with pytest.raises(TypeError, match=r"^LLMTestCase\.input: "):
         LLMTestCase.model_validate({"input": 3})
+    with pytest.raises(
+        TypeError, match=r"^LLMTestCase\.retrieval_context\[0\]: expected str or RetrievedContextData"
+    ):
+        LLMTestCase.model_validate_json('{"input": "q", "retrievalContext": [7]}')
+    assert LLMTestCase.model_validate_json('{"input": "q", "actualOutput": "a"}').actual_output == "a"
     tc = LLMTestCase(input="q")
     tc.actual_output = "fine"
     assert tc.actual_output == "fine"

@@ -107,9 +107,9 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
     """Accepts snake_case and camelCase field names, serialises camelCase, raises ``TypeError`` on bad input.
 
     Raises:
-        TypeError: on construction, on ``model_validate`` and on assignment, when a field has the wrong type, a
-            required field is missing or an unknown field is given; the message names the field (with list indexes,
-            e.g. ``ConversationalTestCase.turns[1].role``).
+        TypeError: on construction, ``model_validate``/``model_validate_json`` and assignment, when a field has
+            the wrong type, a required field is missing or an unknown field is given; the message names the field as
+            it was spelled, with list indexes (e.g. ``ConversationalTestCase.turns[1].role``).
     """
 
     model_config = ConfigDict(
@@ -125,6 +125,13 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
     def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         try:
             return super().model_validate(obj, *args, **kwargs)
+        except ValidationError as err:
+            raise TypeError(describe_validation_error(err, cls.__name__)) from None
+
+    @classmethod
+    def model_validate_json(cls, json_data: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        try:
+            return super().model_validate_json(json_data, *args, **kwargs)
         except ValidationError as err:
             raise TypeError(describe_validation_error(err, cls.__name__)) from None
 
