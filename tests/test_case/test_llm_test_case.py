@@ -155,7 +155,7 @@ def test_model_validate_and_assignment_raise_type_error_too() -> None:
     with pytest.raises(TypeError, match=r"^LLMTestCase\.input: "):
         LLMTestCase.model_validate({"input": 3})
     with pytest.raises(
-        TypeError, match=r"^LLMTestCase\.retrieval_context\[0\]: expected str or RetrievedContextData"
+        TypeError, match=r"^LLMTestCase\.retrievalContext\[0\]: expected str or RetrievedContextData"
     ):
         LLMTestCase.model_validate_json('{"input": "q", "retrievalContext": [7]}')
     assert LLMTestCase.model_validate_json('{"input": "q", "actualOutput": "a"}').actual_output == "a"
