@@ -51,7 +51,7 @@ T = TypeVar("T", bound=BaseModel)
 T2 = TypeVar("T2")
 
 
-class _Secret:
+class Secret:
     """Holds an API key; its repr and str never show it."""
 
     __slots__ = ("_value",)
@@ -127,7 +127,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             raise ValueError(f"{type(self).__name__} needs a model name")
         if temperature is not None and temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature}")
-        self._api_key = _Secret(api_key)
+        self._api_key = Secret(api_key)
         self.base_url = base_url
         self.temperature = temperature
         self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})

@@ -1,0 +1,398 @@
+"""TypeSafe's hosted System One model (Jev) over HTTP: ``POST {base}/v1/systemone`` (REFERENCE §5), on httpx.
+
+Wire mapping of our questions (our ``kind``/``data`` fields never leave the process):
+
+* :class:`NoulQuestion` -> ``{"type": "noul", "instructions", "criteria": {"true", "false"}}`` (criteria only
+  when described)
+* :class:`ChoiceQuestion` -> ``{"type": "choice", "instructions", "criteria": {option: description | null}}``
+* :class:`ScoreQuestion` -> ``{"type": "score", "instructions", "criteria": [level0, ..., levelN]}`` (worst first)
+
+Request budget (checked before sending; tokens estimated as ``ceil(chars / 3)``, chars of the JSON text): state +
+longest question <= 32,000 tokens and the whole request <= 64,000, else :class:`RequestTooLargeError`.
+Cost: ``input_tokens * cost_per_input_token`` (default $0.042 per million input tokens; output tokens are free).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Coroutine, Mapping
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel, ValidationError
+
+from deepeval._concurrency import run_sync
+from deepeval.config.settings import get_settings, redact
+from deepeval.errors import RequestTooLargeError, SystemOneError, UnsupportedQuestionError
+from deepeval.models.base_model import DeepEvalBaseSystemOneModel
+from deepeval.models.llms.openai_compatible import Secret, display_url
+from deepeval.models.llms.per_loop import PerLoop
+from deepeval.models.rate_limit import AdaptiveLimiter
+from deepeval.models.retry import (
+    RetryPolicy,
+    call_with_retries,
+    connection_error,
+    error_for_status,
+    parse_retry_after,
+    timeout_error,
+)
+from deepeval.models.system_one.schema import (
+    ChoiceAnswer,
+    ChoiceQuestion,
+    NoulAnswer,
+    NoulQuestion,
+    Questions,
+    ScoreAnswer,
+    ScoreQuestion,
+    SystemOneAnswers,
+)
+from deepeval.models.usage import record_usage
+
+T = TypeVar("T")
+
+DEFAULT_MODEL = "jev-latest"
+DEFAULT_BASE_URL = "https://api.typesafe.ai"
+#: USD per input token ($0.042 per million); output tokens are free.
+DEFAULT_COST_PER_INPUT_TOKEN = 0.042e-6
+#: token budgets (estimated tokens = ceil(chars / 3))
+STATE_PLUS_QUESTION_BUDGET = 32_000
+REQUEST_BUDGET = 64_000
+
+
+def estimate_tokens(text: str) -> int:
+    """``ceil(len(text) / 3)``: the budget's token estimate."""
+    return math.ceil(len(text) / 3)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def wire_state(state: Any) -> Any:
+    """The state as sent: strings, dicts and lists as they are, pydantic models dumped to JSON-able dicts.
+
+    Raises:
+        TypeError: anything else, or content that is not JSON-serialisable.
+    """
+    if isinstance(state, BaseModel):
+        state = state.model_dump(mode="json", exclude_none=True)
+    if not isinstance(state, (str, dict, list)):
+        raise TypeError(f"System One state must be a string, dict or list, not {type(state).__name__}")
+    try:
+        _dumps(state)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"System One state is not JSON-serialisable: {exc}") from None
+    return state
+
+
+def wire_question(question: Any, *, model: str | None = None) -> dict[str, Any]:
+    """One question in the wire format (see the module docstring).
+
+    Raises:
+        UnsupportedQuestionError: not a Noul/Choice/Score question.
+    """
+    if isinstance(question, NoulQuestion):
+        out: dict[str, Any] = {"type": "noul", "instructions": question.instructions}
+        criteria = {k: v for k, v in (("true", question.true), ("false", question.false)) if v is not None}
+        if criteria:
+            out["criteria"] = criteria
+        return out
+    if isinstance(question, ChoiceQuestion):
+        return {"type": "choice", "instructions": question.instructions, "criteria": dict(question.options)}
+    if isinstance(question, ScoreQuestion):
+        return {"type": "score", "instructions": question.instructions, "criteria": list(question.levels)}
+    raise UnsupportedQuestionError(
+        f"System One model {model or DEFAULT_MODEL} cannot send a {type(question).__name__}; "
+        "use NoulQuestion, ChoiceQuestion or ScoreQuestion",
+        model=model,
+        question_kind=type(question).__name__,
+    )
+
+
+def check_budget(
+    state: Any, wire_questions: Mapping[str, Any], body: Mapping[str, Any], *, model: str
+) -> None:
+    """Refuse an oversized request before sending (see the module docstring for the budget).
+
+    Raises:
+        RequestTooLargeError: over budget; the message gives the estimate and says to use eval mode ``llm``.
+    """
+    state_tokens = estimate_tokens(state if isinstance(state, str) else _dumps(state))
+    longest = max((estimate_tokens(_dumps(q)) for q in wire_questions.values()), default=0)
+    total = estimate_tokens(_dumps(body))
+    advice = (
+        "; shorten the test case or switch this metric to eval mode 'llm' "
+        "(eval_mode='llm' or DEEPEVAL_EVAL_MODE=llm)"
+    )
+    if state_tokens + longest > STATE_PLUS_QUESTION_BUDGET:
+        raise RequestTooLargeError(
+            f"System One request for {model} is too large: state + longest question is about "
+            f"{state_tokens + longest:,} tokens (limit {STATE_PLUS_QUESTION_BUDGET:,}, estimated as chars/3)"
+            + advice,
+            model=model,
+        )
+    if total > REQUEST_BUDGET:
+        raise RequestTooLargeError(
+            f"System One request for {model} is too large: about {total:,} tokens in all "
+            f"(limit {REQUEST_BUDGET:,}, estimated as chars/3)" + advice,
+            model=model,
+        )
+
+
+def parse_answers(
+    data: Any, questions: Questions, *, model: str
+) -> tuple[SystemOneAnswers, int | None, int | None, str | None]:
+    """Answers for the asked ``questions`` from a response body; also input/output tokens and resolved model.
+
+    An answer that is absent, of another type than its question, or malformed (probability outside [0, 1], a
+    choice that is not an option, a score outside the levels) is left out: the caller sees it as missing.
+
+    Raises:
+        SystemOneError: the body is not an object with an ``answers`` object (kind server).
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("answers"), dict):
+        fields = sorted(data) if isinstance(data, dict) else type(data).__name__
+        raise SystemOneError(
+            f"System One model {model}: the reply has no 'answers' object (fields present: {fields})",
+            model=model,
+            retryable=True,
+            kind="server",
+        )
+    raw: dict[str, Any] = data["answers"]
+    nouls: dict[str, NoulAnswer] = {}
+    choices: dict[str, ChoiceAnswer] = {}
+    scores: dict[str, ScoreAnswer] = {}
+    for qid, question in questions.items():
+        ans = raw.get(qid)
+        if not isinstance(ans, dict):
+            continue
+        try:
+            if isinstance(question, NoulQuestion) and ans.get("type", "noul") == "noul":
+                nouls[qid] = NoulAnswer(probability=float(ans["noul"]))
+            elif isinstance(question, ChoiceQuestion) and ans.get("type", "choice") == "choice":
+                choice = str(ans["choice"])
+                if choice not in question.options:
+                    continue
+                probs = {str(k): float(v) for k, v in (ans.get("probabilities") or {}).items()}
+                conf = ans.get("confidence")
+                choices[qid] = ChoiceAnswer(
+                    choice=choice, probabilities=probs, confidence=float(conf if conf is not None else 0.0)
+                )
+            elif isinstance(question, ScoreQuestion) and ans.get("type", "score") == "score":
+                score = float(ans["score"])
+                if not 0.0 <= score <= len(question.levels) - 1 + 1e-9:
+                    continue
+                probs_i = {int(k): float(v) for k, v in (ans.get("probabilities") or {}).items()}
+                conf = ans.get("confidence")
+                legend = ans.get("legend")
+                scores[qid] = ScoreAnswer(
+                    score=min(score, float(len(question.levels) - 1)),
+                    probabilities=probs_i,
+                    confidence=float(conf if conf is not None else 0.0),
+                    legend=[str(x) for x in legend] if isinstance(legend, list) else list(question.levels),
+                )
+        except (KeyError, TypeError, ValueError, ValidationError):
+            continue
+    raw_usage = data.get("usage")
+    usage: dict[str, Any] = raw_usage if isinstance(raw_usage, dict) else {}
+    tin, tout = _int_or_none(usage.get("input_tokens")), _int_or_none(usage.get("output_tokens"))
+    resolved = data.get("model") if isinstance(data.get("model"), str) else None
+    answers = SystemOneAnswers(
+        nouls=nouls, choices=choices, scores=scores, model=resolved, input_tokens=tin, output_tokens=tout
+    )
+    return answers, tin, tout, resolved
+
+
+class TypeSafeModel(DeepEvalBaseSystemOneModel):
+    """TypeSafe's System One model as a judge.
+
+    Args:
+        model: default ``TYPESAFE_MODEL_NAME``, else ``jev-latest``.
+        api_key: default ``TYPESAFE_API_KEY``; without one, calls raise ``SystemOneError(kind="auth")``
+            (construction does not fail).
+        base_url: default ``TYPESAFE_BASE_URL``, else ``https://api.typesafe.ai``.
+        cost_per_input_token: USD per input token; default ``TYPESAFE_COST_PER_INPUT_TOKEN``, else 0.042e-6.
+        timeout / max_retries / retry_policy: as the LLM clients (``DEEPEVAL_JUDGE_TIMEOUT`` /
+            ``DEEPEVAL_JUDGE_MAX_RETRIES``).
+        max_concurrency: starting cap of concurrent requests (adaptive).
+        **client_kwargs: passed to ``httpx.AsyncClient`` (e.g. ``headers``, ``verify``, ``proxy``).
+
+    ``decide`` / ``a_decide`` return ``(SystemOneAnswers, cost_usd | None)``; cost is None when the server reports
+    no usage. They record ``input_tokens``/``output_tokens``/``system_one_requests`` with ``record_usage``; the
+    caller records the cost.
+
+    Raises (calls): :class:`RequestTooLargeError` (nothing sent), :class:`UnsupportedQuestionError`,
+    :class:`SystemOneError` with kind auth (401/403), bad_request (400/404/422), rate_limit, server, timeout,
+    connection. Messages name the model and never the key.
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        cost_per_input_token: float | None = None,
+        *,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        max_concurrency: int = 16,
+        retry_policy: RetryPolicy | None = None,
+        **client_kwargs: Any,
+    ) -> None:
+        s = get_settings()
+        self._api_key = Secret(api_key or s.get("TYPESAFE_API_KEY"))
+        self.base_url = (base_url or s.get("TYPESAFE_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        if cost_per_input_token is None:
+            cost_per_input_token = s.get_float("TYPESAFE_COST_PER_INPUT_TOKEN", DEFAULT_COST_PER_INPUT_TOKEN)
+        if cost_per_input_token is None or cost_per_input_token < 0:
+            raise ValueError(f"cost_per_input_token must be >= 0 USD per token, got {cost_per_input_token}")
+        self.cost_per_input_token = float(cost_per_input_token)
+        self.retry_policy = retry_policy or RetryPolicy.from_settings(
+            timeout=timeout, max_retries=max_retries
+        )
+        self.limiter = AdaptiveLimiter(max_concurrency)
+        self.resolved_model: str | None = None
+        self._client_kwargs = client_kwargs
+        self._clients: PerLoop[httpx.AsyncClient] = PerLoop(self._new_client, _aclose)
+        super().__init__(model or s.get("TYPESAFE_MODEL_NAME") or DEFAULT_MODEL)
+
+    # -- DeepEvalBaseSystemOneModel --------------------------------------------------------------------------------
+    def load_model(self, *args: Any, **kwargs: Any) -> None:
+        """Nothing to load: HTTP clients are opened per event loop on first use."""
+        return None
+
+    def get_model_name(self) -> str:
+        """``jev-latest`` before the first reply; ``jev-latest (jev-2026-10-01)`` once the server named the
+        version it resolved to (just the name when they are equal)."""
+        name = str(self.name)
+        if self.resolved_model and self.resolved_model != name:
+            return f"{name} ({self.resolved_model})"
+        return name
+
+    def decide(self, state: Any, questions: Questions) -> tuple[SystemOneAnswers, float | None]:
+        """Sync :meth:`a_decide` (works inside a running event loop too)."""
+        return run_sync(self._run_private(self.a_decide(state, questions)))
+
+    async def a_decide(self, state: Any, questions: Questions) -> tuple[SystemOneAnswers, float | None]:
+        """Answer ``questions`` about ``state`` in one request (see the class docstring)."""
+        name = str(self.name)
+        if not questions:
+            return SystemOneAnswers(), 0.0
+        wire_qs = {str(qid): wire_question(q, model=name) for qid, q in questions.items()}
+        body = {"model": name, "state": wire_state(state), "questions": wire_qs}
+        check_budget(body["state"], wire_qs, body, model=name)
+        if not self._api_key.get():
+            raise SystemOneError(
+                f"System One model {name}: no TypeSafe API key; set TYPESAFE_API_KEY or pass api_key=",
+                model=name,
+                kind="auth",
+            )
+        content = _dumps(body).encode()
+
+        async def attempt() -> tuple[SystemOneAnswers, int | None, int | None, str | None]:
+            # parsing is part of the attempt: a reply without ``answers`` is retried like a 5xx
+            return parse_answers(await self._post(content), questions, model=name)
+
+        answers, tin, tout, resolved = await call_with_retries(
+            attempt,
+            policy=self.retry_policy,
+            model=name,
+            limiter=self.limiter,
+            error_cls=SystemOneError,
+        )
+        if resolved:
+            self.resolved_model = resolved
+        record_usage(input_tokens=tin, output_tokens=tout, system_one_requests=1)
+        cost = None if tin is None else tin * self.cost_per_input_token
+        return answers, cost
+
+    async def aclose(self) -> None:
+        """Close the HTTP client opened on the running loop."""
+        await self._clients.aclose()
+
+    def __repr__(self) -> str:
+        return f"TypeSafeModel(model={self.name!r}, base_url={display_url(self.base_url)!r})"
+
+    # -- HTTP ------------------------------------------------------------------------------------------------------
+    async def _post(self, content: bytes) -> Any:
+        name = str(self.name)
+        client = self._clients.get()
+        try:
+            resp = await client.post(
+                "/v1/systemone",
+                content=content,
+                headers={
+                    "Authorization": f"Bearer {self._api_key.get()}",
+                    "Content-Type": "application/json",
+                },
+            )
+        except httpx.TimeoutException:
+            raise timeout_error(name, self.retry_policy.timeout, SystemOneError) from None
+        except httpx.TransportError as exc:
+            raise connection_error(
+                name, display_url(self.base_url), type(exc).__name__, SystemOneError
+            ) from None
+        if resp.status_code != 200:
+            raise error_for_status(
+                resp.status_code,
+                model=name,
+                detail=self._redact(_detail_text(resp)),
+                retry_after=parse_retry_after(dict(resp.headers.items())),
+                error_cls=SystemOneError,
+            )
+        try:
+            return resp.json()
+        except ValueError:
+            raise SystemOneError(
+                f"System One model {name}: the server at {display_url(self.base_url)} replied with a body that "
+                f"is not JSON, starting {self._redact(resp.text[:80])!r}",
+                model=name,
+                status_code=resp.status_code,
+                retryable=True,
+                kind="server",
+            ) from None
+
+    def _new_client(self) -> httpx.AsyncClient:
+        kwargs: dict[str, Any] = {"base_url": self.base_url, "timeout": self.retry_policy.timeout + 1.0}
+        kwargs.update(self._client_kwargs)
+        return httpx.AsyncClient(**kwargs)
+
+    async def _run_private(self, coro: Coroutine[Any, Any, T]) -> T:
+        return await self._clients.run_private(coro)
+
+    def _redact(self, text: str) -> str:
+        key = self._api_key.get()
+        return redact(text, {"key": key} if key else {})
+
+
+async def _aclose(client: httpx.AsyncClient) -> None:
+    await client.aclose()
+
+
+def _detail_text(resp: httpx.Response) -> str:
+    """The server's error detail: FastAPI ``{"detail": str | [{loc, msg}]}`` or the body's start."""
+    try:
+        data = resp.json()
+    except ValueError:
+        return resp.text[:200]
+    detail = data.get("detail") if isinstance(data, dict) else None
+    if isinstance(detail, list):
+        parts = []
+        for item in detail[:3]:
+            if isinstance(item, dict):
+                loc = ".".join(str(x) for x in item.get("loc", []) if x != "body")
+                parts.append(f"{loc}: {item.get('msg', '')}" if loc else str(item.get("msg", "")))
+            else:
+                parts.append(str(item))
+        return "; ".join(parts)
+    if detail is not None:
+        return str(detail)
+    return json.dumps(data)[:200]
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return None if value is None else int(value)
+    except (TypeError, ValueError):
+        return None
