@@ -20,6 +20,16 @@ import traceback
 from typing import Any
 
 
+def _current_rss_mib() -> float:
+    """Resident set size now (Linux ``/proc/self/statm``), MiB; 0.0 where unavailable."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            pages = int(fh.read().split()[1])
+        return pages * resource.getpagesize() / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def _kwargs_for(cls: Any, wanted: dict[str, Any]) -> dict[str, Any]:
     """The subset of ``wanted`` that ``cls`` accepts (the two implementations' config classes differ a little)."""
     if dataclasses.is_dataclass(cls):
@@ -29,35 +39,38 @@ def _kwargs_for(cls: Any, wanted: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in wanted.items() if k in names}
 
 
-def _build_cases(kind: str, rows: list[dict[str, Any]]) -> list[Any]:
+def _build_case(kind: str, r: dict[str, Any]) -> Any:
     from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 
+    if kind == "mixed":
+        kind = r["kind"]
     if kind == "rag":
-        return [
-            LLMTestCase(
-                input=r["input"],
-                actual_output=r["actual_output"],
-                retrieval_context=r["retrieval_context"],
-                name=r["name"],
-            )
-            for r in rows
-        ]
-    return [
-        ConversationalTestCase(
-            turns=[Turn(role=t["role"], content=t["content"]) for t in r["turns"]], name=r["name"]
+        return LLMTestCase(
+            input=r["input"],
+            actual_output=r["actual_output"],
+            retrieval_context=r["retrieval_context"],
+            name=r["name"],
         )
-        for r in rows
-    ]
+    return ConversationalTestCase(
+        turns=[Turn(role=t["role"], content=t["content"]) for t in r["turns"]], name=r["name"]
+    )
 
 
-def _build_metric(name: str, mode: str, include_reason: bool) -> Any:
+def _build_cases(kind: str, rows: list[dict[str, Any]]) -> list[Any]:
+    return [_build_case(kind, r) for r in rows]
+
+
+def _build_metric(name: str, mode: str | None, include_reason: bool) -> Any:
+    """``mode=None`` leaves the eval mode to the implementation's default resolution."""
     import deepeval.metrics as m
 
     cls = getattr(m, f"{name}Metric")
+    if mode is None:
+        return cls(threshold=0.5, include_reason=include_reason)
     return cls(threshold=0.5, eval_mode=mode, include_reason=include_reason)
 
 
-def _run_phase(phase: dict[str, Any], mode: str, include_reason: bool) -> dict[str, Any]:
+def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) -> dict[str, Any]:
     from deepeval import evaluate
     from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 
@@ -79,6 +92,7 @@ def _run_phase(phase: dict[str, Any], mode: str, include_reason: bool) -> dict[s
     )
     cache_config = CacheConfig(**_kwargs_for(CacheConfig, {"write_cache": False, "use_cache": False}))
     error_config = ErrorConfig(**_kwargs_for(ErrorConfig, {"ignore_errors": True}))
+    rss_before = _current_rss_mib()
     t0 = time.monotonic()
     result = evaluate(
         cases,
@@ -94,9 +108,15 @@ def _run_phase(phase: dict[str, Any], mode: str, include_reason: bool) -> dict[s
     for tr in result.test_results:
         for md in tr.metrics_data or []:
             n_results += 1
-            slot = per_metric.setdefault(md.name, {"scores": [], "errors": [], "models": set()})
-            if md.error:
-                slot["errors"].append(str(md.error)[:300])
+            slot = per_metric.setdefault(
+                md.name, {"scores": [], "errors": [], "n_errors": 0, "models": set(), "skipped": 0}
+            )
+            if getattr(md, "skipped", False):
+                slot["skipped"] += 1
+            elif md.error:
+                slot["n_errors"] += 1
+                if len(slot["errors"]) < 20:
+                    slot["errors"].append(str(md.error)[:300])
             elif md.score is not None:
                 slot["scores"].append(float(md.score))
             if getattr(md, "evaluation_model", None):
@@ -106,6 +126,8 @@ def _run_phase(phase: dict[str, Any], mode: str, include_reason: bool) -> dict[s
     return {
         "start": t0,
         "end": t1,
+        "rss_before_mib": rss_before,
+        "rss_after_mib": _current_rss_mib(),
         "wall_s": t1 - t0,
         "n_test_results": len(result.test_results),
         "n_metric_results": n_results,

@@ -105,7 +105,8 @@ def run_worker(
         workdir = Path(tmp)
         job_path, out_path = workdir / "job.json", workdir / "result.json"
         job_path.write_text(json.dumps(job))
-        env = sealed_env(workdir, {**env_extra, "DEEPEVAL_EVAL_MODE": job["mode"]})
+        mode_env = {"DEEPEVAL_EVAL_MODE": job["mode"]} if job.get("mode") else {}
+        env = sealed_env(workdir, {**env_extra, **mode_env})
         try:
             proc = subprocess.run(
                 [str(python), str(WORKER), str(job_path), str(out_path)],

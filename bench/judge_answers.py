@@ -219,9 +219,15 @@ def _items(text: str) -> list[str]:
     return []
 
 
+def _outside_blocks(text: str) -> str:
+    return _BLOCK.sub(" ", text)
+
+
 def _ours_verdicts(text: str, schema: dict[str, Any] | None) -> Any:
-    enum = _enum_values(schema)
-    middle = "borderline" if "borderline" in enum or not enum else ("idk" if "idk" in enum else None)
+    """One verdict per item; the third value is offered only when the prompt's own wording names it (the
+    schema's enum is shared by our binary and ternary verdicts)."""
+    instructions = _outside_blocks(text)
+    middle = next((m for m in ("idk", "borderline") if f'"{m}"' in instructions), None)
     out = []
     for item in _items(text):
         v = _verdict(item, middle is not None)
@@ -374,6 +380,9 @@ def _noul_probability(instructions: Any, state: Any) -> float:
         knowledge = json.dumps(state.get("accumulated_knowledge"))
         return 0.9 if forgets(str(state["llm_message"]), knowledge) else 0.1
     text = instructions if isinstance(instructions, str) else json.dumps(instructions, sort_keys=True)
+    message = _block(text, "ASSISTANT")
+    if message is not None:  # ours, hybrid knowledge retention: yes = the assistant turn shows attrition
+        return 0.9 if forgets(message, _block(text, "FACTS") or "") else 0.1
     item = _block(text, "STATEMENT", "CLAIM")
     if item is not None:  # ours, hybrid: the item is delimited inside the instructions
         return _P[relevance(item)]

@@ -95,6 +95,7 @@ def run_one(
         tail = full["end"] - max((e.t for e in ev), default=full["end"])
         scores = [s for m in full["metrics"].values() for s in m["scores"]]
         errors = [e for m in full["metrics"].values() for e in m["errors"]]
+        n_errors = sum(m.get("n_errors", len(m["errors"])) for m in full["metrics"].values())
         row.update(
             {
                 "wall_s": full["wall_s"],
@@ -121,7 +122,7 @@ def run_one(
                 "n_results": full["n_metric_results"],
                 "n_expected": len(cases) * len(metrics),
                 "mean_score": statistics.fmean(scores) if scores else None,
-                "n_errors": len(errors),
+                "n_errors": n_errors,
                 "first_error": errors[0] if errors else None,
                 "models": sorted({x for m in full["metrics"].values() for x in m["models"]}),
             }
