@@ -26,14 +26,15 @@ def router(
     *,
     statements: Mapping[str, Sequence[str]] | Sequence[str] | None = None,
     verdicts: Sequence[str] | Callable[[str], Sequence[str]] | None = None,
-    facts: Mapping[str, Sequence[str]] | None = None,
+    facts: Mapping[str, Any] | None = None,
     turn_verdicts: Mapping[str, str] | None = None,
     reason: str = "scripted reason",
 ) -> Callable[[str, Any], Any]:
     """A responder answering each of our schemas.
 
     statements: text -> statements (or one list for every text). verdicts: verdict strings for the statement list
-    (or a function of the prompt). facts: user message -> facts. turn_verdicts: assistant message -> verdict.
+    (or a function of the prompt). facts: user message -> facts (or a full
+    ``{"facts": [...], "supersedes": [...]}`` reply). turn_verdicts: assistant message -> verdict.
     """
 
     def respond(prompt: str, schema: Any) -> Any:
@@ -50,7 +51,8 @@ def router(
             assert facts is not None
             marker = "The user's new message:"
             tail = prompt[prompt.index(marker) :]
-            return {"facts": list(quoted_in(tail, facts))}
+            found = quoted_in(tail, facts)
+            return dict(found) if isinstance(found, Mapping) else {"facts": list(found)}
         if name == "BinaryVerdict":
             assert turn_verdicts is not None
             marker = "The assistant's message to check:"

@@ -23,9 +23,13 @@ A5 = "Enjoy Madrid on 5 June, Ben!"  # contradicts
 FACTS = {
     U1: ["The user's name is Ann.", "The user flies to Lisbon on 3 May."],
     U2: ["The user wants to stay near Alfama.", "The user's budget is 120 euros a night."],
-    U3: ["The user's budget is 150 euros a night (corrects an earlier statement)."],
+    U3: {
+        "facts": ["The user's budget is 150 euros a night."],
+        "supersedes": ["The user's budget is 120 euros per night."],
+    },
     U4: [],
 }
+FLAT_FACTS = {k: v if isinstance(v, list) else v["facts"] for k, v in FACTS.items()}
 TURN_VERDICTS = {A1: "no", A2: "Yes.", A3: "no", A4: "NO", A5: "yes"}
 
 
@@ -63,6 +67,7 @@ def test_llm_score_no_verdicts_over_verdicts() -> None:
     assert metric.score_breakdown == {
         "user_turns": 4,
         "facts": 5,
+        "superseded": 1,
         "assistant_turns": 5,
         "checked_turns": 5,
         "attritions": 2,
@@ -86,21 +91,60 @@ def test_one_user_one_assistant_scores_one() -> None:
     assert calls_by_schema(llm) == {"FactList": 1}
 
 
-def test_verdict_sees_earlier_facts_oldest_first_with_correction_rule() -> None:
+def test_verdict_sees_earlier_facts_oldest_first_and_corrections_replace() -> None:
     llm = make_llm()
     KnowledgeRetentionMetric(model=llm, eval_mode="llm").measure(FULL)
+    a2_prompt = next(p for p in llm.prompts if A2 in p and "The assistant's message to check" in p)
+    facts_part = a2_prompt.split("The assistant's message to check")[0]
+    assert facts_part.index("Lisbon on 3 May") < facts_part.index("120 euros")
     a3_prompt = next(p for p in llm.prompts if A3 in p and "The assistant's message to check" in p)
-    assert a3_prompt.index("120 euros") < a3_prompt.index("150 euros a night (corrects")
+    facts_part = a3_prompt.split("The assistant's message to check")[0]
+    assert (
+        "150 euros a night" in facts_part and "120 euros" not in facts_part
+    )  # superseded by U3 (reworded match)
     assert "the later fact is what the user now holds true" in a3_prompt
     a1_prompt = next(p for p in llm.prompts if A1 in p and "The assistant's message to check" in p)
     assert (
         "Alfama" not in a1_prompt.split("The assistant's message to check")[0]
     )  # only facts stated before A1
-    # fact extraction of U3 sees the earlier turns as context
+    # fact extraction of U3 sees the earlier turns as context and asks for superseded facts
     u3_prompt = next(
         p for p in llm.prompts if "The user's new message" in p and U3 in p.split("The user's new message")[1]
     )
-    assert U1 in u3_prompt and A2 in u3_prompt
+    assert U1 in u3_prompt and A2 in u3_prompt and '"supersedes"' in u3_prompt
+
+
+def test_deterministic_style_extractor_with_sync_fact_updates() -> None:
+    from deepeval.metrics._engine.extractor import FactChanges
+
+    class Extractor(FakeExtractor):
+        def fact_updates(self, user_message: str, previous: object) -> FactChanges:
+            if user_message == U3:
+                return FactChanges(
+                    ["The user's budget is 150 euros a night."], ["The user's budget is 120 euros a night."]
+                )
+            return FactChanges(list(FACTS[user_message]) if isinstance(FACTS[user_message], list) else [], [])
+
+    s1 = ScriptedSystemOne(lambda state, qs: dict.fromkeys(qs, 0.2))
+    metric = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="hybrid", extractor=Extractor())
+    assert metric.measure(FULL) == 1.0
+    a3q = next(q for q in s1.calls[0].questions.values() if q.data["assistant_message"] == A3)
+    assert a3q.data["facts"] == [
+        *FACTS[U1],
+        "The user wants to stay near Alfama.",
+        "The user's budget is 150 euros a night.",
+    ]
+
+
+def test_same_fact_matching() -> None:
+    from deepeval.metrics._engine.extractor import FactChanges
+    from deepeval.metrics._engine.facts import apply_changes, same_fact
+
+    assert same_fact("The user's budget is 120 euros a night.", "the user's budget is 120 euros per night")
+    assert not same_fact("The user's budget is 120 euros a night.", "The user flies to Lisbon on 3 May.")
+    known = ["A is 1.", "B is 2."]
+    assert apply_changes(known, FactChanges(["A is 3."], ["A is 1."])) == ["B is 2.", "A is 3."]
+    assert apply_changes(known, FactChanges(["B is 2."], [])) == known
 
 
 def test_user_turns_and_assistant_turns_run_concurrently() -> None:
@@ -122,7 +166,11 @@ def test_hybrid_five_assistant_turns_one_request() -> None:
     qs = s1.calls[0].questions
     assert len(qs) == 5 and {q.kind for q in qs.values()} == {"turn_attrition"}
     a3q = next(q for q in qs.values() if q.data["assistant_message"] == A3)
-    assert a3q.data["facts"] == FACTS[U1] + FACTS[U2] + FACTS[U3]
+    assert a3q.data["facts"] == [
+        *FACTS[U1],
+        "The user wants to stay near Alfama.",
+        "The user's budget is 150 euros a night.",
+    ]
     assert a3q.data["user_message"] == U3
     assert calls_by_schema(llm) == {"FactList": 4, "ReasonReply": 1}
     assert metric.confidence == pytest.approx(0.1)  # |2*0.45-1|
@@ -143,7 +191,7 @@ def test_hybrid_fallback_per_turn() -> None:
 
 
 def test_hybrid_without_llm_uses_extractor_and_deterministic_reason() -> None:
-    extractor = FakeExtractor(facts=FACTS)
+    extractor = FakeExtractor(facts=FLAT_FACTS)
     probs = {A1: 0.1, A2: 0.8, A3: 0.3, A4: 0.45, A5: 0.99}
     s1 = ScriptedSystemOne(
         lambda state, qs: {qid: probs[q.data["assistant_message"]] for qid, q in qs.items()}
@@ -162,7 +210,7 @@ def test_hybrid_without_llm_uses_extractor_and_deterministic_reason() -> None:
 def test_hybrid_without_llm_cannot_fall_back() -> None:
     s1 = ScriptedSystemOne([SystemOneError("read timed out", kind="timeout", retryable=True)])
     metric = KnowledgeRetentionMetric(
-        system_one_model=s1, eval_mode="hybrid", extractor=FakeExtractor(facts=FACTS)
+        system_one_model=s1, eval_mode="hybrid", extractor=FakeExtractor(facts=FLAT_FACTS)
     )
     with pytest.raises(SystemOneError) as info:
         metric.measure(FULL)

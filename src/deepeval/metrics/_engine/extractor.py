@@ -8,6 +8,7 @@ Each metric passes its own prompt functions; the defaults here are our generic w
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
@@ -15,7 +16,7 @@ from deepeval.metrics._engine.delimit import DATA_NOTICE, quote
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.structured import a_generate_structured, model_name
 
-EXTRACTION_PROMPT_VERSION = "engine-extract-1"
+EXTRACTION_PROMPT_VERSION = "engine-extract-2"
 
 
 class StatementList(BaseModel):
@@ -25,15 +26,25 @@ class StatementList(BaseModel):
 
 
 class FactList(BaseModel):
-    """``{"facts": [str, ...]}``"""
+    """``{"facts": [str, ...], "supersedes": [str, ...]}``: facts a user turn states, and the earlier facts it
+    corrects or replaces (worded as first stated)."""
 
     facts: list[str] = Field(default_factory=list)
+    supersedes: list[str] = Field(default_factory=list)
 
 
 class ClaimList(BaseModel):
     """``{"claims": [str, ...]}``"""
 
     claims: list[str] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FactChanges:
+    """What one user turn changes in the known facts: facts it adds, earlier facts it supersedes."""
+
+    added: list[str]
+    superseded: list[str]
 
 
 def statements_prompt(text: str) -> str:
@@ -68,10 +79,11 @@ The user's new message:
 
 List every fact the new message states: names, numbers, dates, preferences, plans, constraints, decisions. Write
 each as one standalone sentence about "the user" (for example "The user's flight leaves on 3 May."). Questions,
-greetings and requests state no facts. When the message corrects something the user said earlier, write the
-corrected fact and end it with "(corrects an earlier statement)". Do not list facts that appear only in earlier turns.
+greetings and requests state no facts. Do not list facts that appear only in earlier turns.
+When the new message corrects or changes something the user said earlier, put the new fact in "facts" and the
+earlier fact it replaces, written the same way, in "supersedes".
 
-Reply with JSON only: {{"facts": ["...", "..."]}} (an empty list when there are none)"""
+Reply with JSON only: {{"facts": ["...", "..."], "supersedes": []}} (empty lists when there are none)"""
 
 
 def claims_prompt(text: str) -> str:
@@ -130,6 +142,13 @@ class LLMExtractor:
             return []
         out = await a_generate_structured(self.model, self._facts(user_message, previous), FactList)
         return _clean(out.facts)
+
+    async def fact_updates(self, user_message: str, previous: Sequence[tuple[str, str]]) -> FactChanges:
+        """Facts stated in ``user_message`` and the earlier facts it supersedes (one call)."""
+        if not user_message.strip():
+            return FactChanges([], [])
+        out = await a_generate_structured(self.model, self._facts(user_message, previous), FactList)
+        return FactChanges(_clean(out.facts), _clean(out.supersedes))
 
     async def claims(self, text: str) -> list[str]:
         if not text.strip():

@@ -2,8 +2,8 @@
 
 llm: facts are extracted from every user turn (all user turns concurrently, earlier turns as context); every
 assistant turn that has earlier facts gets a verdict (yes = it forgets or contradicts them or re-asks for them;
-clarifying or confirming is not attrition), assistant turns concurrently. Facts reach the verdict oldest first and a
-later correction by the user replaces the earlier fact. ``score = no-verdicts / verdicts``; no verdicts -> 1.0 (so a
+clarifying or confirming is not attrition), assistant turns concurrently. Facts reach the verdict oldest first; a fact
+that a later user turn supersedes (a correction) is dropped from then on (see ``_engine/facts.py``). ``score = no-verdicts / verdicts``; no verdicts -> 1.0 (so a
 conversation of one user and one assistant turn with nothing to check scores 1.0; ours: deepeval scores it 0).
 hybrid: System One decides every checked turn in ONE request. system_one: three whole-metric questions.
 """
@@ -15,7 +15,8 @@ from typing import Any
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide
-from deepeval.metrics._engine.extractor import LLMExtractor
+from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
+from deepeval.metrics._engine.facts import apply_changes, fact_changes
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import require_turns
 from deepeval.metrics._engine.schemas import BinaryVerdict, ReasonReply
@@ -61,29 +62,40 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         assert ctx.extractor is not None
         extractor = ctx.extractor
         user_idx = [i for i, t in enumerate(turns) if t.role == "user"]
-        extracted: list[list[str]] = await ctx.gather(
-            *(extractor.facts(turns[i].content, [(t.role, t.content) for t in turns[:i]]) for i in user_idx)
+        changes: list[FactChanges] = await ctx.gather(
+            *(
+                fact_changes(extractor, turns[i].content, [(t.role, t.content) for t in turns[:i]])
+                for i in user_idx
+            )
         )
-        facts_by_turn = dict(zip(user_idx, extracted, strict=True))
-        ctx.log("Facts per user turn", {f"turn {i}": facts for i, facts in facts_by_turn.items()})
+        changes_by_turn = dict(zip(user_idx, changes, strict=True))
+        ctx.log(
+            "Facts per user turn",
+            {
+                f"turn {i}": {"facts": c.added, **({"supersedes": c.superseded} if c.superseded else {})}
+                for i, c in changes_by_turn.items()
+            },
+        )
 
         checks: dict[str, dict[str, Any]] = {}
+        known: list[str] = []
+        previous_user: str | None = None
         for j, turn in enumerate(turns):
-            if turn.role != "assistant":
+            if turn.role == "user":
+                known = apply_changes(known, changes_by_turn[j])
+                previous_user = turn.content
                 continue
-            known = [f for i in user_idx if i < j for f in facts_by_turn[i]]
-            if not known:
-                continue
-            previous_user = next((turns[i].content for i in reversed(user_idx) if i < j), None)
-            checks[f"t{j}"] = {
-                "turn": j,
-                "facts": known,
-                "message": turn.content,
-                "user_message": previous_user,
-            }
+            if known:
+                checks[f"t{j}"] = {
+                    "turn": j,
+                    "facts": list(known),
+                    "message": turn.content,
+                    "user_message": previous_user,
+                }
         breakdown: dict[str, Any] = {
             "user_turns": len(user_idx),
-            "facts": sum(len(f) for f in extracted),
+            "facts": sum(len(c.added) for c in changes),
+            "superseded": sum(len(c.superseded) for c in changes),
             "assistant_turns": sum(t.role == "assistant" for t in turns),
             "checked_turns": len(checks),
         }

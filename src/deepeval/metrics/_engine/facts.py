@@ -1,0 +1,47 @@
+"""Known user facts over a conversation, with corrections (ours: a later correction replaces the earlier fact).
+
+An extractor may offer ``fact_updates(user_message, previous)`` (sync or async) returning an object with ``added``
+and ``superseded`` lists (the LLM extractor and the embedded deterministic extractor both do); otherwise only
+``facts()`` is used and nothing is superseded. A superseded fact is matched to a known fact exactly, or when their
+``rapidfuzz`` token-sort similarity (0-100, case-insensitive) is at least :data:`SAME_FACT_SIMILARITY`, since an LLM
+may reword the fact it supersedes.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from deepeval.metrics._engine.extractor import FactChanges
+from deepeval.models.extraction import Extractor
+
+SAME_FACT_SIMILARITY = 85.0
+
+
+async def fact_changes(
+    extractor: Extractor, user_message: str, previous: Sequence[tuple[str, str]]
+) -> FactChanges:
+    """The facts ``user_message`` adds and the earlier ones it supersedes."""
+    fn: Any = getattr(extractor, "fact_updates", None)
+    if fn is None:
+        return FactChanges(list(await extractor.facts(user_message, previous)), [])
+    result = fn(user_message, previous)
+    if inspect.isawaitable(result):
+        result = await result
+    return FactChanges(list(result.added), list(result.superseded))
+
+
+def same_fact(a: str, b: str) -> bool:
+    """Exact match, or token-sort similarity >= :data:`SAME_FACT_SIMILARITY`."""
+    if a.strip() == b.strip():
+        return True
+    return bool(fuzz.token_sort_ratio(a.lower(), b.lower()) >= SAME_FACT_SIMILARITY)
+
+
+def apply_changes(known: Sequence[str], changes: FactChanges) -> list[str]:
+    """``known`` without the facts ``changes`` supersedes, then its new facts (oldest first, no duplicates)."""
+    kept = [f for f in known if not any(same_fact(f, s) for s in changes.superseded)]
+    return kept + [f for f in changes.added if f not in kept]
