@@ -158,3 +158,27 @@ def test_verbose_system_one_logs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Question all_relevant (weight 2)" in metric.verbose_logs and "'p_yes': 0.8" in metric.verbose_logs
     assert "'expected_level': 1.7" in metric.verbose_logs
     assert "Question relevant_share" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("mode", ["llm", "hybrid"])
+def test_include_reason_false_skips_reason_call_for_every_metric(mode: str) -> None:
+    from .helpers import calls_by_schema
+
+    turns = [Turn(role="user", content="I am Ann."), Turn(role="assistant", content="Hi Ann.")]
+    cases = [
+        (AnswerRelevancyMetric, CASE, router(statements=["A."], verdicts=["yes"])),
+        (ContextualRelevancyMetric, CASE, router(statements=["ctx"], verdicts=["no"])),
+        (
+            KnowledgeRetentionMetric,
+            ConversationalTestCase(turns=turns),
+            router(facts={"I am Ann.": ["The user is Ann."]}, turn_verdicts={"Hi Ann.": "no"}),
+        ),
+    ]
+    for cls, tc, responder in cases:
+        for include in (True, False):
+            llm = ScriptedLLM(responder)
+            s1 = ScriptedSystemOne(lambda s, q: dict.fromkeys(q, 0.1))
+            metric = cls(model=llm, system_one_model=s1, eval_mode=mode, include_reason=include)
+            metric.measure(tc)
+            assert calls_by_schema(llm).get("ReasonReply", 0) == (1 if include else 0), (cls, include)
+            assert (metric.reason is not None) is include
