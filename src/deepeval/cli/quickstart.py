@@ -1,0 +1,118 @@
+"""``deepeval quickstart``: the README's main job (real example data, three metrics, offline by default)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from deepeval.cli.main import app
+
+
+def _pearson(xs: list[float], ys: list[float]) -> float | None:
+    if len(xs) < 3 or statistics.pstdev(xs) == 0 or statistics.pstdev(ys) == 0:
+        return None
+    return statistics.correlation(xs, ys)
+
+
+@app.command()
+def quickstart(
+    limit: int = typer.Option(None, "--limit", min=1, help="Use only the first N items of each example set."),
+    results_folder: str = typer.Option(None, "--results-folder", help="Also write JSON and HTML reports here."),
+    eval_mode: str = typer.Option(None, "--eval-mode", help="llm | hybrid | system_one (default: configured)."),
+    show_table: bool = typer.Option(True, "--table/--no-table", help="Print the per-test-case results tables."),
+) -> None:
+    """Evaluate 20 ClapNQ RAG items (AnswerRelevancy, ContextualRelevancy) and 10 conversations
+    (KnowledgeRetention) on the configured judge (the embedded offline judge when none is configured), then
+    compare the scores with the human labels shipped with the data."""
+    from deepeval.evaluate import CacheConfig, DisplayConfig, ErrorConfig, evaluate
+    from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
+    from deepeval.quickstart import load_data
+
+    console = Console()
+    data = load_data(limit)
+    display = DisplayConfig(print_results=show_table, results_folder=results_folder, show_indicator=True)
+    cache = CacheConfig(write_cache=False, use_cache=False)
+    errors = ErrorConfig(ignore_errors=True)
+
+    started = time.perf_counter()
+    rag = evaluate(
+        data.rag_cases,
+        [AnswerRelevancyMetric(eval_mode=eval_mode), ContextualRelevancyMetric(eval_mode=eval_mode)],
+        display_config=display,
+        cache_config=cache,
+        error_config=errors,
+        identifier="quickstart-rag",
+    )
+    conv = evaluate(
+        data.conversations,
+        [KnowledgeRetentionMetric(eval_mode=eval_mode)],
+        display_config=display,
+        cache_config=cache,
+        error_config=errors,
+        identifier="quickstart-conversations",
+    )
+    elapsed = time.perf_counter() - started
+
+    judges = sorted(
+        {m.evaluation_model for r in (*rag.test_results, *conv.test_results) for m in r.metrics_data if m.evaluation_model}
+    )
+    errored = [
+        (r.name, m.name, m.error)
+        for r in (*rag.test_results, *conv.test_results)
+        for m in r.metrics_data
+        if m.error is not None
+    ]
+
+    # --- agreement with the human labels shipped with the data ------------------------------------------------
+    ar_scores = [r.metrics_data[0].score for r in rag.test_results if r.metrics_data[0].score is not None]
+    cr_pairs = [
+        (r.metrics_data[1].score, label["human_relevant_sentence_share"])
+        for r, label in zip(rag.test_results, data.rag_labels, strict=True)
+        if r.metrics_data[1].score is not None
+    ]
+    kr_rows = [
+        (r.metrics_data[0].success, not labels)
+        for r, labels in zip(conv.test_results, data.conversation_labels, strict=True)
+        if r.metrics_data[0].error is None
+    ]
+
+    summary = Table(title="Quickstart summary: scores against human labels", show_lines=False)
+    summary.add_column("metric")
+    summary.add_column("what is compared")
+    summary.add_column("value", justify="right")
+    if ar_scores:
+        summary.add_row(
+            "AnswerRelevancy",
+            "mean score on human-written answers (ideal: high)",
+            f"{statistics.mean(ar_scores):.3f}",
+        )
+    if cr_pairs:
+        r = _pearson([p[0] for p in cr_pairs], [p[1] for p in cr_pairs])
+        mad = statistics.mean(abs(a - b) for a, b in cr_pairs)
+        summary.add_row(
+            "ContextualRelevancy",
+            "Pearson r with the human relevant-sentence share",
+            "n/a" if r is None else f"{r:.3f}",
+        )
+        summary.add_row("ContextualRelevancy", "mean |score - human share|", f"{mad:.3f}")
+    if kr_rows:
+        agree = sum(1 for ours, human in kr_rows if ours == human)
+        summary.add_row(
+            "KnowledgeRetention",
+            "pass/fail agreement with hand labels (threshold 0.5)",
+            f"{agree}/{len(kr_rows)}",
+        )
+    summary.add_row("all", "metric rows with an error", str(len(errored)))
+    summary.add_row("all", "wall time (s)", f"{elapsed:.1f}")
+    console.print(summary)
+    console.print(f"Judge(s): {', '.join(judges) if judges else 'none'}")
+    for name, metric, err in errored[:10]:
+        console.print(f"[red]error[/red] {name} / {metric}: {err}")
+    if results_folder:
+        console.print(f"Reports written to {results_folder}")
+    if errored:
+        raise typer.Exit(code=1)
