@@ -157,7 +157,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
     def generate(self, prompt: str, schema: type[BaseModel] | None = None) -> tuple[Any, float | None]:
         """Sync :meth:`a_generate` (works inside a running event loop too)."""
-        return run_sync(self._with_private_client(self.a_generate(prompt, schema)))
+        return run_sync(self.run_with_private_client(self.a_generate(prompt, schema)))
 
     async def a_generate(
         self, prompt: str, schema: type[BaseModel] | None = None
@@ -173,7 +173,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     ) -> tuple[LogprobCompletion, float | None]:
         """Sync :meth:`a_generate_with_logprobs`."""
         return run_sync(
-            self._with_private_client(self.a_generate_with_logprobs(prompt, top_logprobs, max_tokens))
+            self.run_with_private_client(self.a_generate_with_logprobs(prompt, top_logprobs, max_tokens))
         )
 
     async def a_generate_with_logprobs(
@@ -406,8 +406,9 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     def _client(self) -> openai.AsyncOpenAI:
         return self._async_clients.get()
 
-    async def _with_private_client(self, coro: Coroutine[Any, Any, T2]) -> T2:
-        """Run ``coro`` on a client private to this call, closed afterwards (sync calls own a short loop)."""
+    async def run_with_private_client(self, coro: Coroutine[Any, Any, T2]) -> T2:
+        """Await ``coro`` (a call on this object) with an HTTP client private to it, closed afterwards: what sync
+        wrappers use, since they own a short-lived event loop."""
         if self._key_or_none() is None:
             coro.close()
             raise self._missing_key_error()
