@@ -80,7 +80,7 @@ class MeasureContext:
             parts.append(describe(self.extractor) or "extractor")
         if self.system_one is not None and self.system_one_used:
             name = describe(self.system_one) or "system-one"
-            if self.system_one_version and self.system_one_version != name:
+            if self.system_one_version and self.system_one_version not in name:
                 name = f"{name} ({self.system_one_version})"
             parts.append(name)
         return " + ".join(parts) or None

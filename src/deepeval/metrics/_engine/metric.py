@@ -271,7 +271,7 @@ class EngineMetric(BaseMetric):
         """
         judges = self.judges()
         name = describe(judges.system_one) or "System One"
-        if answers.model and answers.model != name:
+        if answers.model and answers.model not in name:
             name = f"{name} ({answers.model})"
         self.evaluation_model = name
         self.evaluation_cost = cost
