@@ -49,7 +49,8 @@ def test_300_cases_x_3_metrics_under_latency_429s_and_errors():
     assert [t.index for t in result.test_results] == list(range(N_CASES))
     for i, m in rows:
         if i in BROKEN:
-            assert m.error == "JudgeError: judge loopback-judge: HTTP 500 after 5 retries"
+            # the last attempt of a broken case may draw a 429 instead of its 500
+            assert re.fullmatch(r"JudgeError: judge loopback-judge: HTTP (500|429) after 5 retries", m.error)
             assert m.success is False and m.score is None and m.retries >= 5
         else:
             assert m.error is None, (i, m.name, m.error)

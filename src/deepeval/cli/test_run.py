@@ -52,7 +52,8 @@ def run(
     if not target.exists():
         typer.echo(f"deepeval test run: {path} does not exist (give a test file or folder)", err=True)
         raise typer.Exit(USAGE_ERROR)
-    args = [str(target)]
+    # deepeval is imported before pytest starts, so pytest cannot rewrite its asserts: say nothing about it
+    args = [str(target), "-W", "ignore:Module already imported so cannot be rewritten:pytest.PytestAssertRewriteWarning"]
     if num_processes is not None:
         if num_processes < 1:
             typer.echo("deepeval test run: -n must be >= 1", err=True)

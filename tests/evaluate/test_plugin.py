@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from deepeval import assert_test
+from deepeval.test_case import LLMTestCase
+
+from ._fakes import ScoreMetric
+
+DEEPEVAL = Path(sys.executable).parent / "deepeval"
+
+
+def test_assert_test_passes_silently():
+    assert_test(LLMTestCase(input="q", actual_output="a"), [ScoreMetric(0.9, name="Good")])
+
+
+def test_assert_test_names_each_failed_metric_with_score_threshold_and_reason():
+    tc = LLMTestCase(input="q", actual_output="a", name="checkout flow")
+    metrics = [
+        ScoreMetric(0.9, name="Good"),
+        ScoreMetric(0.25, name="Relevancy", threshold=0.6),
+        ScoreMetric(0.5, name="Broken", fail_on=lambda tc: "judge returned garbage"),
+        ScoreMetric(0.0, name="Flaky", flaky=True),
+    ]
+    with pytest.raises(AssertionError) as info:
+        assert_test(tc, metrics)
+    msg = str(info.value)
+    assert msg.splitlines() == [
+        "Metrics failed on test case 'checkout flow':",
+        "  - Relevancy (score: 0.2500, threshold: 0.6, strict: False) reason: Relevancy scored 0.25",
+        "  - Broken (score: none, threshold: 0.5, strict: False) error: RuntimeError: judge returned garbage",
+    ]
+
+
+def test_assert_test_ignore_errors_from_environment(monkeypatch):
+    monkeypatch.setenv("DEEPEVAL_IGNORE_ERRORS", "1")
+    assert_test(LLMTestCase(input="q", actual_output="a"),
+                [ScoreMetric(0.5, fail_on=lambda tc: "judge down")])
+
+
+TEST_FILE = textwrap.dedent(
+    """
+    import pytest
+    from deepeval import assert_test
+    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.test_case import LLMTestCase
+
+    class LengthMetric(BaseMetric):
+        def __init__(self, threshold=0.5):
+            self.threshold = threshold
+
+        @property
+        def __name__(self):
+            return "Length"
+
+        async def a_measure(self, tc, *a, **k):
+            return self.measure(tc)
+
+        def measure(self, tc, *a, **k):
+            self.score = min(1.0, len(tc.actual_output) / 10)
+            self.reason = f"{len(tc.actual_output)} characters"
+            self.success = self.score >= self.threshold
+            self.evaluation_model = "length-judge"
+            return self.score
+
+    @pytest.mark.parametrize("output", ["a long enough answer", "tiny"])
+    def test_answers(output):
+        assert_test(LLMTestCase(input="q", actual_output=output), [LengthMetric()])
+
+    def test_plain():
+        assert 1 + 1 == 2
+    """
+)
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "COLUMNS": "160"}
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_deepeval_test_run_exit_code_and_table(tmp_path):
+    (tmp_path / "test_llm.py").write_text(TEST_FILE)
+    proc = _run([str(DEEPEVAL), "test", "run", "test_llm.py", "-r", "2", "-p", "no:cacheprovider"], tmp_path)
+    out = proc.stdout
+    assert proc.returncode == 1, out + proc.stderr  # pytest: some tests failed
+    assert "2 passed" in out and "1 failed" in out
+    assert "Metrics failed on test case 'test_case_0'" in out
+    assert "Length (score: 0.4000, threshold: 0.5, strict: False) reason: 4 characters" in out
+    assert "PytestAssertRewriteWarning" not in out
+    assert "deepeval results" in out
+    table = out.split("deepeval results", 1)[1]
+    assert "test_llm.py::test_answers[a long enough answer]" in table
+    assert "test_llm.py::test_answers[tiny]" in table
+    assert "1.000 ±0.000 (k=2, pass 1.00)" in table and "0.400 ±0.000 (k=2, pass 0.00)" in table
+    assert "length-judge" in table
+    assert "1/2 test cases passed" in table
+
+
+def test_plain_pytest_without_assert_test_prints_nothing_extra(tmp_path):
+    (tmp_path / "test_plain.py").write_text("def test_ok():\n    assert True\n")
+    proc = _run([sys.executable, "-m", "pytest", "test_plain.py", "-q", "-p", "no:cacheprovider"], tmp_path)
+    assert proc.returncode == 0
+    assert "deepeval" not in proc.stdout.lower() and "deepeval" not in proc.stderr.lower()
+
+
+def test_deepeval_test_run_bad_path_and_missing_xdist(tmp_path):
+    proc = _run([str(DEEPEVAL), "test", "run", "nope.py"], tmp_path)
+    assert proc.returncode == 4 and "nope.py does not exist" in proc.stderr
+    (tmp_path / "test_x.py").write_text("def test_ok():\n    pass\n")
+    try:
+        import xdist  # noqa: F401
+    except ImportError:
+        proc = _run([str(DEEPEVAL), "test", "run", "test_x.py", "-n", "2"], tmp_path)
+        assert proc.returncode == 4 and "pytest-xdist" in proc.stderr

@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from deepeval import evaluate
+from deepeval.evaluate import CacheConfig, DisplayConfig, ErrorConfig
+from deepeval.evaluate.display import render_results
+from deepeval.evaluate.report import histogram, render_html, save_html
+from deepeval.test_case import LLMTestCase
+
+from ._fakes import ScoreMetric
+
+GREEN, RED = (0x2E, 0x9D, 0x5B), (0xD2, 0x48, 0x3D)
+
+
+def make_result():
+    cases = [LLMTestCase(input=f"q{i}", actual_output="a") for i in range(10)]
+    cases[0] = LLMTestCase(input="q0 <script>alert('x')</script>", actual_output="a", name="evil & co")
+    acc = ScoreMetric(lambda tc, n: int(tc.input[1]) / 10, name="Accuracy", threshold=0.5, judge="judge-one")
+    rel = ScoreMetric(0.95, name="Relevance", threshold=0.7, judge="judge-two", cost=0.002,
+                      fail_on=lambda tc: "bad <b>judge</b> reply" if tc.input == "q9" else None)
+    return evaluate(cases, [acc, rel], display_config=DisplayConfig(show_indicator=False, print_results=False),
+                    cache_config=CacheConfig(write_cache=False), error_config=ErrorConfig(ignore_errors=True),
+                    identifier="report-test")
+
+
+class _Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def test_histogram_bins():
+    assert histogram([0.0, 0.05, 0.1, 0.55, 0.99, 1.0, 1.2, -0.1]) == [3, 1, 0, 0, 0, 1, 0, 0, 0, 3]
+
+
+def test_html_is_self_contained_escaped_and_complete():
+    result = make_result()
+    html = render_html(result)
+    p = _Collect()
+    p.feed(html)
+    tags = [t for t, _ in p.tags]
+    # no scripts, no external assets
+    assert "script" not in tags and "link" not in tags and "img" not in tags
+    assert not any("src" in a or "href" in a for _, a in p.tags)
+    assert "url(" not in html and "@import" not in html
+    # content under evaluation is text, not markup
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html and "evil &amp; co" in html
+    assert "bad &lt;b&gt;judge&lt;/b&gt; reply" in html
+    # one table row per metric row, one histogram per metric with 10 bars
+    rows = [a for t, a in p.tags if t == "tr" and (a.get("class") or "").startswith("row-")]
+    assert len(rows) == 20
+    assert sum(1 for a in rows if a["class"] == "row-error") == 1
+    svgs = [a for t, a in p.tags if t == "svg"]
+    assert [a["class"] for a in svgs] == ["histogram", "histogram"]
+    bars = [a for t, a in p.tags if t == "rect" and a.get("class") == "bar"]
+    assert len(bars) == 20
+    acc_heights = [float(a["height"]) for a in bars[:10]]
+    assert acc_heights == [120.0] * 10  # Accuracy: one score per bin
+    acc_fills = [a["fill"] for a in bars[:10]]
+    assert acc_fills == ["#d2483d"] * 5 + ["#2e9d5b"] * 5  # bins below / above the 0.5 threshold
+    rel_heights = [float(a["height"]) for a in bars[10:]]
+    assert rel_heights == [0.0] * 9 + [120.0]  # Relevance: 9 scores of 0.95 (one errored)
+    text = " ".join(p.text)
+    assert "judge-one" in text and "judge-two" in text
+    # Accuracy fails q0..q4, Relevance errors on q9: 4 test cases pass
+    assert "Test cases passed<b>4 / 10</b>" in html
+
+
+def test_console_table_lists_every_row():
+    out = render_results(make_result(), width=200)
+    assert out.count("Accuracy") >= 10 and "ERROR" in out and "bad <b>judge</b> reply" in out
+    assert "4/10 test cases passed" in out and "1 errors" in out
+
+
+def test_json_export_round_trips(tmp_path):
+    result = make_result()
+    data = json.loads(result.to_json())
+    assert data["totals"]["metric_rows"] == 20 and data["totals"]["errors"] == 1
+    assert data["judges"] == ["judge-one", "judge-two"]
+    assert data["metrics"]["Relevance"]["mean_score"] == pytest.approx(0.95)
+    assert data["totals"]["cost_usd"] == pytest.approx(0.002 * 9)
+
+
+def _read_png(path: Path) -> np.ndarray:
+    """Minimal PNG decoder (8-bit RGB/RGBA, not interlaced) -> array (h, w, channels)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        kind, chunk = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b"IHDR":
+            w, h = int.from_bytes(chunk[:4], "big"), int.from_bytes(chunk[4:8], "big")
+            assert chunk[8] == 8 and chunk[9] in (2, 6) and chunk[12] == 0
+            bpp = 3 if chunk[9] == 2 else 4
+        elif kind == b"IDAT":
+            idat += chunk
+    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(h, 1 + w * bpp)
+    out = np.zeros((h, w * bpp), dtype=np.int32)
+    prev = np.zeros(w * bpp, dtype=np.int32)
+    for y in range(h):
+        f, line = raw[y, 0], raw[y, 1:].astype(np.int32)
+        if f == 0:
+            cur = line
+        elif f == 1:
+            cur = np.cumsum(line.reshape(w, bpp), axis=0).reshape(-1) % 256
+        elif f == 2:
+            cur = (line + prev) % 256
+        else:
+            cur = line.copy()
+            for x in range(w * bpp):
+                a = cur[x - bpp] if x >= bpp else 0
+                b = prev[x]
+                c = prev[x - bpp] if x >= bpp else 0
+                if f == 3:
+                    cur[x] = (cur[x] + (a + b) // 2) % 256
+                else:
+                    pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                    pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                    cur[x] = (cur[x] + pred) % 256
+        out[y] = cur
+        prev = cur
+    return out.reshape(h, w, bpp)
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium)")
+def test_report_renders_in_headless_chromium(tmp_path):
+    html_path = save_html(make_result(), tmp_path / "report.html")
+    png = tmp_path / "shot.png"
+    proc = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,900",
+         f"--screenshot={png}", html_path.as_uri()],
+        capture_output=True, timeout=90,
+    )
+    assert png.is_file(), proc.stderr.decode(errors="replace")[-2000:]
+    img = _read_png(png)
+    assert img.shape[:2] == (900, 1200)
+    rgb = img[:, :, :3].reshape(-1, 3)
+    non_white = np.mean(np.any(rgb < 245, axis=1))
+    assert non_white > 0.02  # text, table borders, bars
+    colours = {tuple(c) for c in np.unique(rgb, axis=0)}
+    assert len(colours) > 20
+    green = np.sum(np.all(rgb == GREEN, axis=1))
+    red = np.sum(np.all(rgb == RED, axis=1))
+    # bars are 25 px wide and up to 120 px high: both colours cover thousands of pixels
+    assert green > 2000 and red > 2000, (green, red)
