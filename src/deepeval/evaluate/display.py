@@ -86,10 +86,11 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _short(text: str | None, limit: int = 160) -> str:
+def _short(text: str | None, limit: int = 120) -> str:
+    """The first line of ``text``, whitespace collapsed, cut to ``limit`` characters."""
     if not text:
         return ""
-    text = " ".join(text.split())
+    text = " ".join(text.strip().splitlines()[0].split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -109,14 +110,19 @@ def results_renderables(
     from rich.text import Text
 
     table = Table(title=f"Test results ({option.value})", show_lines=False, expand=False)
-    for col in ("Test case", "Metric", "Score", "Threshold", "Status", "Judge", "Reason / error"):
-        table.add_column(col, overflow="fold")
+    table.add_column("Test case", overflow="fold", ratio=2)
+    table.add_column("Metric", overflow="fold", ratio=2)
+    table.add_column("Score", no_wrap=True)
+    table.add_column("Threshold", no_wrap=True)
+    table.add_column("Status", no_wrap=True)
+    table.add_column("Judge", overflow="fold", ratio=1)
+    table.add_column("Reason / error", overflow="fold", ratio=4)
     for t in _selected(result, option):
         for n, m in enumerate(t.metrics_data):
             label, style = _STATUS_STYLE[m.status]
             score = _fmt(m.score)
             if m.repeat is not None:
-                score += f" ±{_fmt(m.repeat.std)} (k={m.repeat.k}, pass {_fmt(m.repeat.pass_rate, 2)})"
+                score += f" ±{_fmt(m.repeat.std)}\nk={m.repeat.k} pass {_fmt(m.repeat.pass_rate, 2)}"
             table.add_row(
                 Text(t.name if n == 0 else ""),
                 Text(m.name + (" (flaky)" if m.flaky else "")),
