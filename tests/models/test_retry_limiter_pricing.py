@@ -220,3 +220,14 @@ def test_price_lookup_and_overrides() -> None:
     assert half is not None and half.input == 1e-6 and half.output == pytest.approx(15e-6)
     with pytest.raises(ValueError):
         resolve_price("gpt-5.4", input_override=-1.0, output_override=None)
+
+
+def test_one_cut_per_congestion_event() -> None:
+    lim = AdaptiveLimiter(16)
+    started = lim.epoch  # three attempts in flight when the server starts refusing
+    lim.on_rate_limited(started_epoch=started)
+    lim.on_rate_limited(started_epoch=started)
+    lim.on_rate_limited(started_epoch=started)
+    assert lim.cap == 8 and lim.epoch == started + 1
+    lim.on_rate_limited(started_epoch=lim.epoch)  # an attempt started after the cut
+    assert lim.cap == 4

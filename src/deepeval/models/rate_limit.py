@@ -1,7 +1,8 @@
 """Adaptive client-side concurrency limit (AIMD) with a shared ``Retry-After`` pause.
 
 One :class:`AdaptiveLimiter` belongs to one judge client. Every HTTP attempt holds a slot. A 429 halves the cap
-(multiplicative decrease, never below ``min_concurrency``) and pauses every new attempt of that client until the
+(multiplicative decrease, never below ``min_concurrency``; at most once per congestion event: a 429 for an attempt
+that started before the last cut does not cut again, as TCP cuts once per window) and pauses every new attempt of that client until the
 server's ``Retry-After`` has passed; each run of ``cap`` consecutive successes raises the cap by one (additive
 increase, never above ``max_concurrency``). This is the TCP congestion-control rule (AIMD, Jacobson 1988) applied
 to request slots.
@@ -51,6 +52,7 @@ class AdaptiveLimiter:
         self._in_use = 0
         self._successes = 0
         self._resume_at = 0.0
+        self._epoch = 0
         self._clock = clock
         self._sleep = sleep
         self._lock = threading.Lock()
@@ -68,6 +70,11 @@ class AdaptiveLimiter:
         return self._in_use
 
     @property
+    def epoch(self) -> int:
+        """Number of cuts so far; read it when an attempt starts and pass it to :meth:`on_rate_limited`."""
+        return self._epoch
+
+    @property
     def paused_for(self) -> float:
         """Seconds until the ``Retry-After`` pause ends (0 when not paused)."""
         return max(0.0, self._resume_at - self._clock())
@@ -82,10 +89,13 @@ class AdaptiveLimiter:
                 self._successes = 0
             self._wake_locked()
 
-    def on_rate_limited(self, retry_after: float | None = None) -> None:
-        """A 429: halve the cap and pause new attempts for ``retry_after`` seconds (when given)."""
+    def on_rate_limited(self, retry_after: float | None = None, started_epoch: int | None = None) -> None:
+        """A 429: halve the cap (unless the attempt started before the last cut, ``started_epoch < epoch``) and
+        pause new attempts for ``retry_after`` seconds (when given)."""
         with self._lock:
-            self._cap = max(self.min_concurrency, self._cap // 2)
+            if started_epoch is None or started_epoch >= self._epoch:
+                self._cap = max(self.min_concurrency, self._cap // 2)
+                self._epoch += 1
             self._successes = 0
             if retry_after is not None and retry_after > 0:
                 self._resume_at = max(self._resume_at, self._clock() + retry_after)

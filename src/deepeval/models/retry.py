@@ -211,8 +211,8 @@ async def call_with_retries(
     """Run ``attempt()`` with the policy's deadline and retries; return its result.
 
     ``attempt`` raises :class:`JudgeError` (with ``retry_after`` set for 429s) on failure; anything else propagates
-    unchanged. Each attempt holds a ``limiter`` slot; a 429 tells the limiter to back off and pause; a success tells
-    it to grow.
+    unchanged. Each attempt holds a ``limiter`` slot; a 429 tells the limiter to back off (once per congestion
+    event) and pause; a success tells it to grow.
 
     Raises:
         JudgeError: the last error once retries are spent or the error is not retryable; its message ends with the
@@ -223,8 +223,10 @@ async def call_with_retries(
     async def one() -> T:
         nonlocal attempts
         attempts += 1
+        epoch = 0
         if limiter is not None:
             await limiter.acquire()
+            epoch = limiter.epoch
         try:
             try:
                 result = await asyncio.wait_for(attempt(), timeout=policy.timeout)
@@ -232,7 +234,7 @@ async def call_with_retries(
                 raise timeout_error(model, policy.timeout, error_cls) from None
         except JudgeError as exc:
             if limiter is not None and exc.kind == "rate_limit":
-                limiter.on_rate_limited(getattr(exc, "retry_after", None))
+                limiter.on_rate_limited(getattr(exc, "retry_after", None), started_epoch=epoch)
             raise
         finally:
             if limiter is not None:

@@ -141,6 +141,7 @@ class LoopbackServer:
         failure_rate: probability in [0, 1] that a POST request (after the script ran out) gets ``failure``.
         failure: the fault used by ``failure_rate`` (default: a 500).
         seed: seed of the failure-rate random generator (runs are reproducible).
+        keep_bodies: keep every parsed request body in ``counters.bodies`` (turn off for long benchmarks).
 
     Use as a context manager (``with Server(...) as s: s.base_url``) or call :meth:`start`/:meth:`close`.
     """
@@ -166,6 +167,7 @@ class LoopbackServer:
         failure_rate: float = 0.0,
         failure: Fault | None = None,
         seed: int = 0,
+        keep_bodies: bool = True,
     ) -> None:
         if not 0.0 <= failure_rate <= 1.0:
             raise ValueError(f"failure_rate must be in [0, 1], got {failure_rate}")
@@ -175,6 +177,7 @@ class LoopbackServer:
         self.latency = latency
         self.failure_rate = failure_rate
         self.failure = failure or Fault.server_error(500)
+        self.keep_bodies = keep_bodies
         self.counters = Counters()
         self._faults: deque[Fault] = deque(faults)
         self._rng = random.Random(seed)
@@ -312,8 +315,9 @@ class LoopbackServer:
             c.requests += 1
             c.in_flight += 1
             c.max_in_flight = max(c.max_in_flight, c.in_flight)
-            c.authorization.append(auth)
-            c.bodies.append(payload)
+            if self.keep_bodies:
+                c.authorization.append(auth)
+                c.bodies.append(payload)
         try:
             self._respond(h, path, raw, payload, auth)
         finally:
