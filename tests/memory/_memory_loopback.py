@@ -28,7 +28,9 @@ class Server:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+                outer.requests.append(
+                    {"path": self.path, "body": body, "auth": self.headers.get("Authorization")}
+                )
                 data = json.dumps(completion(responder(body))).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")

@@ -1,15 +1,10 @@
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from _memory_paths import EXAMPLE
 
 from deepeval.memory.generator import GeneratedConversation, generate_conversation
 from deepeval.memory.manifest import FactManifest, load_manifest
-
-REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO / "examples" / "memory" / "manifest.yaml"
-DATASETS = REPO.parent / "shared" / "datasets"
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,8 @@ import asyncio
 import json
 from collections.abc import Sequence
 
+from _memory_loopback import Server
+
 from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.conditions import (
     TranscriptReader,
@@ -17,8 +19,6 @@ from deepeval.memory.manifest import FactManifest
 from deepeval.memory.subjects import EndpointChatModel
 from deepeval.memory.wiki import Wiki
 from deepeval.test_case import Turn
-
-from _memory_loopback import Server
 
 JUDGE = EmbeddedMemoryJudge()
 
@@ -103,7 +103,9 @@ def _note_taker(new_turns: Sequence[Turn], wiki: Wiki) -> None:
 
 
 def test_long_term_with_callable_keeper(manifest: FactManifest, conversation) -> None:
-    r = asyncio.run(run_long_term(manifest, conversation.turns, conversation.introduced, _note_taker, judge=JUDGE))
+    r = asyncio.run(
+        run_long_term(manifest, conversation.turns, conversation.introduced, _note_taker, judge=JUDGE)
+    )
     assert r.condition == "long_term" and r.subject == "_note_taker"
     assert r.wiki_pages is not None and list(r.wiki_pages) == ["Notes"]
     assert r.recall.normalised is not None and r.recall.normalised >= 0.9
@@ -118,7 +120,10 @@ def test_endpoint_model_short_term_and_wiki_keeper(manifest: FactManifest, conve
                 return {"content": "done"}
             exchange = body["messages"][-1]["content"]
             if "PostgreSQL" in exchange:
-                args = {"name": "Infra", "content": "The ledger uses PostgreSQL 16. It was bought by Oracle in 2019."}
+                args = {
+                    "name": "Infra",
+                    "content": "The ledger uses PostgreSQL 16. It was bought by Oracle in 2019.",
+                }
                 return {"content": None, "tool_calls": [{"id": "c1", "type": "function",
                         "function": {"name": "wiki_append_to_page", "arguments": json.dumps(args)}}]}  # fmt: skip
             return {"content": "nothing to record"}
@@ -137,7 +142,9 @@ def test_endpoint_model_short_term_and_wiki_keeper(manifest: FactManifest, conve
         assert probe["model"] == "test-model" and probe["messages"][0]["role"] == "system"
         assert len(probe["messages"]) == 40 + 2
         assert srv.requests[0]["auth"] == "Bearer sk-secret-123"
-        lt = asyncio.run(run_long_term(manifest, conversation.turns, conversation.introduced, model, judge=JUDGE))
+        lt = asyncio.run(
+            run_long_term(manifest, conversation.turns, conversation.introduced, model, judge=JUDGE)
+        )
     assert lt.wiki_pages == {"Infra": "The ledger uses PostgreSQL 16. It was bought by Oracle in 2019."}
     assert [c.claim.rstrip(".") for c in lt.hallucinations] == ["Infra: It was bought by Oracle in 2019"]
     assert next(f for f in lt.facts if f.fact_id == "db_choice").score == 5

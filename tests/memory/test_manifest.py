@@ -4,11 +4,23 @@ from pathlib import Path
 
 import pytest
 
-from deepeval.memory.manifest import FactManifest, ManifestError, load_manifest, manifest_json_schema, parse_manifest
+from deepeval.memory.manifest import (
+    FactManifest,
+    ManifestError,
+    load_manifest,
+    manifest_json_schema,
+    parse_manifest,
+)
 
 
 def _fact(i: str, **kw: object) -> dict:
-    return {"id": i, "statement": f"statement {i}", "question": f"question {i}?", "expected": f"answer {i}", **kw}
+    return {
+        "id": i,
+        "statement": f"statement {i}",
+        "question": f"question {i}?",
+        "expected": f"answer {i}",
+        **kw,
+    }
 
 
 def test_example_manifest_kinds(manifest: FactManifest) -> None:

@@ -9,7 +9,9 @@ import pytest
 from deepeval.memory.wiki import Wiki, WikiError, tool_definitions, validate_page_name
 
 
-@pytest.mark.parametrize("name", ["../etc/passwd", "a/b", "a\\b", "..", "", " ", ".hidden", "x" * 65, "a\x00b", 3])
+@pytest.mark.parametrize(
+    "name", ["../etc/passwd", "a/b", "a\\b", "..", "", " ", ".hidden", "x" * 65, "a\x00b", 3]
+)
 def test_bad_page_names_refused(name: object) -> None:
     with pytest.raises(WikiError, match="page name"):
         validate_page_name(name)
