@@ -241,6 +241,7 @@ class HttpJudgeMetric(BaseMetric):
         self.price = price_per_token
         self._clients: dict[int, httpx.AsyncClient] = {}  # one per event loop, shared by the fresh copies
         self._lock = threading.Lock()
+        self.connection_errors: list[str] = []  # shared by the copies: attempts the server may never have seen
 
     def _client(self) -> httpx.AsyncClient:
         key = id(asyncio.get_running_loop())
@@ -261,7 +262,17 @@ class HttpJudgeMetric(BaseMetric):
         client = self._client()
         attempt = 0
         while True:
-            resp = await client.post(f"{self.base_url}/chat/completions", json=body)
+            try:
+                resp = await client.post(f"{self.base_url}/chat/completions", json=body)
+            except httpx.TransportError as err:  # e.g. a reset connection: retryable, like real clients
+                self.connection_errors.append(type(err).__name__)
+                if attempt >= self.max_retries:
+                    raise JudgeError(f"judge loopback-judge: connection failed ({type(err).__name__})",
+                                     kind="connection", retryable=True) from None
+                attempt += 1
+                record_usage(retries=1)
+                await asyncio.sleep(0.002)
+                continue
             if resp.status_code == 200:
                 break
             if resp.status_code in (429, 500, 502, 503) and attempt < self.max_retries:

@@ -236,3 +236,11 @@ def test_print_results_and_json_export(tmp_path, capsys):
     assert data["metrics"]["Acc"]["mean_score"] == pytest.approx(0.05)
     assert data["test_results"][1]["metrics_data"][0]["score"] == 0.1
     assert result.extras["html_path"].endswith(".html")
+
+
+def test_progress_indicator_counts_rows_on_stderr(capsys):
+    evaluate(cases(4), [ScoreMetric(0.7, name="A"), ScoreMetric(0.2, name="B")],
+             display_config=DisplayConfig(show_indicator=True, print_results=False), cache_config=NO_CACHE)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "8/8" in captured.err and "pass 4 fail 4 err 0 skip 0" in captured.err
