@@ -200,9 +200,17 @@ def _ours_statements(text: str) -> Any:
 
 
 def _ours_facts(text: str) -> Any:
-    message = _block(text, "USER_MESSAGE", "USER") or ""
-    note = " (corrects an earlier statement)" if "correct" in message.lower() else ""
-    return {"facts": [f"The user's {k.lower()} is {v}.{note}" for k, v in fact_pairs(message).items()]}
+    message = _block(text, "USER_MESSAGE") or ""
+    earlier = fact_pairs(_block(text, "EARLIER") or "")
+    facts, supersedes = [], []
+    for k, v in fact_pairs(message).items():
+        old = earlier.get(k)
+        if old is not None and old != v:
+            facts.append(f"The user's {k.lower()} is {v}. (corrects an earlier statement)")
+            supersedes.append(f"The user's {k.lower()} is {old}.")
+        else:
+            facts.append(f"The user's {k.lower()} is {v}.")
+    return {"facts": facts, "supersedes": supersedes}
 
 
 def _ours_claims(text: str) -> Any:
@@ -252,6 +260,10 @@ def _schema_is(*props: str) -> Callable[[str, dict[str, Any] | None], bool]:
     return lambda _text, schema: _schema_props(schema) == set(props)
 
 
+def _schema_has(prop: str) -> Callable[[str, dict[str, Any] | None], bool]:
+    return lambda _text, schema: prop in _schema_props(schema)
+
+
 Recogniser = Callable[[str, dict[str, Any] | None], Any]
 
 
@@ -291,11 +303,11 @@ RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Build
     ("deepeval.kr.extract", _has("extract **only the factual information"), _text_only(_de_kr_extract)),
     ("deepeval.kr.verdict", _has("**contradicts** or **forgets**"), _text_only(_de_kr_verdict)),
     ("deepeval.reason", _has("'reason' key providing the reason"), _text_only(_reason)),
-    ("ours.statements", _schema_is("statements"), _text_only(_ours_statements)),
-    ("ours.facts", _schema_is("facts"), _text_only(_ours_facts)),
-    ("ours.claims", _schema_is("claims"), _text_only(_ours_claims)),
-    ("ours.verdicts", _schema_is("verdicts"), _ours_verdicts),
-    ("ours.verdict", _schema_is("verdict", "reason"), _text_only(_ours_single_verdict)),
+    ("ours.facts", _schema_has("facts"), _text_only(_ours_facts)),
+    ("ours.statements", _schema_has("statements"), _text_only(_ours_statements)),
+    ("ours.claims", _schema_has("claims"), _text_only(_ours_claims)),
+    ("ours.verdicts", _schema_has("verdicts"), _ours_verdicts),
+    ("ours.verdict", _schema_has("verdict"), _text_only(_ours_single_verdict)),
     ("ours.reason", _schema_is("reason"), _text_only(_reason)),
 ]
 

@@ -29,7 +29,13 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.judge_answers import answer_chat, answer_system_one
+from deepeval.testing import _http
 from deepeval.testing.servers import Counters, OpenAIChatServer, SystemOneServer
+
+# The stdlib server listens with a backlog of 5: a burst of new connections (deepeval 4.3.1 opens one per call)
+# overflows it and the kernel drops or resets them, which shows up as client timeouts. Benchmarks need a deep
+# backlog; this only changes the class attribute read by listen() in this process.
+_http._Server.request_queue_size = 1024
 
 BENCH_API_KEY = "bench-loopback-key"
 BENCH_MODEL = "bench-judge"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import statistics
 import sys
 import time
@@ -130,6 +131,10 @@ def run_one(
     return row
 
 
+def _load(t: Any) -> str:
+    return ", ".join(f"{x:.1f}" for x in t)
+
+
 def _f(v: Any, fmt: str = "{:.2f}") -> str:
     if v is None:
         return "-"
@@ -214,6 +219,9 @@ def targets(rows: list[dict[str, Any]], modes: list[str], groups: list[str]) -> 
             if not o or not d or "wall_s" not in o or "wall_s" not in d:
                 continue
             checked += 1
+            if o["n_errors"] or d["n_errors"]:
+                worse.append(f"{mode}/{LABEL[g]} not comparable ({o['n_errors']} vs {d['n_errors']} errors)")
+                continue
             for key in ("llm_calls", "s1_requests"):
                 if o[key] > d[key]:
                     worse.append(f"{mode}/{LABEL[g]} {key} {o[key]} > {d[key]}")
@@ -262,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     data = {"rag": rag_cases(args.rag), "conv": conversations(args.convs, args.turns)}
     rows: list[dict[str, Any]] = []
     t0 = time.monotonic()
+    load_before = os.getloadavg()
     with BenchJudge(args.latency) as judge:
         for mode in modes:
             for g in groups:
@@ -284,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         "n_conv": args.convs,
         "turns": args.turns,
         "total_s": time.monotonic() - t0,
+        "loadavg_before": load_before,
+        "loadavg_after": os.getloadavg(),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
