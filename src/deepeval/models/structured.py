@@ -112,6 +112,15 @@ async def _ask(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel]) -> 
     return result
 
 
+def describe_invalid(exc: Exception) -> str:
+    """A one-line account of why a reply did not validate: field paths and messages for pydantic errors."""
+    if isinstance(exc, ValidationError):
+        items = [f"{'.'.join(str(p) for p in e['loc']) or '<root>'}: {e['msg']}" for e in exc.errors()[:3]]
+        more = f" (+{exc.error_count() - 3} more)" if exc.error_count() > 3 else ""
+        return "; ".join(items)[:300] + more
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
+
+
 def _excerpt(reply: Any) -> str:
     text = reply if isinstance(reply, str) else repr(reply)
     return text[:200]
@@ -137,7 +146,7 @@ async def a_generate_structured(
     try:
         return coerce(reply, schema, check)
     except (ValueError, ValidationError) as first_error:
-        problem = str(first_error).splitlines()[0][:300]
+        problem = describe_invalid(first_error)
     retry_prompt = (
         f"{prompt}\n\nYour previous reply could not be used: {problem}\n"
         "Reply again with only a JSON object that matches the requested format exactly."
@@ -149,7 +158,7 @@ async def a_generate_structured(
         name = model_name(model)
         raise StructuredOutputError(
             f"judge {name} returned output that does not match {schema.__name__} after one re-ask "
-            f"({str(second_error).splitlines()[0][:200]}); first 200 characters received: {_excerpt(reply)!r}",
+            f"({describe_invalid(second_error)[:200]}); first 200 characters received: {_excerpt(reply)!r}",
             model=name,
         ) from None
 

@@ -44,7 +44,7 @@ from deepeval.models.retry import (
     parse_retry_after,
     timeout_error,
 )
-from deepeval.models.structured import coerce
+from deepeval.models.structured import coerce, describe_invalid
 from deepeval.models.usage import record_usage
 
 T = TypeVar("T", bound=BaseModel)
@@ -417,15 +417,6 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
 async def _close_client(client: openai.AsyncOpenAI) -> None:
     await client.close()
-
-
-def describe_invalid(exc: Exception) -> str:
-    """A one-line account of why a reply did not validate: field paths and messages for pydantic errors."""
-    if isinstance(exc, ValidationError):
-        items = [f"{'.'.join(str(p) for p in e['loc']) or '<root>'}: {e['msg']}" for e in exc.errors()[:3]]
-        more = f" (+{exc.error_count() - 3} more)" if exc.error_count() > 3 else ""
-        return "; ".join(items)[:300] + more
-    return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
 
 
 def _blames(exc: JudgeError, param: str) -> bool:
