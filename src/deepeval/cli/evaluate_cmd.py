@@ -1,0 +1,117 @@
+"""``deepeval evaluate FILE``: run metrics over test cases stored in a JSONL, JSON or CSV file.
+
+Metrics are named ``answer_relevancy``, ``contextual_relevancy``, ``knowledge_retention`` or given as an import path
+``package.module:ClassName`` (constructed with ``threshold=`` when ``--threshold`` is given, else with no
+arguments). Without ``--metric``: answer relevancy for single-turn cases, contextual relevancy when some case has a
+retrieval context, knowledge retention for conversations. Exit code: 0 when every test case passed, 1 when some
+failed or errored, 2 for bad input (nothing is run).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import typer
+
+from deepeval.cli.main import app
+
+BUILTIN = {
+    "answer_relevancy": "AnswerRelevancyMetric",
+    "contextual_relevancy": "ContextualRelevancyMetric",
+    "knowledge_retention": "KnowledgeRetentionMetric",
+}
+
+
+def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
+    from deepeval.metrics.base_metric import BaseMetric
+
+    kwargs: dict[str, Any] = {}
+    if threshold is not None:
+        kwargs["threshold"] = threshold
+    key = spec.strip().lower().replace("-", "_")
+    if key in BUILTIN:
+        import deepeval.metrics as metrics
+
+        if eval_mode is not None:
+            kwargs["eval_mode"] = eval_mode
+        return getattr(metrics, BUILTIN[key])(**kwargs)
+    if ":" not in spec:
+        raise typer.BadParameter(
+            f"unknown metric {spec!r}; use one of {', '.join(BUILTIN)} or an import path module:Class"
+        )
+    module_name, _, cls_name = spec.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), cls_name)
+    except (ImportError, AttributeError) as err:
+        raise typer.BadParameter(f"cannot import metric {spec!r}: {err}") from None
+    metric = cls(**kwargs)
+    if not isinstance(metric, BaseMetric):
+        raise typer.BadParameter(f"{spec} is not a deepeval metric (BaseMetric subclass)")
+    return metric
+
+
+@app.command("evaluate")
+def evaluate_file(
+    path: str = typer.Argument(..., help="Test cases: .jsonl, .json or .csv"),
+    metric: list[str] = typer.Option(None, "--metric", "-m", help="Metric name or module:Class (repeatable)."),
+    threshold: float | None = typer.Option(None, "--threshold", "-t", help="Threshold for every metric."),
+    eval_mode: str | None = typer.Option(None, "--eval-mode", help="llm | hybrid | system_one (built-in metrics)."),
+    max_concurrent: int = typer.Option(20, "--max-concurrent", help="Measures in flight."),
+    use_cache: bool = typer.Option(False, "-c", "--use-cache", help="Serve rows from the result cache."),
+    ignore_errors: bool = typer.Option(False, "-i", "--ignore-errors", help="Do not stop on metric errors."),
+    skip_on_missing_params: bool = typer.Option(False, "-s", "--skip-on-missing-params"),
+    repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Measure each metric K times."),
+    display: str = typer.Option("all", "--display", help="Table rows: all | failing | passing."),
+    results_folder: str | None = typer.Option(None, "--results-folder", help="Write JSON and HTML here."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="Hide the progress bar."),
+) -> None:
+    """Evaluate the test cases in PATH and print the results table."""
+    from deepeval.errors import DeepEvalError
+    from deepeval.evaluate import (
+        AsyncConfig,
+        CacheConfig,
+        DisplayConfig,
+        ErrorConfig,
+        EvaluationError,
+        evaluate,
+    )
+    from deepeval.evaluate.loading import load_test_cases
+    from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+    try:
+        cases = load_test_cases(path)
+        specs = list(metric or [])
+        if not specs:
+            if any(isinstance(c, LLMTestCase) for c in cases):
+                specs.append("answer_relevancy")
+            if any(isinstance(c, LLMTestCase) and c.retrieval_context for c in cases):
+                specs.append("contextual_relevancy")
+            if any(isinstance(c, ConversationalTestCase) for c in cases):
+                specs.append("knowledge_retention")
+        metrics = [_metric(s, threshold, eval_mode) for s in specs]
+    except (DeepEvalError, ValueError) as err:
+        typer.echo(f"deepeval evaluate: {err}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        result = evaluate(
+            cases,
+            metrics,
+            async_config=AsyncConfig(max_concurrent=max_concurrent),
+            display_config=DisplayConfig(
+                show_indicator=not no_progress, print_results=True, display_option=display,
+                results_folder=results_folder,
+            ),
+            cache_config=CacheConfig(write_cache=True, use_cache=use_cache),
+            error_config=ErrorConfig(ignore_errors=ignore_errors, skip_on_missing_params=skip_on_missing_params),
+            repeat=repeat,
+        )
+    except EvaluationError as err:
+        typer.echo(f"deepeval evaluate: {err}", err=True)
+        raise typer.Exit(1) from None
+    except DeepEvalError as err:
+        typer.echo(f"deepeval evaluate: {err}", err=True)
+        raise typer.Exit(2) from None
+    if "json_path" in result.extras:
+        typer.echo(f"results: {result.extras['json_path']} and {result.extras['html_path']}")
+    raise typer.Exit(0 if all(t.success for t in result.test_results) else 1)
