@@ -111,3 +111,14 @@ def test_split_answers_tokens_add_up_and_cost_none_stays_none():
     assert (ka, kb, ca, cb) == ("a", "b", None, None)
     assert sorted(a.nouls) == ["q0", "q1", "q2"] and sorted(b.nouls) == ["q0"]
     assert (a.input_tokens, b.input_tokens, a.output_tokens, b.output_tokens) == (75, 26, 2, 1)
+
+
+def test_model_returning_garbage_gives_clear_error_rows():
+    class Garbage(CountingSystemOne):
+        async def a_decide(self, state, questions):
+            return {"q0": 0.5}, None
+
+    result = evaluate([tc()], [PlanMetric(Garbage(), "A"), PlanMetric(Garbage(), "B")], display_config=QUIET,
+                      cache_config=NO_CACHE, error_config=ErrorConfig(ignore_errors=True))
+    assert [m.error for m in result.test_results[0].metrics_data] == [
+        "TypeError: Garbage.a_decide returned dict; expected (SystemOneAnswers, cost)"] * 2

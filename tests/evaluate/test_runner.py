@@ -244,3 +244,24 @@ def test_progress_indicator_counts_rows_on_stderr(capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "8/8" in captured.err and "pass 4 fail 4 err 0 skip 0" in captured.err
+
+
+def test_broken_cache_config_only_disables_caching_for_that_metric(tmp_path):
+    class NoKey(ScoreMetric):
+        def cache_config(self):
+            raise RuntimeError("cannot describe myself")
+
+    result = run(cases(2), [NoKey(0.8)], cache_config=CacheConfig(cache_path=str(tmp_path / "c.sqlite")))
+    assert [t.metrics_data[0].score for t in result.test_results] == [0.8, 0.8]
+
+
+def test_a_failing_finish_hook_is_an_error_row_not_a_crash():
+    class BadRow(ScoreMetric):
+        def _finish(self, tc, score):
+            super()._finish(tc, score)
+            self.score = "not a number"
+            return 0.0
+
+    result = run(cases(2), [BadRow(0.8), ScoreMetric(0.9, name="ok")], error_config=ErrorConfig(ignore_errors=True))
+    assert [m.status for t in result.test_results for m in t.metrics_data] == ["error", "passed"] * 2
+    assert result.test_results[0].metrics_data[0].error == "metric set a score that is not a number (str)"

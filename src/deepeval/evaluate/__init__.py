@@ -9,6 +9,7 @@ from deepeval.evaluate.configs import (
     ErrorConfig,
     TestRunResultDisplay,
 )
+from deepeval.evaluate.ray_backend import RateLimit, RayConfig
 from deepeval.evaluate.results import EvaluationError, EvaluationResult, MetricData, RepeatStats, TestResult
 
 __all__ = [
@@ -19,6 +20,8 @@ __all__ = [
     "EvaluationError",
     "EvaluationResult",
     "MetricData",
+    "RateLimit",
+    "RayConfig",
     "RepeatStats",
     "TestResult",
     "TestRunResultDisplay",

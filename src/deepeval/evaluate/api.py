@@ -18,6 +18,7 @@ from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, E
 from deepeval.evaluate.results import EvaluationError, EvaluationResult
 
 if TYPE_CHECKING:
+    from deepeval.evaluate.ray_backend import RayConfig
     from deepeval.metrics.base_metric import BaseMetric
     from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -67,6 +68,8 @@ async def a_evaluate(
     error_config: ErrorConfig | None = None,
     repeat: int = 1,
     identifier: str | None = None,
+    backend: str = "local",
+    ray_config: RayConfig | None = None,
 ) -> EvaluationResult:
     """Async :func:`evaluate` (same arguments, result and errors); awaits on the caller's event loop."""
     from deepeval.evaluate.cache import ResultCache, default_cache_path
@@ -80,6 +83,8 @@ async def a_evaluate(
     async_config.validate()
     option = display_config.display()
     cases, mets = _check_inputs(test_cases, metrics, repeat)
+    if backend not in ("local", "ray"):
+        raise ConfigurationError(f'backend must be "local" or "ray", got {backend!r}')
 
     cache = None
     if cache_config.use_cache or cache_config.write_cache:
@@ -88,18 +93,26 @@ async def a_evaluate(
     t0 = time.perf_counter()
     try:
         with Progress(len(cases) * len(mets) * repeat, display_config.show_indicator) as progress:
-            runner = Runner(
-                cases,
-                mets,
-                async_config,
-                display_config,
-                cache_config,
-                error_config,
-                repeat,
-                cache,
-                progress.advance,
-            )
-            out = await runner.run()
+            if backend == "ray":  # same rows, computed by blocks on a Ray cluster (deepeval.evaluate.ray_backend)
+                from deepeval.evaluate.ray_backend import run_on_ray
+
+                out: Any = await run_on_ray(
+                    cases, mets, async_config, display_config, cache_config, error_config, repeat,
+                    None if cache is None else cache.path, progress.advance, ray_config,
+                )
+            else:
+                runner = Runner(
+                    cases,
+                    mets,
+                    async_config,
+                    display_config,
+                    cache_config,
+                    error_config,
+                    repeat,
+                    cache,
+                    progress.advance,
+                )
+                out = await runner.run()
     finally:
         if cache is not None:
             cache.close()
@@ -112,6 +125,7 @@ async def a_evaluate(
         repeat=repeat,
         cache_hits=out.cache_hits,
         system_one_batches=out.system_one_batches,
+        extras=dict(getattr(out, "extras", {})),
     )
     _export(result, display_config)
     if display_config.print_results:
@@ -142,6 +156,8 @@ def evaluate(
     error_config: ErrorConfig | None = None,
     repeat: int = 1,
     identifier: str | None = None,
+    backend: str = "local",
+    ray_config: RayConfig | None = None,
 ) -> EvaluationResult:
     """Run every metric on every test case and return the results in input order.
 
@@ -160,13 +176,19 @@ def evaluate(
         repeat: run each metric ``repeat`` times per test case; each row then carries :class:`RepeatStats`
             (scores, mean, population std, pass rate) and its score is the mean.
         identifier: a label stored in the result and used in export file names.
+        backend: ``"local"`` (this process) or ``"ray"``: the same runner on a Ray cluster, in blocks of test
+            cases, with worker-crash retries, a shared cache and cluster-wide judge rate limits; same rows
+            (needs the ``ray`` extra; see :mod:`deepeval.evaluate.ray_backend`).
+        ray_config: :class:`~deepeval.evaluate.ray_backend.RayConfig` for ``backend="ray"`` (cluster address,
+            workers, block size, retries, cache folder, rate limits). Default: ``RayConfig()``.
 
     Returns:
         :class:`EvaluationResult` with one :class:`TestResult` per test case and one :class:`MetricData` per metric.
 
     Raises:
         TypeError / ValueError: bad or empty ``test_cases`` / ``metrics``.
-        ConfigurationError: an invalid config value or ``repeat``, or an unusable cache file.
+        ConfigurationError: an invalid config value, ``repeat`` or ``backend``, or an unusable cache file;
+            ``RayNotInstalledError`` (a ConfigurationError) for ``backend="ray"`` without Ray installed.
         EvaluationError: after the whole run, when some rows errored and ``ignore_errors`` is False; its
             ``.result`` holds every row.
 
@@ -185,6 +207,8 @@ def evaluate(
             error_config=error_config,
             repeat=repeat,
             identifier=identifier,
+            backend=backend,
+            ray_config=ray_config,
         )
     )
 

@@ -24,6 +24,7 @@ from deepeval.evaluate.cache import ResultCache, cache_key
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.results import MetricData, RepeatStats, TestResult
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric, SystemOnePlan
+from deepeval.models.system_one.schema import SystemOneAnswers
 from deepeval.models.usage import UsageTracker, record_usage, track_usage
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -108,7 +109,12 @@ def build_row(
     if err is None and not skipped and score is not None and not math.isfinite(score):
         err = f"metric returned a non-finite score ({score})"
     if err is None and not skipped and score is None:
-        err = "metric finished without setting a score"
+        raw = getattr(metric, "score", None)
+        err = (
+            "metric finished without setting a score"
+            if raw is None
+            else f"metric set a score that is not a number ({type(raw).__name__})"
+        )
     t = tracker
     cost = _as_float(getattr(metric, "evaluation_cost", None))
     if cost is None and t is not None:
@@ -244,6 +250,11 @@ class Runner:
                 timeout = self.async_config.measure_timeout
                 call = batch.model.a_decide(batch.state, batch.questions)
                 answers, cost = await (asyncio.wait_for(call, timeout) if timeout else call)
+                if not isinstance(answers, SystemOneAnswers):
+                    raise TypeError(
+                        f"{type(batch.model).__name__}.a_decide returned {type(answers).__name__}; expected "
+                        "(SystemOneAnswers, cost)"
+                    )
                 if cost is not None:
                     record_usage(cost=cost)
             except Exception as err:
@@ -289,8 +300,8 @@ class Runner:
             self._finish(job, row)
 
     # -- planning ----------------------------------------------------------------------------------------------------
-    def _plan(self) -> list[Callable[[], Awaitable[None]]]:
-        items: list[Callable[[], Awaitable[None]]] = []
+    def _plan(self) -> list[_Item]:
+        items: list[_Item] = []
         use_cache = self.cache is not None and self.cache_config.use_cache
         want_key = self.cache is not None and (self.cache_config.use_cache or self.cache_config.write_cache)
         for i, tc in enumerate(self.test_cases):
@@ -302,7 +313,7 @@ class Runner:
                     if skip is not None:
                         self._finish(job, build_row(self._fresh(metric), None, None, skip_reason=skip))
                         continue
-                    job.cache_key = cache_key(metric, tc, r) if want_key else None
+                    job.cache_key = _safe_key(metric, tc, r) if want_key else None
                     if use_cache and job.cache_key and self.cache is not None:
                         hit = self.cache.get(job.cache_key)
                         if hit is not None:
@@ -325,16 +336,16 @@ class Runner:
                         self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
                         continue
                     if plan is None:
-                        items.append(_bind(self._measure, job))
+                        items.append(_Item(_bind(self._measure, job), [job]))
                     else:
                         plans.append((job, plan))
                 for batch in group_plans(plans):
-                    items.append(_bind(self._decide, batch))
+                    items.append(_Item(_bind(self._decide, batch), [m.key for m in batch.members]))
         return items
 
     async def run(self) -> RunOutput:
         items = self._plan()
-        queue: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
+        queue: asyncio.Queue[_Item] = asyncio.Queue()
         for item in items:
             queue.put_nowait(item)
         throttle = _Throttle(self.async_config.throttle_value)
@@ -346,7 +357,17 @@ class Runner:
                 except asyncio.QueueEmpty:
                     return
                 await throttle.wait()
-                await item()
+                try:
+                    await item.run()
+                except Exception as err:  # a bug in a metric hook or here: record it, never lose the rows
+                    for job in item.jobs:
+                        if job.key not in self.rows:
+                            self._finish(
+                                job,
+                                build_row(
+                                    job.metric, None, None, error=f"internal error: {format_error(err)}"
+                                ),
+                            )
 
         n_workers = min(self.async_config.max_concurrent if self.async_config.run_async else 1, len(items))
         workers = [asyncio.create_task(worker()) for _ in range(n_workers)]
@@ -367,12 +388,31 @@ class Runner:
         return out
 
     def _row(self, i: int, j: int) -> MetricData:
-        reps = [self.rows[(i, j, r)] for r in range(self.repeat)]
+        missing = MetricData(
+            name=metric_name(self.metrics[j]), error="internal error: no result was recorded"
+        )
+        reps = [self.rows.get((i, j, r), missing) for r in range(self.repeat)]
         return reps[0] if self.repeat == 1 else aggregate_repeats(reps)
 
 
 def _bind(fn: Callable[[Any], Awaitable[None]], arg: Any) -> Callable[[], Awaitable[None]]:
     return lambda: fn(arg)
+
+
+@dataclass
+class _Item:
+    """One unit of scheduled work and the rows it is responsible for."""
+
+    run: Callable[[], Awaitable[None]]
+    jobs: list[_Job]
+
+
+def _safe_key(metric: BaseMetric, tc: TestCase, repeat_index: int) -> str | None:
+    """The cache key, or None (no caching for this row) when the metric's ``cache_config()`` fails."""
+    try:
+        return cache_key(metric, tc, repeat_index)
+    except Exception:
+        return None
 
 
 def aggregate_repeats(reps: list[MetricData]) -> MetricData:
