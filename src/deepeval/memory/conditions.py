@@ -152,10 +152,21 @@ async def probe_artifact(
 
 
 async def verify_claims(
-    artifact: MemoryArtifact, transcript: MemoryArtifact, judge: MemoryJudge, concurrency: int = 8
+    artifact: MemoryArtifact,
+    transcript: MemoryArtifact,
+    judge: MemoryJudge,
+    concurrency: int = 8,
+    max_claims: int | None = None,
+    seed: int = 0,
 ) -> list[ClaimResult]:
-    """Extract the memory's atomic claims and verify each against the transcript."""
+    """Extract the memory's atomic claims and verify each against the transcript (a seeded random sample of
+    ``max_claims`` claims when there are more, kept in memory order)."""
     claims = await judge.claims(artifact)
+    if max_claims is not None and len(claims) > max_claims:
+        import random
+
+        keep = sorted(random.Random(seed).sample(range(len(claims)), max_claims))
+        claims = [claims[i] for i in keep]
 
     async def one(c: str) -> ClaimResult:
         g, ev = await judge.verify(c, transcript)
@@ -172,6 +183,7 @@ async def evaluate_artifact(
     introduced: dict[str, int] | None = None,
     judge: Any = None,
     precision: bool | None = None,
+    max_claims: int | None = None,
     seed: int = 0,
 ) -> MemoryReport:
     """Artifact-only condition: probe ``artifact``; verify its claims against ``transcript`` when given
@@ -193,7 +205,7 @@ async def evaluate_artifact(
     if do_precision:
         if tr is None:
             raise ValueError("precision needs the transcript the memory was written from")
-        claims = await verify_claims(artifact, tr, j)
+        claims = await verify_claims(artifact, tr, j, max_claims=max_claims, seed=seed)
         prec = precision_summary([c.score for c in claims], seed)
     return MemoryReport(
         condition="artifact", judge=j.get_model_name(), subject=None, facts=facts, recall=_reseed(recall, facts, seed),

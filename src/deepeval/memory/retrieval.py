@@ -59,7 +59,8 @@ class PassageIndex:
         self.artifact = artifact
         self.passages = artifact.passages
         self._vecs = embed([p.text for p in self.passages], "passage")
-        self._tokens = [g._TOKEN.findall(p.text) for p in self.passages]
+        self._tokens = [g.TokenBag(g._TOKEN.findall(p.text)) for p in self.passages]
+        self._lower = [p.text.lower() for p in self.passages]
 
     def _lexical(
         self, words: Sequence[str], entities: Sequence[str]
@@ -75,7 +76,9 @@ class PassageIndex:
             all_ents[i] = all(hits)
         return cov, ents, all_ents
 
-    def search(self, query: str, k: int = 3, *, as_query: bool = True, margin: float | None = MARGIN) -> Retrieved:
+    def search(
+        self, query: str, k: int = 3, *, as_query: bool = True, margin: float | None = MARGIN
+    ) -> Retrieved:
         """Top passages for ``query`` (at most ``k``, within ``margin`` of the best unless None), in artifact
         order."""
         if not self.passages:
@@ -89,6 +92,8 @@ class PassageIndex:
         order = np.argsort(-score)
         best = int(order[0])
         chosen = [int(i) for i in order[:k] if margin is None or score[int(i)] >= score[best] - margin]
-        answerable = bool(all_ents[best]) and (not words or cov[best] >= MIN_COVERAGE - 1e-6 or cos[best] >= 0.8)
+        answerable = bool(all_ents[best]) and (
+            not words or cov[best] >= MIN_COVERAGE - 1e-6 or cos[best] >= 0.8
+        )
         chosen.sort()
         return Retrieved([self.passages[i] for i in chosen], [float(score[i]) for i in chosen], answerable)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from deepeval.models.system_one.schema import ScoreAnswer
 
@@ -396,22 +396,41 @@ def _match_date(d: DateVal, answer: Slots, question: Slots) -> str:
     return best
 
 
-def _token_match(word: str, tokens: Sequence[str]) -> bool:
-    w = word.lower()
-    sw = _stem(w)
-    for t in tokens:
-        lt = t.lower()
-        if lt == w or _stem(lt) == sw:
+class TokenBag:
+    """Tokens of a text indexed for fast :func:`_token_match` (exact, stem, 4+-character prefix, fuzzy >= 85)."""
+
+    __slots__ = ("long", "prefixes", "stems", "tokens")
+
+    def __init__(self, tokens: Sequence[str]) -> None:
+        low = [t.lower() for t in tokens]
+        self.tokens = frozenset(low)
+        self.stems = frozenset(_stem(t) for t in low)
+        self.prefixes: dict[str, list[str]] = {}
+        for t in self.tokens:
+            if len(t) >= 4:
+                self.prefixes.setdefault(t[:4], []).append(t)
+        self.long = [t for t in self.tokens if len(t) >= 5]
+
+    def match(self, word: str) -> bool:
+        w = word.lower()
+        if w in self.tokens or _stem(w) in self.stems:
             return True
-        n = min(len(w), len(lt))
-        if n >= 4 and (lt.startswith(w[: max(4, n)]) or w.startswith(lt[: max(4, n)])):
-            return True
-        if len(w) >= 5 and len(lt) >= 5 and fuzz.ratio(w, lt) >= 85:
-            return True
-    return False
+        if len(w) >= 4:
+            for lt in self.prefixes.get(w[:4], ()):
+                n = min(len(w), len(lt))
+                if lt.startswith(w[:n]) or w.startswith(lt[:n]):
+                    return True
+        if len(w) >= 5 and self.long:
+            return process.extractOne(w, self.long, scorer=fuzz.ratio, score_cutoff=85) is not None
+        return False
 
 
-def _entity_present(entity: str, answer_text: str, answer_tokens: Sequence[str]) -> bool:
+def _token_match(word: str, tokens: Sequence[str] | TokenBag) -> bool:
+    bag = tokens if isinstance(tokens, TokenBag) else TokenBag(tokens)
+    return bag.match(word)
+
+
+def _entity_present(entity: str, answer_text: str, answer_tokens: Sequence[str] | TokenBag) -> bool:
     if entity.lower() in answer_text.lower():
         return True
     words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
@@ -420,7 +439,7 @@ def _entity_present(entity: str, answer_text: str, answer_tokens: Sequence[str])
 
 def _entity_conflict(answer: Slots, question: Slots, expected_text: str, expected_all: Slots) -> bool:
     known = " ".join([*question.entities, *question.keywords, expected_text]).lower()
-    qtokens = _TOKEN.findall(known)
+    qtokens = TokenBag(_TOKEN.findall(known))
     for e in answer.entities:
         if e.lower() in known:
             continue
@@ -556,7 +575,7 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
     e_slots = extract_slots(expected)
     a_slots = extract_slots(answer)
     q_slots = extract_slots(question)
-    a_tokens = _TOKEN.findall(answer)
+    a_tokens = TokenBag(_TOKEN.findall(answer))
 
     # yes/no facts
     e_yes, e_no = bool(_YES.match(expected)), bool(_NO.match(expected))
@@ -711,7 +730,7 @@ def support_detail(claim: str, evidence: str) -> Grade:
     """
     c = extract_slots(claim)
     ev = extract_slots(evidence)
-    ev_tokens = _TOKEN.findall(evidence)
+    ev_tokens = TokenBag(_TOKEN.findall(evidence))
     unsupported: list[str] = []
     approx: list[str] = []
     for n in c.numbers:
@@ -753,6 +772,7 @@ def support_detail(claim: str, evidence: str) -> Grade:
 __all__ = [
     "LEVELS_1_TO_5",
     "Grade",
+    "TokenBag",
     "extract_slots",
     "grade_answer",
     "grade_detail",
