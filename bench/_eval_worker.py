@@ -20,6 +20,12 @@ import traceback
 from typing import Any
 
 
+def _cpu_s() -> float:
+    """User + system CPU seconds of this process (all threads) so far."""
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
 def _current_rss_mib() -> float:
     """Resident set size now (Linux ``/proc/self/statm``), MiB; 0.0 where unavailable."""
     try:
@@ -93,6 +99,13 @@ def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) ->
     cache_config = CacheConfig(**_kwargs_for(CacheConfig, {"write_cache": False, "use_cache": False}))
     error_config = ErrorConfig(**_kwargs_for(ErrorConfig, {"ignore_errors": True}))
     rss_before = _current_rss_mib()
+    profiler = None
+    if phase.get("profile"):
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    cpu0 = _cpu_s()
     t0 = time.monotonic()
     result = evaluate(
         cases,
@@ -103,6 +116,16 @@ def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) ->
         error_config=error_config,
     )
     t1 = time.monotonic()
+    cpu = _cpu_s() - cpu0
+    profile_text = None
+    if profiler is not None:
+        import io
+        import pstats
+
+        profiler.disable()
+        buf = io.StringIO()
+        pstats.Stats(profiler, stream=buf).sort_stats("tottime").print_stats(25)
+        profile_text = buf.getvalue()
     per_metric: dict[str, dict[str, Any]] = {}
     n_results = 0
     for tr in result.test_results:
@@ -129,9 +152,11 @@ def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) ->
         "rss_before_mib": rss_before,
         "rss_after_mib": _current_rss_mib(),
         "wall_s": t1 - t0,
+        "cpu_s": cpu,
         "n_test_results": len(result.test_results),
         "n_metric_results": n_results,
         "metrics": per_metric,
+        "profile": profile_text,
     }
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -89,6 +90,7 @@ def run_size(judge_kind: str, n: int, args: argparse.Namespace, judge: BenchJudg
     row.update(
         {
             "wall_s": phase["wall_s"],
+            "cpu_s": phase.get("cpu_s"),
             "cases_per_s": n / phase["wall_s"] if phase["wall_s"] else None,
             "measures": measured,
             "measures_per_s": measured / phase["wall_s"] if phase["wall_s"] else None,
@@ -120,9 +122,9 @@ def _f(v: Any, fmt: str) -> str:
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| judge | N | conc | wall s | cases/s | measures/s | RSS before MiB | peak RSS MiB | judge calls | "
+        "| judge | N | conc | wall s | client CPU s | cases/s | measures/s | RSS before MiB | peak RSS MiB | judge calls | "
         "errors | capacity bound s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         if "wall_s" not in r:
@@ -132,7 +134,8 @@ def table(rows: list[dict[str, Any]]) -> str:
             continue
         calls = r.get("llm_calls", 0) + r.get("s1_requests", 0) if "llm_calls" in r else None
         lines.append(
-            f"| {r['judge']} | {r['n']} | {r['concurrency']} | {r['wall_s']:.1f} | {_f(r['cases_per_s'], '{:.1f}')} | "
+            f"| {r['judge']} | {r['n']} | {r['concurrency']} | {r['wall_s']:.1f} | {_f(r.get('cpu_s'), '{:.1f}')} | "
+            f"{_f(r['cases_per_s'], '{:.1f}')} | "
             f"{_f(r['measures_per_s'], '{:.1f}')} | {r['rss_before_mib']:.0f} | {r['peak_rss_mib']:.0f} | "
             f"{_f(calls, '{}')} | {r['n_errors']} | {_f(r.get('capacity_bound_s'), '{:.1f}')} |"
         )
@@ -180,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     judges = [j.strip() for j in args.judges.split(",") if j.strip()]
     rows: list[dict[str, Any]] = []
     t0 = time.monotonic()
+    load_before = [round(x, 1) for x in os.getloadavg()]
     for judge_kind in judges:
         if judge_kind not in {"embedded", "loopback"}:
             ap.error(f"unknown judge {judge_kind!r}")
@@ -200,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
         "loopback_mode": args.mode,
         "rag_source": source_note(),
         "total_s": time.monotonic() - t0,
+        "loadavg_before": load_before,
+        "loadavg_after": [round(x, 1) for x in os.getloadavg()],
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))

@@ -59,7 +59,13 @@ def _deepest(kind: str, cases: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_one(
-    judge: BenchJudge, impl: str, mode: str, group: str, data: dict[str, list[dict[str, Any]]], conc: int
+    judge: BenchJudge,
+    impl: str,
+    mode: str,
+    group: str,
+    data: dict[str, list[dict[str, Any]]],
+    conc: int,
+    profile: bool = False,
 ) -> dict[str, Any]:
     kind, metrics = GROUPS[group]
     cases = data[kind]
@@ -68,7 +74,7 @@ def run_one(
         "include_reason": True,
         "phases": [
             {"kind": kind, "cases": [_deepest(kind, cases)], "metrics": metrics, "max_concurrent": conc},
-            {"kind": kind, "cases": cases, "metrics": metrics, "max_concurrent": conc},
+            {"kind": kind, "cases": cases, "metrics": metrics, "max_concurrent": conc, "profile": profile},
         ],
     }
     judge.reset()
@@ -100,6 +106,7 @@ def run_one(
         row.update(
             {
                 "wall_s": full["wall_s"],
+                "cpu_s": full.get("cpu_s"),
                 "single_wall_s": single["wall_s"],
                 "depth": s_single["depth"],
                 "full_depth": s_full["depth"],
@@ -126,6 +133,7 @@ def run_one(
                 "n_errors": n_errors,
                 "first_error": errors[0] if errors else None,
                 "models": sorted({x for m in full["metrics"].values() for x in m["models"]}),
+                "profile": full.get("profile"),
             }
         )
     return row
@@ -143,8 +151,8 @@ def _f(v: Any, fmt: str = "{:.2f}") -> str:
 
 def mode_table(rows: list[dict[str, Any]], mode: str) -> str:
     head = (
-        "| metric | impl | wall s | LLM calls | S1 req (questions) | LLM tok in | S1 tok in | depth | bound s | "
-        "wall/bound | mean score | errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
+        "| metric | impl | wall s | client CPU s | LLM calls | S1 req (questions) | LLM tok in | S1 tok in | depth | bound s | "
+        "wall/bound | mean score | errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     lines = [head]
     for r in rows:
@@ -155,7 +163,7 @@ def mode_table(rows: list[dict[str, Any]], mode: str) -> str:
             continue
         ratio = r["wall_s"] / r["bound_s"] if r["bound_s"] else None
         lines.append(
-            f"| {LABEL[r['group']]} | {r['impl']} | {r['wall_s']:.2f} | {r['llm_calls']} | "
+            f"| {LABEL[r['group']]} | {r['impl']} | {r['wall_s']:.2f} | {_f(r.get('cpu_s'))} | {r['llm_calls']} | "
             f"{r['s1_requests']} ({r['s1_questions']}) | {r['llm_tokens_in']} | {r['s1_tokens_in']} | {r['depth']} | "
             f"{r['bound_s']:.1f} | {_f(ratio)} | {_f(r['mean_score'], '{:.3f}')} | "
             f"{r['n_errors']}/{r['n_results']}"
@@ -259,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--convs", type=int, default=10, help="conversations (default 10)")
     ap.add_argument("--turns", type=int, default=20, help="turns per conversation (default 20)")
     ap.add_argument("--concurrency", type=int, default=20, help="max_concurrent of evaluate() (default 20)")
+    ap.add_argument(
+        "--profile", action="store_true", help="cProfile the full phase (top 25 by own time in --out)"
+    )
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "out" / "side_by_side.json")
     args = ap.parse_args(argv)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
@@ -275,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         for mode in modes:
             for g in groups:
                 for impl in impls:
-                    row = run_one(judge, impl, mode, g, data, args.concurrency)
+                    row = run_one(judge, impl, mode, g, data, args.concurrency, args.profile)
                     rows.append(row)
                     status = (
                         f"{row['wall_s']:.2f} s" if "wall_s" in row else f"FAILED {str(row['error'])[:200]}"
