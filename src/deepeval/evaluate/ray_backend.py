@@ -195,12 +195,17 @@ def _resolve_on_driver(metrics: Sequence[Any]) -> None:
 
 
 def _error_text(err: BaseException) -> str:
+    """One line naming the exception (the metric's own exception for a task that raised), keys redacted."""
+    import re
+
     from deepeval.config import redact
 
-    text = " ".join(str(err).split())
+    cause = getattr(err, "cause", None)  # RayTaskError wraps what the task raised
+    shown = cause if isinstance(cause, BaseException) else err
+    text = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", str(shown)).split())
     if len(text) > 500:
         text = text[:497] + "..."
-    return redact(f"{type(err).__name__}: {text}" if text else type(err).__name__)
+    return redact(f"{type(shown).__name__}: {text}" if text else type(shown).__name__)
 
 
 async def run_on_ray(

@@ -107,6 +107,24 @@ def _reducer(obj: Any) -> Any:
     return NotImplemented
 
 
+def _name_property_in_class_body(reduced: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A class pickled by value (defined in ``__main__``, a notebook, a function) whose ``__name__`` is a property,
+    as deepeval's custom metrics have, cannot be rebuilt by cloudpickle: it sets class attributes with ``setattr``
+    and ``type`` only takes a string for ``__name__`` (cloudpipe/cloudpickle#243-style limitation). Move that
+    entry into the namespace the class is created with instead."""
+    if len(reduced) != 6 or getattr(reduced[0], "__name__", "") != "_make_skeleton_class":
+        return reduced
+    args, state = reduced[1], reduced[2]
+    if not (isinstance(args, tuple) and len(args) == 6 and isinstance(state, tuple) and len(state) == 2):
+        return reduced
+    clsdict = state[0]
+    if not isinstance(clsdict, dict) or isinstance(clsdict.get("__name__", ""), str):
+        return reduced
+    clsdict = dict(clsdict)
+    type_kwargs = {**args[3], "__name__": clsdict.pop("__name__")}
+    return (reduced[0], (*args[:3], type_kwargs, *args[4:]), (clsdict, state[1]), *reduced[3:])
+
+
 def _pickler_class() -> type[Any]:
     try:
         from ray import cloudpickle
@@ -120,7 +138,10 @@ def _pickler_class() -> type[Any]:
             reduced = _reducer(obj)
             if reduced is not NotImplemented:
                 return reduced
-            return super().reducer_override(obj)
+            reduced = super().reducer_override(obj)
+            if isinstance(obj, type) and isinstance(reduced, tuple):
+                return _name_property_in_class_body(reduced)
+            return reduced
 
     return _Pickler
 
