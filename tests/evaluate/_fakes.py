@@ -233,7 +233,8 @@ class HttpJudgeMetric(BaseMetric):
     ``max_retries`` times (honouring ``retry-after-ms``), recording retries, calls and tokens like a real client."""
 
     def __init__(self, base_url: str, name: str, threshold: float = 0.5, max_retries: int = 3,
-                 price_per_token: float = 1e-6) -> None:
+                 price_per_token: float = 1e-6, log: CallLog | None = None) -> None:
+        self.log = log or CallLog()  # pass one log to several metrics to see their joint concurrency
         self.base_url = base_url
         self.name = name
         self.threshold = threshold
@@ -255,6 +256,13 @@ class HttpJudgeMetric(BaseMetric):
         return self.name
 
     async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        self.log.enter("a_measure", test_case.input)
+        try:
+            return await self._a_measure(test_case)
+        finally:
+            self.log.leave()
+
+    async def _a_measure(self, test_case: Any) -> float:
         import json
 
         body = {"model": "loopback-judge",

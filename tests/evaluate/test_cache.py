@@ -127,7 +127,7 @@ RESUME_METRIC = textwrap.dedent(
 
         async def a_measure(self, tc, *a, **k):
             CALLS.append(tc.input)
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.1)
             self.score = int(tc.input[1:]) / 100
             self.reason = "slow"
             self.success = self.score >= self.threshold

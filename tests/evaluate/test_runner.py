@@ -138,7 +138,7 @@ def test_max_concurrent_bounds_measures_in_flight():
     m = ScoreMetric(1.0, delay=0.03)
     run(cases(12), [m], async_config=AsyncConfig(max_concurrent=3))
     assert m.log.peak == 3
-    m2 = ScoreMetric(1.0, delay=0.03)
+    m2 = ScoreMetric(1.0, delay=0.2)  # long enough for all 12 to start before the first finishes
     run(cases(12), [m2], async_config=AsyncConfig(max_concurrent=20))
     assert m2.log.peak == 12
 
