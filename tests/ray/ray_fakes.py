@@ -137,3 +137,24 @@ def comparable(result: Any) -> list[dict[str, Any]]:
                 m["system_one_batch"].pop("request_s", None)
         out.append(d)
     return out
+
+
+class CrcMetric(BaseMetric):
+    """Scores ``crc32(input) % 100 / 100`` (no judge); constructible with no arguments for ``module:Class`` CLIs."""
+
+    def __init__(self, threshold: float = 0.5) -> None:
+        self.threshold = threshold
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        return "Crc"
+
+    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        self.score = (crc(test_case.input) % 100) / 100
+        self.reason = f"crc of {test_case.input}"
+        self.success = self.score >= self.threshold
+        self.evaluation_model = "crc-judge"
+        return self.score
+
+    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        return self.measure(test_case)

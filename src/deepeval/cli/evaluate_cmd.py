@@ -65,6 +65,10 @@ def evaluate_file(
     display: str = typer.Option("all", "--display", help="Table rows: all | failing | passing."),
     results_folder: str | None = typer.Option(None, "--results-folder", help="Write JSON and HTML here."),
     no_progress: bool = typer.Option(False, "--no-progress", help="Hide the progress bar."),
+    backend: str = typer.Option("local", "--backend", help="local | ray (needs the ray extra)."),
+    ray_address: str | None = typer.Option(None, "--ray-address", help="Ray cluster to join (default: local)."),
+    ray_workers: int | None = typer.Option(None, "--ray-workers", min=1, help="Ray blocks running at once."),
+    block_size: int | None = typer.Option(None, "--block-size", min=1, help="Test cases per Ray block."),
 ) -> None:
     """Evaluate the test cases in PATH and print the results table."""
     from deepeval.errors import DeepEvalError
@@ -74,6 +78,7 @@ def evaluate_file(
         DisplayConfig,
         ErrorConfig,
         EvaluationError,
+        RayConfig,
         evaluate,
     )
     from deepeval.evaluate.loading import load_test_cases
@@ -105,6 +110,8 @@ def evaluate_file(
             cache_config=CacheConfig(write_cache=True, use_cache=use_cache),
             error_config=ErrorConfig(ignore_errors=ignore_errors, skip_on_missing_params=skip_on_missing_params),
             repeat=repeat,
+            backend=backend,
+            ray_config=RayConfig(address=ray_address, num_workers=ray_workers, block_size=block_size),
         )
     except EvaluationError as err:
         typer.echo(f"deepeval evaluate: {err}", err=True)

@@ -3,8 +3,9 @@
 Options map to ``assert_test`` through environment variables (read in :func:`deepeval.evaluate.assert_test`):
 ``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
 meaning, not pytest's ``-s``), ``-v`` DEEPEVAL_VERBOSE_MODE (metric verbose logs, not pytest verbosity), ``-r K``
-DEEPEVAL_REPEAT. ``-x`` and ``-n N`` go to pytest (``-n`` needs pytest-xdist). Any other argument is passed to
-pytest unchanged (e.g. ``-k name``, ``--tb=short``). The exit code is pytest's.
+DEEPEVAL_REPEAT, ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS. ``-x`` and ``-n N`` go to
+pytest (``-n`` needs pytest-xdist). Any other argument is passed to pytest unchanged (e.g. ``-k name``,
+``--tb=short``). The exit code is pytest's.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def run(
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Turn on every metric's verbose mode."),
     repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Measure each metric K times and aggregate."),
     exit_on_first_failure: bool = typer.Option(False, "-x", "--exit-on-first-failure", help="Stop at the first failure."),
+    backend: str = typer.Option("local", "--backend", help="local | ray: where assert_test measures (ray extra)."),
+    ray_address: str | None = typer.Option(None, "--ray-address", help="Ray cluster for --backend ray."),
 ) -> None:
     """Run pytest on PATH with the deepeval plugin; exit with pytest's exit code."""
     import pytest
@@ -51,6 +54,14 @@ def run(
     target = Path(path)
     if not target.exists():
         typer.echo(f"deepeval test run: {path} does not exist (give a test file or folder)", err=True)
+        raise typer.Exit(USAGE_ERROR)
+    if backend not in ("local", "ray"):
+        typer.echo(f"deepeval test run: --backend must be local or ray, got {backend!r}", err=True)
+        raise typer.Exit(USAGE_ERROR)
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        typer.echo(
+            'deepeval test run: --backend ray needs Ray; install it with pip install "deepeval-oss[ray]"', err=True
+        )
         raise typer.Exit(USAGE_ERROR)
     # deepeval is imported before pytest starts, so pytest cannot rewrite its asserts: say nothing about it
     args = [str(target), "-W", "ignore:Module already imported so cannot be rewritten:pytest.PytestAssertRewriteWarning"]
@@ -81,6 +92,11 @@ def run(
         else:
             os.environ.pop(key, None)
     os.environ["DEEPEVAL_REPEAT"] = str(repeat)
+    os.environ["DEEPEVAL_BACKEND"] = backend
+    if ray_address:
+        os.environ["DEEPEVAL_RAY_ADDRESS"] = ray_address
+    else:
+        os.environ.pop("DEEPEVAL_RAY_ADDRESS", None)
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         args += ["-p", "deepeval.plugins.pytest_plugin"]
     code = pytest.main(args)

@@ -243,6 +243,12 @@ def assert_test(
         repeat = int(repeat_raw)
     except ValueError:
         raise ConfigurationError(f"DEEPEVAL_REPEAT must be an integer >= 1, got {repeat_raw!r}") from None
+    backend = os.environ.get("DEEPEVAL_BACKEND", "").strip().lower() or "local"
+    ray_config = None
+    if backend == "ray":
+        from deepeval.evaluate.ray_backend import RayConfig
+
+        ray_config = RayConfig(address=os.environ.get("DEEPEVAL_RAY_ADDRESS", "").strip() or None)
     result = evaluate(
         [test_case],
         list(metrics),
@@ -257,6 +263,8 @@ def assert_test(
             ignore_errors=True, skip_on_missing_params=_env_flag("DEEPEVAL_SKIP_ON_MISSING_PARAMS")
         ),
         repeat=repeat,
+        backend=backend,
+        ray_config=ray_config,
     )
     test_result = result.test_results[0]
     _session.record(test_result)
