@@ -98,6 +98,8 @@ class Counters:
 
 
 class _Server(ThreadingHTTPServer):
+    # Load tests open dozens of connections at once; the stdlib default backlog of 5 resets them.
+    request_queue_size = 128
     daemon_threads = True
     allow_reuse_address = True
     owner: LoopbackServer
