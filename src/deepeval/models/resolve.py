@@ -4,14 +4,38 @@ the embedded System One model, and one line on stderr says so."""
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from deepeval.config.settings import Settings, get_settings
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 
 _announced = threading.Event()
+_shared: dict[tuple[str, ...], Any] = {}
+_shared_lock = threading.Lock()
+M = TypeVar("M")
+
+
+def _shared_client(
+    kind: str, settings: Settings, keys: tuple[str, ...], name: str | None, make: Callable[[], M]
+) -> M:
+    """One client per judge configuration, shared by every metric that did not pass its own: metrics on the same
+    test case then hold the *same* System One object (so the runner merges their requests), and one adaptive
+    rate limiter and connection pool serve the whole process. The key holds a digest of secrets, never a secret."""
+    parts = [kind, name or ""]
+    for k in keys:
+        value = settings.get(k) or ""
+        parts.append(hashlib.sha256(value.encode()).hexdigest()[:16] if "KEY" in k else value)
+    key = tuple(parts)
+    with _shared_lock:
+        client = _shared.get(key)
+        if client is None:
+            client = make()
+            _shared[key] = client
+        return client  # type: ignore[no-any-return]
 
 
 def resolve_llm(
@@ -22,20 +46,38 @@ def resolve_llm(
     if isinstance(model, DeepEvalBaseLLM):
         return model
     s = settings or get_settings()
+    if model is not None and not isinstance(model, str):
+        raise TypeError(f"model must be a model name or a DeepEvalBaseLLM, not {type(model).__name__}")
+    openai_keys = (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "OPENAI_MODEL_NAME",
+        "OPENAI_COST_PER_INPUT_TOKEN",
+        "OPENAI_COST_PER_OUTPUT_TOKEN",
+        "DEEPEVAL_JUDGE_TIMEOUT",
+        "DEEPEVAL_JUDGE_MAX_RETRIES",
+    )
     if isinstance(model, str):
         from deepeval.models.llms.openai_model import OpenAIModel
 
-        return OpenAIModel(model=model)
-    if model is not None:
-        raise TypeError(f"model must be a model name or a DeepEvalBaseLLM, not {type(model).__name__}")
+        name = model
+        return _shared_client("openai", s, openai_keys, name, lambda: OpenAIModel(model=name))
     if s.get_bool("USE_LOCAL_MODEL") and s.get("LOCAL_MODEL_BASE_URL"):
         from deepeval.models.llms.local_model import LocalModel
 
-        return LocalModel()
+        local_keys = (
+            "LOCAL_MODEL_NAME",
+            "LOCAL_MODEL_BASE_URL",
+            "LOCAL_MODEL_API_KEY",
+            "LOCAL_MODEL_FORMAT",
+            "DEEPEVAL_JUDGE_TIMEOUT",
+            "DEEPEVAL_JUDGE_MAX_RETRIES",
+        )
+        return _shared_client("local", s, local_keys, None, LocalModel)
     if s.get("OPENAI_API_KEY"):
         from deepeval.models.llms.openai_model import OpenAIModel
 
-        return OpenAIModel()
+        return _shared_client("openai", s, openai_keys, None, OpenAIModel)
     return None
 
 
@@ -62,8 +104,23 @@ def resolve_system_one(
     if isinstance(model, str) or s.get("TYPESAFE_API_KEY"):
         from deepeval.models.system_one.typesafe import TypeSafeModel
 
-        return TypeSafeModel(model=model)
+        keys = (
+            "TYPESAFE_API_KEY",
+            "TYPESAFE_BASE_URL",
+            "TYPESAFE_MODEL_NAME",
+            "TYPESAFE_COST_PER_INPUT_TOKEN",
+            "DEEPEVAL_JUDGE_TIMEOUT",
+            "DEEPEVAL_JUDGE_MAX_RETRIES",
+        )
+        name = model
+        return _shared_client("typesafe", s, keys, name, lambda: TypeSafeModel(model=name))
     return embedded_judge()
+
+
+def clear_shared_clients() -> None:
+    """Forget the shared clients (tests that change settings between runs)."""
+    with _shared_lock:
+        _shared.clear()
 
 
 def embedded_judge() -> DeepEvalBaseSystemOneModel:
