@@ -149,6 +149,12 @@ def growth(rows: list[dict[str, Any]]) -> list[str]:
         if len(ok) < 2:
             continue
         a, b = ok[0], ok[-1]
+        if a["n_errors"] or b["n_errors"]:
+            out.append(
+                f"[MISS] {judge}: not measurable, measures failed ({a['n_errors']} at N={a['n']}, "
+                f"{b['n_errors']} at N={b['n']}): {a.get('first_error') or b.get('first_error')}"
+            )
+            continue
         rss = b["peak_rss_mib"] / a["peak_rss_mib"]
         thr = b["cases_per_s"] / a["cases_per_s"]
         out.append(
