@@ -91,6 +91,8 @@ def test_gcra_spaces_calls_at_the_rate() -> None:
     clock.now += 10.0  # idle: no credit is banked beyond the burst
     assert state.reserve("j") == 0.0 and state.reserve("j") == pytest.approx(0.25)
     assert state.granted == {"j": 7}
+    assert state.reserve("j", rebook=True) == pytest.approx(0.5) and state.rebooked == {"j": 1}
+    assert state.granted == {"j": 7}
 
 
 def test_gcra_burst_then_rate() -> None:
@@ -287,3 +289,50 @@ def test_unwritable_part_folder_only_turns_caching_off(tmp_path: Path, capsys: p
     assert cache.get("k") is None
     cache.close()
     assert "rows of this block are not cached" in capsys.readouterr().err
+
+
+def test_ray_config_without_ray_backend_is_an_error() -> None:
+    with pytest.raises(ConfigurationError, match='ray_config is set but backend is "local"'):
+        evaluate([LLMTestCase(input="a", actual_output="b")], [AnswerRelevancyMetric(eval_mode="llm")],
+                 ray_config=RayConfig(), display_config=DisplayConfig(show_indicator=False, print_results=False))
+
+
+def test_limit_matches_model_name_then_name_attribute_then_star() -> None:
+    class Versioned(ScriptedLLM):
+        def get_model_name(self) -> str:
+            return "jev-latest (jev-2026-10-01)"
+
+    judge = Versioned(lambda p, s: "x", name="jev-latest")
+    actor = FakeActor()
+    limits = {"jev-latest": RateLimit(requests_per_second=5), "*": RateLimit(max_concurrent=1)}
+    assert install_limits([judge], limits, actor) == [judge]
+    asyncio.run(judge.a_generate("p"))
+    assert actor.log == [("reserve", ("jev-latest",))]
+    remove_limits([judge])
+    other = ScriptedLLM(lambda p, s: "x", name="other")
+    install_limits([other], limits, actor)
+    asyncio.run(other.a_generate("p"))
+    assert [n for n, _ in actor.log[1:]] == ["acquire", "release"] and actor.log[1][1][0] == "*"
+    remove_limits([other])
+
+
+def test_a_call_woken_late_after_a_stall_books_a_new_slot(monkeypatch: pytest.MonkeyPatch) -> None:
+    from deepeval.evaluate.backends import ray_limits
+
+    real_sleep = asyncio.sleep
+    stalls = [0.05]  # the first wake-up comes 50 ms late (event loop busy); later ones on time
+
+    async def stalling_sleep(delay: float) -> None:
+        await real_sleep(delay + (stalls.pop() if stalls else 0.0))
+
+    monkeypatch.setattr(ray_limits.asyncio, "sleep", stalling_sleep)
+    assert ray_limits.late_tolerance(RateLimit(requests_per_second=100)) == pytest.approx(0.005)
+    assert ray_limits.late_tolerance(RateLimit(requests_per_second=2)) == pytest.approx(0.25)
+    assert ray_limits.late_tolerance(RateLimit(max_concurrent=2)) is None
+    llm = ScriptedLLM(lambda p, s: "ok", name="j")
+    actor = FakeActor(delay=0.01)
+    install_limits([llm], {"j": RateLimit(requests_per_second=100)}, actor)
+    asyncio.run(llm.a_generate("p"))
+    assert actor.log == [("reserve", ("j",)), ("reserve", ("j", True))]  # late for its slot: booked again
+    assert llm.call_count == 1
+    remove_limits([llm])

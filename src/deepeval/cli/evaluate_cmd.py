@@ -111,7 +111,11 @@ def evaluate_file(
             error_config=ErrorConfig(ignore_errors=ignore_errors, skip_on_missing_params=skip_on_missing_params),
             repeat=repeat,
             backend=backend,
-            ray_config=RayConfig(address=ray_address, num_workers=ray_workers, block_size=block_size),
+            ray_config=(
+                RayConfig(address=ray_address, num_workers=ray_workers, block_size=block_size)
+                if backend == "ray"
+                else None
+            ),
         )
     except EvaluationError as err:
         typer.echo(f"deepeval evaluate: {err}", err=True)

@@ -85,6 +85,8 @@ async def a_evaluate(
     cases, mets = _check_inputs(test_cases, metrics, repeat)
     if backend not in ("local", "ray"):
         raise ConfigurationError(f'backend must be "local" or "ray", got {backend!r}')
+    if ray_config is not None and backend != "ray":
+        raise ConfigurationError('ray_config is set but backend is "local"; pass backend="ray" to run on Ray')
 
     cache = None
     if cache_config.use_cache or cache_config.write_cache:

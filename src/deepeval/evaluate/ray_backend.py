@@ -29,7 +29,8 @@ How a run goes:
 
 The result is the same :class:`~deepeval.evaluate.results.EvaluationResult` as the local backend's (same rows for
 the same inputs and judges; timings differ), so the console table and the JSON/HTML reports are unchanged.
-``extras["ray"]`` adds the run's blocks, retries and workers (pid, node, blocks run, peak RSS in MiB).
+``extras["ray"]`` adds the run's blocks, failed blocks, workers (pid, node, blocks run, peak RSS in MiB) and, with
+rate limits, the judge calls let through and the calls that had to book a second slot after waking up late.
 
 Judges are copied to the workers: counters kept on a judge object (e.g. ``ScriptedLLM.calls``) grow on the
 workers' copies, not on the caller's. Metric classes, judges and responders must be importable on the workers
@@ -362,7 +363,7 @@ def _drive(
     finally:
         for ref in in_flight:
             ray.cancel(ref, force=True)
-        granted: dict[str, int] = {}
+        granted: dict[str, dict[str, int]] = {}
         if limiter is not None:
             try:
                 granted = ray.get(limiter.stats.remote(), timeout=10)
@@ -390,7 +391,8 @@ def _drive(
             "num_workers": num_workers,
             "failed_blocks": sorted(failed),
             "workers": workers,
-            "rate_limited_calls": granted,
+            "rate_limited_calls": granted.get("calls", {}),
+            "rate_limit_rebooks": granted.get("rebooked", {}),
             "cache_parts_merged": merged_before.get("parts", 0) + merged_after.get("parts", 0),
         },
     }

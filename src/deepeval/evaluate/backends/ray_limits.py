@@ -11,6 +11,10 @@ arrival time ``tat`` per judge; a call at time ``now`` is scheduled at ``max(now
 moves ``tat`` on by ``1 / rps``. The actor returns the *delay* (seconds to wait) rather than a timestamp, so clocks
 of different nodes never need to agree. Over any window of ``T`` seconds at most ``burst + rps * T`` calls start.
 
+A worker whose event loop stalls (CPU contention, a block starting) would wake several booked calls late and
+start them together; a call that wakes more than :func:`late_tolerance` after its slot books a new slot instead,
+so short windows hold too, at the cost of some unused slots after a stall.
+
 Concurrency (``max_concurrent``) uses leases: a call takes a lease before it starts and returns it when it ends;
 a lease not returned within ``lease_timeout_s`` (its worker died) is reclaimed.
 """
@@ -43,11 +47,14 @@ class LimiterState:
         self._tat: dict[str, float] = {}
         self._leases: dict[str, dict[str, float]] = {}
         self.granted: dict[str, int] = {}
+        self.rebooked: dict[str, int] = {}
 
-    def reserve(self, judge: str) -> float:
-        """Book the next call of ``judge``; returns seconds to wait before starting it (0.0 = now)."""
+    def reserve(self, judge: str, rebook: bool = False) -> float:
+        """Book the next call of ``judge``; returns seconds to wait before starting it (0.0 = now). ``rebook``:
+        the same call again, after it woke up too late for its first slot (counted in ``rebooked``)."""
         limit = self.limits[judge]
-        self.granted[judge] = self.granted.get(judge, 0) + 1
+        counts = self.rebooked if rebook else self.granted
+        counts[judge] = counts.get(judge, 0) + 1
         rps = limit.requests_per_second
         if rps is None:
             return 0.0
@@ -92,8 +99,8 @@ class LimiterActor:
             self._changed = asyncio.Event()
         return self._changed
 
-    async def reserve(self, judge: str) -> float:
-        return self.state.reserve(judge)
+    async def reserve(self, judge: str, rebook: bool = False) -> float:
+        return self.state.reserve(judge, rebook)
 
     async def acquire(self, judge: str, lease: str) -> float:
         """Wait for a concurrency lease, then book the call; returns the rate delay in seconds."""
@@ -110,8 +117,9 @@ class LimiterActor:
         self.state.release(judge, lease)
         self._event().set()
 
-    async def stats(self) -> dict[str, int]:
-        return dict(self.state.granted)
+    async def stats(self) -> dict[str, dict[str, int]]:
+        """``{"calls": judge -> calls let through, "rebooked": judge -> calls that had to book a second slot}``."""
+        return {"calls": dict(self.state.granted), "rebooked": dict(self.state.rebooked)}
 
 
 def limit_for(limits: Mapping[str, RateLimit], name: str) -> str | None:
@@ -126,25 +134,52 @@ _METHODS = ("a_generate", "generate", "a_decide", "decide")
 _SAVED = "_deepeval_ray_unlimited"
 
 
+def late_tolerance(limit: RateLimit) -> float | None:
+    """How late (seconds) a call may start after its booked slot: half an interval, at least 5 ms; None without a
+    rate. A call that wakes up later than this (its worker's event loop stalled) books a new slot instead of
+    starting, so calls delayed by a stall never start together: over any window of ``T`` seconds at most
+    ``burst + rps * (T + tolerance)`` calls start."""
+    rps = limit.requests_per_second
+    return None if rps is None else max(0.5 / rps, 0.005)
+
+
 class _Gate:
     """Asks the limiter actor before a call (async or blocking)."""
 
-    def __init__(self, actor: Any, key: str, concurrent: bool) -> None:
+    def __init__(self, actor: Any, key: str, limit: RateLimit) -> None:
         self.actor = actor
         self.key = key
-        self.concurrent = concurrent
+        self.concurrent = limit.max_concurrent is not None
+        self.tolerance = late_tolerance(limit)
+
+    async def _a_wait(self, delay: float) -> None:
+        while True:
+            deadline = time.monotonic() + delay
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if self.tolerance is None or time.monotonic() - deadline <= self.tolerance:
+                return
+            delay = await self.actor.reserve.remote(self.key, True)  # too late for the slot: book a new one
+
+    def _wait(self, delay: float) -> None:
+        import ray
+
+        while True:
+            deadline = time.monotonic() + delay
+            if delay > 0:
+                time.sleep(delay)
+            if self.tolerance is None or time.monotonic() - deadline <= self.tolerance:
+                return
+            delay = ray.get(self.actor.reserve.remote(self.key, True))
 
     async def a_call(self, fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
         if not self.concurrent:
-            delay = await self.actor.reserve.remote(self.key)
-            if delay > 0:
-                await asyncio.sleep(delay)
+            await self._a_wait(await self.actor.reserve.remote(self.key))
             return await fn(*args, **kwargs)
         lease = uuid.uuid4().hex
         delay = await self.actor.acquire.remote(self.key, lease)
         try:
-            if delay > 0:
-                await asyncio.sleep(delay)
+            await self._a_wait(delay)
             return await fn(*args, **kwargs)
         finally:
             self.actor.release.remote(self.key, lease)
@@ -153,15 +188,12 @@ class _Gate:
         import ray
 
         if not self.concurrent:
-            delay = ray.get(self.actor.reserve.remote(self.key))
-            if delay > 0:
-                time.sleep(delay)
+            self._wait(ray.get(self.actor.reserve.remote(self.key)))
             return fn(*args, **kwargs)
         lease = uuid.uuid4().hex
         delay = ray.get(self.actor.acquire.remote(self.key, lease))
         try:
-            if delay > 0:
-                time.sleep(delay)
+            self._wait(delay)
             return fn(*args, **kwargs)
         finally:
             self.actor.release.remote(self.key, lease)
@@ -205,17 +237,21 @@ def judges_of(metrics: Iterable[Any]) -> list[Any]:
 
 def install_limits(judges: Iterable[Any], limits: Mapping[str, RateLimit], actor: Any) -> list[Any]:
     """Put the limiter in front of the call methods of every judge that has a limit; returns the judges patched
-    (give them to :func:`remove_limits` when the block ends: the embedded judge is shared by the process)."""
+    (give them to :func:`remove_limits` when the block ends: the embedded judge is shared by the process).
+
+    A judge's limit is the entry for its ``get_model_name()``, else for its ``name`` attribute (e.g. TypeSafe's
+    ``jev-latest`` before a reply named the resolved version), else ``"*"``."""
     patched = []
     for judge in judges:
+        names = [str(getattr(judge, "name", "") or "")]
         try:
-            name = str(judge.get_model_name())
+            names.insert(0, str(judge.get_model_name()))
         except Exception:
-            name = type(judge).__name__
-        key = limit_for(limits, name)
+            names.append(type(judge).__name__)
+        key = next((limit_for(limits, n) for n in names if n and n in limits), None) or limit_for(limits, "")
         if key is None or _SAVED in judge.__dict__:
             continue
-        gate = _Gate(actor, key, limits[key].max_concurrent is not None)
+        gate = _Gate(actor, key, limits[key])
         saved = {}
         for method in _METHODS:
             fn = getattr(judge, method, None)
