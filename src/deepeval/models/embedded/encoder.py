@@ -42,6 +42,45 @@ def set_backend(backend: Backend | None) -> None:
         _cache.clear()
 
 
+def set_cache_size(size: int) -> None:
+    """Set the LRU capacity (entries, >= 1); evicts the oldest entries when shrinking.
+
+    Raises:
+        ValueError: ``size`` < 1.
+    """
+    global _CACHE_SIZE
+    if size < 1:
+        raise ValueError(f"cache size must be >= 1, got {size}")
+    with _lock:
+        _CACHE_SIZE = size
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def save_cache(path: str) -> int:
+    """Write every cached embedding to an ``.npz`` file (for offline training runs); returns the entry count."""
+    with _lock:
+        keys = list(_cache)
+        vecs = np.stack([_cache[k] for k in keys]) if keys else np.zeros((0, DIM), dtype=np.float32)
+    np.savez_compressed(
+        path, kinds=np.array([k for k, _ in keys]), texts=np.array([t for _, t in keys]), vecs=vecs
+    )
+    return len(keys)
+
+
+def load_cache(path: str) -> int:
+    """Add the embeddings of a file written by :func:`save_cache` to the cache; returns the entry count."""
+    data = np.load(path, allow_pickle=False)
+    with _lock:
+        for k, t, v in zip(data["kinds"], data["texts"], data["vecs"], strict=True):
+            vec = np.asarray(v, dtype=np.float32)
+            vec.setflags(write=False)
+            _cache[(str(k), str(t))] = vec
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return len(data["texts"])
+
+
 def clear_cache() -> None:
     """Drop every cached embedding."""
     with _lock:

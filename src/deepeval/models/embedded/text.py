@@ -210,16 +210,35 @@ _NOT_ENTITY = frozenset(
 )
 
 
+_NAME_FOLLOWERS = frozenset(
+    """is was are were has had have lives lived works worked likes liked loves loved said says won beat and or will
+    can could would went moved owns owned plays played wrote founded married met visited born died became became
+    joined left leads led runs ran scored""".split()
+)
+
+
 def entities(text: str) -> list[str]:
-    """Capitalised names in order of appearance (multi-word names joined, lower-cased), without sentence-initial
-    function words, month and weekday names. ``"I met Anna Lee in Paris"`` -> ``["anna lee", "paris"]``."""
+    """Capitalised names in order of appearance (multi-word names joined, lower-cased), without function words,
+    month and weekday names. A single capitalised word at the start of a sentence counts only when a verb such as
+    ``is``/``has``/``lives`` follows it (so ``"Enjoy Boston"`` gives ``["boston"]`` but ``"Paris is big"`` gives
+    ``["paris"]``). ``"I met Anna Lee in Paris"`` -> ``["anna lee", "paris"]``."""
     text = normalize_quotes(text)
     out: list[str] = []
     for m in _CAP.finditer(text):
-        words = [w for w in m.group(0).split() if w.lower().strip("'") not in _NOT_ENTITY]
+        raw = m.group(0).split()
+        words = [w for w in raw if w.lower().strip("'").removesuffix("'s") not in _NOT_ENTITY]
         words = [w for w in words if w.lower() not in _MONTHS and w.lower() not in _WEEKDAYS]
         if not words:
             continue
+        before = text[: m.start()].rstrip()
+        initial = not before or before[-1] in '.!?:;\n"(-'
+        if initial and words[0] == raw[0] and not raw[0].endswith("'s"):
+            after = text[m.end() :].split(None, 1)
+            nxt = after[0].lower().strip(",.;:!?'") if after else ""
+            if nxt not in _NAME_FOLLOWERS:
+                words = words[1:]
+                if not words:
+                    continue
         name = " ".join(words).lower().removesuffix("'s")
         if name not in out:
             out.append(name)

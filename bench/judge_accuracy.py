@@ -1,0 +1,135 @@
+"""Accuracy, calibration and cost of the embedded judge on the held-out split, side by side with a raw-cosine
+baseline, per question kind.
+
+Run from the repo root with the venv active::
+
+    python bench/judge_accuracy.py [--limit N]
+
+For every kind it asks the real judge (``get_embedded_judge().decide``) one NoulQuestion per held-out example and
+reports accuracy (P >= 0.5), AUROC, Brier score and ECE (10 equal-width bins) next to the raw-cosine baseline (the
+single cosine feature, Platt-scaled on the training split; the same baseline as training/report.json). Latency is
+wall time per question with a cold encoder cache at the start (repeated inputs hit the cache, as in a real run);
+peak RSS is the process maximum (``resource.getrusage``). Cold start = constructing the judge and answering one
+question in a fresh interpreter. ``claim_supported (HaluEval)`` is reported for transparency only: HaluEval has no
+source text, so the claim is the response and the source is the user query.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "src"))
+
+from training import datasets  # noqa: E402
+from training.evalmetrics import summary  # noqa: E402
+from training.train_embedded import FEATURES, fit_kind, predict  # noqa: E402
+
+from deepeval.models.embedded import encoder, get_embedded_judge  # noqa: E402
+from deepeval.models.system_one.schema import NoulQuestion  # noqa: E402
+
+
+def _question(e: datasets.Example) -> NoulQuestion:
+    kind = "claim_supported" if e.kind == "claim_supported_halueval" else e.kind
+    if kind == "statement_relevant":
+        data = {"input": e.a, "statement": e.b}
+    elif kind == "context_node_relevant":
+        data = {"input": e.a, "node": e.b}
+    elif kind == "claim_supported":
+        data = {"claim": e.a, "source": e.b}
+    else:
+        data = {"facts": json.loads(e.a), "assistant_message": e.b, "user_message": e.extra}
+    return NoulQuestion(instructions=f"benchmark question ({kind})", kind=kind, data=data)
+
+
+def _baseline(kind: str, train: list[datasets.Example], test: list[datasets.Example]) -> np.ndarray:
+    featurize, base_name = FEATURES["claim_supported" if kind == "claim_supported_halueval" else kind]
+    xtr = np.array([[featurize(e)[base_name]] for e in train])
+    ytr = np.array([e.label for e in train], dtype=float)
+    model, _ = fit_kind(xtr, ytr, seed=datasets.SEED)
+    return predict(model, np.array([[featurize(e)[base_name]] for e in test]))
+
+
+def cold_start() -> float:
+    code = (
+        "import time; t=time.perf_counter();"
+        "from deepeval.models.embedded import get_embedded_judge;"
+        "from deepeval.models.system_one.schema import NoulQuestion as Q;"
+        "j=get_embedded_judge();"
+        "j.decide({}, {'q': Q(instructions='x', kind='statement_relevant', data={'input':'a b', 'statement':'c d'})});"
+        "print(time.perf_counter()-t)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="embedded judge accuracy benchmark")
+    ap.add_argument(
+        "--limit", type=int, default=400, help="max held-out examples per kind (fixed-seed sample)"
+    )
+    args = ap.parse_args()
+    cold = cold_start()
+    examples = datasets.clapnq_examples() + datasets.retention_examples()
+    try:
+        examples += datasets.halueval_examples()
+    except FileNotFoundError:
+        pass
+    judge = get_embedded_judge()
+    kinds = [
+        "statement_relevant",
+        "context_node_relevant",
+        "claim_supported",
+        "turn_forgets",
+        "turn_reasks",
+        "turn_attrition",
+        "claim_supported_halueval",
+    ]
+    rng = np.random.default_rng(datasets.SEED)
+    rows = []
+    total_q, total_t = 0, 0.0
+    for kind in kinds:
+        test = [e for e in examples if e.kind == kind and e.split == "test"]
+        if len(test) > args.limit:
+            test = [test[i] for i in sorted(rng.choice(len(test), args.limit, replace=False))]
+        train_kind = "claim_supported" if kind == "claim_supported_halueval" else kind
+        train = [e for e in examples if e.kind == train_kind and e.split == "train"]
+        y = np.array([e.label for e in test], dtype=float)
+        encoder.clear_cache()
+        t0 = time.perf_counter()
+        p = np.array([judge.decide({}, {"q": _question(e)})[0].nouls["q"].probability for e in test])
+        dt = time.perf_counter() - t0
+        total_q += len(test)
+        total_t += dt
+        base = _baseline(kind, train, test)
+        rows.append((kind, summary(y, base), summary(y, p), 1000 * dt / len(test)))
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    head = (
+        f"{'kind':26s} {'n':>4s} | {'acc':>5s} {'auroc':>5s} {'brier':>5s} {'ece':>5s} (raw cosine) | "
+        f"{'acc':>5s} {'auroc':>5s} {'brier':>5s} {'ece':>5s} (deepeval-local-1) | ms/q"
+    )
+    print(head)
+    print("-" * len(head))
+    for kind, b, o, ms in rows:
+        print(
+            f"{kind:26s} {o['n']:4d} | {b['accuracy']:.3f} {b['auroc']:.3f} {b['brier']:.3f} {b['ece']:.3f}"
+            f"              | {o['accuracy']:.3f} {o['auroc']:.3f} {o['brier']:.3f} {o['ece']:.3f}"
+            f"                   | {ms:5.1f}"
+        )
+    print(
+        f"\nmean latency {1000 * total_t / total_q:.1f} ms/question over {total_q} questions; "
+        f"peak RSS {rss_mb:.0f} MB; cold start {cold:.2f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,306 @@
+"""Feature extraction for the embedded judge, one function per question family.
+
+Each function returns a ``dict[str, float]`` of named features; the calibrated models in
+:mod:`deepeval.models.embedded.calibrated` pick the features they were fitted on by name. Features combine the
+bundled encoder's cosine similarities with explicit checks the encoder cannot make: numbers and quantities, dates
+and times, negation, named entities and swapped entities, question form, re-asking versus confirming, and lexical
+overlap / fuzzy matching (``rapidfuzz``). Similarities are in [-1, 1]; shares and flags in [0, 1].
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from deepeval.models.embedded import text as tx
+from deepeval.models.embedded.encoder import embed
+
+Features = dict[str, float]
+
+_CONFIRM = re.compile(
+    r"\b(confirm|just to (?:be sure|check|double[- ]check|make sure|clarify)|to clarify|did you mean|do you mean|"
+    r"you (?:said|mentioned|told me)|as you said|still|correct\?|right\?|is that (?:right|correct)|"
+    r"am i right|to be clear|which (?:one|of)|or (?:the|a|do|did|would)|between)\b",
+    re.IGNORECASE,
+)
+_FORGOT = re.compile(
+    r"\b(remind me|i don'?t (?:know|have|recall|remember)|you haven'?t (?:told|mentioned|said)|"
+    r"(?:can|could) you (?:tell|remind) me (?:again )?(?:your|what|where|when|how)|what was your|"
+    r"i(?:'m| am) not sure (?:what|where|when|which) your|haven'?t (?:shared|told))\b",
+    re.IGNORECASE,
+)
+_ASK = re.compile(
+    r"\b(what(?:'s| is| are| was)? your|where (?:do|are|is|did) you|when (?:is|are|do|did|will) your|"
+    r"how (?:many|much|old)|which .* (?:do|did|are) you|(?:can|could|would) you (?:tell|share|let me know|give)|"
+    r"do you have|are you|please (?:tell|share|provide|let me know)|let me know your|may i (?:ask|have|know))\b",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=4096)
+def _sentences(text: str) -> tuple[str, ...]:
+    sents = tuple(s for s in tx.split_sentences(text) if any(c.isalnum() for c in s))
+    return sents or ((text.strip(),) if text.strip() else ())
+
+
+@lru_cache(maxsize=8192)
+def _cw(text: str) -> frozenset[str]:
+    return frozenset(tx.content_words(text))
+
+
+@lru_cache(maxsize=8192)
+def _values(text: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+    nums = frozenset(f"{n:g}" for n in tx.numbers(text))
+    ds = frozenset(tx.dates(text))
+    date_nums = {d.split(":")[1].lstrip("0") or "0" for d in ds if d[0] in "dy"}
+    return nums - date_nums, ds, tuple(tx.entities(text))
+
+
+@lru_cache(maxsize=8192)
+def _masked_cw(text: str) -> frozenset[str]:
+    """Content words of ``text`` without its values (numbers, names): what the sentence is about."""
+    from deepeval.models.embedded.extraction import mask_values
+
+    return frozenset(w for w in tx.content_words(mask_values(text)) if w not in {"#", "way", "know", "tell"})
+
+
+def _share_missing(items: Sequence[str] | frozenset[str], pool: str, fuzzy: bool = False) -> float:
+    """Share of ``items`` not found in ``pool`` (0 when there are no items)."""
+    if not items:
+        return 0.0
+    low = pool.lower()
+    miss = 0
+    for it in items:
+        if it in low:
+            continue
+        if fuzzy and fuzz.partial_ratio(it, low) >= 88:
+            continue
+        miss += 1
+    return miss / len(items)
+
+
+def _num_missing(nums: frozenset[str], pool_nums: frozenset[str]) -> float:
+    if not nums:
+        return 0.0
+    return sum(1 for n in nums if n not in pool_nums) / len(nums)
+
+
+def _date_conflict(a: frozenset[str], b: frozenset[str]) -> float:
+    """1 when ``b`` gives a different value for a date part that ``a`` sets (month, day, weekday, time, year)."""
+    for part in ("m", "d", "w", "t", "y"):
+        pa = {d for d in a if d.startswith(part + ":")}
+        pb = {d for d in b if d.startswith(part + ":")}
+        if pa and pb and not (pa & pb):
+            return 1.0
+    return 0.0
+
+
+def _swapped(ents_a: Sequence[str], ents_b: Sequence[str]) -> float:
+    """1 when two names both texts mention appear in opposite order (a role swap, e.g. "A beat B" / "B beat A")."""
+    common = [e for e in ents_a if e in ents_b]
+    if len(common) < 2:
+        return 0.0
+    order_b = [ents_b.index(e) for e in common]
+    return 1.0 if any(order_b[i] > order_b[i + 1] for i in range(len(order_b) - 1)) else 0.0
+
+
+def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
+    """Share of ``a``'s content words found in ``b``."""
+    return len(a & b) / len(a) if a else 0.0
+
+
+# -- relevance ---------------------------------------------------------------------------------------------------
+def relevance_features(question: str, statement: str) -> Features:
+    """Features for "is ``statement`` relevant to ``question``" (one sentence or short text)."""
+    q_vec = embed([question], "query")[0]
+    qp_vec = embed([question], "passage")[0]
+    s_vec = embed([statement], "passage")[0]
+    qw, sw = _cw(question), _cw(statement)
+    _, _, q_ents = _values(question)
+    return {
+        "cos": float(q_vec @ s_vec),
+        "cos_pp": float(qp_vec @ s_vec),
+        "q_overlap": _overlap(qw, sw),
+        "s_overlap": _overlap(sw, qw),
+        "fuzzy": fuzz.token_set_ratio(question.lower(), statement.lower()) / 100.0,
+        "ent_in": 1.0 - _share_missing(q_ents, statement, fuzzy=True) if q_ents else 0.0,
+        "is_question": float(tx.is_question(statement)),
+        "log_len": math.log1p(len(tx.tokens(statement))),
+    }
+
+
+def node_features(question: str, node: str) -> Features:
+    """Features for "does the context ``node`` hold something relevant to ``question``"."""
+    sents = list(_sentences(node)) or [node]
+    q_vec = embed([question], "query")[0]
+    s_vecs = embed(sents, "passage")
+    node_vec = embed([node], "passage")[0]
+    sims = s_vecs @ q_vec
+    qw = _cw(question)
+    overlaps = [_overlap(qw, _cw(s)) for s in sents]
+    _, _, q_ents = _values(question)
+    return {
+        "cos_max": float(sims.max()),
+        "cos_mean": float(sims.mean()),
+        "cos_node": float(q_vec @ node_vec),
+        "overlap_max": max(overlaps),
+        "overlap_node": _overlap(qw, _cw(node)),
+        "fuzzy": fuzz.token_set_ratio(question.lower(), node.lower()) / 100.0,
+        "ent_in": 1.0 - _share_missing(q_ents, node, fuzzy=True) if q_ents else 0.0,
+        "log_sents": math.log1p(len(sents)),
+    }
+
+
+# -- claim support ----------------------------------------------------------------------------------------------
+def support_features(claim: str, source: str) -> Features:
+    """Features for "is ``claim`` supported by ``source``"."""
+    sents = list(_sentences(source)) or [source]
+    c_vec = embed([claim], "passage")[0]
+    s_vecs = embed(sents, "passage")
+    sims = s_vecs @ c_vec
+    best_i = int(np.argmax(sims))
+    best = sents[best_i]
+    c_nums, c_dates, c_ents = _values(claim)
+    src_nums, src_dates, _ = _values(source)
+    b_nums, b_dates, b_ents = _values(best)
+    cw = _cw(claim)
+    src_w = _cw(source)
+    cos_best = float(sims[best_i])
+    neg_diff = float((tx.negation_count(claim) % 2) != (tx.negation_count(best) % 2))
+    num_conflict = float(bool(c_nums and b_nums and not (c_nums & b_nums)))
+    return {
+        "cos_best": cos_best,
+        "cos_top2": float(np.sort(sims)[-2:].mean()),
+        "coverage": _overlap(cw, src_w),
+        "coverage_best": _overlap(cw, _cw(best)),
+        "fuzzy_best": fuzz.token_set_ratio(claim.lower(), best.lower()) / 100.0,
+        "num_missing": _num_missing(c_nums, src_nums),
+        "num_conflict": num_conflict * cos_best,
+        "date_missing": _share_missing(sorted(c_dates), " ".join(sorted(src_dates))),
+        "date_conflict": _date_conflict(c_dates, b_dates) * cos_best,
+        "ent_missing": _share_missing(c_ents, source, fuzzy=True),
+        "neg_diff": neg_diff * cos_best,
+        "swapped": _swapped(c_ents, b_ents) * cos_best,
+    }
+
+
+# -- retention -------------------------------------------------------------------------------------------------
+def retention_features(
+    facts: Sequence[str], assistant_message: str, user_message: str | None = None
+) -> Features:
+    """Features for "does ``assistant_message`` forget, contradict or re-ask the user's ``facts``".
+
+    ``user_message`` (the user turn just before) adds its declaratives to the facts when they are not there yet.
+    """
+    from deepeval.models.embedded.extraction import DeterministicExtractor
+
+    fact_list = [f for f in facts if f and f.strip()]
+    if user_message:
+        for f in DeterministicExtractor().fact_updates(user_message, []).added:
+            if f not in fact_list:
+                fact_list.append(f)
+    sents = list(_sentences(assistant_message))
+    feats: Features = dict.fromkeys(RETENTION_FEATURES, 0.0)
+    if not sents:
+        return feats
+    questions = [s for s in sents if tx.is_question(s) or _ASK.search(s)]
+    feats["has_question"] = float(bool(questions))
+    feats["confirm_cue"] = float(any(_CONFIRM.search(q) for q in questions))
+    feats["forgot_cue"] = float(bool(_FORGOT.search(assistant_message)))
+    if not fact_list:
+        return feats
+    f_vecs = embed(fact_list, "passage")
+    s_vecs = embed(sents, "passage")
+    sim = s_vecs @ f_vecs.T  # (sentences, facts)
+    feats["max_sim"] = float(sim.max())
+    feats["coverage"] = float(sim.max(axis=0).mean())
+    all_fact_text = " ".join(fact_list)
+    fact_nums, fact_dates, fact_ents = _values(all_fact_text)
+    msg_nums, msg_dates, msg_ents = _values(assistant_message)
+    # re-asking: a question about a fact's subject that does not echo the fact's value
+    if questions:
+        q_vecs = embed(questions, "query")
+        qsim = q_vecs @ f_vecs.T
+        best_reask = 0.0
+        best_overlap = 0.0
+        best_echo_sim = 0.0
+        best_qshare = 0.0
+        for qi, q in enumerate(questions):
+            q_masked = _masked_cw(q)
+            q_nums, q_dates, q_ents = _values(q)
+            q_cw = _cw(q)
+            for fi, f in enumerate(fact_list):
+                f_nums, f_dates, f_ents = _values(f)
+                echo = bool(
+                    (f_nums and f_nums & q_nums)
+                    or (f_dates and f_dates & q_dates)
+                    or (f_ents and set(f_ents) & set(q_ents))
+                    or _CONFIRM.search(q)
+                )
+                qs = float(qsim[qi, fi])
+                ov = _overlap(_cw(tx.normalize_quotes(f)) - {"#"}, q_cw)
+                if echo:
+                    best_echo_sim = max(best_echo_sim, qs)
+                else:
+                    best_reask = max(best_reask, qs)
+                    best_overlap = max(best_overlap, ov)
+                    if q_masked:
+                        best_qshare = max(best_qshare, len(q_masked & _masked_cw(f)) / len(q_masked))
+        feats["reask_sim"] = best_reask
+        feats["reask_overlap"] = best_overlap
+        feats["echo_sim"] = best_echo_sim
+        feats["reask_qshare"] = best_qshare
+    # contradiction: the sentence closest to a fact states a different value of the same kind
+    num_c = date_c = ent_c = neg_c = swap_c = 0.0
+    for fi, f in enumerate(fact_list):
+        si = int(np.argmax(sim[:, fi]))
+        s, w = sents[si], float(sim[si, fi])
+        f_nums, f_dates, f_ents = _values(f)
+        s_nums, s_dates, s_ents = _values(s)
+        if f_nums and s_nums and not (f_nums & s_nums):
+            num_c = max(num_c, w)
+        if _date_conflict(f_dates, s_dates):
+            date_c = max(date_c, w)
+        new_ents = [e for e in s_ents if e not in all_fact_text.lower()]
+        if f_ents and new_ents and not (set(f_ents) & set(s_ents)):
+            ent_c = max(ent_c, w)
+        if (tx.negation_count(f) % 2) != (tx.negation_count(s) % 2) and not tx.is_question(s):
+            neg_c = max(neg_c, w)
+        swap_c = max(swap_c, _swapped(f_ents, s_ents) * w)
+    feats["num_conflict"] = num_c
+    feats["date_conflict"] = date_c
+    feats["ent_conflict"] = ent_c
+    feats["neg_conflict"] = neg_c
+    feats["swapped"] = swap_c
+    feats["msg_num_new"] = _num_missing(msg_nums, fact_nums) if msg_nums and fact_nums else 0.0
+    feats["msg_date_new"] = _date_conflict(fact_dates, msg_dates)
+    feats["msg_ent_new"] = (
+        _share_missing(msg_ents, all_fact_text, fuzzy=True) if msg_ents and fact_ents else 0.0
+    )
+    return feats
+
+
+RETENTION_FEATURES = (
+    "reask_qshare",
+    "has_question",
+    "confirm_cue",
+    "forgot_cue",
+    "max_sim",
+    "coverage",
+    "reask_sim",
+    "reask_overlap",
+    "echo_sim",
+    "num_conflict",
+    "date_conflict",
+    "ent_conflict",
+    "neg_conflict",
+    "swapped",
+    "msg_num_new",
+    "msg_date_new",
+    "msg_ent_new",
+)

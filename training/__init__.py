@@ -1,0 +1,1 @@
+"""Offline training and evaluation of the embedded judge (not part of the installed package)."""

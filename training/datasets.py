@@ -1,0 +1,216 @@
+"""Labelled examples for the embedded judge, with fixed train/test splits (seeded, deterministic).
+
+Sources (read from ``../shared/datasets`` relative to the repo, or ``$DEEPEVAL_DATASETS``):
+
+- ClapNQ dev (Apache-2.0; Rosenthal et al., TACL 2025): human sentence-level relevance labels.
+  ``statement_relevant``: (question, passage sentence), yes = the annotators selected the sentence; sentences of
+  unanswerable items (on-topic passages that do not answer) are negatives (one in three kept).
+  ``context_node_relevant``: (question, node), node = the whole passage (yes for answerable items, no for
+  unanswerable ones) or a window of two consecutive sentences of an answerable passage (yes = holds a selected one).
+  ``claim_supported``: (claim, passage), claim = a sentence of the human answer (supported) or one corrupted copy per
+  supported claim (ours, synthetic): a number or year changed, a name replaced by one from another passage, a
+  negation added or removed, two names swapped, or an answer sentence from another item.
+- HaluEval general (MIT; Li et al., EMNLP 2023): ChatGPT answers with human hallucination labels. It has no source
+  text, so it is reported (claim = response, source = user query, yes = not hallucinated), not trained on.
+- ``training/data/retention.jsonl`` (ours, hand-written): facts + assistant message, labels forgets / reasks.
+
+Items are split by ClapNQ question id (60 % train / 40 % test) and, for the retention set, by category (60/40).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SEED = 20240601
+
+
+def datasets_dir() -> Path:
+    return Path(os.environ.get("DEEPEVAL_DATASETS", REPO.parent / "shared" / "datasets"))
+
+
+@dataclass(frozen=True)
+class Example:
+    kind: str
+    a: str  # input / claim / facts (JSON list) depending on kind
+    b: str  # statement / node / source / assistant message
+    label: int
+    split: str  # "train" | "test"
+    tag: str = ""  # sub-type (corruption type, retention category)
+    extra: str | None = None  # user message for retention
+
+
+def _clapnq_items() -> list[dict]:
+    base = datasets_dir() / "clapnq_dev"
+    items = []
+    for name, answerable in (("clapnq_dev_answerable.jsonl", True), ("clapnq_dev_unanswerable.jsonl", False)):
+        with open(base / name, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                row["_answerable"] = answerable
+                items.append(row)
+    return items
+
+
+def _split_of(item_id: str, test_ids: set[str]) -> str:
+    return "test" if item_id in test_ids else "train"
+
+
+def _test_ids(items: list[dict]) -> set[str]:
+    ids = sorted(str(r["id"]) for r in items)
+    random.Random(SEED).shuffle(ids)
+    return set(ids[: int(len(ids) * 0.4)])
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.split())
+
+
+_CAPS = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
+_NUMBER = re.compile(r"\b\d+(?:[.,]\d+)?\b")
+_AUX = re.compile(r"\b(is|was|are|were|has|have|had|can|will|does|did)\b")
+
+
+def _corrupt(
+    claim: str, other_claims: list[str], other_names: list[str], rng: random.Random
+) -> tuple[str, str]:
+    """One unsupported variant of ``claim`` and its corruption type."""
+    kinds = ["other"]
+    if _NUMBER.search(claim):
+        kinds.append("number")
+    names = [m.group(0) for m in _CAPS.finditer(claim) if m.start() > 0]
+    if names:
+        kinds.append("entity")
+    if len(set(names)) >= 2:
+        kinds.append("swap")
+    if _AUX.search(claim) or " not " in claim:
+        kinds.append("negation")
+    kind = rng.choice(kinds)
+    if kind == "number":
+        m = rng.choice(list(_NUMBER.finditer(claim)))
+        val = float(m.group(0).replace(",", ""))
+        new = val + rng.choice([-1, 1]) * max(1, round(abs(val) * rng.uniform(0.1, 0.5)))
+        text = f"{int(new)}" if val.is_integer() else f"{new:.1f}"
+        return claim[: m.start()] + text + claim[m.end() :], kind
+    if kind == "entity":
+        target = rng.choice(names)
+        choices = [n for n in other_names if n.lower() not in claim.lower()]
+        return claim.replace(target, rng.choice(choices), 1), kind
+    if kind == "swap":
+        a, b = rng.sample(sorted(set(names)), 2)
+        return claim.replace(a, "\0").replace(b, a).replace("\0", b), kind
+    if kind == "negation":
+        if " not " in claim:
+            return claim.replace(" not ", " ", 1), kind
+        return _AUX.sub(lambda m: m.group(1) + " not", claim, count=1), kind
+    return rng.choice(other_claims), kind
+
+
+def clapnq_examples() -> list[Example]:
+    """Relevance and claim-support examples from ClapNQ dev (see module docstring)."""
+    from deepeval.models.embedded.text import split_sentences
+
+    items = _clapnq_items()
+    test_ids = _test_ids(items)
+    rng = random.Random(SEED)
+    out: list[Example] = []
+    answer_claims: list[tuple[str, str, str]] = []  # (item id, claim, passage)
+    all_names: list[str] = []
+    for r in items:
+        split = _split_of(str(r["id"]), test_ids)
+        question = r["input"]
+        selected = {_norm(s) for o in r["output"] for s in o.get("selected_sentences", [])}
+        for p_i, passage in enumerate(r["passages"]):
+            sents = [s for s in passage["sentences"] if s.strip()]
+            text = passage["text"]
+            all_names.extend(m.group(0) for m in _CAPS.finditer(text) if m.start() > 0)
+            for s_i, s in enumerate(sents):
+                if r["_answerable"] or s_i % 3 == 0:
+                    out.append(Example("statement_relevant", question, s, int(_norm(s) in selected), split))
+            out.append(
+                Example("context_node_relevant", question, text, int(bool(selected)), split, "passage")
+            )
+            if r["_answerable"]:
+                for w in range(0, len(sents) - 1, 2):
+                    window = sents[w : w + 2]
+                    label = int(any(_norm(s) in selected for s in window))
+                    out.append(
+                        Example("context_node_relevant", question, " ".join(window), label, split, "window")
+                    )
+            if r["_answerable"] and p_i == 0:
+                for o in r["output"]:
+                    for claim in split_sentences(o.get("answer", "")):
+                        if len(claim.split()) >= 4:
+                            answer_claims.append((str(r["id"]), claim, text))
+    for item_id, claim, source in answer_claims:
+        split = _split_of(item_id, test_ids)
+        out.append(Example("claim_supported", claim, source, 1, split, "answer"))
+        others = [c for i, c, _ in rng.sample(answer_claims, 5) if i != item_id] or [answer_claims[0][1]]
+        bad, kind = _corrupt(claim, others, all_names, rng)
+        if bad != claim:
+            out.append(Example("claim_supported", bad, source, 0, split, kind))
+    return out
+
+
+def halueval_examples(per_class: int = 150) -> list[Example]:
+    """HaluEval general, balanced sample (report only): claim = response, source = user query."""
+    rows = json.loads(
+        "[" + ",".join(open(datasets_dir() / "halueval" / "general_data.json", encoding="utf-8")) + "]"
+    )
+    rng = random.Random(SEED)
+    yes = [r for r in rows if r["hallucination"] == "no"]
+    no = [r for r in rows if r["hallucination"] == "yes"]
+    picked = rng.sample(yes, per_class) + rng.sample(no, per_class)
+    return [
+        Example(
+            "claim_supported_halueval",
+            r["chatgpt_response"][:1200],
+            r["user_query"],
+            int(r["hallucination"] == "no"),
+            "test",
+        )
+        for r in picked
+    ]
+
+
+def retention_examples() -> list[Example]:
+    """The hand-written retention set as three labelled kinds (forgets, reasks, attrition)."""
+    rows = [
+        json.loads(line) for line in open(REPO / "training" / "data" / "retention.jsonl", encoding="utf-8")
+    ]
+    by_cat: dict[str, list[dict]] = {}
+    for r in rows:
+        by_cat.setdefault(r["category"], []).append(r)
+    rng = random.Random(SEED)
+    split_of: dict[str, str] = {}
+    for cat in sorted(by_cat):
+        group = sorted(by_cat[cat], key=lambda r: r["id"])
+        rng.shuffle(group)
+        n_test = max(1, round(len(group) * 0.4))
+        for i, r in enumerate(group):
+            split_of[r["id"]] = "test" if i < n_test else "train"
+    out = []
+    for r in rows:
+        facts = json.dumps(r["facts"])
+        for kind, label in (
+            ("turn_forgets", r["forgets"]),
+            ("turn_reasks", r["reasks"]),
+            ("turn_attrition", int(bool(r["forgets"] or r["reasks"]))),
+        ):
+            out.append(
+                Example(
+                    kind,
+                    facts,
+                    r["assistant_message"],
+                    int(label),
+                    split_of[r["id"]],
+                    r["category"],
+                    r.get("user_message"),
+                )
+            )
+    return out
