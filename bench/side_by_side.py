@@ -281,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--profile", action="store_true", help="cProfile the full phase (top 25 by own time in --out)"
     )
+    ap.add_argument(
+        "--repeat", type=int, default=1, help="runs per cell; the one with the median wall is kept"
+    )
     ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "out" / "side_by_side.json")
     args = ap.parse_args(argv)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
