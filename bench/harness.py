@@ -57,6 +57,24 @@ def deepeval_python(install: bool = True) -> Path:
     return py
 
 
+def code_version() -> str:
+    """``git describe``-like id of the code under test: HEAD's short hash, ``+dirty`` when src/ has changes."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "src"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
 def machine() -> str:
     cpus = os.cpu_count()
     try:

@@ -37,7 +37,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import machine, run_worker
+from bench.harness import code_version, machine, run_worker
 from bench.judge_server import BenchJudge
 from bench.workloads import conversations, rag_cases, source_note
 
@@ -205,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "machine": machine(),
+        "code": code_version(),
         "command": "python bench/scale.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "latency_s": args.latency,
         "loopback_mode": args.mode,
@@ -217,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     print("# scale: our evaluate(), N test cases x [AR, CR, KR] (half RAG, half 6-turn conversations)")
     print(
-        f"{meta['date']} | {meta['machine']} | loopback: {args.mode} mode, latency {args.latency * 1000:.0f} ms\n"
+        f"{meta['date']} | code {meta['code']} | {meta['machine']} | loopback: {args.mode} mode, latency {args.latency * 1000:.0f} ms\n"
     )
     print(table(rows) + "\n")
     for r in rows:

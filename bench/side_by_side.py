@@ -34,7 +34,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import DEEPEVAL_VERSION, machine, run_worker
+from bench.harness import DEEPEVAL_VERSION, code_version, machine, run_worker
 from bench.judge_server import BenchJudge
 from bench.workloads import conversations, rag_cases, source_note
 
@@ -313,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "machine": machine(),
+        "code": code_version(),
         "command": "python bench/side_by_side.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "latency_s": args.latency,
         "concurrency": args.concurrency,
@@ -329,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     print(f"# side by side: ours vs deepeval {DEEPEVAL_VERSION}")
     print(
-        f"{meta['date']} | {meta['machine']} | latency {args.latency * 1000:.0f} ms | max_concurrent {args.concurrency}"
+        f"{meta['date']} | code {meta['code']} | {meta['machine']} | latency {args.latency * 1000:.0f} ms | max_concurrent {args.concurrency}"
     )
     print(
         f"RAG: {args.rag} cases from {meta['rag_source']}; conversations: {args.convs} x {args.turns} turns\n"
