@@ -75,7 +75,7 @@ def quickstart(
         if r.metrics_data[1].score is not None
     ]
     kr_rows = [
-        (r.metrics_data[0].success, not labels)
+        ((r.metrics_data[0].score or 0.0) < 1.0, bool(labels))
         for r, labels in zip(conv.test_results, data.conversation_labels, strict=True)
         if r.metrics_data[0].error is None
     ]
@@ -103,7 +103,7 @@ def quickstart(
         agree = sum(1 for ours, human in kr_rows if ours == human)
         summary.add_row(
             "KnowledgeRetention",
-            "pass/fail agreement with hand labels (threshold 0.5)",
+            "conversations where 'some turn forgets' (score < 1) matches the hand label",
             f"{agree}/{len(kr_rows)}",
         )
     summary.add_row("all", "metric rows with an error", str(len(errored)))
