@@ -15,7 +15,8 @@ Judges:
   driver or the workers.
 
 For each judge: one warm-up run with 2 workers (starts the worker processes and loads the judge in each; not
-timed), then timed runs with 1 and 2 workers, plus the local backend in this process for reference (with the metrics' judges
+timed), then timed runs with 1 and 2 workers, each on its own N test cases (the embedded judge caches per
+process, so reusing cases would favour later runs), plus the local backend in this process for reference (with the metrics' judges
 resolved before the run, as the Ray driver does). Reported per
 run: wall seconds of ``evaluate()``, test cases/s and measures/s, the 2-worker/1-worker throughput ratio, errors,
 and the peak RSS of each Ray worker process (MiB, ``ru_maxrss`` as reported by the block results). One local Ray
@@ -148,17 +149,32 @@ def one_run(cases: list[Any], mode: str | None, backend: str, workers: int, max_
     }
 
 
+def _worker_rss() -> tuple[int, float]:
+    return os.getpid(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def idle_worker_rss(ray: Any, n: int) -> list[float]:
+    """Peak RSS (MiB) of ``n`` Ray worker processes that have run nothing but a trivial task (the baseline that
+    deepeval's own footprint adds to)."""
+    task = ray.remote(num_cpus=1)(_worker_rss)
+    seen: dict[int, float] = {}
+    for pid, rss in ray.get([task.remote() for _ in range(n * 4)]):
+        seen[pid] = max(rss, seen.get(pid, 0.0))
+    return sorted(round(v, 1) for v in seen.values())
+
+
 def bench_judge(kind: str, n: int, args: argparse.Namespace) -> dict[str, Any]:
     mode = None if kind == "embedded" else "llm"
     conc = args.max_concurrent
-    cases = build_cases(n)
+    warm_n = max(8, n // 10)
+    pool = build_cases(warm_n + 3 * n)  # every run gets its own cases: per-process caches cannot carry over
+    warm, slices = pool[:warm_n], [pool[warm_n + k * n : warm_n + (k + 1) * n] for k in range(3)]
     out: dict[str, Any] = {"judge": kind, "n": n, "runs": []}
     try:
-        warm = one_run(cases[: max(8, n // 10)], mode, "ray", 2, conc)
-        out["warmup_s"] = warm["wall_s"]
-        for workers in (1, 2):
-            out["runs"].append(one_run(cases, mode, "ray", workers, conc))
-        out["runs"].append(one_run(cases, mode, "local", 1, conc))
+        out["warmup_s"] = one_run(warm, mode, "ray", 2, conc)["wall_s"]
+        for k, workers in enumerate((1, 2)):
+            out["runs"].append(one_run(slices[k], mode, "ray", workers, conc))
+        out["runs"].append(one_run(slices[2], mode, "local", 1, conc))
     except Exception as err:  # e.g. the embedded judge is not available in this checkout
         out["unavailable"] = f"{type(err).__name__}: {err}"[:400]
         return out
@@ -190,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         "cluster_cpus": args.cpus,
         "machine_cpus": os.cpu_count(),
         "ray_start_s": round(time.perf_counter() - t0, 2),
+        "idle_worker_rss_mb": idle_worker_rss(ray, args.cpus),
         "results": [],
     }
     try:
@@ -227,6 +244,7 @@ def print_report(report: dict[str, Any]) -> None:
         f"Ray {report['ray']}, local cluster of {report['cluster_cpus']} CPUs on a {report['machine_cpus']}-CPU "
         f"machine; cluster start {report['ray_start_s']} s (not in the timings)"
     )
+    print(f"idle Ray worker peak RSS (before any deepeval work): {report['idle_worker_rss_mb']} MiB")
     for r in report["results"]:
         extra = f", latency {r['latency_s']} s" if "latency_s" in r else ""
         print(f"\n== judge: {r['judge']} (N={r['n']} test cases{extra})")

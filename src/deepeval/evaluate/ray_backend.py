@@ -42,6 +42,7 @@ worker's environment.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ from deepeval.evaluate.results import MetricData
 
 __all__ = ["RateLimit", "RayConfig", "RayNotInstalledError", "RayRunOutput", "run_on_ray"]
 
+_INIT_LOCK = threading.Lock()
 INSTALL_HINT = 'install the ray extra: pip install "deepeval-oss[ray]" (or pip install "ray>=2.30")'
 
 
@@ -148,12 +150,37 @@ def import_ray() -> Any:
 
 
 def _connect(ray: Any, config: RayConfig) -> None:
+    """``ray.init`` unless Ray is initialised already.
+
+    A local cluster's processes are started with a parent-death signal that Linux ties to the *thread* that
+    started them, so a cluster started from a short-lived thread (the driver loop runs in one, and ``evaluate()``
+    inside a running event loop runs in another) would be killed when that thread ends. ``ray.init`` therefore
+    runs in a daemon thread that stays alive for the life of the process (and the caller's event loop is not
+    blocked while the cluster starts)."""
     if ray.is_initialized():
         return
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True}
     kwargs.update(config.init_kwargs)
     kwargs.setdefault("address", config.address)
-    ray.init(**kwargs)
+    started = threading.Event()
+    failure: list[BaseException] = []
+
+    def keeper() -> None:
+        try:
+            ray.init(**kwargs)
+        except BaseException as err:
+            failure.append(err)
+        finally:
+            started.set()
+        threading.Event().wait()  # never returns: the cluster lives as long as this thread
+
+    with _INIT_LOCK:
+        if ray.is_initialized():
+            return
+        threading.Thread(target=keeper, name="deepeval-ray-keeper", daemon=True).start()
+        started.wait()
+    if failure:
+        raise failure[0]
 
 
 def _block_bounds(n: int, block_size: int) -> list[tuple[int, int]]:
