@@ -46,6 +46,8 @@ def test_same_rows_as_local_200_cases_x_3_metrics(ray_cluster: Any, tmp_path: Pa
         backend="ray", ray_config=RayConfig(num_workers=2, block_size=30),
     )
     assert comparable(on_ray) == comparable(local)
+    html = next((tmp_path / "r").glob("*.html")).read_text()
+    assert "test_case_199" in html and "scripted-s1" in html  # the same HTML report as locally
     rows = on_ray.metric_rows()
     assert len(rows) == 600
     statuses = {s: sum(1 for m in rows if m.status == s) for s in ("passed", "failed", "error", "skipped")}
@@ -108,13 +110,13 @@ def _cached_by_metric(path: Path) -> dict[str, int]:
 
 def test_interrupted_run_resumes_from_the_cache(ray_cluster: Any, tmp_path: Path) -> None:
     cache_path = tmp_path / "shared" / "cache.sqlite"
-    parts = tmp_path / "shared" / "cache.sqlite.parts"
+    parts = tmp_path / "shared" / "parts"  # RayConfig.cache_dir: where workers write, on shared storage
     with OpenAIChatServer(lambda req: json.dumps({"statements": []})) as server:
         judge = OpenAIModel(model="gpt-4.1", api_key="sk-test-secret-123", base_url=server.base_url)
         cases = [LLMTestCase(input=f"q{i}", actual_output=f"a{i}") for i in range(40)]
         killer = KillOnceMetric(str(tmp_path), kill_input="q25", times=1)
         metrics = [AnswerRelevancyMetric(model=judge, eval_mode="llm"), killer]
-        cfg = RayConfig(num_workers=2, block_size=10, max_retries=0)
+        cfg = RayConfig(num_workers=2, block_size=10, max_retries=0, cache_dir=str(parts))
         # run 1: the worker running block 2 (q20-q29) dies on q25 and is not retried: that block's rows error
         with pytest.raises(EvaluationError) as info:
             evaluate(cases, metrics, display_config=QUIET, backend="ray", ray_config=cfg,

@@ -271,6 +271,16 @@ def test_block_cache_reads_main_writes_part_and_merge_moves_rows(tmp_path: Path)
         assert conn.execute("SELECT COUNT(*) FROM metric_rows").fetchone()[0] == 2
 
 
+def test_default_parts_folder_sits_next_to_the_main_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from deepeval.evaluate.backends.ray_cache import default_parts_dir
+
+    monkeypatch.chdir(tmp_path)
+    assert default_parts_dir(".deepeval/cache.sqlite") == tmp_path / ".deepeval" / "cache.sqlite.parts"
+    p = part_path(tmp_path, "run9", 3)
+    assert p.parent == tmp_path and p.name.startswith("run9-b3-") and p.suffix == ".sqlite"
+    assert part_path(tmp_path, "run9", 3) != p  # every attempt gets its own file
+
+
 def test_merge_leaves_a_corrupt_part_in_place(tmp_path: Path) -> None:
     main = tmp_path / "cache.sqlite"
     parts = tmp_path / "parts"
