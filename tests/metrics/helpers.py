@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,6 +24,17 @@ def quoted_in(prompt: str, candidates: Mapping[str, Any]) -> Any:
     return candidates[max(hits, key=len)]
 
 
+_BLOCK = re.compile(r"<<<BEGIN ([A-Z0-9_]+) #([0-9a-f]+)>>>\n(.*?)\n<<<END \1 #\2>>>", re.DOTALL)
+
+
+def block(prompt: str, label: str) -> str:
+    """The content of the (last) delimited block ``label`` in ``prompt``."""
+    found = [m.group(3) for m in _BLOCK.finditer(prompt) if m.group(1) == label]
+    if not found:
+        raise AssertionError(f"no {label} block in prompt:\n{prompt[:500]}")
+    return found[-1]
+
+
 def router(
     *,
     statements: Mapping[str, Sequence[str]] | Sequence[str] | None = None,
@@ -33,7 +46,8 @@ def router(
     """A responder answering each of our schemas.
 
     statements: text -> statements (or one list for every text). verdicts: verdict strings for the statement list
-    (or a function of the prompt). facts: user message -> facts (or a full
+    (or a function of the prompt; for a split-and-judge call it gets the JSON array of the node's statements).
+    facts: user message -> facts (or a full
     ``{"facts": [...], "supersedes": [...]}`` reply). turn_verdicts: assistant message -> verdict.
     """
 
@@ -43,6 +57,33 @@ def router(
             assert statements is not None
             sts = statements if not isinstance(statements, Mapping) else quoted_in(prompt, statements)
             return {"statements": list(sts)}
+        if name == "StatementsPerText":
+            assert statements is not None
+            texts = json.loads(block(prompt, "TEXTS"))
+            return {
+                "texts": [
+                    {
+                        "index": i,
+                        "statements": list(
+                            statements if not isinstance(statements, Mapping) else statements[t]
+                        ),
+                    }
+                    for i, t in enumerate(texts)
+                ]
+            }
+        if name == "StatementVerdicts":
+            assert statements is not None
+            sts = statements if not isinstance(statements, Mapping) else quoted_in(prompt, statements)
+            if not sts:
+                return {"verdicts": []}
+            assert verdicts is not None
+            vs = verdicts(json.dumps(list(sts))) if callable(verdicts) else verdicts
+            return {
+                "verdicts": [
+                    {"statement": st, "verdict": v, "reason": f"r{i}"}
+                    for i, (st, v) in enumerate(zip(sts, vs, strict=True))
+                ]
+            }
         if name in ("TernaryVerdicts", "BinaryVerdicts"):
             assert verdicts is not None
             vs = verdicts(prompt) if callable(verdicts) else verdicts

@@ -5,6 +5,7 @@ import pytest
 from deepeval.config.eval_mode import EvalMode
 from deepeval.errors import ConfigurationError, InvalidEvalModeError, SystemOneError
 from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
+from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics.base_metric import SystemOnePlan
 from deepeval.models.system_one.schema import NoulAnswer, ScoreAnswer, SystemOneAnswers
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -98,7 +99,11 @@ def test_system_one_plan_and_finish_for_the_runner() -> None:
     metric = ContextualRelevancyMetric(system_one_model=s1, eval_mode="system_one", threshold=0.7)
     plan = metric.system_one_plan(CASE)
     assert isinstance(plan, SystemOnePlan)
-    assert plan.model is s1 and plan.state == {"input": "q?", "retrieval_context": ["ctx"]}
+    assert plan.model is s1 and plan.state == {
+        "note": STATE_NOTE,
+        "input": "q?",
+        "retrieval_context": ["ctx"],
+    }
     assert list(plan.questions) == ["all_relevant", "every_node_relevant", "relevant_share"]
     answers = SystemOneAnswers(
         nouls={

@@ -3,7 +3,7 @@ fallback, the system_one runner and deterministic reasons, scoring and strict mo
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import FALLBACK_KINDS, decide
-from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
+from deepeval.metrics._engine.delimit import DATA_NOTICE, STATE_NOTE, quote, quote_list
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.system_one import WeightedQuestion
@@ -16,6 +16,7 @@ from deepeval.metrics._engine.verdicts import (
 __all__ = [
     "DATA_NOTICE",
     "FALLBACK_KINDS",
+    "STATE_NOTE",
     "Decision",
     "EngineMetric",
     "LLMExtractor",

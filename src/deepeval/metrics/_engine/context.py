@@ -50,6 +50,9 @@ class MeasureContext:
     extractor: Extractor | None
     include_reason: bool
     sequential: bool = False
+    #: extraction is done by ``llm`` with the metric's own prompts (no user ``extractor=``), so a metric may fold
+    #: extraction into its judging calls
+    own_extraction: bool = False
     system_one_off: bool = False
     fallback_reasons: list[str] = field(default_factory=list)
     confidences: list[float] = field(default_factory=list)

@@ -3,26 +3,61 @@
 Each metric passes its own prompt functions; the defaults here are our generic wording. Every call goes through
 :func:`deepeval.models.structured.a_generate_structured` (parse, repair, validate, re-ask once, then a clear
 ``StructuredOutputError``). Items are stripped and empty ones dropped.
+
+``statements_per_text`` splits several texts (e.g. every retrieval-context node of a test case) in ONE call; its
+reply carries one entry per text, by index, and a reply that misses, repeats or invents an index is re-asked once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, Field
 
-from deepeval.metrics._engine.delimit import DATA_NOTICE, quote
+from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.structured import a_generate_structured, model_name
 
-EXTRACTION_PROMPT_VERSION = "engine-extract-2"
+EXTRACTION_PROMPT_VERSION = "engine-extract-3"
 
 
 class StatementList(BaseModel):
     """``{"statements": [str, ...]}``"""
 
     statements: list[str] = Field(default_factory=list)
+
+
+class TextStatements(BaseModel):
+    """``{"index": int, "statements": [str, ...]}``: the statements of the text at ``index`` (0-based)."""
+
+    index: int
+    statements: list[str] = Field(default_factory=list)
+
+
+class StatementsPerText(BaseModel):
+    """``{"texts": [TextStatements, ...]}``: one entry per text of a batch."""
+
+    texts: list[TextStatements]
+
+
+def one_entry_per_text(expected: int) -> Callable[[Any], None]:
+    """A ``check=`` for :class:`StatementsPerText`: exactly one entry for each index ``0 .. expected - 1``.
+
+    Raises (from the returned check):
+        ValueError: an entry is missing, repeated or out of range (triggers the re-ask).
+    """
+
+    def check(reply: Any) -> None:
+        got = sorted(entry.index for entry in reply.texts)
+        if got != list(range(expected)):
+            raise ValueError(
+                f"expected exactly {expected} entries, one per text with indices 0 to {expected - 1}, "
+                f"got indices {got}"
+            )
+
+    return check
 
 
 class FactList(BaseModel):
@@ -59,6 +94,23 @@ carries one piece of information and can be understood without the others (repla
 to). Keep the meaning; add nothing. Text that only greets or fills adds no statement.
 
 Reply with JSON only: {{"statements": ["...", "..."]}}"""
+
+
+def statements_batch_prompt(texts: Sequence[str]) -> str:
+    n = len(texts)
+    return f"""Split each of several texts into statements.
+
+{DATA_NOTICE}
+
+The texts, as a JSON array ({n} items, index 0 first):
+{quote_list("texts", texts)}
+
+Rewrite every text as a list of short, self-contained statements, in the order they appear. Each statement carries
+one piece of information and can be understood without the others (replace pronouns with what they refer to). Keep
+the meaning; add nothing; never mix texts. Text that only greets or fills adds no statement.
+
+Reply with JSON only, exactly {n} entries, one per text in index order (an empty list for a text with no statement):
+{{"texts": [{{"index": 0, "statements": ["...", "..."]}}, {{"index": 1, "statements": []}}]}}"""
 
 
 def _history(previous: Sequence[tuple[str, str]]) -> str:
@@ -120,11 +172,13 @@ class LLMExtractor:
         model: DeepEvalBaseLLM,
         *,
         statements_prompt: Callable[[str], str] = statements_prompt,
+        statements_batch_prompt: Callable[[Sequence[str]], str] = statements_batch_prompt,
         facts_prompt: Callable[[str, Sequence[tuple[str, str]]], str] = facts_prompt,
         claims_prompt: Callable[[str], str] = claims_prompt,
     ) -> None:
         self.model = model
         self._statements = statements_prompt
+        self._statements_batch = statements_batch_prompt
         self._facts = facts_prompt
         self._claims = claims_prompt
 
@@ -136,6 +190,23 @@ class LLMExtractor:
             return []
         out = await a_generate_structured(self.model, self._statements(text), StatementList)
         return _clean(out.statements)
+
+    async def statements_per_text(self, texts: Sequence[str]) -> list[list[str]]:
+        """The statements of every text, in ONE call (none when every text is blank); blank texts are not sent and
+        get ``[]``. Returns one list per text, in the order of ``texts``."""
+        out: list[list[str]] = [[] for _ in texts]
+        sent = [i for i, t in enumerate(texts) if t.strip()]
+        if not sent:
+            return out
+        reply = await a_generate_structured(
+            self.model,
+            self._statements_batch([texts[i] for i in sent]),
+            StatementsPerText,
+            check=one_entry_per_text(len(sent)),
+        )
+        for entry in reply.texts:
+            out[sent[entry.index]] = _clean(entry.statements)
+        return out
 
     async def facts(self, user_message: str, previous: Sequence[tuple[str, str]]) -> list[str]:
         if not user_message.strip():

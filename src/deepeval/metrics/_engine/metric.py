@@ -211,6 +211,7 @@ class EngineMetric(BaseMetric):
             llm = SyncLLM(llm) if llm is not None else None
             s1 = SyncSystemOne(s1) if s1 is not None else None
         extractor = judges.extractor
+        own_extraction = extractor is None
         if extractor is None:
             assert llm is not None
             extractor = self._make_extractor(llm)
@@ -222,6 +223,7 @@ class EngineMetric(BaseMetric):
             extractor=extractor,
             include_reason=self.include_reason,
             sequential=sequential,
+            own_extraction=own_extraction,
         )
         outcome = await self._evaluate(test_case, ctx)
         self.score = apply_strict(outcome.score, self.strict_mode)

@@ -50,6 +50,45 @@ class BinaryVerdicts(BaseModel):
     verdicts: list[BinaryVerdict]
 
 
+class StatementVerdict(BaseModel):
+    """``{"statement": str, "verdict": "yes" | "no", "reason": str?}``: a statement the judge extracted together with
+    its verdict (one call splits a text and judges each piece). The statement is stripped."""
+
+    statement: str
+    verdict: Verdict
+    reason: str | None = None
+
+    @field_validator("statement", mode="before")
+    @classmethod
+    def _strip(cls, v: Any) -> Any:
+        return v.strip() if isinstance(v, str) else v
+
+    @field_validator("verdict", mode="before")
+    @classmethod
+    def _normalise(cls, v: Any) -> Verdict:
+        return normalize_verdict(v, allow_borderline=False)
+
+
+class StatementVerdicts(BaseModel):
+    """``{"verdicts": [StatementVerdict, ...]}``: every statement of one text with its verdict, in text order; an
+    empty list when the text states nothing."""
+
+    verdicts: list[StatementVerdict]
+
+
+def non_blank_statements(reply: Any) -> None:
+    """A ``check=`` for :class:`StatementVerdicts`: every statement has text.
+
+    Raises:
+        ValueError: a statement is blank (triggers the re-ask).
+    """
+    blank = [i for i, v in enumerate(reply.verdicts) if not v.statement]
+    if blank:
+        raise ValueError(
+            f"verdicts {blank} have an empty statement; every verdict must quote the statement it judges"
+        )
+
+
 class ReasonReply(BaseModel):
     """``{"reason": str}``."""
 

@@ -1,23 +1,42 @@
 """ContextualRelevancyMetric: how much of the retrieval context is relevant to the input (REFERENCE §2-§4).
 
-llm: per retrieval-context node the LLM extracts statements, then judges each relevant or not (nodes run
-concurrently); ``score = relevant / statements`` over all nodes; no statements -> 0. ``retrieval_context=[]`` scores
-0 with a reason and calls no judge. ``RetrievedContextData`` nodes are judged as ``"<source>: <context>"`` (ours:
-deepeval crashes on them in llm/hybrid). hybrid: System One decides every statement of every node in one request.
-system_one: three whole-metric questions.
+``score = relevant / statements`` over all nodes; no statements -> 0. ``retrieval_context=[]`` scores 0 with a reason
+and calls no judge. ``RetrievedContextData`` nodes are judged as ``"<source>: <context>"`` (ours: deepeval crashes on
+them in llm/hybrid). Blank nodes are never sent.
+
+Judge calls per test case with ``n`` non-blank nodes (never more than deepeval 4.3.1):
+
+* llm: ``n`` calls, one per node and all concurrently, each extracting the node's statements AND judging them
+  (schema ``{"verdicts": [{"statement", "verdict", "reason"}]}``), then one reason call.
+* hybrid: one LLM call splitting every node into statements (``{"texts": [{"index", "statements"}]}``, exactly one
+  entry per node), one System One request deciding every statement of every node, one reason call. Without an LLM
+  the extractor splits each node and the reason is built from the verdicts. Decisions System One fails on are made
+  by the LLM, one call per node.
+* system_one: one request with three whole-metric questions.
+
+With a user ``extractor=`` (any mode) the extractor splits each node and the judges only decide.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide
-from deepeval.metrics._engine.extractor import LLMExtractor
+from deepeval.metrics._engine.delimit import STATE_NOTE
+from deepeval.metrics._engine.extractor import LLMExtractor, statements_batch_prompt
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import require_fields
-from deepeval.metrics._engine.schemas import BinaryVerdicts, ReasonReply, one_verdict_each
+from deepeval.metrics._engine.schemas import (
+    BinaryVerdicts,
+    ReasonReply,
+    StatementVerdicts,
+    non_blank_statements,
+    one_verdict_each,
+)
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.contextual_relevancy.prompts import ContextualRelevancyTemplate
@@ -49,11 +68,16 @@ class ContextualRelevancyMetric(EngineMetric):
         require_fields(test_case, ["input", "actual_output", "retrieval_context"], self.__name__)
 
     def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
-        return LLMExtractor(llm, statements_prompt=self.evaluation_template.generate_statements)
+        t = self.evaluation_template
+        return LLMExtractor(
+            llm,
+            statements_prompt=t.generate_statements,
+            statements_batch_prompt=getattr(t, "generate_node_statements", statements_batch_prompt),
+        )
 
     def _system_one_request(self, test_case: LLMTestCase) -> tuple[Any, list[WeightedQuestion]]:
         nodes = test_case.retrieval_context_texts() or []
-        state = {"input": test_case.input, "retrieval_context": nodes}
+        state = {"note": STATE_NOTE, "input": test_case.input, "retrieval_context": nodes}
         return state, list(self.question_set.whole_metric(test_case.input, nodes))
 
     async def _evaluate(self, test_case: LLMTestCase, ctx: MeasureContext) -> Outcome:
@@ -62,15 +86,77 @@ class ContextualRelevancyMetric(EngineMetric):
         if not nodes:
             ctx.log("Statements per node", [])
             return Outcome(0.0, EMPTY_CONTEXT_REASON, {"nodes": 0, "statements": 0, "relevant": 0})
-        assert ctx.extractor is not None
-        extractor = ctx.extractor
-        per_node: list[list[str]] = await ctx.gather(*(extractor.statements(node) for node in nodes))
-        ctx.log("Statements per node", per_node)
+        judge_nodes = getattr(self.evaluation_template, "generate_node_verdicts", None)
+        if ctx.mode is EvalMode.LLM and ctx.own_extraction and judge_nodes is not None:
+            per_node, decisions = await self._split_and_judge(ctx, question, nodes)
+            ctx.log("Statements per node", per_node)
+        else:
+            per_node = await _statements_per_node(ctx, nodes)
+            ctx.log("Statements per node", per_node)
+            decisions = await self._decide(ctx, question, per_node)
+        if not decisions:
+            return Outcome(0.0, NO_STATEMENTS_REASON, {"nodes": len(nodes), "statements": 0, "relevant": 0})
+        node_of = {i: n for n, sts in enumerate(per_node) for i in _ids(n, sts)}
+        statement_of = {
+            i: st for n, sts in enumerate(per_node) for i, st in zip(_ids(n, sts), sts, strict=True)
+        }
+        judged = [
+            {"node": node_of[i], "statement": statement_of[i], **d.as_log()} for i, d in decisions.items()
+        ]
+        ctx.log("Verdicts", judged)
+        relevant = sum(d.verdict == "yes" for d in decisions.values())
+        score = relevant / len(decisions)
+        breakdown: dict[str, Any] = {
+            "nodes": len(nodes),
+            "statements": len(decisions),
+            "relevant": relevant,
+            "irrelevant": len(decisions) - relevant,
+            "relevant_per_node": [
+                sum(1 for j in judged if j["node"] == n and j["verdict"] == "yes") for n in range(len(nodes))
+            ],
+            "statements_per_node": [len(sts) for sts in per_node],
+            "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
+            "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
+        }
+        reason = await self._reason(ctx, question, score, judged) if ctx.include_reason else None
+        return Outcome(score, reason, breakdown)
+
+    async def _split_and_judge(
+        self, ctx: MeasureContext, question: str, nodes: Sequence[str]
+    ) -> tuple[list[list[str]], dict[str, Decision]]:
+        """``llm`` mode: one call per non-blank node (concurrently) returning its statements with their verdicts."""
+        llm = ctx.llm
+        assert llm is not None
+
+        async def one(node: str) -> list[tuple[str, Decision]]:
+            if not node.strip():
+                return []
+            reply = await a_generate_structured(
+                llm,
+                self.evaluation_template.generate_node_verdicts(question, node),
+                StatementVerdicts,
+                check=non_blank_statements,
+            )
+            return [(v.statement, Decision(v.verdict, None, "llm", v.reason)) for v in reply.verdicts]
+
+        results: list[list[tuple[str, Decision]]] = await ctx.gather(*(one(node) for node in nodes))
+        ctx.llm_used = True
+        per_node = [[st for st, _ in pairs] for pairs in results]
+        decisions = {
+            i: d for n, pairs in enumerate(results) for i, (_, d) in zip(_ids(n, pairs), pairs, strict=True)
+        }
+        return per_node, decisions
+
+    async def _decide(
+        self, ctx: MeasureContext, question: str, per_node: Sequence[Sequence[str]]
+    ) -> dict[str, Decision]:
+        """Statements already split: System One decides all of them in one request (hybrid), the LLM one call per
+        node (``llm`` mode with a user extractor, and the hybrid fallback)."""
         by_id: dict[str, tuple[int, str]] = {
-            f"n{n}s{i}": (n, st) for n, sts in enumerate(per_node) for i, st in enumerate(sts)
+            i: (n, st) for n, sts in enumerate(per_node) for i, st in zip(_ids(n, sts), sts, strict=True)
         }
         if not by_id:
-            return Outcome(0.0, NO_STATEMENTS_REASON, {"nodes": len(nodes), "statements": 0, "relevant": 0})
+            return {}
 
         async def judge_node(ids: list[str]) -> dict[str, Decision]:
             assert ctx.llm is not None
@@ -95,31 +181,13 @@ class ContextualRelevancyMetric(EngineMetric):
                 merged.update(part)
             return merged
 
-        decisions = await decide(
+        return await decide(
             ctx,
-            state={"input": question},
+            state={"note": STATE_NOTE, "input": question},
             questions={i: self.question_set.statement_relevant(question, st) for i, (_, st) in by_id.items()},
             to_verdict=binary_from_probability,
             llm_decide=llm_decide,
         )
-        judged = [{"node": by_id[i][0], "statement": by_id[i][1], **d.as_log()} for i, d in decisions.items()]
-        ctx.log("Verdicts", judged)
-        relevant = sum(d.verdict == "yes" for d in decisions.values())
-        score = relevant / len(decisions)
-        breakdown: dict[str, Any] = {
-            "nodes": len(nodes),
-            "statements": len(decisions),
-            "relevant": relevant,
-            "irrelevant": len(decisions) - relevant,
-            "relevant_per_node": [
-                sum(1 for j in judged if j["node"] == n and j["verdict"] == "yes") for n in range(len(nodes))
-            ],
-            "statements_per_node": [len(sts) for sts in per_node],
-            "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
-            "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
-        }
-        reason = await self._reason(ctx, question, score, judged) if ctx.include_reason else None
-        return Outcome(score, reason, breakdown)
 
     async def _reason(
         self, ctx: MeasureContext, question: str, score: float, judged: list[dict[str, Any]]
@@ -145,3 +213,26 @@ def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> s
         f"The score is {score:.2f}: {n - len(bad)} of {n} statements of the retrieval context are relevant. "
         f"Not relevant to the input: {'; '.join(show(j) for j in bad)}."
     )
+
+
+def _ids(node: int, items: Sequence[Any]) -> list[str]:
+    """Decision ids of a node's statements: ``n<node>s<i>``."""
+    return [f"n{node}s{i}" for i in range(len(items))]
+
+
+async def _statements_per_node(ctx: MeasureContext, nodes: Sequence[str]) -> list[list[str]]:
+    """Every node's statements: in one call when the extractor offers ``statements_per_text(texts)`` (sync or
+    async; the LLM extractor does), else one ``statements(node)`` call per node, concurrently."""
+    assert ctx.extractor is not None
+    extractor = ctx.extractor
+    batch: Any = getattr(extractor, "statements_per_text", None)
+    if batch is not None:
+        result = batch(list(nodes))
+        if inspect.isawaitable(result):
+            result = await result
+        per_node = [list(sts) for sts in result]
+        if len(per_node) != len(nodes):  # a user extractor's bug, never a judge's fault
+            raise RuntimeError(f"statements_per_text returned {len(per_node)} lists for {len(nodes)} nodes")
+        return per_node
+    out: list[list[str]] = await ctx.gather(*(extractor.statements(node) for node in nodes))
+    return out

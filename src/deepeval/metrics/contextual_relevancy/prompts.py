@@ -8,13 +8,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
-from deepeval.metrics._engine.extractor import statements_prompt
+from deepeval.metrics._engine.extractor import statements_batch_prompt, statements_prompt
 
-PROMPT_VERSION = "contextual_relevancy/2026-1"
+PROMPT_VERSION = "contextual_relevancy/2026-2"
 
 
 class ContextualRelevancyTemplate:
-    """Prompt builders: ``generate_statements``, ``generate_verdicts``, ``generate_reason``."""
+    """Prompt builders: ``generate_node_verdicts`` (``llm`` mode: split one node and judge its statements in one
+    call), ``generate_node_statements`` (hybrid: split every node of a test case in one call),
+    ``generate_statements`` and ``generate_verdicts`` (a user ``extractor=``, and the hybrid LLM fallback),
+    ``generate_reason``."""
 
     PROMPT_VERSION = PROMPT_VERSION
 
@@ -22,6 +25,33 @@ class ContextualRelevancyTemplate:
     def generate_statements(context: str) -> str:
         """Split one retrieval-context node into statements; reply ``{"statements": [...]}``."""
         return statements_prompt(context)
+
+    @staticmethod
+    def generate_node_statements(contexts: Sequence[str]) -> str:
+        """Split every retrieval-context node in one call; reply ``{"texts": [{"index", "statements"}]}``."""
+        return statements_batch_prompt(contexts)
+
+    @staticmethod
+    def generate_node_verdicts(input: str, context: str) -> str:
+        """Split one retrieval-context node into statements and judge each relevant or not, in one call; reply
+        ``{"verdicts": [{"statement", "verdict": "yes"|"no", "reason"}]}``."""
+        return f"""Split a retrieved document into statements and judge whether each is relevant to a search request.
+
+{DATA_NOTICE}
+
+The request:
+{quote("request", input)}
+
+The retrieved document:
+{quote("document", context)}
+
+Rewrite the document as a list of short, self-contained statements, in order (one piece of information each,
+pronouns replaced by what they refer to; keep the meaning, add nothing; text that only greets or fills adds no
+statement). For every statement give a verdict: "yes" when it carries information useful for answering the request,
+"no" when it does not, with a short reason for each "no".
+
+Reply with JSON only (an empty list when the document states nothing):
+{{"verdicts": [{{"statement": "...", "verdict": "yes", "reason": null}}, {{"statement": "...", "verdict": "no", "reason": "..."}}]}}"""
 
     @staticmethod
     def generate_verdicts(input: str, statements: Sequence[str]) -> str:
