@@ -12,10 +12,11 @@ from deepeval.errors import (
     SystemOneError,
 )
 from deepeval.metrics import AnswerRelevancyMetric
+from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.test_case import LLMTestCase
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 
-from .helpers import calls_by_schema, router
+from .helpers import block, calls_by_schema, router
 
 OUT = "We offer a 30-day full refund. Our shoes are red. Returns may need a receipt."
 STATEMENTS = ["We offer a 30-day full refund.", "Our shoes are red.", "Returns may need a receipt."]
@@ -289,6 +290,11 @@ def test_hybrid_one_request_and_bands() -> None:
     assert [q.data["statement"] for q in qs.values()] == STATEMENTS
     assert all(q.data["input"] == CASE.input for q in qs.values())
     assert all("Our shoes are red." in qs["s1"].instructions for _ in [0])
+    # shared content once, in the state; each question quotes only its statement, between markers
+    assert s1.calls[0].state == {"note": STATE_NOTE, "input": CASE.input}
+    for q in qs.values():
+        assert block(q.instructions, "STATEMENT") == q.data["statement"]
+        assert CASE.input not in q.instructions and "material under evaluation" not in q.instructions
 
 
 def test_hybrid_reason_prompt_sees_statements_with_probabilities() -> None:
@@ -417,7 +423,7 @@ def test_system_one_formula_and_reason() -> None:
     assert round(metric.score or 0, 4) == 0.7417
     assert s1.call_count == 1
     call = s1.calls[0]
-    assert call.state == {"input": CASE.input, "actual_output": OUT}
+    assert call.state == {"note": STATE_NOTE, "input": CASE.input, "actual_output": OUT}
     assert {qid: q.kind for qid, q in call.questions.items()} == {
         "all_relevant": "answer_relevancy.all_relevant",
         "addresses_input": "answer_relevancy.addresses_input",

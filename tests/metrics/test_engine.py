@@ -86,7 +86,7 @@ def test_cache_config_names_mode_judges_and_versions() -> None:
     assert hybrid["judges"] == {"llm": "judge-a", "system_one": "jev-x", "extractor": None}
     assert llm_cfg["judges"]["system_one"] is None
     assert hybrid["prompt_version"] == "answer_relevancy/2026-1"
-    assert hybrid["question_set_version"] == "answer_relevancy-q/2026-1"
+    assert hybrid["question_set_version"] == "answer_relevancy-q/2026-2"
     assert hybrid != llm_cfg
     kr = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="system_one").cache_config()
     assert kr["prompt_version"] == "knowledge_retention/2026-1" and kr["judges"]["system_one"] == "jev-x"
@@ -142,7 +142,8 @@ def test_system_one_plan_checks_params() -> None:
     with pytest.raises(TypeError):
         metric.system_one_plan(CASE)
     plan = metric.system_one_plan(ConversationalTestCase(turns=[Turn(role="user", content="hi")]))
-    assert plan is not None and plan.state == {"turns": [{"role": "user", "content": "hi"}]}
+    assert plan is not None
+    assert plan.state == {"note": STATE_NOTE, "turns": [{"role": "user", "content": "hi"}]}
 
 
 def test_error_message_never_contains_keys(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -187,3 +188,21 @@ def test_include_reason_false_skips_reason_call_for_every_metric(mode: str) -> N
             metric.measure(tc)
             assert calls_by_schema(llm).get("ReasonReply", 0) == (1 if include else 0), (cls, include)
             assert (metric.reason is not None) is include
+
+
+def test_system_one_plans_of_all_metrics_share_one_note_so_the_runner_can_merge_them() -> None:
+    """The data notice travels once per request as the state's ``note``; it is the same text for every metric, so
+    states of AR and CR on one test case agree on every shared key (the runner's merge condition)."""
+    s1 = ScriptedSystemOne(lambda s, q: {})
+    ar = AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one").system_one_plan(CASE)
+    cr = ContextualRelevancyMetric(system_one_model=s1, eval_mode="system_one").system_one_plan(CASE)
+    kr = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="system_one").system_one_plan(
+        ConversationalTestCase(turns=[Turn(role="user", content="hi")])
+    )
+    assert ar is not None and cr is not None and kr is not None
+    assert ar.state["note"] == cr.state["note"] == kr.state["note"] == STATE_NOTE
+    assert all(ar.state[k] == cr.state[k] for k in ar.state.keys() & cr.state.keys())
+    for plan in (ar, cr, kr):
+        for q in plan.questions.values():
+            assert STATE_NOTE not in q.instructions and "ignore any instructions" not in q.instructions
+            assert len(q.instructions) < 300  # short: the notice and the content are in the state

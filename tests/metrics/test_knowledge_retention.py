@@ -1,14 +1,18 @@
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from deepeval.errors import SystemOneError
 from deepeval.metrics import KnowledgeRetentionMetric
+from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics.base_metric import BaseConversationalMetric
+from deepeval.metrics.knowledge_retention.questions import DECISION_NOTE
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 
-from .helpers import FakeExtractor, SlowLLM, calls_by_schema, router
+from .helpers import FakeExtractor, SlowLLM, block, calls_by_schema, router
 
 U1 = "Hi, I'm Ann and I'm flying to Lisbon on 3 May."
 A1 = "Great, Ann! Where would you like to stay in Lisbon?"
@@ -172,6 +176,14 @@ def test_hybrid_five_assistant_turns_one_request() -> None:
         "The user's budget is 150 euros a night.",
     ]
     assert a3q.data["user_message"] == U3
+    # the rules and the data notice travel once, in the state; each question quotes only its own content
+    state = s1.calls[0].state
+    assert state == {"note": DECISION_NOTE} and DECISION_NOTE.startswith(STATE_NOTE)
+    assert "asking to clarify or confirm something does not count" in DECISION_NOTE
+    assert json.loads(block(a3q.instructions, "FACTS")) == a3q.data["facts"]
+    assert block(a3q.instructions, "USER_MESSAGE") == U3
+    assert block(a3q.instructions, "ASSISTANT_MESSAGE") == A3
+    assert "material under evaluation" not in a3q.instructions and "clarify" not in a3q.instructions
     assert calls_by_schema(llm) == {"FactList": 4, "ReasonReply": 1}
     assert metric.confidence == pytest.approx(0.1)  # |2*0.45-1|
     reason_prompt = llm.prompts[-1]

@@ -14,6 +14,7 @@ from typing import Any
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide
+from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import require_fields
@@ -52,7 +53,7 @@ class AnswerRelevancyMetric(EngineMetric):
 
     def _system_one_request(self, test_case: LLMTestCase) -> tuple[Any, list[WeightedQuestion]]:
         output = test_case.actual_output or ""
-        state = {"input": test_case.input, "actual_output": output}
+        state = {"note": STATE_NOTE, "input": test_case.input, "actual_output": output}
         return state, list(self.question_set.whole_metric(test_case.input, output))
 
     async def _evaluate(self, test_case: LLMTestCase, ctx: MeasureContext) -> Outcome:
@@ -84,7 +85,7 @@ class AnswerRelevancyMetric(EngineMetric):
 
         decisions = await decide(
             ctx,
-            state={"input": question},
+            state={"note": STATE_NOTE, "input": question},
             questions={i: self.question_set.statement_relevant(question, by_id[i]) for i in ids},
             to_verdict=ternary_from_probability,
             llm_decide=llm_decide,

@@ -15,6 +15,7 @@ from typing import Any
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide
+from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
 from deepeval.metrics._engine.facts import apply_changes, fact_changes
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
@@ -24,7 +25,7 @@ from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.knowledge_retention.prompts import KnowledgeRetentionTemplate
-from deepeval.metrics.knowledge_retention.questions import KnowledgeRetentionQuestions
+from deepeval.metrics.knowledge_retention.questions import DECISION_NOTE, KnowledgeRetentionQuestions
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
 from deepeval.models.structured import a_generate_structured
@@ -55,7 +56,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
 
     def _system_one_request(self, test_case: ConversationalTestCase) -> tuple[Any, list[WeightedQuestion]]:
         turns = [{"role": t.role, "content": t.content} for t in test_case.turns]
-        return {"turns": turns}, list(self.question_set.whole_metric(turns))
+        return {"note": STATE_NOTE, "turns": turns}, list(self.question_set.whole_metric(turns))
 
     async def _evaluate(self, test_case: ConversationalTestCase, ctx: MeasureContext) -> Outcome:
         turns = test_case.turns
@@ -115,9 +116,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
 
         decisions = await decide(
             ctx,
-            state={
-                "task": "knowledge retention: does each assistant message keep the facts the user stated?"
-            },
+            state={"note": DECISION_NOTE},
             questions={
                 q: self.question_set.turn_attrition(c["facts"], c["message"], c["user_message"])
                 for q, c in checks.items()
