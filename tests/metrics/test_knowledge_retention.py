@@ -181,8 +181,8 @@ def test_hybrid_five_assistant_turns_one_request() -> None:
     assert state == {"note": DECISION_NOTE} and DECISION_NOTE.startswith(STATE_NOTE)
     assert "asking to clarify or confirm something does not count" in DECISION_NOTE
     assert json.loads(block(a3q.instructions, "FACTS")) == a3q.data["facts"]
-    assert block(a3q.instructions, "USER_MESSAGE") == U3
-    assert block(a3q.instructions, "ASSISTANT_MESSAGE") == A3
+    assert block(a3q.instructions, "USER") == U3
+    assert block(a3q.instructions, "ASSISTANT") == A3
     assert "material under evaluation" not in a3q.instructions and "clarify" not in a3q.instructions
     assert calls_by_schema(llm) == {"FactList": 4, "ReasonReply": 1}
     assert metric.confidence == pytest.approx(0.1)  # |2*0.45-1|
@@ -244,8 +244,8 @@ def test_system_one_formula_example() -> None:
     q = call.questions
     assert q["no_forgetting"].kind == "knowledge_retention.no_forgetting"
     assert "yes" not in (q["no_forgetting"].false or "")  # yes means good for every KR whole-metric question
-    assert q["no_forgetting"].true == "no assistant turn forgets or contradicts an earlier user fact"
-    assert q["retention_level"].levels[-1] == "the assistant keeps every fact the user stated"
+    assert q["no_forgetting"].true == "no turn forgets or contradicts a fact"
+    assert q["retention_level"].levels[-1] == "keeps every fact"
     assert metric.reason is not None and metric.reason.count("\n- [weight") == 3
 
 

@@ -14,17 +14,9 @@ from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "answer_relevancy-q/2026-2"
+QUESTION_SET_VERSION = "answer_relevancy-q/2026-3"
 
-RELEVANT_SHARE_LEVELS = [
-    "none of the output is relevant",
-    "less than half of the output is relevant",
-    "most of the output is relevant",
-    "all of the output is relevant",
-]
-
-#: What the state fields are, said once per system_one question (the data notice is the state's ``note``).
-OUTPUT_FIELDS = "`actual_output` is an AI application's answer to the request `input`. "
+RELEVANT_SHARE_LEVELS = ["none", "less than half", "most", "all"]
 
 
 class AnswerRelevancyQuestions:
@@ -41,8 +33,6 @@ class AnswerRelevancyQuestions:
                 "Does this statement from the answer help answer the request `input`?\n"
                 + quote("statement", statement)
             ),
-            true="relevant to the request",
-            false="unrelated to the request",
             kind=kinds.STATEMENT_RELEVANT,
             data={"input": input, "statement": statement},
         )
@@ -57,9 +47,9 @@ class AnswerRelevancyQuestions:
                 "all_relevant",
                 2.0,
                 NoulQuestion(
-                    instructions=OUTPUT_FIELDS + "Is every statement in the answer relevant to the request?",
-                    true="every statement in the answer is relevant to the request",
-                    false="at least one statement in the answer is irrelevant to the request",
+                    instructions="Is every statement in the answer `actual_output` relevant to the request `input`?",
+                    true="all relevant",
+                    false="some irrelevant",
                     kind=kinds.AR_ALL_RELEVANT,
                     data=data,
                 ),
@@ -69,9 +59,9 @@ class AnswerRelevancyQuestions:
                 "addresses_input",
                 1.0,
                 NoulQuestion(
-                    instructions=OUTPUT_FIELDS + "Does the answer directly address what the request asks?",
-                    true="the answer responds to what was asked",
-                    false="the answer misses or sidesteps what was asked",
+                    instructions="Does the answer `actual_output` directly address what the request `input` asks?",
+                    true="addresses it",
+                    false="misses or sidesteps it",
                     kind=kinds.AR_ADDRESSES_INPUT,
                     data=data,
                 ),
@@ -81,7 +71,7 @@ class AnswerRelevancyQuestions:
                 "relevant_share",
                 1.0,
                 ScoreQuestion(
-                    instructions=OUTPUT_FIELDS + "How much of the answer is relevant to the request?",
+                    instructions="How much of the answer `actual_output` is relevant to the request `input`?",
                     levels=list(RELEVANT_SHARE_LEVELS),
                     kind=kinds.AR_RELEVANT_SHARE,
                     data=data,

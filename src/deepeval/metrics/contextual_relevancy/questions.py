@@ -16,19 +16,9 @@ from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "contextual_relevancy-q/2026-2"
+QUESTION_SET_VERSION = "contextual_relevancy-q/2026-3"
 
-RELEVANT_SHARE_LEVELS = [
-    "none of the retrieved context is relevant",
-    "less than half of the retrieved context is relevant",
-    "most of the retrieved context is relevant",
-    "all of the retrieved context is relevant",
-]
-
-#: What the state fields are, said once per system_one question (the data notice is the state's ``note``).
-CONTEXT_FIELDS = (
-    "`retrieval_context` lists the documents a retriever returned for the search request `input`. "
-)
+RELEVANT_SHARE_LEVELS = ["none", "less than half", "most", "all"]
 
 
 class ContextualRelevancyQuestions:
@@ -42,11 +32,9 @@ class ContextualRelevancyQuestions:
         state's ``input``; only the statement is quoted."""
         return NoulQuestion(
             instructions=(
-                "Is this statement from a retrieved document useful for answering the search request `input`?\n"
+                "Is this statement from a retrieved document useful for the search request `input`?\n"
                 + quote("statement", statement)
             ),
-            true="relevant to the request",
-            false="not relevant to the request",
             kind=kinds.STATEMENT_RELEVANT,
             data={"input": input, "statement": statement},
         )
@@ -61,10 +49,9 @@ class ContextualRelevancyQuestions:
                 "all_relevant",
                 2.0,
                 NoulQuestion(
-                    instructions=CONTEXT_FIELDS
-                    + "Is every statement in these documents relevant to the request?",
-                    true="everything retrieved is relevant to the request",
-                    false="some retrieved statements are irrelevant to the request",
+                    instructions="Is every statement in the documents `retrieval_context` relevant to the search request `input`?",
+                    true="all relevant",
+                    false="some irrelevant",
                     kind=kinds.CR_ALL_RELEVANT,
                     data=data,
                 ),
@@ -74,10 +61,9 @@ class ContextualRelevancyQuestions:
                 "every_node_relevant",
                 1.0,
                 NoulQuestion(
-                    instructions=CONTEXT_FIELDS
-                    + "Does every document contain at least one statement relevant to the request?",
-                    true="each document holds something relevant",
-                    false="at least one document holds nothing relevant",
+                    instructions="Does every document in `retrieval_context` hold something relevant to the search request `input`?",
+                    true="each holds something relevant",
+                    false="some document holds nothing relevant",
                     kind=kinds.CR_EVERY_NODE_RELEVANT,
                     data=data,
                 ),
@@ -87,7 +73,7 @@ class ContextualRelevancyQuestions:
                 "relevant_share",
                 1.0,
                 ScoreQuestion(
-                    instructions=CONTEXT_FIELDS + "How much of these documents is relevant to the request?",
+                    instructions="How much of the documents `retrieval_context` is relevant to the search request `input`?",
                     levels=list(RELEVANT_SHARE_LEVELS),
                     kind=kinds.CR_RELEVANT_SHARE,
                     data=data,

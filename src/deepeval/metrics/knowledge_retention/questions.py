@@ -18,13 +18,13 @@ from deepeval.metrics.knowledge_retention.prompts import CORRECTIONS_RULE
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "knowledge_retention-q/2026-2"
+QUESTION_SET_VERSION = "knowledge_retention-q/2026-3"
 
 RETENTION_LEVELS = [
-    "the assistant forgets most of the user's facts",
-    "the assistant forgets several of the user's facts",
-    "the assistant forgets one minor fact",
-    "the assistant keeps every fact the user stated",
+    "forgets most facts",
+    "forgets several facts",
+    "forgets one minor fact",
+    "keeps every fact",
 ]
 
 #: What every hybrid decision asks, said once per request in the state's ``note``.
@@ -38,12 +38,6 @@ DECISION_RULES = (
 #: The hybrid request's ``note``: the data notice, then :data:`DECISION_RULES`.
 DECISION_NOTE = f"{STATE_NOTE}\n{DECISION_RULES}"
 
-#: What the state field is, said once per system_one question (the data notice is the state's ``note``).
-TURNS_FIELD = (
-    "`turns` is a conversation between a user and an AI assistant, in order; when the user corrects something "
-    "said earlier, the correction is what counts. "
-)
-
 
 class KnowledgeRetentionQuestions:
     """``turn_attrition`` (hybrid decisions) and ``whole_metric`` (system_one mode)."""
@@ -56,19 +50,15 @@ class KnowledgeRetentionQuestions:
     ) -> NoulQuestion:
         """Yes = the assistant message forgets/contradicts a known fact or re-asks for it (kind ``turn_attrition``).
         What counts as attrition is said once, in the request state's ``note`` (:data:`DECISION_NOTE`)."""
-        last_user = (
-            f"User's message just before:\n{quote('user message', user_message)}\n" if user_message else ""
-        )
+        last_user = f"User's message just before:\n{quote('user', user_message)}\n" if user_message else ""
         data: dict[str, object] = {"facts": list(facts), "assistant_message": assistant_message}
         if user_message is not None:
             data["user_message"] = user_message
         return NoulQuestion(
             instructions=(
-                f"Facts, oldest first:\n{quote_list('facts', facts)}\n{last_user}Assistant's next message:\n"
-                f"{quote('assistant message', assistant_message)}\nDoes this message show knowledge attrition?"
+                f"Facts, oldest first:\n{quote_list('facts', facts, indent=None)}\n{last_user}Assistant's next message:\n"
+                f"{quote('assistant', assistant_message)}\nDoes this message show knowledge attrition?"
             ),
-            true="it forgets, contradicts or re-asks for a fact",
-            false="it is consistent with the facts",
             kind=kinds.TURN_ATTRITION,
             data=data,
         )
@@ -83,11 +73,10 @@ class KnowledgeRetentionQuestions:
                 "no_forgetting",
                 2.0,
                 NoulQuestion(
-                    instructions=TURNS_FIELD
-                    + "Does every assistant turn stay consistent with the facts the user stated before it, "
-                    "never forgetting or contradicting one?",
-                    true="no assistant turn forgets or contradicts an earlier user fact",
-                    false="some assistant turn forgets or contradicts an earlier user fact",
+                    instructions="In the conversation `turns`, does every assistant turn stay consistent with the facts the "
+                    "user stated before it (a user's correction replaces the earlier fact)?",
+                    true="no turn forgets or contradicts a fact",
+                    false="some turn forgets or contradicts a fact",
                     kind=kinds.KR_NO_FORGETTING,
                     data=data,
                 ),
@@ -97,11 +86,10 @@ class KnowledgeRetentionQuestions:
                 "no_reasking",
                 1.0,
                 NoulQuestion(
-                    instructions=TURNS_FIELD
-                    + "Does the assistant avoid asking again for information the user already gave? Asking to "
-                    "clarify or confirm is fine.",
-                    true="the assistant never re-asks for information already given",
-                    false="the assistant asks again for something the user already told it",
+                    instructions="In the conversation `turns`, does the assistant avoid asking again for information the "
+                    "user already gave? Asking to clarify or confirm is fine.",
+                    true="never re-asks",
+                    false="re-asks for something already given",
                     kind=kinds.KR_NO_REASKING,
                     data=data,
                 ),
@@ -111,7 +99,8 @@ class KnowledgeRetentionQuestions:
                 "retention_level",
                 1.0,
                 ScoreQuestion(
-                    instructions=TURNS_FIELD + "How well does the assistant keep the facts the user stated?",
+                    instructions="In the conversation `turns`, how well does the assistant keep the facts the user stated "
+                    "(a user's correction replaces the earlier fact)?",
                     levels=list(RETENTION_LEVELS),
                     kind=kinds.KR_RETENTION_LEVEL,
                     data=data,
