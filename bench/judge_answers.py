@@ -246,6 +246,26 @@ def _ours_verdicts(text: str, schema: dict[str, Any] | None) -> Any:
     return {"verdicts": out}
 
 
+def _ours_texts_statements(text: str) -> Any:
+    """Our hybrid ContextualRelevancy extraction: every node of a test case split in one call, by index."""
+    value = _literal(_block(text, "TEXTS") or "")
+    texts = [str(t) for t in value] if isinstance(value, list) else []
+    return {"texts": [{"index": i, "statements": split_sentences(t)} for i, t in enumerate(texts)]}
+
+
+def _ours_node_verdicts(text: str) -> Any:
+    """Our llm ContextualRelevancy call: split one document and judge each sentence (as deepeval's prompt)."""
+    node = _block(text, "DOCUMENT") or ""
+    sentences = split_sentences(node) or ([node] if node.strip() else [])
+    return {"verdicts": [{"statement": s, "reason": None, **_verdict(s, False)} for s in sentences]}
+
+
+def _verdicts_name_statements(_text: str, schema: dict[str, Any] | None) -> bool:
+    defs = (schema or {}).get("$defs") or {}
+    items = [d.get("properties") or {} for d in defs.values() if isinstance(d, dict)]
+    return "verdicts" in _schema_props(schema) and any({"statement", "verdict"} <= set(p) for p in items)
+
+
 def _ours_single_verdict(text: str) -> Any:
     message = _block(text, "ASSISTANT", "MESSAGE", "REPLY") or ""
     others = " ".join(
@@ -306,6 +326,8 @@ RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Build
     ("ours.facts", _schema_has("facts"), _text_only(_ours_facts)),
     ("ours.statements", _schema_has("statements"), _text_only(_ours_statements)),
     ("ours.claims", _schema_has("claims"), _text_only(_ours_claims)),
+    ("ours.texts_statements", _schema_has("texts"), _text_only(_ours_texts_statements)),
+    ("ours.node_verdicts", _verdicts_name_statements, _text_only(_ours_node_verdicts)),
     ("ours.verdicts", _schema_has("verdicts"), _ours_verdicts),
     ("ours.verdict", _schema_has("verdict"), _text_only(_ours_single_verdict)),
     ("ours.reason", _schema_is("reason"), _text_only(_reason)),
