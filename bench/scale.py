@@ -189,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     judges = [j.strip() for j in args.judges.split(",") if j.strip()]
     rows: list[dict[str, Any]] = []
     t0 = time.monotonic()
+    code_at_start = code_version()
     load_before = [round(x, 1) for x in os.getloadavg()]
     for judge_kind in judges:
         if judge_kind not in {"embedded", "loopback"}:
@@ -205,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "machine": machine(),
-        "code": code_version(),
+        "code": code_at_start,
         "command": "python bench/scale.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "latency_s": args.latency,
         "loopback_mode": args.mode,

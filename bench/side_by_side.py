@@ -295,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     data = {"rag": rag_cases(args.rag), "conv": conversations(args.convs, args.turns)}
     rows: list[dict[str, Any]] = []
     t0 = time.monotonic()
+    code_at_start = code_version()
     load_before = os.getloadavg()
     with BenchJudge(args.latency) as judge:
         for mode in modes:
@@ -313,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "machine": machine(),
-        "code": code_version(),
+        "code": code_at_start,
         "command": "python bench/side_by_side.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "latency_s": args.latency,
         "concurrency": args.concurrency,
