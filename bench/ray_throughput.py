@@ -22,6 +22,10 @@ run: wall seconds of ``evaluate()``, test cases/s and measures/s, the 2-worker/1
 and the peak RSS of each Ray worker process (MiB, ``ru_maxrss`` as reported by the block results). One local Ray
 cluster with ``--cpus`` CPUs (default 2) is started for the whole benchmark (its start-up time is printed apart).
 
+CPU-bound judges (embedded): Ray gives each block ``OMP_NUM_THREADS = num_cpus_per_block`` encoder threads, the
+local run uses every core, so on a machine with few cores the local backend can be faster than Ray; Ray pays off
+when workers x threads add cores (more nodes) or the judge is remote (I/O-bound).
+
 Usage::
 
     python bench/ray_throughput.py                       # N=200 embedded, N=400 loopback
@@ -48,6 +52,7 @@ if __package__ in (None, ""):
 from bench.scale import mixed_cases
 
 REPO = Path(__file__).resolve().parent.parent
+CPUS_PER_BLOCK = 1.0  # set from --cpus-per-block
 
 
 class JudgeProcess:
@@ -126,7 +131,7 @@ def one_run(cases: list[Any], mode: str | None, backend: str, workers: int, max_
         cache_config=CacheConfig(write_cache=False),
         error_config=ErrorConfig(ignore_errors=True),
         backend=backend,
-        ray_config=RayConfig(num_workers=workers) if backend == "ray" else None,
+        ray_config=RayConfig(num_workers=workers, num_cpus_per_block=CPUS_PER_BLOCK) if backend == "ray" else None,
     )
     wall = time.perf_counter() - t0
     rows = result.metric_rows()
@@ -191,8 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--latency", type=float, default=0.2, help="loopback judge latency per request (s)")
     ap.add_argument("--max-concurrent", type=int, default=20, help="measures in flight per worker")
     ap.add_argument("--cpus", type=int, default=2, help="CPUs of the local Ray cluster")
+    ap.add_argument("--cpus-per-block", type=float, default=1.0, help="RayConfig.num_cpus_per_block")
     ap.add_argument("--json", type=str, default=None, help="also write the results here")
     args = ap.parse_args(argv)
+    global CPUS_PER_BLOCK
+    CPUS_PER_BLOCK = args.cpus_per_block
 
     os.environ["DEEPEVAL_DISABLE_DOTENV"] = "1"
     for key in ("OPENAI_API_KEY", "TYPESAFE_API_KEY", "USE_LOCAL_MODEL", "DEEPEVAL_EVAL_MODE"):
@@ -207,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         "machine_cpus": os.cpu_count(),
         "ray_start_s": round(time.perf_counter() - t0, 2),
         "idle_worker_rss_mb": idle_worker_rss(ray, args.cpus),
+        "cpus_per_block": args.cpus_per_block,
+        "driver_omp_threads": os.environ.get("OMP_NUM_THREADS") or f"unset (all {os.cpu_count()} cores)",
         "results": [],
     }
     try:
@@ -245,6 +255,10 @@ def print_report(report: dict[str, Any]) -> None:
         f"machine; cluster start {report['ray_start_s']} s (not in the timings)"
     )
     print(f"idle Ray worker peak RSS (before any deepeval work): {report['idle_worker_rss_mb']} MiB")
+    print(
+        f"OpenMP threads: {report['cpus_per_block']:g} per Ray block (Ray sets OMP_NUM_THREADS = num_cpus_per_block); "
+        f"local run: {report['driver_omp_threads']} (matters for the CPU-bound embedded judge)"
+    )
     for r in report["results"]:
         extra = f", latency {r['latency_s']} s" if "latency_s" in r else ""
         print(f"\n== judge: {r['judge']} (N={r['n']} test cases{extra})")

@@ -73,7 +73,8 @@ class RayConfig:
     ``block_size``: test cases per block (>= 1); None = about four blocks per worker, at most 256 cases each.
     Smaller blocks mean finer progress and less work lost to a crash; larger blocks less overhead.
     ``max_retries``: re-runs of a block whose worker died (>= 0).
-    ``num_cpus_per_block``: CPUs a block task reserves (> 0).
+    ``num_cpus_per_block``: CPUs a block task reserves (> 0). Ray also sets ``OMP_NUM_THREADS`` of the task to
+    this number, which caps the embedded judge's encoder threads: give CPU-bound judges whole cores per block.
     ``cache_dir``: folder for the cache part files, visible to the driver and every worker (default: next to the
     main cache file, ``<cache_path>.parts``).
     ``rate_limits``: judge name (``get_model_name()``) or ``"*"`` (every other judge) -> :class:`RateLimit`,
