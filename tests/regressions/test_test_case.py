@@ -1,0 +1,26 @@
+"""Test-case construction errors name the real problem (REFERENCE §1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from deepeval.test_case import LLMTestCase
+
+
+def test_control_unknown_field_is_named() -> None:
+    with pytest.raises(TypeError, match="actual_outptu"):
+        LLMTestCase(input="q", actual_outptu="a")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG (message): passing the same field under both spellings (actual_output= and actualOutput=) raises "
+    "'LLMTestCase.actual_output: unknown field (check the spelling ...)', which is wrong: the field is known, "
+    "it was given twice",
+)
+def test_field_given_in_both_spellings_says_so() -> None:
+    with pytest.raises(TypeError) as info:
+        LLMTestCase(input="q", actual_output="a", actualOutput="b")
+    msg = str(info.value)
+    assert "unknown field" not in msg
+    assert "actualOutput" in msg
