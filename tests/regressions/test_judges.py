@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from deepeval.errors import DeepEvalError
-from deepeval.metrics import AnswerRelevancyMetric
+from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric
 from deepeval.test_case import LLMTestCase
 
 from ._judges import UserLLM, UserSystemOne, confident_answers
@@ -72,3 +72,34 @@ def test_hybrid_falls_back_to_llm_when_custom_system_one_has_connection_trouble(
     m = AnswerRelevancyMetric(model=llm, system_one_model=UserSystemOne(boom), eval_mode="hybrid")
     assert m.measure(TC) == 1.0  # the LLM says every statement is relevant
     assert m.system_one_fallback_reason and "user-s1" in m.system_one_fallback_reason
+
+
+@pytest.mark.parametrize(
+    "eval_mode",
+    [
+        "hybrid",
+        pytest.param(
+            "system_one",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="BUG: in system_one mode a whitespace-only actual_output / empty retrieval_context is sent to "
+                "the System One judge and scored from its answers (embedded judge: AnswerRelevancy 0.749, a pass) "
+                "instead of the defined 0.0 without a call that hybrid gives",
+            ),
+        ),
+    ],
+)
+def test_degenerate_inputs_get_defined_scores_without_system_one_calls(eval_mode: str) -> None:
+    """Issue 4: whitespace-only output and retrieval_context=[] get defined scores without judge calls, in every
+    mode. Hybrid does this; system_one sends the blank test case to the judge (on the embedded judge a
+    whitespace-only answer then scores 0.75 and passes the default threshold)."""
+    s1 = UserSystemOne(lambda state, qs: (confident_answers(qs), 0.0))
+    blank = LLMTestCase(input="What if these shoes don't fit?", actual_output="  \n ")
+    ar = AnswerRelevancyMetric(model=UserLLM(), system_one_model=s1, eval_mode=eval_mode)
+    assert ar.measure(blank) == 0.0 and ar.success is False
+    empty = LLMTestCase(
+        input="What if these shoes don't fit?", actual_output="A refund.", retrieval_context=[]
+    )
+    cr = ContextualRelevancyMetric(model=UserLLM(), system_one_model=s1, eval_mode=eval_mode)
+    assert cr.measure(empty) == 0.0
+    assert s1.calls == 0
