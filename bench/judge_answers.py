@@ -231,28 +231,14 @@ def _outside_blocks(text: str) -> str:
     return _BLOCK.sub(" ", text)
 
 
-def _ours_texts(text: str) -> Any:
-    """Batch split: ``{"texts": [{"index": i, "statements": [...]}]}`` for the JSON array in the TEXTS block."""
-    texts = _literal(_block(text, "TEXTS") or "[]")
-    texts = texts if isinstance(texts, list) else []
-    return {"texts": [{"index": i, "statements": split_sentences(str(t))} for i, t in enumerate(texts)]}
-
-
 def _ours_verdicts(text: str, schema: dict[str, Any] | None) -> Any:
     """One verdict per item; the third value is offered only when the prompt's own wording names it (the
-    schema's enum is shared by our binary and ternary verdicts). Without an item list, the DOCUMENT block is
-    split into sentences and each verdict names its statement (split-and-judge in one call)."""
+    schema's enum is shared by our binary and ternary verdicts)."""
     instructions = _outside_blocks(text)
     middle = next((m for m in ("idk", "borderline") if f'"{m}"' in instructions), None)
-    items = _items(text)
-    document = _block(text, "DOCUMENT") if not items else None
-    if document is not None:
-        items = split_sentences(document) or [document]
     out = []
-    for item in items:
+    for item in _items(text):
         v = _verdict(item, middle is not None)
-        if document is not None:
-            v = {"statement": item, **v}
         if v["verdict"] == "borderline" and middle:
             v["verdict"] = middle
         v.setdefault("reason", None)
@@ -338,7 +324,6 @@ RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Build
     ("deepeval.kr.verdict", _has("**contradicts** or **forgets**"), _text_only(_de_kr_verdict)),
     ("deepeval.reason", _has("'reason' key providing the reason"), _text_only(_reason)),
     ("ours.facts", _schema_has("facts"), _text_only(_ours_facts)),
-    ("ours.texts", _schema_has("texts"), _text_only(_ours_texts)),
     ("ours.statements", _schema_has("statements"), _text_only(_ours_statements)),
     ("ours.claims", _schema_has("claims"), _text_only(_ours_claims)),
     ("ours.texts_statements", _schema_has("texts"), _text_only(_ours_texts_statements)),
