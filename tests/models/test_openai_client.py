@@ -242,7 +242,7 @@ def test_429_retry_after_is_honoured(fast_policy) -> None:
         assert result.verdict == "yes"
         assert srv.counters.requests == 2 and usage.retries == 1
         assert elapsed >= 0.3
-        assert model.limiter.cap == 8  # halved from 16 by the 429
+        assert model.limiter.cap == 32  # halved from 64 by the 429
 
 
 def test_429_retry_after_ms_is_honoured(fast_policy) -> None:

@@ -36,7 +36,7 @@ class AdaptiveLimiter:
 
     def __init__(
         self,
-        max_concurrency: int = 16,
+        max_concurrency: int = 64,
         *,
         min_concurrency: int = 1,
         clock: Callable[[], float] = time.monotonic,

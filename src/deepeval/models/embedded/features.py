@@ -115,6 +115,29 @@ def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 # -- relevance ---------------------------------------------------------------------------------------------------
+_WHEN = re.compile(r"^\s*(when|what (?:year|date|time|day|month|century)|how long ago)\b", re.IGNORECASE)
+_HOW_MANY = re.compile(
+    r"\b(how (?:many|much|long|far|old|big|tall|high|often)|what (?:percentage|number|age))\b", re.I
+)
+_WHO_WHERE = re.compile(
+    r"^\s*(who|whom|whose|where|which (?:country|city|team|company|person|state))\b", re.I
+)
+
+
+def answer_type_match(question: str, text: str) -> tuple[float, float]:
+    """``(known, match)``: whether the question asks for a date, a quantity or a name/place (``known``), and
+    whether ``text`` contains a value of that type (``match``). The encoder cannot see this."""
+    nums, ds, ents = _values(text)
+    if _WHEN.search(question):
+        return 1.0, float(bool(ds) or any(len(n) == 4 for n in nums))
+    if _HOW_MANY.search(question):
+        return 1.0, float(bool(nums) or bool(tx.numbers(text)))
+    if _WHO_WHERE.search(question):
+        q_ents = set(_values(question)[2])
+        return 1.0, float(bool(set(ents) - q_ents))
+    return 0.0, 0.0
+
+
 def relevance_features(question: str, statement: str) -> Features:
     """Features for "is ``statement`` relevant to ``question``" (one sentence or short text)."""
     q_vec = embed([question], "query")[0]
@@ -130,6 +153,8 @@ def relevance_features(question: str, statement: str) -> Features:
         "fuzzy": fuzz.token_set_ratio(question.lower(), statement.lower()) / 100.0,
         "ent_in": 1.0 - _share_missing(q_ents, statement, fuzzy=True) if q_ents else 0.0,
         "is_question": float(tx.is_question(statement)),
+        "type_known": answer_type_match(question, statement)[0],
+        "type_match": answer_type_match(question, statement)[1],
         "log_len": math.log1p(len(tx.tokens(statement))),
     }
 
@@ -138,8 +163,8 @@ def node_features(question: str, node: str) -> Features:
     """Features for "does the context ``node`` hold something relevant to ``question``"."""
     sents = list(_sentences(node)) or [node]
     q_vec = embed([question], "query")[0]
-    s_vecs = embed(sents, "passage")
-    node_vec = embed([node], "passage")[0]
+    both = embed([*sents, node], "passage")  # one encoder call
+    s_vecs, node_vec = both[:-1], both[-1]
     sims = s_vecs @ q_vec
     qw = _cw(question)
     overlaps = [_overlap(qw, _cw(s)) for s in sents]
@@ -153,6 +178,8 @@ def node_features(question: str, node: str) -> Features:
         "fuzzy": fuzz.token_set_ratio(question.lower(), node.lower()) / 100.0,
         "ent_in": 1.0 - _share_missing(q_ents, node, fuzzy=True) if q_ents else 0.0,
         "log_sents": math.log1p(len(sents)),
+        "type_known": answer_type_match(question, node)[0],
+        "type_match": max(answer_type_match(question, s)[1] for s in sents),
     }
 
 
@@ -160,8 +187,8 @@ def node_features(question: str, node: str) -> Features:
 def support_features(claim: str, source: str) -> Features:
     """Features for "is ``claim`` supported by ``source``"."""
     sents = list(_sentences(source)) or [source]
-    c_vec = embed([claim], "passage")[0]
-    s_vecs = embed(sents, "passage")
+    both = embed([claim, *sents], "passage")  # one encoder call
+    c_vec, s_vecs = both[0], both[1:]
     sims = s_vecs @ c_vec
     best_i = int(np.argmax(sims))
     best = sents[best_i]

@@ -119,7 +119,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         price: Price | None,
         timeout: float | None = None,
         max_retries: int | None = None,
-        max_concurrency: int = 16,
+        max_concurrency: int = 64,
         retry_policy: RetryPolicy | None = None,
         **client_kwargs: Any,
     ) -> None:

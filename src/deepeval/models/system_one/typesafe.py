@@ -236,7 +236,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         *,
         timeout: float | None = None,
         max_retries: int | None = None,
-        max_concurrency: int = 16,
+        max_concurrency: int = 64,
         retry_policy: RetryPolicy | None = None,
         **client_kwargs: Any,
     ) -> None:
