@@ -25,12 +25,6 @@ class CountingMetric(AnswerRelevancyMetric):
         return await super().a_measure(*args, **kwargs)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: results_folder naming an existing file runs the whole evaluation, then raises a raw "
-    "FileExistsError from mkdir and the result is lost (no .result); it should be refused before measuring "
-    "(ConfigurationError) or the result returned with the export error reported",
-)
 def test_results_folder_that_is_a_file_fails_early_or_keeps_the_result(tmp_path: Any) -> None:
     blocker = tmp_path / "results"
     blocker.write_text("not a folder")

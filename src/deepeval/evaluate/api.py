@@ -87,6 +87,7 @@ async def a_evaluate(
         raise ConfigurationError(f'backend must be "local" or "ray", got {backend!r}')
     if ray_config is not None and backend != "ray":
         raise ConfigurationError('ray_config is set but backend is "local"; pass backend="ray" to run on Ray')
+    _check_output_folders(display_config)
 
     cache = None
     if cache_config.use_cache or cache_config.write_cache:
@@ -137,16 +138,65 @@ async def a_evaluate(
     return result
 
 
-def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
+def _results_folder(display_config: DisplayConfig) -> str | None:
     from deepeval.config import get_settings
-    from deepeval.evaluate.report import export_run, export_test_cases
 
     folder = display_config.results_folder or get_settings().get("DEEPEVAL_RESULTS_FOLDER")
-    if folder:
-        json_path, html_path = export_run(result, folder)
-        result.extras["json_path"], result.extras["html_path"] = str(json_path), str(html_path)
-    if display_config.file_output_dir:
-        export_test_cases(result, display_config.file_output_dir)
+    return str(folder) if folder else None
+
+
+def _check_output_folders(display_config: DisplayConfig) -> None:
+    """Refuse, before anything is measured, an export folder that can never be created or written.
+
+    The folder itself, or the nearest ancestor that exists, must be a directory we may write to.
+
+    Raises:
+        ConfigurationError: naming the option and the path (an existing file, or a folder without write access).
+    """
+    for option, folder in (
+        ("results_folder", _results_folder(display_config)),
+        ("file_output_dir", display_config.file_output_dir),
+    ):
+        if not folder:
+            continue
+        path = os.path.abspath(os.path.expanduser(folder))
+        probe = path
+        while not os.path.exists(probe):
+            parent = os.path.dirname(probe)
+            if parent == probe:
+                break
+            probe = parent
+        if os.path.exists(probe) and not os.path.isdir(probe):
+            where = "" if probe == path else f" ({probe} is a file)"
+            raise ConfigurationError(
+                f"DisplayConfig.{option} {folder!r} cannot be a results folder: it exists and is not a "
+                f"directory{where}; pick another folder (nothing was measured)"
+            )
+        if os.path.isdir(probe) and not os.access(probe, os.W_OK | os.X_OK):
+            raise ConfigurationError(
+                f"DisplayConfig.{option} {folder!r} is not writable (no write access to {probe}); pick another "
+                "folder (nothing was measured)"
+            )
+
+
+def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
+    """Write the export files; a failure (disk full, folder removed mid-run) is warned about and recorded in
+    ``result.extras["export_error"]``, never raised, so the measured result is not lost."""
+    import warnings
+
+    from deepeval.evaluate.report import export_run, export_test_cases
+
+    folder = _results_folder(display_config)
+    try:
+        if folder:
+            json_path, html_path = export_run(result, folder)
+            result.extras["json_path"], result.extras["html_path"] = str(json_path), str(html_path)
+        if display_config.file_output_dir:
+            export_test_cases(result, display_config.file_output_dir)
+    except OSError as err:
+        message = f"could not write the result files ({type(err).__name__}: {err}); the result is still returned"
+        result.extras["export_error"] = message
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
 
 
 def evaluate(
@@ -189,7 +239,9 @@ def evaluate(
 
     Raises:
         TypeError / ValueError: bad or empty ``test_cases`` / ``metrics``.
-        ConfigurationError: an invalid config value, ``repeat`` or ``backend``, or an unusable cache file;
+        ConfigurationError: an invalid config value, ``repeat`` or ``backend``, an unusable cache file, or a
+            ``results_folder`` / ``file_output_dir`` that is an existing file or not writable (checked before
+            anything is measured; a later export failure only warns and sets ``result.extras["export_error"]``);
             ``RayNotInstalledError`` (a ConfigurationError) for ``backend="ray"`` without Ray installed.
         EvaluationError: after the whole run, when some rows errored and ``ignore_errors`` is False; its
             ``.result`` holds every row.
