@@ -95,3 +95,91 @@ def test_cli_evaluate_bad_input_exit_2(tmp_path, metric_module):
     data.write_text('{"input": "q"}\n')
     res = runner.invoke(app, ["evaluate", str(data), "-m", "no_such_metric"])
     assert res.exit_code == 2 and "unknown metric 'no_such_metric'" in res.output
+
+
+BROKEN_METRICS = textwrap.dedent(
+    """
+    from deepeval.metrics.base_metric import BaseMetric
+
+    class NeedsArgs(BaseMetric):
+        def __init__(self, required):
+            self.threshold = 0.5
+
+    class Exploding(BaseMetric):
+        def __init__(self, threshold=0.5):
+            raise RuntimeError("cannot start")
+
+        async def a_measure(self, tc, *a, **k):
+            return 1.0
+
+        def measure(self, tc, *a, **k):
+            return 1.0
+
+    class Erroring(BaseMetric):
+        def __init__(self, threshold=0.5):
+            self.threshold = threshold
+
+        async def a_measure(self, tc, *a, **k):
+            return self.measure(tc)
+
+        def measure(self, tc, *a, **k):
+            raise RuntimeError("judge down")
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("attr", "words"),
+    [
+        ("json:dumps", "function, not a deepeval metric class"),
+        ("os:path", "module, not a deepeval metric class"),
+        ("json:JSONDecoder", "type, not a deepeval metric class"),
+        (":X", "must look like package.module:ClassName"),
+        ("broken_metrics:NeedsArgs", "TypeError"),
+        ("broken_metrics:Exploding", "RuntimeError: cannot start"),
+    ],
+)
+def test_cli_metric_import_path_that_is_not_a_usable_metric_exit_2(tmp_path, monkeypatch, attr, words):
+    (tmp_path / "broken_metrics.py").write_text(BROKEN_METRICS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    data = tmp_path / "c.jsonl"
+    data.write_text('{"input": "q", "actual_output": "a"}\n')
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", attr, "--no-progress"])
+    assert res.exit_code == 2, res.output
+    assert isinstance(res.exception, SystemExit)
+    flat = " ".join(res.output.replace("│", " ").split())
+    assert repr(attr) in flat and words in flat, res.output
+    assert "Traceback" not in res.output
+
+
+def test_cli_errored_rows_name_the_i_flag_not_error_config(tmp_path, monkeypatch):
+    (tmp_path / "broken_metrics.py").write_text(BROKEN_METRICS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    data = tmp_path / "c.jsonl"
+    data.write_text('{"input": "q", "actual_output": "a"}\n')
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", "broken_metrics:Erroring", "--no-progress"])
+    assert res.exit_code == 1, res.output
+    assert "1 of 1 metric rows errored" in res.output and "RuntimeError: judge down" in res.output
+    assert "-i (--ignore-errors)" in res.output and "ErrorConfig" not in res.output
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", "broken_metrics:Erroring", "--no-progress", "-i"])
+    assert res.exit_code == 1 and "metric rows errored" not in res.output
+
+
+def test_cli_results_folder_that_is_a_file_exit_2_before_measuring(tmp_path, metric_module):
+    data = tmp_path / "c.jsonl"
+    data.write_text('{"input": "q", "actual_output": "a b"}\n')
+    blocker = tmp_path / "out"
+    blocker.write_text("x")
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--no-progress",
+                                   "--results-folder", str(blocker)])
+    assert res.exit_code == 2, res.output
+    assert isinstance(res.exception, SystemExit)
+    assert str(blocker) in res.output and "not a directory" in res.output
+    assert "test cases passed" not in res.output  # nothing was measured or printed
+
+
+def test_cli_help_documents_every_error_flag():
+    res = CliRunner().invoke(app, ["evaluate", "--help"], terminal_width=200)
+    flat = " ".join(res.output.replace("│", " ").split())
+    assert "Skip (not error) a metric whose required test-case fields are missing." in flat
+    assert "Do not stop on metric errors." in flat

@@ -26,12 +26,6 @@ def test_control_unknown_metric_name_is_a_usage_error(cases_file: str) -> None:
     assert "unknown metric 'bogus'" in result.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `deepeval evaluate FILE -m module:attr` where attr is not a metric class (json:dumps, os:path) "
-    "crashes with a traceback (TypeError: dumps() missing 1 required positional argument / 'module' object is "
-    "not callable) instead of a usage error naming the bad --metric value",
-)
 @pytest.mark.parametrize("spec", ["json:dumps", "os:path"])
 def test_metric_import_path_that_is_not_a_metric_is_a_usage_error(cases_file: str, spec: str) -> None:
     result = CliRunner().invoke(app, ["evaluate", cases_file, "-m", spec, "--no-progress"])
@@ -40,11 +34,6 @@ def test_metric_import_path_that_is_not_a_metric_is_a_usage_error(cases_file: st
     assert spec in result.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `deepeval evaluate FILE --results-folder PATH` where PATH is an existing file evaluates everything "
-    "and then dies with a FileExistsError traceback (see test_evaluate.py)",
-)
 def test_results_folder_that_is_a_file_is_a_clear_cli_error(cases_file: str, tmp_path: Any) -> None:
     blocker = tmp_path / "out"
     blocker.write_text("x")

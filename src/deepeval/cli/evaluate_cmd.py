@@ -41,14 +41,30 @@ def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
             f"unknown metric {spec!r}; use one of {', '.join(BUILTIN)} or an import path module:Class"
         )
     module_name, _, cls_name = spec.partition(":")
+    if not module_name or not cls_name:
+        raise typer.BadParameter(f"metric import path {spec!r} must look like package.module:ClassName")
     try:
         cls = getattr(importlib.import_module(module_name), cls_name)
     except (ImportError, AttributeError) as err:
         raise typer.BadParameter(f"cannot import metric {spec!r}: {err}") from None
-    metric = cls(**kwargs)
-    if not isinstance(metric, BaseMetric):
-        raise typer.BadParameter(f"{spec} is not a deepeval metric (BaseMetric subclass)")
-    return metric
+    if not (isinstance(cls, type) and issubclass(cls, BaseMetric)):
+        raise typer.BadParameter(
+            f"{spec!r} is a {type(cls).__name__}, not a deepeval metric class (a BaseMetric subclass)"
+        )
+    try:
+        return cls(**kwargs)
+    except Exception as err:  # a user class: any constructor failure is bad --metric input, not a crash
+        raise typer.BadParameter(f"cannot construct metric {spec!r}: {type(err).__name__}: {err}") from None
+
+
+_IGNORE_HINT = "the table above has every row; pass -i (--ignore-errors) to treat errored rows as failures."
+
+
+def _echo_files(result: Any) -> None:
+    if "json_path" in result.extras:
+        typer.echo(f"results: {result.extras['json_path']} and {result.extras['html_path']}")
+    if "export_error" in result.extras:
+        typer.echo(f"deepeval evaluate: {result.extras['export_error']}", err=True)
 
 
 @app.command("evaluate")
@@ -60,7 +76,10 @@ def evaluate_file(
     max_concurrent: int = typer.Option(20, "--max-concurrent", help="Measures in flight."),
     use_cache: bool = typer.Option(False, "-c", "--use-cache", help="Serve rows from the result cache."),
     ignore_errors: bool = typer.Option(False, "-i", "--ignore-errors", help="Do not stop on metric errors."),
-    skip_on_missing_params: bool = typer.Option(False, "-s", "--skip-on-missing-params"),
+    skip_on_missing_params: bool = typer.Option(
+        False, "-s", "--skip-on-missing-params",
+        help="Skip (not error) a metric whose required test-case fields are missing.",
+    ),
     repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Measure each metric K times."),
     display: str = typer.Option("all", "--display", help="Table rows: all | failing | passing."),
     results_folder: str | None = typer.Option(None, "--results-folder", help="Write JSON and HTML here."),
@@ -118,11 +137,11 @@ def evaluate_file(
             ),
         )
     except EvaluationError as err:
-        typer.echo(f"deepeval evaluate: {err}", err=True)
+        _echo_files(err.result)
+        typer.echo(f"deepeval evaluate: {err.summary()}; {_IGNORE_HINT}", err=True)
         raise typer.Exit(1) from None
     except DeepEvalError as err:
         typer.echo(f"deepeval evaluate: {err}", err=True)
         raise typer.Exit(2) from None
-    if "json_path" in result.extras:
-        typer.echo(f"results: {result.extras['json_path']} and {result.extras['html_path']}")
+    _echo_files(result)
     raise typer.Exit(0 if all(t.success for t in result.test_results) else 1)

@@ -260,12 +260,18 @@ class EvaluationError(DeepEvalError):
     def __init__(self, result: EvaluationResult) -> None:
         self.result = result
         self.errors = result.errors
+        super().__init__(
+            f"{self.summary()}. All rows are in this exception's `.result`; pass ErrorConfig(ignore_errors=True) "
+            "to get the result without raising."
+        )
+
+    def summary(self) -> str:
+        """How many rows errored and the first error, without advice (the CLI adds its own: ``-i``)."""
         first_name, first = self.errors[0]
         more = f" (and {len(self.errors) - 1} more errored rows)" if len(self.errors) > 1 else ""
-        super().__init__(
-            f"{len(self.errors)} of {len(result.metric_rows())} metric rows errored; first: metric "
-            f"{first.name!r} on test case {first_name!r}: {first.error}{more}. All rows are in this exception's "
-            "`.result`; pass ErrorConfig(ignore_errors=True) to get the result without raising."
+        return (
+            f"{len(self.errors)} of {len(self.result.metric_rows())} metric rows errored; first: metric "
+            f"{first.name!r} on test case {first_name!r}: {first.error}{more}"
         )
 
 
