@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -92,6 +93,36 @@ def test_readme_python_examples_compile() -> None:
         compile(block, "README.md", "exec")
 
 
+def _readme_commands() -> list[str]:
+    return [
+        line.split("#", 1)[0].strip()
+        for block in _blocks("bash")[1:]  # the first block is the install/quickstart/test pair
+        for line in block.splitlines()
+        if line.startswith("deepeval ")
+    ]
+
+
+def test_readme_memory_commands_run_as_written(tmp_path: Path) -> None:
+    """The memory lines, with the repo's examples/ folder and /tmp/ mapped to real paths (the test cwd is empty)."""
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from deepeval.cli.main import app
+
+    lines = [line for line in _readme_commands() if line.startswith("deepeval memory ")]
+    assert [shlex.split(line)[2] for line in lines] == ["generate", "grade"]
+    for line in lines:
+        args = [
+            str(ROOT / a) if a.startswith("examples/") else str(tmp_path / a[5:]) if a.startswith("/tmp/") else a
+            for a in shlex.split(line)[1:]
+        ]
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 0, (line, result.output)
+    assert len(json.loads((tmp_path / "conv.json").read_text(encoding="utf-8"))["turns"]) == 40
+    assert (tmp_path / "report.html").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+
+
 def test_readme_settings_commands_run_as_written(isolated: Path) -> None:
     import shlex
 
@@ -99,12 +130,7 @@ def test_readme_settings_commands_run_as_written(isolated: Path) -> None:
 
     from deepeval.cli.main import app
 
-    lines = [
-        line.split("#", 1)[0].strip()
-        for block in _blocks("bash")[1:]  # the first block is the install/quickstart/test pair
-        for line in block.splitlines()
-        if line.startswith("deepeval ")
-    ]
+    lines = [line for line in _readme_commands() if line.startswith(("deepeval set-", "deepeval unset-"))]
     assert len(lines) >= 8
     for line in lines:
         result = CliRunner().invoke(app, shlex.split(line)[1:])
