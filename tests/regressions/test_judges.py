@@ -27,12 +27,6 @@ def test_control_custom_system_one_returning_answers_and_cost_works() -> None:
     assert m.evaluation_cost == pytest.approx(0.01)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a custom System One model whose decide() returns SystemOneAnswers without the cost tuple fails "
-    "with a bare 'ValueError: too many values to unpack (expected 2)' that names neither the model nor the "
-    "expected return shape (accept it with cost None, or raise a clear error naming the model)",
-)
 def test_system_one_model_returning_bare_answers_is_accepted_or_named() -> None:
     s1 = UserSystemOne(lambda state, qs: confident_answers(qs), name="my-bare-s1")
     m = AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one")
@@ -45,11 +39,6 @@ def test_system_one_model_returning_bare_answers_is_accepted_or_named() -> None:
         assert score == pytest.approx(0.85)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a custom System One model returning None from decide() fails with 'TypeError: cannot unpack "
-    "non-iterable NoneType object', which does not name the model or say what decide() must return",
-)
 def test_system_one_model_returning_none_gets_a_clear_error() -> None:
     s1 = UserSystemOne(lambda state, qs: None, name="my-none-s1")
     m = AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one")
@@ -58,11 +47,6 @@ def test_system_one_model_returning_none_gets_a_clear_error() -> None:
     assert "my-none-s1" in str(info.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: in hybrid, a custom System One model that raises ConnectionError / TimeoutError ends the measure; "
-    "REFERENCE §3 says a System One call that fails on connection or timeout goes to the LLM (fallback reason set)",
-)
 @pytest.mark.parametrize("exc", [ConnectionError("connection refused"), TimeoutError("read timed out")])
 def test_hybrid_falls_back_to_llm_when_custom_system_one_has_connection_trouble(exc: BaseException) -> None:
     def boom(state: Any, qs: Any) -> Any:

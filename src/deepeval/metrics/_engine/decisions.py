@@ -6,7 +6,9 @@ noul questions. P(yes) maps to a verdict through the metric's ``to_verdict`` (>=
 borderline bands). Decisions whose answer is missing, or all of them when the call fails with a fallback kind
 (connection, timeout, rate_limit, context_limit, server, missing_answer, unsupported_question, auth), are made by the
 LLM instead and the cause is appended to ``system_one_fallback_reason``. ``auth`` also turns System One off for the
-rest of the measure. Other errors propagate. With no LLM to fall back to, the metric errors with both causes.
+rest of the measure. A user model's plain Python exceptions and malformed returns arrive here as ``SystemOneError``
+of kind timeout / connection / server (``models/system_one/call.py``), so they fall back too. Other errors propagate.
+With no LLM to fall back to, the metric errors with both causes.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.judges import NO_LLM_HELP
 from deepeval.metrics._engine.verdicts import Verdict
 from deepeval.models.resolve import describe
+from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import NoulQuestion
 from deepeval.models.usage import record_usage
 
@@ -81,7 +84,7 @@ async def decide(
         cause = "System One is off for the rest of this measure after an authentication error"
     else:
         try:
-            answers, cost = await ctx.system_one.a_decide(state, dict(questions))
+            answers, cost = await a_decide_checked(ctx.system_one, state, dict(questions))
         except JudgeError as err:
             if err.kind not in FALLBACK_KINDS:
                 raise

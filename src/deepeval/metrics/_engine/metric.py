@@ -37,6 +37,7 @@ from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
 from deepeval.models.resolve import describe
+from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import SystemOneAnswers
 from deepeval.models.usage import UsageTracker, record_usage, track_usage
 
@@ -245,7 +246,7 @@ class EngineMetric(BaseMetric):
         plan = self.system_one_plan(test_case)
         assert plan is not None
         model = SyncSystemOne(plan.model) if sequential else plan.model
-        answers, cost = await model.a_decide(plan.state, plan.questions)
+        answers, cost = await a_decide_checked(model, plan.state, plan.questions)
         record_usage(cost=cost)
         self.system_one_finish(test_case, answers, cost)
 
