@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,51 @@ def test_save_and_load(tmp_path: Path) -> None:
         Wiki.load(tmp_path / "wiki")
     with pytest.raises(WikiError, match="not a directory"):
         Wiki.load(tmp_path / "missing")
+
+
+@pytest.mark.parametrize(
+    ("given", "page"),
+    [
+        ("Team", "Team"),
+        (" Team.md ", "Team"),
+        ("Team.MD", "Team"),
+        ("notes.md.md", "notes.md.md"),
+        ("notes.md.md.md", "notes.md.md.md"),
+        ("v1.2", "v1.2"),
+    ],
+)
+def test_page_name_is_canonical_and_idempotent(given: str, page: str) -> None:
+    assert validate_page_name(given) == page
+    assert validate_page_name(page) == page
+
+
+@pytest.mark.parametrize("name", ["notes.md.md", "Team.md", "a.md.md.md", "plain"])
+def test_listed_pages_read_append_and_round_trip(tmp_path: Path, name: str) -> None:
+    w = Wiki()
+    w.write(name, "one")
+    [listed] = w.list_pages()
+    assert w.read(listed) == "one"
+    w.append(listed, "two")
+    assert w.pages == {listed: "one\ntwo"}
+    w.save(tmp_path)
+    assert Wiki.load(tmp_path).pages == {listed: "one\ntwo"}
+
+
+def test_distinct_pages_survive_save_and_load(tmp_path: Path) -> None:
+    w = Wiki()
+    for name, text in [("x.md.md", "A"), ("x", "B"), ("x.md.md.md", "C"), ("y.md", "D")]:
+        w.write(name, text)
+    assert w.list_pages() == ["x", "x.md.md", "x.md.md.md", "y"]
+    w.save(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.md", "x.md.md.md", "x.md.md.md.md", "y.md"]
+    assert Wiki.load(tmp_path).pages == w.pages
+
+
+def test_two_names_for_one_page_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(WikiError, match=re.escape("'x.md' and 'x' are both page 'x'")):
+        Wiki.from_pages({"x.md": "A", "x": "B"})
+    (tmp_path / "x.md").write_text("A")
+    (tmp_path / "x.md.md").write_text("B")  # a hand-made file: 'x.md' minus its extension is page 'x' too
+    with pytest.raises(WikiError, match=r"'x\.md' and 'x\.md\.md' in .* are both page 'x'"):
+        Wiki.load(tmp_path)
+    assert sorted(p.read_text() for p in tmp_path.iterdir()) == ["A", "B"]  # nothing touched

@@ -17,12 +17,6 @@ def test_control_wiki_refuses_traversal(name: str) -> None:
         Wiki().write(name, "x")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: page-name normalisation is not idempotent: write('notes.md.md') stores page 'notes.md' (one .md "
-    "dropped), but read('notes.md') drops another .md and looks up 'notes', so a page that list_pages() returns "
-    "cannot be read",
-)
 def test_every_listed_wiki_page_can_be_read() -> None:
     w = Wiki()
     w.write("notes.md.md", "The ledger runs on PostgreSQL 16.")
@@ -30,11 +24,6 @@ def test_every_listed_wiki_page_can_be_read() -> None:
         assert w.read(name) == "The ledger runs on PostgreSQL 16."
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: Wiki.save() writes page 'x.md' (from write('x.md.md')) and page 'x' to the same file x.md, so one "
-    "page is silently lost on save/load",
-)
 def test_wiki_save_load_keeps_every_page(tmp_path: Any) -> None:
     w = Wiki()
     w.write("x.md.md", "A")

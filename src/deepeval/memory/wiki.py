@@ -3,7 +3,8 @@
 Operations: ``list_pages``, ``read``, ``write`` (create or replace), ``append``. Every call, successful or not, is
 logged in :attr:`Wiki.log`. Page names are 1-64 characters of letters, digits, space, ``_``, ``-`` and ``.``,
 starting with a letter or digit, with no ``..`` and no path separators, so a page can never escape its directory
-when saved. Limits: ``max_pages`` pages, ``max_page_chars`` characters per page, ``max_total_chars`` overall.
+when saved; one ``.md`` extension is dropped (see :func:`validate_page_name`, the one name mapping every operation
+uses). Limits: ``max_pages`` pages, ``max_page_chars`` characters per page, ``max_total_chars`` overall.
 The same operations are exposed as OpenAI tool definitions (:func:`tool_definitions`) and dispatched by
 :meth:`Wiki.call_tool`, which returns errors as text to the model instead of raising.
 """
@@ -39,11 +40,19 @@ class WikiOp:
 
 
 def validate_page_name(name: Any) -> str:
-    """Return ``name`` (a ``.md`` suffix is dropped) or raise :class:`WikiError` saying why it is refused."""
+    """The canonical page name for ``name``, or :class:`WikiError` saying why it is refused.
+
+    This one function maps every name the wiki is given (``write``, ``append``, ``read``, ``from_pages``,
+    ``load``) to the page it means. Surrounding spaces are dropped, and so is one ``.md`` file extension when what
+    is left does not itself end in ``.md``: ``"Team.md"`` is page ``"Team"``, while ``"notes.md.md"`` stays
+    ``"notes.md.md"`` (dropping one ``.md`` would name page ``"notes"``). The mapping is idempotent, so every name
+    that :meth:`Wiki.list_pages` returns reads back the same page, and a page ``P`` is saved as ``P.md``, which
+    :meth:`Wiki.load` turns back into ``P``.
+    """
     if not isinstance(name, str):
         raise WikiError(f"page name must be a string, got {type(name).__name__}")
     n = name.strip()
-    if n.lower().endswith(".md"):
+    if n.lower().endswith(".md") and not n[:-3].lower().endswith(".md"):
         n = n[:-3]
     if ".." in n or "/" in n or "\\" in n or "\x00" in n:
         raise WikiError(f"page name {name!r} is refused: no '..', '/' or '\\' allowed")
@@ -137,36 +146,69 @@ class Wiki:
         return [asdict(op) for op in self.log]
 
     def save(self, directory: str | Path) -> None:
-        """Write each page as ``<name>.md`` under ``directory`` (created if needed)."""
+        """Write each page ``P`` as ``P.md`` under ``directory`` (created if needed); :meth:`load` reads it back.
+
+        Raises:
+            WikiError: two pages would be the same file (names differing only in case on a case-insensitive file
+                system); the page that would be overwritten is named, the second file is not written.
+        """
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
+        written: dict[Path, str] = {}
         for name, text in self._pages.items():
-            (d / f"{validate_page_name(name)}.md").write_text(text, encoding="utf-8")
+            path = d / f"{name}.md"
+            if path.exists():
+                for other, other_name in written.items():
+                    if path.samefile(other):
+                        raise WikiError(
+                            f"pages {other_name!r} and {name!r} would be the same file {path.name!r} in {d} "
+                            "(case-insensitive file system); rename one of them before saving"
+                        )
+            path.write_text(text, encoding="utf-8")
+            written[path] = name
 
     @classmethod
     def from_pages(cls, pages: dict[str, str], **limits: int) -> Wiki:
-        """A wiki holding ``pages`` (validated like writes; the load is not logged)."""
+        """A wiki holding ``pages`` (validated like writes; the load is not logged).
+
+        Raises:
+            WikiError: a bad name or size limit, or two names that are the same page (``"x.md"`` and ``"x"``).
+        """
         w = cls(**limits)
+        given: dict[str, str] = {}
         for name, text in pages.items():
-            w.write(name, text)
+            page = validate_page_name(name)
+            if page in given:
+                raise WikiError(f"page names {given[page]!r} and {name!r} are both page {page!r}; keep only one")
+            given[page] = name
+            w.write(page, text)
         w.log.clear()
         return w
 
     @classmethod
     def load(cls, directory: str | Path, **limits: int) -> Wiki:
-        """Read every ``*.md`` file directly under ``directory`` (no recursion, symlinks refused).
+        """Read every ``*.md`` file directly under ``directory`` (no recursion, symlinks refused): file ``F.md``
+        is page ``validate_page_name(F)``.
 
         Raises:
-            WikiError: not a directory, a symlink, a bad page name, or a size limit exceeded.
+            WikiError: not a directory, a symlink, a bad page name, two files that are the same page (``x.md``
+                and ``x.md.md``), or a size limit exceeded.
         """
         d = Path(directory)
         if not d.is_dir():
             raise WikiError(f"{d} is not a directory")
         pages: dict[str, str] = {}
+        files: dict[str, str] = {}
         for p in sorted(d.glob("*.md")):
             if p.is_symlink():
                 raise WikiError(f"{p} is a symbolic link; wiki pages must be plain files")
-            pages[validate_page_name(p.stem)] = p.read_text(encoding="utf-8", errors="replace")
+            page = validate_page_name(p.name[:-3])
+            if page in files:
+                raise WikiError(
+                    f"files {files[page]!r} and {p.name!r} in {d} are both page {page!r}; remove or rename one"
+                )
+            files[page] = p.name
+            pages[page] = p.read_text(encoding="utf-8", errors="replace")
         return cls.from_pages(pages, **limits)
 
     # -- tools --------------------------------------------------------------------------------------------------
