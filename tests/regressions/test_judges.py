@@ -62,15 +62,7 @@ def test_hybrid_falls_back_to_llm_when_custom_system_one_has_connection_trouble(
     "eval_mode",
     [
         "hybrid",
-        pytest.param(
-            "system_one",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="BUG: in system_one mode a whitespace-only actual_output / empty retrieval_context is sent to "
-                "the System One judge and scored from its answers (embedded judge: AnswerRelevancy 0.749, a pass) "
-                "instead of the defined 0.0 without a call that hybrid gives",
-            ),
-        ),
+        "system_one",
     ],
 )
 def test_degenerate_inputs_get_defined_scores_without_system_one_calls(eval_mode: str) -> None:

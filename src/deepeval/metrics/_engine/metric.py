@@ -7,10 +7,14 @@ A concrete metric supplies:
 * ``async _evaluate(test_case, ctx) -> Outcome``: the llm/hybrid algorithm, using ``ctx`` for judges, concurrency
   and logs, and :func:`deepeval.metrics._engine.decisions.decide` for every decision;
 * ``_make_extractor(llm)``: the LLM-backed extractor with the metric's prompts;
+* ``_degenerate(test_case) -> Outcome | None``: the defined result of an input there is nothing to judge in (a
+  blank output, an empty retrieval context, ...), or None. It applies in EVERY mode, before any judge call: such a
+  test case gets that score and reason with no judge call, and ``system_one_plan`` returns None for it (so the
+  runner calls ``a_measure``, which scores it without a request);
 * class attributes ``default_template`` (with ``PROMPT_VERSION``) and ``default_question_set`` (with ``VERSION``).
 
 Flow of a measure: reset results; open ``track_usage()``; check fields; resolve judges once per instance (lazily,
-never in the constructor); run the mode; apply strict mode; set ``success`` (None when ``threshold`` is None); copy
+never in the constructor); score a degenerate input without a judge, or else run the mode; apply strict mode; set ``success`` (None when ``threshold`` is None); copy
 tokens and cost (``evaluation_cost`` None when no judge reported a cost). On any error: ``error`` is set,
 ``success`` is False and the exception is re-raised (``evaluate()`` catches it).
 
@@ -123,6 +127,10 @@ class EngineMetric(BaseMetric):
     def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
         raise NotImplementedError
 
+    def _degenerate(self, test_case: Any) -> Outcome | None:
+        """The defined outcome of an input with nothing to judge (no judge call in any mode), else None."""
+        return None
+
     # -- versions and judges ---------------------------------------------------------------------------------------
     @property
     def prompt_version(self) -> str:
@@ -186,7 +194,10 @@ class EngineMetric(BaseMetric):
             try:
                 self._check_params(test_case)
                 judges = self.judges()
-                if judges.mode is EvalMode.SYSTEM_ONE:
+                degenerate = self._degenerate(test_case)
+                if degenerate is not None:
+                    self._finish_without_judge(degenerate, judges)
+                elif judges.mode is EvalMode.SYSTEM_ONE:
                     await self._measure_system_one(test_case, judges, sequential)
                 else:
                     await self._measure_llm_hybrid(test_case, judges, sequential)
@@ -236,6 +247,17 @@ class EngineMetric(BaseMetric):
         self.success = success_of(self.score, self.threshold)
         self._set_verbose(ctx.verbose_logs())
 
+    def _finish_without_judge(self, outcome: Outcome, judges: Judges) -> None:
+        """Result attributes of a degenerate input: its defined score and reason; no judge named, no confidence."""
+        self.score = apply_strict(outcome.score, self.strict_mode)
+        self.reason = outcome.reason if self.include_reason else None
+        self.score_breakdown = {**outcome.breakdown, "judge_calls": 0}
+        self.confidence = None
+        self.system_one_fallback_reason = None
+        self.evaluation_model = None
+        self.success = success_of(self.score, self.threshold)
+        self._set_verbose(f"Eval mode: {judges.mode.value}\n\nNo judge call:\n{outcome.reason}")
+
     def _set_verbose(self, logs: str) -> None:
         self.verbose_logs = logs
         if self.verbose_mode:
@@ -251,7 +273,8 @@ class EngineMetric(BaseMetric):
         self.system_one_finish(test_case, answers, cost)
 
     def system_one_plan(self, test_case: Any) -> SystemOnePlan | None:
-        """This metric's whole System One request when it runs in ``system_one`` mode, else None.
+        """This metric's whole System One request when it runs in ``system_one`` mode, else None (also None for a
+        degenerate input, which ``a_measure`` scores without a request).
 
         Raises:
             MissingTestCaseParamsError: a required field is missing (as ``measure`` would).
@@ -260,6 +283,8 @@ class EngineMetric(BaseMetric):
         if judges.mode is not EvalMode.SYSTEM_ONE:
             return None
         self._check_params(test_case)
+        if self._degenerate(test_case) is not None:
+            return None
         assert judges.system_one is not None
         state, questions = self._system_one_request(test_case)
         return SystemOnePlan(

@@ -4,7 +4,7 @@ llm: the LLM splits the output into statements and gives one verdict per stateme
 ``score = (yes + borderline) / statements``; no statements -> 1.0. hybrid: the LLM extracts and writes the reason;
 System One decides each statement in one request (P > 0.65 yes, P < 0.35 no, else borderline). system_one: three
 whole-metric questions. An ``actual_output`` of ``""`` raises ``MissingTestCaseParamsError``; a whitespace-only output
-scores 0 with a reason and calls no judge (ours: deepeval scores an empty output 1.0).
+scores 0 with a reason and calls no judge in every mode (ours: deepeval scores an empty output 1.0).
 """
 
 from __future__ import annotations
@@ -56,11 +56,13 @@ class AnswerRelevancyMetric(EngineMetric):
         state = {"note": STATE_NOTE, "input": test_case.input, "actual_output": output}
         return state, list(self.question_set.whole_metric(test_case.input, output))
 
+    def _degenerate(self, test_case: LLMTestCase) -> Outcome | None:
+        if not (test_case.actual_output or "").strip():
+            return Outcome(0.0, BLANK_OUTPUT_REASON, {"statements": 0, "blank_output": True})
+        return None
+
     async def _evaluate(self, test_case: LLMTestCase, ctx: MeasureContext) -> Outcome:
         question, output = test_case.input, test_case.actual_output or ""
-        if not output.strip():
-            ctx.log("Statements", [])
-            return Outcome(0.0, BLANK_OUTPUT_REASON, {"statements": 0, "blank_output": True})
         assert ctx.extractor is not None
         statements = await ctx.extractor.statements(output)
         ctx.log("Statements", statements)

@@ -1,7 +1,7 @@
 """ContextualRelevancyMetric: how much of the retrieval context is relevant to the input (REFERENCE §2-§4).
 
 ``score = relevant / statements`` over all nodes; no statements -> 0. ``retrieval_context=[]`` scores 0 with a reason
-and calls no judge. ``RetrievedContextData`` nodes are judged as ``"<source>: <context>"`` (ours: deepeval crashes on
+and calls no judge, in every mode. ``RetrievedContextData`` nodes are judged as ``"<source>: <context>"`` (ours: deepeval crashes on
 them in llm/hybrid). Blank nodes are never sent.
 
 Judge calls per test case with ``n`` non-blank nodes (never more than deepeval 4.3.1):
@@ -80,12 +80,14 @@ class ContextualRelevancyMetric(EngineMetric):
         state = {"note": STATE_NOTE, "input": test_case.input, "retrieval_context": nodes}
         return state, list(self.question_set.whole_metric(test_case.input, nodes))
 
+    def _degenerate(self, test_case: LLMTestCase) -> Outcome | None:
+        if not test_case.retrieval_context_texts():
+            return Outcome(0.0, EMPTY_CONTEXT_REASON, {"nodes": 0, "statements": 0, "relevant": 0})
+        return None
+
     async def _evaluate(self, test_case: LLMTestCase, ctx: MeasureContext) -> Outcome:
         question = test_case.input
         nodes = test_case.retrieval_context_texts() or []
-        if not nodes:
-            ctx.log("Statements per node", [])
-            return Outcome(0.0, EMPTY_CONTEXT_REASON, {"nodes": 0, "statements": 0, "relevant": 0})
         judge_nodes = getattr(self.evaluation_template, "generate_node_verdicts", None)
         if ctx.mode is EvalMode.LLM and ctx.own_extraction and judge_nodes is not None:
             per_node, decisions = await self._split_and_judge(ctx, question, nodes)

@@ -1,0 +1,110 @@
+"""Inputs with nothing to judge get their defined score and reason with NO judge call, in every eval mode, through
+``measure`` (async and sync), ``a_measure`` and ``evaluate()``'s batched System One path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from deepeval.evaluate import DisplayConfig, evaluate
+from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric
+from deepeval.metrics.answer_relevancy.metric import BLANK_OUTPUT_REASON
+from deepeval.metrics.base_metric import BaseMetric
+from deepeval.metrics.contextual_relevancy.metric import EMPTY_CONTEXT_REASON
+from deepeval.test_case import LLMTestCase
+from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
+
+MODES = ["llm", "hybrid", "system_one"]
+QUESTION = "What if these shoes don't fit?"
+
+
+def judges() -> tuple[ScriptedLLM, ScriptedSystemOne]:
+    def no_llm(prompt: str, schema: Any) -> Any:
+        raise AssertionError(f"the LLM was called: {prompt[:80]}")
+
+    def no_s1(state: Any, questions: Any) -> Any:
+        raise AssertionError(f"System One was called with {list(questions)}")
+
+    return ScriptedLLM(no_llm), ScriptedSystemOne(no_s1)
+
+
+def assert_no_calls(llm: ScriptedLLM, s1: ScriptedSystemOne) -> None:
+    assert llm.call_count == 0 and s1.call_count == 0
+
+
+BLANK_OUTPUT = LLMTestCase(input=QUESTION, actual_output="  \n\t ")
+EMPTY_CONTEXT = LLMTestCase(input=QUESTION, actual_output="A refund.", retrieval_context=[])
+
+CASES: list[tuple[type[BaseMetric], LLMTestCase, str]] = [
+    (AnswerRelevancyMetric, BLANK_OUTPUT, BLANK_OUTPUT_REASON),
+    (ContextualRelevancyMetric, EMPTY_CONTEXT, EMPTY_CONTEXT_REASON),
+]
+
+
+@pytest.mark.parametrize(("cls", "case", "reason"), CASES)
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("async_mode", [True, False])
+def test_scored_without_a_judge_in_every_mode(
+    cls: type[Any], case: LLMTestCase, reason: str, mode: str, async_mode: bool
+) -> None:
+    llm, s1 = judges()
+    m = cls(model=llm, system_one_model=s1, eval_mode=mode, async_mode=async_mode, threshold=0.5)
+    assert m.measure(case) == 0.0
+    assert m.success is False and m.error is None
+    assert m.reason == reason
+    assert m.evaluation_model is None and m.confidence is None and m.evaluation_cost is None
+    assert m.score_breakdown is not None and m.score_breakdown["judge_calls"] == 0
+    assert m.verbose_logs == f"Eval mode: {mode}\n\nNo judge call:\n{reason}"
+    assert m.system_one_plan(case) is None
+    assert_no_calls(llm, s1)
+
+
+@pytest.mark.parametrize(("cls", "case", "reason"), CASES)
+def test_include_reason_false_and_strict_and_score_only(
+    cls: type[Any], case: LLMTestCase, reason: str
+) -> None:
+    llm, s1 = judges()
+    m = cls(model=llm, system_one_model=s1, eval_mode="system_one", include_reason=False, strict_mode=True)
+    assert m.measure(case) == 0.0 and m.reason is None and m.success is False
+    score_only = cls(model=llm, system_one_model=s1, eval_mode="system_one", threshold=None)
+    assert score_only.measure(case) == 0.0 and score_only.success is None
+    assert_no_calls(llm, s1)
+
+
+def test_evaluate_produces_the_rows_without_a_request() -> None:
+    """The runner asks ``system_one_plan`` first; None sends the metric to ``a_measure``, which scores it."""
+    llm, s1 = judges()
+    metrics = [
+        AnswerRelevancyMetric(model=llm, system_one_model=s1, eval_mode="system_one"),
+        ContextualRelevancyMetric(model=llm, system_one_model=s1, eval_mode="system_one"),
+    ]
+    both = LLMTestCase(input=QUESTION, actual_output=" ", retrieval_context=[])
+    result = evaluate(
+        [both], metrics, display_config=DisplayConfig(print_results=False, show_indicator=False)
+    )
+    rows = {r.name: r for r in result.test_results[0].metrics_data}
+    assert rows["Answer Relevancy"].score == 0.0 and rows["Answer Relevancy"].reason == BLANK_OUTPUT_REASON
+    assert rows["Contextual Relevancy"].score == 0.0
+    assert rows["Contextual Relevancy"].reason == EMPTY_CONTEXT_REASON
+    assert all(r.error is None and r.success is False for r in rows.values())
+    assert result.test_results[0].success is False
+    assert_no_calls(llm, s1)
+
+
+def test_one_degenerate_metric_does_not_stop_the_others_batch() -> None:
+    """AnswerRelevancy has a real output (one request); ContextualRelevancy's empty context needs none."""
+    s1 = ScriptedSystemOne(lambda state, qs: {q: (2.0 if q.endswith("relevant_share") else 0.9) for q in qs})
+    metrics = [
+        AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one"),
+        ContextualRelevancyMetric(system_one_model=s1, eval_mode="system_one"),
+    ]
+    case = LLMTestCase(input=QUESTION, actual_output="We refund you.", retrieval_context=[])
+    result = evaluate(
+        [case], metrics, display_config=DisplayConfig(print_results=False, show_indicator=False)
+    )
+    rows = {r.name: r for r in result.test_results[0].metrics_data}
+    assert rows["Answer Relevancy"].score == pytest.approx((2 * 0.9 + 0.9 + 2 / 3) / 4)
+    assert rows["Contextual Relevancy"].score == 0.0
+    assert s1.call_count == 1
+    assert all("retrieval_context" not in str(c.state) for c in s1.calls)
