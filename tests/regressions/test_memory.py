@@ -44,12 +44,6 @@ def test_control_grader_instruction_bearing_wrong_answer_scores_at_most_2() -> N
     assert _grade(q, e, "PostgreSQL 16") == 5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the embedded memory grader gives 5 ('every expected value is present') to hedged answers that list "
-    "several candidates, one of them right; such answers dodge the fact and must score 1-2 (issue 7: vague "
-    "answers that dodge the fact score 1-2), or any memory can game recall by listing options",
-)
 @pytest.mark.parametrize(
     ("question", "expected", "answer", "outdated"),
     [

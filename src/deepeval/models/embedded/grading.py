@@ -4,7 +4,8 @@
 Scale (QA-probing, see ``/work/shared/seeds/003``): 5 fully captured, 4 core right with a minor detail imprecise
 (rounded number, less specific date), 3 core present but a secondary attribute missing, 2 materially wrong
 (different number, entity or date; an outdated value), 1 absent, contradicted, "I don't know", or a vague answer
-that dodges the fact. Level index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.
+that dodges the fact (including a hedge that lists the expected value among other candidates: "Lisbon, Porto or
+Berlin"). Level index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.
 
 Method (our own): explicit slot matching first (numbers with magnitudes, currencies and units; dates; named
 entities; yes/no polarity and negation), then content-word coverage (prefix/fuzzy match via ``rapidfuzz``), then an
@@ -621,6 +622,13 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
     if stale:
         return Grade(2, f"gives the superseded value {stale!r} instead of the current one", 0.8)
 
+    if any(s in (EXACT, APPROX) for _, _, s in results):
+        hedged = _hedge_candidates(answer, expected, e_slots)
+        if hedged:
+            return Grade(
+                1, f"lists other candidates ({', '.join(hedged)}) beside the expected value: dodges the fact", 0.75
+            )
+
     negated = (
         bool(_NEGATION.search(answer)) and not _NEGATION.search(expected) and not _NEGATION.search(question)
     )
@@ -678,6 +686,63 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
     if kw_cov > 0:
         return Grade(2, f"touches the fact but misses most of it (word coverage {kw_cov:.2f})", 0.45)
     return Grade(1, f"the expected content is absent (similarity {sim:.2f})", 0.6)
+
+
+# a hedge: the answer lists the expected value among other candidates ("Either MySQL 8 or PostgreSQL 16.")
+_OR_IDIOM = re.compile(
+    r"\bor\s+(so|more|less|later|earlier|above|below|newer|older|higher|lower|fewer|greater|thereabouts|"
+    r"equivalent|similar|whatever|something|rather|about|around|roughly|approximately|nearly|almost|some)\b",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"(?<=[.!?:])\s+|[;\n()\[\]]|\s+(?:-{1,2}|\u2013|\u2014)\s+")
+_ALTERNATIVE = re.compile(
+    r",\s+|\s+/\s+|\band/or\b|\bor\b|\beither\b|\bperhaps\b|\bmaybe\b|\bpossibly\b|\bprobably\b",
+    re.IGNORECASE,
+)
+_HEDGE_ITEM_TOKENS = 5  # a candidate in such a list is a short phrase; longer items are prose, not candidates
+
+
+def _hedge_candidates(answer: str, expected: str, e_slots: Slots) -> list[str]:
+    """The other candidates an answer lists beside the expected value with "or" (empty when it commits).
+
+    In a clause that contains "or" (idioms like "or so" / "or later" and restatements like "or about $624k a year"
+    / "or rather X" excluded), the items between ``,`` / ``or`` /
+    ``either`` / ``perhaps`` ... are candidates when short. The answer hedges when one candidate holds an expected
+    value and no other value, and another holds only values the expected answer does not name. A negation ends the
+    list ("PostgreSQL 16, not MySQL 8 or Oracle" commits), and "and" does not split, so "Alice and Bob" for an
+    expected pair is a committed answer.
+    """
+    e_tokens = TokenBag(_TOKEN.findall(expected))
+    for clause in _CLAUSE.split(_OR_IDIOM.sub(" ", answer)):
+        if not re.search(r"\bor\b", clause, re.IGNORECASE):
+            continue
+        with_expected = 0
+        others: list[str] = []
+        for raw in _ALTERNATIVE.split(clause):
+            item = raw.strip(" \t,.!?\"'")
+            if _NEGATION.search(item):
+                break
+            if not item or len(_TOKEN.findall(item)) > _HEDGE_ITEM_TOKENS:
+                continue
+            i_slots = extract_slots(item)
+            i_tokens = TokenBag(_TOKEN.findall(item))
+            hits = (
+                [_match_number(n, i_slots, item, Slots()) in (EXACT, APPROX) for n in e_slots.numbers]
+                + [_match_date(d, i_slots, Slots()) in (EXACT, APPROX) for d in e_slots.dates]
+                + [_entity_present(e, item, i_tokens) for e in e_slots.entities]
+            )
+            extra = (
+                [n.text for n in i_slots.numbers if _match_number(n, e_slots, expected, Slots()) not in (EXACT, APPROX)]
+                + [d.text for d in i_slots.dates if _match_date(d, e_slots, Slots()) not in (EXACT, APPROX)]
+                + [e for e in i_slots.entities if not _entity_present(e, expected, e_tokens)]
+            )
+            if any(hits) and not extra:
+                with_expected += 1
+            elif extra and not any(hits):
+                others.append(item)
+        if with_expected and others:
+            return others
+    return []
 
 
 def _negation_near(answer: str, targets: Sequence[str]) -> bool:
