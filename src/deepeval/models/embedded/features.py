@@ -163,8 +163,9 @@ def node_features(question: str, node: str) -> Features:
     """Features for "does the context ``node`` hold something relevant to ``question``"."""
     sents = list(_sentences(node)) or [node]
     q_vec = embed([question], "query")[0]
-    both = embed([*sents, node], "passage")  # one encoder call
-    s_vecs, node_vec = both[:-1], both[-1]
+    s_vecs = embed(sents, "passage")
+    centroid = s_vecs.mean(axis=0)  # the node as the centroid of its sentences: no second, long encoding
+    node_vec = centroid / (float(np.linalg.norm(centroid)) or 1.0)
     sims = s_vecs @ q_vec
     qw = _cw(question)
     overlaps = [_overlap(qw, _cw(s)) for s in sents]
