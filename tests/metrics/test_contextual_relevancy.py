@@ -103,15 +103,16 @@ def test_empty_retrieval_context_scores_zero_without_calls() -> None:
 def test_no_statements_scores_zero() -> None:
     llm = ScriptedLLM(router(statements=[]))
     metric = ContextualRelevancyMetric(model=llm, eval_mode="llm")
-    assert metric.measure(case(["...", "  "])) == 0.0
-    assert calls_by_schema(llm) == {"StatementVerdicts": 1}  # the blank node is not sent
+    nodes = ["Hmm, okay then.", "  ", "..."]
+    assert metric.measure(case(nodes)) == 0.0
+    assert calls_by_schema(llm) == {"StatementVerdicts": 1}  # the nodes without words are not sent
     assert metric.reason is not None and "no statements" in metric.reason
     hybrid_llm = ScriptedLLM(router(statements=[]))
     s1 = ScriptedSystemOne(lambda state, qs: {})
     hybrid = ContextualRelevancyMetric(model=hybrid_llm, system_one_model=s1, eval_mode="hybrid")
-    assert hybrid.measure(case(["...", "  "])) == 0.0
+    assert hybrid.measure(case(nodes)) == 0.0
     assert calls_by_schema(hybrid_llm) == {"StatementsPerText": 1} and s1.call_count == 0
-    assert json.loads(block(hybrid_llm.calls[0].prompt, "TEXTS")) == ["..."]
+    assert json.loads(block(hybrid_llm.calls[0].prompt, "TEXTS")) == ["Hmm, okay then."]
 
 
 def test_missing_retrieval_context_raises() -> None:

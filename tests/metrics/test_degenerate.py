@@ -9,9 +9,12 @@ import pytest
 
 from deepeval.evaluate import DisplayConfig, evaluate
 from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric
-from deepeval.metrics.answer_relevancy.metric import BLANK_OUTPUT_REASON
+from deepeval.metrics._engine.params import has_words
+from deepeval.metrics.answer_relevancy.metric import BLANK_OUTPUT_REASON, NO_STATEMENTS_REASON
+from deepeval.metrics.answer_relevancy.metric import NO_WORDS_REASON as AR_NO_WORDS
 from deepeval.metrics.base_metric import BaseMetric
 from deepeval.metrics.contextual_relevancy.metric import EMPTY_CONTEXT_REASON
+from deepeval.metrics.contextual_relevancy.metric import NO_WORDS_REASON as CR_NO_WORDS
 from deepeval.test_case import LLMTestCase
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 
@@ -39,6 +42,14 @@ EMPTY_CONTEXT = LLMTestCase(input=QUESTION, actual_output="A refund.", retrieval
 CASES: list[tuple[type[BaseMetric], LLMTestCase, str]] = [
     (AnswerRelevancyMetric, BLANK_OUTPUT, BLANK_OUTPUT_REASON),
     (ContextualRelevancyMetric, EMPTY_CONTEXT, EMPTY_CONTEXT_REASON),
+    (AnswerRelevancyMetric, LLMTestCase(input=QUESTION, actual_output="..."), AR_NO_WORDS),
+    (AnswerRelevancyMetric, LLMTestCase(input=QUESTION, actual_output=" - "), AR_NO_WORDS),
+    (AnswerRelevancyMetric, LLMTestCase(input=QUESTION, actual_output="\U0001f44d\U0001f44d!"), AR_NO_WORDS),
+    (
+        ContextualRelevancyMetric,
+        LLMTestCase(input=QUESTION, actual_output="A refund.", retrieval_context=["", " ... ", "\u2014"]),
+        CR_NO_WORDS,
+    ),
 ]
 
 
@@ -108,3 +119,46 @@ def test_one_degenerate_metric_does_not_stop_the_others_batch() -> None:
     assert rows["Contextual Relevancy"].score == 0.0
     assert s1.call_count == 1
     assert all("retrieval_context" not in str(c.state) for c in s1.calls)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("...", False),
+        ("-", False),
+        ("\U0001f44d\U0001f44d", False),
+        ("?! \u2014 \u2026", False),
+        ("", False),
+        ("42", True),
+        ("ok", True),
+        ("\u00e9t\u00e9", True),
+        ("\u5546\u54c1", True),
+        ("\u0627\u0644\u0633\u0644\u0627\u0645", True),
+        ("\U0001f44d yes", True),
+    ],
+)
+def test_has_words(text: str, expected: bool) -> None:
+    assert has_words(text) is expected
+
+
+@pytest.mark.parametrize("output", ["42", "\u5546\u54c1\u3002", "OK \U0001f44d"])
+def test_outputs_with_words_still_go_to_the_judge(output: str) -> None:
+    """Digits, CJK and a word with an emoji are words: the LLM is asked, and its empty split scores 1.0."""
+    from .helpers import router
+
+    llm = ScriptedLLM(router(statements=[]))
+    m = AnswerRelevancyMetric(model=llm, eval_mode="llm")
+    assert m.measure(LLMTestCase(input=QUESTION, actual_output=output)) == 1.0
+    assert m.reason == NO_STATEMENTS_REASON and llm.call_count == 1
+
+
+def test_one_worded_node_is_enough_to_judge_the_context() -> None:
+    from .helpers import router
+
+    llm = ScriptedLLM(router(statements={"Refunds are free.": ["Refunds are free."]}, verdicts=["yes"]))
+    m = ContextualRelevancyMetric(model=llm, eval_mode="llm", include_reason=False)
+    case = LLMTestCase(
+        input=QUESTION, actual_output="A refund.", retrieval_context=["Refunds are free.", "..."]
+    )
+    assert m.measure(case) == 1.0
+    assert llm.call_count >= 1

@@ -63,11 +63,6 @@ def test_control_whitespace_output_scores_zero() -> None:
     assert m.success is False
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: an output with no words ('...', '-', emoji only) scores a perfect 1.0 ('makes no statements'), "
-    "the same fault as deepeval's empty output scoring 1.0 (REFERENCE §8); whitespace-only already scores 0.0",
-)
 @pytest.mark.parametrize("output", ["...", "-", "\U0001f44d\U0001f44d\U0001f44d"])
 def test_output_without_words_does_not_score_perfect(output: str) -> None:
     m = AnswerRelevancyMetric()

@@ -2,7 +2,7 @@
 
 Each metric passes its own prompt functions; the defaults here are our generic wording. Every call goes through
 :func:`deepeval.models.structured.a_generate_structured` (parse, repair, validate, re-ask once, then a clear
-``StructuredOutputError``). Items are stripped and empty ones dropped.
+``StructuredOutputError``). Items are stripped and empty ones dropped; a text with no letter or digit is never sent.
 
 ``statements_per_text`` splits several texts (e.g. every retrieval-context node of a test case) in ONE call; its
 reply carries one entry per text, by index, and a reply that misses, repeats or invents an index is re-asked once.
@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
+from deepeval.metrics._engine.params import has_words
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.structured import a_generate_structured, model_name
 
@@ -186,16 +187,16 @@ class LLMExtractor:
         return model_name(self.model)
 
     async def statements(self, text: str) -> list[str]:
-        if not text.strip():
+        if not has_words(text):
             return []
         out = await a_generate_structured(self.model, self._statements(text), StatementList)
         return _clean(out.statements)
 
     async def statements_per_text(self, texts: Sequence[str]) -> list[list[str]]:
-        """The statements of every text, in ONE call (none when every text is blank); blank texts are not sent and
-        get ``[]``. Returns one list per text, in the order of ``texts``."""
+        """The statements of every text, in ONE call (none when every text is blank); blank texts (no letter or
+        digit, see :func:`~deepeval.metrics._engine.params.has_words`) are not sent and get ``[]``. Returns one list per text, in the order of ``texts``."""
         out: list[list[str]] = [[] for _ in texts]
-        sent = [i for i, t in enumerate(texts) if t.strip()]
+        sent = [i for i, t in enumerate(texts) if has_words(t)]
         if not sent:
             return out
         reply = await a_generate_structured(
@@ -209,20 +210,20 @@ class LLMExtractor:
         return out
 
     async def facts(self, user_message: str, previous: Sequence[tuple[str, str]]) -> list[str]:
-        if not user_message.strip():
+        if not has_words(user_message):
             return []
         out = await a_generate_structured(self.model, self._facts(user_message, previous), FactList)
         return _clean(out.facts)
 
     async def fact_updates(self, user_message: str, previous: Sequence[tuple[str, str]]) -> FactChanges:
         """Facts stated in ``user_message`` and the earlier facts it supersedes (one call)."""
-        if not user_message.strip():
+        if not has_words(user_message):
             return FactChanges([], [])
         out = await a_generate_structured(self.model, self._facts(user_message, previous), FactList)
         return FactChanges(_clean(out.facts), _clean(out.supersedes))
 
     async def claims(self, text: str) -> list[str]:
-        if not text.strip():
+        if not has_words(text):
             return []
         out = await a_generate_structured(self.model, self._claims(text), ClaimList)
         return _clean(out.claims)

@@ -40,3 +40,9 @@ def require_turns(test_case: Any, metric_name: str) -> None:
         raise TypeError(f"{metric_name} evaluates a ConversationalTestCase, not {type(test_case).__name__}")
     if not test_case.turns:
         raise MissingTestCaseParamsError(f"{metric_name} needs the test-case field turns, which is empty")
+
+
+def has_words(text: str) -> bool:
+    """True when ``text`` holds at least one letter or digit of any script (``str.isalnum``); False for text made
+    only of whitespace, punctuation, symbols or emoji (``"..."``, ``"-"``, ``"👍"``), which states nothing to judge."""
+    return any(ch.isalnum() for ch in text)

@@ -1,10 +1,12 @@
 """AnswerRelevancyMetric: how much of ``actual_output`` is relevant to ``input`` (REFERENCE §2-§4).
 
 llm: the LLM splits the output into statements and gives one verdict per statement (yes / no / borderline);
-``score = (yes + borderline) / statements``; no statements -> 1.0. hybrid: the LLM extracts and writes the reason;
+``score = (yes + borderline) / statements``; no statements -> 1.0 (an output with words from which the LLM draws no
+statements). hybrid: the LLM extracts and writes the reason;
 System One decides each statement in one request (P > 0.65 yes, P < 0.35 no, else borderline). system_one: three
-whole-metric questions. An ``actual_output`` of ``""`` raises ``MissingTestCaseParamsError``; a whitespace-only output
-scores 0 with a reason and calls no judge in every mode (ours: deepeval scores an empty output 1.0).
+whole-metric questions. An ``actual_output`` of ``""`` raises ``MissingTestCaseParamsError``; a whitespace-only output,
+or one with no letter or digit at all (``"..."``, ``"-"``, emoji only), scores 0 with a reason and calls no judge, in
+every mode (ours: deepeval scores an empty output 1.0).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from deepeval.metrics._engine.decisions import decide
 from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
-from deepeval.metrics._engine.params import require_fields
+from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.schemas import ReasonReply, TernaryVerdicts, one_verdict_each
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.verdicts import ternary_from_probability
@@ -29,6 +31,10 @@ from deepeval.models.structured import a_generate_structured
 from deepeval.test_case import LLMTestCase
 
 BLANK_OUTPUT_REASON = "The score is 0.00 because the actual output is blank (whitespace only), so it says nothing that answers the input."
+NO_WORDS_REASON = (
+    "The score is 0.00 because the actual output has no words (only punctuation, symbols or emoji), so it says "
+    "nothing that answers the input."
+)
 NO_STATEMENTS_REASON = (
     "The score is 1.00 because the actual output makes no statements, so nothing in it is irrelevant."
 )
@@ -57,8 +63,11 @@ class AnswerRelevancyMetric(EngineMetric):
         return state, list(self.question_set.whole_metric(test_case.input, output))
 
     def _degenerate(self, test_case: LLMTestCase) -> Outcome | None:
-        if not (test_case.actual_output or "").strip():
+        output = test_case.actual_output or ""
+        if not output.strip():
             return Outcome(0.0, BLANK_OUTPUT_REASON, {"statements": 0, "blank_output": True})
+        if not has_words(output):
+            return Outcome(0.0, NO_WORDS_REASON, {"statements": 0, "no_words": True})
         return None
 
     async def _evaluate(self, test_case: LLMTestCase, ctx: MeasureContext) -> Outcome:

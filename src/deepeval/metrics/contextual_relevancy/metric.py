@@ -1,8 +1,9 @@
 """ContextualRelevancyMetric: how much of the retrieval context is relevant to the input (REFERENCE §2-§4).
 
-``score = relevant / statements`` over all nodes; no statements -> 0. ``retrieval_context=[]`` scores 0 with a reason
-and calls no judge, in every mode. ``RetrievedContextData`` nodes are judged as ``"<source>: <context>"`` (ours: deepeval crashes on
-them in llm/hybrid). Blank nodes are never sent.
+``score = relevant / statements`` over all nodes; no statements -> 0. ``retrieval_context=[]``, or nodes none of
+which has a letter or digit, scores 0 with a reason and calls no judge, in every mode. ``RetrievedContextData`` nodes
+are judged as ``"<source>: <context>"`` (ours: deepeval crashes on them in llm/hybrid). Blank nodes (no letter or
+digit) are never sent.
 
 Judge calls per test case with ``n`` non-blank nodes (never more than deepeval 4.3.1):
 
@@ -29,7 +30,7 @@ from deepeval.metrics._engine.decisions import decide
 from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor, statements_batch_prompt
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
-from deepeval.metrics._engine.params import require_fields
+from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.schemas import (
     BinaryVerdicts,
     ReasonReply,
@@ -48,6 +49,10 @@ from deepeval.test_case import LLMTestCase
 
 EMPTY_CONTEXT_REASON = (
     "The score is 0.00 because the retrieval context is empty: nothing was retrieved for the input."
+)
+NO_WORDS_REASON = (
+    "The score is 0.00 because no node of the retrieval context has words (they are blank or only punctuation, "
+    "symbols or emoji), so nothing in it is relevant to the input."
 )
 NO_STATEMENTS_REASON = "The score is 0.00 because the retrieval context holds no statements, so nothing in it is relevant to the input."
 
@@ -81,8 +86,11 @@ class ContextualRelevancyMetric(EngineMetric):
         return state, list(self.question_set.whole_metric(test_case.input, nodes))
 
     def _degenerate(self, test_case: LLMTestCase) -> Outcome | None:
-        if not test_case.retrieval_context_texts():
+        nodes = test_case.retrieval_context_texts() or []
+        if not nodes:
             return Outcome(0.0, EMPTY_CONTEXT_REASON, {"nodes": 0, "statements": 0, "relevant": 0})
+        if not any(has_words(node) for node in nodes):
+            return Outcome(0.0, NO_WORDS_REASON, {"nodes": len(nodes), "statements": 0, "relevant": 0})
         return None
 
     async def _evaluate(self, test_case: LLMTestCase, ctx: MeasureContext) -> Outcome:
@@ -131,7 +139,7 @@ class ContextualRelevancyMetric(EngineMetric):
         assert llm is not None
 
         async def one(node: str) -> list[tuple[str, Decision]]:
-            if not node.strip():
+            if not has_words(node):
                 return []
             reply = await a_generate_structured(
                 llm,
