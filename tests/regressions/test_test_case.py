@@ -12,12 +12,6 @@ def test_control_unknown_field_is_named() -> None:
         LLMTestCase(input="q", actual_outptu="a")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (message): passing the same field under both spellings (actual_output= and actualOutput=) raises "
-    "'LLMTestCase.actual_output: unknown field (check the spelling ...)', which is wrong: the field is known, "
-    "it was given twice",
-)
 def test_field_given_in_both_spellings_says_so() -> None:
     with pytest.raises(TypeError) as info:
         LLMTestCase(input="q", actual_output="a", actualOutput="b")

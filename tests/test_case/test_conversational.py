@@ -104,3 +104,17 @@ def test_turn_requires_role_and_string_content() -> None:
         Turn(role="user", content=42)
     with pytest.raises(TypeError, match=r"^Turn\.role is required$"):
         Turn(content="x")
+
+
+def test_turn_field_given_under_both_spellings_names_the_turn() -> None:
+    with pytest.raises(TypeError) as info:
+        ConversationalTestCase(
+            turns=[
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": "yo", "retrieval_context": ["a"], "retrievalContext": ["b"]},
+            ]
+        )
+    assert str(info.value) == (
+        "ConversationalTestCase.turns[1].retrieval_context: given twice, as 'retrieval_context' and "
+        "'retrievalContext' (two spellings of one field); pass it once"
+    )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
 from pydantic._internal._model_construction import ModelMetaclass
 from pydantic.alias_generators import to_camel
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 # Union members appear in pydantic error locations as type tags ("str", "int", "RetrievedContextData"); they are not
 # field names, so they are folded into the message instead of the path.
@@ -45,6 +45,9 @@ def _clean(msg: str) -> str:
     return msg
 
 
+_DUPLICATE = "field_given_twice"
+
+
 def describe_validation_error(err: ValidationError, owner: str) -> str:
     """One readable line per wrong field: ``Owner.field[index].sub: what was expected (got <type>)``.
 
@@ -69,6 +72,12 @@ def describe_validation_error(err: ValidationError, owner: str) -> str:
             e = members[0][1]
             if e["type"] == "missing":
                 lines.append(f"{where} is required")
+            elif e["type"] == _DUPLICATE and e.get("ctx"):
+                for snake, camel in e["ctx"]["pairs"]:
+                    lines.append(
+                        f"{where}.{snake}: given twice, as {snake!r} and {camel!r} (two spellings of one field); "
+                        "pass it once"
+                    )
             elif e["type"] == "extra_forbidden":
                 lines.append(f"{where}: unknown field (check the spelling; snake_case or camelCase)")
             else:
@@ -108,8 +117,9 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
 
     Raises:
         TypeError: on construction, ``model_validate``/``model_validate_json`` and assignment, when a field has
-            the wrong type, a required field is missing or an unknown field is given; the message names the field as
-            it was spelled, with list indexes (e.g. ``ConversationalTestCase.turns[1].role``).
+            the wrong type, a required field is missing, an unknown field is given, or one field is given under
+            both spellings (``actual_output`` and ``actualOutput``); the message names the field as it was spelled,
+            with list indexes (e.g. ``ConversationalTestCase.turns[1].role``).
     """
 
     model_config = ConfigDict(
@@ -120,6 +130,27 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
         arbitrary_types_allowed=False,
         validate_assignment=True,
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_spelling_per_field(cls, data: Any, info: ValidationInfo) -> Any:
+        """Refuse a field given under both spellings (``actual_output=`` and ``actualOutput=``): which one wins
+        would be arbitrary, so neither does. Skipped on assignment, where pydantic passes every stored field plus
+        the assigned name (``info.field_name``), so an assigned alias is reported as an unknown attribute."""
+        assigning = isinstance(data, dict) and info.field_name in data and set(cls.model_fields) <= set(data)
+        if isinstance(data, dict) and not assigning:
+            pairs = [
+                (name, field.alias)
+                for name, field in cls.model_fields.items()
+                if field.alias and field.alias != name and name in data and field.alias in data
+            ]
+            if pairs:
+                raise PydanticCustomError(
+                    _DUPLICATE,
+                    "fields given twice (snake_case and camelCase): {names}",
+                    {"names": ", ".join(f"{a}/{b}" for a, b in pairs), "pairs": pairs},
+                )
+        return data
 
     @classmethod
     def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
