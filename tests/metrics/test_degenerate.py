@@ -8,14 +8,15 @@ from typing import Any
 import pytest
 
 from deepeval.evaluate import DisplayConfig, evaluate
-from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric
+from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
 from deepeval.metrics._engine.params import has_words
 from deepeval.metrics.answer_relevancy.metric import BLANK_OUTPUT_REASON, NO_STATEMENTS_REASON
 from deepeval.metrics.answer_relevancy.metric import NO_WORDS_REASON as AR_NO_WORDS
 from deepeval.metrics.base_metric import BaseMetric
 from deepeval.metrics.contextual_relevancy.metric import EMPTY_CONTEXT_REASON
 from deepeval.metrics.contextual_relevancy.metric import NO_WORDS_REASON as CR_NO_WORDS
-from deepeval.test_case import LLMTestCase
+from deepeval.metrics.knowledge_retention.metric import NOTHING_TO_CHECK_REASON
+from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 
 MODES = ["llm", "hybrid", "system_one"]
@@ -162,3 +163,58 @@ def test_one_worded_node_is_enough_to_judge_the_context() -> None:
     )
     assert m.measure(case) == 1.0
     assert llm.call_count >= 1
+
+
+def convo(*pairs: tuple[str, str]) -> ConversationalTestCase:
+    return ConversationalTestCase(turns=[Turn(role=r, content=c) for r, c in pairs])
+
+
+NOTHING_TO_CHECK = [
+    convo(("assistant", "Welcome! How can I help?")),
+    convo(("user", "I'm Ann and I'm allergic to peanuts.")),
+    convo(("assistant", "Welcome!"), ("user", "I'm Ann and I'm allergic to peanuts.")),
+    convo(("assistant", "Hi."), ("assistant", "Anyone there?"), ("user", "Yes, I fly to Lisbon on 3 May.")),
+    convo(("user", "..."), ("assistant", "Could you say more?")),
+    convo(("user", "\U0001f44b"), ("assistant", "Hello! What can I do for you?"), ("user", "I'm Ann.")),
+]
+
+
+@pytest.mark.parametrize("case", NOTHING_TO_CHECK)
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("async_mode", [True, False])
+def test_knowledge_retention_with_nothing_to_check_scores_one_without_a_judge(
+    case: ConversationalTestCase, mode: str, async_mode: bool
+) -> None:
+    llm, s1 = judges()
+    m = KnowledgeRetentionMetric(model=llm, system_one_model=s1, eval_mode=mode, async_mode=async_mode)
+    assert m.measure(case) == 1.0
+    assert m.success is True and m.reason == NOTHING_TO_CHECK_REASON
+    assert m.score_breakdown is not None
+    assert m.score_breakdown["checked_turns"] == 0 and m.score_breakdown["judge_calls"] == 0
+    assert m.score_breakdown["user_turns"] == sum(t.role == "user" for t in case.turns)
+    assert m.system_one_plan(case) is None
+    assert_no_calls(llm, s1)
+
+
+def test_knowledge_retention_reply_to_a_user_turn_is_judged_in_system_one() -> None:
+    """Whether "Hello there" states a fact takes a judge: system_one sends it (llm/hybrid extract facts first)."""
+    s1 = ScriptedSystemOne(lambda state, qs: {q: (3.0 if q == "retention_level" else 0.95) for q in qs})
+    m = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="system_one")
+    case = convo(("user", "Hello there"), ("assistant", "Hi! How can I help?"))
+    plan = m.system_one_plan(case)
+    assert plan is not None and plan.state["turns"][0]["content"] == "Hello there"
+    m.measure(case)
+    assert s1.call_count == 1 and m.score_breakdown is not None and "judge_calls" not in m.score_breakdown
+
+
+def test_knowledge_retention_nothing_to_check_through_evaluate() -> None:
+    llm, s1 = judges()
+    metric = KnowledgeRetentionMetric(model=llm, system_one_model=s1, eval_mode="system_one")
+    result = evaluate(
+        NOTHING_TO_CHECK[:3],
+        [metric],
+        display_config=DisplayConfig(print_results=False, show_indicator=False),
+    )
+    rows = [tr.metrics_data[0] for tr in result.test_results]
+    assert [(r.score, r.success, r.error) for r in rows] == [(1.0, True, None)] * 3
+    assert_no_calls(llm, s1)

@@ -141,9 +141,15 @@ def test_system_one_plan_checks_params() -> None:
     )
     with pytest.raises(TypeError):
         metric.system_one_plan(CASE)
-    plan = metric.system_one_plan(ConversationalTestCase(turns=[Turn(role="user", content="hi")]))
+    turns = [Turn(role="user", content="hi"), Turn(role="assistant", content="hello")]
+    plan = metric.system_one_plan(ConversationalTestCase(turns=turns))
     assert plan is not None
-    assert plan.state == {"note": STATE_NOTE, "turns": [{"role": "user", "content": "hi"}]}
+    assert plan.state == {
+        "note": STATE_NOTE,
+        "turns": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
+    }
+    # nothing to check (no reply to the user): no request, a_measure scores it
+    assert metric.system_one_plan(ConversationalTestCase(turns=turns[:1])) is None
 
 
 def test_error_message_never_contains_keys(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -197,7 +203,9 @@ def test_system_one_plans_of_all_metrics_share_one_note_so_the_runner_can_merge_
     ar = AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one").system_one_plan(CASE)
     cr = ContextualRelevancyMetric(system_one_model=s1, eval_mode="system_one").system_one_plan(CASE)
     kr = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="system_one").system_one_plan(
-        ConversationalTestCase(turns=[Turn(role="user", content="hi")])
+        ConversationalTestCase(
+            turns=[Turn(role="user", content="hi"), Turn(role="assistant", content="hello")]
+        )
     )
     assert ar is not None and cr is not None and kr is not None
     assert ar.state["note"] == cr.state["note"] == kr.state["note"] == STATE_NOTE

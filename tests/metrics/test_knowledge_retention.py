@@ -88,11 +88,12 @@ def test_one_user_one_assistant_scores_one() -> None:
     assert metric.measure(convo(("user", "Hello there"), ("assistant", "Hi! How can I help?"))) == 1.0
     assert metric.success is True
     assert calls_by_schema(llm) == {"FactList": 1}
-    # with facts but no assistant turn after them: still nothing to check
+    # with facts but no assistant turn after them: nothing to check, known without extracting them
     llm = make_llm()
     metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm")
     assert metric.measure(convo(("assistant", "Welcome!"), ("user", U1))) == 1.0
-    assert calls_by_schema(llm) == {"FactList": 1}
+    assert llm.call_count == 0 and metric.score_breakdown is not None
+    assert metric.score_breakdown["checked_turns"] == 0 and metric.score_breakdown["judge_calls"] == 0
 
 
 def test_verdict_sees_earlier_facts_oldest_first_and_corrections_replace() -> None:

@@ -6,6 +6,11 @@ clarifying or confirming is not attrition), assistant turns concurrently. Facts 
 that a later user turn supersedes (a correction) is dropped from then on (see ``_engine/facts.py``). ``score = no-verdicts / verdicts``; no verdicts -> 1.0 (so a
 conversation of one user and one assistant turn with nothing to check scores 1.0; ours: deepeval scores it 0).
 hybrid: System One decides every checked turn in ONE request. system_one: three whole-metric questions.
+
+Nothing to check without any judge call, in every mode: when no assistant turn comes after a user turn with words
+(an assistant-only conversation, a user turn with no reply, assistant turns only before the user speaks) the score
+is 1.0 with a reason. Whether a user turn states facts takes a judge, so in llm/hybrid a reply to a user turn without
+facts ("Hello there") still scores 1.0 after the fact extraction finds none, and in system_one the judge decides.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
 from deepeval.metrics._engine.facts import apply_changes, fact_changes
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
-from deepeval.metrics._engine.params import require_turns
+from deepeval.metrics._engine.params import has_words, require_turns
 from deepeval.metrics._engine.schemas import BinaryVerdict, ReasonReply
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.verdicts import binary_from_probability
@@ -53,6 +58,27 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
 
     def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
         return LLMExtractor(llm, facts_prompt=self.evaluation_template.extract_facts)
+
+    def _degenerate(self, test_case: ConversationalTestCase) -> Outcome | None:
+        """Nothing to check, in every mode and without a judge: no assistant turn comes after a user turn with words
+        (only such a turn can state a fact the assistant could forget)."""
+        spoke = False
+        for turn in test_case.turns:
+            if turn.role == "user":
+                spoke = spoke or has_words(turn.content)
+            elif spoke:
+                return None
+        return Outcome(
+            1.0,
+            NOTHING_TO_CHECK_REASON,
+            {
+                "user_turns": sum(t.role == "user" for t in test_case.turns),
+                "assistant_turns": sum(t.role == "assistant" for t in test_case.turns),
+                "checked_turns": 0,
+                "attritions": 0,
+                "retained": 0,
+            },
+        )
 
     def _system_one_request(self, test_case: ConversationalTestCase) -> tuple[Any, list[WeightedQuestion]]:
         turns = [{"role": t.role, "content": t.content} for t in test_case.turns]
