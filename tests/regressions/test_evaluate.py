@@ -40,12 +40,6 @@ def test_results_folder_that_is_a_file_fails_early_or_keeps_the_result(tmp_path:
         assert result.test_results[0].metrics_data[0].score == 1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (cache miss, low): the cache key holds the eval_mode argument rather than the resolved mode, so the "
-    "same hybrid work set once by eval_mode='hybrid' and once by DEEPEVAL_EVAL_MODE=hybrid is redone instead of "
-    "served from the cache (a resumed run after `deepeval set-eval-mode` redoes finished rows)",
-)
 def test_cache_hit_when_the_same_mode_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     llm = UserLLM()
     s1 = UserSystemOne(lambda state, qs: (confident_answers(qs), 0.0))

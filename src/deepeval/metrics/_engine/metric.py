@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from deepeval._concurrency import run_sync
-from deepeval.config.eval_mode import EvalMode, parse_eval_mode
+from deepeval.config.eval_mode import EvalMode, parse_eval_mode, resolve_eval_mode
 from deepeval.config.settings import redact
-from deepeval.errors import DeepEvalError
+from deepeval.errors import ConfigurationError, InvalidEvalModeError
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import EXTRACTION_PROMPT_VERSION
-from deepeval.metrics._engine.judges import Judges, SyncLLM, SyncSystemOne, resolve_judges
+from deepeval.metrics._engine.judges import Judges, SyncLLM, SyncSystemOne, key_names, resolve_judges
 from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
 from deepeval.metrics._engine.system_one import WeightedQuestion, build_reason, evaluate_answers
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
@@ -97,7 +97,8 @@ class EngineMetric(BaseMetric):
         question_set: Any = None,
         extractor: Extractor | None = None,
     ) -> None:
-        self.eval_mode = None if eval_mode is None else parse_eval_mode(eval_mode, "the eval_mode argument")
+        self._judges: Judges | None = None
+        self.eval_mode = eval_mode  # type: ignore[assignment]  # the setter parses it
         if threshold is not None and (isinstance(threshold, bool) or not 0.0 <= float(threshold) <= 1.0):
             raise ValueError(f"threshold must be a number in [0, 1] or None, got {threshold!r}")
         self.threshold = effective_threshold(None if threshold is None else float(threshold), strict_mode)
@@ -111,7 +112,6 @@ class EngineMetric(BaseMetric):
         self.evaluation_template = evaluation_template or self.default_template
         self.question_set = question_set or self.default_question_set
         self.extractor = extractor
-        self._judges: Judges | None = None
         self.reset_result()
 
     # -- hooks -----------------------------------------------------------------------------------------------------
@@ -131,7 +131,29 @@ class EngineMetric(BaseMetric):
         """The defined outcome of an input with nothing to judge (no judge call in any mode), else None."""
         return None
 
-    # -- versions and judges ---------------------------------------------------------------------------------------
+    # -- eval mode, versions and judges ----------------------------------------------------------------------------
+    @property
+    def eval_mode(self) -> EvalMode | None:
+        """The eval mode this metric runs in: the resolved one once its judges are resolved; before that the
+        ``eval_mode`` argument, else ``DEEPEVAL_EVAL_MODE``, else the default (read from settings only: nothing is
+        loaded or contacted). None while ``DEEPEVAL_EVAL_MODE`` is invalid (``measure`` then raises
+        ``InvalidEvalModeError``). Assigning a mode (or None) re-resolves the judges on the next measure.
+        """
+        if self._judges is not None:
+            return self._judges.mode
+        try:
+            return self._resolve_mode()
+        except InvalidEvalModeError:
+            return None
+
+    @eval_mode.setter
+    def eval_mode(self, value: str | EvalMode | None) -> None:
+        self.eval_mode_argument = None if value is None else parse_eval_mode(value, "the eval_mode argument")
+        self._judges = None
+
+    def _resolve_mode(self) -> EvalMode:
+        return resolve_eval_mode(self.eval_mode_argument, has_llm=True if self.model_argument is not None else None)
+
     @property
     def prompt_version(self) -> str:
         t = self.evaluation_template
@@ -151,7 +173,7 @@ class EngineMetric(BaseMetric):
         """
         if self._judges is None:
             self._judges = resolve_judges(
-                eval_mode=self.eval_mode,
+                eval_mode=self.eval_mode_argument,
                 model=self.model_argument,
                 system_one_model=self.system_one_model_argument,
                 extractor=self.extractor,
@@ -160,7 +182,13 @@ class EngineMetric(BaseMetric):
         return self._judges
 
     def cache_config(self) -> dict[str, Any]:
-        """Base config plus eval mode, judge names, prompt, extraction and question-set versions."""
+        """Base config plus the RESOLVED eval mode, judge names, prompt, extraction and question-set versions.
+
+        Cheap and side-effect free (the runner computes it before measuring): the mode comes from settings and the
+        judge names from :func:`~deepeval.metrics._engine.judges.key_names`, so no client is built, no embedded
+        model is loaded and nothing touches the network. The same metric gives the same config whether the mode
+        came from the argument or from ``DEEPEVAL_EVAL_MODE``, and before or after its first measure.
+        """
         cfg = super().cache_config()
         cfg.update(
             prompt_version=self.prompt_version,
@@ -168,13 +196,19 @@ class EngineMetric(BaseMetric):
             question_set_version=self.question_set_version,
         )
         try:
-            judges = self.judges()
-        except DeepEvalError as err:  # the measure will report it; the key must still be computable
-            cfg["eval_mode"] = self.eval_mode.value if self.eval_mode else None
+            mode = self._judges.mode if self._judges is not None else self._resolve_mode()
+        except InvalidEvalModeError as err:  # the measure will report it; the key must still be computable
+            cfg["eval_mode"] = None
             cfg["judges"] = f"unresolved: {type(err).__name__}"
-        else:
-            cfg["eval_mode"] = judges.mode.value
-            cfg["judges"] = judges.names()
+            return cfg
+        cfg["eval_mode"] = mode.value
+        names = key_names(
+            mode,
+            model=self.model_argument,
+            system_one_model=self.system_one_model_argument,
+            extractor=self.extractor,
+        )
+        cfg["judges"] = names if names is not None else f"unresolved: {ConfigurationError.__name__}"
         return cfg
 
     # -- measure ---------------------------------------------------------------------------------------------------
