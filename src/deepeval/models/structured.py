@@ -5,10 +5,14 @@ JSON (code fences stripped); if that fails repair it with ``json_repair``; valid
 the caller's extra check (e.g. one verdict per statement); if anything fails, re-ask once with the validation error
 appended; if that fails too raise :class:`StructuredOutputError` naming the model and quoting the first 200
 characters received.
+
+A custom model whose ``a_generate`` raises ``NotImplementedError`` (it wrote only ``generate``) is called through
+``generate`` in a worker thread, so ``async_mode=True`` works with it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import re
@@ -102,11 +106,31 @@ def coerce(reply: Any, schema: type[T], check: Callable[[T], None] | None = None
     return obj
 
 
+async def _call(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel] | None) -> Any:
+    """One reply from ``model.a_generate``; a model whose ``a_generate`` raises ``NotImplementedError`` (only
+    ``generate`` written) is asked through ``generate`` in a worker thread instead.
+
+    Raises:
+        NotImplementedError: neither method is implemented; the message names the model.
+    """
+    try:
+        if _accepts_schema(model.a_generate):
+            return await model.a_generate(prompt, schema=schema)
+        return await model.a_generate(prompt)  # type: ignore[call-arg]
+    except NotImplementedError:
+        pass
+    try:
+        if _accepts_schema(model.generate):
+            return await asyncio.to_thread(model.generate, prompt, schema=schema)
+        return await asyncio.to_thread(model.generate, prompt)  # type: ignore[call-arg]
+    except NotImplementedError as err:
+        raise NotImplementedError(
+            f"judge {model_name(model)} implements neither a_generate nor generate (both raise NotImplementedError)"
+        ) from err
+
+
 async def _ask(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel]) -> Any:
-    if _accepts_schema(model.a_generate):
-        reply = await model.a_generate(prompt, schema=schema)
-    else:
-        reply = await model.a_generate(prompt)  # type: ignore[call-arg]
+    reply = await _call(model, prompt, schema)
     result, cost = split_cost(reply)
     record_usage(cost=cost, llm_calls=1)
     return result
@@ -165,10 +189,7 @@ async def a_generate_structured(
 
 async def a_generate_text(model: DeepEvalBaseLLM, prompt: str) -> str:
     """Free-text generation (reasons); accepts the same reply shapes, returns a string."""
-    if _accepts_schema(model.a_generate):
-        reply = await model.a_generate(prompt, schema=None)
-    else:
-        reply = await model.a_generate(prompt)  # type: ignore[call-arg]
+    reply = await _call(model, prompt, None)
     result, cost = split_cost(reply)
     record_usage(cost=cost, llm_calls=1)
     if isinstance(result, BaseModel):

@@ -1,0 +1,76 @@
+"""A custom LLM that writes only ``generate`` (its ``a_generate`` raises ``NotImplementedError``) works with
+``async_mode=True``: the structured layer calls ``generate`` in a worker thread (``models/structured.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+
+from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric
+from deepeval.metrics._engine.schemas import ReasonReply
+from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.structured import a_generate_structured, a_generate_text
+from deepeval.test_case import LLMTestCase
+
+from .helpers import router
+
+CASE = LLMTestCase(input="q?", actual_output="A. B.", retrieval_context=["A.", "B."])
+
+
+class GenerateOnly(DeepEvalBaseLLM):
+    """Answers through ``router``; ``a_generate`` is not implemented. ``with_schema=False``: ``generate(prompt)``."""
+
+    def __init__(self, with_schema: bool = True, sync_broken: bool = False) -> None:
+        self.respond = router(statements=["A.", "B."], verdicts=["yes", "no"], reason="sync reason")
+        self.threads: list[int] = []
+        self.sync_broken = sync_broken
+        if not with_schema:
+            self.generate = self._generate_no_schema  # type: ignore[method-assign]
+        super().__init__("generate-only")
+
+    def load_model(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def generate(self, prompt: str, schema: Any = None) -> Any:
+        if self.sync_broken:
+            raise NotImplementedError
+        self.threads.append(threading.get_ident())
+        return self.respond(prompt, schema)
+
+    def _generate_no_schema(self, prompt: str) -> Any:
+        self.threads.append(threading.get_ident())
+        return {"reason": "no-schema reason"}
+
+    async def a_generate(self, prompt: str, schema: Any = None) -> Any:
+        raise NotImplementedError("use generate")
+
+    def get_model_name(self) -> str:
+        return "generate-only"
+
+
+@pytest.mark.parametrize("cls", [AnswerRelevancyMetric, ContextualRelevancyMetric])
+def test_async_mode_uses_generate_in_a_thread_and_matches_sync(cls: type[Any]) -> None:
+    async_llm, sync_llm = GenerateOnly(), GenerateOnly()
+    a = cls(model=async_llm, eval_mode="llm", async_mode=True)
+    s = cls(model=sync_llm, eval_mode="llm", async_mode=False)
+    assert a.measure(CASE) == s.measure(CASE) == 0.5
+    assert a.reason == s.reason == "sync reason" and a.error is None
+    assert len(async_llm.threads) == len(sync_llm.threads) >= 2
+    assert threading.get_ident() not in async_llm.threads  # worker threads, the loop is never blocked
+
+
+def test_generate_without_schema_parameter() -> None:
+    llm = GenerateOnly(with_schema=False)
+    reply = asyncio.run(a_generate_structured(llm, "Explain.", ReasonReply))
+    assert reply.reason == "no-schema reason"
+    assert asyncio.run(a_generate_text(llm, "Explain.")) == "{'reason': 'no-schema reason'}"
+
+
+def test_neither_method_implemented_is_a_clear_error() -> None:
+    metric = AnswerRelevancyMetric(model=GenerateOnly(sync_broken=True), eval_mode="llm")
+    with pytest.raises(NotImplementedError, match="generate-only implements neither a_generate nor generate"):
+        metric.measure(CASE)
+    assert metric.success is False and metric.error is not None and "generate-only" in metric.error
