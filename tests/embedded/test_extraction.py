@@ -109,3 +109,18 @@ def test_claims_split_at_conjunctions_and_prefix_headings(ex: DeterministicExtra
         "John lives in Boston",
         "he works at Google",
     ]
+
+
+def test_constraint_targets_and_violations() -> None:
+    from deepeval.models.embedded.constraints import constraint_targets, violates
+
+    peanuts = constraint_targets("I'm allergic to peanuts.")
+    assert peanuts == frozenset({"peanut"})
+    assert constraint_targets("I live in Leeds.") == frozenset()
+    assert "beef" in constraint_targets("I am vegetarian.")
+    assert "pork" in constraint_targets("I don't eat pork.")
+    assert violates(peanuts, "Try a bag of peanuts: they are light and filling.")
+    assert not violates(peanuts, "I'll keep your peanut allergy in mind.")
+    assert not violates(peanuts, "Try peanut-free trail mix.")
+    assert not violates(peanuts, "Would you like peanuts?")
+    assert not violates(peanuts, "Pretzels are a good choice.")

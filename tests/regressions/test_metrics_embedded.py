@@ -39,11 +39,6 @@ def test_readme_contextual_relevancy_example_passes_on_embedded_judge() -> None:
     assert m.measure(tc) >= 0.7
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (embedded judge quality): the README's KnowledgeRetention example (assistant offers peanuts to a "
-    "user who said she is allergic to peanuts) scores 1.0 in hybrid on the embedded judge: the forgetting is missed",
-)
 def test_readme_knowledge_retention_example_catches_the_forgotten_allergy() -> None:
     convo = ConversationalTestCase(
         turns=[

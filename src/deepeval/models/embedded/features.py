@@ -300,6 +300,10 @@ def retention_features(
         if (tx.negation_count(f) % 2) != (tx.negation_count(s) % 2) and not tx.is_question(s):
             neg_c = max(neg_c, w)
         swap_c = max(swap_c, _swapped(f_ents, s_ents) * w)
+    from deepeval.models.embedded.constraints import constraint_targets, violates
+
+    targets = frozenset().union(*(constraint_targets(f) for f in fact_list))
+    feats["constraint_violation"] = float(any(violates(targets, s) for s in sents))
     feats["num_conflict"] = num_c
     feats["date_conflict"] = date_c
     feats["ent_conflict"] = ent_c
@@ -314,6 +318,7 @@ def retention_features(
 
 
 RETENTION_FEATURES = (
+    "constraint_violation",
     "reask_qshare",
     "has_question",
     "confirm_cue",

@@ -1,0 +1,133 @@
+"""Constraints and aversions a user states ("I'm allergic to peanuts", "I don't eat pork", "I'm vegetarian",
+"I hurt my knee") and whether an assistant sentence goes against one (recommends or includes the thing).
+
+``constraint_targets(fact)`` returns the stemmed content words the user must not be offered (empty when the fact
+states no constraint). ``violates(targets, sentence)`` is True when a sentence that is not a question mentions a
+target without an avoidance cue ("without peanuts", "peanut-free", "no pork", "keep your allergy in mind").
+Word lists are ours and deliberately small; they are a feature for the calibrated retention model, not a verdict.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deepeval.models.embedded import text as tx
+
+_AVERSION = re.compile(
+    r"\b(?:allergic to|allergy to|intolerant to|intolerance to|can(?:no|')?t (?:eat|drink|have|stand|take|do)|"
+    r"cannot (?:eat|drink|have|stand|take|do)|(?:do|must|should)(?:n't| not) (?:eat|drink|have|want|like|take|do)|"
+    r"avoid(?:ing)?|stay(?:ing)? away from|hate|dislike|not a fan of|no more|off|gave up|quit|afraid of|"
+    r"scared of|terrified of|never (?:eat|drink|fly|take|do))\s+(?P<x>[^.,;!?]+)",
+    re.IGNORECASE,
+)
+_ALLERGY_NOUN = re.compile(r"\b(?P<x>[a-z]+(?:\s[a-z]+)?)\s+(?:allergy|intolerance)\b", re.IGNORECASE)
+_GROUPS: dict[str, tuple[str, ...]] = {
+    r"\bvegetarian\b": (
+        "meat",
+        "beef",
+        "chicken",
+        "pork",
+        "steak",
+        "bacon",
+        "ham",
+        "lamb",
+        "turkey",
+        "sausage",
+        "burger",
+        "veal",
+        "duck",
+        "salami",
+        "pepperoni",
+        "fish",
+        "salmon",
+        "tuna",
+        "shrimp",
+        "prawn",
+    ),
+    r"\bvegan\b": (
+        "meat",
+        "beef",
+        "chicken",
+        "pork",
+        "steak",
+        "bacon",
+        "ham",
+        "lamb",
+        "fish",
+        "salmon",
+        "tuna",
+        "egg",
+        "milk",
+        "cheese",
+        "butter",
+        "cream",
+        "yogurt",
+        "honey",
+        "shrimp",
+    ),
+    r"\b(?:lactose|dairy)\b": ("milk", "cheese", "butter", "cream", "yogurt", "latte", "ice cream", "dairy"),
+    r"\b(?:gluten|coeliac|celiac)\b": (
+        "bread",
+        "pasta",
+        "wheat",
+        "flour",
+        "beer",
+        "gluten",
+        "croissant",
+        "bagel",
+    ),
+    r"\b(?:halal|kosher)\b": ("pork", "bacon", "ham", "sausage", "pepperoni"),
+    r"\bsober\b|\bdon'?t drink\b|\bno alcohol\b": (
+        "wine",
+        "beer",
+        "cocktail",
+        "vodka",
+        "whisky",
+        "alcohol",
+        "champagne",
+        "gin",
+        "rum",
+    ),
+    r"\b(?:knee|ankle|back|hip) (?:injury|pain|surgery)|\bhurt my (?:knee|ankle|back|hip)\b": (
+        "run",
+        "running",
+        "jog",
+        "jogging",
+        "squat",
+        "jump",
+        "sprint",
+        "hike",
+        "hiking",
+        "lunge",
+    ),
+    r"\bafraid of (?:flying|planes)|\bfear of flying\b|\bhate flying\b": ("fly", "flight", "plane"),
+    r"\bwheelchair\b": ("stairs", "steps", "hike", "climb"),
+}
+_AVOID_CUE = re.compile(
+    r"\b(?:without|free|no|not|avoid|avoiding|skip|instead|allerg\w*|intoleran\w*|in mind|careful|safe|"
+    r"substitute|replace|alternative|rather than|other than|except|excluding|away from)\b|-free\b",
+    re.IGNORECASE,
+)
+_WEAK = frozenset(
+    {"thing", "stuff", "food", "anything", "something", "it", "them", "that", "this", "much", "really"}
+)
+
+
+def constraint_targets(fact: str) -> frozenset[str]:
+    """Stemmed words naming what ``fact`` says the user must avoid (empty when it states no constraint)."""
+    out: set[str] = set()
+    for m in list(_AVERSION.finditer(fact)) + list(_ALLERGY_NOUN.finditer(fact)):
+        words = [w for w in tx.content_words(m.group("x"))[:3] if w not in _WEAK]
+        out.update(words)
+    low = fact.lower()
+    for pattern, items in _GROUPS.items():
+        if re.search(pattern, low):
+            out.update(tx.stem(i) for i in items)
+    return frozenset(out)
+
+
+def violates(targets: frozenset[str], sentence: str) -> bool:
+    """True when ``sentence`` (not a question) mentions a target with no avoidance cue."""
+    if not targets or tx.is_question(sentence) or _AVOID_CUE.search(sentence):
+        return False
+    return bool(targets & frozenset(tx.content_words(sentence)))
