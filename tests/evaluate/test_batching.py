@@ -120,5 +120,8 @@ def test_model_returning_garbage_gives_clear_error_rows():
 
     result = evaluate([tc()], [PlanMetric(Garbage(), "A"), PlanMetric(Garbage(), "B")], display_config=QUIET,
                       cache_config=NO_CACHE, error_config=ErrorConfig(ignore_errors=True))
-    assert [m.error for m in result.test_results[0].metrics_data] == [
-        "TypeError: Garbage.a_decide returned dict; expected (SystemOneAnswers, cost)"] * 2
+    errors = [m.error for m in result.test_results[0].metrics_data]
+    assert len(errors) == 2 and errors[0] == errors[1]
+    assert errors[0].startswith("SystemOneError: System One model ")
+    assert "decide() must return (SystemOneAnswers, cost | None)" in errors[0]
+    assert "a dict that is not a SystemOneAnswers" in errors[0]

@@ -24,7 +24,7 @@ from deepeval.evaluate.cache import ResultCache, cache_key
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.results import MetricData, RepeatStats, TestResult
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric, SystemOnePlan
-from deepeval.models.system_one.schema import SystemOneAnswers
+from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.usage import UsageTracker, record_usage, track_usage
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -248,13 +248,9 @@ class Runner:
         with track_usage() as tracker:
             try:
                 timeout = self.async_config.measure_timeout
-                call = batch.model.a_decide(batch.state, batch.questions)
+                # One normalisation for every System One call: bare answers accepted, junk named clearly.
+                call = a_decide_checked(batch.model, batch.state, batch.questions)
                 answers, cost = await (asyncio.wait_for(call, timeout) if timeout else call)
-                if not isinstance(answers, SystemOneAnswers):
-                    raise TypeError(
-                        f"{type(batch.model).__name__}.a_decide returned {type(answers).__name__}; expected "
-                        "(SystemOneAnswers, cost)"
-                    )
                 if cost is not None:
                     record_usage(cost=cost)
             except Exception as err:

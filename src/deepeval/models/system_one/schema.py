@@ -132,7 +132,10 @@ class SystemOneAnswers(BaseModel):
 
     ``model`` is the resolved model version the server reported (None when unknown); tokens are the request's usage.
     A question id absent from every dict means the model gave no answer for it: a failed decision.
+    Unknown keys are rejected, so a plain ``{id: probability}`` dict is not mistaken for an empty answer set.
     """
+
+    model_config = ConfigDict(extra="forbid")
 
     nouls: dict[str, NoulAnswer] = Field(default_factory=dict)
     choices: dict[str, ChoiceAnswer] = Field(default_factory=dict)
