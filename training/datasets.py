@@ -138,10 +138,16 @@ def _answer_statement_examples(items: list[dict], test_ids: set[str]) -> list[Ex
         for s in answers[rid]:
             out.append(Example("statement_relevant", r["input"], s, 1, split, "answer"))
             other = rng.choice([i for i in with_answers[split] if i != rid])
-            out.append(Example("statement_relevant", r["input"], rng.choice(answers[other]), 0, split, "other_answer"))
+            out.append(
+                Example(
+                    "statement_relevant", r["input"], rng.choice(answers[other]), 0, split, "other_answer"
+                )
+            )
             other = rng.choice([i for i in by_split[split] if i != rid and passage_sents[i]])
             out.append(
-                Example("statement_relevant", r["input"], rng.choice(passage_sents[other]), 0, split, "off_topic")
+                Example(
+                    "statement_relevant", r["input"], rng.choice(passage_sents[other]), 0, split, "off_topic"
+                )
             )
     return out
 
@@ -164,9 +170,11 @@ def clapnq_examples() -> list[Example]:
             sents = [s for s in passage["sentences"] if s.strip()]
             text = passage["text"]
             all_names.extend(m.group(0) for m in _CAPS.finditer(text) if m.start() > 0)
-            for s in sents:
+            for s_i, s in enumerate(sents):
                 if _norm(s) in selected:  # a selected passage sentence answers the question
                     out.append(Example("statement_relevant", question, s, 1, split, "selected"))
+                elif r["_answerable"] and s_i % 3 == 0:  # on the topic, does not answer (a third kept)
+                    out.append(Example("statement_relevant", question, s, 0, split, "unselected"))
             out.append(
                 Example("context_node_relevant", question, text, int(bool(selected)), split, "passage")
             )
@@ -249,4 +257,30 @@ def retention_examples() -> list[Example]:
                     r.get("user_message"),
                 )
             )
+    return out
+
+
+def chat_relevance_examples() -> list[Example]:
+    """``statement_relevant`` pairs in the assistant/support register (``training/data/relevance_chat.jsonl``, ours,
+    hand-written): (request, a sentence of its own answer) = yes; (request, an answer sentence of another request
+    of the same split) = no, two per positive (same register, so the negatives are hard). Split 60/40 by item."""
+    rows = [
+        json.loads(line)
+        for line in open(REPO / "training" / "data" / "relevance_chat.jsonl", encoding="utf-8")
+        if line.strip()
+    ]
+    rng = random.Random(SEED + 2)
+    ids = sorted(r["id"] for r in rows)
+    rng.shuffle(ids)
+    test = set(ids[: round(len(ids) * 0.4)])
+    out: list[Example] = []
+    for r in rows:
+        split = "test" if r["id"] in test else "train"
+        pool = [o for o in rows if o["id"] != r["id"] and (o["id"] in test) == (split == "test")]
+        for s in r["answer"]:
+            out.append(Example("statement_relevant", r["input"], s, 1, split, "chat"))
+            for other in rng.sample(pool, 2):
+                out.append(
+                    Example("statement_relevant", r["input"], rng.choice(other["answer"]), 0, split, "chat")
+                )
     return out

@@ -128,7 +128,7 @@ def main() -> None:
     encoder.set_cache_size(200_000)
     if CACHE.exists():
         encoder.load_cache(str(CACHE))
-    examples = datasets.clapnq_examples() + datasets.retention_examples()
+    examples = datasets.clapnq_examples() + datasets.chat_relevance_examples() + datasets.retention_examples()
     prewarm(examples)
     print(f"embeddings ready in {time.time() - t0:.1f} s", flush=True)
     CACHE.parent.mkdir(parents=True, exist_ok=True)
@@ -155,6 +155,12 @@ def main() -> None:
             "l2": l2,
             "weights": dict(zip(names, np.round(model["weights"], 3).tolist(), strict=True)),
         }
+        chat = is_test & np.array([e.tag == "chat" for e in rows])
+        if chat.any():
+            report[kind]["ours_chat_subset"] = summary(y[chat], predict(model, x[chat]))
+            print(
+                f"  chat subset n_test={int(chat.sum())} auc={report[kind]['ours_chat_subset']['auroc']:.3f}"
+            )
         print(
             f"{kind:24s} n_test={int(is_test.sum()):4d}  base acc={report[kind]['baseline_raw_cosine']['accuracy']:.3f}"
             f" auc={report[kind]['baseline_raw_cosine']['auroc']:.3f} | ours acc={report[kind]['ours']['accuracy']:.3f}"
@@ -168,7 +174,7 @@ def main() -> None:
         "version": VERSION,
         "trained_by": "training/train_embedded.py",
         "seed": datasets.SEED,
-        "data": "ClapNQ dev (Apache-2.0), training/data/retention.jsonl (ours)",
+        "data": "ClapNQ dev (Apache-2.0), training/data/relevance_chat.jsonl and retention.jsonl (ours)",
         "models": models,
     }
     REPORT.write_text(json.dumps(report, indent=1) + "\n")
