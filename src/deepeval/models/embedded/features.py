@@ -316,9 +316,10 @@ def retention_features(
         s, w = sents[si], float(sim[si, fi])
         f_nums, f_dates, f_ents = _values(f)
         s_nums, s_dates, s_ents = _values(s)
-        if f_nums and s_nums and not (f_nums & s_nums):
+        # a fact whose every value the message repeats is echoed, not contradicted ("860 pounds, under your 900")
+        if f_nums and s_nums and not (f_nums & s_nums) and not f_nums <= msg_nums:
             num_c = max(num_c, w)
-        if _date_conflict(f_dates, s_dates):
+        if _date_conflict(f_dates, s_dates) and not (f_dates and f_dates <= msg_dates):
             date_c = max(date_c, w)
         new_ents = [e for e in s_ents if e not in all_fact_text.lower()]
         if f_ents and new_ents and not (set(f_ents) & set(s_ents)):
