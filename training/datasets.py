@@ -3,8 +3,11 @@
 Sources (read from ``../shared/datasets`` relative to the repo, or ``$DEEPEVAL_DATASETS``):
 
 - ClapNQ dev (Apache-2.0; Rosenthal et al., TACL 2025): human sentence-level relevance labels.
-  ``statement_relevant``: (question, passage sentence), yes = the annotators selected the sentence; sentences of
-  unanswerable items (on-topic passages that do not answer) are negatives (one in three kept).
+  ``statement_relevant``: (question, a sentence of its own human answer) and (question, a selected passage
+  sentence) = yes; (question, an answer sentence of another item), (question, a passage sentence of another item)
+  and one in three unselected sentences of an answerable passage (on topic, does not answer) = no. Plus
+  ``training/data/relevance_chat.jsonl`` (ours): requests in the assistant/support register, see
+  :func:`chat_relevance_examples`.
   ``context_node_relevant``: (question, node), node = the whole passage (yes for answerable items, no for
   unanswerable ones) or a window of two consecutive sentences of an answerable passage (yes = holds a selected one).
   ``claim_supported``: (claim, passage), claim = a sentence of the human answer (supported) or one corrupted copy per
