@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import threading
 import time
 
 import httpx
@@ -20,7 +21,8 @@ from deepeval.testing.servers import (
 
 
 def _chat(url: str, body: dict, **kw) -> httpx.Response:
-    return httpx.post(f"{url}/chat/completions", json=body, timeout=5, **kw)
+    kw.setdefault("timeout", 5)
+    return httpx.post(f"{url}/chat/completions", json=body, **kw)
 
 
 BASIC = {"model": "gpt-5.4", "messages": [{"role": "user", "content": "say hello twice"}]}
@@ -105,11 +107,23 @@ def test_failure_rate_is_seeded() -> None:
 
 
 def test_max_in_flight_counts_concurrency() -> None:
-    with OpenAIChatServer(latency=0.15) as srv:
+    # Each reply waits at a barrier until all 4 requests are inside the server, so the 4 are provably in flight
+    # together however slow the machine is (a server that handled them one at a time breaks the barrier: 500s).
+    barrier = threading.Barrier(4, timeout=20)
+
+    def held(_req: dict) -> str:
+        barrier.wait()
+        return "ok"
+
+    with OpenAIChatServer(held) as srv:
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
-            codes = list(pool.map(lambda _: _chat(srv.base_url, BASIC).status_code, range(4)))
-        assert codes == [200] * 4
+            codes = list(pool.map(lambda _: _chat(srv.base_url, BASIC, timeout=30).status_code, range(4)))
+        assert codes == [200] * 4, srv.responder_errors
         assert srv.counters.max_in_flight == 4 and srv.counters.in_flight == 0
+        # one at a time afterwards: the high-water mark stays, nothing is left counted in flight
+        barrier = threading.Barrier(1)
+        assert [_chat(srv.base_url, BASIC).status_code for _ in range(2)] == [200, 200]
+        assert (srv.counters.max_in_flight, srv.counters.in_flight, srv.counters.requests) == (4, 0, 6)
 
 
 def test_close_interrupts_slow_reply() -> None:
