@@ -124,3 +124,18 @@ def test_constraint_targets_and_violations() -> None:
     assert not violates(peanuts, "Try peanut-free trail mix.")
     assert not violates(peanuts, "Would you like peanuts?")
     assert not violates(peanuts, "Pretzels are a good choice.")
+
+
+def test_bare_prepositional_answer_fills_a_new_slot_not_an_old_one() -> None:
+    from deepeval.models.embedded.extraction import DeterministicExtractor
+
+    facts = DeterministicExtractor().known_facts(
+        [
+            ("user", "I want to book a trip to Lisbon for two people."),
+            ("assistant", "Which city are you flying from?"),
+            ("user", "From Manchester."),
+        ]
+    )
+    assert facts == ["I want to book a trip to Lisbon for two people.", "From Manchester."]
+    moved = DeterministicExtractor().known_facts([("user", "I live in Leeds."), ("user", "Sorry, in York.")])
+    assert moved == ["I live in York."]

@@ -32,6 +32,7 @@ _CORRECTION = re.compile(
     r"\b[\s,:;!.-]*)+|^\s*i meant\b\s*(?:to say\s*)?[\s,:]*",
     re.IGNORECASE,
 )
+_LEADING_PREP = re.compile(r"^\s*(from|to|in|at|on|for|with|by|via|near|until|after|before)\b", re.IGNORECASE)
 _CORRECTION_CUE = re.compile(
     r"\b(actually|correction|i meant|i mean|not\s+\S+\s*,?\s*but|sorry|scratch that|i was wrong|rather|changed|"
     r"instead|no longer|anymore|moved|update)\b",
@@ -277,6 +278,11 @@ class DeterministicExtractor:
         if best is None:
             return None
         pronoun = _is_bare(fact)
+        prep = _LEADING_PREP.match(fact)
+        if pronoun and prep and not correction:
+            # "From Manchester." answers a new slot unless the old fact has a value after the same preposition
+            if not re.search(rf"\b(?i:{prep.group(1)})\s+(?:the\s+)?[A-Z0-9$€£]", best):
+                return None
         threshold = 0.35 if (correction or pronoun) else 0.72
         if pronoun and correction:
             threshold = 0.0
