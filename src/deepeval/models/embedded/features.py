@@ -324,8 +324,15 @@ def retention_features(
         new_ents = [e for e in s_ents if e not in all_fact_text.lower()]
         if f_ents and new_ents and not (set(f_ents) & set(s_ents)):
             ent_c = max(ent_c, w)
-        if (tx.negation_count(f) % 2) != (tx.negation_count(s) % 2) and not tx.is_question(s):
-            neg_c = max(neg_c, w)
+        parity = tx.negation_count(s) % 2
+        if (tx.negation_count(f) % 2) != parity and not tx.is_question(s):
+            # the sentence's negation may echo another fact ("no running" from the injury fact) instead
+            echoed = any(
+                gi != fi and tx.negation_count(g) % 2 == parity and float(sim[si, gi]) >= w - 0.05
+                for gi, g in enumerate(fact_list)
+            )
+            if not echoed:
+                neg_c = max(neg_c, w)
         swap_c = max(swap_c, _swapped(f_ents, s_ents) * w)
     from deepeval.models.embedded.constraints import constraint_targets, violates
 
