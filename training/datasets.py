@@ -8,6 +8,8 @@ Sources (read from ``../shared/datasets`` relative to the repo, or ``$DEEPEVAL_D
   and one in three unselected sentences of an answerable passage (on topic, does not answer) = no. Plus
   ``training/data/relevance_chat.jsonl`` (ours): requests in the assistant/support register, see
   :func:`chat_relevance_examples`.
+  ``context_statement_relevant``: (question, passage sentence), yes = the annotators selected the sentence; the
+  other sentences of the same passage are negatives, as are one in three sentences of unanswerable items.
   ``context_node_relevant``: (question, node), node = the whole passage (yes for answerable items, no for
   unanswerable ones) or a window of two consecutive sentences of an answerable passage (yes = holds a selected one).
   ``claim_supported``: (claim, passage), claim = a sentence of the human answer (supported) or one corrupted copy per
@@ -178,6 +180,12 @@ def clapnq_examples() -> list[Example]:
                     out.append(Example("statement_relevant", question, s, 1, split, "selected"))
                 elif r["_answerable"] and s_i % 3 == 0:  # on the topic, does not answer (a third kept)
                     out.append(Example("statement_relevant", question, s, 0, split, "unselected"))
+                # context statements: selected vs the other sentences of the same passage; sentences of
+                # unanswerable items (on-topic passages that do not answer) are negatives, one in three kept
+                if r["_answerable"] or s_i % 3 == 0:
+                    lab = int(_norm(s) in selected)
+                    tag = "selected" if lab else ("unselected" if r["_answerable"] else "unanswerable")
+                    out.append(Example("context_statement_relevant", question, s, lab, split, tag))
             out.append(
                 Example("context_node_relevant", question, text, int(bool(selected)), split, "passage")
             )

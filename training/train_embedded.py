@@ -40,6 +40,7 @@ VERSION = "deepeval-local-1/2"
 #: model id -> (feature function over an Example, raw-cosine baseline feature)
 FEATURES: dict[str, tuple[Callable[[datasets.Example], dict[str, float]], str]] = {
     "statement_relevant": (lambda e: ft.relevance_features(e.a, e.b), "cos"),
+    "context_statement_relevant": (lambda e: ft.relevance_features(e.a, e.b), "cos"),
     "context_node_relevant": (lambda e: ft.node_features(e.a, e.b), "cos_max"),
     "claim_supported": (lambda e: ft.support_features(e.a, e.b), "cos_best"),
     "turn_forgets": (lambda e: ft.retention_features(json.loads(e.a), e.b, e.extra), "max_sim"),
@@ -108,7 +109,7 @@ def prewarm(examples: list[datasets.Example]) -> None:
 
     want: dict[str, set[str]] = {"query": set(), "passage": set()}
     for e in examples:
-        if e.kind in ("statement_relevant", "context_node_relevant"):
+        if e.kind in ("statement_relevant", "context_statement_relevant", "context_node_relevant"):
             want["query"].add(e.a)
             want["passage"].update({e.a, e.b})
             want["passage"].update(split_sentences(e.b))

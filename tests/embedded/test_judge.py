@@ -309,3 +309,51 @@ def test_async_decide_and_helpers(judge: EmbeddedJudge) -> None:
     nouls, cost = asyncio.run(judge.a_noul({}, qs))
     assert cost == 0.0
     assert nouls["q"].probability > 0.5
+
+
+# -- context_statement_relevant: its own model, separate from the answer-statement model ------------------------
+CTX_Q = "who sang the song take me home country roads"
+CTX_SELECTED = 'The song was written by Bill Danoff, Taffy Nivert and John Denver and recorded by John Denver.'
+CTX_OTHER = "The song was released as a single on April 12, 1971."
+
+
+def test_context_statement_relevant_is_a_decision_kind_with_its_own_model(judge: EmbeddedJudge) -> None:
+    from deepeval.models.embedded import features as ft
+    from deepeval.models.embedded.calibrated import get_model
+
+    assert K.CONTEXT_STATEMENT_RELEVANT == "context_statement_relevant"
+    assert K.CONTEXT_STATEMENT_RELEVANT in K.DECISION_KINDS
+    ctx, ans = get_model("context_statement_relevant"), get_model("statement_relevant")
+    assert ctx != ans  # a separately fitted model, not an alias
+    p = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED)
+    feats = ft.relevance_features(CTX_Q, CTX_SELECTED)
+    assert p == pytest.approx(ctx.probability(feats))
+    # the answer-statement kind still goes to the answer model
+    p_answer = p_yes(judge, K.STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED)
+    assert p_answer == pytest.approx(ans.probability(feats))
+    assert p != pytest.approx(p_answer)
+
+
+def test_context_statement_relevant_ranks_an_answering_sentence_above_an_on_topic_one(
+    judge: EmbeddedJudge,
+) -> None:
+    p_sel = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, None, input=CTX_Q, statement=CTX_SELECTED)
+    p_other = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, None, input=CTX_Q, statement=CTX_OTHER)
+    p_off = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, None, input=CTX_Q, statement="I like pancakes.")
+    assert p_sel > p_other > p_off
+    with pytest.raises(SystemOneError, match="'statement'"):
+        judge.decide({"input": CTX_Q}, {"q": noul(K.CONTEXT_STATEMENT_RELEVANT)})
+
+
+def test_whole_metric_contextual_relevancy_uses_the_context_statement_model() -> None:
+    from deepeval.models.embedded import composite, scorers
+
+    fields = {"input": CTX_Q, "retrieval_context": [f"{CTX_SELECTED} {CTX_OTHER}"]}
+    out = composite.contextual_relevancy(fields)
+    assert len(out["statements"]) == 2
+    assert out["probabilities"] == [
+        pytest.approx(scorers.context_statement_relevant(CTX_Q, s)) for s in out["statements"]
+    ]
+    assert out["probabilities"] != [
+        pytest.approx(scorers.statement_relevant(CTX_Q, s)) for s in out["statements"]
+    ]

@@ -210,7 +210,7 @@ def test_hybrid_questions_quote_only_their_statement_and_share_the_state() -> No
         assert block(q.instructions, "STATEMENT") == statement
         assert "shoes don't fit" not in q.instructions  # the request travels once, in the state
         assert "material under evaluation" not in q.instructions  # so does the data notice
-        assert q.kind == "statement_relevant" and q.data == {
+        assert q.kind == "context_statement_relevant" and q.data == {
             "input": call.state["input"],
             "statement": statement,
         }

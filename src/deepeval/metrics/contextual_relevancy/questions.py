@@ -16,7 +16,7 @@ from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "contextual_relevancy-q/2026-3"
+QUESTION_SET_VERSION = "contextual_relevancy-q/2026-4"
 
 RELEVANT_SHARE_LEVELS = ["none", "less than half", "most", "all"]
 
@@ -28,14 +28,14 @@ class ContextualRelevancyQuestions:
 
     @staticmethod
     def statement_relevant(input: str, statement: str) -> NoulQuestion:
-        """Yes = the context statement is relevant to the input (kind ``statement_relevant``). The request is the
+        """Yes = the context statement is relevant to the input (kind ``context_statement_relevant``). The request is the
         state's ``input``; only the statement is quoted."""
         return NoulQuestion(
             instructions=(
                 "Is this statement from a retrieved document useful for the search request `input`?\n"
                 + quote("statement", statement)
             ),
-            kind=kinds.STATEMENT_RELEVANT,
+            kind=kinds.CONTEXT_STATEMENT_RELEVANT,
             data={"input": input, "statement": statement},
         )
 

@@ -108,7 +108,7 @@ def contextual_relevancy(fields: dict[str, Any]) -> dict[str, Any]:
         statements.extend(_EXTRACTOR.statements_sync(node))
     return {
         "statements": statements,
-        "probabilities": [scorers.statement_relevant(question, s) for s in statements],
+        "probabilities": [scorers.context_statement_relevant(question, s) for s in statements],
         "node_probabilities": [scorers.node_relevant(question, n) for n in nodes if n.strip()],
     }
 

@@ -140,6 +140,9 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
         if kind == K.STATEMENT_RELEVANT:
             q, s = _require(fields, kind, "input", "statement")
             return scorers.statement_relevant(str(q), str(s))
+        if kind == K.CONTEXT_STATEMENT_RELEVANT:
+            q, s = _require(fields, kind, "input", "statement")
+            return scorers.context_statement_relevant(str(q), str(s))
         if kind == K.CONTEXT_NODE_RELEVANT:
             q, n = _require(fields, kind, "input", "node")
             return scorers.node_relevant(str(q), str(n))

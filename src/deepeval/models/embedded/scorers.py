@@ -17,6 +17,12 @@ def statement_relevant(question: str, statement: str) -> float:
     return get_model("statement_relevant").probability(ft.relevance_features(question, statement))
 
 
+def context_statement_relevant(question: str, statement: str) -> float:
+    """P(``statement``, a sentence of a retrieved context passage, helps answer ``question``). Trained on ClapNQ
+    passage sentences (annotator-selected vs the other sentences of the same passage), not on answer statements."""
+    return get_model("context_statement_relevant").probability(ft.relevance_features(question, statement))
+
+
 def node_relevant(question: str, node: str) -> float:
     """P(context ``node`` holds something relevant to ``question``)."""
     return get_model("context_node_relevant").probability(ft.node_features(question, node))

@@ -9,6 +9,9 @@ from __future__ import annotations
 # --- decision kinds (hybrid mode, memory grading) ---------------------------------------------------------------
 #: noul. fields: input, statement. P(yes) = the statement is relevant to the input.
 STATEMENT_RELEVANT = "statement_relevant"
+#: noul. fields: input, statement. P(yes) = this statement of a retrieved context passage helps answer the input
+#: (a separate kind from :data:`STATEMENT_RELEVANT`, which judges statements of an answer).
+CONTEXT_STATEMENT_RELEVANT = "context_statement_relevant"
 #: noul. fields: input, node. P(yes) = the context node holds something relevant to the input.
 CONTEXT_NODE_RELEVANT = "context_node_relevant"
 #: noul. fields: facts (list[str], user facts known before this turn), assistant_message, user_message (optional,
@@ -40,6 +43,7 @@ KR_RETENTION_LEVEL = (
 DECISION_KINDS = frozenset(
     {
         STATEMENT_RELEVANT,
+        CONTEXT_STATEMENT_RELEVANT,
         CONTEXT_NODE_RELEVANT,
         TURN_ATTRITION,
         TURN_FORGETS,
