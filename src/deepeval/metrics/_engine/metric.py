@@ -25,6 +25,7 @@ another, so both paths give identical results.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -35,12 +36,14 @@ from deepeval.errors import ConfigurationError, InvalidEvalModeError
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import EXTRACTION_PROMPT_VERSION
 from deepeval.metrics._engine.judges import Judges, SyncLLM, SyncSystemOne, key_names, resolve_judges
+from deepeval.metrics._engine.schemas import ReasonReply
 from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
 from deepeval.metrics._engine.system_one import WeightedQuestion, build_reason, evaluate_answers
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
 from deepeval.models.resolve import describe
+from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import SystemOneAnswers
 from deepeval.models.usage import UsageTracker, record_usage, track_usage
@@ -291,6 +294,21 @@ class EngineMetric(BaseMetric):
         self.evaluation_model = None
         self.success = success_of(self.score, self.threshold)
         self._set_verbose(f"Eval mode: {judges.mode.value}\n\nNo judge call:\n{outcome.reason}")
+
+    async def _explain(
+        self,
+        ctx: MeasureContext,
+        score: float,
+        judged: list[dict[str, Any]],
+        fallback: Callable[[float, list[dict[str, Any]]], str],
+        *prompt_args: Any,
+    ) -> str:
+        """The reason: the LLM writes it from ``evaluation_template.generate_reason(*prompt_args, score, judged)``;
+        with no LLM (hybrid on the embedded judge) ``fallback(score, judged)`` builds it from the verdicts."""
+        if ctx.llm is None:
+            return fallback(score, judged)
+        prompt = self.evaluation_template.generate_reason(*prompt_args, score, judged)
+        return (await a_generate_structured(ctx.llm, prompt, ReasonReply)).reason
 
     def _set_verbose(self, logs: str) -> None:
         self.verbose_logs = logs

@@ -20,7 +20,7 @@ from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
-from deepeval.metrics._engine.schemas import ReasonReply, TernaryVerdicts, one_verdict_each
+from deepeval.metrics._engine.schemas import TernaryVerdicts, one_verdict_each
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.verdicts import ternary_from_probability
 from deepeval.metrics.answer_relevancy.prompts import AnswerRelevancyTemplate
@@ -111,16 +111,8 @@ class AnswerRelevancyMetric(EngineMetric):
             "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
             "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
         }
-        reason = await self._reason(ctx, question, score, judged) if ctx.include_reason else None
+        reason = await self._explain(ctx, score, judged, deterministic_reason, question) if ctx.include_reason else None
         return Outcome(score, reason, breakdown)
-
-    async def _reason(
-        self, ctx: MeasureContext, question: str, score: float, judged: list[dict[str, Any]]
-    ) -> str:
-        if ctx.llm is None:
-            return deterministic_reason(score, judged)
-        prompt = self.evaluation_template.generate_reason(question, score, judged)
-        return (await a_generate_structured(ctx.llm, prompt, ReasonReply)).reason
 
 
 def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:

@@ -25,7 +25,7 @@ from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
 from deepeval.metrics._engine.facts import apply_changes, fact_changes
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_turns
-from deepeval.metrics._engine.schemas import BinaryVerdict, ReasonReply
+from deepeval.metrics._engine.schemas import BinaryVerdict
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.base_metric import BaseConversationalMetric
@@ -169,14 +169,8 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             decided_by_system_one=sum(d.source == "system_one" for d in decisions.values()),
             decided_by_llm=sum(d.source == "llm" for d in decisions.values()),
         )
-        reason = await self._reason(ctx, score, judged) if ctx.include_reason else None
+        reason = await self._explain(ctx, score, judged, deterministic_reason) if ctx.include_reason else None
         return Outcome(score, reason, breakdown)
-
-    async def _reason(self, ctx: MeasureContext, score: float, judged: list[dict[str, Any]]) -> str:
-        if ctx.llm is None:
-            return deterministic_reason(score, judged)
-        prompt = self.evaluation_template.generate_reason(score, judged)
-        return (await a_generate_structured(ctx.llm, prompt, ReasonReply)).reason
 
 
 def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:
