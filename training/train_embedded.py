@@ -4,6 +4,7 @@ Usage (from the repo root, venv active)::
 
     python training/train_embedded.py            # fit, evaluate on the held-out split, write coefficients
     python training/train_embedded.py --no-write # evaluate only
+    python training/train_embedded.py --kinds turn_forgets,turn_attrition  # refit only these kinds
 
 Reproducible: fixed seeds and splits (training/datasets.py), deterministic features, Newton-fitted logistic
 regression (training/logreg.py). Embeddings are cached in ``training/.cache/embeddings.npz`` (git-ignored), so a
@@ -124,7 +125,16 @@ def prewarm(examples: list[datasets.Example]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-write", action="store_true", help="do not overwrite the shipped coefficients")
+    ap.add_argument(
+        "--kinds",
+        default="",
+        help="comma-separated question kinds to refit (default: all); the others keep their shipped models and report",
+    )
     args = ap.parse_args()
+    only = {k for k in args.kinds.split(",") if k}
+    unknown = only - set(FEATURES)
+    if unknown:
+        ap.error(f"unknown kinds {sorted(unknown)}; known: {sorted(FEATURES)}")
     t0 = time.time()
     encoder.set_cache_size(200_000)
     if CACHE.exists():
@@ -136,7 +146,12 @@ def main() -> None:
     encoder.save_cache(str(CACHE))
     models: dict[str, dict] = {}
     report: dict[str, dict] = {}
+    if only:  # keep the other kinds as shipped so helpers refitting different kinds do not undo each other
+        models = json.loads(OUT.read_text())["models"]
+        report = json.loads(REPORT.read_text()) if REPORT.exists() else {}
     for kind, (featurize, base_name) in FEATURES.items():
+        if only and kind not in only:
+            continue
         rows = [e for e in examples if e.kind == kind]
         feats = [featurize(e) for e in rows]
         names = sorted(feats[0])
