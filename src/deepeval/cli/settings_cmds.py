@@ -209,6 +209,33 @@ def _options(**values: str | None) -> dict[str, str]:
     return {k: v for k, v in values.items() if v is not None}
 
 
+def _save_judge(
+    values: dict[str, str],
+    *,
+    save: str | None,
+    quiet: bool,
+    prompt_api_key: bool,
+    key_env: str,
+    key_label: str,
+    nothing_note: str | None = None,
+) -> Path:
+    """The flow shared by the set-<judge> commands: refuse a prompted key with nowhere to persist it, prompt for the
+    key only once the target file is known to be valid, write, and say where the key comes from when not saved.
+    Returns the dotenv path written to."""
+    _need_save_for_key(prompt_api_key, save)
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        if prompt_api_key:
+            values[key_env] = _prompt_key(key_label)
+        if not values and nothing_note and not quiet:
+            typer.echo(nothing_note)
+        _write(path, values, quiet)
+        if not prompt_api_key:
+            _not_saved_note(quiet, key_env)
+    return path
+
+
 SaveOpt = typer.Option(None, "--save", help=SAVE_HELP, metavar="dotenv[:PATH]")
 QuietOpt = typer.Option(False, "--quiet", "-q", help="Print nothing on success.")
 PromptOpt = typer.Option(
@@ -222,9 +249,7 @@ PromptOpt = typer.Option(
 
 @app.command("set-eval-mode")
 def set_eval_mode(
-    mode: str = typer.Argument(
-        ..., help=f"One of {', '.join(EVAL_MODES)} (case-insensitive)."
-    ),
+    mode: str = typer.Argument(..., help=f"One of {', '.join(EVAL_MODES)} (case-insensitive)."),
     save: str | None = SaveOpt,
     quiet: bool = QuietOpt,
 ) -> None:
@@ -277,17 +302,17 @@ def set_openai(
         OPENAI_COST_PER_INPUT_TOKEN=_cost(cost_per_input_token, "--cost-per-input-token"),
         OPENAI_COST_PER_OUTPUT_TOKEN=_cost(cost_per_output_token, "--cost-per-output-token"),
     )
-    _need_save_for_key(prompt_api_key, save)
+    path = _save_judge(
+        values,
+        save=save,
+        quiet=quiet,
+        prompt_api_key=prompt_api_key,
+        key_env="OPENAI_API_KEY",
+        key_label="OpenAI API key",
+    )
     with _fail_cleanly():
-        path = _target(save)
-        assert path is not None
-        if prompt_api_key:
-            values["OPENAI_API_KEY"] = _prompt_key("OpenAI API key")
-        _write(path, values, quiet)
         if "USE_LOCAL_MODEL" in unset_keys(path, ["USE_LOCAL_MODEL"]) and not quiet:
             typer.echo(f"Removed USE_LOCAL_MODEL from {_show_path(path)}: OpenAI is now the LLM judge.")
-        if not prompt_api_key:
-            _not_saved_note(quiet, "OPENAI_API_KEY")
 
 
 @app.command("set-local-model")
@@ -313,15 +338,14 @@ def set_local_model(
                 f"must be one of {', '.join(LOCAL_FORMATS)}, got {fmt!r}", param_hint="--format"
             )
         values["LOCAL_MODEL_FORMAT"] = fmt.strip().lower()
-    _need_save_for_key(prompt_api_key, save)
-    with _fail_cleanly():
-        path = _target(save)
-        assert path is not None
-        if prompt_api_key:
-            values["LOCAL_MODEL_API_KEY"] = _prompt_key("Local model API key")
-        _write(path, values, quiet)
-        if not prompt_api_key:
-            _not_saved_note(quiet, "LOCAL_MODEL_API_KEY")
+    _save_judge(
+        values,
+        save=save,
+        quiet=quiet,
+        prompt_api_key=prompt_api_key,
+        key_env="LOCAL_MODEL_API_KEY",
+        key_label="Local model API key",
+    )
 
 
 @app.command("unset-local-model")
@@ -354,19 +378,15 @@ def set_typesafe(
         TYPESAFE_BASE_URL=_url(base_url, "--base-url"),
         TYPESAFE_COST_PER_INPUT_TOKEN=_cost(cost_per_input_token, "--cost-per-input-token"),
     )
-    _need_save_for_key(prompt_api_key, save)
-    with _fail_cleanly():
-        path = _target(save)
-        assert path is not None
-        if prompt_api_key:
-            values["TYPESAFE_API_KEY"] = _prompt_key("TypeSafe API key")
-        if not values and not quiet:
-            typer.echo(
-                "Nothing to save: pass --model, --base-url, --cost-per-input-token or --prompt-api-key."
-            )
-        _write(path, values, quiet)
-        if not prompt_api_key:
-            _not_saved_note(quiet, "TYPESAFE_API_KEY")
+    _save_judge(
+        values,
+        save=save,
+        quiet=quiet,
+        prompt_api_key=prompt_api_key,
+        key_env="TYPESAFE_API_KEY",
+        key_label="TypeSafe API key",
+        nothing_note="Nothing to save: pass --model, --base-url, --cost-per-input-token or --prompt-api-key.",
+    )
 
 
 @app.command("unset-typesafe")
