@@ -11,7 +11,7 @@ from deepeval.metrics.contextual_relevancy import ContextualRelevancyTemplate
 from deepeval.test_case import LLMTestCase, RetrievedContextData
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 
-from .helpers import FakeExtractor, SlowLLM, block, calls_by_schema, router
+from .helpers import FakeExtractor, SlowLLM, block, calls_by_schema, router, schema_name
 
 NODE_A = "All customers are eligible for a 30 day full refund at no extra cost. Our office is in Paris."
 NODE_B = "Shoes can be exchanged for another size within 60 days."
@@ -21,8 +21,19 @@ STATEMENTS = {
     NODE_B: ["Shoes can be exchanged for another size within 60 days."],
     NODE_C: ["The company was founded in 1999."],
 }
+#: the sentences hybrid mode splits the nodes into (deterministically, no LLM call)
+SENTENCES = {
+    NODE_A: [
+        "All customers are eligible for a 30 day full refund at no extra cost.",
+        "Our office is in Paris.",
+    ],
+    NODE_B: [NODE_B],
+    NODE_C: [NODE_C],
+}
 VERDICTS = {
     "The office is in Paris.": "no",
+    "Our office is in Paris.": "no",
+    "All customers are eligible for a 30 day full refund at no extra cost.": "yes",
     "All customers get a 30 day full refund at no extra cost.": "Yes.",
     "Shoes can be exchanged for another size within 60 days.": "YES ",
     "The company was founded in 1999.": "no",
@@ -75,20 +86,16 @@ def test_retrieved_context_data_is_judged_as_source_and_text(mode: str) -> None:
         NODE_C: STATEMENTS[NODE_C],
     }
     llm = ScriptedLLM(router(statements=statements, verdicts=verdicts_for))
-    probs = {
-        "Shoes can be exchanged for another size within 60 days.": 0.9,
-        "The company was founded in 1999.": 0.1,
-    }
+    probs = {rendered: 0.9, "The company was founded in 1999.": 0.1}  # hybrid decides the rendered sentence
     s1 = ScriptedSystemOne(lambda state, qs: {qid: probs[q.data["statement"]] for qid, q in qs.items()})
     metric = ContextualRelevancyMetric(model=llm, system_one_model=s1, eval_mode=mode)
     assert metric.measure(case([node, NODE_C])) == 0.5
     assert metric.error is None
-    split_prompts = [
-        c.prompt
-        for c in llm.calls
-        if c.schema is not None and c.schema.__name__ in ("StatementVerdicts", "StatementsPerText")
-    ]
-    assert any(rendered in p for p in split_prompts)
+    if mode == "llm":
+        split_prompts = [c.prompt for c in llm.calls if schema_name(c.schema) == "StatementVerdicts"]
+        assert [block(p, "DOCUMENT") for p in split_prompts].count(rendered) == 1
+    else:
+        assert [q.data["statement"] for q in s1.calls[0].questions.values()] == [rendered, NODE_C]
 
 
 def test_empty_retrieval_context_scores_zero_without_calls() -> None:
@@ -107,12 +114,14 @@ def test_no_statements_scores_zero() -> None:
     assert metric.measure(case(nodes)) == 0.0
     assert calls_by_schema(llm) == {"StatementVerdicts": 1}  # the nodes without words are not sent
     assert metric.reason is not None and "no statements" in metric.reason
-    hybrid_llm = ScriptedLLM(router(statements=[]))
-    s1 = ScriptedSystemOne(lambda state, qs: {})
+    # hybrid splits by rule: a node with words is at least one sentence, so the same context is one decision
+    hybrid_llm = ScriptedLLM(router(reason="r"))
+    s1 = ScriptedSystemOne(lambda state, qs: dict.fromkeys(qs, 0.2))
     hybrid = ContextualRelevancyMetric(model=hybrid_llm, system_one_model=s1, eval_mode="hybrid")
     assert hybrid.measure(case(nodes)) == 0.0
-    assert calls_by_schema(hybrid_llm) == {"StatementsPerText": 1} and s1.call_count == 0
-    assert json.loads(block(hybrid_llm.calls[0].prompt, "TEXTS")) == ["Hmm, okay then."]
+    assert calls_by_schema(hybrid_llm) == {"ReasonReply": 1} and s1.call_count == 1
+    assert [q.data["statement"] for q in s1.calls[0].questions.values()] == ["Hmm, okay then."]
+    assert hybrid.score_breakdown is not None and hybrid.score_breakdown["statements_per_node"] == [1, 0, 0]
 
 
 def test_missing_retrieval_context_raises() -> None:
@@ -135,8 +144,8 @@ def test_nodes_are_processed_concurrently() -> None:
 
 def test_hybrid_one_request_over_all_nodes() -> None:
     probs = {
-        "All customers get a 30 day full refund at no extra cost.": 0.97,
-        "The office is in Paris.": 0.03,
+        "All customers are eligible for a 30 day full refund at no extra cost.": 0.97,
+        "Our office is in Paris.": 0.03,
         "Shoes can be exchanged for another size within 60 days.": 0.55,
         "The company was founded in 1999.": 0.2,
     }
@@ -145,9 +154,14 @@ def test_hybrid_one_request_over_all_nodes() -> None:
     metric = ContextualRelevancyMetric(model=llm, system_one_model=s1, eval_mode="hybrid", verbose_mode=False)
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(0.5)  # 0.97 and 0.55 are yes
     assert s1.call_count == 1 and len(s1.calls[0].questions) == 4
-    # ONE extraction call for all nodes, ONE System One request, ONE reason
-    assert calls_by_schema(llm) == {"StatementsPerText": 1, "ReasonReply": 1}
-    assert json.loads(block(llm.calls[0].prompt, "TEXTS")) == [NODE_A, NODE_B, NODE_C]
+    # the nodes are split by rule (no LLM call), ONE System One request decides every sentence, ONE reason call
+    assert calls_by_schema(llm) == {"ReasonReply": 1}
+    assert [q.data["statement"] for q in s1.calls[0].questions.values()] == [
+        st for node in (NODE_A, NODE_B, NODE_C) for st in SENTENCES[node]
+    ]
+    assert metric.score_breakdown is not None
+    assert metric.score_breakdown["statements_per_node"] == [2, 1, 1]
+    assert metric.score_breakdown["decided_by_system_one"] == 4
     assert metric.confidence == pytest.approx(0.1)
     assert metric.verbose_logs is not None and '"p_yes": 0.55' in metric.verbose_logs
 
@@ -157,8 +171,10 @@ def test_hybrid_fallback_groups_by_node() -> None:
     s1 = ScriptedSystemOne([SystemOneError("429", kind="rate_limit", retryable=True)])
     metric = ContextualRelevancyMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(0.5)
-    # the fallback judges the already split statements, one call per node
-    assert calls_by_schema(llm) == {"StatementsPerText": 1, "BinaryVerdicts": 3, "ReasonReply": 1}
+    # the fallback judges the already split sentences, one call per node
+    assert calls_by_schema(llm) == {"BinaryVerdicts": 3, "ReasonReply": 1}
+    verdict_prompts = [c.prompt for c in llm.calls if schema_name(c.schema) == "BinaryVerdicts"]
+    assert sorted(json.loads(block(p, "STATEMENTS")) for p in verdict_prompts) == sorted(SENTENCES.values())
     assert metric.system_one_fallback_reason is not None
     assert metric.system_one_fallback_reason.startswith(
         "System One model scripted-system-one: rate_limit: 429"
@@ -217,29 +233,50 @@ def test_hybrid_questions_quote_only_their_statement_and_share_the_state() -> No
     assert statement == STATEMENTS[NODE_B][0]  # the last question is node 1's statement
 
 
-def test_hybrid_extraction_count_mismatch_is_reasked_once() -> None:
+class SplitInOneCall:
+    """A template without the combined split-and-judge prompt: ``llm`` mode then splits every node in ONE call
+    (``generate_node_statements``) and judges each node's statements in one call per node."""
+
+    PROMPT_VERSION = "split-in-one-call-1"
+    generate_statements = staticmethod(ContextualRelevancyTemplate.generate_statements)
+    generate_node_statements = staticmethod(ContextualRelevancyTemplate.generate_node_statements)
+    generate_verdicts = staticmethod(ContextualRelevancyTemplate.generate_verdicts)
+    generate_reason = staticmethod(ContextualRelevancyTemplate.generate_reason)
+
+
+def split_replies(*replies: dict[str, object], verdicts: dict[str, str] = VERDICTS) -> ScriptedLLM:
+    """An LLM answering the batch split with ``replies`` in turn and every other call by the router."""
+    queue = list(replies)
+
+    def verdicts_of(prompt: str) -> list[str]:
+        return [verdicts[st] for st in json.loads(block(prompt, "STATEMENTS"))]
+
+    base = router(statements=STATEMENTS, verdicts=verdicts_of, reason="r")
+
+    def respond(prompt: str, schema: object) -> object:
+        return queue.pop(0) if schema_name(schema) == "StatementsPerText" else base(prompt, schema)
+
+    return ScriptedLLM(respond)
+
+
+def test_batch_extraction_count_mismatch_is_reasked_once() -> None:
     good = per_text(STATEMENTS[NODE_A], STATEMENTS[NODE_B], STATEMENTS[NODE_C])
-    llm = ScriptedLLM([per_text(["only one node"]), good, {"reason": "r"}])
-    s1 = ScriptedSystemOne(
-        lambda state, qs: {q: 0.9 if "refund" in qs[q].data["statement"] else 0.1 for q in qs}
-    )
-    metric = ContextualRelevancyMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
-    assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(1 / 4)
-    assert llm.call_count == 3
+    llm = split_replies(per_text(["only one node"]), good)
+    metric = ContextualRelevancyMetric(model=llm, eval_mode="llm", evaluation_template=SplitInOneCall)
+    assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(2 / 4)
+    assert calls_by_schema(llm) == {"StatementsPerText": 2, "BinaryVerdicts": 3, "ReasonReply": 1}
     assert (
         "expected exactly 3 entries, one per text with indices 0 to 2, got indices [0]" in llm.calls[1].prompt
     )
     assert metric.score_breakdown is not None and metric.score_breakdown["statements_per_node"] == [2, 1, 1]
 
 
-def test_hybrid_extraction_entries_are_matched_by_index_and_blank_nodes_skipped() -> None:
+def test_batch_extraction_entries_are_matched_by_index_and_blank_nodes_skipped() -> None:
     reply = {
         "texts": [{"index": 1, "statements": ["C one."]}, {"index": 0, "statements": ["A one.", "A two."]}]
     }
-    llm = ScriptedLLM([reply, {"reason": "r"}])
-    probs = {"A one.": 0.9, "A two.": 0.2, "C one.": 0.8}
-    s1 = ScriptedSystemOne(lambda state, qs: {q: probs[qs[q].data["statement"]] for q in qs})
-    metric = ContextualRelevancyMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
+    llm = split_replies(reply, verdicts={"A one.": "yes", "A two.": "no", "C one.": "yes"})
+    metric = ContextualRelevancyMetric(model=llm, eval_mode="llm", evaluation_template=SplitInOneCall)
     assert metric.measure(case(["Node A.", "   ", "Node C."])) == pytest.approx(2 / 3)
     assert json.loads(block(llm.calls[0].prompt, "TEXTS")) == ["Node A.", "Node C."]
     assert metric.score_breakdown is not None
@@ -261,17 +298,49 @@ def test_hybrid_extraction_entries_are_matched_by_index_and_blank_nodes_skipped(
         },
     ],
 )
-def test_hybrid_extraction_still_wrong_after_reask_is_a_clear_error(bad: dict[str, object]) -> None:
-    llm = ScriptedLLM([bad, bad])
-    s1 = ScriptedSystemOne(lambda state, qs: {})
-    metric = ContextualRelevancyMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
+def test_batch_extraction_still_wrong_after_reask_is_a_clear_error(bad: dict[str, object]) -> None:
+    llm = split_replies(bad, bad)
+    metric = ContextualRelevancyMetric(model=llm, eval_mode="llm", evaluation_template=SplitInOneCall)
     with pytest.raises(
         StructuredOutputError,
         match=r"does not match StatementsPerText after one re-ask.*expected exactly 3 entries",
     ):
         metric.measure(case([NODE_A, NODE_B, NODE_C]))
-    assert llm.call_count == 2 and s1.call_count == 0
+    assert calls_by_schema(llm) == {"StatementsPerText": 2}
     assert metric.error is not None and metric.success is False
+
+
+def test_hybrid_without_reason_makes_no_llm_call() -> None:
+    """hybrid = deterministic split + one System One request (+ the reason): no reason, no LLM call at all."""
+    probs = {
+        st: (0.9 if VERDICTS[st].lower().startswith("y") else 0.1) for sts in SENTENCES.values() for st in sts
+    }
+    s1 = ScriptedSystemOne(lambda state, qs: {q: probs[qs[q].data["statement"]] for q in qs})
+    llm = make_llm()
+    metric = ContextualRelevancyMetric(
+        model=llm, system_one_model=s1, eval_mode="hybrid", include_reason=False
+    )
+    assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(2 / 4)
+    assert llm.call_count == 0 and s1.call_count == 1 and metric.reason is None
+
+
+def test_hybrid_with_a_user_extractor_and_an_llm_splits_with_the_extractor() -> None:
+    extractor = FakeExtractor(statements=STATEMENTS)
+    probs = {
+        st: (0.9 if VERDICTS[st].lower().startswith("y") else 0.1)
+        for sts in STATEMENTS.values()
+        for st in sts
+    }
+    s1 = ScriptedSystemOne(lambda state, qs: {q: probs[qs[q].data["statement"]] for q in qs})
+    llm = make_llm()
+    metric = ContextualRelevancyMetric(
+        model=llm, system_one_model=s1, eval_mode="hybrid", extractor=extractor
+    )
+    assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(2 / 4)
+    assert extractor.calls == 3 and calls_by_schema(llm) == {"ReasonReply": 1}
+    assert [q.data["statement"] for q in s1.calls[0].questions.values()] == [
+        st for node in (NODE_A, NODE_B, NODE_C) for st in STATEMENTS[node]
+    ]
 
 
 def test_llm_split_and_judge_normalises_verdicts_and_reasks_blank_statements() -> None:

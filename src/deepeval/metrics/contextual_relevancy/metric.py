@@ -9,10 +9,12 @@ Judge calls per test case with ``n`` non-blank nodes (never more than deepeval 4
 
 * llm: ``n`` calls, one per node and all concurrently, each extracting the node's statements AND judging them
   (schema ``{"verdicts": [{"statement", "verdict", "reason"}]}``), then one reason call.
-* hybrid: one LLM call splitting every node into statements (``{"texts": [{"index", "statements"}]}``, exactly one
-  entry per node), one System One request deciding every statement of every node, one reason call. Without an LLM
-  the extractor splits each node and the reason is built from the verdicts. Decisions System One fails on are made
-  by the LLM, one call per node.
+* hybrid: every node is split into sentences deterministically (the embedded judge's
+  :class:`~deepeval.models.embedded.extraction.DeterministicExtractor`, ``pysbd``; no LLM call), one System One
+  request decides every sentence of every node, then one reason call (none with ``include_reason=False``). So a
+  test case costs 1 LLM call and 1 System One request, as deepeval 4.3.1's hybrid (which also splits with rules).
+  Without an LLM the reason is built from the verdicts. Decisions System One fails on are made by the LLM, one
+  call per node.
 * system_one: one request with three whole-metric questions.
 
 With a user ``extractor=`` (any mode) the extractor splits each node and the judges only decide.
@@ -100,7 +102,10 @@ class ContextualRelevancyMetric(EngineMetric):
             per_node, decisions = await self._split_and_judge(ctx, question, nodes)
             ctx.log("Statements per node", per_node)
         else:
-            per_node = await _statements_per_node(ctx, nodes)
+            if ctx.mode is EvalMode.HYBRID and ctx.own_extraction:
+                per_node = _sentences_per_node(nodes)
+            else:
+                per_node = await _statements_per_node(ctx, nodes)
             ctx.log("Statements per node", per_node)
             decisions = await self._decide(ctx, question, per_node)
         if not decisions:
@@ -127,7 +132,11 @@ class ContextualRelevancyMetric(EngineMetric):
             "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
             "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
         }
-        reason = await self._explain(ctx, score, judged, deterministic_reason, question) if ctx.include_reason else None
+        reason = (
+            await self._explain(ctx, score, judged, deterministic_reason, question)
+            if ctx.include_reason
+            else None
+        )
         return Outcome(score, reason, breakdown)
 
     async def _split_and_judge(
@@ -219,6 +228,16 @@ def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> s
 def _ids(node: int, items: Sequence[Any]) -> list[str]:
     """Decision ids of a node's statements: ``n<node>s<i>``."""
     return [f"n{node}s{i}" for i in range(len(items))]
+
+
+def _sentences_per_node(nodes: Sequence[str]) -> list[list[str]]:
+    """Hybrid split with no judge call: each node's sentences (those with a letter or digit), ``[]`` for a blank
+    node. The embedded judge's ``context_statement_relevant`` model was fitted on single passage sentences
+    (ClapNQ), so a System One judge sees the unit it was calibrated on."""
+    from deepeval.models.embedded.extraction import DeterministicExtractor
+
+    splitter = DeterministicExtractor()
+    return [splitter.statements_sync(node) if has_words(node) else [] for node in nodes]
 
 
 async def _statements_per_node(ctx: MeasureContext, nodes: Sequence[str]) -> list[list[str]]:

@@ -10,12 +10,13 @@ from typing import Any
 from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.metrics._engine.extractor import statements_batch_prompt, statements_prompt
 
-PROMPT_VERSION = "contextual_relevancy/2026-2"
+PROMPT_VERSION = "contextual_relevancy/2026-3"
 
 
 class ContextualRelevancyTemplate:
     """Prompt builders: ``generate_node_verdicts`` (``llm`` mode: split one node and judge its statements in one
-    call), ``generate_node_statements`` (hybrid: split every node of a test case in one call),
+    call), ``generate_node_statements`` (split every node of a test case in one call: ``llm`` mode with a template that
+    has no ``generate_node_verdicts``; hybrid splits deterministically since 2026-3),
     ``generate_statements`` and ``generate_verdicts`` (a user ``extractor=``, and the hybrid LLM fallback),
     ``generate_reason``."""
 
