@@ -119,3 +119,40 @@ def test_deepeval_test_run_bad_path_and_missing_xdist(tmp_path):
     except ImportError:
         proc = _run([str(DEEPEVAL), "test", "run", "test_x.py", "-n", "2"], tmp_path)
         assert proc.returncode == 4 and "pytest-xdist" in proc.stderr
+
+
+def _reports(folder: Path) -> list[dict]:
+    import json
+
+    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
+
+
+@pytest.mark.parametrize("workers", [None, 2])
+def test_deepeval_test_run_writes_one_session_report(tmp_path, workers):
+    """One report per session, with every assert_test result: none per assert_test call, none per xdist worker."""
+    if workers is not None:
+        pytest.importorskip("xdist")
+    (tmp_path / "test_llm.py").write_text(TEST_FILE)
+    args = [str(DEEPEVAL), "test", "run", "test_llm.py", "-p", "no:cacheprovider"]
+    if workers is not None:
+        args += ["-n", str(workers)]
+    env_folder = tmp_path / "results"
+    proc = subprocess.run(
+        args,
+        cwd=tmp_path,
+        env={**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "COLUMNS": "160", "DEEPEVAL_RESULTS_FOLDER": str(env_folder)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "2 passed" in proc.stdout and "1 failed" in proc.stdout
+    table = proc.stdout.split("deepeval results", 1)[1]
+    assert "1/2 test cases passed" in table
+    reports = _reports(env_folder)
+    assert len(reports) == 1, sorted(p.name for p in env_folder.iterdir())
+    rows = {r["name"]: r["metrics_data"][0]["score"] for r in reports[0]["test_results"]}
+    assert rows == {
+        "test_llm.py::test_answers[a long enough answer]": 1.0,
+        "test_llm.py::test_answers[tiny]": 0.4,
+    }

@@ -21,6 +21,11 @@ def set_sink(sink: Sink | None) -> Sink | None:
     return previous
 
 
+def collecting() -> bool:
+    """True inside a test run by the pytest plugin: that session writes one report for all its results."""
+    return _sink is not None
+
+
 def record(result: TestResult) -> None:
     if _sink is not None:
         _sink(result)

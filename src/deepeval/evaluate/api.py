@@ -141,7 +141,9 @@ async def a_evaluate(
 def _results_folder(display_config: DisplayConfig) -> str | None:
     from deepeval.config import get_settings
 
-    folder = display_config.results_folder or get_settings().get("DEEPEVAL_RESULTS_FOLDER")
+    folder = display_config.results_folder
+    if folder is None and not display_config._session_report:
+        folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
     return str(folder) if folder else None
 
 
@@ -311,6 +313,9 @@ def assert_test(
             show_indicator=False,
             print_results=False,
             verbose_mode=True if _env_flag("DEEPEVAL_VERBOSE_MODE") else None,
+            # Under the pytest plugin the session writes one DEEPEVAL_RESULTS_FOLDER report holding this result;
+            # a second file per assert_test call would only duplicate it.
+            _session_report=_session.collecting(),
         ),
         cache_config=CacheConfig(write_cache=use_cache, use_cache=use_cache),
         error_config=ErrorConfig(

@@ -7,7 +7,7 @@ message naming the bad field.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from deepeval.errors import ConfigurationError
@@ -78,6 +78,8 @@ class DisplayConfig:
     display_option: TestRunResultDisplay | str | None = TestRunResultDisplay.ALL
     results_folder: str | None = None
     file_output_dir: str | None = None
+    # Internal: set by assert_test under the pytest plugin, whose session report replaces the per-call one.
+    _session_report: bool = field(default=False, repr=False, compare=False)
 
     def display(self) -> TestRunResultDisplay:
         if self.display_option is None:

@@ -58,7 +58,8 @@ class DeepEvalCollector:
                 continue
 
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-        if not self.results:
+        # An xdist worker's results reach the controller on its test reports; only the controller reports.
+        if not self.results or hasattr(config, "workerinput"):
             return
         from deepeval.evaluate.display import render_results
         from deepeval.evaluate.results import EvaluationResult
