@@ -139,3 +139,58 @@ def test_bare_prepositional_answer_fills_a_new_slot_not_an_old_one() -> None:
     assert facts == ["I want to book a trip to Lisbon for two people.", "From Manchester."]
     moved = DeterministicExtractor().known_facts([("user", "I live in Leeds."), ("user", "Sorry, in York.")])
     assert moved == ["I live in York."]
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "expected"),
+    [
+        # a correction of one place in a fact that holds two keeps the other place and replaces the right one
+        (
+            "I live in Leeds but grew up in York.",
+            "Sorry, I grew up in Manchester.",
+            ["I live in Leeds but grew up in Manchester."],
+        ),
+        (
+            "I live in Leeds but grew up in York.",
+            "Sorry, from Manchester.",
+            ["I live in Leeds but grew up in Manchester."],
+        ),
+        (
+            "I grew up in York but now live in Leeds.",
+            "Sorry, from Manchester.",
+            ["I grew up in Manchester but now live in Leeds."],
+        ),
+        (
+            "I grew up in York but now live in Leeds.",
+            "From Manchester.",
+            ["I grew up in Manchester but now live in Leeds."],
+        ),
+        (
+            "I grew up in York but now live in Leeds.",
+            "Actually I grew up in Manchester.",
+            ["I grew up in Manchester but now live in Leeds."],
+        ),
+        # separate facts: the bare "from X" correction goes to the origin fact, not the most recent place
+        (
+            "I live in Leeds, but I grew up in York.",
+            "Sorry, from Manchester.",
+            ["I live in Leeds.", "I grew up in Manchester."],
+        ),
+        (
+            "I'm flying from Boston to Denver on Friday.",
+            "Sorry, from Chicago.",
+            ["I'm flying from Chicago to Denver on Friday."],
+        ),
+        (
+            "I'm flying from Boston to Denver on Friday.",
+            "Sorry, to Chicago.",
+            ["I'm flying from Boston to Chicago on Friday."],
+        ),
+        ("My sister Anna lives in Rome.", "Actually she lives in Milan.", ["My sister Anna lives in Milan."]),
+        ("I have 2 dogs and 3 cats.", "Sorry, 4 cats.", ["I have 2 dogs and 4 cats."]),
+    ],
+)
+def test_correction_replaces_the_value_in_its_own_slot(
+    ex: DeterministicExtractor, first: str, correction: str, expected: list[str]
+) -> None:
+    assert ex.known_facts([("user", first), ("user", correction)]) == expected

@@ -125,6 +125,77 @@ def _conflicts(new: dict[str, set[str]], old: dict[str, set[str]]) -> bool:
     return any(k in old and new[k] and not (new[k] & old[k]) for k in new)
 
 
+_ORIGIN = frozenset({"grew", "grow", "born", "raised", "originally", "come", "came", "hometown"})
+_PREPS = frozenset("from to in at on for with by via near until after before into".split())
+
+
+def _value_spans(text: str, kind: str) -> list[tuple[int, int]]:
+    """Character spans of the values of ``kind`` (``"ent"`` names or ``"num"`` numbers) in ``text``, in order."""
+    if kind == "ent":
+        spans = []
+        for name in tx.entities(text):
+            m = re.search(rf"\b{re.escape(name)}\b", text, flags=re.IGNORECASE)
+            if m:
+                spans.append((m.start(), m.end()))
+        return sorted(spans)
+    if kind == "num":
+        return [
+            (m.start(), m.end()) for m in re.finditer(r"[$€£]?\d[\d,.:]*(?:st|nd|rd|th|am|pm|k|%)?", text)
+        ]
+    return []
+
+
+def _value_context(text: str, span: tuple[int, int], prev_end: int) -> tuple[frozenset[str], str]:
+    """Content words between the previous value (or the clause start) and the value at ``span``, and the
+    preposition right before the value ('' when none): what the value is the value of (``"grew up in" York``)."""
+    before = text[prev_end : span[0]]
+    before = re.split(r"[,;]|\b(?:and|but|while|although)\b", before, flags=re.IGNORECASE)[-1]
+    toks = tx.tokens(before)
+    prep = (
+        toks[-1]
+        if toks and toks[-1] in _PREPS
+        else (toks[-2] if len(toks) > 1 and toks[-2] in _PREPS else "")
+    )
+    words = frozenset(tx.stem(t) for t in toks if t not in tx.STOPWORDS or t in {"up", "from"})
+    return words, prep
+
+
+def _slot_match(new_fact: str, old: str, kind: str) -> tuple[float, str | None]:
+    """Which value of ``old`` (of ``kind``) the value stated in ``new_fact`` replaces: ``(score, value text)``.
+
+    Score = shared context words (``"grew up in"``) + 1 for the same preposition before the value + 1 when a bare
+    ``"from X"`` meets an origin verb (``grew up``, ``born``, ``raised``). Ties keep the last value. ``(0, None)``
+    when ``old`` has no value of ``kind``."""
+    new_spans = _value_spans(new_fact, kind)
+    if not new_spans:
+        return 0.0, None
+    new_words, new_prep = _value_context(new_fact, new_spans[0], 0)
+    new_words = new_words - {tx.stem(t) for t in _FIRST_PERSON}
+    best: tuple[float, str | None] = (0.0, None)
+    prev_end = 0
+    for span in _value_spans(old, kind):
+        words, prep = _value_context(old, span, prev_end)
+        prev_end = span[1]
+        score = float(len((new_words - {"from"}) & words))
+        if new_prep and new_prep == prep:
+            score += 1.0
+        if new_prep == "from" and (words & _ORIGIN or "from" in words):
+            score += 1.0
+        if score >= best[0]:
+            best = (score, old[span[0] : span[1]])
+    return best
+
+
+def _multi_valued(old: str, values: dict[str, set[str]]) -> str | None:
+    """The value kind (``ent``/``num``) for which ``old`` holds more values than the new fact gives: a compound
+    fact (``"I live in Leeds but grew up in York"``) whose other values a correction of one must keep."""
+    ov = _values(old)
+    for kind in ("ent", "num"):
+        if kind in values and len(ov.get(kind, ())) > len(values[kind]):
+            return kind
+    return None
+
+
 class DeterministicExtractor:
     """Rule-based :class:`~deepeval.models.extraction.Extractor` (see module docstring). Stateless, thread-safe."""
 
@@ -239,9 +310,10 @@ class DeterministicExtractor:
                 if not_value and len(tx.tokens(fact)) <= 3:
                     new_val = _value_text(fact)
                     swapped = re.sub(re.escape(not_value), new_val, old, count=1, flags=re.IGNORECASE)
-                    fact = swapped if swapped != old else self._rewrite(old, values)
-                elif _is_bare(fact):
-                    fact = self._rewrite(old, values)
+                    fact = swapped if swapped != old else self._rewrite(old, values, fact)
+                elif _is_bare(fact) or _multi_valued(old, values):
+                    # a bare value, or one value of a compound fact: rewrite the old fact, keeping its other values
+                    fact = self._rewrite(old, values, fact)
             if fact not in added:
                 added.append(fact)
         return FactUpdate(added=added, superseded=superseded)
@@ -273,6 +345,10 @@ class DeterministicExtractor:
             if not _conflicts(values, ov):
                 continue
             sim = _slot_similarity(fact, old)
+            # prefer the fact whose value sits in the same slot ("from X" vs "grew up in York" over "live in Leeds")
+            sim += 0.25 * max(
+                (_slot_match(fact, old, k)[0] for k in ("ent", "num") if k in values), default=0.0
+            )
             if sim > best_sim:
                 best, best_sim = old, sim
         if best is None:
@@ -281,7 +357,9 @@ class DeterministicExtractor:
         prep = _LEADING_PREP.match(fact)
         if pronoun and prep and not correction:
             # "From Manchester." answers a new slot unless the old fact has a value after the same preposition
-            if not re.search(rf"\b(?i:{prep.group(1)})\s+(?:the\s+)?[A-Z0-9$€£]", best):
+            same_prep = re.search(rf"\b(?i:{prep.group(1)})\s+(?:the\s+)?[A-Z0-9$€£]", best)
+            origin = prep.group(1).lower() == "from" and _ORIGIN & set(tx.tokens(best))
+            if not (same_prep or origin):
                 return None
         threshold = 0.35 if (correction or pronoun) else 0.72
         if pronoun and correction:
@@ -289,8 +367,10 @@ class DeterministicExtractor:
         return best if best_sim >= threshold else None
 
     @staticmethod
-    def _rewrite(old: str, values: dict[str, set[str]]) -> str:
-        """The old fact with its value of the same type replaced by the new value (best effort)."""
+    def _rewrite(old: str, values: dict[str, set[str]], new_fact: str = "") -> str:
+        """The old fact with its value of the same type replaced by the new value (best effort). When ``old`` holds
+        several values of that type, the one in the slot ``new_fact`` speaks about is replaced (:func:`_slot_match`),
+        else the last one."""
         new_text = old
         ov = _values(old)
         for kind, new_vals in values.items():
@@ -298,14 +378,19 @@ class DeterministicExtractor:
                 continue
             new_val = sorted(new_vals)[0]
             if kind == "ent":
-                old_val = tx.entities(old)[-1]
-                new_text = re.sub(re.escape(old_val), new_val.title(), new_text, flags=re.IGNORECASE)
+                old_val = _slot_match(new_fact, old, "ent")[1] if new_fact else None
+                old_val = old_val or tx.entities(old)[-1]
+                spans = _value_spans(new_fact, "ent") if new_fact else []
+                shown = new_fact[spans[0][0] : spans[0][1]] if spans else new_val.title()
+                new_text = re.sub(rf"\b{re.escape(old_val)}\b", shown, new_text, count=1, flags=re.IGNORECASE)
             elif kind == "w":
                 names = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
                 repl = names[int(new_val.split(":")[1])]
                 new_text = re.sub(r"\b(?:" + "|".join(names) + r")\b", repl, new_text, flags=re.IGNORECASE)
             elif kind == "num":
-                old_num = sorted(ov[kind])[0]
+                picked = _slot_match(new_fact, old, "num")[1] if new_fact and len(ov[kind]) > 1 else None
+                picked_vals = {f"{n:g}" for n in tx.numbers(picked)} & ov[kind] if picked else set()
+                old_num = sorted(picked_vals)[0] if picked_vals else sorted(ov[kind])[0]
                 new_text = re.sub(rf"(?<![\d.]){re.escape(old_num)}(?!\d|\.\d)", new_val, new_text, count=1)
             else:
                 return old if new_text == old else new_text
