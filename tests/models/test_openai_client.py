@@ -12,6 +12,8 @@ from pydantic import BaseModel
 
 from deepeval.errors import ConfigurationError, JudgeError, StructuredOutputError
 from deepeval.models import GPTModel, LocalModel, OpenAIModel
+from deepeval.models.llms.response_format import response_format, strict_schema
+from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY
 from deepeval.models.retry import RetryPolicy
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.usage import track_usage
@@ -53,6 +55,21 @@ def test_json_schema_rung_sends_strict_schema(fast_policy) -> None:
         assert body["temperature"] == 0.0 and body["model"] == "gpt-5.4"
         assert _prompt(body) == "Is the reply on topic?"  # no schema text needed on this rung
         assert srv.counters.authorization == [f"Bearer {KEY}"]
+
+
+def test_strict_schema_is_built_once_and_callers_get_their_own_copy() -> None:
+    first = response_format("json_schema", Verdict)
+    second = response_format("json_schema", Verdict)
+    assert first is not None and second is not None
+    assert first["json_schema"]["schema"] is second["json_schema"]["schema"]  # no per-call regeneration
+    mine = strict_schema(Verdict)
+    assert mine == first["json_schema"]["schema"] and mine is not first["json_schema"]["schema"]
+    assert mine is not None
+    mine["properties"].clear()  # a caller editing its copy changes nothing that is sent
+    assert set(response_format("json_schema", Verdict)["json_schema"]["schema"]["properties"]) == {  # type: ignore[index]
+        "verdict",
+        "reason",
+    }
 
 
 def test_ladder_moves_to_json_object_and_remembers(fast_policy) -> None:
@@ -242,7 +259,8 @@ def test_429_retry_after_is_honoured(fast_policy) -> None:
         assert result.verdict == "yes"
         assert srv.counters.requests == 2 and usage.retries == 1
         assert elapsed >= 0.3
-        assert model.limiter.cap == 32  # halved from 64 by the 429
+        assert model.limiter.max_concurrency == DEFAULT_MAX_CONCURRENCY == 256  # the default start
+        assert model.limiter.cap == 128  # halved by the 429
 
 
 def test_429_retry_after_ms_is_honoured(fast_policy) -> None:
@@ -421,6 +439,24 @@ def test_limiter_caps_concurrent_requests(fast_policy) -> None:
 
         assert asyncio.run(many()) == ["ok"] * 6
         assert srv.counters.max_in_flight == 2
+
+
+def test_default_cap_sends_a_wide_level_in_one_wave_and_halves_on_429(fast_policy) -> None:
+    """A level of 100 independent calls goes out at once with the default cap; one 429 halves the cap and the
+    retried call still succeeds."""
+    with OpenAIChatServer(
+        lambda req: "ok", latency=0.5, faults=[Fault.rate_limited(retry_after=0.05)]
+    ) as srv:
+        model = LocalModel(model="m", base_url=srv.base_url, retry_policy=fast_policy)
+
+        async def many() -> list[str]:
+            replies = await asyncio.gather(*(model.a_generate(f"q{i}") for i in range(100)))
+            await model.aclose()
+            return [text for text, _ in replies]
+
+        assert asyncio.run(many()) == ["ok"] * 100
+        assert srv.counters.requests == 101 and srv.counters.max_in_flight >= 90
+        assert model.limiter.cap == DEFAULT_MAX_CONCURRENCY // 2
 
 
 @pytest.mark.asyncio

@@ -8,6 +8,7 @@ from deepeval.config.settings import get_settings
 from deepeval.errors import ConfigurationError
 from deepeval.models.llms.openai_compatible import OpenAICompatibleLLM
 from deepeval.models.pricing import Price
+from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY
 from deepeval.models.retry import RetryPolicy
 
 
@@ -48,7 +49,7 @@ class LocalModel(OpenAICompatibleLLM):
         *,
         timeout: float | None = None,
         max_retries: int | None = None,
-        max_concurrency: int = 64,
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
         retry_policy: RetryPolicy | None = None,
         **client_kwargs: Any,
     ) -> None:

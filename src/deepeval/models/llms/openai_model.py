@@ -7,6 +7,7 @@ from typing import Any
 from deepeval.config.settings import get_settings
 from deepeval.models.llms.openai_compatible import OpenAICompatibleLLM
 from deepeval.models.pricing import resolve_price
+from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY
 from deepeval.models.retry import RetryPolicy
 
 DEFAULT_OPENAI_MODEL = "gpt-5.4"
@@ -53,7 +54,7 @@ class OpenAIModel(OpenAICompatibleLLM):
         *,
         timeout: float | None = None,
         max_retries: int | None = None,
-        max_concurrency: int = 64,
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
         retry_policy: RetryPolicy | None = None,
         **client_kwargs: Any,
     ) -> None:

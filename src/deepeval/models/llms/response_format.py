@@ -7,6 +7,7 @@ guarantees JSON; the schema goes into the prompt), ``text`` (no server help; the
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 from typing import Any
@@ -41,11 +42,20 @@ def normalise_format(value: str | None, default: str = "json_schema") -> str:
 
 
 def strict_schema(schema: type[BaseModel]) -> dict[str, Any] | None:
-    """The schema in OpenAI's strict subset, or None when the root is not an object.
+    """The schema in OpenAI's strict subset, or None when the root is not an object (a fresh copy per call).
 
     Every object gets ``additionalProperties: false`` and lists all its properties as required; ``default``
     keywords are dropped (strict mode rejects them).
     """
+    shared = _strict_schema_shared(schema)
+    return None if shared is None else copy.deepcopy(shared)
+
+
+@functools.lru_cache(maxsize=512)
+def _strict_schema_shared(schema: type[BaseModel]) -> dict[str, Any] | None:
+    """:func:`strict_schema`, built once per schema class (pydantic's schema generation plus the walk cost about
+    0.5 ms, paid on every request before). Callers must not mutate the result: it goes into request bodies
+    as is."""
     raw = copy.deepcopy(schema.model_json_schema())
     if raw.get("type") != "object":
         return None
@@ -75,7 +85,7 @@ def response_format(rung: str, schema: type[BaseModel]) -> dict[str, Any] | None
     """The ``response_format`` request field for ``rung`` (None for ``text``, or when the schema's root is not an
     object on the ``json_schema`` rung, in which case ``json_object`` is sent)."""
     if rung == "json_schema":
-        strict = strict_schema(schema)
+        strict = _strict_schema_shared(schema)
         if strict is not None:
             return {
                 "type": "json_schema",
@@ -89,6 +99,11 @@ def response_format(rung: str, schema: type[BaseModel]) -> dict[str, Any] | None
 
 def schema_instruction(schema: type[BaseModel]) -> str:
     """Text appended to the prompt on the ``json_object`` and ``text`` rungs (our wording)."""
+    return _schema_instruction(schema)
+
+
+@functools.lru_cache(maxsize=512)
+def _schema_instruction(schema: type[BaseModel]) -> str:
     return (
         "\n\nFormat of your reply: one JSON object, with no text before or after it, valid against this JSON "
         f"Schema:\n{json.dumps(schema.model_json_schema(), separators=(',', ':'))}"

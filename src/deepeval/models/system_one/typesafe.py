@@ -28,7 +28,7 @@ from deepeval.errors import RequestTooLargeError, SystemOneError, UnsupportedQue
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.llms.openai_compatible import Secret, display_url
 from deepeval.models.llms.per_loop import PerLoop
-from deepeval.models.rate_limit import AdaptiveLimiter
+from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
 from deepeval.models.retry import (
     RetryPolicy,
     call_with_retries,
@@ -47,6 +47,7 @@ from deepeval.models.system_one.schema import (
     ScoreQuestion,
     SystemOneAnswers,
 )
+from deepeval.models.tls import shared_context
 from deepeval.models.usage import record_usage
 
 T = TypeVar("T")
@@ -236,7 +237,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         *,
         timeout: float | None = None,
         max_retries: int | None = None,
-        max_concurrency: int = 64,
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
         retry_policy: RetryPolicy | None = None,
         **client_kwargs: Any,
     ) -> None:
@@ -355,6 +356,10 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
 
     def _new_client(self) -> httpx.AsyncClient:
         kwargs: dict[str, Any] = {"base_url": self.base_url, "timeout": self.retry_policy.timeout + 1.0}
+        context = shared_context(httpx)
+        if context is not None and not {"verify", "cert"} & set(self._client_kwargs):
+            # built once per process (deepeval.models.tls); a caller's own TLS settings never touch it
+            kwargs["verify"] = context
         kwargs.update(self._client_kwargs)
         return httpx.AsyncClient(**kwargs)
 
