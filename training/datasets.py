@@ -240,7 +240,8 @@ def retention_examples() -> list[Example]:
     Each row carries its split (``"split"``: ``train``/``test``), fixed in the file so that adding items never moves
     an existing one across the boundary. Rows r001-r163 keep the split of the earlier seeded rule (per category,
     40 % test, ``random.Random(SEED)``); rows from r164 on were split the same way within their batch (seed
-    ``SEED + 7``) when they were written, before any feature work on them.
+    ``SEED + 7``) when they were written, before any feature work on them. Rows r384-r401 (acknowledgements that
+    echo the facts, and the same echoes with one value changed) were added later, to the training split only.
     """
     rows = [
         json.loads(line)

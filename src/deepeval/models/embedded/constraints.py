@@ -102,9 +102,102 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     ),
     r"\bafraid of (?:flying|planes)|\bfear of flying\b|\bhate flying\b": ("fly", "flight", "plane"),
     r"\bwheelchair\b": ("stairs", "steps", "hike", "climb"),
+    r"\bpregnan": (
+        "wine",
+        "beer",
+        "cocktail",
+        "champagne",
+        "gin",
+        "vodka",
+        "rum",
+        "whisky",
+        "sushi",
+        "alcohol",
+    ),
+    r"\b(?:quit|gave up|stopped) (?:drinking|alcohol)\b|\bteetotal\b": (
+        "wine",
+        "beer",
+        "cocktail",
+        "champagne",
+        "gin",
+        "vodka",
+        "rum",
+        "whisky",
+        "alcohol",
+        "bar",
+        "pub",
+    ),
+    r"\b(?:diabetic|diabetes)\b": (
+        "sugar",
+        "sugary",
+        "juice",
+        "pastry",
+        "soda",
+        "candy",
+        "sweets",
+        "dessert",
+        "syrup",
+    ),
+    r"\b(?:bad|injured|sore) (?:back|knee|ankle|hip)\b": (
+        "lift",
+        "lifting",
+        "carry",
+        "run",
+        "running",
+        "jump",
+        "squat",
+    ),
+}
+#: What an aversion to a category covers: applied to the words an aversion names ("allergic to tree nuts",
+#: "I avoid caffeine"), never to a fact that merely mentions the category ("I eat fish").
+_EXPANSIONS: dict[str, tuple[str, ...]] = {
+    r"\b(?:tree )?nuts?\b": (
+        "almond",
+        "cashew",
+        "walnut",
+        "pecan",
+        "hazelnut",
+        "pistachio",
+        "macadamia",
+        "nut",
+    ),
+    r"\bshellfish\b": (
+        "shrimp",
+        "prawn",
+        "crab",
+        "lobster",
+        "mussel",
+        "oyster",
+        "scallop",
+        "clam",
+        "langoustine",
+    ),
+    r"\b(?:fish|seafood)\b": (
+        "salmon",
+        "tuna",
+        "cod",
+        "trout",
+        "sardine",
+        "anchovy",
+        "mackerel",
+        "haddock",
+        "sushi",
+    ),
+    r"\b(?:caffeine|coffee)\b": ("coffee", "espresso", "latte", "cappuccino", "americano", "energy", "cola"),
+    r"\b(?:heights|vertigo)\b": (
+        "skywalk",
+        "rooftop",
+        "balcony",
+        "zip",
+        "bungee",
+        "ferris",
+        "tower",
+        "cliff",
+        "ladder",
+    ),
 }
 _AVOID_CUE = re.compile(
-    r"\b(?:without|free|no|not|avoid|avoiding|skip|instead|allerg\w*|intoleran\w*|in mind|careful|safe|"
+    r"\b(?:without|free|no|not|avoid|avoiding|skip|instead|allerg\w*|intoleran\w*|in mind|careful|safe|check|"
     r"substitute|replace|alternative|rather than|other than|except|excluding|away from)\b|-free\b",
     re.IGNORECASE,
 )
@@ -119,6 +212,9 @@ def constraint_targets(fact: str) -> frozenset[str]:
     for m in list(_AVERSION.finditer(fact)) + list(_ALLERGY_NOUN.finditer(fact)):
         words = [w for w in tx.content_words(m.group("x"))[:3] if w not in _WEAK]
         out.update(words)
+        for pattern, items in _EXPANSIONS.items():
+            if re.search(pattern, m.group("x").lower()):
+                out.update(tx.stem(i) for i in items)
     low = fact.lower()
     for pattern, items in _GROUPS.items():
         if re.search(pattern, low):

@@ -29,7 +29,7 @@ NAME = "deepeval-local-1 deterministic extraction"
 
 _CORRECTION = re.compile(
     r"^\s*(?:(?:oh|oops|wait|sorry|no|nope|actually|correction|scratch that|my bad|my mistake|to be clear)"
-    r"\b[\s,:;!.-]*)+|^\s*i meant\b\s*(?:to say\s*)?[\s,:]*",
+    r"\b[\s,:;!.-]*|i meant\b\s*(?:to say\s*)?[\s,:]*)+",
     re.IGNORECASE,
 )
 _LEADING_PREP = re.compile(r"^\s*(from|to|in|at|on|for|with|by|via|near|until|after|before)\b", re.IGNORECASE)
@@ -39,7 +39,10 @@ _CORRECTION_CUE = re.compile(
     re.IGNORECASE,
 )
 _NOT_X = re.compile(r"[,;]?\s*\(?\bnot\s+(?:the\s+|a\s+|an\s+)?([\w$€£.,:/'-]+(?:\s+[A-Z][\w'-]+)?)\)?\s*$")
-_PRONOUN_START = re.compile(r"^(?:it|that|this|it's|that's|its|thats)\b", re.IGNORECASE)
+# a fact whose subject is a pronoun borrows its subject from the fact it corrects ("She is 11" -> "My daughter ...")
+_PRONOUN_START = re.compile(
+    r"^(?:it|that|this|it's|that's|its|thats|he|she|they|he's|she's|they're|his|her|their)\b", re.IGNORECASE
+)
 _FIRST_PERSON = frozenset(
     {"i", "i'm", "i've", "i'd", "i'll", "my", "me", "mine", "we", "we're", "our", "us", "ours"}
 )

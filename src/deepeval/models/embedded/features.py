@@ -244,6 +244,113 @@ def support_features(claim: str, source: str) -> Features:
 
 
 # -- retention -------------------------------------------------------------------------------------------------
+#: Set phrases with a negation word that negate nothing ("No problem, ...").
+_FALSE_NEG = re.compile(
+    r"\bno (?:problem|worries|need to worry|doubt|wonder)\b|\bnot a problem\b|^\s*no\b\s*[,!.-]", re.I
+)
+#: A sentence with one of these and no "you"/"your" speaks about the world, not the user ("Cats usually sleep...").
+_GENERIC = re.compile(
+    r"\b(?:usually|typically|generally|often|most|on average|guidelines?|experts?|studies|was founded|"
+    r"is called|per cent|percent|%)\b",
+    re.I,
+)
+_YOU = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd)\b", re.I)
+_DIRECTION = re.compile(
+    r"\bfrom\s+(?:my\s+|the\s+|your\s+|an?\s+)?([\w'-]+(?:\s+\d+)?)\s+(?:to|into)\s+(?:my\s+|the\s+|your\s+|an?\s+)?"
+    r"([\w'-]+(?:\s+\d+)?)|\bto\s+(?:an?\s+|the\s+|my\s+|your\s+)?([\w'-]+(?:\s+\d+)?)\s+from\s+"
+    r"(?:my\s+|the\s+|your\s+|an?\s+)?([\w'-]+(?:\s+\d+)?)|\b([a-z]+s)\s+(?:to|into)\s+([a-z]+s)\b",
+    re.I,
+)
+
+
+def _neg_parity(text: str) -> int:
+    """Parity of the negations in ``text`` ("peanut-free" counts); set phrases ("no problem") do not."""
+    toks = tx.tokens(_FALSE_NEG.sub(" ", text))
+    return sum(1 for t in toks if t in tx.NEGATIONS or t.endswith("n't") or t.endswith("-free")) % 2
+
+
+_Q_NUMBER = re.compile(
+    r"\bhow (?:many|much|old|long|tall|big|far|often)\b|\bwhat (?:size|age|number|year)\b", re.I
+)
+_Q_DATE = re.compile(r"\bwhen\b|\bwhat (?:time|day|date|month)\b|\bwhich (?:day|date|month)\b", re.I)
+_Q_NAME = re.compile(
+    r"\bwhere\b|\bwho\b|\bwhich (?:city|country|town|airline|company|school|team)\b|"
+    r"\bwhat(?:'s| is) (?:your|his|her|their) \w*\s*name\b|\bcalled\b",
+    re.I,
+)
+_REPLACED = re.compile(
+    r"\b(?:not|instead of|rather than|no longer|misspelled it as|moved (?:to \w+ )?from)\s+(?:the\s+|a\s+|an\s+|in\s+|at\s+|on\s+)?"
+    r"([$€£]?[\w.,:/'-]+)",
+    re.I,
+)
+
+
+def _asks_for_value(question: str, fact: str) -> bool:
+    """The question asks for a kind of value (number, date/time, place/name) that ``fact`` states."""
+    nums, ds, ents = _values(fact)
+    return bool(
+        (_Q_NUMBER.search(question) and (nums or ds))
+        or (_Q_DATE.search(question) and ds)
+        or (_Q_NAME.search(question) and ents)
+    )
+
+
+def _replaced_values(user_message: str | None, facts: Sequence[str]) -> frozenset[str]:
+    """Values the user's message says are no longer true ("4pm, not 2pm", "moved from Bath") and no fact keeps."""
+    if not user_message:
+        return frozenset()
+    kept = " ".join(facts).lower()
+    out = set()
+    for m in _REPLACED.finditer(tx.normalize_quotes(user_message)):
+        v = m.group(1).strip(".,;:").lower()
+        if (
+            v
+            and v not in kept
+            and (
+                any(c.isdigit() for c in v)
+                or v in {e for e in tx.entities(m.group(0))}
+                or m.group(1)[:1].isupper()
+                or tx.dates(v)
+            )
+        ):
+            out.add(v)
+    return frozenset(out)
+
+
+def _directions(text: str) -> frozenset[tuple[str, str]]:
+    """Ordered (source, target) pairs a text states: "from Denver to Boston", "to Boston from Denver",
+    "dollars to euros". Stemmed, lower-cased."""
+    out = set()
+    for m in _DIRECTION.finditer(tx.normalize_quotes(text)):
+        g = m.groups()
+        a, b = (g[0], g[1]) if g[0] else ((g[3], g[2]) if g[2] else (g[4], g[5]))
+        out.add((tx.stem(a.lower()), tx.stem(b.lower())))
+    return frozenset(out)
+
+
+def _relation_swapped(fact: str, sent: str, f_ents: Sequence[str], s_ents: Sequence[str]) -> float:
+    """1 when ``sent`` reverses a direction ``fact`` states, or names two of the fact's names in the opposite
+    order with the same words between them ("Tom is older than Ana" / "Ana is older than Tom"). Two names in
+    another order with other words between ("Ben could shadow Kate") are not a swap."""
+    fd, sd = _directions(fact), _directions(sent)
+    if any((b, a) in sd for a, b in fd if a != b):
+        return 1.0
+    if not _swapped(f_ents, s_ents):
+        return 0.0
+    low_f, low_s = fact.lower(), sent.lower()
+    common = [e for e in f_ents if e in s_ents]
+    for i, a in enumerate(common):
+        for b in common[i + 1 :]:
+            fa, fb, sa, sb = low_f.find(a), low_f.find(b), low_s.find(a), low_s.find(b)
+            if min(fa, fb, sa, sb) < 0 or (fa < fb) == (sa < sb):
+                continue
+            between_f = set(tx.tokens(low_f[min(fa, fb) : max(fa, fb)])) - set(tx.tokens(a + " " + b))
+            between_s = set(tx.tokens(low_s[min(sa, sb) : max(sa, sb)])) - set(tx.tokens(a + " " + b))
+            if between_f & between_s - {"my", "your", "the", "a", "and"}:
+                return 1.0
+    return 0.0
+
+
 def retention_features(
     facts: Sequence[str], assistant_message: str, user_message: str | None = None
 ) -> Features:
@@ -284,6 +391,21 @@ def retention_features(
         best_overlap = 0.0
         best_echo_sim = 0.0
         best_qshare = 0.0
+        best_type = 0.0
+        # a fact the message already restates outside its questions is known, not asked for again
+        stated = [s for s in sents if s not in questions]
+        stated_vals = _values(" ".join(stated)) if stated else (frozenset(), frozenset(), ())
+        stated_pre = {w[:5] for s in stated for w in _cw(s)}
+        acknowledged = []
+        for f in fact_list:
+            f_nums, f_dates, f_ents = _values(f)
+            f_all = set(f_nums) | set(f_dates) | set(f_ents)
+            have = set(stated_vals[0]) | set(stated_vals[1]) | set(stated_vals[2])
+            pre = {w[:5] for w in _masked_cw(f)} - {"#"}
+            acknowledged.append(
+                bool(f_all and f_all <= have)
+                or bool(not f_all and pre and len(pre & stated_pre) / len(pre) >= 0.5)
+            )
         for qi, q in enumerate(questions):
             q_masked = _masked_cw(q)
             q_nums, q_dates, q_ents = _values(q)
@@ -295,6 +417,7 @@ def retention_features(
                     or (f_dates and f_dates & q_dates)
                     or (f_ents and set(f_ents) & set(q_ents))
                     or _CONFIRM.search(q)
+                    or acknowledged[fi]
                 )
                 qs = float(qsim[qi, fi])
                 ov = _overlap(_cw(tx.normalize_quotes(f)) - {"#"}, q_cw)
@@ -302,6 +425,8 @@ def retention_features(
                     best_echo_sim = max(best_echo_sim, qs)
                 else:
                     best_reask = max(best_reask, qs)
+                    if _asks_for_value(q, f):
+                        best_type = max(best_type, qs)
                     best_overlap = max(best_overlap, ov)
                     if q_masked:
                         best_qshare = max(best_qshare, len(q_masked & _masked_cw(f)) / len(q_masked))
@@ -309,8 +434,11 @@ def retention_features(
         feats["reask_overlap"] = best_overlap
         feats["echo_sim"] = best_echo_sim
         feats["reask_qshare"] = best_qshare
+        feats["reask_type"] = best_type
     # contradiction: the sentence closest to a fact states a different value of the same kind
-    num_c = date_c = ent_c = neg_c = swap_c = 0.0
+    from deepeval.models.embedded.constraints import constraint_targets, violates
+
+    num_c = date_c = ent_c = neg_c = swap_c = generic_c = 0.0
     for fi, f in enumerate(fact_list):
         si = int(np.argmax(sim[:, fi]))
         s, w = sents[si], float(sim[si, fi])
@@ -324,18 +452,20 @@ def retention_features(
         new_ents = [e for e in s_ents if e not in all_fact_text.lower()]
         if f_ents and new_ents and not (set(f_ents) & set(s_ents)):
             ent_c = max(ent_c, w)
-        parity = tx.negation_count(s) % 2
-        if (tx.negation_count(f) % 2) != parity and not tx.is_question(s):
+        parity = _neg_parity(s)
+        if _neg_parity(f) != parity and not tx.is_question(s) and not constraint_targets(f):
+            # (a constraint fact's polarity is constraint_violation's job: "avoid caffeine" / "without caffeine")
             # the sentence's negation may echo another fact ("no running" from the injury fact) instead
             echoed = any(
-                gi != fi and tx.negation_count(g) % 2 == parity and float(sim[si, gi]) >= w - 0.05
+                gi != fi and _neg_parity(g) == parity and float(sim[si, gi]) >= w - 0.05
                 for gi, g in enumerate(fact_list)
             )
             if not echoed:
                 neg_c = max(neg_c, w)
-        swap_c = max(swap_c, _swapped(f_ents, s_ents) * w)
-    from deepeval.models.embedded.constraints import constraint_targets, violates
-
+        swap_c = max(swap_c, _relation_swapped(f, s, f_ents, s_ents) * w)
+        value_conflict = max(num_c, date_c, ent_c) if (num_c or date_c or ent_c) else 0.0
+        if value_conflict and _GENERIC.search(s) and not _YOU.search(s):
+            generic_c = max(generic_c, w)
     targets = frozenset().union(*(constraint_targets(f) for f in fact_list))
     feats["constraint_violation"] = float(any(violates(targets, s) for s in sents))
     feats["num_conflict"] = num_c
@@ -343,6 +473,21 @@ def retention_features(
     feats["ent_conflict"] = ent_c
     feats["neg_conflict"] = neg_c
     feats["swapped"] = swap_c
+    feats["generic_conflict"] = generic_c
+    replaced = _replaced_values(user_message, list(facts))
+    low_msg = tx.normalize_quotes(assistant_message).lower()
+    msg_numbers = tx.numbers(assistant_message)
+    feats["old_value_used"] = float(
+        any(
+            re.search(rf"(?<![\w$€£]){re.escape(v)}(?!\w)", low_msg)
+            or (v.replace(".", "", 1).isdigit() and float(v) in msg_numbers)
+            for v in replaced
+        )
+    )
+    # share of the facts' values (numbers, dates, names) the message repeats: kept facts are often echoed
+    fact_vals = set(fact_nums) | set(fact_dates) | set(fact_ents)
+    msg_vals = set(msg_nums) | set(msg_dates) | set(msg_ents)
+    feats["values_echoed"] = len(fact_vals & msg_vals) / len(fact_vals) if fact_vals else 0.0
     feats["msg_num_new"] = _num_missing(msg_nums, fact_nums) if msg_nums and fact_nums else 0.0
     feats["msg_date_new"] = _date_conflict(fact_dates, msg_dates)
     feats["msg_ent_new"] = (
@@ -367,6 +512,10 @@ RETENTION_FEATURES = (
     "ent_conflict",
     "neg_conflict",
     "swapped",
+    "generic_conflict",
+    "old_value_used",
+    "reask_type",
+    "values_echoed",
     "msg_num_new",
     "msg_date_new",
     "msg_ent_new",

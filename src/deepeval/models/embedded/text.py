@@ -152,7 +152,7 @@ def dates(text: str) -> set[str]:
     ``t:<hh:mm>`` (24 h), ``y:<year>``. ``"March 3rd at 7pm"`` -> ``{"m:3", "d:3", "t:19:00"}``."""
     text = normalize_quotes(text)
     out: set[str] = set()
-    toks = tokens(text)
+    toks = [t.removesuffix("'s") for t in tokens(text)]  # "Tuesday's exam" names Tuesday
     for i, t in enumerate(toks):
         near_number = [
             toks[j]
