@@ -11,7 +11,9 @@ single cosine feature, Platt-scaled on the training split; the same baseline as 
 wall time per question with a cold encoder cache at the start (repeated inputs hit the cache, as in a real run);
 peak RSS is the process maximum (``resource.getrusage``) measured after the judge's questions and before the
 baseline is fitted. Cold start = constructing the judge and answering one
-question in a fresh interpreter. ``claim_supported (HaluEval)`` is reported for transparency only: HaluEval has no
+question in a fresh interpreter. Then per-question latency on realistic requests (a CR hybrid request over 4
+nodes, an AR hybrid request, a CR system_one request, claims against a wiki page; see :func:`_requests`): the
+request's wall time / its questions, cold (no text of the request cached) and warm (the same request again). ``claim_supported (HaluEval)`` is reported for transparency only: HaluEval has no
 source text, so the claim is the response and the source is the user query.
 """
 
@@ -24,6 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -36,13 +39,15 @@ from training.evalmetrics import summary  # noqa: E402
 from training.train_embedded import FEATURES, fit_kind, predict  # noqa: E402
 
 from deepeval.models.embedded import encoder, get_embedded_judge  # noqa: E402
-from deepeval.models.system_one.schema import NoulQuestion  # noqa: E402
+from deepeval.models.system_one.schema import NoulQuestion, Questions  # noqa: E402
 
 
 def _question(e: datasets.Example) -> NoulQuestion:
     kind = "claim_supported" if e.kind == "claim_supported_halueval" else e.kind
     if kind == "statement_relevant":
         data = {"input": e.a, "statement": e.b}
+    elif kind == "context_statement_relevant":
+        data = {"input": e.a, "statement": e.b, "node": e.extra}
     elif kind == "context_node_relevant":
         data = {"input": e.a, "node": e.b}
     elif kind == "claim_supported":
@@ -58,6 +63,82 @@ def _baseline(kind: str, train: list[datasets.Example], test: list[datasets.Exam
     ytr = np.array([e.label for e in train], dtype=float)
     model, _ = fit_kind(xtr, ytr, seed=datasets.SEED)
     return predict(model, np.array([[featurize(e)[base_name]] for e in test]))
+
+
+def _requests(n: int) -> dict[str, list[tuple[dict[str, Any], Questions]]]:
+    """``n`` realistic System One requests per type, built from held-out ClapNQ items the way our metrics build
+    them: a CR hybrid request (every sentence of 4 retrieved nodes: the item's passage and 3 passages of other
+    items), an AR hybrid request (every sentence of the human answer), a CR system_one request (3 whole-metric
+    questions over the raw case) and a claim-support request (every sentence of 4 items' answers against a wiki
+    page made of their 4 passages)."""
+    from deepeval.metrics._engine.delimit import STATE_NOTE
+    from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
+    from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
+    from deepeval.models.embedded.extraction import DeterministicExtractor
+
+    split = DeterministicExtractor().statements_sync
+    items = [r for r in datasets._clapnq_items() if r["_answerable"]]
+    test_ids = datasets._test_ids(datasets._clapnq_items())
+    items = [r for r in items if str(r["id"]) in test_ids][: 4 * n + 4]
+    out: dict[str, list[tuple[dict[str, Any], Questions]]] = {
+        "cr_hybrid": [],
+        "ar_hybrid": [],
+        "cr_system_one": [],
+    }
+    out["claims_wiki_page"] = []
+    for i in range(n):
+        group = items[4 * i : 4 * i + 4]
+        q = group[0]["input"]
+        nodes = [r["passages"][0]["text"] for r in group]
+        state = {"note": STATE_NOTE, "input": q}
+        cr = {
+            f"n{k}s{j}": ContextualRelevancyQuestions.statement_relevant(q, st, node=node)
+            for k, node in enumerate(nodes)
+            for j, st in enumerate(split(node))
+        }
+        out["cr_hybrid"].append((state, cr))
+        answer = " ".join(o.get("answer", "") for o in group[0]["output"])
+        ar = {
+            f"s{j}": AnswerRelevancyQuestions.statement_relevant(q, st) for j, st in enumerate(split(answer))
+        }
+        out["ar_hybrid"].append((state, ar))
+        raw = {"note": STATE_NOTE, "input": q, "retrieval_context": nodes}
+        whole = ContextualRelevancyQuestions.whole_metric(q, nodes)
+        out["cr_system_one"].append((raw, {w.id: w.question for w in whole}))
+        page = "\n\n".join(f"## {r['passages'][0]['title']}\n{r['passages'][0]['text']}" for r in group)
+        claims = [c for r in group for o in r["output"] for c in split(o.get("answer", "") or "")]
+        cs = {
+            f"c{j}": NoulQuestion(
+                instructions="claim", kind="claim_supported", data={"claim": c, "source": page}
+            )
+            for j, c in enumerate(claims)
+        }
+        out["claims_wiki_page"].append(({}, cs))
+    return out
+
+
+def print_request_latency(n: int) -> None:
+    """Per-question latency on realistic requests = request wall time / its questions. Cold: no text of the
+    request in the encoder cache (the process-constant background set is, as after the first question of a
+    process); warm: the same request again (every text cached: features and models only)."""
+    from deepeval.models.embedded import features
+
+    judge = get_embedded_judge()
+    print(f"\nper-question latency on realistic requests ({n} each; wall time / questions)")
+    print(f"{'request':18s} {'questions':>9s} {'cold ms/q':>9s} {'warm ms/q':>9s}")
+    for name, reqs in _requests(n).items():
+        n_q, cold_t, warm_t = 0, 0.0, 0.0
+        for state, qs in reqs:
+            encoder.clear_cache()
+            encoder.embed(list(features.BACKGROUND), "passage")
+            t0 = time.perf_counter()
+            judge.decide(state, qs)
+            t1 = time.perf_counter()
+            judge.decide(state, qs)
+            warm_t += time.perf_counter() - t1
+            cold_t += t1 - t0
+            n_q += len(qs)
+        print(f"{name:18s} {n_q / len(reqs):9.1f} {1000 * cold_t / n_q:9.1f} {1000 * warm_t / n_q:9.1f}")
 
 
 def cold_start() -> float:
@@ -78,6 +159,7 @@ def main() -> None:
     ap.add_argument(
         "--limit", type=int, default=200, help="max held-out examples per kind (fixed-seed sample)"
     )
+    ap.add_argument("--requests", type=int, default=8, help="realistic requests per request type (latency)")
     args = ap.parse_args()
     cold = cold_start()
     examples = datasets.clapnq_examples() + datasets.retention_examples()
@@ -88,6 +170,7 @@ def main() -> None:
     judge = get_embedded_judge()
     kinds = [
         "statement_relevant",
+        "context_statement_relevant",
         "context_node_relevant",
         "claim_supported",
         "turn_forgets",
@@ -137,9 +220,10 @@ def main() -> None:
             f"                   | {ms:5.1f}"
         )
     print(
-        f"\nmean latency {1000 * total_t / total_q:.1f} ms/question over {total_q} questions; "
-        f"peak RSS {rss_mb:.0f} MB; cold start {cold:.2f} s"
+        f"\nmean latency {1000 * total_t / total_q:.1f} ms/question over {total_q} questions (one question per "
+        f"request, every text new); peak RSS {rss_mb:.0f} MB; cold start {cold:.2f} s"
     )
+    print_request_latency(args.requests)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ Sources (read from ``../shared/datasets`` relative to the repo, or ``$DEEPEVAL_D
   ``training/data/relevance_chat.jsonl`` (ours): requests in the assistant/support register, see
   :func:`chat_relevance_examples`.
   ``context_statement_relevant``: (question, passage sentence), yes = the annotators selected the sentence; the
-  other sentences of the same passage are negatives, as are one in three sentences of unanswerable items.
+  other sentences of the same passage are negatives, as are one in three sentences of unanswerable items; the
+  passage travels with each example (``extra``), as the node does in a CR request.
   ``context_node_relevant``: (question, node), node = the whole passage (yes for answerable items, no for
   unanswerable ones) or a window of two consecutive sentences of an answerable passage (yes = holds a selected one).
   ``claim_supported``: (claim, passage), claim = a sentence of the human answer (supported) or one corrupted copy per
@@ -48,7 +49,7 @@ class Example:
     label: int
     split: str  # "train" | "test"
     tag: str = ""  # sub-type (corruption type, retention category)
-    extra: str | None = None  # user message for retention
+    extra: str | None = None  # user message for retention; the passage for context_statement_relevant
 
 
 def _clapnq_items() -> list[dict]:
@@ -186,7 +187,8 @@ def clapnq_examples() -> list[Example]:
                 if r["_answerable"] or s_i % 3 == 0:
                     lab = int(_norm(s) in selected)
                     tag = "selected" if lab else ("unselected" if r["_answerable"] else "unanswerable")
-                    out.append(Example("context_statement_relevant", question, s, lab, split, tag))
+                    node = "\n".join(sents)  # the dataset's own sentence split, one per line
+                    out.append(Example("context_statement_relevant", question, s, lab, split, tag, node))
             out.append(
                 Example("context_node_relevant", question, text, int(bool(selected)), split, "passage")
             )
@@ -211,6 +213,13 @@ def clapnq_examples() -> list[Example]:
         if bad != claim:
             out.append(Example("claim_supported", bad, source, 0, split, kind))
     return out
+
+
+def idf_documents() -> list[str]:
+    """Passage texts of the ClapNQ training split: the collection the shipped IDF table is computed from."""
+    items = _clapnq_items()
+    test_ids = _test_ids(items)
+    return [p["text"] for r in items if str(r["id"]) not in test_ids for p in r["passages"]]
 
 
 def halueval_examples(per_class: int = 150) -> list[Example]:

@@ -3,7 +3,7 @@
 Usage (from the repo root, venv active)::
 
     python training/train_embedded.py            # fit, evaluate on the held-out split, write coefficients
-    python training/train_embedded.py --no-write # evaluate only
+    python training/train_embedded.py --no-write # evaluate only (writes neither coefficients nor report)
     python training/train_embedded.py --kinds turn_forgets,turn_attrition  # refit only these kinds
 
 Reproducible: fixed seeds and splits (training/datasets.py), deterministic features, Newton-fitted logistic
@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "src"))
 
-from deepeval.models.embedded import encoder  # noqa: E402
+from deepeval.models.embedded import encoder, lexical  # noqa: E402
 from deepeval.models.embedded import features as ft  # noqa: E402
 from training import datasets  # noqa: E402
 from training.evalmetrics import summary  # noqa: E402
@@ -41,7 +41,7 @@ VERSION = "deepeval-local-1/2"
 #: model id -> (feature function over an Example, raw-cosine baseline feature)
 FEATURES: dict[str, tuple[Callable[[datasets.Example], dict[str, float]], str]] = {
     "statement_relevant": (lambda e: ft.relevance_features(e.a, e.b), "cos"),
-    "context_statement_relevant": (lambda e: ft.relevance_features(e.a, e.b), "cos"),
+    "context_statement_relevant": (lambda e: ft.context_statement_features(e.a, e.b, e.extra), "cos"),
     "context_node_relevant": (lambda e: ft.node_features(e.a, e.b), "cos_max"),
     "claim_supported": (lambda e: ft.support_features(e.a, e.b), "cos_best"),
     "turn_forgets": (lambda e: ft.retention_features(json.loads(e.a), e.b, e.extra), "max_sim"),
@@ -114,6 +114,8 @@ def prewarm(examples: list[datasets.Example]) -> None:
             want["query"].add(e.a)
             want["passage"].update({e.a, e.b})
             want["passage"].update(split_sentences(e.b))
+        if e.kind == "context_statement_relevant" and e.extra:
+            want["passage"].update(split_sentences(e.extra))
         elif e.kind.startswith("claim_supported"):
             want["passage"].update({e.a, *split_sentences(e.b)})
     for kind, texts in want.items():
@@ -140,6 +142,8 @@ def main() -> None:
     if CACHE.exists():
         encoder.load_cache(str(CACHE))
     examples = datasets.clapnq_examples() + datasets.chat_relevance_examples() + datasets.retention_examples()
+    idf_table = lexical.build_idf(datasets.idf_documents())  # training split only; shipped with the models
+    lexical.set_idf(idf_table)
     prewarm(examples)
     print(f"embeddings ready in {time.time() - t0:.1f} s", flush=True)
     CACHE.parent.mkdir(parents=True, exist_ok=True)
@@ -192,9 +196,10 @@ def main() -> None:
         "seed": datasets.SEED,
         "data": "ClapNQ dev (Apache-2.0), training/data/relevance_chat.jsonl and retention.jsonl (ours)",
         "models": models,
+        "idf": idf_table,
     }
-    REPORT.write_text(json.dumps(report, indent=1) + "\n")
     if not args.no_write:
+        REPORT.write_text(json.dumps(report, indent=1) + "\n")
         OUT.write_text(json.dumps(doc, indent=1) + "\n")
         print(f"wrote {OUT.relative_to(REPO)}")
     print(f"done in {time.time() - t0:.1f} s")

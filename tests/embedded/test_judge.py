@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import sys
 import types
 
@@ -313,7 +314,9 @@ def test_async_decide_and_helpers(judge: EmbeddedJudge) -> None:
 
 # -- context_statement_relevant: its own model, separate from the answer-statement model ------------------------
 CTX_Q = "who sang the song take me home country roads"
-CTX_SELECTED = 'The song was written by Bill Danoff, Taffy Nivert and John Denver and recorded by John Denver.'
+CTX_SELECTED = (
+    "The song was written by Bill Danoff, Taffy Nivert and John Denver and recorded by John Denver."
+)
 CTX_OTHER = "The song was released as a single on April 12, 1971."
 
 
@@ -326,11 +329,10 @@ def test_context_statement_relevant_is_a_decision_kind_with_its_own_model(judge:
     ctx, ans = get_model("context_statement_relevant"), get_model("statement_relevant")
     assert ctx != ans  # a separately fitted model, not an alias
     p = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED)
-    feats = ft.relevance_features(CTX_Q, CTX_SELECTED)
-    assert p == pytest.approx(ctx.probability(feats))
+    assert p == pytest.approx(ctx.probability(ft.context_statement_features(CTX_Q, CTX_SELECTED)))
     # the answer-statement kind still goes to the answer model
     p_answer = p_yes(judge, K.STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED)
-    assert p_answer == pytest.approx(ans.probability(feats))
+    assert p_answer == pytest.approx(ans.probability(ft.relevance_features(CTX_Q, CTX_SELECTED)))
     assert p != pytest.approx(p_answer)
 
 
@@ -351,9 +353,60 @@ def test_whole_metric_contextual_relevancy_uses_the_context_statement_model() ->
     fields = {"input": CTX_Q, "retrieval_context": [f"{CTX_SELECTED} {CTX_OTHER}"]}
     out = composite.contextual_relevancy(fields)
     assert len(out["statements"]) == 2
+    node = fields["retrieval_context"][0]
     assert out["probabilities"] == [
-        pytest.approx(scorers.context_statement_relevant(CTX_Q, s)) for s in out["statements"]
+        pytest.approx(scorers.context_statement_relevant(CTX_Q, s, node)) for s in out["statements"]
     ]
     assert out["probabilities"] != [
         pytest.approx(scorers.statement_relevant(CTX_Q, s)) for s in out["statements"]
     ]
+
+
+def test_context_statement_is_ranked_within_its_node(judge: EmbeddedJudge) -> None:
+    from deepeval.models.embedded import features as ft
+
+    node = f"{CTX_OTHER} {CTX_SELECTED} The single reached number two on the Billboard Hot 100."
+    f_sel = ft.context_statement_features(CTX_Q, CTX_SELECTED, node)
+    f_other = ft.context_statement_features(CTX_Q, CTX_OTHER, node)
+    assert f_sel["cos_gap"] == pytest.approx(0.0, abs=1e-6)  # the best sentence of its passage
+    assert f_other["cos_gap"] < 0.0
+    assert f_sel["log_sents"] == pytest.approx(math.log1p(5))  # 3 sentences, clipped to the training range
+    alone = ft.context_statement_features(CTX_Q, CTX_SELECTED)  # no node: a passage of one sentence
+    assert alone["cos_gap"] == 0.0 and alone["cos_nb"] == 0.0
+    p_sel = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED, node=node)
+    p_other = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_OTHER, node=node)
+    assert p_sel > 2 * p_other and p_other < 0.5
+    # ranking first in its passage raises a sentence above the same sentence read alone
+    assert p_sel > p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED)
+
+
+def test_one_request_encodes_each_distinct_text_once_in_one_call_per_prefix(judge: EmbeddedJudge) -> None:
+    import numpy as np
+
+    from deepeval.models.embedded import encoder
+
+    calls: list[tuple[int, bool]] = []
+
+    def backend(texts: list[str], is_query: bool) -> np.ndarray:
+        calls.append((len(texts), is_query))
+        rng = np.random.default_rng(len(texts))
+        return rng.normal(size=(len(texts), encoder.DIM)).astype(np.float32)
+
+    nodes = [f"{CTX_SELECTED} {CTX_OTHER}", "The band toured Europe in 1972. Tickets sold out."]
+    questions = {
+        f"n{n}s{i}": noul(K.CONTEXT_STATEMENT_RELEVANT, input=CTX_Q, statement=s, node=node)
+        for n, node in enumerate(nodes)
+        for i, s in enumerate(
+            [CTX_SELECTED, CTX_OTHER] if n == 0 else ["The band toured Europe in 1972.", "Tickets sold out."]
+        )
+    }
+    questions["node0"] = noul(K.CONTEXT_NODE_RELEVANT, input=CTX_Q, node=nodes[0])
+    questions["claim"] = noul(K.CLAIM_SUPPORTED, claim="The band toured Europe.", source=nodes[1])
+    encoder.set_backend(backend)
+    try:
+        answers, _ = judge.decide({}, questions)
+    finally:
+        encoder.set_backend(None)
+    assert set(answers.nouls) == set(questions)
+    # one query call (the input) and one passage call (4 sentences, the input, the claim, the background set)
+    assert calls == [(1, True), (4 + 1 + 1 + 12, False)]

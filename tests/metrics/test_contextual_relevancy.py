@@ -226,9 +226,11 @@ def test_hybrid_questions_quote_only_their_statement_and_share_the_state() -> No
         assert block(q.instructions, "STATEMENT") == statement
         assert "shoes don't fit" not in q.instructions  # the request travels once, in the state
         assert "material under evaluation" not in q.instructions  # so does the data notice
+        assert NODE_A not in q.instructions  # the node (two sentences) is data only, never quoted whole
         assert q.kind == "context_statement_relevant" and q.data == {
             "input": call.state["input"],
             "statement": statement,
+            "node": f"{NODE_A}\n{NODE_B}",  # local judges rank it among all retrieved sentences
         }
     assert statement == STATEMENTS[NODE_B][0]  # the last question is node 1's statement
 

@@ -107,7 +107,7 @@ class ContextualRelevancyMetric(EngineMetric):
             else:
                 per_node = await _statements_per_node(ctx, nodes)
             ctx.log("Statements per node", per_node)
-            decisions = await self._decide(ctx, question, per_node)
+            decisions = await self._decide(ctx, question, per_node, nodes)
         if not decisions:
             return Outcome(0.0, NO_STATEMENTS_REASON, {"nodes": len(nodes), "statements": 0, "relevant": 0})
         node_of = {i: n for n, sts in enumerate(per_node) for i in _ids(n, sts)}
@@ -166,7 +166,7 @@ class ContextualRelevancyMetric(EngineMetric):
         return per_node, decisions
 
     async def _decide(
-        self, ctx: MeasureContext, question: str, per_node: Sequence[Sequence[str]]
+        self, ctx: MeasureContext, question: str, per_node: Sequence[Sequence[str]], nodes: Sequence[str]
     ) -> dict[str, Decision]:
         """Statements already split: System One decides all of them in one request (hybrid), the LLM one call per
         node (``llm`` mode with a user extractor, and the hybrid fallback)."""
@@ -199,10 +199,14 @@ class ContextualRelevancyMetric(EngineMetric):
                 merged.update(part)
             return merged
 
+        context = "\n".join(nodes)  # local judges rank a statement among all retrieved sentences
         return await decide(
             ctx,
             state={"note": STATE_NOTE, "input": question},
-            questions={i: self.question_set.statement_relevant(question, st) for i, (_, st) in by_id.items()},
+            questions={
+                i: self.question_set.statement_relevant(question, st, context=context)
+                for i, (_, st) in by_id.items()
+            },
             to_verdict=binary_from_probability,
             llm_decide=llm_decide,
         )

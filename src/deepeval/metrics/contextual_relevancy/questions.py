@@ -16,7 +16,7 @@ from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "contextual_relevancy-q/2026-4"
+QUESTION_SET_VERSION = "contextual_relevancy-q/2026-5"
 
 RELEVANT_SHARE_LEVELS = ["none", "less than half", "most", "all"]
 
@@ -27,16 +27,22 @@ class ContextualRelevancyQuestions:
     VERSION = QUESTION_SET_VERSION
 
     @staticmethod
-    def statement_relevant(input: str, statement: str) -> NoulQuestion:
+    def statement_relevant(input: str, statement: str, context: str | None = None) -> NoulQuestion:
         """Yes = the context statement is relevant to the input (kind ``context_statement_relevant``). The request is the
-        state's ``input``; only the statement is quoted."""
+        state's ``input``; only the statement is quoted. ``context`` (the whole retrieval context, nodes joined by
+        newlines) rides in ``data`` as ``node`` for local judges, which rank a sentence among the retrieved
+        sentences; it is never quoted."""
         return NoulQuestion(
             instructions=(
                 "Is this statement from a retrieved document useful for the search request `input`?\n"
                 + quote("statement", statement)
             ),
             kind=kinds.CONTEXT_STATEMENT_RELEVANT,
-            data={"input": input, "statement": statement},
+            data={
+                "input": input,
+                "statement": statement,
+                **({"node": context} if context is not None else {}),
+            },
         )
 
     @staticmethod

@@ -77,7 +77,8 @@ def _get(fields: dict[str, Any], *names: str) -> Any:
     return None
 
 
-def _context_texts(raw: Any) -> list[str]:
+def context_texts(raw: Any) -> list[str]:
+    """Retrieval-context nodes as texts (``"<source>: <context>"`` for ``{"context", "source"}`` dicts)."""
     out: list[str] = []
     for node in raw or []:
         if isinstance(node, str):
@@ -102,13 +103,14 @@ def answer_relevancy(fields: dict[str, Any]) -> dict[str, Any]:
 def contextual_relevancy(fields: dict[str, Any]) -> dict[str, Any]:
     """Per-statement and per-node relevance for input vs retrieval_context."""
     question = str(_get(fields, "input") or "")
-    nodes = _context_texts(_get(fields, "retrieval_context", "retrievalContext"))
-    statements: list[str] = []
-    for node in nodes:
-        statements.extend(_EXTRACTOR.statements_sync(node))
+    nodes = context_texts(_get(fields, "retrieval_context", "retrievalContext"))
+    statements = [s for node in nodes for s in _EXTRACTOR.statements_sync(node)]
+    context = "\n".join(
+        nodes
+    )  # a statement is ranked among all retrieved sentences, as in the hybrid request
     return {
         "statements": statements,
-        "probabilities": [scorers.context_statement_relevant(question, s) for s in statements],
+        "probabilities": [scorers.context_statement_relevant(question, s, context) for s in statements],
         "node_probabilities": [scorers.node_relevant(question, n) for n in nodes if n.strip()],
     }
 

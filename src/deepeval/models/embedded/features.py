@@ -19,6 +19,7 @@ from rapidfuzz import fuzz
 
 from deepeval.models.embedded import text as tx
 from deepeval.models.embedded.encoder import embed
+from deepeval.models.embedded.lexical import idf_coverage
 
 Features = dict[str, float]
 
@@ -46,6 +47,11 @@ _ASK = re.compile(
 def _sentences(text: str) -> tuple[str, ...]:
     sents = tuple(s for s in tx.split_sentences(text) if any(c.isalnum() for c in s))
     return sents or ((text.strip(),) if text.strip() else ())
+
+
+def sentences_of(text: str) -> tuple[str, ...]:
+    """The sentences the features split ``text`` into (those with a letter or digit; ``()`` for blank text)."""
+    return _sentences(text) if text.strip() else ()
 
 
 @lru_cache(maxsize=8192)
@@ -140,7 +146,7 @@ def answer_type_match(question: str, text: str) -> tuple[float, float]:
 
 #: Neutral sentences from many domains (ours). A question's cosine to them is its baseline similarity to text
 #: about something else; e5 cosines sit in a narrow band (about 0.65-0.9) whose position depends on the question.
-_BACKGROUND = (
+BACKGROUND = (
     "The river flows north through three countries before reaching the sea.",
     "The recipe needs two cups of flour and a pinch of salt.",
     "He scored the winning goal in the final minute.",
@@ -157,9 +163,9 @@ _BACKGROUND = (
 
 
 def background_cosine_z(q_vec: np.ndarray, cos: float) -> float:
-    """``(cos - mean) / std`` of ``cos`` against the question's cosines to :data:`_BACKGROUND` (ours): how far a
+    """``(cos - mean) / std`` of ``cos`` against the question's cosines to :data:`BACKGROUND` (ours): how far a
     statement stands above text about other things, for this question. Clipped to [-5, 5]."""
-    bg = embed(list(_BACKGROUND), "passage") @ q_vec
+    bg = embed(list(BACKGROUND), "passage") @ q_vec
     return float(np.clip((cos - float(bg.mean())) / max(float(bg.std()), 1e-3), -5.0, 5.0))
 
 
@@ -182,6 +188,49 @@ def relevance_features(question: str, statement: str) -> Features:
         "type_known": answer_type_match(question, statement)[0],
         "type_match": answer_type_match(question, statement)[1],
         "log_len": math.log1p(len(tx.tokens(statement))),
+    }
+
+
+def _norm_ws(text: str) -> str:
+    return " ".join(tx.normalize_quotes(text).split())
+
+
+def context_statement_features(question: str, statement: str, node: str | None = None) -> Features:
+    """Features for "does ``statement``, a sentence of the retrieved passage ``node``, help answer ``question``".
+
+    Besides encoder and lexical signals of :func:`relevance_features`, the statement is compared with the other
+    sentences of its passage (``node`` split as :func:`sentences_of` does; no node = a passage of one sentence):
+    annotators mark the sentences that answer, not every sentence on the topic, so a sentence's rank within its
+    passage carries information its absolute cosine does not. Features (cosines in [-1, 1], shares in [0, 1]):
+    ``idf_cov`` IDF-weighted share of the question's content words in the statement
+    (:mod:`deepeval.models.embedded.lexical`), ``idf_win`` the same over the statement and its two neighbours
+    (the answer may name what a neighbour introduced), ``cos_gap`` its cosine minus the best cosine of the passage
+    (<= 0), ``cos_zn`` its cosine standardised within the passage, ``cos_nb`` the best neighbour's cosine minus
+    the passage's best (<= 0), ``log_sents`` log(1 + sentences in the passage, clipped to [5, 20]): the more
+    sentences, the smaller the share that answers.
+    """
+    base = relevance_features(question, statement)
+    sents = list(sentences_of(node or ""))
+    key = _norm_ws(statement)
+    idx = next((i for i, s in enumerate(sents) if _norm_ws(s) == key), -1)
+    if idx < 0:  # not a sentence of the node as we split it: read it as one more sentence of the passage
+        sents.append(statement)
+        idx = len(sents) - 1
+    q_vec = embed([question], "query")[0]
+    cos = embed(sents, "passage") @ q_vec
+    qw = _cw(question)
+    neighbours = [j for j in (idx - 1, idx + 1) if 0 <= j < len(sents)]
+    window = frozenset().union(*(_cw(s) for s in sents[max(0, idx - 1) : idx + 2]))
+    sd = float(cos.std())
+    return {
+        **{k: base[k] for k in ("cos", "cos_pp", "fuzzy", "type_known", "type_match", "log_len")},
+        "idf_cov": idf_coverage(qw, _cw(statement)),
+        "idf_win": idf_coverage(qw, window),
+        "cos_gap": float(cos[idx] - cos.max()),
+        "cos_zn": float((cos[idx] - cos.mean()) / sd) if sd > 1e-6 else 0.0,
+        "cos_nb": float(max(cos[j] for j in neighbours) - cos.max()) if neighbours else 0.0,
+        # the training passages hold 5-20 sentences (95 % of ClapNQ items): no extrapolation outside that range
+        "log_sents": math.log1p(min(max(len(sents), 5), 20)),
     }
 
 

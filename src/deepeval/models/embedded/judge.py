@@ -21,7 +21,7 @@ from typing import Any
 
 from deepeval.errors import SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
-from deepeval.models.embedded import composite, scorers
+from deepeval.models.embedded import composite, encoder, features, scorers
 from deepeval.models.system_one import kinds as K
 from deepeval.models.system_one.schema import (
     NoulAnswer,
@@ -87,6 +87,49 @@ def _require(fields: dict[str, Any], kind: str, *names: str) -> list[Any]:
     return values
 
 
+def _texts_of(kind: str, fields: dict[str, Any], queries: set[str], passages: set[str]) -> None:
+    """Add the texts the scorer of ``kind`` will encode to ``queries`` / ``passages`` (best effort: a missing field
+    adds nothing, the scorer reports it)."""
+    split = features.sentences_of
+
+    def text(name: str) -> str:
+        value = fields.get(name)
+        return value if isinstance(value, str) else ""
+
+    if kind in (K.STATEMENT_RELEVANT, K.CONTEXT_STATEMENT_RELEVANT, K.CONTEXT_NODE_RELEVANT):
+        queries.add(text("input"))
+        passages.update((text("input"), text("statement"), *split(text("node"))))
+    elif kind == K.CLAIM_SUPPORTED:
+        passages.update((text("claim"), *split(text("source"))))
+    elif kind in (K.AR_ALL_RELEVANT, K.AR_ADDRESSES_INPUT, K.AR_RELEVANT_SHARE):
+        queries.add(text("input"))
+        output = fields.get("actual_output", fields.get("actualOutput"))
+        passages.update((text("input"), *split(output if isinstance(output, str) else "")))
+    elif kind in (K.CR_ALL_RELEVANT, K.CR_EVERY_NODE_RELEVANT, K.CR_RELEVANT_SHARE):
+        queries.add(text("input"))
+        passages.add(text("input"))
+        for node in composite.context_texts(fields.get("retrieval_context", fields.get("retrievalContext"))):
+            passages.update(split(node))
+
+
+def _prefetch(state: Any, questions: Questions) -> None:
+    """Encode every distinct text the request's relevance and support questions need in one encoder call per
+    prefix (batched, each text once; the encoder cache serves the per-question scorers). The same node, source or
+    input is usually asked about by many questions of one request, and a batch costs less per text than single
+    calls. Retention kinds are left to their scorer."""
+    queries: set[str] = set()
+    passages: set[str] = set()
+    for question in questions.values():
+        if question.kind in SUPPORTED_KINDS:
+            _texts_of(question.kind, _fields(state, question), queries, passages)
+    if passages:
+        passages.update(features.BACKGROUND)
+    for kind, texts in (("query", queries), ("passage", passages)):
+        todo = sorted(t for t in texts if t.strip())
+        if todo:
+            encoder.embed(todo, kind)  # type: ignore[arg-type]
+
+
 class EmbeddedJudge(DeepEvalBaseSystemOneModel):
     """The embedded offline judge (see module docstring). Thread-safe; construct through
     :func:`get_embedded_judge` to share one instance (and its caches) per process."""
@@ -112,6 +155,7 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
         nouls: dict[str, NoulAnswer] = {}
         scores: dict[str, ScoreAnswer] = {}
         memo: dict[str, Any] = {}
+        _prefetch(state, questions)
         for qid, question in questions.items():
             kind = question.kind
             if kind is None or kind not in SUPPORTED_KINDS:
@@ -142,7 +186,8 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
             return scorers.statement_relevant(str(q), str(s))
         if kind == K.CONTEXT_STATEMENT_RELEVANT:
             q, s = _require(fields, kind, "input", "statement")
-            return scorers.context_statement_relevant(str(q), str(s))
+            node = fields.get("node")
+            return scorers.context_statement_relevant(str(q), str(s), str(node) if node else None)
         if kind == K.CONTEXT_NODE_RELEVANT:
             q, n = _require(fields, kind, "input", "node")
             return scorers.node_relevant(str(q), str(n))

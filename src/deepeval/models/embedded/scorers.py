@@ -17,10 +17,13 @@ def statement_relevant(question: str, statement: str) -> float:
     return get_model("statement_relevant").probability(ft.relevance_features(question, statement))
 
 
-def context_statement_relevant(question: str, statement: str) -> float:
-    """P(``statement``, a sentence of a retrieved context passage, helps answer ``question``). Trained on ClapNQ
-    passage sentences (annotator-selected vs the other sentences of the same passage), not on answer statements."""
-    return get_model("context_statement_relevant").probability(ft.relevance_features(question, statement))
+def context_statement_relevant(question: str, statement: str, node: str | None = None) -> float:
+    """P(``statement``, a sentence of the retrieved passage ``node``, helps answer ``question``). Trained on ClapNQ
+    passage sentences (annotator-selected vs the other sentences of the same passage), not on answer statements;
+    without ``node`` the statement is read as a passage of one sentence."""
+    return get_model("context_statement_relevant").probability(
+        ft.context_statement_features(question, statement, node)
+    )
 
 
 def node_relevant(question: str, node: str) -> float:
