@@ -17,6 +17,7 @@ Tests of other packages may swap the backend with :func:`set_backend` (a callabl
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -114,9 +115,16 @@ def save_cache(path: str) -> int:
     with _lock:
         keys = list(_cache)
         vecs = np.stack([_cache[k] for k in keys]) if keys else np.zeros((0, DIM), dtype=np.float32)
-    np.savez_compressed(
-        path, kinds=np.array([k for k, _ in keys]), texts=np.array([t for _, t in keys]), vecs=vecs
-    )
+    # Write a sibling temporary file, then rename: two training runs saving at once must not leave a torn archive.
+    tmp = f"{path}.{os.getpid()}.tmp.npz"
+    try:
+        np.savez_compressed(
+            tmp, kinds=np.array([k for k, _ in keys]), texts=np.array([t for _, t in keys]), vecs=vecs
+        )
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
     return len(keys)
 
 
