@@ -66,9 +66,10 @@ class DisplayConfig:
     """Output.
 
     ``show_indicator``: live progress bar (counts, ETA) on stderr. ``print_results``: console table on stdout.
-    ``verbose_mode``: when not None, overrides every metric's ``verbose_mode``. ``display_option``: which test
-    cases the table shows (``TestRunResultDisplay`` or ``"all" | "failing" | "passing"``). ``results_folder``: write
-    ``<run>.json`` and ``<run>.html`` there (default: setting ``DEEPEVAL_RESULTS_FOLDER``; None = no files).
+    ``verbose_mode``: when not None, overrides every metric's ``verbose_mode`` (rows carry ``verbose_logs`` only
+    for metrics that ran in verbose mode). ``display_option``: which test cases the table shows
+    (``TestRunResultDisplay`` or ``"all" | "failing" | "passing"``). ``results_folder``: write ``<run>.json`` and
+    ``<run>.html`` there (default: setting ``DEEPEVAL_RESULTS_FOLDER``; None = no files).
     ``file_output_dir``: write one JSON file per test case there.
     """
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import math
 import statistics
+import sys
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,8 +50,14 @@ class RunOutput:
 
 
 def metric_name(metric: Any) -> str:
+    """The metric's ``__name__`` (else its class name), interned: every row of a metric shares one string."""
     name = getattr(metric, "__name__", None)
-    return name if isinstance(name, str) and name else type(metric).__name__
+    return sys.intern(name if isinstance(name, str) and name else type(metric).__name__)
+
+
+def _judge_name(model: Any) -> str | None:
+    """``evaluation_model`` as a string, interned (a run has a handful of distinct judge names)."""
+    return None if model is None else sys.intern(str(model))
 
 
 def format_error(err: BaseException) -> str:
@@ -100,7 +107,8 @@ def build_row(
     skip_reason: str | None = None,
 ) -> MetricData:
     """A :class:`MetricData` from a measured metric copy, the usage its measure recorded, and the runner's verdict
-    (``error`` from an exception; ``skip_reason`` for skipped rows)."""
+    (``error`` from an exception; ``skip_reason`` for skipped rows). ``verbose_logs`` is copied only when the
+    metric ran with ``verbose_mode`` on."""
     skipped = skip_reason is not None or bool(getattr(metric, "skipped", False))
     score = None if skipped else _as_float(getattr(metric, "score", None))
     err = error
@@ -132,10 +140,12 @@ def build_row(
         score=score,
         reason=None if reason is None else redact(str(reason)),
         strict_mode=bool(getattr(metric, "strict_mode", False)),
-        evaluation_model=None if model is None else str(model),
+        evaluation_model=_judge_name(model),
         error=err,
         evaluation_cost=cost,
-        verbose_logs=_maybe_redact(getattr(metric, "verbose_logs", None)),
+        # Kept only when asked for (the metric's verbose_mode, or DisplayConfig.verbose_mode): at ~1-3 KB per row
+        # these logs were the largest part of a big run's result.
+        verbose_logs=_maybe_redact(getattr(metric, "verbose_logs", None)) if _verbose(metric) else None,
         confidence=_as_float(getattr(metric, "confidence", None)),
         score_breakdown=getattr(metric, "score_breakdown", None),
         system_one_fallback_reason=_maybe_redact(getattr(metric, "system_one_fallback_reason", None)),
@@ -147,6 +157,27 @@ def build_row(
         retries=t.retries if t else 0,
         llm_calls=t.llm_calls if t else 0,
         system_one_requests=t.system_one_requests if t else 0,
+    )
+
+
+def _verbose(metric: BaseMetric) -> bool:
+    return bool(getattr(metric, "verbose_mode", False))
+
+
+def skipped_row(metric: BaseMetric, reason: str) -> MetricData:
+    """The row of a (metric, test case) pair the runner does not run (wrong kind of test case): the metric's
+    configuration and ``reason``; no result attribute of ``metric`` is read, so the original metric can be passed
+    (no copy is made for a row that measures nothing)."""
+    model = getattr(metric, "evaluation_model", None)
+    return MetricData(
+        name=metric_name(metric),
+        threshold=_as_float(getattr(metric, "threshold", None)),
+        success=None,
+        reason=reason,
+        strict_mode=bool(getattr(metric, "strict_mode", False)),
+        evaluation_model=_judge_name(model),
+        skipped=True,
+        flaky=bool(getattr(metric, "flaky", False)),
     )
 
 
@@ -197,17 +228,24 @@ class Runner:
         self.repeat = repeat
         self.cache = cache
         self.on_row = on_row
-        self.rows: dict[RowKey, MetricData] = {}
+        # One slot per (test case, metric, repetition), flat in that order: 8 bytes a row instead of a dict entry
+        # and a key tuple (~150 bytes) each.
+        self.rows: list[MetricData | None] = [None] * (len(test_cases) * len(metrics) * repeat)
+        self._skip_reasons: dict[tuple[int, bool], str | None] = {}
         self.cache_hits = 0
         self.batches = 0
 
     # -- row bookkeeping -------------------------------------------------------------------------------------------
     def _finish(self, job: _Job, data: MetricData) -> None:
-        self.rows[job.key] = data
+        self.rows[self._slot(job.key)] = data
         if self.cache is not None and self.cache_config.write_cache and not data.cached and job.cache_key:
             self.cache.put(job.cache_key, data)
         if self.on_row is not None:
             self.on_row(data)
+
+    def _slot(self, key: RowKey) -> int:
+        i, j, r = key
+        return (i * len(self.metrics) + j) * self.repeat + r
 
     def _fresh(self, metric: BaseMetric) -> BaseMetric:
         copy = metric.fresh_copy()
@@ -296,76 +334,102 @@ class Runner:
             self._finish(job, row)
 
     # -- planning ----------------------------------------------------------------------------------------------------
-    def _plan(self) -> list[_Item]:
-        items: list[_Item] = []
+    def _work(self) -> Iterator[_Item]:
+        """The work items in input order, planned lazily as the workers pull them.
+
+        Lazy on purpose: a metric copy (and everything its measure keeps) lives only from its test case's planning
+        until its row is final, so a run holds about ``max_concurrent`` copies at a time instead of one per
+        (test case x metric x repetition) until the end. Rows that need no work (skipped, served from the cache, a
+        plan that raised) are finished here as their test case is reached."""
         use_cache = self.cache is not None and self.cache_config.use_cache
         want_key = self.cache is not None and (self.cache_config.use_cache or self.cache_config.write_cache)
         for i, tc in enumerate(self.test_cases):
             for r in range(self.repeat):
                 plans: list[tuple[_Job, SystemOnePlan]] = []
                 for j, metric in enumerate(self.metrics):
-                    skip = _is_applicable(metric, tc)
                     job = _Job((i, j, r), tc, metric)
-                    if skip is not None:
-                        self._finish(job, build_row(self._fresh(metric), None, None, skip_reason=skip))
-                        continue
-                    job.cache_key = _safe_key(metric, tc, r) if want_key else None
-                    if use_cache and job.cache_key and self.cache is not None:
-                        hit = self.cache.get(job.cache_key)
-                        if hit is not None:
-                            self.cache_hits += 1
-                            self._finish(job, hit)
-                            continue
-                    job.metric = self._fresh(metric)
                     try:
-                        plan = job.metric.system_one_plan(tc)
-                    except MissingTestCaseParamsError as err:
-                        if self.error_config.skip_on_missing_params:
-                            self._finish(
-                                job,
-                                build_row(job.metric, None, None, skip_reason=f"skipped: {redact(str(err))}"),
-                            )
-                        else:
-                            self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
-                        continue
-                    except Exception as err:
-                        self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
-                        continue
-                    if plan is None:
-                        items.append(_Item(_bind(self._measure, job), [job]))
-                    else:
-                        plans.append((job, plan))
-                for batch in group_plans(plans):
-                    items.append(_Item(_bind(self._decide, batch), [m.key for m in batch.members]))
-        return items
-
-    async def run(self) -> RunOutput:
-        items = self._plan()
-        queue: asyncio.Queue[_Item] = asyncio.Queue()
-        for item in items:
-            queue.put_nowait(item)
-        throttle = _Throttle(self.async_config.throttle_value)
-
-        async def worker() -> None:
-            while True:
-                try:
-                    item = queue.get_nowait()
-                except asyncio.QueueEmpty:
-                    return
-                await throttle.wait()
-                try:
-                    await item.run()
-                except Exception as err:  # a bug in a metric hook or here: record it, never lose the rows
-                    for job in item.jobs:
-                        if job.key not in self.rows:
+                        item = self._plan_job(job, use_cache, want_key, plans)
+                    except Exception as err:  # a bug in a hook or here: this row errors, the run goes on
+                        if self.rows[self._slot(job.key)] is None:
                             self._finish(
                                 job,
                                 build_row(
                                     job.metric, None, None, error=f"internal error: {format_error(err)}"
                                 ),
                             )
+                        continue
+                    if item is not None:
+                        yield item
+                for batch in group_plans(plans):
+                    yield _Item(_bind(self._decide, batch), [m.key for m in batch.members])
 
-        n_workers = min(self.async_config.max_concurrent if self.async_config.run_async else 1, len(items))
+    def _plan_job(
+        self, job: _Job, use_cache: bool, want_key: bool, plans: list[tuple[_Job, SystemOnePlan]]
+    ) -> _Item | None:
+        """Finish ``job`` now (skipped, cached, failed plan) and return None, add its System One plan to ``plans``
+        and return None, or return the item that measures it."""
+        metric, tc = job.metric, job.test_case
+        skip = self._skip_reason(job.key[1], metric, tc)
+        if skip is not None:
+            self._finish(job, skipped_row(metric, skip))
+            return None
+        job.cache_key = _safe_key(metric, tc, job.key[2]) if want_key else None
+        if use_cache and job.cache_key and self.cache is not None:
+            hit = self.cache.get(job.cache_key)
+            if hit is not None:
+                self.cache_hits += 1
+                self._finish(job, hit)
+                return None
+        job.metric = self._fresh(metric)
+        try:
+            plan = job.metric.system_one_plan(tc)
+        except MissingTestCaseParamsError as err:
+            if self.error_config.skip_on_missing_params:
+                self._finish(
+                    job, build_row(job.metric, None, None, skip_reason=f"skipped: {redact(str(err))}")
+                )
+            else:
+                self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
+            return None
+        except Exception as err:
+            self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
+            return None
+        if plan is None:
+            return _Item(_bind(self._measure, job), [job])
+        plans.append((job, plan))
+        return None
+
+    def _skip_reason(self, j: int, metric: BaseMetric, tc: TestCase) -> str | None:
+        """:func:`_is_applicable`, one string object per (metric, kind of test case) shared by all its rows."""
+        key = (j, isinstance(tc, ConversationalTestCase))
+        if key not in self._skip_reasons:
+            reason = _is_applicable(metric, tc)
+            self._skip_reasons[key] = None if reason is None else redact(reason)
+        return self._skip_reasons[key]
+
+    async def run(self) -> RunOutput:
+        work = self._work()
+        throttle = _Throttle(self.async_config.throttle_value)
+
+        async def worker() -> None:
+            # ``next(work)`` never awaits, so the workers of this one event loop take turns on the generator.
+            for item in work:
+                await throttle.wait()
+                try:
+                    await item.run()
+                except Exception as err:  # a bug in a metric hook or here: record it, never lose the rows
+                    for job in item.jobs:
+                        if self.rows[self._slot(job.key)] is None:
+                            self._finish(
+                                job,
+                                build_row(
+                                    job.metric, None, None, error=f"internal error: {format_error(err)}"
+                                ),
+                            )
+                del item  # the metric copies go as soon as their rows are final
+
+        n_workers = self.async_config.max_concurrent if self.async_config.run_async else 1
         workers = [asyncio.create_task(worker()) for _ in range(n_workers)]
         try:
             await asyncio.gather(*workers)
@@ -384,11 +448,12 @@ class Runner:
         return out
 
     def _row(self, i: int, j: int) -> MetricData:
-        missing = MetricData(
-            name=metric_name(self.metrics[j]), error="internal error: no result was recorded"
-        )
-        reps = [self.rows.get((i, j, r), missing) for r in range(self.repeat)]
+        reps = [self.rows[self._slot((i, j, r))] or self._missing(j) for r in range(self.repeat)]
         return reps[0] if self.repeat == 1 else aggregate_repeats(reps)
+
+    def _missing(self, j: int) -> MetricData:
+        """Stands in for a row that was never recorded (a bug): the run still returns every row."""
+        return MetricData(name=metric_name(self.metrics[j]), error="internal error: no result was recorded")
 
 
 def _bind(fn: Callable[[Any], Awaitable[None]], arg: Any) -> Callable[[], Awaitable[None]]:
