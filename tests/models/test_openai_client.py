@@ -7,6 +7,7 @@ import json
 import math
 import time
 
+import openai
 import pytest
 from pydantic import BaseModel
 
@@ -468,3 +469,41 @@ async def test_sync_generate_inside_running_loop(fast_policy) -> None:
         text, _ = await model.a_generate("again")
         assert text.startswith("{")
         await model.aclose()
+
+
+def test_callers_async_http_client_serves_async_calls_and_sync_client_gets_default(fast_policy) -> None:
+    """An ``httpx.AsyncClient`` passed as ``http_client=`` is used by our async calls; the sync client that
+    ``load_model`` builds (which cannot take an async client) falls back to the default instead of failing."""
+    import httpx
+
+    seen: list[str] = []
+
+    async def hook(request: httpx.Request) -> None:
+        seen.append(request.url.path)
+
+    with OpenAIChatServer(lambda req: "ok", api_key=KEY) as srv:
+
+        async def go() -> str:
+            http_client = httpx.AsyncClient(event_hooks={"request": [hook]})
+            model = _client(srv, fast_policy, http_client=http_client)  # raised TypeError before
+            assert isinstance(model.model, openai.OpenAI)
+            text, _ = await model.a_generate("q")
+            await http_client.aclose()
+            return text
+
+        assert asyncio.run(go()) == "ok"
+        assert seen == ["/v1/chat/completions"]
+
+
+def test_callers_sync_http_client_serves_load_model_and_async_calls_still_work(fast_policy) -> None:
+    import httpx
+
+    seen: list[str] = []
+    with OpenAIChatServer(lambda req: "ok", api_key=KEY) as srv:
+        http_client = httpx.Client(event_hooks={"request": [lambda r: seen.append(r.url.path)]})
+        model = _client(srv, fast_policy, http_client=http_client)
+        model.model.chat.completions.create(model="gpt-5.4", messages=[{"role": "user", "content": "q"}])
+        assert seen == ["/v1/chat/completions"]  # the sync SDK client is the caller's
+        assert model.generate("q")[0] == "ok"  # our calls use an async default client
+        assert seen == ["/v1/chat/completions"]
+        http_client.close()

@@ -11,6 +11,7 @@ reply missing ``choices`` is a clear error), records token usage, and prices it.
 
 from __future__ import annotations
 
+import inspect
 import json
 import threading
 import urllib.parse
@@ -151,7 +152,9 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         key = self._key_or_none()
         if key is None:
             return None
-        return openai.OpenAI(**self._with_shared_tls(self._sdk_kwargs(key), openai.DefaultHttpxClient))
+        return openai.OpenAI(
+            **self._with_shared_tls(self._sdk_kwargs(key), openai.DefaultHttpxClient, is_async=False)
+        )
 
     def get_model_name(self) -> str:
         return str(self.name)
@@ -410,16 +413,21 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         if key is None:
             raise self._missing_key_error()
         return openai.AsyncOpenAI(
-            **self._with_shared_tls(self._sdk_kwargs(key), openai.DefaultAsyncHttpxClient)
+            **self._with_shared_tls(self._sdk_kwargs(key), openai.DefaultAsyncHttpxClient, is_async=True)
         )
 
     @staticmethod
-    def _with_shared_tls(kwargs: dict[str, Any], http_client_class: Any) -> dict[str, Any]:
+    def _with_shared_tls(kwargs: dict[str, Any], http_client_class: Any, *, is_async: bool) -> dict[str, Any]:
         """``kwargs`` plus the SDK's own HTTP client (``DefaultHttpxClient``/``DefaultAsyncHttpxClient``: its
         defaults) built with the process-wide TLS context (:mod:`deepeval.models.tls`), unless the caller passed
-        ``http_client=``."""
-        if "http_client" in kwargs:
-            return kwargs
+        ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
+        an ``httpx.Client`` the sync client of :meth:`load_model`); the other side gets the default."""
+        given = kwargs.get("http_client")
+        if given is not None:
+            # By shape, not class: the SDK may build on another httpx distribution than the caller's.
+            if inspect.iscoroutinefunction(getattr(given, "send", None)) == is_async:
+                return kwargs
+            kwargs = {k: v for k, v in kwargs.items() if k != "http_client"}
         library = library_of(http_client_class)
         context = shared_context(library) if library is not None else None
         if context is None:
