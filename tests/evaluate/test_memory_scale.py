@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import io
 import json
+import sys
 import threading
 import tracemalloc
 import weakref
@@ -27,7 +29,9 @@ from deepeval.evaluate import (
     ErrorConfig,
     EvaluationResult,
     MetricData,
+    TestResult,
 )
+from deepeval.evaluate.display import TABLE_CHUNK, print_results, render_results
 from deepeval.metrics import AnswerRelevancyMetric
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.testing.scripted import ScriptedLLM
@@ -346,3 +350,63 @@ def test_bytes_per_result_row_stay_under_a_ceiling() -> None:
     # 602 / 686. The ceilings sit between, with room for interpreter and library noise.
     assert held < 750, f"{held:.0f} B held per row"
     assert peak < 1100, f"{peak:.0f} B peak per row"
+
+
+# --- the console table is printed in chunks ----------------------------------------------------------------------
+def _table_result(n: int) -> EvaluationResult:
+    rows = lambda i: [  # noqa: E731
+        MetricData(
+            name=f"M{j}",
+            threshold=0.5,
+            success=j != 1,
+            score=0.8 if j != 1 else 0.2,
+            reason=f"reason {i}.{j} " + "x" * 120,
+            evaluation_model="judge-1",
+        )
+        for j in range(3)
+    ]
+    return EvaluationResult(
+        test_results=[
+            TestResult(
+                name=f"case-{i:05d}", success=False, metrics_data=rows(i), conversational=False, input="q"
+            )
+            for i in range(n)
+        ]
+    )
+
+
+class _Discard(io.TextIOBase):
+    def write(self, s: str) -> int:
+        return len(s)
+
+
+def test_long_result_table_lists_every_row_once_under_one_header() -> None:
+    text = render_results(_table_result(2 * TABLE_CHUNK + 50), width=200)
+    for i in range(2 * TABLE_CHUNK + 50):
+        assert text.count(f"case-{i:05d}") == 1
+    assert text.count("Test results (all)") == 1
+    assert text.count("Reason / error") == 1
+    assert text.count("reason ") == 3 * (2 * TABLE_CHUNK + 50)
+    assert "0/250 test cases passed; rows: 500 passed, 250 failed" in text
+
+
+def test_printing_the_table_keeps_a_flat_peak(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdout", _Discard())
+    print_results(_table_result(5))  # imports outside the measurement
+
+    def peak(n: int) -> int:
+        result = _table_result(n)
+        gc.collect()
+        tracemalloc.start(1)
+        try:
+            base = tracemalloc.get_traced_memory()[0]
+            print_results(result)
+            return tracemalloc.get_traced_memory()[1] - base
+        finally:
+            tracemalloc.stop()
+
+    small, large = peak(100), peak(400)
+    # One rich table of every row took ~24 KB per test case at once (400 cases: ~9.6 MiB); in chunks of
+    # TABLE_CHUNK test cases the peak no longer grows with N.
+    assert large < 5 * 2**20, f"{large / 2**20:.1f} MiB"
+    assert large < 1.5 * small + 2**20, (small, large)

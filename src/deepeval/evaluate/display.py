@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Iterator
 from types import TracebackType
 from typing import Any
 
@@ -102,36 +103,52 @@ def _selected(result: EvaluationResult, option: TestRunResultDisplay) -> list[Te
     return list(result.test_results)
 
 
+#: test cases per table chunk: rich lays out a whole table in memory (~24 KB per test case of 3 rows), so a long
+#: run is printed as consecutive tables of this many test cases (one header), keeping the peak flat in N.
+TABLE_CHUNK = 100
+
+
 def results_renderables(
     result: EvaluationResult, option: TestRunResultDisplay = TestRunResultDisplay.ALL
-) -> list[Any]:
-    """rich renderables: the per-row table (test cases chosen by ``option``) and the per-metric summary."""
+) -> Iterator[Any]:
+    """rich renderables, built lazily: the per-row table (test cases chosen by ``option``, in chunks of
+    :data:`TABLE_CHUNK` test cases; only the first has the title and header), then the per-metric summary and the
+    totals line."""
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=f"Test results ({option.value})", show_lines=False, expand=False)
-    table.add_column("Test case", overflow="fold", ratio=2)
-    table.add_column("Metric", overflow="fold", ratio=2)
-    table.add_column("Score", no_wrap=True)
-    table.add_column("Threshold", no_wrap=True)
-    table.add_column("Status", no_wrap=True)
-    table.add_column("Judge", overflow="fold", ratio=1)
-    table.add_column("Reason / error", overflow="fold", ratio=4)
-    for t in _selected(result, option):
-        for n, m in enumerate(t.metrics_data):
-            label, style = _STATUS_STYLE[m.status]
-            score = _fmt(m.score)
-            if m.repeat is not None:
-                score += f" ±{_fmt(m.repeat.std)}\nk={m.repeat.k} pass {_fmt(m.repeat.pass_rate, 2)}"
-            table.add_row(
-                Text(t.name if n == 0 else ""),
-                Text(m.name + (" (flaky)" if m.flaky else "")),
-                score,
-                _fmt(m.threshold, 2),
-                Text(label, style=style),
-                Text(m.evaluation_model or "-"),
-                Text(_short(m.error or m.reason)),
-            )
+    selected = _selected(result, option)
+    for start in range(0, max(1, len(selected)), TABLE_CHUNK):
+        first = start == 0
+        table = Table(
+            title=f"Test results ({option.value})" if first else None,
+            show_header=first,
+            show_lines=False,
+            expand=False,
+        )
+        table.add_column("Test case", overflow="fold", ratio=2)
+        table.add_column("Metric", overflow="fold", ratio=2)
+        table.add_column("Score", no_wrap=True)
+        table.add_column("Threshold", no_wrap=True)
+        table.add_column("Status", no_wrap=True)
+        table.add_column("Judge", overflow="fold", ratio=1)
+        table.add_column("Reason / error", overflow="fold", ratio=4)
+        for t in selected[start : start + TABLE_CHUNK]:
+            for n, m in enumerate(t.metrics_data):
+                label, style = _STATUS_STYLE[m.status]
+                score = _fmt(m.score)
+                if m.repeat is not None:
+                    score += f" ±{_fmt(m.repeat.std)}\nk={m.repeat.k} pass {_fmt(m.repeat.pass_rate, 2)}"
+                table.add_row(
+                    Text(t.name if n == 0 else ""),
+                    Text(m.name + (" (flaky)" if m.flaky else "")),
+                    score,
+                    _fmt(m.threshold, 2),
+                    Text(label, style=style),
+                    Text(m.evaluation_model or "-"),
+                    Text(_short(m.error or m.reason)),
+                )
+        yield table
     summary = Table(title="Metrics", expand=False)
     for col in ("Metric", "Rows", "Mean score", "Pass rate", "Errors", "Skipped", "Judges"):
         summary.add_column(col, overflow="fold")
@@ -147,6 +164,7 @@ def results_renderables(
         )
     tot = result.totals()
     cost = "unknown" if tot["cost_usd"] is None else f"${tot['cost_usd']:.6f}"
+    yield summary
     footer = Text(
         f"{tot['test_cases_passed']}/{tot['test_cases']} test cases passed; rows: {tot['passed']} passed, "
         f"{tot['failed']} failed, {tot['errors']} errors, {tot['skipped']} skipped; cost {cost}; "
@@ -154,7 +172,7 @@ def results_renderables(
         f"cache hits {tot['cache_hits']}"
         + (f"; {result.duration_s:.2f} s" if result.duration_s is not None else "")
     )
-    return [table, summary, footer]
+    yield footer
 
 
 def render_results(
