@@ -91,8 +91,9 @@ def _requests(n: int) -> dict[str, list[tuple[dict[str, Any], Questions]]]:
         q = group[0]["input"]
         nodes = [r["passages"][0]["text"] for r in group]
         state = {"note": STATE_NOTE, "input": q}
+        context = "\n".join(nodes)
         cr = {
-            f"n{k}s{j}": ContextualRelevancyQuestions.statement_relevant(q, st, node=node)
+            f"n{k}s{j}": ContextualRelevancyQuestions.statement_relevant(q, st, context=context)
             for k, node in enumerate(nodes)
             for j, st in enumerate(split(node))
         }
@@ -160,7 +161,11 @@ def main() -> None:
         "--limit", type=int, default=200, help="max held-out examples per kind (fixed-seed sample)"
     )
     ap.add_argument("--requests", type=int, default=8, help="realistic requests per request type (latency)")
+    ap.add_argument("--latency-only", action="store_true", help="only the realistic-request latency table")
     args = ap.parse_args()
+    if args.latency_only:
+        print_request_latency(args.requests)
+        return
     cold = cold_start()
     examples = datasets.clapnq_examples() + datasets.retention_examples()
     try:
