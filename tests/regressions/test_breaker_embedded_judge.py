@@ -116,3 +116,32 @@ def test_control_correction_used_wrongly_scores_below_correction_used_rightly() 
     right = _kr([*head, _assistant("Thanks for the correction. At 34 you can start with three runs a week.")])
     wrong = _kr([*head, _assistant("Got it. Since you're 43, start with three easy runs a week.")])
     assert (right, wrong) == (1.0, 0.5)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG (KR false positive on corrections): a user corrects a name ('Sorry, it's spelled John, with an h.' / "
+    "'Correction: it is Hanna Berg, not Anna.') and the assistant then uses exactly the corrected name; the turn "
+    "is flagged as attrition (P=0.93 / 0.50), scoring 0.0 / 0.5",
+)
+@pytest.mark.parametrize(
+    ("first", "ack", "correction", "uses_it"),
+    [
+        (
+            "Please address the letter to Jon Smith.",
+            "Sure, to Jon Smith.",
+            "Sorry, it's spelled John, with an h.",
+            "Dear John Smith, ...",
+        ),
+        (
+            "Address the parcel to Anna Berg.",
+            "Will do.",
+            "Correction: it is Hanna Berg, not Anna.",
+            "Parcel addressed to Hanna Berg.",
+        ),
+    ],
+)
+def test_using_a_corrected_name_is_not_forgetting(
+    first: str, ack: str, correction: str, uses_it: str
+) -> None:
+    assert _kr([_user(first), _assistant(ack), _user(correction), _assistant(uses_it)]) == 1.0
