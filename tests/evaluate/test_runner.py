@@ -143,6 +143,28 @@ def test_max_concurrent_bounds_measures_in_flight():
     assert m2.log.peak == 12
 
 
+def test_max_concurrent_counts_test_cases_and_their_metrics_run_together():
+    """deepeval's max_concurrent is a number of test cases: with 2 slots and 3 metrics, the 6 measures of 2 test
+    cases run at once, never a measure of a third test case."""
+    active: dict[str, int] = {}
+    peaks = {"measures": 0, "cases": 0}
+
+    class Probe(ScoreMetric):
+        async def a_measure(self, tc, *args, **kwargs):
+            active[tc.input] = active.get(tc.input, 0) + 1
+            peaks["measures"] = max(peaks["measures"], sum(active.values()))
+            peaks["cases"] = max(peaks["cases"], sum(1 for v in active.values() if v))
+            try:
+                await asyncio.sleep(0.05)
+                return await super().a_measure(tc, *args, **kwargs)
+            finally:
+                active[tc.input] -= 1
+
+    result = run(cases(6), [Probe(1.0, name=f"M{k}") for k in range(3)], async_config=AsyncConfig(max_concurrent=2))
+    assert [m.score for t in result.test_results for m in t.metrics_data] == [1.0] * 18
+    assert peaks == {"measures": 6, "cases": 2}
+
+
 def test_throttle_spaces_starts():
     m = ScoreMetric(1.0)
     run(cases(5), [m], async_config=AsyncConfig(throttle_value=0.05))

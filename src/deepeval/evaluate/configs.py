@@ -29,8 +29,10 @@ class AsyncConfig:
 
     ``run_async``: True runs metrics concurrently through ``a_measure``; False calls each metric's sync ``measure``
     one at a time (in a worker thread, so it also works inside a running event loop).
-    ``throttle_value``: minimum seconds between two measure starts (>= 0).
-    ``max_concurrent``: at most this many measures (or merged System One requests) in flight (>= 1).
+    ``throttle_value``: minimum seconds between two test-case starts (>= 0).
+    ``max_concurrent``: at most this many test cases in flight (>= 1), as in deepeval; the metrics of one test case
+    run concurrently (its System One questions merged into one request), so up to ``max_concurrent`` x metrics
+    measures may be in flight. Judge clients bound their own requests in flight separately.
     ``measure_timeout``: ours; optional per-measure deadline in seconds (None = none). A measure that runs past it
     becomes an error row; there is never a whole-run deadline.
     """

@@ -14,7 +14,7 @@ How a run goes:
    (:mod:`deepeval.evaluate.backends.ray_pickle`; the embedded judge becomes each worker's process-wide singleton).
 3. Test cases are cut into blocks of ``block_size`` consecutive cases. At most ``num_workers`` blocks run at once,
    each as a Ray task (``num_cpus_per_block`` CPUs) running :class:`~deepeval.evaluate.runner.Runner` with the
-   caller's ``AsyncConfig`` (so up to ``num_workers * max_concurrent`` measures are in flight cluster-wide).
+   caller's ``AsyncConfig`` (so up to ``num_workers * max_concurrent`` test cases are in flight cluster-wide).
 4. Blocks come back as they finish; rows are placed at their input positions and the progress bar advances by a
    block's rows. A block id is accepted once (a duplicate delivery is dropped), and every input position must be
    filled exactly once.

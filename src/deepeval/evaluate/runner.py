@@ -1,8 +1,9 @@
 """The async core of ``evaluate()``: expands (test case x metric x repetition) into work, serves cache hits,
 merges System One plans, runs everything through a bounded worker pool and builds the result rows.
 
-Scheduling: ``max_concurrent`` workers pull work items in input order (one item = one ``a_measure`` or one merged
-System One request); ``throttle_value`` seconds separate two starts. Deadlines are per measure only
+Scheduling: ``max_concurrent`` workers pull test cases in input order (one test case x repetition at a time, as
+deepeval's ``max_concurrent`` counts test cases) and run that test case's work items concurrently (one item = one
+``a_measure`` or one merged System One request); ``throttle_value`` seconds separate two test-case starts. Deadlines are per measure only
 (``AsyncConfig.measure_timeout``, and the judge clients' own per-attempt timeouts); there is no whole-run deadline,
 so every (test case, metric) pair ends up with a row.
 """
@@ -334,8 +335,8 @@ class Runner:
             self._finish(job, row)
 
     # -- planning ----------------------------------------------------------------------------------------------------
-    def _work(self) -> Iterator[_Item]:
-        """The work items in input order, planned lazily as the workers pull them.
+    def _work(self) -> Iterator[list[_Item]]:
+        """The work items of each (test case, repetition) in input order, planned lazily as the workers pull them.
 
         Lazy on purpose: a metric copy (and everything its measure keeps) lives only from its test case's planning
         until its row is final, so a run holds about ``max_concurrent`` copies at a time instead of one per
@@ -345,6 +346,7 @@ class Runner:
         want_key = self.cache is not None and (self.cache_config.use_cache or self.cache_config.write_cache)
         for i, tc in enumerate(self.test_cases):
             for r in range(self.repeat):
+                group: list[_Item] = []
                 plans: list[tuple[_Job, SystemOnePlan]] = []
                 for j, metric in enumerate(self.metrics):
                     job = _Job((i, j, r), tc, metric)
@@ -360,9 +362,11 @@ class Runner:
                             )
                         continue
                     if item is not None:
-                        yield item
+                        group.append(item)
                 for batch in group_plans(plans):
-                    yield _Item(_bind(self._decide, batch), [m.key for m in batch.members])
+                    group.append(_Item(_bind(self._decide, batch), [m.key for m in batch.members]))
+                if group:
+                    yield group
 
     def _plan_job(
         self, job: _Job, use_cache: bool, want_key: bool, plans: list[tuple[_Job, SystemOnePlan]]
@@ -412,22 +416,27 @@ class Runner:
         work = self._work()
         throttle = _Throttle(self.async_config.throttle_value)
 
+        async def run_item(item: _Item) -> None:
+            try:
+                await item.run()
+            except Exception as err:  # a bug in a metric hook or here: record it, never lose the rows
+                for job in item.jobs:
+                    if self.rows[self._slot(job.key)] is None:
+                        self._finish(
+                            job,
+                            build_row(job.metric, None, None, error=f"internal error: {format_error(err)}"),
+                        )
+
         async def worker() -> None:
             # ``next(work)`` never awaits, so the workers of this one event loop take turns on the generator.
-            for item in work:
+            for group in work:
                 await throttle.wait()
-                try:
-                    await item.run()
-                except Exception as err:  # a bug in a metric hook or here: record it, never lose the rows
-                    for job in item.jobs:
-                        if self.rows[self._slot(job.key)] is None:
-                            self._finish(
-                                job,
-                                build_row(
-                                    job.metric, None, None, error=f"internal error: {format_error(err)}"
-                                ),
-                            )
-                del item  # the metric copies go as soon as their rows are final
+                if self.async_config.run_async:
+                    await asyncio.gather(*(run_item(item) for item in group))
+                else:  # sync measures run one at a time
+                    for item in group:
+                        await run_item(item)
+                del group  # the metric copies go as soon as their rows are final
 
         n_workers = self.async_config.max_concurrent if self.async_config.run_async else 1
         workers = [asyncio.create_task(worker()) for _ in range(n_workers)]
