@@ -116,3 +116,23 @@ def test_control_grade_superseded_value_scores_low(manifest: Path, tmp_path: Pat
     assert result.exit_code == 0, result.output
     scores = {f["fact_id"]: f["score"] for f in json.loads(out.read_text(encoding="utf-8"))["facts"]}
     assert scores == {"f1": 5, "f3": 2}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG (memory grading of a lossless memory): the transcript written by `memory generate` itself, probed "
+    "as the memory, answers 'Where does the user live?' with the stale 'the user lives in Leeds' sentence and not "
+    "the later 'The user moved to York' update, so a perfect memory gets strict recall 0.667 (f3 graded 2)",
+)
+def test_generated_transcript_probed_as_memory_gets_the_current_value(manifest: Path, tmp_path: Path) -> None:
+    conv = tmp_path / "conv.json"
+    runner = CliRunner()
+    gen = runner.invoke(app, ["memory", "generate", str(manifest), "-o", str(conv), "--turns", "6"])
+    assert gen.exit_code == 0, gen.output
+    out = tmp_path / "r.json"
+    result = runner.invoke(
+        app, ["memory", "grade", str(manifest), "--transcript", str(conv), "--json", str(out), "--offline"]
+    )
+    assert result.exit_code == 0, result.output
+    scores = {f["fact_id"]: f["score"] for f in json.loads(out.read_text(encoding="utf-8"))["facts"]}
+    assert scores == {"f1": 5, "f3": 5}
