@@ -113,6 +113,9 @@ def test_plain_pytest_without_assert_test_prints_nothing_extra(tmp_path):
 def test_deepeval_test_run_bad_path_and_missing_xdist(tmp_path):
     proc = _run([str(DEEPEVAL), "test", "run", "nope.py"], tmp_path)
     assert proc.returncode == 4 and "nope.py does not exist" in proc.stderr
+    # a node id whose file part is missing keeps the clear error, naming the file only
+    proc = _run([str(DEEPEVAL), "test", "run", "nope.py::test_a"], tmp_path)
+    assert proc.returncode == 4 and "nope.py does not exist" in proc.stderr
     (tmp_path / "test_x.py").write_text("def test_ok():\n    pass\n")
     try:
         import xdist  # noqa: F401

@@ -1,4 +1,4 @@
-"""``deepeval test run FILE|DIR``: run pytest with the deepeval plugin and print the results table.
+"""``deepeval test run FILE|DIR|FILE::TEST``: run pytest with the deepeval plugin and print the results table.
 
 Options map to ``assert_test`` through environment variables (read in :func:`deepeval.evaluate.assert_test`):
 ``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
@@ -31,11 +31,16 @@ USAGE_ERROR = 4
 )
 def run(
     ctx: typer.Context,
-    path: str = typer.Argument(..., help="Test file or folder."),
+    path: str = typer.Argument(
+        ...,
+        help="Test file or folder, or a pytest node id (test_x.py::test_name, test_x.py::TestC::test_m[p]).",
+    ),
     num_processes: int | None = typer.Option(
         None, "-n", "--num-processes", help="Parallel workers (needs pytest-xdist)."
     ),
-    use_cache: bool = typer.Option(False, "-c", "--use-cache", help="Serve metric rows from the result cache."),
+    use_cache: bool = typer.Option(
+        False, "-c", "--use-cache", help="Serve metric rows from the result cache."
+    ),
     ignore_errors: bool = typer.Option(
         False, "-i", "--ignore-errors", help="Metric errors do not fail the test."
     ),
@@ -44,27 +49,40 @@ def run(
     ),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Turn on every metric's verbose mode."),
     repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Measure each metric K times and aggregate."),
-    exit_on_first_failure: bool = typer.Option(False, "-x", "--exit-on-first-failure", help="Stop at the first failure."),
-    backend: str = typer.Option("local", "--backend", help="local | ray: where assert_test measures (ray extra)."),
+    exit_on_first_failure: bool = typer.Option(
+        False, "-x", "--exit-on-first-failure", help="Stop at the first failure."
+    ),
+    backend: str = typer.Option(
+        "local", "--backend", help="local | ray: where assert_test measures (ray extra)."
+    ),
     ray_address: str | None = typer.Option(None, "--ray-address", help="Ray cluster for --backend ray."),
 ) -> None:
     """Run pytest on PATH with the deepeval plugin; exit with pytest's exit code."""
     import pytest
 
-    target = Path(path)
-    if not target.exists():
-        typer.echo(f"deepeval test run: {path} does not exist (give a test file or folder)", err=True)
+    # a pytest node id names a file before its first "::"; only that file part has to exist
+    file_part = path.split("::", 1)[0]
+    if not Path(file_part).exists():
+        typer.echo(
+            f"deepeval test run: {file_part} does not exist (give a test file or folder, or a node id FILE::TEST)",
+            err=True,
+        )
         raise typer.Exit(USAGE_ERROR)
     if backend not in ("local", "ray"):
         typer.echo(f"deepeval test run: --backend must be local or ray, got {backend!r}", err=True)
         raise typer.Exit(USAGE_ERROR)
     if backend == "ray" and importlib.util.find_spec("ray") is None:
         typer.echo(
-            'deepeval test run: --backend ray needs Ray; install it with pip install "deepeval-oss[ray]"', err=True
+            'deepeval test run: --backend ray needs Ray; install it with pip install "deepeval-oss[ray]"',
+            err=True,
         )
         raise typer.Exit(USAGE_ERROR)
     # deepeval is imported before pytest starts, so pytest cannot rewrite its asserts: say nothing about it
-    args = [str(target), "-W", "ignore:Module already imported so cannot be rewritten:pytest.PytestAssertRewriteWarning"]
+    args = [
+        path,
+        "-W",
+        "ignore:Module already imported so cannot be rewritten:pytest.PytestAssertRewriteWarning",
+    ]
     if num_processes is not None:
         if num_processes < 1:
             typer.echo("deepeval test run: -n must be >= 1", err=True)
