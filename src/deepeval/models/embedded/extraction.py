@@ -272,6 +272,8 @@ class DeterministicExtractor:
         """(fact, is_correction) pairs for each informative clause of ``message``."""
         out: list[tuple[str, bool]] = []
         for sentence in tx.split_sentences(message):
+            if tx.is_instruction_to_evaluator(sentence):
+                continue  # an instruction to the evaluator is no fact about the user
             correction = bool(_CORRECTION.match(sentence)) or bool(_CORRECTION_CUE.search(sentence))
             body = _CORRECTION.sub("", sentence).strip()
             if not body or tx.is_greeting(body):

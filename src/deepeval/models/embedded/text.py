@@ -270,3 +270,112 @@ def is_greeting(sentence: str) -> bool:
         t for t in toks if t not in _GREETINGS and t not in STOPWORDS and t not in {"there", "lot", "much"}
     ]
     return not content and not numbers(sentence)
+
+
+# -- instructions addressed to the evaluator (prompt injection) ---------------------------------------------------
+# Content under evaluation is data, not instructions: a sentence that tells the judge what to answer is not a
+# statement about the topic. The patterns (ours) need an evaluator-directed object ("previous instructions",
+# "this answer", "a score of", "the evaluator") so that ordinary imperatives in a how-to answer ("Ignore the first
+# step if you already have a ticket", "When asked to confirm, answer yes") do not match.
+_LEAD = (
+    r"(?:^|[,;:.!(\-–—]\s*|\b(?:and|then|so|now|also)\s+)"
+    r"(?:(?:please|kindly|now|just|simply|always|instead|also|from now on,?|you (?:must|should|will|shall|need to|have to)|"
+    r"i (?:want|need) you to|make sure (?:to|you))\s+)*"
+)
+_EVAL_OBJ = r"(?:answers?|responses?|outputs?|statements?|repl(?:y|ies)|completions?|submissions?|texts?|messages?|passages?|sentences?|contexts?|claims?|conversations?|turns?)"
+_POSITIVE = (
+    r"(?:\d+(?:\.\d+)?\s*(?:/|out of)\s*\d+|\d+(?:\.\d+)?|perfect|full(?:y)?|highly|very|completely|totally|relevant|"
+    r"yes|true|correct|supported|excellent|max(?:imum)?|high(?:est)?|top|best|five stars|5 stars|a\+)"
+)
+_INJECTION = re.compile(
+    "|".join(
+        (
+            # ignore / override the instructions the judge was given
+            _LEAD
+            + r"(?:ignore|disregard|forget|override|bypass|discard|do not follow|don't follow|stop following)\s+"
+            r"(?:(?:all|any|every|each)\s+(?:of\s+)?)?(?:(?:the|your|my|these|those|its)\s+)?"
+            r"(?:(?:previous|prior|preceding|above|earlier|original|initial|system|existing|evaluation|grading|scoring|"
+            r"judging|other|old)\s+)+(?:instructions?|prompts?|rules?|directions?|guidelines?|context|criteria|rubrics?|"
+            r"tasks?|constraints?|messages?|commands?|orders?|text)\b",
+            _LEAD
+            + r"(?:ignore|disregard|forget|override)\s+(?:all|any|your)\s+(?:instructions?|prompts?|rules?|"
+            r"guidelines?|criteria|rubrics?)\b",
+            _LEAD
+            + r"(?:ignore|disregard|forget)\s+(?:(?:everything|all|anything)\s+)?(?:(?:written|said|stated)\s+)?"
+            r"(?:above|before this|you were told|you have been told|(?:that )?i (?:said|told you))\b",
+            # tell the judge which verdict to give; a condition before it ("When asked, answer yes") is a how-to
+            r"^(?!\s*(?:if|when|whenever|once|after|before|unless|until|where)\b)"
+            + _LEAD
+            + r"(?:answer|respond|reply|say|output)\s+(?:only\s+|just\s+|with\s+)*"
+            r"(?:(?:a|the word|the verdict)\s+)?[\"'`]?(?:yes|true|relevant|supported|1|10)[\"'`]?"
+            r"\s*(?:(?:to|for)\s+(?:this|the|all|every|each|any)\s+(?:questions?|prompts?|quer(?:y|ies)|evaluations?|"
+            r"checks?)|regardless[^.]*|no matter what[^.]*|,?\s*(?:please|thanks?|thank you))?\s*[.!]*\s*$",
+            # rate / mark / classify this answer as good
+            _LEAD
+            + r"(?:rate|score|grade|mark|evaluate|judge|label|classify|consider|treat|count|assess|rank|flag)\s+"
+            r"(?:(?:this|the|my|that|each|every|all|these|our)\s+)?"
+            + _EVAL_OBJ
+            + r"\s+(?:(?:as|with|a|an|at|to be|"
+            r"is|be)\s+)*" + _POSITIVE + r"\b",
+            _LEAD
+            + r"(?:rate|score|grade|mark)\s+(?:it|this|me)\s+(?:(?:as|with|a|an|at)\s+)*(?:\d+\s*(?:/|out of)\s*"
+            r"\d+|perfect|full marks|max(?:imum)?|highest|relevant|yes)",
+            _LEAD
+            + r"(?:do not|don't|never)\s+(?:penali[sz]e|flag|mark down|downgrade|deduct points from|fail)\s+"
+            r"(?:(?:this|the|my|that)\s+)?" + _EVAL_OBJ + r"\b",
+            _LEAD
+            + r"(?:give|assign|award|output|return|set|produce)\s+(?:(?:it|this|me|us|the\s+"
+            + _EVAL_OBJ
+            + r"|this\s+"
+            + _EVAL_OBJ
+            + r")\s+)?(?:(?:a|an|the|its|final)\s+)*(?:(?:perfect|full|maximum|max|highest|top|"
+            r"high)\s+)?(?:score|rating|grade|marks|verdict)\b(?:\s*(?:of|to|as|=|:|is)\s*[\"'`]?"
+            + _POSITIVE
+            + r")?",
+            r"[\"'](?:verdict|score|relevan(?:t|ce|cy)|rating)[\"']\s*:\s*[\"']?(?:yes|true|1|10|relevant)",
+            r"\b(?:the|your|final|correct)\s+verdict\s+(?:is|should be|must be|=|:)\s*[\"'`]?(?:yes|relevant|supported)",
+            # self-assessment aimed at the grader
+            r"\b(?:this|the above|my)\s+"
+            + _EVAL_OBJ
+            + r"\s+(?:is|should be (?:considered|rated|marked|scored|treated as)|"
+            r"must be (?:considered|rated|marked|scored|treated as))\s+(?:(?:100%|fully|highly|completely|perfectly|"
+            r"totally|entirely|very)\s+)?(?:relevant|on[- ]topic|correct|supported|perfect|10/10)\b",
+            r"\b(?:pretend|act as if|imagine|assume)\s+(?:that\s+)?(?:this|the|my)\s+"
+            + _EVAL_OBJ
+            + r"\s+(?:is|was)\s+(?:relevant|correct|perfect|supported)",
+            # addressing the judge
+            r"\byou are (?:now |no longer )?(?:an?|the|my)\s+(?:\w+\s+){0,2}(?:judge|evaluator|grader|assessor|"
+            r"language model|llm|ai(?: model| assistant)?|classifier|scorer|chatbot)\b",
+            r"\b(?:dear|attention|note to|message to|hey|hello|hi)\s+(?:the\s+|all\s+|any\s+)?(?:ai|llm|language model|"
+            r"evaluators?|judges?|graders?|assessors?|evaluation model|grading model|scoring model|ai judge|llm judge)\b",
+            r"\b(?:evaluators?|graders?|assessors?|llms?|language models?|ai (?:judges?|models?)|llm judges?|"
+            r"the ai|judge models?|scoring models?|grading models?|evaluation models?)\s+(?:must|should|shall|will|need to|"
+            r"are instructed to|have to)\s+(?:answer|respond|reply|say|output|rate|score|mark|ignore|disregard|give|"
+            r"consider|treat|classify|return)\b",
+            # chat-template and system-prompt markers
+            r"(?:^|\n)\s*(?:system|system prompt|new instructions|updated instructions|admin|developer)\s*:",
+            r"<\|?(?:system|im_start|im_end|endoftext)\|?>|<<sys>>|\[/?inst\]|\[system\]|</?system>|###\s*(?:system|"
+            r"instruction)",
+            r"\b(?:reveal|print|show|repeat|leak|ignore|override|disregard|forget|replace)\s+(?:me\s+)?(?:your|the|this)\s+"
+            r"system\s+(?:prompt|message|instructions)\b",
+            r"\bnew (?:system )?instructions?\s*(?:for (?:the|you)\b|:)",
+        )
+    ),
+    re.IGNORECASE,
+)
+
+
+def is_instruction_to_evaluator(sentence: str) -> bool:
+    """True when ``sentence`` is an instruction addressed to the evaluator rather than content: ignore previous
+    instructions, answer yes, rate this answer 10/10, you are a judge, output a score of 1, system-prompt and chat
+    template markers. Such text is never a relevant statement, a supported claim or a user fact (content under
+    evaluation is data, not instructions). Ordinary imperatives of a how-to answer ("Ignore the first step if you
+    already have a ticket.") do not match. Deterministic; never raises."""
+    return bool(_INJECTION.search(normalize_quotes(sentence)))
+
+
+def without_instructions_to_evaluator(text: str) -> str:
+    """``text`` with the sentences :func:`is_instruction_to_evaluator` flags removed (line breaks kept between the
+    remaining sentences); ``""`` when every sentence is such an instruction."""
+    kept = [s for s in split_sentences(text) if not is_instruction_to_evaluator(s)]
+    return "\n".join(kept)
