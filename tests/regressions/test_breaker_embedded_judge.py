@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from deepeval.metrics import AnswerRelevancyMetric, KnowledgeRetentionMetric
+from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 
 
@@ -153,3 +153,21 @@ def test_bullet_list_answer_scores_like_the_same_answer_in_prose() -> None:
     prose = _ar(question, "You should pack sunscreen, a swimsuit, sunglasses and a hat.")
     bullets = _ar(question, "- Sunscreen\n- Swimsuit\n- Sunglasses\n- A hat")
     assert bullets == prose == 1.0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG (default CR, ranking among retrieved sentences): adding an irrelevant node raises the score. "
+    "['Iron is a chemical element...'] scores 0.0 for an anemia-symptoms question, but with a Great Barrier "
+    "Reef node added the iron node becomes 'borderline' (counted relevant) and the score rises to 0.5",
+)
+def test_adding_an_irrelevant_node_does_not_raise_contextual_relevancy() -> None:
+    question = "What are the symptoms of iron deficiency anemia?"
+    iron = "Iron is a chemical element with symbol Fe and atomic number 26; it is the most common element on Earth by mass."
+    reef = "The Great Barrier Reef is the world's largest coral reef system."
+
+    def cr(nodes: list[str]) -> float:
+        tc = LLMTestCase(input=question, actual_output="Fatigue and pale skin.", retrieval_context=nodes)
+        return ContextualRelevancyMetric().measure(tc)
+
+    assert cr([reef, iron]) <= cr([iron])
