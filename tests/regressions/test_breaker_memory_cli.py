@@ -36,22 +36,12 @@ def _clean_usage_error(args: list[str]) -> None:
     assert isinstance(result.exception, SystemExit), repr(result.exception)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `deepeval memory validate` on a manifest that is not UTF-8 dies with a UnicodeDecodeError "
-    "traceback and exit code 1 (the command promises exit code 2 and the problems)",
-)
 def test_validate_non_utf8_manifest_is_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_bytes(b"\xff\xfe\x00garbage")
     _clean_usage_error(["memory", "validate", str(path)])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `deepeval memory grade --transcript` with a JSON object lacking a 'turns' list "
-    "({'turns': 5} or {'foo': 1}) dies with TypeError/KeyError tracebacks and exit code 1",
-)
 @pytest.mark.parametrize("payload", [{"turns": 5}, {"foo": 1}, [{"role": "user"}]])
 def test_grade_malformed_transcript_is_exit_2(manifest: Path, tmp_path: Path, payload: object) -> None:
     transcript = tmp_path / "t.json"
@@ -59,11 +49,6 @@ def test_grade_malformed_transcript_is_exit_2(manifest: Path, tmp_path: Path, pa
     _clean_usage_error(["memory", "grade", str(manifest), "--transcript", str(transcript)])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `deepeval memory grade --summary S --wiki W` silently grades only the wiki and ignores the summary "
-    "(recall 0.733 alone, 0.200 with an empty --wiki added); two memories to probe should be a usage error",
-)
 def test_grade_summary_and_wiki_together_is_a_usage_error(manifest: Path, tmp_path: Path) -> None:
     summary = tmp_path / "s.md"
     summary.write_text("- Dog: Biscuit\n- Lives in York\n", encoding="utf-8")
@@ -72,11 +57,6 @@ def test_grade_summary_and_wiki_together_is_a_usage_error(manifest: Path, tmp_pa
     _clean_usage_error(["memory", "grade", str(manifest), "--summary", str(summary), "--wiki", str(wiki)])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `deepeval memory grade --json PATH` with an unwritable PATH grades everything and then dies with "
-    "an OSError traceback (FileExistsError when a parent is a file, FileNotFoundError under /proc), losing the run",
-)
 def test_grade_unwritable_json_path_is_a_clean_error(manifest: Path, tmp_path: Path) -> None:
     summary = tmp_path / "s.md"
     summary.write_text("- Dog: Biscuit\n", encoding="utf-8")

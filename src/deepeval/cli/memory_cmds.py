@@ -3,20 +3,72 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
 from deepeval.cli.main import app
+
+if TYPE_CHECKING:
+    from deepeval.memory.report import MemoryReport
+    from deepeval.test_case import Turn
 
 memory_app = typer.Typer(help="Memory evaluation by QA-probing (fact manifests, recall and precision).",
                          no_args_is_help=True)  # fmt: skip
 app.add_typer(memory_app, name="memory")
 
 
-def _fail(msg: str) -> None:
+def _fail(msg: str) -> NoReturn:
     typer.echo(f"error: {msg}", err=True)
     raise typer.Exit(2)
+
+
+def _read_text(path: Path, what: str) -> str:
+    """``path`` as UTF-8 text, or exit 2 with one line naming the file (missing, unreadable, not UTF-8)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        _fail(
+            f"{path}: the {what} is not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset {err.start})"
+        )
+    except OSError as err:
+        _fail(f"{path}: cannot read the {what} ({err.strerror or err})")
+
+
+def _check_writable(path: Path | None, option: str) -> None:
+    """Exit 2 before any grading when ``path`` cannot be written, so an unwritable report path loses no run.
+    Creates missing parent folders (as the report writer would); leaves no file behind."""
+    if path is None:
+        return
+    try:
+        if path.is_dir():
+            _fail(f"{option} {path} is a directory; give a file path")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            if not os.access(path, os.W_OK):
+                _fail(f"{option} {path} is not writable")
+        else:
+            path.touch(exist_ok=False)
+            path.unlink()
+    except OSError as err:
+        _fail(f"{option} {path} cannot be written ({type(err).__name__}: {err.strerror or err})")
+
+
+def _write_reports(report: MemoryReport, json_out: Path | None, html_out: Path | None) -> None:
+    """Write the reports after the results were printed; a failure now is one error line and exit 1."""
+    from deepeval.memory.report import write_report
+
+    try:
+        write_report(report, json_out, html_out)
+    except OSError as err:
+        typer.echo(
+            f"error: could not write the report ({type(err).__name__}: {err.strerror or err}); "
+            "the results above are complete",
+            err=True,
+        )
+        raise typer.Exit(1) from None
 
 
 @memory_app.command("schema")
@@ -55,6 +107,7 @@ def generate_cmd(
     from deepeval.memory.manifest import ManifestError, load_manifest
     from deepeval.models.resolve import resolve_llm
 
+    _check_writable(out, "--out")
     try:
         m = load_manifest(manifest)
         model = resolve_llm(None) if llm else None
@@ -65,18 +118,48 @@ def generate_cmd(
         _fail(str(err))
         return
     cov = check_coverage(m, conv.turns, conv.introduced)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(conv.to_dict(), indent=2, ensure_ascii=False), encoding="utf-8")
+    from deepeval._files import write_text_atomic
+
+    try:
+        write_text_atomic(out, json.dumps(conv.to_dict(), indent=2, ensure_ascii=False))
+    except OSError as err:
+        _fail(f"--out {out} cannot be written ({type(err).__name__}: {err.strerror or err})")
     typer.echo(f"wrote {len(conv.turns)} turns to {out}; missing facts: {cov.missing or 'none'}")
     if not cov.ok:
         raise typer.Exit(1)
 
 
-def _load_conversation(path: Path) -> tuple[list[object], dict[str, int] | None]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if isinstance(data, list):
-        return data, None
-    return data["turns"], data.get("introduced")
+def _load_conversation(path: Path) -> tuple[list[Turn], dict[str, int] | None]:
+    """The turns (and ``introduced`` fact positions) of a conversation JSON: a list of turns or an object with a
+    ``turns`` list (as ``generate`` writes). Any other shape exits 2 with one line naming the file and the field."""
+    from deepeval.test_case import Turn
+
+    try:
+        data = json.loads(_read_text(path, "transcript"))
+    except json.JSONDecodeError as err:
+        _fail(f"{path}: the transcript is not valid JSON ({err})")
+    introduced = None
+    if isinstance(data, dict):
+        if not isinstance(data.get("turns"), list):
+            _fail(
+                f"{path}: the transcript object needs a 'turns' list (got {type(data.get('turns')).__name__})"
+            )
+        introduced = data.get("introduced")
+        if introduced is not None and not (
+            isinstance(introduced, dict)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in introduced.values())
+        ):
+            _fail(f"{path}: 'introduced' must map fact ids to turn indices (integers)")
+        data = data["turns"]
+    elif not isinstance(data, list):
+        _fail(f"{path}: the transcript must be a list of turns or an object with a 'turns' list")
+    turns: list[Turn] = []
+    for i, t in enumerate(data):
+        try:
+            turns.append(Turn.model_validate(t))
+        except (TypeError, ValueError) as err:
+            _fail(f"{path}: turn #{i} is not a turn with 'role' and 'content' ({err})")
+    return turns, introduced
 
 
 @memory_app.command("grade")
@@ -87,42 +170,57 @@ def grade_cmd(
         help="Conversation JSON (from `generate`): probed when no other "
         "memory is given, and the source for precision.",
     ),
-    summary: Path | None = typer.Option(None, help="A text/markdown summary to probe."),
-    wiki: Path | None = typer.Option(None, help="A directory of *.md wiki pages to probe."),
-    empty: bool = typer.Option(False, help="Probe an empty memory (control)."),
+    summary: Path | None = typer.Option(
+        None, help="A UTF-8 text/markdown summary to probe (one of --summary, --wiki, --empty)."
+    ),
+    wiki: Path | None = typer.Option(
+        None, help="A directory of *.md wiki pages to probe (one of --summary, --wiki, --empty)."
+    ),
+    empty: bool = typer.Option(
+        False, help="Probe an empty memory (control; one of --summary, --wiki, --empty)."
+    ),
     json_out: Path | None = typer.Option(None, "--json", help="Write the JSON report here."),
     html_out: Path | None = typer.Option(None, "--html", help="Write the HTML report here."),
     offline: bool = typer.Option(False, help="Use the embedded offline judge even if an LLM is configured."),
 ) -> None:
-    """Artifact-only condition: grade an existing memory against the manifest."""
+    """Artifact-only condition: grade one existing memory against the manifest.
+
+    The memory is --summary, --wiki or --empty (at most one: a run grades one memory; giving two is a usage
+    error, exit 2), else the --transcript itself. --transcript may accompany any of them as the source for
+    precision. Bad files and unwritable report paths exit 2 before anything is graded.
+    """
     from deepeval._concurrency import run_sync
     from deepeval.memory.artifact import MemoryArtifact
     from deepeval.memory.conditions import evaluate_artifact
     from deepeval.memory.judges import EmbeddedMemoryJudge
     from deepeval.memory.manifest import ManifestError, load_manifest
-    from deepeval.memory.report import write_report
 
+    given = [name for name, on in (("--summary", summary), ("--wiki", wiki), ("--empty", empty)) if on]
+    if len(given) > 1:
+        _fail(f"{' and '.join(given)} are exclusive: a run grades one memory (run once per memory)")
+    _check_writable(json_out, "--json")
+    _check_writable(html_out, "--html")
     try:
         m = load_manifest(manifest)
-        turns, introduced = _load_conversation(transcript) if transcript else (None, None)
-        tr = MemoryArtifact.from_turns(turns) if turns else None  # type: ignore[arg-type]
+    except ManifestError as err:
+        _fail(str(err))
+    turns, introduced = _load_conversation(transcript) if transcript else (None, None)
+    tr = MemoryArtifact.from_turns(turns) if turns else None
+    try:
         if empty:
             art = MemoryArtifact.empty()
         elif wiki:
             art = MemoryArtifact.from_wiki_dir(wiki)
         elif summary:
-            art = MemoryArtifact.from_text(summary.read_text(encoding="utf-8"))
+            art = MemoryArtifact.from_text(_read_text(summary, "summary"))
         elif tr is not None:
             art = tr
         else:
             _fail("give --transcript, --summary, --wiki or --empty")
-            return
         report = run_sync(evaluate_artifact(m, art, transcript=tr, introduced=introduced,
                                             judge=EmbeddedMemoryJudge() if offline else None))  # fmt: skip
     except (ManifestError, ValueError, OSError) as err:
         _fail(str(err))
-        return
-    write_report(report, json_out, html_out)
     r = report.recall
     typer.echo(f"recall ({r.n} facts): weighted {r.weighted or 0:.3f}, strict {r.strict or 0:.3f}, "
                f"normalised {r.normalised or 0:.3f}  judge: {report.judge}")  # fmt: skip
@@ -131,6 +229,7 @@ def grade_cmd(
         typer.echo(
             f"precision ({p.n_claims} claims): {p.precision:.3f}, hallucination rate {p.hallucination_rate:.3f}"
         )
+    _write_reports(report, json_out, html_out)
 
 
 @memory_app.command("short-term")
@@ -148,23 +247,29 @@ def short_term_cmd(
     offline: bool = typer.Option(False, help="Grade with the embedded offline judge."),
 ) -> None:
     """Short-term condition against an endpoint model: recall-vs-turn curve."""
-    import os
+    import openai
 
     from deepeval._concurrency import run_sync
     from deepeval.memory.conditions import run_short_term
     from deepeval.memory.judges import EmbeddedMemoryJudge
-    from deepeval.memory.manifest import load_manifest
-    from deepeval.memory.report import write_report
+    from deepeval.memory.manifest import ManifestError, load_manifest
     from deepeval.memory.subjects import EndpointChatModel
-    from deepeval.test_case import Turn
 
-    m = load_manifest(manifest)
-    turns, introduced = _load_conversation(transcript)
-    tt = [Turn.model_validate(t) for t in turns]
+    _check_writable(json_out, "--json")
+    _check_writable(html_out, "--html")
+    try:
+        m = load_manifest(manifest)
+    except ManifestError as err:
+        _fail(str(err))
+    tt, introduced = _load_conversation(transcript)
     intro = introduced or {f.id: f.introduced_at or 0 for f in m.stated()}
     subject = EndpointChatModel(base_url, model, api_key=os.environ.get(api_key_env))
-    report = run_sync(run_short_term(m, tt, intro, subject, checkpoints=checkpoints,
-                                     judge=EmbeddedMemoryJudge() if offline else None))  # fmt: skip
-    write_report(report, json_out, html_out)
+    try:
+        report = run_sync(run_short_term(m, tt, intro, subject, checkpoints=checkpoints,
+                                         judge=EmbeddedMemoryJudge() if offline else None))  # fmt: skip
+    except openai.APIError as err:
+        # the SDK's message never holds the key; the endpoint is named so the user can check it
+        _fail(f"the model under test at {base_url} (model {model!r}) failed: {type(err).__name__}: {err}")
     for c in report.curve:
         typer.echo(f"turn {c.turn}: {c.recall.n} facts, normalised recall {c.recall.normalised or 0:.3f}")
+    _write_reports(report, json_out, html_out)

@@ -211,11 +211,16 @@ def load_manifest(path: str | Path) -> FactManifest:
     """Read a YAML (``.yaml``/``.yml``) or JSON manifest file.
 
     Raises:
-        ManifestError: unreadable file, bad YAML/JSON, or an invalid manifest.
+        ManifestError: unreadable or non-UTF-8 file, bad YAML/JSON, or an invalid manifest.
     """
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ManifestError(
+            f"{p}: the manifest is not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset {err.start}); "
+            "save it as UTF-8"
+        ) from None
     except OSError as err:
         raise ManifestError(f"{p}: cannot read the manifest ({err.strerror})") from None
     try:

@@ -10,6 +10,7 @@ from typing import Any
 
 import jinja2
 
+from deepeval._files import write_text_atomic
 from deepeval.memory.conditions import MemoryReport
 
 
@@ -72,12 +73,13 @@ def render_html(report: MemoryReport) -> str:
 def write_report(
     report: MemoryReport, json_path: str | Path | None = None, html_path: str | Path | None = None
 ) -> None:
-    """Write the JSON and/or HTML report (parent folders are created)."""
+    """Write the JSON and/or HTML report (parent folders are created; each file is written whole or not at all,
+    see :func:`deepeval._files.write_text_atomic`).
+
+    Raises:
+        OSError: a path cannot be written.
+    """
     if json_path is not None:
-        p = Path(json_path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False), encoding="utf-8")
+        write_text_atomic(json_path, json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     if html_path is not None:
-        p = Path(html_path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(render_html(report), encoding="utf-8")
+        write_text_atomic(html_path, render_html(report))

@@ -1,0 +1,39 @@
+"""Report files written whole or not at all, whatever text they hold.
+
+Text under evaluation may hold lone surrogates (``json.loads('"\\udcff"')``, ``bytes.decode(errors=
+"surrogateescape")``), which strict UTF-8 cannot encode. They are written as the six characters ``\\udcff``
+(``errors="backslashreplace"``): valid UTF-8, and inside a JSON string the same escape that ``json.loads`` reads
+back to the original character, so a JSON report round-trips losslessly.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` as UTF-8 (lone surrogates backslash-escaped) via a temporary file in the same
+    folder and a rename, so a failure never leaves a truncated or 0-byte file. Parent folders are created.
+
+    Raises:
+        OSError: the folder cannot be created or written (nothing is left behind).
+    """
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    data = text.encode("utf-8", errors="backslashreplace")
+    tmp = p.parent / f".{p.name}.{uuid.uuid4().hex[:12]}.tmp"
+    # os.open with 0o666 lets the umask decide the mode, as a plain open() would (mkstemp would force 0600)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return p

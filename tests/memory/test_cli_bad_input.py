@@ -1,0 +1,121 @@
+"""`deepeval memory ...` on bad files and paths: one error line naming the file, exit 2, nothing graded or lost."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from deepeval.cli.main import app
+
+MANIFEST = {
+    "facts": [
+        {"id": "f1", "statement": "The user's dog is named Biscuit.", "question": "What is the name of the user's dog?",
+         "expected": "Biscuit"},
+    ]
+}  # fmt: skip
+
+
+@pytest.fixture
+def manifest(tmp_path: Path) -> Path:
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(MANIFEST), encoding="utf-8")
+    return path
+
+
+def _invoke(args: list[str]) -> tuple[int, str]:
+    result = CliRunner().invoke(app, args)
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    return result.exit_code, result.output
+
+
+def test_non_utf8_manifest_names_the_file_and_the_byte(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_bytes(b"facts: caf\xe9\n")
+    code, out = _invoke(["memory", "validate", str(path)])
+    assert code == 2
+    assert f"{path}: the manifest is not UTF-8 text (byte 0xe9 at offset 10)" in out
+
+
+def test_non_utf8_summary_and_transcript_are_exit_2(manifest: Path, tmp_path: Path) -> None:
+    summary = tmp_path / "s.md"
+    summary.write_bytes(b"- Dog: Biscuit \xff\n")
+    code, out = _invoke(["memory", "grade", str(manifest), "--summary", str(summary), "--offline"])
+    assert code == 2 and f"{summary}: the summary is not UTF-8 text (byte 0xff at offset 15)" in out
+    transcript = tmp_path / "t.json"
+    transcript.write_bytes(b"[\xff]")
+    code, out = _invoke(["memory", "grade", str(manifest), "--transcript", str(transcript)])
+    assert code == 2 and f"{transcript}: the transcript is not UTF-8 text" in out
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        ("not json", "the transcript is not valid JSON"),
+        ('"a string"', "must be a list of turns or an object with a 'turns' list"),
+        ('{"turns": 5}', "needs a 'turns' list (got int)"),
+        ('[{"role": "user", "content": "hi"}, {"role": "robot", "content": "x"}]', "turn #1 is not a turn"),
+        ('{"turns": [], "introduced": {"f1": "three"}}', "'introduced' must map fact ids to turn indices"),
+    ],
+)
+def test_malformed_transcripts_name_the_problem(
+    manifest: Path, tmp_path: Path, payload: str, message: str
+) -> None:
+    transcript = tmp_path / "t.json"
+    transcript.write_text(payload, encoding="utf-8")
+    code, out = _invoke(["memory", "grade", str(manifest), "--transcript", str(transcript)])
+    assert code == 2 and message in out, out
+
+
+def test_missing_summary_file_is_exit_2(manifest: Path, tmp_path: Path) -> None:
+    code, out = _invoke(["memory", "grade", str(manifest), "--summary", str(tmp_path / "nope.md")])
+    assert code == 2 and "nope.md: cannot read the summary" in out
+
+
+def test_exclusive_memories(manifest: Path, tmp_path: Path) -> None:
+    summary = tmp_path / "s.md"
+    summary.write_text("- Dog: Biscuit\n", encoding="utf-8")
+    code, out = _invoke(["memory", "grade", str(manifest), "--summary", str(summary), "--empty"])
+    assert code == 2 and "--summary and --empty are exclusive" in out
+
+
+def test_unwritable_report_paths_fail_before_grading(manifest: Path, tmp_path: Path) -> None:
+    summary = tmp_path / "s.md"
+    summary.write_text("- Dog: Biscuit\n", encoding="utf-8")
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file", encoding="utf-8")
+    code, out = _invoke(
+        ["memory", "grade", str(manifest), "--summary", str(summary), "--html", str(blocker / "r")]
+    )
+    assert code == 2 and "--html" in out and "recall" not in out  # nothing was graded
+    code, out = _invoke(
+        ["memory", "grade", str(manifest), "--summary", str(summary), "--json", str(tmp_path)]
+    )
+    assert code == 2 and "is a directory" in out
+    code, out = _invoke(["memory", "generate", str(manifest), "-o", str(blocker / "c.json"), "--turns", "4"])
+    assert code == 2 and "--out" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocker", "m.json", "s.md"]  # no probe file left
+
+
+def test_a_late_write_failure_keeps_the_printed_results(
+    manifest: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import deepeval.memory.report as report_mod
+
+    def disk_full(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report_mod, "write_report", disk_full)
+    summary = tmp_path / "s.md"
+    summary.write_text("- Dog: Biscuit\n", encoding="utf-8")
+    out_path = tmp_path / "r.json"
+    code, out = _invoke(
+        ["memory", "grade", str(manifest), "--summary", str(summary), "--json", str(out_path), "--offline"]
+    )
+    assert code == 1
+    assert "recall (1 facts): weighted 1.000" in out
+    assert (
+        "could not write the report (OSError: No space left on device); the results above are complete" in out
+    )
