@@ -1,0 +1,49 @@
+"""Breaker findings: KnowledgeRetention on the embedded judge (default eval mode) with a trip-planning chat whose
+user states origin, destination, date, companion and budget in one turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from deepeval.metrics import KnowledgeRetentionMetric
+from deepeval.test_case import ConversationalTestCase, Turn
+
+HEAD = [
+    Turn(
+        role="user",
+        content="I'm flying from Chicago to Tokyo on May 2 with my husband, and our budget is $4,000.",
+    ),
+    Turn(role="assistant", content="Chicago to Tokyo on May 2 for two, $4,000 budget. Noted."),
+    Turn(role="user", content="Which airline should we pick?"),
+]
+
+
+def _kr(last: str) -> float:
+    turns = [*HEAD, Turn(role="assistant", content=last)]
+    return KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG (KR false positive): a clarifying question about something the user never said (nonstop or not; "
+    "which Tokyo airport) is flagged as forgetting, scoring 0.5",
+)
+@pytest.mark.parametrize(
+    "question",
+    ["Would you prefer a nonstop flight, or is one stop fine?", "Do you want to fly into Narita or Haneda?"],
+)
+def test_clarifying_a_new_detail_is_not_forgetting(question: str) -> None:
+    assert _kr(question) == 1.0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG (KR false negative): re-asking the travel date the user gave ('When do you want to travel?' after "
+    "'on May 2') scores 1.0, while re-asking origin or budget is caught (0.5)",
+)
+def test_reasking_the_travel_date_is_forgetting() -> None:
+    assert _kr("When do you want to travel?") < 1.0
+
+
+def test_control_reasking_the_budget_is_forgetting() -> None:
+    assert _kr("What's your budget?") == 0.5
