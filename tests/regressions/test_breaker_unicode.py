@@ -18,11 +18,6 @@ QUESTION = "How long does it take to hard-boil an egg?"
 SURROGATE_OUTPUT: str = json.loads('"Ten minutes \\udcff in boiling water."')
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with DEEPEVAL_RESULTS_FOLDER set, evaluate(ignore_errors=True) measures every row and then crashes "
-    "writing the report (UnicodeEncodeError in report.save_json): no result is returned and a 0-byte JSON is left",
-)
 def test_results_folder_report_survives_lone_surrogate_in_a_test_case(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -40,11 +35,6 @@ def test_results_folder_report_survives_lone_surrogate_in_a_test_case(
     assert len(data["test_results"]) == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a lone surrogate in actual_output is accepted by LLMTestCase, then measure() raises a raw "
-    "UnicodeEncodeError from deep inside the embedded judge (no field named, no score)",
-)
 def test_lone_surrogate_is_rejected_at_construction_or_scored() -> None:
     try:
         tc = LLMTestCase(input=QUESTION, actual_output=SURROGATE_OUTPUT)

@@ -92,7 +92,8 @@ def cache_key(metric: Any, test_case: Any, repeat_index: int = 0) -> str:
         },
         "repeat_index": repeat_index,
     }
-    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+    # surrogatepass: a lone surrogate in test-case text (see deepeval.test_case._encodable) still gets a distinct key
+    return hashlib.sha256(canonical_json(payload).encode("utf-8", errors="surrogatepass")).hexdigest()
 
 
 def _redacted(value: Any, secrets: dict[str, str]) -> Any:
@@ -155,7 +156,9 @@ class ResultCache:
             return
         value = _redacted(data.to_dict(), self._secrets)
         value.pop("cached", None)
-        text = json.dumps(value, ensure_ascii=False)
+        # ASCII JSON: SQLite stores UTF-8, and a lone surrogate quoted in a reason would not encode; \u escapes
+        # read back to the same string
+        text = json.dumps(value, ensure_ascii=True)
         try:
             with self._lock:
                 self._conn.execute(

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from deepeval._files import write_text_atomic
 from deepeval.evaluate.results import EvaluationResult
 
 BINS = 10
@@ -111,19 +112,23 @@ def _stem(result: EvaluationResult) -> str:
 
 
 def save_json(result: EvaluationResult, path: str | Path) -> Path:
-    """Write :meth:`EvaluationResult.to_json` to ``path`` (folders created); return the path."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(result.to_json(), encoding="utf-8")
-    return p
+    """Write :meth:`EvaluationResult.to_json` to ``path`` (folders created; written whole or not at all, lone
+    surrogates escaped so the file reads back losslessly, see :mod:`deepeval._files`); return the path.
+
+    Raises:
+        OSError: ``path`` cannot be written.
+    """
+    return write_text_atomic(path, result.to_json())
 
 
 def save_html(result: EvaluationResult, path: str | Path) -> Path:
-    """Write :func:`render_html` to ``path`` (folders created); return the path."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(render_html(result), encoding="utf-8")
-    return p
+    """Write :func:`render_html` to ``path`` (folders created; written whole or not at all, lone surrogates shown
+    as ``\\udcff`` escapes); return the path.
+
+    Raises:
+        OSError: ``path`` cannot be written.
+    """
+    return write_text_atomic(path, render_html(result))
 
 
 def export_run(result: EvaluationResult, folder: str | Path) -> tuple[Path, Path]:
@@ -141,7 +146,6 @@ def export_test_cases(result: EvaluationResult, folder: str | Path) -> list[Path
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for t in result.test_results:
-        p = folder / f"test_case_{t.index}.json"
-        p.write_text(json.dumps(t.to_dict(), indent=2, ensure_ascii=False, default=str), encoding="utf-8")
-        paths.append(p)
+        text = json.dumps(t.to_dict(), indent=2, ensure_ascii=False, default=str)
+        paths.append(write_text_atomic(folder / f"test_case_{t.index}.json", text))
     return paths

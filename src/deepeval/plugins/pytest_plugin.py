@@ -79,8 +79,16 @@ class DeepEvalCollector:
             from deepeval.evaluate.report import export_run
 
             run.run_id = uuid.uuid4().hex
-            json_path, html_path = export_run(run, folder)
-            terminalreporter.write_line(f"deepeval results written to {json_path} and {html_path}")
+            try:
+                json_path, html_path = export_run(run, folder)
+            except OSError as err:
+                # the table above is complete; a bad folder must not hide it behind a traceback
+                terminalreporter.write_line(
+                    f"deepeval: could not write the results to {folder} ({type(err).__name__}: {err})",
+                    red=True,
+                )
+            else:
+                terminalreporter.write_line(f"deepeval results written to {json_path} and {html_path}")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -47,6 +47,7 @@ from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import SystemOneAnswers
 from deepeval.models.usage import UsageTracker, record_usage, track_usage
+from deepeval.test_case._encodable import encodable
 
 
 @dataclass
@@ -155,7 +156,9 @@ class EngineMetric(BaseMetric):
         self._judges = None
 
     def _resolve_mode(self) -> EvalMode:
-        return resolve_eval_mode(self.eval_mode_argument, has_llm=True if self.model_argument is not None else None)
+        return resolve_eval_mode(
+            self.eval_mode_argument, has_llm=True if self.model_argument is not None else None
+        )
 
     @property
     def prompt_version(self) -> str:
@@ -226,6 +229,8 @@ class EngineMetric(BaseMetric):
         return await self._measure(test_case, sequential=False)
 
     async def _measure(self, test_case: Any, *, sequential: bool) -> float:
+        # judges get text that encodes as UTF-8 (lone surrogates -> U+FFFD); the caller's test case is untouched
+        test_case = encodable(test_case)
         self.reset_result()
         with track_usage() as usage:
             try:
@@ -334,6 +339,7 @@ class EngineMetric(BaseMetric):
         judges = self.judges()
         if judges.mode is not EvalMode.SYSTEM_ONE:
             return None
+        test_case = encodable(test_case)
         self._check_params(test_case)
         if self._degenerate(test_case) is not None:
             return None
@@ -357,7 +363,7 @@ class EngineMetric(BaseMetric):
         self.evaluation_cost = cost
         self.input_tokens, self.output_tokens = answers.input_tokens, answers.output_tokens
         self.system_one_fallback_reason = None
-        _, questions = self._system_one_request(test_case)
+        _, questions = self._system_one_request(encodable(test_case))
         try:
             result = evaluate_answers(questions, answers, model_name=name, metric_name=self.__name__)
         except Exception as err:
