@@ -119,3 +119,20 @@ def test_a_late_write_failure_keeps_the_printed_results(
     assert (
         "could not write the report (OSError: No space left on device); the results above are complete" in out
     )
+
+
+def test_lone_surrogate_in_a_transcript_is_graded(manifest: Path, tmp_path: Path) -> None:
+    transcript = tmp_path / "t.json"
+    # the JSON escape \\udcff decodes to a lone surrogate, which UTF-8 cannot encode
+    transcript.write_text(
+        '[{"role": "user", "content": "My dog is called Biscuit \\udcff."}, {"role": "assistant", "content": "Nice."}]',
+        encoding="utf-8",
+    )
+    out = tmp_path / "r.json"
+    result = CliRunner().invoke(
+        app,
+        ["memory", "grade", str(manifest), "--transcript", str(transcript), "--offline", "--json", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    assert "recall (1 facts): weighted 1.000" in result.output
+    assert [f["score"] for f in json.loads(out.read_text(encoding="utf-8"))["facts"]] == [5]

@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 DEEPEVAL = Path(sys.executable).parent / "deepeval"
 
 TEST_FILE = """
@@ -22,11 +20,6 @@ def test_one():
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with DEEPEVAL_RESULTS_FOLDER pointing below a file, every test passes but the session end dies "
-    "with a NotADirectoryError traceback and exit code 1 (evaluate() only warns for the same folder)",
-)
 def test_unwritable_results_folder_does_not_fail_a_passing_session(tmp_path: Path) -> None:
     (tmp_path / "test_one.py").write_text(TEST_FILE)
     (tmp_path / "afile").write_text("not a folder")

@@ -1,4 +1,7 @@
-"""Memory artifacts: what gets probed (a transcript, a summary, a wiki, or nothing), split into passages."""
+"""Memory artifacts: what gets probed (a transcript, a summary, a wiki, or nothing), split into passages.
+
+Lone surrogates in the text (e.g. from a JSON ``\\udcff`` escape) become U+FFFD here, as for metrics (see
+:mod:`deepeval.test_case._encodable`), so judges can always encode what they are sent."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any, Literal
 
 from deepeval.memory.wiki import Wiki
 from deepeval.test_case import Turn
+from deepeval.test_case._encodable import encodable
 
 ArtifactKind = Literal["transcript", "summary", "wiki", "empty"]
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
@@ -45,7 +49,7 @@ class MemoryArtifact:
     @classmethod
     def from_turns(cls, turns: Sequence[Turn | dict[str, Any]], upto: int | None = None) -> MemoryArtifact:
         """Transcript of ``turns[:upto+1]`` (all when None); one passage per turn, long turns split in sentences."""
-        items = [t if isinstance(t, Turn) else Turn.model_validate(t) for t in turns]
+        items = [encodable(t if isinstance(t, Turn) else Turn.model_validate(t)) for t in turns]
         if upto is not None:
             items = items[: upto + 1]
         lines: list[str] = []
@@ -60,13 +64,14 @@ class MemoryArtifact:
     @classmethod
     def from_text(cls, text: str, kind: ArtifactKind = "summary") -> MemoryArtifact:
         """A free-text memory (summary, notes); one passage per sentence or line."""
+        text = encodable(text)
         passages = [Passage(c, f"sentence {i}", i) for i, c in enumerate(_sentences(text))]
         return cls(kind, text, passages)
 
     @classmethod
     def from_wiki(cls, wiki: Wiki | dict[str, str]) -> MemoryArtifact:
         """A wiki (object or name -> markdown); passages are page lines/sentences prefixed with the page name."""
-        pages = wiki.pages if isinstance(wiki, Wiki) else dict(wiki)
+        pages = encodable(wiki.pages if isinstance(wiki, Wiki) else dict(wiki))
         passages: list[Passage] = []
         parts: list[str] = []
         for name in sorted(pages):
