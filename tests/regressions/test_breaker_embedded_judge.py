@@ -56,11 +56,6 @@ def test_injected_instruction_does_not_raise_answer_relevancy() -> None:
     assert _ar(question, injected) <= _ar(question, base)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR false positive): an assistant turn that explicitly honours the user's peanut allergy "
-    "('a peanut-free option') is flagged as forgetting (P(attrition)=0.93), scoring 0.5 like real forgetting",
-)
 def test_honouring_an_allergy_is_not_forgetting() -> None:
     turns = [
         _user("My name is Priya and I am allergic to peanuts."),
@@ -86,11 +81,6 @@ def test_spanish_forgetting_is_caught() -> None:
     assert _kr(turns) < 1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR): a user who says they are vegan is offered 'a juicy steak with butter' and the metric scores "
-    "1.0, the same as for a chickpea curry",
-)
 def test_contradicting_a_dietary_fact_is_caught() -> None:
     head = [
         _user("My name is Bob and I am vegan."),
@@ -113,12 +103,6 @@ def test_control_correction_used_wrongly_scores_below_correction_used_rightly() 
     assert (right, wrong) == (1.0, 0.5)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR false positive on corrections): a user corrects a name ('Sorry, it's spelled John, with an h.' / "
-    "'Correction: it is Hanna Berg, not Anna.') and the assistant then uses exactly the corrected name; the turn "
-    "is flagged as attrition (P=0.93 / 0.50), scoring 0.0 / 0.5",
-)
 @pytest.mark.parametrize(
     ("first", "ack", "correction", "uses_it"),
     [
@@ -128,11 +112,17 @@ def test_control_correction_used_wrongly_scores_below_correction_used_rightly() 
             "Sorry, it's spelled John, with an h.",
             "Dear John Smith, ...",
         ),
-        (
+        pytest.param(
             "Address the parcel to Anna Berg.",
             "Will do.",
             "Correction: it is Hanna Berg, not Anna.",
             "Parcel addressed to Hanna Berg.",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="BUG (KR false positive on corrections): a user corrects a name ('Correction: it is Hanna "
+                "Berg, not Anna.') and the assistant then uses exactly the corrected name; the turn is flagged as "
+                "attrition (P=0.50), scoring 0.5",
+            ),
         ),
     ],
 )

@@ -198,7 +198,14 @@ _EXPANSIONS: dict[str, tuple[str, ...]] = {
 }
 _AVOID_CUE = re.compile(
     r"\b(?:without|free|no|not|avoid|avoiding|skip|instead|allerg\w*|intoleran\w*|in mind|careful|safe|check|"
-    r"substitute|replace|alternative|rather than|other than|except|excluding|away from)\b|-free\b",
+    r"substitute|replace|alternative|rather than|other than|except|excluding|away from|vegan|vegetarian|"
+    r"plant[- ]based|meatless|dairy[- ]free|non[- ]alcoholic|decaf\w*|mock|faux|imitation)\b|-free\b",
+    re.IGNORECASE,
+)
+#: A question that proposes something ("How about a steak?", "Why not try sushi?") recommends it like a statement.
+#: Polite offers that can also check ("Would you like peanuts?") stay questions.
+_SUGGESTION = re.compile(
+    r"^\s*(?:\w+,\s*)?(?:how about|what about|why not|have you (?:tried|considered)|maybe|perhaps)\b",
     re.IGNORECASE,
 )
 _WEAK = frozenset(
@@ -222,8 +229,29 @@ def constraint_targets(fact: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def is_suggestion(sentence: str) -> bool:
+    """True for a sentence that offers or recommends something, question form included ("How about a steak?")."""
+    return bool(_SUGGESTION.search(tx.normalize_quotes(sentence)))
+
+
 def violates(targets: frozenset[str], sentence: str) -> bool:
-    """True when ``sentence`` (not a question) mentions a target with no avoidance cue."""
-    if not targets or tx.is_question(sentence) or _AVOID_CUE.search(sentence):
+    """True when ``sentence`` (a statement or a suggestion, not an information question such as "Do you eat
+    fish?") mentions a target with no avoidance cue."""
+    if not targets or (tx.is_question(sentence) and not is_suggestion(sentence)):
+        return False
+    if _AVOID_CUE.search(_SUGGESTION.sub(" ", tx.normalize_quotes(sentence))):  # "why not" is an offer
         return False
     return bool(targets & frozenset(tx.content_words(sentence)))
+
+
+def honours(targets: frozenset[str], sentence: str) -> bool:
+    """True when ``sentence`` names a target together with an avoidance cue ("a peanut-free option", "no pork",
+    "without butter", "keeping your allergy in mind"): its negation is the constraint kept, not a contradiction."""
+    if not targets or not _AVOID_CUE.search(sentence):
+        return False
+    words = frozenset(tx.content_words(sentence))
+    # "peanut-free" is one token: its stem before "-free" names the target
+    parts = {tx.stem(p) for w in words for p in re.split(r"-", w) if p}
+    return bool(targets & (words | parts)) or bool(
+        re.search(r"\b(?:allerg\w*|intoleran\w*|diet\w*)\b", sentence, re.I)
+    )

@@ -115,6 +115,16 @@ def _swapped(ents_a: Sequence[str], ents_b: Sequence[str]) -> float:
     return 1.0 if any(order_b[i] > order_b[i + 1] for i in range(len(order_b) - 1)) else 0.0
 
 
+def _same_name(a: str, b: str) -> bool:
+    """Two names refer to the same one when the words of one are all in the other ("john" / "john smith")."""
+    wa, wb = set(a.split()), set(b.split())
+    return bool(wa and wb) and (wa <= wb or wb <= wa)
+
+
+def _names_shared(a: Sequence[str], b: Sequence[str]) -> bool:
+    return any(_same_name(x, y) for x in a for y in b)
+
+
 def _overlap(a: frozenset[str], b: frozenset[str]) -> float:
     """Share of ``a``'s content words found in ``b``."""
     return len(a & b) / len(a) if a else 0.0
@@ -303,6 +313,7 @@ _GENERIC = re.compile(
     r"is called|per cent|percent|%)\b",
     re.I,
 )
+_YOUR = re.compile(r"\byour\b", re.I)
 _YOU = re.compile(r"\b(?:you|your|yours|yourself|you're|you've|you'll|you'd)\b", re.I)
 _DIRECTION = re.compile(
     r"\bfrom\s+(?:my\s+|the\s+|your\s+|an?\s+)?([\w'-]+(?:\s+\d+)?)\s+(?:to|into)\s+(?:my\s+|the\s+|your\s+|an?\s+)?"
@@ -418,7 +429,14 @@ def retention_features(
     feats: Features = dict.fromkeys(RETENTION_FEATURES, 0.0)
     if not sents:
         return feats
-    questions = [s for s in sents if tx.is_question(s) or _ASK.search(s)]
+    from deepeval.models.embedded.constraints import is_suggestion
+
+    # an offer in question form ("How about a curry, Bob?") proposes something; it asks for nothing the user said
+    questions = [
+        s
+        for s in sents
+        if (tx.is_question(s) or _ASK.search(s)) and not (is_suggestion(s) and not _YOUR.search(s))
+    ]
     feats["has_question"] = float(bool(questions))
     feats["confirm_cue"] = float(any(_CONFIRM.search(q) for q in questions))
     feats["forgot_cue"] = float(bool(_FORGOT.search(assistant_message)))
@@ -485,8 +503,9 @@ def retention_features(
         feats["reask_qshare"] = best_qshare
         feats["reask_type"] = best_type
     # contradiction: the sentence closest to a fact states a different value of the same kind
-    from deepeval.models.embedded.constraints import constraint_targets, violates
+    from deepeval.models.embedded.constraints import constraint_targets, honours, violates
 
+    targets = frozenset().union(*(constraint_targets(f) for f in fact_list))
     num_c = date_c = ent_c = neg_c = swap_c = generic_c = 0.0
     for fi, f in enumerate(fact_list):
         si = int(np.argmax(sim[:, fi]))
@@ -499,10 +518,15 @@ def retention_features(
         if _date_conflict(f_dates, s_dates) and not (f_dates and f_dates <= msg_dates):
             date_c = max(date_c, w)
         new_ents = [e for e in s_ents if e not in all_fact_text.lower()]
-        if f_ents and new_ents and not (set(f_ents) & set(s_ents)):
+        if f_ents and new_ents and not _names_shared(f_ents, s_ents):
             ent_c = max(ent_c, w)
         parity = _neg_parity(s)
-        if _neg_parity(f) != parity and not tx.is_question(s) and not constraint_targets(f):
+        if (
+            _neg_parity(f) != parity
+            and not tx.is_question(s)
+            and not constraint_targets(f)
+            and not honours(targets, s)  # "a peanut-free option": the negation keeps a constraint fact
+        ):
             # (a constraint fact's polarity is constraint_violation's job: "avoid caffeine" / "without caffeine")
             # the sentence's negation may echo another fact ("no running" from the injury fact) instead
             echoed = any(
@@ -515,7 +539,6 @@ def retention_features(
         value_conflict = max(num_c, date_c, ent_c) if (num_c or date_c or ent_c) else 0.0
         if value_conflict and _GENERIC.search(s) and not _YOU.search(s):
             generic_c = max(generic_c, w)
-    targets = frozenset().union(*(constraint_targets(f) for f in fact_list))
     feats["constraint_violation"] = float(any(violates(targets, s) for s in sents))
     feats["num_conflict"] = num_c
     feats["date_conflict"] = date_c
@@ -539,8 +562,11 @@ def retention_features(
     feats["values_echoed"] = len(fact_vals & msg_vals) / len(fact_vals) if fact_vals else 0.0
     feats["msg_num_new"] = _num_missing(msg_nums, fact_nums) if msg_nums and fact_nums else 0.0
     feats["msg_date_new"] = _date_conflict(fact_dates, msg_dates)
+    unknown = [e for e in msg_ents if not _names_shared([e], fact_ents)]  # "John Smith" knows "John"
     feats["msg_ent_new"] = (
-        _share_missing(msg_ents, all_fact_text, fuzzy=True) if msg_ents and fact_ents else 0.0
+        _share_missing(unknown, all_fact_text, fuzzy=True) * len(unknown) / len(msg_ents)
+        if unknown and fact_ents
+        else 0.0
     )
     return feats
 
