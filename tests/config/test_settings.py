@@ -139,3 +139,19 @@ def test_empty_process_value_wins_and_counts_as_unset(
     assert s.get("OPENAI_API_KEY") is None
     assert s.sources["OPENAI_API_KEY"] == "environment"
     assert s.secrets() == {}
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("http://admin:PW123456@127.0.0.1:9/v1?api_key=Q1234567", "http://admin:***@127.0.0.1:9/v1?api_key=***"),
+        ("https://api.typesafe.ai", "https://api.typesafe.ai"),
+        ("http://[::1]:8000/v1", "http://[::1]:8000/v1"),
+        ("http://user@host/p?a=1&b=", "http://user@host/p?a=***&b=***"),
+        ("not a url", "not a url"),
+    ],
+)
+def test_safe_url_hides_password_and_query_values(url: str, shown: str) -> None:
+    from deepeval.config.settings import safe_url
+
+    assert safe_url(url) == shown

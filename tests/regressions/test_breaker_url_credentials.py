@@ -11,11 +11,6 @@ from deepeval.cli.main import app
 URL = "http://admin:URLPASS777@127.0.0.1:9/v1?api_key=QSECRET888"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (secret in output): `deepeval settings` prints LOCAL_MODEL_BASE_URL / OPENAI_BASE_URL verbatim, "
-    "password and api_key query included, twice (the key table and the 'LLM judge: local model m at ...' line)",
-)
 def test_settings_masks_credentials_in_base_urls(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("USE_LOCAL_MODEL", "YES")
     monkeypatch.setenv("LOCAL_MODEL_NAME", "m")
@@ -27,11 +22,6 @@ def test_settings_masks_credentials_in_base_urls(monkeypatch: pytest.MonkeyPatch
     assert "QSECRET888" not in result.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (secret in output): `deepeval set-local-model --base-url URL` echoes the URL's password in its "
-    "'Saved to .env.local: ...' line",
-)
 def test_set_local_model_does_not_echo_url_password() -> None:
     result = CliRunner().invoke(app, ["set-local-model", "--model", "m", "--base-url", URL.split("?")[0]])
     assert result.exit_code == 0, result.output

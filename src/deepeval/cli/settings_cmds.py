@@ -31,8 +31,10 @@ from deepeval.config.settings import (
     env_dir,
     get_settings,
     is_secret_key,
+    is_url_key,
     mask,
     redact,
+    safe_url,
 )
 from deepeval.errors import ConfigurationError, DeepEvalError
 
@@ -178,7 +180,8 @@ def _write(path: Path, values: dict[str, str], quiet: bool) -> None:
     set_keys(path, values)
     if not quiet:
         shown = ", ".join(
-            f"{k} (secret, not shown)" if is_secret_key(k) else f"{k}={v}" for k, v in values.items()
+            f"{k} (secret, not shown)" if is_secret_key(k) else f"{k}={safe_url(v) if is_url_key(k) else v}"
+            for k, v in values.items()
         )
         secret = any(is_secret_key(k) for k in values)
         typer.echo(f"Saved to {_show_path(path)}{' (mode 0600)' if secret else ''}: {shown}")
@@ -418,20 +421,22 @@ def _resolved_mode(s: Settings) -> tuple[str, str]:
 
 def _judges(s: Settings) -> list[tuple[str, str]]:
     if s.get_bool("USE_LOCAL_MODEL") and s.get("LOCAL_MODEL_BASE_URL"):
-        llm = f"local model {s.get('LOCAL_MODEL_NAME', '<unnamed>')} at {s.get('LOCAL_MODEL_BASE_URL')}"
+        llm = f"local model {s.get('LOCAL_MODEL_NAME', '<unnamed>')} at {safe_url(s.get('LOCAL_MODEL_BASE_URL') or '')}"
     elif s.get("OPENAI_API_KEY"):
         llm = f"OpenAI {s.get('OPENAI_MODEL_NAME', 'gpt-5.4')}"
     else:
         llm = "none (deterministic extraction and template reasons)"
     if s.get("TYPESAFE_API_KEY"):
-        s1 = f"TypeSafe {s.get('TYPESAFE_MODEL_NAME', 'jev-latest')} at {s.get('TYPESAFE_BASE_URL', 'https://api.typesafe.ai')}"
+        s1 = f"TypeSafe {s.get('TYPESAFE_MODEL_NAME', 'jev-latest')} at {safe_url(s.get('TYPESAFE_BASE_URL') or 'https://api.typesafe.ai')}"
     else:
         s1 = "embedded offline judge"
     return [("LLM judge", llm), ("System One judge", s1)]
 
 
 def _display(key: str, value: str, secrets: dict[str, str]) -> str:
-    return mask(value) if is_secret_key(key) else redact(value, secrets)
+    if is_secret_key(key):
+        return mask(value)
+    return redact(safe_url(value) if is_url_key(key) else value, secrets)
 
 
 @app.command("settings")

@@ -71,6 +71,37 @@ def _current_secrets() -> dict[str, str]:
         return {k: v for k, v in os.environ.items() if is_secret_key(k) and v}
 
 
+def is_url_key(key: str) -> bool:
+    """True for settings that hold a URL (``*_URL``), whose user-info and query may carry credentials."""
+    return key.upper().endswith("_URL")
+
+
+def safe_url(url: str) -> str:
+    """``url`` with credentials hidden, for display: a password in the user-info becomes ``***`` and every query
+    value becomes ``***`` (names kept, as ``?api_key=***``). Text that is not a URL comes back unchanged."""
+    import urllib.parse
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return url
+    if not parts.scheme or not parts.netloc:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    if port is not None:
+        host = f"{host}:{port}"
+    if parts.username is not None:
+        user = parts.username + (":***" if parts.password is not None else "")
+        host = f"{user}@{host}"
+    query = urllib.parse.urlencode(
+        [(name, "***") for name, _ in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)], safe="*"
+    )
+    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, query, ""))
+
+
 def mask(value: str | None) -> str:
     """Render a secret for display: ``<unset>`` when empty, ``***`` plus the last 4 characters when the value is
     longer than 12 characters (enough to tell two keys apart), else just ``***``."""
