@@ -1,0 +1,48 @@
+"""Breaker findings: KnowledgeRetention (default eval mode, embedded judge) on offers that break a stated dietary
+constraint. After 84a52b6 vegan/vegetarian/kosher/celiac/shellfish offers are caught; these two are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from deepeval.metrics import KnowledgeRetentionMetric
+from deepeval.test_case import ConversationalTestCase, Turn
+
+
+def _kr(first: str, last: str) -> float:
+    turns = [
+        Turn(role="user", content=first),
+        Turn(role="assistant", content="Nice to meet you, Bob."),
+        Turn(role="user", content="What should I have for dinner?"),
+        Turn(role="assistant", content=last),
+    ]
+    return KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG (KR false negative): offering a milkshake to a lactose-intolerant user, or red wine to a user who "
+    "does not drink alcohol, scores 1.0 -- the same as a compatible offer",
+)
+@pytest.mark.parametrize(
+    ("first", "breaks_it", "keeps_it"),
+    [
+        (
+            "My name is Bob and I am lactose intolerant.",
+            "How about a big milkshake, Bob?",
+            "How about an oat-milk smoothie, Bob?",
+        ),
+        (
+            "My name is Bob and I do not drink alcohol.",
+            "A glass of red wine pairs well with dinner, Bob.",
+            "A sparkling elderflower soda pairs well with dinner, Bob.",
+        ),
+    ],
+)
+def test_offer_breaking_a_dietary_constraint_is_caught(first: str, breaks_it: str, keeps_it: str) -> None:
+    assert _kr(first, breaks_it) < _kr(first, keeps_it)
+
+
+def test_control_kosher_pork_offer_is_caught() -> None:
+    first = "My name is Bob and I keep kosher."
+    assert _kr(first, "Try the pork chops, Bob.") < _kr(first, "Try the roast chicken, Bob.")
