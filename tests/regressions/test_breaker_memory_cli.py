@@ -118,11 +118,6 @@ def test_generated_transcript_probed_as_memory_gets_the_current_value(manifest: 
     assert scores == {"f1": 5, "f3": 5}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `deepeval memory short-term` against an unreachable --base-url dies with a ~450-line "
-    "APIConnectionError traceback (exit 1) instead of one line naming the endpoint",
-)
 def test_short_term_unreachable_endpoint_is_a_clean_error(
     manifest: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
