@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 SCRIPT = """
 from deepeval.metrics import AnswerRelevancyMetric
 from deepeval.test_case import LLMTestCase
@@ -18,12 +16,6 @@ print(m.evaluation_model)
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with OPENAI_API_KEY set and eval_mode='system_one' (no System One judge), the embedded judge is used "
-    "and stderr says 'no judge configured ... set OPENAI_API_KEY ...', which is false and sends the user to fix a "
-    "setting they already have",
-)
 def test_embedded_notice_does_not_claim_no_judge_when_an_llm_is_configured(tmp_path: object) -> None:
     env = {
         **{
@@ -59,11 +51,6 @@ def test_one():
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: under `deepeval test run` (no -n) the embedded-judge notice is printed inside the test, so pytest's "
-    "capture swallows it and the user sees no line naming the judge; with -n 2 exactly one line appears",
-)
 def test_test_run_shows_the_embedded_judge_notice_once(tmp_path: Path) -> None:
     (tmp_path / "test_one.py").write_text(TEST_FILE)
     env = {

@@ -9,8 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 DEEPEVAL = Path(sys.executable).parent / "deepeval"
 
 TEST_FILE = """
@@ -26,11 +24,6 @@ def test_cached(i):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: on a second `deepeval test run -c` every row is served from the cache (row 'cached': true) but "
-    "the session report's totals.cache_hits and the printed summary say 0 (`deepeval evaluate -c` counts them)",
-)
 def test_session_report_counts_cache_hits(tmp_path: Path) -> None:
     (tmp_path / "test_cached.py").write_text(TEST_FILE)
     results = tmp_path / "results"

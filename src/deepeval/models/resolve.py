@@ -14,6 +14,7 @@ from deepeval.config.settings import Settings, get_settings
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 
 _announced = threading.Event()
+_notice: str | None = None
 _shared: dict[tuple[str, ...], Any] = {}
 _shared_lock = threading.Lock()
 M = TypeVar("M")
@@ -127,15 +128,38 @@ def embedded_judge() -> DeepEvalBaseSystemOneModel:
     """The process-wide embedded judge (loaded once); announces itself once on stderr."""
     from deepeval.models.embedded import get_embedded_judge
 
+    global _notice
     judge = get_embedded_judge()
     if not _announced.is_set():
         _announced.set()
-        print(
-            f"deepeval: no judge configured; using the embedded offline judge {judge.get_model_name()} "
-            "(low fidelity; set OPENAI_API_KEY or TYPESAFE_API_KEY, or pass model=, for a stronger judge)",
-            file=sys.stderr,
-        )
+        _notice = _notice_text(judge.get_model_name())
+        print(_notice, file=sys.stderr)
     return judge
+
+
+def _notice_text(name: str) -> str:
+    """The announcement, true to the configuration: with an LLM judge configured, only System One is missing."""
+    try:
+        from deepeval.config.eval_mode import llm_configured
+
+        has_llm = llm_configured(get_settings())
+    except Exception:  # unreadable settings: the resolution itself reports them; the notice stays generic
+        has_llm = False
+    if has_llm:
+        return (
+            f"deepeval: no System One judge configured; using the embedded offline judge {name} for System One "
+            "decisions (low fidelity; set TYPESAFE_API_KEY or pass system_one_model= for a stronger one)"
+        )
+    return (
+        f"deepeval: no judge configured; using the embedded offline judge {name} "
+        "(low fidelity; set OPENAI_API_KEY or TYPESAFE_API_KEY, or pass model=, for a stronger judge)"
+    )
+
+
+def embedded_notice() -> str | None:
+    """The stderr line :func:`embedded_judge` printed in this process, or None (for reporters that capture
+    stderr, such as the pytest plugin, to repeat it where the user sees it)."""
+    return _notice
 
 
 def describe(obj: Any) -> str | None:

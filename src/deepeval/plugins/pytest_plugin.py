@@ -66,8 +66,17 @@ class DeepEvalCollector:
 
         for i, r in enumerate(self.results):
             r.index = i
-        run = EvaluationResult(test_results=list(self.results), identifier="pytest")
+        run = EvaluationResult(
+            test_results=list(self.results),
+            identifier="pytest",
+            cache_hits=sum(1 for r in self.results for m in r.metrics_data if m.cached),
+        )
         terminalreporter.section("deepeval results")
+        from deepeval.models.resolve import embedded_notice
+
+        notice = embedded_notice()
+        if notice and config.getoption("capture", "fd") != "no":  # captured inside the test: say it here once
+            terminalreporter.write_line(notice)
         width = max(80, int(getattr(getattr(terminalreporter, "_tw", None), "fullwidth", 120)))
         terminalreporter.write(render_results(run, width=width))
         from deepeval.config import get_settings
