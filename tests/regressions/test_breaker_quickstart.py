@@ -4,17 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from deepeval.cli.main import app
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `deepeval quickstart --eval-mode hybird` dies with an InvalidEvalModeError traceback (exit 1); "
-    "`deepeval evaluate --eval-mode hybird` gives a one-line usage error (exit 2)",
-)
 def test_quickstart_eval_mode_typo_is_a_usage_error() -> None:
     result = CliRunner().invoke(app, ["quickstart", "--eval-mode", "hybird", "--limit", "1", "--no-table"])
     assert isinstance(result.exception, SystemExit), repr(result.exception)
@@ -22,11 +16,6 @@ def test_quickstart_eval_mode_typo_is_a_usage_error() -> None:
     assert "hybird" in result.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `deepeval quickstart --results-folder DIR` where DIR cannot be created (under /proc) prints "
-    "'Reports written to DIR' and exits 0 although evaluate() only warned that nothing was written",
-)
 def test_quickstart_does_not_claim_reports_it_could_not_write(tmp_path: Path) -> None:
     folder = "/proc/deepeval-breaker-reports"
     result = CliRunner().invoke(app, ["quickstart", "--limit", "1", "--no-table", "--results-folder", folder])

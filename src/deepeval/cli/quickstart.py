@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import statistics
 import time
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from deepeval.cli.main import app
+from deepeval.errors import ConfigurationError, DeepEvalError
 
 
 def _pearson(xs: list[float], ys: list[float]) -> float | None:
@@ -21,9 +23,15 @@ def _pearson(xs: list[float], ys: list[float]) -> float | None:
 @app.command()
 def quickstart(
     limit: int = typer.Option(None, "--limit", min=1, help="Use only the first N items of each example set."),
-    results_folder: str = typer.Option(None, "--results-folder", help="Also write JSON and HTML reports here."),
-    eval_mode: str = typer.Option(None, "--eval-mode", help="llm | hybrid | system_one (default: configured)."),
-    show_table: bool = typer.Option(True, "--table/--no-table", help="Print the per-test-case results tables."),
+    results_folder: str = typer.Option(
+        None, "--results-folder", help="Also write JSON and HTML reports here."
+    ),
+    eval_mode: str = typer.Option(
+        None, "--eval-mode", help="llm | hybrid | system_one (default: configured)."
+    ),
+    show_table: bool = typer.Option(
+        True, "--table/--no-table", help="Print the per-test-case results tables."
+    ),
 ) -> None:
     """Evaluate 20 ClapNQ RAG items (AnswerRelevancy, ContextualRelevancy) and 10 conversations
     (KnowledgeRetention) on the configured judge (the embedded offline judge when none is configured), then
@@ -32,6 +40,14 @@ def quickstart(
     from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
     from deepeval.quickstart import load_data
 
+    try:  # a bad --eval-mode is a usage error before anything is loaded or measured
+        rag_metrics = [
+            AnswerRelevancyMetric(eval_mode=eval_mode),
+            ContextualRelevancyMetric(eval_mode=eval_mode),
+        ]
+        kr_metrics = [KnowledgeRetentionMetric(eval_mode=eval_mode)]
+    except (ValueError, DeepEvalError) as err:
+        raise typer.BadParameter(str(err), param_hint="--eval-mode") from None
     console = Console()
     data = load_data(limit)
     display = DisplayConfig(print_results=show_table, results_folder=results_folder, show_indicator=True)
@@ -39,9 +55,27 @@ def quickstart(
     errors = ErrorConfig(ignore_errors=True)
 
     started = time.perf_counter()
+    try:
+        rag, conv = _run(data, rag_metrics, kr_metrics, display, cache, errors, evaluate)
+    except ConfigurationError as err:  # e.g. a --results-folder that can never be written: one line, exit 2
+        console.print(f"[red]error[/red] {err}")
+        raise typer.Exit(code=2) from None
+    elapsed = time.perf_counter() - started
+    _report(console, data, rag, conv, elapsed, results_folder)
+
+
+def _run(
+    data: Any,
+    rag_metrics: list[Any],
+    kr_metrics: list[Any],
+    display: Any,
+    cache: Any,
+    errors: Any,
+    evaluate: Any,
+) -> tuple[Any, Any]:
     rag = evaluate(
         data.rag_cases,
-        [AnswerRelevancyMetric(eval_mode=eval_mode), ContextualRelevancyMetric(eval_mode=eval_mode)],
+        rag_metrics,
         display_config=display,
         cache_config=cache,
         error_config=errors,
@@ -49,16 +83,26 @@ def quickstart(
     )
     conv = evaluate(
         data.conversations,
-        [KnowledgeRetentionMetric(eval_mode=eval_mode)],
+        kr_metrics,
         display_config=display,
         cache_config=cache,
         error_config=errors,
         identifier="quickstart-conversations",
     )
-    elapsed = time.perf_counter() - started
+    return rag, conv
+
+
+def _report(
+    console: Console, data: Any, rag: Any, conv: Any, elapsed: float, results_folder: str | None
+) -> None:
 
     judges = sorted(
-        {m.evaluation_model for r in (*rag.test_results, *conv.test_results) for m in r.metrics_data if m.evaluation_model}
+        {
+            m.evaluation_model
+            for r in (*rag.test_results, *conv.test_results)
+            for m in r.metrics_data
+            if m.evaluation_model
+        }
     )
     errored = [
         (r.name, m.name, m.error)
@@ -112,7 +156,10 @@ def quickstart(
     console.print(f"Judge(s): {', '.join(judges) if judges else 'none'}")
     for name, metric, err in errored[:10]:
         console.print(f"[red]error[/red] {name} / {metric}: {err}")
-    if results_folder:
+    export_errors = [str(r.extras["export_error"]) for r in (rag, conv) if r.extras.get("export_error")]
+    if results_folder and not export_errors:
         console.print(f"Reports written to {results_folder}")
-    if errored:
+    for message in export_errors:
+        console.print(f"[red]error[/red] {message}")
+    if errored or export_errors:
         raise typer.Exit(code=1)
