@@ -66,11 +66,6 @@ def test_honouring_an_allergy_is_not_forgetting() -> None:
     assert _kr(turns) == 1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR, non-English): the fact extraction finds no facts in a Spanish conversation, so an assistant "
-    "that offers peanuts to an allergic user and calls her by the wrong name scores 1.0",
-)
 def test_spanish_forgetting_is_caught() -> None:
     turns = [
         _user("Me llamo Ana y soy alérgica a los cacahuetes."),

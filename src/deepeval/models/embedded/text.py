@@ -198,7 +198,13 @@ def negation_count(text: str) -> int:
     return sum(1 for t in tokens(text) if t in NEGATIONS or t.endswith("n't"))
 
 
-_CAP = re.compile(r"\b[A-Z][a-zA-Z'’-]+(?:\s+(?:of|de|van|von|the|da|del|le|la)?\s*[A-Z][a-zA-Z'’-]+)*")
+# Names may carry Latin accents ("María", "José", "Łukasz"): an ASCII-only class cut "María" to "Mar" (then read
+# as the month abbreviation). Upper-case initials: ASCII, Latin-1 and the common Latin Extended-A capitals.
+_UP = "A-ZÀ-ÖØ-ÞŁŚŻŹČŠŽŘĆĐŐŰ"
+_LOW = "a-zA-Zß-öø-ÿĀ-ž'’-"
+_CAP = re.compile(
+    rf"\b[{_UP}][{_LOW}]+(?:\s+(?:of|de|van|von|the|da|del|le|la)?\s*[{_UP}][{_LOW}]+)*(?![{_LOW}])"
+)
 _NOT_ENTITY = frozenset(
     (
         "i im i'm i've i'd i'll the a an my our your his her their its this that these those it he she we they you "
