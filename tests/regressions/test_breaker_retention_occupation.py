@@ -1,0 +1,35 @@
+"""Breaker findings: KnowledgeRetention (default eval mode, embedded judge) on a user's occupation. Name and city
+in the same user turn are tracked (re-asks and a wrong city are caught); the occupation is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from deepeval.metrics import KnowledgeRetentionMetric
+from deepeval.test_case import ConversationalTestCase, Turn
+
+
+def _kr(last: str) -> float:
+    turns = [
+        Turn(role="user", content="Hi, I am Marco, I live in Milan and I work as a nurse."),
+        Turn(role="assistant", content="Nice to meet you, Marco!"),
+        Turn(role="user", content="Can you recommend a weekend activity?"),
+        Turn(role="assistant", content=last),
+    ]
+    return KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG (KR false negatives): re-asking the occupation ('What do you do for a living?') and contradicting "
+    "it ('As a teacher, ...' to a nurse) both score 1.0",
+)
+@pytest.mark.parametrize(
+    "last", ["What do you do for a living?", "As a teacher, you might enjoy a quiet museum."]
+)
+def test_occupation_reask_or_contradiction_is_caught(last: str) -> None:
+    assert _kr(last) < 1.0
+
+
+def test_control_wrong_city_is_caught() -> None:
+    assert _kr("Since you are in Rome, visit the Colosseum.") == 0.5
