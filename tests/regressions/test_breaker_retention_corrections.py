@@ -30,3 +30,26 @@ def test_short_confirmation_with_the_corrected_name_is_not_forgetting() -> None:
 
 def test_control_old_spelling_after_the_correction_is_caught() -> None:
     assert _kr("Sent to Jon Smith.") < 1.0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG (KR false positive): an assistant turn that acknowledges a correction by echoing both values "
+    "('Got it: 34, not 43. ...', 'Being 34 rather than 43 ...') is flagged as attrition (0.5), the same score "
+    "as using the superseded age",
+)
+@pytest.mark.parametrize(
+    "ack",
+    [
+        "Got it: 34, not 43. Start with three runs a week.",
+        "Thanks! Being 34 rather than 43 changes little; start with three runs a week.",
+    ],
+)
+def test_acknowledging_a_correction_is_not_forgetting(ack: str) -> None:
+    turns = [
+        Turn(role="user", content="I am 43 years old and I want a running plan."),
+        Turn(role="assistant", content="Sure, at 43 a gradual plan works well."),
+        Turn(role="user", content="Actually I am 34, not 43."),
+        Turn(role="assistant", content=ack),
+    ]
+    assert KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns)) == 1.0
