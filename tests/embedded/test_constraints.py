@@ -16,6 +16,7 @@ from deepeval.models.embedded.constraints import constraint_targets, honours, is
         ("I am allergic to peanuts.", "Try apple slices with sunflower seed butter, a peanut-free option."),
         ("I am allergic to peanuts.", "This bar is made without peanuts."),
         ("I don't eat pork.", "The stew comes with no pork at all."),
+        ("I am allergic to peanuts.", "Try a nut-free granola bar."),  # "nut" heads "peanut"
     ],
 )
 def test_honouring_a_constraint(fact: str, sentence: str) -> None:

@@ -48,11 +48,6 @@ def test_control_kosher_pork_offer_is_caught() -> None:
     assert _kr(first, "Try the pork chops, Bob.") < _kr(first, "Try the roast chicken, Bob.")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR false positive): 'Try a nut-free granola bar, Priya.' for a user allergic to peanuts is flagged "
-    "as forgetting (0.5); 'a peanut-free option' and 'free of peanuts' are accepted after 84a52b6",
-)
 def test_nut_free_offer_keeps_a_peanut_allergy() -> None:
     turns = [
         Turn(role="user", content="My name is Priya and I am allergic to peanuts."),

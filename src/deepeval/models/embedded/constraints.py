@@ -251,7 +251,7 @@ def honours(targets: frozenset[str], sentence: str) -> bool:
         return False
     words = frozenset(tx.content_words(sentence))
     # "peanut-free" is one token: its stem before "-free" names the target
-    parts = {tx.stem(p) for w in words for p in re.split(r"-", w) if p}
-    return bool(targets & (words | parts)) or bool(
-        re.search(r"\b(?:allerg\w*|intoleran\w*|diet\w*)\b", sentence, re.I)
-    )
+    parts = {tx.stem(p) for w in words for p in re.split(r"-", w) if p} | words
+    # a word that heads the target names its class: "nut-free" / "without nuts" keeps a peanut allergy
+    named = any(t == p or (len(p) >= 3 and t.endswith(p)) for t in targets for p in parts)
+    return named or bool(re.search(r"\b(?:allerg\w*|intoleran\w*|diet\w*)\b", sentence, re.I))
