@@ -132,6 +132,12 @@ def main() -> None:
         default="",
         help="comma-separated question kinds to refit (default: all); the others keep their shipped models and report",
     )
+    ap.add_argument(
+        "--evaluate-shipped",
+        action="store_true",
+        help="refit nothing: score the shipped coefficients with the current feature code on the held-out split and "
+        "rewrite training/report.json (after a feature-code change that kept the coefficients)",
+    )
     args = ap.parse_args()
     only = {k for k in args.kinds.split(",") if k}
     unknown = only - set(FEATURES)
@@ -150,8 +156,11 @@ def main() -> None:
     encoder.save_cache(str(CACHE))
     models: dict[str, dict] = {}
     report: dict[str, dict] = {}
-    if only:  # keep the other kinds as shipped so helpers refitting different kinds do not undo each other
-        models = json.loads(OUT.read_text())["models"]
+    shipped = json.loads(OUT.read_text())["models"]
+    if (
+        only or args.evaluate_shipped
+    ):  # keep the other kinds as shipped (parallel refits must not undo each other)
+        models = shipped
         report = json.loads(REPORT.read_text()) if REPORT.exists() else {}
     for kind, (featurize, base_name) in FEATURES.items():
         if only and kind not in only:
@@ -162,8 +171,15 @@ def main() -> None:
         x = np.array([[f[n] for n in names] for f in feats], dtype=float)
         y = np.array([e.label for e in rows], dtype=float)
         is_test = np.array([e.split == "test" for e in rows])
-        model, l2 = fit_kind(x[~is_test], y[~is_test], seed=datasets.SEED)
-        model = {"features": names, **model, "n_train": int((~is_test).sum())}
+        if args.evaluate_shipped:
+            model, l2 = shipped[kind], shipped[kind]["l2"]
+            if model["features"] != names:
+                raise SystemExit(
+                    f"{kind}: shipped features {model['features']} differ from the code's {names}; refit"
+                )
+        else:
+            model, l2 = fit_kind(x[~is_test], y[~is_test], seed=datasets.SEED)
+            model = {"features": names, **model, "n_train": int((~is_test).sum())}
         models[kind] = model
         bi = names.index(base_name)
         base_model, _ = fit_kind(x[~is_test][:, [bi]], y[~is_test], seed=datasets.SEED)
@@ -198,7 +214,10 @@ def main() -> None:
         "models": models,
         "idf": idf_table,
     }
-    if not args.no_write:
+    if args.evaluate_shipped:
+        REPORT.write_text(json.dumps(report, indent=1) + "\n")
+        print(f"wrote {REPORT.relative_to(REPO)} (shipped coefficients unchanged)")
+    elif not args.no_write:
         REPORT.write_text(json.dumps(report, indent=1) + "\n")
         OUT.write_text(json.dumps(doc, indent=1) + "\n")
         print(f"wrote {OUT.relative_to(REPO)}")
