@@ -144,10 +144,10 @@ def test_empty_process_value_wins_and_counts_as_unset(
 @pytest.mark.parametrize(
     ("url", "shown"),
     [
-        ("http://admin:PW123456@127.0.0.1:9/v1?api_key=Q1234567", "http://admin:***@127.0.0.1:9/v1?api_key=***"),
+        ("http://admin:PW123456@127.0.0.1:9/v1?api_key=Q1234567", "http://***@127.0.0.1:9/v1?api_key=***"),
         ("https://api.typesafe.ai", "https://api.typesafe.ai"),
         ("http://[::1]:8000/v1", "http://[::1]:8000/v1"),
-        ("http://user@host/p?a=1&b=", "http://user@host/p?a=***&b=***"),
+        ("http://tok_123@host/p?a=1&b=", "http://***@host/p?a=***&b=***"),
         ("not a url", "not a url"),
     ],
 )

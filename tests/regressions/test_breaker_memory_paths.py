@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from deepeval.cli.main import app
@@ -18,11 +17,6 @@ MANIFEST = {
 }  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with --json and --html naming the same file, the HTML report silently overwrites the JSON one "
-    "(exit 0; the .json file starts with '<!doctype html>')",
-)
 def test_same_path_for_json_and_html_is_refused_or_keeps_the_json(tmp_path: Path) -> None:
     manifest = tmp_path / "m.json"
     manifest.write_text(json.dumps(MANIFEST), encoding="utf-8")

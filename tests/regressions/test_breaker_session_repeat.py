@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 DEEPEVAL = Path(sys.executable).parent / "deepeval"
 
 TEST_FILE = """
@@ -25,11 +23,6 @@ def test_repeated(i):
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: `deepeval test run -r 2` measures every row twice (rows carry repeat k=2) but the session "
-    "report's top-level 'repeat' says 1; an evaluate(repeat=2) report says 2",
-)
 def test_session_report_records_repeat(tmp_path: Path) -> None:
     (tmp_path / "test_repeated.py").write_text(TEST_FILE)
     results = tmp_path / "results"

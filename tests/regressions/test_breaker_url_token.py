@@ -9,11 +9,6 @@ from typer.testing import CliRunner
 from deepeval.cli.main import app
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (secret in output): `deepeval settings` masks a URL password and api_key-style query values but "
-    "prints a user-name-only userinfo token verbatim ('http://tok_QS7@127.0.0.1:9/v1'), twice",
-)
 def test_settings_masks_a_token_carried_as_url_user_name(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("USE_LOCAL_MODEL", "YES")
     monkeypatch.setenv("LOCAL_MODEL_NAME", "m")

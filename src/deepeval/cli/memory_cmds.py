@@ -37,6 +37,15 @@ def _read_text(path: Path, what: str) -> str:
         _fail(f"{path}: cannot read the {what} ({err.strerror or err})")
 
 
+def _check_reports(json_out: Path | None, html_out: Path | None) -> None:
+    """Exit 2 before grading when a report path cannot be written, or when --json and --html name one file (the
+    second report would overwrite the first)."""
+    if json_out is not None and html_out is not None and json_out.resolve() == html_out.resolve():
+        _fail(f"--json and --html both name {json_out}; give each report its own file")
+    _check_writable(json_out, "--json")
+    _check_writable(html_out, "--html")
+
+
 def _check_writable(path: Path | None, option: str) -> None:
     """Exit 2 before any grading when ``path`` cannot be written, so an unwritable report path loses no run.
     Creates missing parent folders (as the report writer would); leaves no file behind."""
@@ -198,8 +207,7 @@ def grade_cmd(
     given = [name for name, on in (("--summary", summary), ("--wiki", wiki), ("--empty", empty)) if on]
     if len(given) > 1:
         _fail(f"{' and '.join(given)} are exclusive: a run grades one memory (run once per memory)")
-    _check_writable(json_out, "--json")
-    _check_writable(html_out, "--html")
+    _check_reports(json_out, html_out)
     try:
         m = load_manifest(manifest)
     except ManifestError as err:
@@ -255,8 +263,7 @@ def short_term_cmd(
     from deepeval.memory.manifest import ManifestError, load_manifest
     from deepeval.memory.subjects import EndpointChatModel
 
-    _check_writable(json_out, "--json")
-    _check_writable(html_out, "--html")
+    _check_reports(json_out, html_out)
     try:
         m = load_manifest(manifest)
     except ManifestError as err:

@@ -77,8 +77,8 @@ def is_url_key(key: str) -> bool:
 
 
 def safe_url(url: str) -> str:
-    """``url`` with credentials hidden, for display: a password in the user-info becomes ``***`` and every query
-    value becomes ``***`` (names kept, as ``?api_key=***``). Text that is not a URL comes back unchanged."""
+    """``url`` with credentials hidden, for display: any user-info becomes ``***@`` (a user name alone may be a
+    token) and every query value becomes ``***`` (names kept, as ``?api_key=***``). Text that is not a URL comes back unchanged."""
     import urllib.parse
 
     try:
@@ -93,9 +93,9 @@ def safe_url(url: str) -> str:
         host = f"[{host}]"
     if port is not None:
         host = f"{host}:{port}"
+    # A user name alone may be a token (https://TOKEN@host): hide all user-info.
     if parts.username is not None:
-        user = parts.username + (":***" if parts.password is not None else "")
-        host = f"{user}@{host}"
+        host = f"***@{host}"
     query = urllib.parse.urlencode(
         [(name, "***") for name, _ in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)], safe="*"
     )

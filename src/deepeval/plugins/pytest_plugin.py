@@ -70,6 +70,8 @@ class DeepEvalCollector:
             test_results=list(self.results),
             identifier="pytest",
             cache_hits=sum(1 for r in self.results for m in r.metrics_data if m.cached),
+            # DEEPEVAL_REPEAT (deepeval test run -r) applies to every assert_test, so the rows say the run's k
+            repeat=max((m.repeat.k for r in self.results for m in r.metrics_data if m.repeat), default=1),
         )
         terminalreporter.section("deepeval results")
         from deepeval.models.resolve import embedded_notice
