@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from deepeval.metrics import ContextualRelevancyMetric
 from deepeval.test_case import LLMTestCase, RetrievedContextData
 
@@ -17,11 +15,6 @@ def _cr(node: RetrievedContextData) -> float:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: the node's source title is judged as if it were retrieved text: 'Paris is the capital of France.' "
-    "scores 0.0 alone but 1.0 with source='How long to hard-boil an egg - cooking guide'",
-)
 def test_relevant_looking_source_does_not_make_irrelevant_text_relevant() -> None:
     plain = _cr(RetrievedContextData(context="Paris is the capital of France."))
     titled = _cr(
@@ -33,10 +26,5 @@ def test_relevant_looking_source_does_not_make_irrelevant_text_relevant() -> Non
     assert titled == plain
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a node with empty retrieved text and a relevant-looking source scores 1.0 (a blank string node "
-    "scores 0.0 with 'no node of the retrieval context has words')",
-)
 def test_empty_context_with_a_source_scores_like_a_blank_node() -> None:
     assert _cr(RetrievedContextData(context="", source="How long to hard-boil an egg")) == 0.0

@@ -2,7 +2,7 @@
 
 ``score = relevant / statements`` over all nodes; no statements -> 0. ``retrieval_context=[]``, or nodes none of
 which has a letter or digit, scores 0 with a reason and calls no judge, in every mode. ``RetrievedContextData`` nodes
-are judged as ``"<source>: <context>"`` (ours: deepeval crashes on them in llm/hybrid). Blank nodes (no letter or
+are judged by their ``context`` text; the ``source`` is metadata (ours: deepeval crashes on them in llm/hybrid). Blank nodes (no letter or
 digit) are never sent.
 
 Judge calls per test case with ``n`` non-blank nodes (never more than deepeval 4.3.1):
@@ -46,7 +46,7 @@ from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQ
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
 from deepeval.models.structured import a_generate_structured
-from deepeval.test_case import LLMTestCase
+from deepeval.test_case import LLMTestCase, RetrievedContextData
 
 EMPTY_CONTEXT_REASON = (
     "The score is 0.00 because the retrieval context is empty: nothing was retrieved for the input."
@@ -56,6 +56,15 @@ NO_WORDS_REASON = (
     "symbols or emoji), so nothing in it is relevant to the input."
 )
 NO_STATEMENTS_REASON = "The score is 0.00 because the retrieval context holds no statements, so nothing in it is relevant to the input."
+
+
+def retrieved_texts(test_case: LLMTestCase) -> list[str]:
+    """The text of each retrieval-context node as judged: a ``RetrievedContextData``'s ``context`` only, since its
+    ``source`` (a title or URL) is metadata, and a relevant-looking title must not make irrelevant text relevant."""
+    return [
+        node.context if isinstance(node, RetrievedContextData) else node
+        for node in test_case.retrieval_context or []
+    ]
 
 
 class ContextualRelevancyMetric(EngineMetric):
@@ -82,12 +91,12 @@ class ContextualRelevancyMetric(EngineMetric):
         )
 
     def _system_one_request(self, test_case: LLMTestCase) -> tuple[Any, list[WeightedQuestion]]:
-        nodes = test_case.retrieval_context_texts() or []
+        nodes = retrieved_texts(test_case)
         state = {"note": STATE_NOTE, "input": test_case.input, "retrieval_context": nodes}
         return state, list(self.question_set.whole_metric(test_case.input, nodes))
 
     def _degenerate(self, test_case: LLMTestCase) -> Outcome | None:
-        nodes = test_case.retrieval_context_texts() or []
+        nodes = retrieved_texts(test_case)
         if not nodes:
             return Outcome(0.0, EMPTY_CONTEXT_REASON, {"nodes": 0, "statements": 0, "relevant": 0})
         if not any(has_words(node) for node in nodes):
@@ -96,7 +105,7 @@ class ContextualRelevancyMetric(EngineMetric):
 
     async def _evaluate(self, test_case: LLMTestCase, ctx: MeasureContext) -> Outcome:
         question = test_case.input
-        nodes = test_case.retrieval_context_texts() or []
+        nodes = retrieved_texts(test_case)
         judge_nodes = getattr(self.evaluation_template, "generate_node_verdicts", None)
         if ctx.mode is EvalMode.LLM and ctx.own_extraction and judge_nodes is not None:
             per_node, decisions = await self._split_and_judge(ctx, question, nodes)

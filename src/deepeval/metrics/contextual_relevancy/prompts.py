@@ -10,7 +10,7 @@ from typing import Any
 from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.metrics._engine.extractor import statements_batch_prompt, statements_prompt
 
-PROMPT_VERSION = "contextual_relevancy/2026-3"
+PROMPT_VERSION = "contextual_relevancy/2026-4"
 
 
 class ContextualRelevancyTemplate:
