@@ -32,12 +32,6 @@ def test_control_old_spelling_after_the_correction_is_caught() -> None:
     assert _kr("Sent to Jon Smith.") < 1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR false positive): an assistant turn that acknowledges a correction by echoing both values "
-    "('Got it: 34, not 43. ...', 'Being 34 rather than 43 ...') is flagged as attrition (0.5), the same score "
-    "as using the superseded age",
-)
 @pytest.mark.parametrize(
     "ack",
     [

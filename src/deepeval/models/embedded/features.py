@@ -377,6 +377,26 @@ def _replaced_values(user_message: str | None, facts: Sequence[str]) -> frozense
     return frozenset(out)
 
 
+def _without_denied_values(message: str, facts: Sequence[str]) -> str:
+    """``message`` without the phrases in which it denies a value no fact holds ("34, not 43", "rather than
+    Leeds"): echoing a correction names the old value only to set it aside, which is neither using it nor a
+    negation of a fact. A denied value that a fact still holds is kept (that denial contradicts the fact)."""
+    kept = " ".join(facts).lower()
+    clean = tx.normalize_quotes(message)
+
+    def drop(m: re.Match[str]) -> str:
+        raw = m.group(1)
+        v = raw.strip(".,;:").lower()
+        informative = any(c.isdigit() for c in v) or raw[:1].isupper() or bool(tx.dates(v))
+        if not v or not informative or re.search(rf"(?<![\w$€£]){re.escape(v)}(?!\w)", kept):
+            return m.group(0)
+        tail = raw[len(raw.rstrip(".,;:")) :]  # keep the sentence's own punctuation
+        return tail or (" " if m.group(0)[:1] in ",;" else "")
+
+    out = re.sub(r"[,;]?\s*" + _REPLACED.pattern, drop, clean, flags=re.IGNORECASE)
+    return out if out.strip() else message
+
+
 def _directions(text: str) -> frozenset[tuple[str, str]]:
     """Ordered (source, target) pairs a text states: "from Denver to Boston", "to Boston from Denver",
     "dollars to euros". Stemmed, lower-cased."""
@@ -425,6 +445,7 @@ def retention_features(
         for f in DeterministicExtractor().fact_updates(user_message, []).added:
             if f not in fact_list:
                 fact_list.append(f)
+    assistant_message = _without_denied_values(assistant_message, fact_list)
     sents = list(_sentences(assistant_message))
     feats: Features = dict.fromkeys(RETENTION_FEATURES, 0.0)
     if not sents:
