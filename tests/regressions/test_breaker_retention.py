@@ -49,12 +49,6 @@ def test_control_reasking_the_budget_is_forgetting() -> None:
     assert _kr("What's your budget?") == 0.5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR false negative, compound fact): 'I have two kids and a budget of $1,500.' then 'With your $5,000 "
-    "budget, ... your two kids ...' scores 1.0 (P(attrition)=0.27: the matching 'two kids' outweighs the changed "
-    "amount); the same contradiction after 'Our budget is $1,500 and I have two kids.' is caught (0.5)",
-)
 def test_changed_amount_in_a_compound_fact_is_caught() -> None:
     turns = [
         Turn(role="user", content="I have two kids and a budget of $1,500."),

@@ -90,6 +90,29 @@ def _share_missing(items: Sequence[str] | frozenset[str], pool: str, fuzzy: bool
     return miss / len(items)
 
 
+_MONEY = re.compile(
+    r"[$€£]\s?\d[\d,.]*\s?(?:k|m|bn)?\b|\b\d[\d,.]*\s?(?:k|m|bn)?\s*(?:dollars|euros|pounds|usd|eur|gbp|bucks)\b",
+    re.IGNORECASE,
+)
+_PERCENT = re.compile(r"\b\d[\d.]*\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)
+
+
+def _numbers_by_unit(text: str) -> dict[str, frozenset[str]]:
+    """``text``'s numbers (as :func:`_values` gives them) grouped by what they count: ``money``, ``pct`` or
+    ``plain`` -- a changed budget next to an unchanged head count is still a changed budget."""
+    nums = _values(text)[0]
+    money = frozenset(f"{n:g}" for m in _MONEY.finditer(text) for n in tx.numbers(m.group(0))) & nums
+    pct = frozenset(f"{n:g}" for m in _PERCENT.finditer(text) for n in tx.numbers(m.group(0))) & nums
+    return {"money": money, "pct": pct, "plain": nums - money - pct}
+
+
+def _num_conflict(fact: str, sent: str, msg_nums: frozenset[str]) -> bool:
+    """``sent`` gives another value than ``fact`` for numbers of the same unit that the message does not also
+    repeat ("$5,000 budget ... two kids" against "two kids and a budget of $1,500")."""
+    fu, su = _numbers_by_unit(fact), _numbers_by_unit(sent)
+    return any(fu[k] and su[k] and not fu[k] & su[k] and not fu[k] <= msg_nums for k in fu)
+
+
 def _num_missing(nums: frozenset[str], pool_nums: frozenset[str]) -> float:
     if not nums:
         return 0.0
@@ -534,7 +557,7 @@ def retention_features(
         f_nums, f_dates, f_ents = _values(f)
         s_nums, s_dates, s_ents = _values(s)
         # a fact whose every value the message repeats is echoed, not contradicted ("860 pounds, under your 900")
-        if f_nums and s_nums and not (f_nums & s_nums) and not f_nums <= msg_nums:
+        if f_nums and s_nums and _num_conflict(f, s, msg_nums):
             num_c = max(num_c, w)
         if _date_conflict(f_dates, s_dates) and not (f_dates and f_dates <= msg_dates):
             date_c = max(date_c, w)
