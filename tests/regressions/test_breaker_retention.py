@@ -36,11 +36,6 @@ def test_clarifying_a_new_detail_is_not_forgetting(question: str) -> None:
     assert _kr(question) == 1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR false negative): re-asking the travel date the user gave ('When do you want to travel?' after "
-    "'on May 2') scores 1.0, while re-asking origin or budget is caught (0.5)",
-)
 def test_reasking_the_travel_date_is_forgetting() -> None:
     assert _kr("When do you want to travel?") < 1.0
 

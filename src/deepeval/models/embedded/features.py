@@ -536,11 +536,17 @@ def retention_features(
                     best_echo_sim = max(best_echo_sim, qs)
                 else:
                     best_reask = max(best_reask, qs)
-                    if _asks_for_value(q, f):
+                    typed = _asks_for_value(q, f)
+                    if typed:
                         best_type = max(best_type, qs)
                     best_overlap = max(best_overlap, ov)
-                    if q_masked:
-                        best_qshare = max(best_qshare, len(q_masked & _masked_cw(f)) / len(q_masked))
+                    # a question for the date the fact states ("when ...?" / "on May 2") shares its subject even
+                    # when no word is shared: count the date slot as one shared word ("how many/long" is too
+                    # loose for this: it asks for new quantities as often as for known ones)
+                    slot = frozenset({"#date"}) if _Q_DATE.search(q) and _values(f)[1] else frozenset()
+                    if q_masked | slot:
+                        shared = (q_masked & _masked_cw(f)) | slot
+                        best_qshare = max(best_qshare, len(shared) / len(q_masked | slot))
         feats["reask_sim"] = best_reask
         feats["reask_overlap"] = best_overlap
         feats["echo_sim"] = best_echo_sim
