@@ -122,12 +122,20 @@ _NUM_RE = re.compile(
     r"(?P<unit>usd|dollars?|eur|euros?|gbp|pounds|%|percent|per\s?cent)?",
     re.I,
 )
-_WORD_NUM_RE = re.compile(
-    r"\b(?P<w>"
-    + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
-    + r")\b(?:\s+(?P<mag>thousand|million|billion))?",
-    re.I,
-)
+_BIG = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_NUM_WORD = "|".join(sorted([*_NUMBER_WORDS, *_BIG], key=len, reverse=True))
+# a run of number words: "fifty-two thousand", "one thousand five hundred", "two hundred and forty"
+_WORD_NUM_RE = re.compile(rf"\b(?:{_NUM_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_NUM_WORD}))*\b", re.I)
+_DURATION_UNIT = re.compile(r"[\s-]*(minutes?|hours?|days?|weeks?|months?|years?)\b", re.I)
+# unit -> (other unit, factor to it) for durations (a month is not a whole number of weeks or days)
+_DURATION_FACTORS: dict[str, tuple[tuple[str, float], ...]] = {
+    "minute": (("hours", 1 / 60),),
+    "hour": (("minutes", 60.0), ("days", 1 / 24)),
+    "day": (("hours", 24.0), ("weeks", 1 / 7)),
+    "week": (("days", 7.0),),
+    "month": (("years", 1 / 12),),
+    "year": (("months", 12.0),),
+}
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*", re.I)
 _ENTITY = re.compile(r"\b([A-Z][a-zA-Z0-9&'.-]*[a-zA-Z0-9]|[A-Z])(?:\s+[A-Z][a-zA-Z0-9&'-]*[a-zA-Z0-9]?)*")
 _CAMEL = re.compile(r"\b[a-z]+[A-Z0-9][a-zA-Z0-9]*\b")
@@ -141,6 +149,7 @@ class Number:
     kind: str  # money:<cur> | percent | year | plain
     text: str
     digits: int  # significant digits written
+    alias: bool = False  # the same duration in another unit: matched against, never required
 
 
 @dataclass(frozen=True)
@@ -220,11 +229,47 @@ def _numbers(text: str) -> list[tuple[int, Number]]:
             kind = "plain"
         out.append((m.start(), Number(value, kind, m.group(0).strip(), _sig_digits(raw))))
     for m in _WORD_NUM_RE.finditer(text):
-        w = m.group("w").lower()
-        value = float(_NUMBER_WORDS[w]) * _MAG.get((m.group("mag") or "").lower(), 1.0)
-        if w == "one" and not m.group("mag"):
-            continue  # "one" is mostly a pronoun
-        out.append((m.start(), Number(value, "plain", m.group(0), 2)))
+        words = [w for w in re.split(r"[\s-]+", m.group(0).lower()) if w not in ("and", "a")]
+        if words == ["one"] or all(w in _BIG for w in words):
+            continue  # "one" alone is mostly a pronoun; "million" alone is the magnitude of a digit number
+        value = _word_value(words)
+        after = text[m.end() : m.end() + 12].lower().lstrip()
+        cur = next((c for w, c in _CURRENCY_WORDS.items() if w.isalpha() and after.startswith(w)), None)
+        kind = f"money:{cur}" if cur else ("percent" if re.match(r"percent|per\s?cent", after) else "plain")
+        out.append((m.start(), Number(value, kind, m.group(0), 2)))
+    return [*out, *_duration_equivalents(text, out)]
+
+
+def _word_value(words: Sequence[str]) -> float:
+    """Value of a number written in words ("fifty two thousand" -> 52000, "one thousand five hundred" -> 1500):
+    units and tens add up, "hundred" multiplies the running group, a larger magnitude closes the group."""
+    total, group = 0.0, 0.0
+    for w in words:
+        if w == "hundred":
+            group = (group or 1.0) * 100
+        elif w in _BIG:
+            total += (group or 1.0) * _BIG[w]
+            group = 0.0
+        else:
+            group += float(_NUMBER_WORDS[w])
+    return total + group
+
+
+def _duration_equivalents(text: str, found: Sequence[tuple[int, Number]]) -> list[tuple[int, Number]]:
+    """The same duration in the neighbouring unit ("3 weeks" -> also 21 (days), "24 months" -> also 2 (years)),
+    so an answer in other units matches; only whole conversions are added."""
+    out: list[tuple[int, Number]] = []
+    for pos, n in found:
+        if n.kind != "plain":
+            continue
+        m = _DURATION_UNIT.match(text, pos + len(n.text))
+        if not m:
+            continue
+        unit = m.group(1).lower().rstrip("s")
+        for other, factor in _DURATION_FACTORS.get(unit, ()):
+            value = n.value * factor
+            if abs(value - round(value)) < 1e-9:
+                out.append((pos, Number(float(round(value)), "plain", f"{value:g} {other}", n.digits, True)))
     return out
 
 
@@ -286,7 +331,8 @@ def extract_slots(text: str) -> Slots:
     for pos, n in nums:
         if n.kind == "year" and any(d.year == int(n.value) for d in s.dates):
             continue
-        s.order.append((pos, "number", len(s.numbers)))
+        if not n.alias:  # an alias is only there to be matched, so it takes no place in the order
+            s.order.append((pos, "number", len(s.numbers)))
         s.numbers.append(n)
     seen: set[str] = set()
     for pos, e in ents:
@@ -626,7 +672,9 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
         hedged = _hedge_candidates(answer, expected, e_slots)
         if hedged:
             return Grade(
-                1, f"lists other candidates ({', '.join(hedged)}) beside the expected value: dodges the fact", 0.75
+                1,
+                f"lists other candidates ({', '.join(hedged)}) beside the expected value: dodges the fact",
+                0.75,
             )
 
     negated = (
@@ -727,12 +775,20 @@ def _hedge_candidates(answer: str, expected: str, e_slots: Slots) -> list[str]:
             i_slots = extract_slots(item)
             i_tokens = TokenBag(_TOKEN.findall(item))
             hits = (
-                [_match_number(n, i_slots, item, Slots()) in (EXACT, APPROX) for n in e_slots.numbers]
+                [
+                    _match_number(n, i_slots, item, Slots()) in (EXACT, APPROX)
+                    for n in e_slots.numbers
+                    if not n.alias
+                ]
                 + [_match_date(d, i_slots, Slots()) in (EXACT, APPROX) for d in e_slots.dates]
                 + [_entity_present(e, item, i_tokens) for e in e_slots.entities]
             )
             extra = (
-                [n.text for n in i_slots.numbers if _match_number(n, e_slots, expected, Slots()) not in (EXACT, APPROX)]
+                [
+                    n.text
+                    for n in i_slots.numbers
+                    if not n.alias and _match_number(n, e_slots, expected, Slots()) not in (EXACT, APPROX)
+                ]
                 + [d.text for d in i_slots.dates if _match_date(d, e_slots, Slots()) not in (EXACT, APPROX)]
                 + [e for e in i_slots.entities if not _entity_present(e, expected, e_tokens)]
             )
@@ -763,7 +819,11 @@ def _stale(
     low = answer.lower()
     for old in outdated:
         o_slots = extract_slots(old)
-        probe = [n.text for n in o_slots.numbers] + [d.text for d in o_slots.dates] + o_slots.entities
+        probe = (
+            [n.text for n in o_slots.numbers if not n.alias]
+            + [d.text for d in o_slots.dates]
+            + o_slots.entities
+        )
         probe = [p for p in probe if p.lower() not in expected.lower()] or [old]
         pos_old = max((low.rfind(p.lower()) for p in probe), default=-1)
         if pos_old < 0:
@@ -799,6 +859,8 @@ def support_detail(claim: str, evidence: str) -> Grade:
     unsupported: list[str] = []
     approx: list[str] = []
     for n in c.numbers:
+        if n.alias:
+            continue
         st = _match_number(n, ev, evidence, Slots())
         if st == APPROX:
             approx.append(n.text)
