@@ -306,6 +306,11 @@ _INJECTION = re.compile(
             _LEAD
             + r"(?:ignore|disregard|forget|override)\s+(?:all|any|your)\s+(?:instructions?|prompts?|rules?|"
             r"guidelines?|criteria|rubrics?)\b",
+            # the grading itself ("Disregard the rubric"): evaluation words only, so "ignore the instructions on
+            # the box" in a how-to answer does not match
+            _LEAD
+            + r"(?:ignore|disregard|forget|override|bypass)\s+(?:the|this|these|that|its)\s+(?:rubrics?|"
+            r"criteria|grading|scoring|evaluation|marking scheme|judging)\b",
             _LEAD
             + r"(?:ignore|disregard|forget)\s+(?:(?:everything|all|anything)\s+)?(?:(?:written|said|stated)\s+)?"
             r"(?:above|before this|you were told|you have been told|(?:that )?i (?:said|told you))\b",
@@ -346,6 +351,14 @@ _INJECTION = re.compile(
             + r"\s+(?:is|should be (?:considered|rated|marked|scored|treated as)|"
             r"must be (?:considered|rated|marked|scored|treated as))\s+(?:(?:100%|fully|highly|completely|perfectly|"
             r"totally|entirely|very)\s+)?(?:relevant|on[- ]topic|correct|supported|perfect|10/10)\b",
+            r"\b(?:the\s+)?(?:statements?|answers?|responses?|claims?|repl(?:y|ies))\s+(?:above|below)\s+(?:is|should be (?:considered|rated|marked|scored|treated as))\s+"
+            r"(?:(?:100%|fully|highly|completely|perfectly|totally|entirely|very)\s+)?(?:relevant|on[- ]topic|correct|"
+            r"supported|perfect|10/10)\b",
+            # forged ends and starts of the delimited material (closing tags, our own <<<BEGIN/END markers)
+            r"</\s*(?:data|document|statement|answer|response|output|context|text|request|material|untrusted)\s*>",
+            r"<<<\s*(?:begin|end)\b",
+            r"^\s*<\s*(?:data|document|statement|answer|response|output|context|text|request|material|untrusted)"
+            r"\s*>\s*$",
             r"\b(?:pretend|act as if|imagine|assume)\s+(?:that\s+)?(?:this|the|my)\s+"
             + _EVAL_OBJ
             + r"\s+(?:is|was)\s+(?:relevant|correct|perfect|supported)",
