@@ -69,11 +69,6 @@ def test_grade_unwritable_json_path_is_a_clean_error(manifest: Path, tmp_path: P
     assert result.exit_code in (1, 2)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (embedded memory grader): an answer that names the expected value only as a past or considered "
-    "one ('Lives in Leeds (considered moving to York)', expected York) gets the top grade 5",
-)
 def test_grade_mentioned_but_not_current_value_is_not_top_grade(manifest: Path, tmp_path: Path) -> None:
     summary = tmp_path / "s.md"
     summary.write_text("- Lives in Leeds (considered moving to York)\n", encoding="utf-8")

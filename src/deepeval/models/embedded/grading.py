@@ -654,6 +654,8 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
             ):
                 continue  # a question entity repeated in the expected answer is not the fact itself
             status = EXACT if _entity_present(ent, answer, a_tokens) else MISSING
+            if status == EXACT and _only_as_unreal(ent, answer):
+                status = MISSING  # "Lives in Leeds (considered moving to York)" does not say York
             results.append((kind, ent, status))
     if any(k == "entity" and s == MISSING for k, s in ((k, s) for k, _, s in results)):
         if _entity_conflict(a_slots, q_slots, expected, e_slots):
@@ -734,6 +736,31 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
     if kw_cov > 0:
         return Grade(2, f"touches the fact but misses most of it (word coverage {kw_cov:.2f})", 0.45)
     return Grade(1, f"the expected content is absent (similarity {sim:.2f})", 0.6)
+
+
+# a value named only as a past, considered or wished-for one is not the answer's value
+_UNREAL_CUE = re.compile(
+    r"\b(?:consider(?:ed|ing|s)?|thought about|thinking (?:about|of)|think(?:s)? about|might|would like to|"
+    r"wants? to|wanted to|hop(?:e|es|ed|ing) to|plan(?:s|ned|ning)? (?:to|on)|was going to|used to|previously|"
+    r"formerly|once lived|no longer|instead of|rather than|dream(?:s|ed)? of|maybe)\b",
+    re.IGNORECASE,
+)
+_UNREAL_WINDOW = 5  # words between the cue and the value ("considered moving to York")
+
+
+def _only_as_unreal(value: str, answer: str) -> bool:
+    """Every mention of ``value`` in ``answer`` follows, within its clause and a few words, a cue that makes it a
+    past, considered or wished-for value rather than the current one."""
+    hits = list(re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE))
+    if not hits:
+        return False
+    for m in hits:
+        clause = _CLAUSE.split(answer[: m.start()])[-1]
+        cues = list(_UNREAL_CUE.finditer(clause))
+        cue = cues[-1] if cues else None
+        if cue is None or len(_TOKEN.findall(clause[cue.end() :])) > _UNREAL_WINDOW:
+            return False
+    return True
 
 
 # a hedge: the answer lists the expected value among other candidates ("Either MySQL 8 or PostgreSQL 16.")
