@@ -346,6 +346,9 @@ _DIRECTION = re.compile(
 )
 
 
+_OR = re.compile(r"\bor\b", re.I)
+
+
 def _neg_parity(text: str) -> int:
     """Parity of the negations in ``text`` ("peanut-free" counts); set phrases ("no problem") do not."""
     toks = tx.tokens(_FALSE_NEG.sub(" ", text))
@@ -610,7 +613,10 @@ def retention_features(
     fact_vals = set(fact_nums) | set(fact_dates) | set(fact_ents)
     msg_vals = set(msg_nums) | set(msg_dates) | set(msg_ents)
     feats["values_echoed"] = len(fact_vals & msg_vals) / len(fact_vals) if fact_vals else 0.0
-    feats["msg_num_new"] = _num_missing(msg_nums, fact_nums) if msg_nums and fact_nums else 0.0
+    # numbers in a question offering alternatives ("nonstop, or is one stop fine?") are options for a new detail,
+    # not values the message states
+    stated_nums = _values(" ".join(x for x in sents if not (tx.is_question(x) and _OR.search(x))))[0]
+    feats["msg_num_new"] = _num_missing(stated_nums, fact_nums) if stated_nums and fact_nums else 0.0
     feats["msg_date_new"] = _date_conflict(fact_dates, msg_dates)
     unknown = [e for e in msg_ents if not _names_shared([e], fact_ents)]  # "John Smith" knows "John"
     feats["msg_ent_new"] = (
