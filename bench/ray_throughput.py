@@ -94,11 +94,15 @@ def build_cases(n: int) -> list[Any]:
         if c["kind"] == "rag":
             out.append(
                 LLMTestCase(
-                    input=c["input"], actual_output=c["actual_output"], retrieval_context=c["retrieval_context"]
+                    input=c["input"],
+                    actual_output=c["actual_output"],
+                    retrieval_context=c["retrieval_context"],
                 )
             )
         else:
-            out.append(ConversationalTestCase(turns=[Turn(role=t["role"], content=t["content"]) for t in c["turns"]]))
+            out.append(
+                ConversationalTestCase(turns=[Turn(role=t["role"], content=t["content"]) for t in c["turns"]])
+            )
     return out
 
 
@@ -112,7 +116,9 @@ def build_metrics(mode: str | None) -> list[Any]:
     ]
 
 
-def one_run(cases: list[Any], mode: str | None, backend: str, workers: int, max_concurrent: int) -> dict[str, Any]:
+def one_run(
+    cases: list[Any], mode: str | None, backend: str, workers: int, max_concurrent: int
+) -> dict[str, Any]:
     from deepeval import evaluate
     from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig, RayConfig
 
@@ -131,7 +137,9 @@ def one_run(cases: list[Any], mode: str | None, backend: str, workers: int, max_
         cache_config=CacheConfig(write_cache=False),
         error_config=ErrorConfig(ignore_errors=True),
         backend=backend,
-        ray_config=RayConfig(num_workers=workers, num_cpus_per_block=CPUS_PER_BLOCK) if backend == "ray" else None,
+        ray_config=RayConfig(num_workers=workers, num_cpus_per_block=CPUS_PER_BLOCK)
+        if backend == "ray"
+        else None,
     )
     wall = time.perf_counter() - t0
     rows = result.metric_rows()
@@ -236,7 +244,9 @@ def main(argv: list[str] | None = None) -> int:
                     judge.close()
                 report["results"][-1]["latency_s"] = args.latency
                 report["results"][-1]["judge_server"] = {
-                    k: judge.stats.get(k) for k in ("llm_calls", "llm_failed", "llm_max_in_flight", "unrecognised") if k in judge.stats
+                    k: judge.stats.get(k)
+                    for k in ("llm_calls", "llm_failed", "llm_max_in_flight", "unrecognised")
+                    if k in judge.stats
                 }
             else:
                 report["results"].append(bench_judge(kind, args.n_embedded, args))
@@ -266,7 +276,9 @@ def print_report(report: dict[str, Any]) -> None:
             print(f"   unavailable: {r['unavailable']}")
             continue
         print(f"   warm-up (2 workers, starts workers and loads the judge): {r['warmup_s']} s")
-        print(f"   {'run':<12} {'wall s':>8} {'cases/s':>9} {'measures/s':>11} {'errors':>7}  worker peak RSS MiB")
+        print(
+            f"   {'run':<12} {'wall s':>8} {'cases/s':>9} {'measures/s':>11} {'errors':>7}  worker peak RSS MiB"
+        )
         for run in r["runs"]:
             name = f"ray x{run['workers']}" if run["backend"] == "ray" else "local"
             rss = ", ".join(f"{x:.0f}" for x in run["worker_rss_mb"]) or "-"

@@ -70,7 +70,9 @@ class OneRequest(BaseMetric):
         key = id(asyncio.get_running_loop())
         client = self.clients.get(key)
         if client is None:  # one client per event loop (creating one costs ~30 ms of CPU)
-            client = self.clients[key] = httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=100))
+            client = self.clients[key] = httpx.AsyncClient(
+                timeout=30, limits=httpx.Limits(max_connections=100)
+            )
         body = {"model": "m", "messages": [{"role": "user", "content": tc.input}]}
         for attempt in range(5):
             try:
@@ -98,7 +100,12 @@ def bench_overhead(n_cases: int) -> dict[str, Any]:
     evaluate(cases(n_cases), metrics, display_config=QUIET, cache_config=CacheConfig(write_cache=False))
     wall = time.perf_counter() - t0
     rows = n_cases * 3
-    return {"rows": rows, "wall_s": round(wall, 3), "rows_per_s": round(rows / wall), "us_per_row": round(1e6 * wall / rows, 1)}
+    return {
+        "rows": rows,
+        "wall_s": round(wall, 3),
+        "rows_per_s": round(rows / wall),
+        "us_per_row": round(1e6 * wall / rows, 1),
+    }
 
 
 def bench_concurrency(latency: float, n: int = 200) -> list[dict[str, Any]]:
@@ -108,13 +115,25 @@ def bench_concurrency(latency: float, n: int = 200) -> list[dict[str, Any]]:
             metric = OneRequest(server.base_url)
             server.reset_counters()
             t0 = time.perf_counter()
-            evaluate(cases(n), [metric], async_config=AsyncConfig(max_concurrent=c), display_config=QUIET,
-                     cache_config=CacheConfig(write_cache=False))
+            evaluate(
+                cases(n),
+                [metric],
+                async_config=AsyncConfig(max_concurrent=c),
+                display_config=QUIET,
+                cache_config=CacheConfig(write_cache=False),
+            )
             wall = time.perf_counter() - t0
             ideal = math.ceil(n / c) * latency
-            out.append({"max_concurrent": c, "wall_s": round(wall, 3), "ideal_s": round(ideal, 3),
-                        "ratio": round(wall / ideal, 2), "peak_in_flight": server.counters.max_in_flight,
-                        "connection_resets": metric.resets})
+            out.append(
+                {
+                    "max_concurrent": c,
+                    "wall_s": round(wall, 3),
+                    "ideal_s": round(ideal, 3),
+                    "ratio": round(wall / ideal, 2),
+                    "peak_in_flight": server.counters.max_in_flight,
+                    "connection_resets": metric.resets,
+                }
+            )
     return out
 
 
@@ -126,12 +145,21 @@ def bench_cache(n_cases: int) -> dict[str, Any]:
         evaluate(cases(n_cases), metrics, display_config=QUIET, cache_config=CacheConfig(cache_path=path))
         write = time.perf_counter() - t0
         t0 = time.perf_counter()
-        r = evaluate(cases(n_cases), metrics, display_config=QUIET, cache_config=CacheConfig(cache_path=path, use_cache=True))
+        r = evaluate(
+            cases(n_cases),
+            metrics,
+            display_config=QUIET,
+            cache_config=CacheConfig(cache_path=path, use_cache=True),
+        )
         read = time.perf_counter() - t0
         rows = n_cases * 3
         assert r.cache_hits == rows
-        return {"rows": rows, "write_run_rows_per_s": round(rows / write), "hit_run_rows_per_s": round(rows / read),
-                "file_kib": round(os.path.getsize(path) / 1024)}
+        return {
+            "rows": rows,
+            "write_run_rows_per_s": round(rows / write),
+            "hit_run_rows_per_s": round(rows / read),
+            "file_kib": round(os.path.getsize(path) / 1024),
+        }
 
 
 def bench_plugin(n_tests: int = 300) -> dict[str, Any]:
@@ -142,19 +170,29 @@ def bench_plugin(n_tests: int = 300) -> dict[str, Any]:
 
         def once(extra: list[str]) -> float:
             t0 = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra, "test_many.py"],
-                           cwd=tmp, capture_output=True, check=True)
+            subprocess.run(
+                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *extra, "test_many.py"],
+                cwd=tmp,
+                capture_output=True,
+                check=True,
+            )
             return time.perf_counter() - t0
 
         with_plugin = statistics.median(once([]) for _ in range(3))
         without = statistics.median(once(["-p", "no:deepeval"]) for _ in range(3))
-    return {"tests": n_tests, "with_plugin_s": round(with_plugin, 3), "without_plugin_s": round(without, 3),
-            "difference_s": round(with_plugin - without, 3)}
+    return {
+        "tests": n_tests,
+        "with_plugin_s": round(with_plugin, 3),
+        "without_plugin_s": round(without, 3),
+        "difference_s": round(with_plugin - without, 3),
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rows", type=int, default=3000, help="rows for the overhead and cache runs (3 metrics each)")
+    ap.add_argument(
+        "--rows", type=int, default=3000, help="rows for the overhead and cache runs (3 metrics each)"
+    )
     ap.add_argument("--latency", type=float, default=0.05, help="loopback judge latency in seconds")
     args = ap.parse_args()
     n_cases = max(1, args.rows // 3)

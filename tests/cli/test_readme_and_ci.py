@@ -48,13 +48,21 @@ def _stub(bin_dir: Path, name: str, code: int) -> None:
 @pytest.mark.parametrize(
     ("codes", "expected_rc", "expected"),
     [
-        ({"ruff": 0, "mypy": 0, "pytest": 0}, 0, ["ruff   ok", "mypy   ok", "tests  ok", "== ci: passed"]),
+        (
+            {"ruff": 0, "mypy": 0, "pytest": 0},
+            0,
+            ["ruff   ok", "format ok", "mypy   ok", "tests  ok", "== ci: passed"],
+        ),
         (
             {"ruff": 0, "mypy": 0, "pytest": 5},
             1,
             ["tests  FAIL (no tests collected, exit 5)", "== ci: FAILED"],
         ),
-        ({"ruff": 1, "mypy": 0, "pytest": 0}, 1, ["ruff   FAIL (exit 1)", "tests  ok", "== ci: FAILED"]),
+        (
+            {"ruff": 1, "mypy": 0, "pytest": 0},
+            1,
+            ["ruff   FAIL (exit 1)", "format FAIL (exit 1)", "tests  ok", "== ci: FAILED"],
+        ),
         ({"ruff": 0, "mypy": 2, "pytest": 1}, 1, ["mypy   FAIL (exit 2)", "tests  FAIL (exit 1)"]),
     ],
 )
@@ -78,7 +86,12 @@ def test_ci_steps_and_summary(
     for line in expected:
         assert line in proc.stdout, proc.stdout
     # every check runs even after a failure, with the commands the README and the brief name
-    assert log.read_text().splitlines() == ["ruff check src tests", "mypy src", "pytest "]
+    assert log.read_text().splitlines() == [
+        "ruff check src tests bench training",
+        "ruff format --check src tests bench training",
+        "mypy src",
+        "pytest ",
+    ]
 
 
 def _blocks(lang: str) -> list[str]:
@@ -114,13 +127,19 @@ def test_readme_memory_commands_run_as_written(tmp_path: Path) -> None:
     assert [shlex.split(line)[2] for line in lines] == ["generate", "grade"]
     for line in lines:
         args = [
-            str(ROOT / a) if a.startswith("examples/") else str(tmp_path / a[5:]) if a.startswith("/tmp/") else a
+            str(ROOT / a)
+            if a.startswith("examples/")
+            else str(tmp_path / a[5:])
+            if a.startswith("/tmp/")
+            else a
             for a in shlex.split(line)[1:]
         ]
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 0, (line, result.output)
     assert len(json.loads((tmp_path / "conv.json").read_text(encoding="utf-8"))["turns"]) == 40
-    assert (tmp_path / "report.html").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+    assert (
+        (tmp_path / "report.html").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+    )
 
 
 def test_readme_settings_commands_run_as_written(isolated: Path) -> None:

@@ -82,8 +82,13 @@ class ScoreMetric(BaseMetric):
         return self.name
 
     def cache_config(self) -> dict[str, Any]:
-        return {**super().cache_config(), "name": self.name, "eval_mode": self.eval_mode,
-                "prompt_version": self.prompt_version, "judge": self.judge}
+        return {
+            **super().cache_config(),
+            "name": self.name,
+            "eval_mode": self.eval_mode,
+            "prompt_version": self.prompt_version,
+            "judge": self.judge,
+        }
 
     def _key(self, tc: Any) -> str:
         return tc.input if isinstance(tc, LLMTestCase) else tc.turns[0].content
@@ -149,8 +154,15 @@ class CountingSystemOne(DeepEvalBaseSystemOneModel):
     """Answers every noul with P(yes)=``p`` and every score with level ``level``; records requests; reports
     ``cost`` and tokens ``(input, output)``."""
 
-    def __init__(self, p: float = 0.8, level: float = 3.0, cost: float | None = 0.004,
-                 tokens: tuple[int, int] = (400, 0), fail: Exception | None = None, name: str = "counting-s1") -> None:
+    def __init__(
+        self,
+        p: float = 0.8,
+        level: float = 3.0,
+        cost: float | None = 0.004,
+        tokens: tuple[int, int] = (400, 0),
+        fail: Exception | None = None,
+        name: str = "counting-s1",
+    ) -> None:
         self.p, self.level, self.cost, self.tokens, self.fail = p, level, cost, tokens, fail
         self.requests: list[tuple[Any, dict[str, Any]]] = []
         super().__init__(model=name)
@@ -171,20 +183,36 @@ class CountingSystemOne(DeepEvalBaseSystemOneModel):
             raise self.fail
         from deepeval.models.system_one.schema import NoulAnswer, ScoreAnswer
 
-        nouls = {k: NoulAnswer(probability=self.p) for k, q in questions.items() if isinstance(q, NoulQuestion)}
-        scores = {k: ScoreAnswer(score=self.level, confidence=1.0) for k, q in questions.items()
-                  if isinstance(q, ScoreQuestion)}
-        return SystemOneAnswers(nouls=nouls, scores=scores, model="v-test", input_tokens=self.tokens[0],
-                                output_tokens=self.tokens[1]), self.cost
+        nouls = {
+            k: NoulAnswer(probability=self.p) for k, q in questions.items() if isinstance(q, NoulQuestion)
+        }
+        scores = {
+            k: ScoreAnswer(score=self.level, confidence=1.0)
+            for k, q in questions.items()
+            if isinstance(q, ScoreQuestion)
+        }
+        return SystemOneAnswers(
+            nouls=nouls,
+            scores=scores,
+            model="v-test",
+            input_tokens=self.tokens[0],
+            output_tokens=self.tokens[1],
+        ), self.cost
 
 
 class PlanMetric(BaseMetric):
     """A System One metric: ``n_nouls`` yes/no questions plus one 4-level score question on ``fields`` of the test
     case; score = (mean P(yes) + level/3) / 2."""
 
-    def __init__(self, model: DeepEvalBaseSystemOneModel, name: str, n_nouls: int = 2,
-                 fields: Sequence[str] = ("input", "actual_output"), state_override: dict[str, Any] | None = None,
-                 threshold: float = 0.5) -> None:
+    def __init__(
+        self,
+        model: DeepEvalBaseSystemOneModel,
+        name: str,
+        n_nouls: int = 2,
+        fields: Sequence[str] = ("input", "actual_output"),
+        state_override: dict[str, Any] | None = None,
+        threshold: float = 0.5,
+    ) -> None:
         self.model = model
         self.name = name
         self.n_nouls = n_nouls
@@ -200,7 +228,9 @@ class PlanMetric(BaseMetric):
 
     def system_one_plan(self, test_case: Any) -> SystemOnePlan | None:
         state = self.state_override or {f: getattr(test_case, f) for f in self.fields}
-        qs: dict[str, Any] = {f"q{i}": NoulQuestion(instructions=f"{self.name} question {i}") for i in range(self.n_nouls)}
+        qs: dict[str, Any] = {
+            f"q{i}": NoulQuestion(instructions=f"{self.name} question {i}") for i in range(self.n_nouls)
+        }
         qs["level"] = ScoreQuestion(instructions=f"{self.name} level", levels=["a", "b", "c", "d"])
         return SystemOnePlan(model=self.model, state=state, questions=qs)
 
@@ -232,8 +262,15 @@ class HttpJudgeMetric(BaseMetric):
     """Asks an OpenAI-compatible chat server (loopback) for ``{"score": x}``; retries 429/5xx up to
     ``max_retries`` times (honouring ``retry-after-ms``), recording retries, calls and tokens like a real client."""
 
-    def __init__(self, base_url: str, name: str, threshold: float = 0.5, max_retries: int = 3,
-                 price_per_token: float = 1e-6, log: CallLog | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        name: str,
+        threshold: float = 0.5,
+        max_retries: int = 3,
+        price_per_token: float = 1e-6,
+        log: CallLog | None = None,
+    ) -> None:
         self.log = log or CallLog()  # pass one log to several metrics to see their joint concurrency
         self.base_url = base_url
         self.name = name
@@ -242,7 +279,9 @@ class HttpJudgeMetric(BaseMetric):
         self.price = price_per_token
         self._clients: dict[int, httpx.AsyncClient] = {}  # one per event loop, shared by the fresh copies
         self._lock = threading.Lock()
-        self.connection_errors: list[str] = []  # shared by the copies: attempts the server may never have seen
+        self.connection_errors: list[
+            str
+        ] = []  # shared by the copies: attempts the server may never have seen
 
     def _client(self) -> httpx.AsyncClient:
         key = id(asyncio.get_running_loop())
@@ -265,8 +304,10 @@ class HttpJudgeMetric(BaseMetric):
     async def _a_measure(self, test_case: Any) -> float:
         import json
 
-        body = {"model": "loopback-judge",
-                "messages": [{"role": "user", "content": f"metric={self.name} case={test_case.input}"}]}
+        body = {
+            "model": "loopback-judge",
+            "messages": [{"role": "user", "content": f"metric={self.name} case={test_case.input}"}],
+        }
         client = self._client()
         attempt = 0
         while True:
@@ -275,8 +316,11 @@ class HttpJudgeMetric(BaseMetric):
             except httpx.TransportError as err:  # e.g. a reset connection: retryable, like real clients
                 self.connection_errors.append(type(err).__name__)
                 if attempt >= self.max_retries:
-                    raise JudgeError(f"judge loopback-judge: connection failed ({type(err).__name__})",
-                                     kind="connection", retryable=True) from None
+                    raise JudgeError(
+                        f"judge loopback-judge: connection failed ({type(err).__name__})",
+                        kind="connection",
+                        retryable=True,
+                    ) from None
                 attempt += 1
                 record_usage(retries=1)
                 await asyncio.sleep(0.002)
@@ -289,11 +333,16 @@ class HttpJudgeMetric(BaseMetric):
                 wait_ms = float(resp.headers.get("retry-after-ms", "2"))
                 await asyncio.sleep(wait_ms / 1000)
                 continue
-            raise JudgeError(f"judge loopback-judge: HTTP {resp.status_code} after {attempt} retries",
-                             status_code=resp.status_code, kind="server")
+            raise JudgeError(
+                f"judge loopback-judge: HTTP {resp.status_code} after {attempt} retries",
+                status_code=resp.status_code,
+                kind="server",
+            )
         data = resp.json()
         usage = data["usage"]
-        record_usage(input_tokens=usage["prompt_tokens"], output_tokens=usage["completion_tokens"], llm_calls=1)
+        record_usage(
+            input_tokens=usage["prompt_tokens"], output_tokens=usage["completion_tokens"], llm_calls=1
+        )
         self.score = float(json.loads(data["choices"][0]["message"]["content"])["score"])
         self.reason = f"judge said {self.score}"
         self.evaluation_model = "loopback-judge"

@@ -9,6 +9,14 @@ def _isolated(tmp_path, monkeypatch):
     folders from the developer's environment."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DEEPEVAL_DISABLE_DOTENV", "1")
-    for key in ("DEEPEVAL_RESULTS_FOLDER", "DEEPEVAL_CACHE_PATH", "DEEPEVAL_USE_CACHE", "DEEPEVAL_IGNORE_ERRORS",
-                "DEEPEVAL_SKIP_ON_MISSING_PARAMS", "DEEPEVAL_VERBOSE_MODE", "DEEPEVAL_REPEAT", "DEEPEVAL_EVAL_MODE"):
+    for key in (
+        "DEEPEVAL_RESULTS_FOLDER",
+        "DEEPEVAL_CACHE_PATH",
+        "DEEPEVAL_USE_CACHE",
+        "DEEPEVAL_IGNORE_ERRORS",
+        "DEEPEVAL_SKIP_ON_MISSING_PARAMS",
+        "DEEPEVAL_VERBOSE_MODE",
+        "DEEPEVAL_REPEAT",
+        "DEEPEVAL_EVAL_MODE",
+    ):
         monkeypatch.delenv(key, raising=False)

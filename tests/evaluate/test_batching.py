@@ -67,8 +67,13 @@ def test_conflicting_states_go_out_separately():
 
 def test_failed_batch_request_puts_its_error_on_every_member_row():
     s1 = CountingSystemOne(fail=SystemOneError("HTTP 503 from System One", kind="server"))
-    result = evaluate([tc()], [PlanMetric(s1, "A"), PlanMetric(s1, "B"), ScoreMetric(1.0)],
-                      display_config=QUIET, cache_config=NO_CACHE, error_config=ErrorConfig(ignore_errors=True))
+    result = evaluate(
+        [tc()],
+        [PlanMetric(s1, "A"), PlanMetric(s1, "B"), ScoreMetric(1.0)],
+        display_config=QUIET,
+        cache_config=NO_CACHE,
+        error_config=ErrorConfig(ignore_errors=True),
+    )
     rows = result.test_results[0].metrics_data
     assert [m.error for m in rows] == ["SystemOneError: HTTP 503 from System One"] * 2 + [None]
     assert [m.success for m in rows] == [False, False, True]
@@ -82,8 +87,13 @@ def test_missing_answer_becomes_that_metrics_error():
             return answers.model_copy(update={"nouls": nouls}), cost
 
     s1 = Partial()
-    result = evaluate([tc()], [PlanMetric(s1, "A"), PlanMetric(s1, "B")], display_config=QUIET,
-                      cache_config=NO_CACHE, error_config=ErrorConfig(ignore_errors=True))
+    result = evaluate(
+        [tc()],
+        [PlanMetric(s1, "A"), PlanMetric(s1, "B")],
+        display_config=QUIET,
+        cache_config=NO_CACHE,
+        error_config=ErrorConfig(ignore_errors=True),
+    )
     a, b = result.test_results[0].metrics_data
     assert a.error is None and a.score == pytest.approx(0.9)
     assert b.error == "JudgeError: no answer for ['q0']"
@@ -93,9 +103,16 @@ def test_oversized_merge_is_split_by_budget():
     s1 = CountingSystemOne()
     big = "x" * 60_000  # 20,000 tokens: two of them exceed the 32,000-token state budget
     q = {"q": NoulQuestion(instructions="ok?")}
-    plans = [("a", SystemOnePlan(s1, {"a": big}, q)), ("b", SystemOnePlan(s1, {"b": big}, q)),
-             ("c", SystemOnePlan(s1, {"c": "small"}, q))]
-    assert 2 * estimate_tokens({"a": big}) > STATE_PLUS_QUESTION_BUDGET > estimate_tokens({"a": big, "c": "small"})
+    plans = [
+        ("a", SystemOnePlan(s1, {"a": big}, q)),
+        ("b", SystemOnePlan(s1, {"b": big}, q)),
+        ("c", SystemOnePlan(s1, {"c": "small"}, q)),
+    ]
+    assert (
+        2 * estimate_tokens({"a": big})
+        > STATE_PLUS_QUESTION_BUDGET
+        > estimate_tokens({"a": big, "c": "small"})
+    )
     batches = group_plans(plans)
     assert [[m.key for m in b.members] for b in batches] == [["a", "c"], ["b"]]
 
@@ -105,8 +122,9 @@ def test_split_answers_tokens_add_up_and_cost_none_stays_none():
     q3 = {f"q{i}": NoulQuestion(instructions=str(i)) for i in range(3)}
     q1 = {"q0": NoulQuestion(instructions="x")}
     (batch,) = group_plans([("a", SystemOnePlan(s1, {}, q3)), ("b", SystemOnePlan(s1, {}, q1))])
-    answers = SystemOneAnswers(nouls={k: NoulAnswer(probability=0.5) for k in batch.questions}, input_tokens=101,
-                               output_tokens=3)
+    answers = SystemOneAnswers(
+        nouls={k: NoulAnswer(probability=0.5) for k in batch.questions}, input_tokens=101, output_tokens=3
+    )
     (ka, a, ca), (kb, b, cb) = split_answers(batch, answers, None)
     assert (ka, kb, ca, cb) == ("a", "b", None, None)
     assert sorted(a.nouls) == ["q0", "q1", "q2"] and sorted(b.nouls) == ["q0"]
@@ -118,8 +136,13 @@ def test_model_returning_garbage_gives_clear_error_rows():
         async def a_decide(self, state, questions):
             return {"q0": 0.5}, None
 
-    result = evaluate([tc()], [PlanMetric(Garbage(), "A"), PlanMetric(Garbage(), "B")], display_config=QUIET,
-                      cache_config=NO_CACHE, error_config=ErrorConfig(ignore_errors=True))
+    result = evaluate(
+        [tc()],
+        [PlanMetric(Garbage(), "A"), PlanMetric(Garbage(), "B")],
+        display_config=QUIET,
+        cache_config=NO_CACHE,
+        error_config=ErrorConfig(ignore_errors=True),
+    )
     errors = [m.error for m in result.test_results[0].metrics_data]
     assert len(errors) == 2 and errors[0] == errors[1]
     assert errors[0].startswith("SystemOneError: System One model ")

@@ -32,7 +32,9 @@ def test_identical_request_hits_and_serves_the_same_row(tmp_path):
     m = ScoreMetric(lambda tc, n: 0.25 + n, name="M", cost=0.01)  # a second real measure would score 1.25
     first = evaluate(cases(3), [m], display_config=QUIET, cache_config=CacheConfig(cache_path=path))
     assert len(m.log.calls) == 3 and first.cache_hits == 0
-    second = evaluate(cases(3), [m], display_config=QUIET, cache_config=CacheConfig(use_cache=True, cache_path=path))
+    second = evaluate(
+        cases(3), [m], display_config=QUIET, cache_config=CacheConfig(use_cache=True, cache_path=path)
+    )
     assert len(m.log.calls) == 3 and second.cache_hits == 3
     rows = [t.metrics_data[0] for t in second.test_results]
     assert [r.score for r in rows] == [0.25] * 3 and all(r.cached for r in rows)
@@ -49,12 +51,18 @@ def test_identical_request_hits_and_serves_the_same_row(tmp_path):
 def test_config_change_misses(tmp_path, change):
     path = str(tmp_path / "c.sqlite")
     base = {"eval_mode": "llm", "prompt_version": "v1", "judge": "gpt-a", "threshold": 0.5}
-    evaluate(cases(2), [ScoreMetric(0.5, **base)], display_config=QUIET, cache_config=CacheConfig(cache_path=path))
+    evaluate(
+        cases(2), [ScoreMetric(0.5, **base)], display_config=QUIET, cache_config=CacheConfig(cache_path=path)
+    )
     same = ScoreMetric(0.5, **base)
-    evaluate(cases(2), [same], display_config=QUIET, cache_config=CacheConfig(use_cache=True, cache_path=path))
+    evaluate(
+        cases(2), [same], display_config=QUIET, cache_config=CacheConfig(use_cache=True, cache_path=path)
+    )
     assert len(same.log.calls) == 0
     changed = ScoreMetric(0.5, **{**base, **change})
-    result = evaluate(cases(2), [changed], display_config=QUIET, cache_config=CacheConfig(use_cache=True, cache_path=path))
+    result = evaluate(
+        cases(2), [changed], display_config=QUIET, cache_config=CacheConfig(use_cache=True, cache_path=path)
+    )
     assert len(changed.log.calls) == 2 and result.cache_hits == 0
 
 
@@ -77,8 +85,13 @@ def test_errors_are_not_cached_and_secrets_never_stored(tmp_path, monkeypatch):
             return score
 
     m = Leaky(0.5, fail_on=lambda tc: "boom" if tc.input == "q1" else None)
-    evaluate(cases(2), [m], display_config=QUIET, cache_config=CacheConfig(cache_path=str(path)),
-             error_config=ErrorConfig(ignore_errors=True))
+    evaluate(
+        cases(2),
+        [m],
+        display_config=QUIET,
+        cache_config=CacheConfig(cache_path=str(path)),
+        error_config=ErrorConfig(ignore_errors=True),
+    )
     with sqlite3.connect(path) as conn:
         values = [r[0] for r in conn.execute("SELECT value FROM metric_rows")]
     assert len(values) == 1 and "used key ***" in values[0]
@@ -103,7 +116,9 @@ def test_corrupt_cache_file_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(b"this is not sqlite at all" * 100)
     with pytest.raises(ConfigurationError, match="cannot use the result cache"):
-        evaluate(cases(1), [ScoreMetric(0.5)], display_config=QUIET, cache_config=CacheConfig(cache_path=str(bad)))
+        evaluate(
+            cases(1), [ScoreMetric(0.5)], display_config=QUIET, cache_config=CacheConfig(cache_path=str(bad))
+        )
 
 
 def test_unknown_row_fields_are_ignored(tmp_path):
@@ -159,8 +174,11 @@ def test_killed_run_resumes_with_only_unfinished_work(tmp_path):
     (tmp_path / "resume_metric.py").write_text(RESUME_METRIC)
     (tmp_path / "run.py").write_text(RESUME_SCRIPT)
     db = tmp_path / "resume.sqlite"
-    proc = subprocess.Popen([sys.executable, str(tmp_path / "run.py"), str(db), str(tmp_path)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, str(tmp_path / "run.py"), str(db), str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 30
         done = 0
@@ -174,7 +192,9 @@ def test_killed_run_resumes_with_only_unfinished_work(tmp_path):
             if done >= 10:
                 break
             time.sleep(0.02)
-        assert proc.poll() is None, f"the run finished or crashed before it could be killed: {proc.stderr.read()!r}"
+        assert proc.poll() is None, (
+            f"the run finished or crashed before it could be killed: {proc.stderr.read()!r}"
+        )
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait(timeout=10)
@@ -186,9 +206,12 @@ def test_killed_run_resumes_with_only_unfinished_work(tmp_path):
     try:
         import resume_metric  # type: ignore[import-not-found]
 
-        result = evaluate([LLMTestCase(input=f"q{i}", actual_output="a") for i in range(60)],
-                          [resume_metric.SlowMetric()], display_config=QUIET,
-                          cache_config=CacheConfig(use_cache=True, cache_path=str(db)))
+        result = evaluate(
+            [LLMTestCase(input=f"q{i}", actual_output="a") for i in range(60)],
+            [resume_metric.SlowMetric()],
+            display_config=QUIET,
+            cache_config=CacheConfig(use_cache=True, cache_path=str(db)),
+        )
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("resume_metric", None)

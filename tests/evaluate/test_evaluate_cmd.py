@@ -40,17 +40,20 @@ def metric_module(tmp_path, monkeypatch):
 
 def test_load_jsonl_json_csv(tmp_path):
     (tmp_path / "a.jsonl").write_text(
-        '{"input": "q1", "actualOutput": "a"}\n\n'
-        '{"turns": [{"role": "user", "content": "hi"}]}\n'
+        '{"input": "q1", "actualOutput": "a"}\n\n{"turns": [{"role": "user", "content": "hi"}]}\n'
     )
     a = load_test_cases(tmp_path / "a.jsonl")
-    assert isinstance(a[0], LLMTestCase) and a[0].actual_output == "a" and isinstance(a[1], ConversationalTestCase)
+    assert (
+        isinstance(a[0], LLMTestCase)
+        and a[0].actual_output == "a"
+        and isinstance(a[1], ConversationalTestCase)
+    )
     (tmp_path / "b.json").write_text(json.dumps({"test_cases": [{"input": "q", "retrieval_context": ["c"]}]}))
     assert load_test_cases(tmp_path / "b.json")[0].retrieval_context == ["c"]
     (tmp_path / "c.csv").write_text(
-        'input,actual_output,retrieval_context,metadata\n'
+        "input,actual_output,retrieval_context,metadata\n"
         'q1,a1,"[""x"", ""y""]","{""k"": 1}"\n'
-        'q2,a2,just one,\n'
+        "q2,a2,just one,\n"
     )
     c = load_test_cases(tmp_path / "c.csv")
     assert c[0].retrieval_context == ["x", "y"] and c[0].metadata == {"k": 1}
@@ -75,13 +78,28 @@ def test_load_errors_name_file_and_line(tmp_path, name, content, match):
 
 def test_cli_evaluate_runs_custom_metric_and_sets_exit_code(tmp_path, metric_module):
     data = tmp_path / "cases.jsonl"
-    data.write_text('{"input": "q1", "actual_output": "one two three four"}\n{"input": "q2", "actual_output": "one"}\n')
+    data.write_text(
+        '{"input": "q1", "actual_output": "one two three four"}\n{"input": "q2", "actual_output": "one"}\n'
+    )
     runner = CliRunner()
-    res = runner.invoke(app, ["evaluate", str(data), "-m", metric_module, "--no-progress",
-                              "--results-folder", str(tmp_path / "out")])
+    res = runner.invoke(
+        app,
+        [
+            "evaluate",
+            str(data),
+            "-m",
+            metric_module,
+            "--no-progress",
+            "--results-folder",
+            str(tmp_path / "out"),
+        ],
+    )
     assert res.exit_code == 1, res.output
     assert "1/2 test cases passed" in res.output and "1.000" in res.output and "0.250" in res.output
-    assert len(list((tmp_path / "out").glob("*.json"))) == 1 and len(list((tmp_path / "out").glob("*.html"))) == 1
+    assert (
+        len(list((tmp_path / "out").glob("*.json"))) == 1
+        and len(list((tmp_path / "out").glob("*.html"))) == 1
+    )
     res = runner.invoke(app, ["evaluate", str(data), "-m", metric_module, "-t", "0.2", "--no-progress"])
     assert res.exit_code == 0, res.output
     assert "2/2 test cases passed" in res.output
@@ -161,7 +179,9 @@ def test_cli_errored_rows_name_the_i_flag_not_error_config(tmp_path, monkeypatch
     assert res.exit_code == 1, res.output
     assert "1 of 1 metric rows errored" in res.output and "RuntimeError: judge down" in res.output
     assert "-i (--ignore-errors)" in res.output and "ErrorConfig" not in res.output
-    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", "broken_metrics:Erroring", "--no-progress", "-i"])
+    res = CliRunner().invoke(
+        app, ["evaluate", str(data), "-m", "broken_metrics:Erroring", "--no-progress", "-i"]
+    )
     assert res.exit_code == 1 and "metric rows errored" not in res.output
 
 
@@ -170,8 +190,9 @@ def test_cli_results_folder_that_is_a_file_exit_2_before_measuring(tmp_path, met
     data.write_text('{"input": "q", "actual_output": "a b"}\n')
     blocker = tmp_path / "out"
     blocker.write_text("x")
-    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--no-progress",
-                                   "--results-folder", str(blocker)])
+    res = CliRunner().invoke(
+        app, ["evaluate", str(data), "-m", metric_module, "--no-progress", "--results-folder", str(blocker)]
+    )
     assert res.exit_code == 2, res.output
     assert isinstance(res.exception, SystemExit)
     assert str(blocker) in res.output and "not a directory" in res.output

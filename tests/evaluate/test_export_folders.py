@@ -38,7 +38,9 @@ def test_folder_that_is_a_file_is_refused_before_measuring(tmp_path: Path, optio
     assert blocker.read_text() == "keep me"
 
 
-def test_results_folder_from_the_environment_is_checked_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_results_folder_from_the_environment_is_checked_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     blocker = tmp_path / "env-out"
     blocker.write_text("x")
     monkeypatch.setenv("DEEPEVAL_RESULTS_FOLDER", str(blocker))
@@ -50,8 +52,9 @@ def test_results_folder_from_the_environment_is_checked_too(tmp_path: Path, monk
 
 def test_missing_results_folder_is_created(tmp_path: Path) -> None:
     folder = tmp_path / "a" / "b"
-    result = evaluate(TC, [ScoreMetric(0.7)], display_config=_display(results_folder=str(folder)),
-                      cache_config=NO_CACHE)
+    result = evaluate(
+        TC, [ScoreMetric(0.7)], display_config=_display(results_folder=str(folder)), cache_config=NO_CACHE
+    )
     assert sorted(p.suffix for p in folder.iterdir()) == [".html", ".json"]
     assert result.extras["json_path"].startswith(str(folder))
     assert "export_error" not in result.extras
@@ -61,12 +64,15 @@ def _failing_export(*args: object, **kwargs: object) -> None:
     raise OSError(28, "No space left on device")
 
 
-def test_export_failure_after_measuring_keeps_the_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_export_failure_after_measuring_keeps_the_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(REPORT, "export_run", _failing_export)
     metric = ScoreMetric(0.7)
     with pytest.warns(RuntimeWarning, match="No space left on device"):
-        result = evaluate(TC, [metric], display_config=_display(results_folder=str(tmp_path / "r")),
-                          cache_config=NO_CACHE)
+        result = evaluate(
+            TC, [metric], display_config=_display(results_folder=str(tmp_path / "r")), cache_config=NO_CACHE
+        )
     assert result.test_results[0].metrics_data[0].score == 0.7
     assert "No space left on device" in result.extras["export_error"]
     assert "json_path" not in result.extras
@@ -79,7 +85,12 @@ def test_export_failure_with_errored_rows_still_raises_evaluation_error(
     monkeypatch.setattr(REPORT, "export_test_cases", _failing_export)
     metric = ScoreMetric(0.5, fail_on=lambda tc: "judge down")
     with pytest.warns(RuntimeWarning), pytest.raises(EvaluationError) as info:
-        evaluate(TC, [metric], display_config=_display(file_output_dir=str(tmp_path / "f")), cache_config=NO_CACHE,
-                 error_config=ErrorConfig(ignore_errors=False))
+        evaluate(
+            TC,
+            [metric],
+            display_config=_display(file_output_dir=str(tmp_path / "f")),
+            cache_config=NO_CACHE,
+            error_config=ErrorConfig(ignore_errors=False),
+        )
     assert info.value.result.test_results[0].metrics_data[0].error == "RuntimeError: judge down"
     assert "export_error" in info.value.result.extras

@@ -27,12 +27,21 @@ def test_answer_and_contextual_relevancy_share_one_request_per_test_case(tmp_pat
     ar = metrics.AnswerRelevancyMetric(eval_mode="system_one", system_one_model=s1)
     cr = metrics.ContextualRelevancyMetric(eval_mode="system_one", system_one_model=s1)
     kr = metrics.KnowledgeRetentionMetric(eval_mode="system_one", system_one_model=s1)
-    single = [LLMTestCase(input=f"What is {i} + {i}?", actual_output=str(2 * i), retrieval_context=[f"{i}+{i}={2 * i}"])
-              for i in range(3)]
-    convo = ConversationalTestCase(turns=[Turn(role="user", content="I live in Oslo."),
-                                          Turn(role="assistant", content="Noted, Oslo.")])
-    result = evaluate([*single, convo], [ar, cr, kr], display_config=QUIET,
-                      cache_config=CacheConfig(cache_path=str(tmp_path / "c.sqlite")))
+    single = [
+        LLMTestCase(
+            input=f"What is {i} + {i}?", actual_output=str(2 * i), retrieval_context=[f"{i}+{i}={2 * i}"]
+        )
+        for i in range(3)
+    ]
+    convo = ConversationalTestCase(
+        turns=[Turn(role="user", content="I live in Oslo."), Turn(role="assistant", content="Noted, Oslo.")]
+    )
+    result = evaluate(
+        [*single, convo],
+        [ar, cr, kr],
+        display_config=QUIET,
+        cache_config=CacheConfig(cache_path=str(tmp_path / "c.sqlite")),
+    )
     # 3 merged AR+CR requests (6 questions each) + 1 KR request for the conversation
     assert s1.call_count == 4 and result.system_one_batches == 4
     assert [len(c.questions) for c in s1.calls] == [6, 6, 6, 3]
@@ -44,11 +53,16 @@ def test_answer_and_contextual_relevancy_share_one_request_per_test_case(tmp_pat
         assert k.skipped and t.success
     assert [m.status for m in result.test_results[3].metrics_data] == ["skipped", "skipped", "passed"]
     # second run: everything from the cache, no request
-    again = evaluate([*single, convo], [ar, cr, kr], display_config=QUIET,
-                     cache_config=CacheConfig(use_cache=True, cache_path=str(tmp_path / "c.sqlite")))
+    again = evaluate(
+        [*single, convo],
+        [ar, cr, kr],
+        display_config=QUIET,
+        cache_config=CacheConfig(use_cache=True, cache_path=str(tmp_path / "c.sqlite")),
+    )
     assert s1.call_count == 4 and again.cache_hits == 7
-    assert [m.score for t in again.test_results for m in t.metrics_data] == \
-        [m.score for t in result.test_results for m in t.metrics_data]
+    assert [m.score for t in again.test_results for m in t.metrics_data] == [
+        m.score for t in result.test_results for m in t.metrics_data
+    ]
 
 
 def test_real_metric_cache_key_changes_with_eval_mode_and_judge():
@@ -57,10 +71,20 @@ def test_real_metric_cache_key_changes_with_eval_mode_and_judge():
     base = metrics.AnswerRelevancyMetric(eval_mode="hybrid", model=llm, system_one_model=judge())
     keys = {
         "hybrid": cache_key(base, tc),
-        "system_one": cache_key(metrics.AnswerRelevancyMetric(eval_mode="system_one", system_one_model=judge()), tc),
-        "other llm": cache_key(metrics.AnswerRelevancyMetric(eval_mode="hybrid", model=ScriptedLLM(
-            lambda p, s: "{}", name="llm-b"), system_one_model=judge()), tc),
-        "same": cache_key(metrics.AnswerRelevancyMetric(eval_mode="hybrid", model=llm, system_one_model=judge()), tc),
+        "system_one": cache_key(
+            metrics.AnswerRelevancyMetric(eval_mode="system_one", system_one_model=judge()), tc
+        ),
+        "other llm": cache_key(
+            metrics.AnswerRelevancyMetric(
+                eval_mode="hybrid",
+                model=ScriptedLLM(lambda p, s: "{}", name="llm-b"),
+                system_one_model=judge(),
+            ),
+            tc,
+        ),
+        "same": cache_key(
+            metrics.AnswerRelevancyMetric(eval_mode="hybrid", model=llm, system_one_model=judge()), tc
+        ),
     }
     assert keys["same"] == keys["hybrid"]
     assert len({keys["hybrid"], keys["system_one"], keys["other llm"]}) == 3

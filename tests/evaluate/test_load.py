@@ -31,15 +31,22 @@ def responder(request: dict) -> str:
 
 
 def test_300_cases_x_3_metrics_under_latency_429s_and_errors():
-    with OpenAIChatServer(responder, latency=LATENCY, failure_rate=0.05,
-                          failure=Fault.rate_limited(retry_after_ms=5), seed=7) as server:
+    with OpenAIChatServer(
+        responder, latency=LATENCY, failure_rate=0.05, failure=Fault.rate_limited(retry_after_ms=5), seed=7
+    ) as server:
         log = CallLog()
-        metrics = [HttpJudgeMetric(server.base_url, name, threshold=0.5, max_retries=5, log=log) for name in METRICS]
+        metrics = [
+            HttpJudgeMetric(server.base_url, name, threshold=0.5, max_retries=5, log=log) for name in METRICS
+        ]
         cases = [LLMTestCase(input=f"q{i}", actual_output=f"answer {i}") for i in range(N_CASES)]
         try:
-            evaluate(cases, metrics, async_config=AsyncConfig(max_concurrent=MAX_CONCURRENT),
-                     display_config=DisplayConfig(show_indicator=False, print_results=False),
-                     cache_config=CacheConfig(write_cache=False))
+            evaluate(
+                cases,
+                metrics,
+                async_config=AsyncConfig(max_concurrent=MAX_CONCURRENT),
+                display_config=DisplayConfig(show_indicator=False, print_results=False),
+                cache_config=CacheConfig(write_cache=False),
+            )
             raise AssertionError("expected EvaluationError")
         except EvaluationError as err:
             result = err.result
@@ -81,8 +88,12 @@ def test_300_cases_x_3_metrics_under_latency_429s_and_errors():
 def test_ignore_errors_returns_the_same_rows():
     with OpenAIChatServer(responder, latency=0.0) as server:
         metric = HttpJudgeMetric(server.base_url, "alpha", max_retries=1)
-        result = evaluate([LLMTestCase(input=f"q{i}", actual_output="x") for i in (6, 7, 8)], [metric],
-                          display_config=DisplayConfig(show_indicator=False, print_results=False),
-                          cache_config=CacheConfig(write_cache=False), error_config=ErrorConfig(ignore_errors=True))
+        result = evaluate(
+            [LLMTestCase(input=f"q{i}", actual_output="x") for i in (6, 7, 8)],
+            [metric],
+            display_config=DisplayConfig(show_indicator=False, print_results=False),
+            cache_config=CacheConfig(write_cache=False),
+            error_config=ErrorConfig(ignore_errors=True),
+        )
     assert [m.status != "error" for t in result.test_results for m in t.metrics_data] == [True, False, True]
     assert result.test_results[1].metrics_data[0].retries == 1

@@ -40,8 +40,9 @@ def test_assert_test_names_each_failed_metric_with_score_threshold_and_reason():
 
 def test_assert_test_ignore_errors_from_environment(monkeypatch):
     monkeypatch.setenv("DEEPEVAL_IGNORE_ERRORS", "1")
-    assert_test(LLMTestCase(input="q", actual_output="a"),
-                [ScoreMetric(0.5, fail_on=lambda tc: "judge down")])
+    assert_test(
+        LLMTestCase(input="q", actual_output="a"), [ScoreMetric(0.5, fail_on=lambda tc: "judge down")]
+    )
 
 
 TEST_FILE = textwrap.dedent(
@@ -143,7 +144,12 @@ def test_deepeval_test_run_writes_one_session_report(tmp_path, workers):
     proc = subprocess.run(
         args,
         cwd=tmp_path,
-        env={**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "COLUMNS": "160", "DEEPEVAL_RESULTS_FOLDER": str(env_folder)},
+        env={
+            **os.environ,
+            "DEEPEVAL_DISABLE_DOTENV": "1",
+            "COLUMNS": "160",
+            "DEEPEVAL_RESULTS_FOLDER": str(env_folder),
+        },
         capture_output=True,
         text=True,
         timeout=120,

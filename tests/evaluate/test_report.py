@@ -25,11 +25,22 @@ def make_result():
     cases = [LLMTestCase(input=f"q{i}", actual_output="a") for i in range(10)]
     cases[0] = LLMTestCase(input="q0 <script>alert('x')</script>", actual_output="a", name="evil & co")
     acc = ScoreMetric(lambda tc, n: int(tc.input[1]) / 10, name="Accuracy", threshold=0.5, judge="judge-one")
-    rel = ScoreMetric(0.95, name="Relevance", threshold=0.7, judge="judge-two", cost=0.002,
-                      fail_on=lambda tc: "bad <b>judge</b> reply" if tc.input == "q9" else None)
-    return evaluate(cases, [acc, rel], display_config=DisplayConfig(show_indicator=False, print_results=False),
-                    cache_config=CacheConfig(write_cache=False), error_config=ErrorConfig(ignore_errors=True),
-                    identifier="report-test")
+    rel = ScoreMetric(
+        0.95,
+        name="Relevance",
+        threshold=0.7,
+        judge="judge-two",
+        cost=0.002,
+        fail_on=lambda tc: "bad <b>judge</b> reply" if tc.input == "q9" else None,
+    )
+    return evaluate(
+        cases,
+        [acc, rel],
+        display_config=DisplayConfig(show_indicator=False, print_results=False),
+        cache_config=CacheConfig(write_cache=False),
+        error_config=ErrorConfig(ignore_errors=True),
+        identifier="report-test",
+    )
 
 
 class _Collect(HTMLParser):
@@ -103,8 +114,8 @@ def _read_png(path: Path) -> np.ndarray:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat = 8, b""
     while pos < len(data):
-        n = int.from_bytes(data[pos:pos + 4], "big")
-        kind, chunk = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        n = int.from_bytes(data[pos : pos + 4], "big")
+        kind, chunk = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + n]
         pos += 12 + n
         if kind == b"IHDR":
             w, h = int.from_bytes(chunk[:4], "big"), int.from_bytes(chunk[4:8], "big")
@@ -148,10 +159,20 @@ def test_report_renders_in_headless_chromium(tmp_path):
     html_path = save_html(make_result(), tmp_path / "report.html")
     png = tmp_path / "shot.png"
     proc = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--hide-scrollbars", f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,900",
-         f"--screenshot={png}", html_path.as_uri()],
-        capture_output=True, timeout=90,
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--hide-scrollbars",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=1200,900",
+            f"--screenshot={png}",
+            html_path.as_uri(),
+        ],
+        capture_output=True,
+        timeout=90,
     )
     assert png.is_file(), proc.stderr.decode(errors="replace")[-2000:]
     img = _read_png(png)

@@ -50,7 +50,12 @@ def test_rows_in_input_order_with_scores_and_success():
     assert [t.success for t in result.test_results] == [False] * 5  # A below 0.5 everywhere
     assert all(t.metrics_data[1].success is True for t in result.test_results)
     row = result.test_results[3].metrics_data[0]
-    assert (row.threshold, row.reason, row.evaluation_model, row.error) == (0.5, "A scored 0.30", "scripted-judge", None)
+    assert (row.threshold, row.reason, row.evaluation_model, row.error) == (
+        0.5,
+        "A scored 0.30",
+        "scripted-judge",
+        None,
+    )
     assert row.duration_s is not None and row.duration_s >= 0.03
     # originals untouched: copies were measured
     assert m1.score is None and m2.score is None
@@ -74,7 +79,9 @@ def test_score_only_metric_has_no_verdict():
 
 
 def test_errors_recorded_on_rows_then_raised_with_full_result():
-    fails = ScoreMetric(0.7, name="F", fail_on=lambda tc: "judge exploded" if tc.input in {"q1", "q3"} else None)
+    fails = ScoreMetric(
+        0.7, name="F", fail_on=lambda tc: "judge exploded" if tc.input in {"q1", "q3"} else None
+    )
     ok = ScoreMetric(0.7, name="OK")
     with pytest.raises(EvaluationError) as info:
         run(cases(4), [fails, ok])
@@ -92,15 +99,23 @@ def test_errors_recorded_on_rows_then_raised_with_full_result():
     assert result.test_results[1].metrics_data[1].score == 0.7  # the other metric still ran
     # ignore_errors returns the same rows without raising
     result2 = run(cases(4), [fails, ok], error_config=ErrorConfig(ignore_errors=True))
-    assert [m.error for t in result2.test_results for m in t.metrics_data].count("RuntimeError: judge exploded") == 2
+    assert [m.error for t in result2.test_results for m in t.metrics_data].count(
+        "RuntimeError: judge exploded"
+    ) == 2
 
 
 def test_secret_in_error_is_redacted(monkeypatch, tmp_path):
     secret = "sk-test-SECRET-0123456789"
     monkeypatch.setenv("OPENAI_API_KEY", secret)
     leaky = ScoreMetric(0.5, fail_on=lambda tc: f"401 for key {secret}")
-    result = run(cases(1), [leaky], error_config=ErrorConfig(ignore_errors=True),
-                 display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=str(tmp_path / "out")))
+    result = run(
+        cases(1),
+        [leaky],
+        error_config=ErrorConfig(ignore_errors=True),
+        display_config=DisplayConfig(
+            show_indicator=False, print_results=False, results_folder=str(tmp_path / "out")
+        ),
+    )
     assert result.test_results[0].metrics_data[0].error == "RuntimeError: 401 for key ***"
     assert secret not in result.to_json()
     for f in (tmp_path / "out").iterdir():
@@ -121,7 +136,9 @@ def test_skip_on_missing_params_marks_rows_skipped():
 
 
 def test_mixed_test_case_kinds_are_skipped_with_reason():
-    convo = ConversationalTestCase(turns=[Turn(role="user", content="hi"), Turn(role="assistant", content="hello")])
+    convo = ConversationalTestCase(
+        turns=[Turn(role="user", content="hi"), Turn(role="assistant", content="hello")]
+    )
     single = LLMTestCase(input="q", actual_output="a")
     result = run([single, convo], [ScoreMetric(1.0, name="Single"), ConvMetric()])
     single_rows, convo_rows = (t.metrics_data for t in result.test_results)
@@ -131,7 +148,10 @@ def test_mixed_test_case_kinds_are_skipped_with_reason():
     assert "conversational metric and this test case is single-turn" in single_rows[1].reason
     assert "single-turn metric and this test case is conversational" in convo_rows[0].reason
     assert result.test_results[1].conversational is True
-    assert result.test_results[1].turns == [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    assert result.test_results[1].turns == [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+    ]
 
 
 def test_max_concurrent_bounds_measures_in_flight():
@@ -160,7 +180,9 @@ def test_max_concurrent_counts_test_cases_and_their_metrics_run_together():
             finally:
                 active[tc.input] -= 1
 
-    result = run(cases(6), [Probe(1.0, name=f"M{k}") for k in range(3)], async_config=AsyncConfig(max_concurrent=2))
+    result = run(
+        cases(6), [Probe(1.0, name=f"M{k}") for k in range(3)], async_config=AsyncConfig(max_concurrent=2)
+    )
     assert [m.score for t in result.test_results for m in t.metrics_data] == [1.0] * 18
     assert peaks == {"measures": 6, "cases": 2}
 
@@ -182,8 +204,12 @@ def test_run_async_false_calls_sync_measure_one_at_a_time():
 
 def test_measure_timeout_is_per_measure_and_keeps_every_row():
     slow_on_q1 = ScoreMetric(1.0, delay=lambda tc: 5.0 if tc.input == "q1" else 0.0)
-    result = run(cases(3), [slow_on_q1], async_config=AsyncConfig(measure_timeout=0.2),
-                 error_config=ErrorConfig(ignore_errors=True))
+    result = run(
+        cases(3),
+        [slow_on_q1],
+        async_config=AsyncConfig(measure_timeout=0.2),
+        error_config=ErrorConfig(ignore_errors=True),
+    )
     assert [m.status for t in result.test_results for m in t.metrics_data] == ["passed", "error", "passed"]
     assert result.test_results[1].metrics_data[0].error == "TimeoutError: measure did not finish within 0.2 s"
     assert result.duration_s < 2.0
@@ -197,14 +223,22 @@ def test_verbose_mode_override_reaches_copies():
             seen.append(self.verbose_mode)
             return await super().a_measure(tc)
 
-    run(cases(2), [V(1.0)], display_config=DisplayConfig(show_indicator=False, print_results=False, verbose_mode=True))
+    run(
+        cases(2),
+        [V(1.0)],
+        display_config=DisplayConfig(show_indicator=False, print_results=False, verbose_mode=True),
+    )
     assert seen == [True, True]
 
 
 def test_evaluate_inside_running_loop_and_a_evaluate():
     async def main():
-        sync_in_loop = evaluate(cases(3), [ScoreMetric(score_of)], display_config=QUIET, cache_config=NO_CACHE)
-        awaited = await a_evaluate(cases(3), [ScoreMetric(score_of)], display_config=QUIET, cache_config=NO_CACHE)
+        sync_in_loop = evaluate(
+            cases(3), [ScoreMetric(score_of)], display_config=QUIET, cache_config=NO_CACHE
+        )
+        awaited = await a_evaluate(
+            cases(3), [ScoreMetric(score_of)], display_config=QUIET, cache_config=NO_CACHE
+        )
         return sync_in_loop, awaited
 
     r1, r2 = asyncio.run(main())
@@ -228,8 +262,18 @@ async def test_evaluate_under_pytest_asyncio():
         ((None, [object()]), {}, TypeError, r"metrics\[0\] is a object"),
         ((None, None), {"repeat": 0}, ConfigurationError, "repeat must be an integer >= 1"),
         ((None, None), {"async_config": AsyncConfig(max_concurrent=0)}, ConfigurationError, "max_concurrent"),
-        ((None, None), {"async_config": AsyncConfig(throttle_value=-1)}, ConfigurationError, "throttle_value"),
-        ((None, None), {"display_config": DisplayConfig(display_option="some")}, ConfigurationError, "display_option"),
+        (
+            (None, None),
+            {"async_config": AsyncConfig(throttle_value=-1)},
+            ConfigurationError,
+            "throttle_value",
+        ),
+        (
+            (None, None),
+            {"display_config": DisplayConfig(display_option="some")},
+            ConfigurationError,
+            "display_option",
+        ),
     ],
 )
 def test_bad_input_is_a_clear_error(args, kwargs, error, match):
@@ -245,10 +289,18 @@ def test_single_test_case_and_metric_are_accepted():
 
 
 def test_print_results_and_json_export(tmp_path, capsys):
-    result = evaluate(cases(2), [ScoreMetric(score_of, name="Acc"), ScoreMetric(0.9, name="Rel")],
-                      display_config=DisplayConfig(show_indicator=False, print_results=True,
-                                                   display_option="failing", results_folder=str(tmp_path / "res")),
-                      cache_config=NO_CACHE, identifier="nightly")
+    result = evaluate(
+        cases(2),
+        [ScoreMetric(score_of, name="Acc"), ScoreMetric(0.9, name="Rel")],
+        display_config=DisplayConfig(
+            show_indicator=False,
+            print_results=True,
+            display_option="failing",
+            results_folder=str(tmp_path / "res"),
+        ),
+        cache_config=NO_CACHE,
+        identifier="nightly",
+    )
     out = capsys.readouterr().out
     assert "Test results (failing)" in out and "test_case_0" in out and "test_case_1" in out
     assert "0/2 test cases passed" in out
@@ -261,8 +313,12 @@ def test_print_results_and_json_export(tmp_path, capsys):
 
 
 def test_progress_indicator_counts_rows_on_stderr(capsys):
-    evaluate(cases(4), [ScoreMetric(0.7, name="A"), ScoreMetric(0.2, name="B")],
-             display_config=DisplayConfig(show_indicator=True, print_results=False), cache_config=NO_CACHE)
+    evaluate(
+        cases(4),
+        [ScoreMetric(0.7, name="A"), ScoreMetric(0.2, name="B")],
+        display_config=DisplayConfig(show_indicator=True, print_results=False),
+        cache_config=NO_CACHE,
+    )
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "8/8" in captured.err and "pass 4 fail 4 err 0 skip 0" in captured.err
@@ -284,6 +340,8 @@ def test_a_failing_finish_hook_is_an_error_row_not_a_crash():
             self.score = "not a number"
             return 0.0
 
-    result = run(cases(2), [BadRow(0.8), ScoreMetric(0.9, name="ok")], error_config=ErrorConfig(ignore_errors=True))
+    result = run(
+        cases(2), [BadRow(0.8), ScoreMetric(0.9, name="ok")], error_config=ErrorConfig(ignore_errors=True)
+    )
     assert [m.status for t in result.test_results for m in t.metrics_data] == ["error", "passed"] * 2
     assert result.test_results[0].metrics_data[0].error == "metric set a score that is not a number (str)"

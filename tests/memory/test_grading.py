@@ -97,7 +97,11 @@ def test_grading_import_is_light() -> None:
         ("Which database did the team choose?", "PostgreSQL 16", "PostgreSQL 16 / MySQL 8, not sure which"),
         ("In which city is the new office?", "Porto", "Lisbon, Porto, Madrid or Berlin."),
         ("In which city is the new office?", "Porto", "It is probably Porto, or perhaps Lisbon."),
-        ("Who owns the auth service?", "Alice Moreau", "Possibly Alice Moreau, Ravi Patel, Bob Li or Chen Wu."),
+        (
+            "Who owns the auth service?",
+            "Alice Moreau",
+            "Possibly Alice Moreau, Ravi Patel, Bob Li or Chen Wu.",
+        ),
         ("When must the API ship?", "15 May 2025", "15 May 2025 or 1 June 2025"),
     ],
 )
@@ -113,14 +117,21 @@ def test_hedged_answer_listing_candidates_scores_1(question: str, expected: str,
         ("Who owns the billing service?", "Alice and Bob", "Alice and Bob.", 5),
         ("Who owns the billing service?", "Alice and Bob", "Bob and Alice share it.", 5),
         ("Who can approve a refund?", "Alice or Bob", "Alice or Bob can approve it.", 5),
-        ("Which database did the team choose?", "PostgreSQL 16", "PostgreSQL 16 rather than MySQL 8 or Oracle.", 5),
+        (
+            "Which database did the team choose?",
+            "PostgreSQL 16",
+            "PostgreSQL 16 rather than MySQL 8 or Oracle.",
+            5,
+        ),
         ("Which database did the team choose?", "PostgreSQL 16", "MySQL 8, or rather PostgreSQL 16.", 5),
         ("What is the monthly cloud budget?", "$52,000", "$52,000 a month, or about $624k a year.", 5),
         ("When is the launch?", "2025-03-04", "4 March 2025 or later if QA slips.", 5),
         ("Who owns the auth service?", "Alice", "Alice owns it; ask her or Ravi Patel for access.", 5),
     ],
 )
-def test_committed_answers_that_say_or_are_not_hedges(question: str, expected: str, answer: str, grade: int) -> None:
+def test_committed_answers_that_say_or_are_not_hedges(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
     g = grade_detail(question, expected, answer)
     assert g.grade == grade, g.reason
     assert "lists other candidates" not in g.reason

@@ -81,7 +81,10 @@ def test_retrieved_context_data_is_judged_by_its_text_not_its_source(mode: str) 
     """deepeval crashes on RetrievedContextData in llm/hybrid; we judge its ``context`` (the ``source``, a title or
     path, is metadata: a relevant-looking title must not make irrelevant text relevant)."""
     node = RetrievedContextData(context=NODE_B, source="faq.md")
-    statements = {NODE_B: ["Shoes can be exchanged for another size within 60 days."], NODE_C: STATEMENTS[NODE_C]}
+    statements = {
+        NODE_B: ["Shoes can be exchanged for another size within 60 days."],
+        NODE_C: STATEMENTS[NODE_C],
+    }
     llm = ScriptedLLM(router(statements=statements, verdicts=verdicts_for))
     probs = {NODE_B: 0.9, "The company was founded in 1999.": 0.1}
     s1 = ScriptedSystemOne(lambda state, qs: {qid: probs[q.data["statement"]] for qid, q in qs.items()})

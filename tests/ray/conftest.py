@@ -17,8 +17,14 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No dotenv files or result folders from the developer's environment; the default cache goes to tmp."""
     monkeypatch.setenv("DEEPEVAL_DISABLE_DOTENV", "1")
     monkeypatch.setenv("DEEPEVAL_CACHE_PATH", str(tmp_path / "cache.sqlite"))
-    for key in ("DEEPEVAL_RESULTS_FOLDER", "DEEPEVAL_USE_CACHE", "DEEPEVAL_EVAL_MODE", "OPENAI_API_KEY",
-                "TYPESAFE_API_KEY", "USE_LOCAL_MODEL"):
+    for key in (
+        "DEEPEVAL_RESULTS_FOLDER",
+        "DEEPEVAL_USE_CACHE",
+        "DEEPEVAL_EVAL_MODE",
+        "OPENAI_API_KEY",
+        "TYPESAFE_API_KEY",
+        "USE_LOCAL_MODEL",
+    ):
         monkeypatch.delenv(key, raising=False)
 
 

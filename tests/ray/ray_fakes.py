@@ -87,7 +87,9 @@ def workload(n: int) -> list[Any]:
 def three_metrics() -> list[BaseMetric]:
     s1 = ScriptedSystemOne(system_one_responder, name="scripted-s1", cost=0.001)
     return [
-        AnswerRelevancyMetric(model=ScriptedLLM(llm_responder, name="scripted-llm", tokens=(11, 4)), eval_mode="llm"),
+        AnswerRelevancyMetric(
+            model=ScriptedLLM(llm_responder, name="scripted-llm", tokens=(11, 4)), eval_mode="llm"
+        ),
         ContextualRelevancyMetric(system_one_model=s1, eval_mode="system_one"),
         KnowledgeRetentionMetric(system_one_model=s1, eval_mode="system_one"),
     ]

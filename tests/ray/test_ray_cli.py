@@ -24,9 +24,24 @@ def test_evaluate_file_on_ray_matches_local(ray_cluster: Any, tmp_path: Path) ->
     outs = {}
     for backend in ("local", "ray"):
         folder = tmp_path / backend
-        res = runner.invoke(app, ["evaluate", str(data), "-m", "ray_fakes:CrcMetric", "--backend", backend,
-                                  "--block-size", "4", "--ray-workers", "2", "--no-progress",
-                                  "--results-folder", str(folder)])
+        res = runner.invoke(
+            app,
+            [
+                "evaluate",
+                str(data),
+                "-m",
+                "ray_fakes:CrcMetric",
+                "--backend",
+                backend,
+                "--block-size",
+                "4",
+                "--ray-workers",
+                "2",
+                "--no-progress",
+                "--results-folder",
+                str(folder),
+            ],
+        )
         assert res.exit_code in (0, 1), res.output
         report = json.loads(next(folder.glob("*.json")).read_text())
         outs[backend] = [(t["input"], t["metrics_data"][0]["score"]) for t in report["test_results"]]
@@ -48,8 +63,9 @@ def test_test_run_rejects_unknown_backend(tmp_path: Path) -> None:
     assert res.exit_code == 4 and "--backend must be local or ray" in res.output
 
 
-def test_assert_test_uses_the_backend_from_the_environment(ray_cluster: Any,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_assert_test_uses_the_backend_from_the_environment(
+    ray_cluster: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from ray_fakes import CrcMetric, crc
 
     from deepeval import assert_test

@@ -37,13 +37,23 @@ QUIET = DisplayConfig(show_indicator=False, print_results=False)
 
 def test_same_rows_as_local_200_cases_x_3_metrics(ray_cluster: Any, tmp_path: Path) -> None:
     cases = workload(200)
-    local = evaluate(cases, three_metrics(), display_config=QUIET, error_config=ErrorConfig(ignore_errors=True),
-                     cache_config=CacheConfig(write_cache=False))
+    local = evaluate(
+        cases,
+        three_metrics(),
+        display_config=QUIET,
+        error_config=ErrorConfig(ignore_errors=True),
+        cache_config=CacheConfig(write_cache=False),
+    )
     on_ray = evaluate(
-        cases, three_metrics(),
-        display_config=DisplayConfig(show_indicator=True, print_results=False, results_folder=str(tmp_path / "r")),
-        error_config=ErrorConfig(ignore_errors=True), cache_config=CacheConfig(write_cache=False),
-        backend="ray", ray_config=RayConfig(num_workers=2, block_size=30),
+        cases,
+        three_metrics(),
+        display_config=DisplayConfig(
+            show_indicator=True, print_results=False, results_folder=str(tmp_path / "r")
+        ),
+        error_config=ErrorConfig(ignore_errors=True),
+        cache_config=CacheConfig(write_cache=False),
+        backend="ray",
+        ray_config=RayConfig(num_workers=2, block_size=30),
     )
     assert comparable(on_ray) == comparable(local)
     html = next((tmp_path / "r").glob("*.html")).read_text()
@@ -55,7 +65,9 @@ def test_same_rows_as_local_200_cases_x_3_metrics(ray_cluster: Any, tmp_path: Pa
     assert statuses["error"] == 2  # the scripted LLM fails on q13 and q113 (AnswerRelevancy only)
     assert statuses["passed"] > 50 and statuses["failed"] > 50  # the workload has both outcomes
     assert {m.evaluation_model for m in rows if not m.skipped and m.error is None} == {
-        "scripted-llm", "scripted-s1"}
+        "scripted-llm",
+        "scripted-s1",
+    }
     assert on_ray.system_one_batches == local.system_one_batches > 0
     assert on_ray.totals() == local.totals()
     ray_info = on_ray.extras["ray"]
@@ -67,12 +79,20 @@ def test_same_rows_as_local_200_cases_x_3_metrics(ray_cluster: Any, tmp_path: Pa
     assert report["totals"]["metric_rows"] == 600 and report["extras"]["backend"] == "ray"
 
 
-def test_worker_killed_mid_block_is_retried_without_loss_or_duplicates(ray_cluster: Any, tmp_path: Path) -> None:
+def test_worker_killed_mid_block_is_retried_without_loss_or_duplicates(
+    ray_cluster: Any, tmp_path: Path
+) -> None:
     cases = [LLMTestCase(input=f"in{i}", actual_output="x") for i in range(60)]
     metric = KillOnceMetric(str(tmp_path), kill_input="in37", times=2)  # block 3 dies twice, then succeeds
-    result = evaluate(cases, [metric], display_config=QUIET, cache_config=CacheConfig(write_cache=False),
-                      error_config=ErrorConfig(ignore_errors=True), backend="ray",
-                      ray_config=RayConfig(num_workers=2, block_size=10, max_retries=3))
+    result = evaluate(
+        cases,
+        [metric],
+        display_config=QUIET,
+        cache_config=CacheConfig(write_cache=False),
+        error_config=ErrorConfig(ignore_errors=True),
+        backend="ray",
+        ray_config=RayConfig(num_workers=2, block_size=10, max_retries=3),
+    )
     assert sorted(p.name for p in tmp_path.glob("killed-*")) == ["killed-0", "killed-1"]
     assert [t.index for t in result.test_results] == list(range(60))
     assert [t.input for t in result.test_results] == [f"in{i}" for i in range(60)]
@@ -86,8 +106,14 @@ def test_block_out_of_retries_gives_error_rows_for_that_block_only(ray_cluster: 
     cases = [LLMTestCase(input=f"in{i}", actual_output="x") for i in range(30)]
     metric = KillOnceMetric(str(tmp_path), kill_input="in12", times=5)
     with pytest.raises(EvaluationError) as info:
-        evaluate(cases, [metric], display_config=QUIET, cache_config=CacheConfig(write_cache=False),
-                 backend="ray", ray_config=RayConfig(num_workers=2, block_size=10, max_retries=1))
+        evaluate(
+            cases,
+            [metric],
+            display_config=QUIET,
+            cache_config=CacheConfig(write_cache=False),
+            backend="ray",
+            ray_config=RayConfig(num_workers=2, block_size=10, max_retries=1),
+        )
     result = info.value.result
     assert len(list(tmp_path.glob("killed-*"))) == 2  # first attempt + one retry
     assert len(result.test_results) == 30 and result.extras["ray"]["failed_blocks"] == [1]
@@ -95,11 +121,13 @@ def test_block_out_of_retries_gives_error_rows_for_that_block_only(ray_cluster: 
         m = t.metrics_data[0]
         if 10 <= t.index < 20:
             assert m.error is not None and m.error.startswith(
-                "RayBlockError: block 1 (test cases 10-19) failed after 1 retries:"), m.error
+                "RayBlockError: block 1 (test cases 10-19) failed after 1 retries:"
+            ), m.error
             assert m.success is False and m.score is None and m.name == "KillOnce"
         else:
-            assert m.error is None and m.score == (KillOnceMetric(str(tmp_path), "none").measure(
-                LLMTestCase(input=t.input, actual_output="x")))
+            assert m.error is None and m.score == (
+                KillOnceMetric(str(tmp_path), "none").measure(LLMTestCase(input=t.input, actual_output="x"))
+            )
     assert len(info.value.errors) == 10
 
 
@@ -119,8 +147,14 @@ def test_interrupted_run_resumes_from_the_cache(ray_cluster: Any, tmp_path: Path
         cfg = RayConfig(num_workers=2, block_size=10, max_retries=0, cache_dir=str(parts))
         # run 1: the worker running block 2 (q20-q29) dies on q25 and is not retried: that block's rows error
         with pytest.raises(EvaluationError) as info:
-            evaluate(cases, metrics, display_config=QUIET, backend="ray", ray_config=cfg,
-                     cache_config=CacheConfig(cache_path=str(cache_path)))
+            evaluate(
+                cases,
+                metrics,
+                display_config=QUIET,
+                backend="ray",
+                ray_config=cfg,
+                cache_config=CacheConfig(cache_path=str(cache_path)),
+            )
         assert len(info.value.errors) == 20
         first = server.counters.requests
         cached = _cached_by_metric(cache_path)
@@ -129,13 +163,21 @@ def test_interrupted_run_resumes_from_the_cache(ray_cluster: Any, tmp_path: Path
         assert cached["Answer Relevancy"] >= 30 and cached["KillOnce"] >= 30 + 5
         assert not list(parts.glob("*.sqlite"))
         # run 2 (the resume): cached rows are served, only the rest is measured
-        result = evaluate(cases, metrics, display_config=QUIET, backend="ray", ray_config=cfg,
-                          cache_config=CacheConfig(cache_path=str(cache_path), use_cache=True))
+        result = evaluate(
+            cases,
+            metrics,
+            display_config=QUIET,
+            backend="ray",
+            ray_config=cfg,
+            cache_config=CacheConfig(cache_path=str(cache_path), use_cache=True),
+        )
         second = server.counters.requests - first
     n_cached = sum(cached.values())
     assert result.errors == [] and len(result.metric_rows()) == 80
     assert result.cache_hits == n_cached
-    assert second == 40 - cached["Answer Relevancy"]  # one request per Answer Relevancy measure (no statements)
+    assert (
+        second == 40 - cached["Answer Relevancy"]
+    )  # one request per Answer Relevancy measure (no statements)
     assert sum(m.cached for m in result.metric_rows()) == n_cached
     assert _cached_by_metric(cache_path) == {"Answer Relevancy": 40, "KillOnce": 40}
     assert not list(parts.glob("*.sqlite"))
@@ -157,7 +199,9 @@ def test_global_rate_limit_never_exceeds_the_limit_by_10_percent(ray_cluster: An
     lock = threading.Lock()
 
     def responder(req: dict[str, Any]) -> str:
-        conn = threading.get_ident()  # the loopback server handles each keep-alive connection on its own thread
+        conn = (
+            threading.get_ident()
+        )  # the loopback server handles each keep-alive connection on its own thread
         with lock:
             arrivals.append((time.monotonic(), conn not in connections))
             connections.add(conn)
@@ -168,10 +212,14 @@ def test_global_rate_limit_never_exceeds_the_limit_by_10_percent(ray_cluster: An
         judge = OpenAIModel(model="gpt-4.1", api_key="sk-test", base_url=server.base_url)
         cases = [LLMTestCase(input=f"q{i}", actual_output=f"a{i}") for i in range(80)]
         result = evaluate(
-            cases, [AnswerRelevancyMetric(model=judge, eval_mode="llm")], display_config=QUIET,
-            cache_config=CacheConfig(write_cache=False), backend="ray",
-            ray_config=RayConfig(num_workers=2, block_size=20,
-                                 rate_limits={"gpt-4.1": RateLimit(requests_per_second=rps)}),
+            cases,
+            [AnswerRelevancyMetric(model=judge, eval_mode="llm")],
+            display_config=QUIET,
+            cache_config=CacheConfig(write_cache=False),
+            backend="ray",
+            ray_config=RayConfig(
+                num_workers=2, block_size=20, rate_limits={"gpt-4.1": RateLimit(requests_per_second=rps)}
+            ),
         )
     assert result.errors == [] and len(arrivals) == 80
     arrivals.sort()
@@ -203,9 +251,14 @@ def test_global_concurrency_limit(ray_cluster: Any) -> None:
         judge = OpenAIModel(model="gpt-4.1", api_key="sk-test", base_url=server.base_url)
         cases = [LLMTestCase(input=f"q{i}", actual_output=f"a{i}") for i in range(40)]
         result = evaluate(
-            cases, [AnswerRelevancyMetric(model=judge, eval_mode="llm")], display_config=QUIET,
-            cache_config=CacheConfig(write_cache=False), backend="ray",
-            ray_config=RayConfig(num_workers=2, block_size=10, rate_limits={"*": RateLimit(max_concurrent=3)}),
+            cases,
+            [AnswerRelevancyMetric(model=judge, eval_mode="llm")],
+            display_config=QUIET,
+            cache_config=CacheConfig(write_cache=False),
+            backend="ray",
+            ray_config=RayConfig(
+                num_workers=2, block_size=10, rate_limits={"*": RateLimit(max_concurrent=3)}
+            ),
         )
         peak = server.counters.max_in_flight
     assert result.errors == [] and len(result.metric_rows()) == 40
@@ -225,13 +278,20 @@ def test_repeat_and_progress_match_local(ray_cluster: Any) -> None:
         seen.append(1)
         original(self, row)
 
-    local = evaluate(cases, [CrcMetric()], display_config=QUIET, repeat=2,
-                     cache_config=CacheConfig(write_cache=False))
+    local = evaluate(
+        cases, [CrcMetric()], display_config=QUIET, repeat=2, cache_config=CacheConfig(write_cache=False)
+    )
     Progress.advance = counting  # type: ignore[method-assign]
     try:
-        on_ray = evaluate(cases, [CrcMetric()], display_config=QUIET, repeat=2,
-                          cache_config=CacheConfig(write_cache=False), backend="ray",
-                          ray_config=RayConfig(num_workers=2, block_size=5))
+        on_ray = evaluate(
+            cases,
+            [CrcMetric()],
+            display_config=QUIET,
+            repeat=2,
+            cache_config=CacheConfig(write_cache=False),
+            backend="ray",
+            ray_config=RayConfig(num_workers=2, block_size=5),
+        )
     finally:
         Progress.advance = original  # type: ignore[method-assign]
     assert comparable(on_ray) == comparable(local)

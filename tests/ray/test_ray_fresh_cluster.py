@@ -49,8 +49,9 @@ def test_cluster_started_by_evaluate_in_a_running_loop_survives(tmp_path: Path) 
     script.write_text(SCRIPT.format(fakes=str(Path(__file__).parent)))
     env = {**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1"}
     env.pop("RAY_ADDRESS", None)
-    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
-                         cwd=tmp_path, env=env)
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env
+    )
     line = next((x for x in out.stdout.splitlines() if x.startswith("RESULT")), None)
     assert out.returncode == 0 and line is not None, out.stderr[-1500:]
     _, same, n, seconds = line.split()

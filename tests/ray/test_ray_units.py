@@ -50,17 +50,25 @@ def test_bad_config_names_the_field(config: RayConfig, field: str) -> None:
 
 def test_unknown_backend_is_a_configuration_error() -> None:
     with pytest.raises(ConfigurationError, match='backend must be "local" or "ray", got \'spark\''):
-        evaluate([LLMTestCase(input="a", actual_output="b")], [AnswerRelevancyMetric(eval_mode="llm")],
-                 backend="spark", display_config=DisplayConfig(show_indicator=False, print_results=False))
+        evaluate(
+            [LLMTestCase(input="a", actual_output="b")],
+            [AnswerRelevancyMetric(eval_mode="llm")],
+            backend="spark",
+            display_config=DisplayConfig(show_indicator=False, print_results=False),
+        )
 
 
 def test_without_ray_installed_the_error_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     llm = ScriptedLLM(lambda p, s: {"statements": []})
     with pytest.raises(RayNotInstalledError, match=r'pip install "deepeval-oss\[ray\]"'):
-        evaluate([LLMTestCase(input="a", actual_output="b")], [AnswerRelevancyMetric(model=llm, eval_mode="llm")],
-                 backend="ray", display_config=DisplayConfig(show_indicator=False, print_results=False),
-                 cache_config=CacheConfig(write_cache=False))
+        evaluate(
+            [LLMTestCase(input="a", actual_output="b")],
+            [AnswerRelevancyMetric(model=llm, eval_mode="llm")],
+            backend="ray",
+            display_config=DisplayConfig(show_indicator=False, print_results=False),
+            cache_config=CacheConfig(write_cache=False),
+        )
     assert llm.call_count == 0
 
 
@@ -150,7 +158,10 @@ class FakeActor:
 def test_hook_asks_the_limiter_before_each_call_and_is_removed_after() -> None:
     llm = ScriptedLLM(lambda p, s: '{"statements": []}', name="gpt-x")
     other = ScriptedLLM(lambda p, s: "x", name="other")
-    metrics = [AnswerRelevancyMetric(model=llm, eval_mode="llm"), AnswerRelevancyMetric(model=other, eval_mode="llm")]
+    metrics = [
+        AnswerRelevancyMetric(model=llm, eval_mode="llm"),
+        AnswerRelevancyMetric(model=other, eval_mode="llm"),
+    ]
     assert [j.get_model_name() for j in judges_of(metrics)] == ["gpt-x", "other"]
     actor = FakeActor()
     patched = install_limits(judges_of(metrics), {"gpt-x": RateLimit(max_concurrent=1)}, actor)
@@ -198,7 +209,11 @@ def test_payload_rebuilds_locks_contextvars_and_http_client_pools() -> None:
 
     asyncio.run(open_client())
     var: contextvars.ContextVar[int] = contextvars.ContextVar("v", default=7)
-    obj = {"metric": AnswerRelevancyMetric(model=judge, eval_mode="llm"), "lock": threading.RLock(), "var": var}
+    obj = {
+        "metric": AnswerRelevancyMetric(model=judge, eval_mode="llm"),
+        "lock": threading.RLock(),
+        "var": var,
+    }
     obj["metric"].judges()
     copy = loads(dumps(obj))
     j2 = copy["metric"].judges().llm
@@ -271,7 +286,9 @@ def test_block_cache_reads_main_writes_part_and_merge_moves_rows(tmp_path: Path)
         assert conn.execute("SELECT COUNT(*) FROM metric_rows").fetchone()[0] == 2
 
 
-def test_default_parts_folder_sits_next_to_the_main_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_parts_folder_sits_next_to_the_main_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from deepeval.evaluate.backends.ray_cache import default_parts_dir
 
     monkeypatch.chdir(tmp_path)
@@ -291,7 +308,9 @@ def test_merge_leaves_a_corrupt_part_in_place(tmp_path: Path) -> None:
     assert (parts / "bad.sqlite").exists()
 
 
-def test_unwritable_part_folder_only_turns_caching_off(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unwritable_part_folder_only_turns_caching_off(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
     cache = BlockCache(None, blocker / "sub" / "p.sqlite")  # cannot mkdir under a file
@@ -303,8 +322,12 @@ def test_unwritable_part_folder_only_turns_caching_off(tmp_path: Path, capsys: p
 
 def test_ray_config_without_ray_backend_is_an_error() -> None:
     with pytest.raises(ConfigurationError, match='ray_config is set but backend is "local"'):
-        evaluate([LLMTestCase(input="a", actual_output="b")], [AnswerRelevancyMetric(eval_mode="llm")],
-                 ray_config=RayConfig(), display_config=DisplayConfig(show_indicator=False, print_results=False))
+        evaluate(
+            [LLMTestCase(input="a", actual_output="b")],
+            [AnswerRelevancyMetric(eval_mode="llm")],
+            ray_config=RayConfig(),
+            display_config=DisplayConfig(show_indicator=False, print_results=False),
+        )
 
 
 def test_limit_matches_model_name_then_name_attribute_then_star() -> None:

@@ -70,14 +70,20 @@ def _echo_files(result: Any) -> None:
 @app.command("evaluate")
 def evaluate_file(
     path: str = typer.Argument(..., help="Test cases: .jsonl, .json or .csv"),
-    metric: list[str] = typer.Option(None, "--metric", "-m", help="Metric name or module:Class (repeatable)."),
+    metric: list[str] = typer.Option(
+        None, "--metric", "-m", help="Metric name or module:Class (repeatable)."
+    ),
     threshold: float | None = typer.Option(None, "--threshold", "-t", help="Threshold for every metric."),
-    eval_mode: str | None = typer.Option(None, "--eval-mode", help="llm | hybrid | system_one (built-in metrics)."),
+    eval_mode: str | None = typer.Option(
+        None, "--eval-mode", help="llm | hybrid | system_one (built-in metrics)."
+    ),
     max_concurrent: int = typer.Option(20, "--max-concurrent", help="Measures in flight."),
     use_cache: bool = typer.Option(False, "-c", "--use-cache", help="Serve rows from the result cache."),
     ignore_errors: bool = typer.Option(False, "-i", "--ignore-errors", help="Do not stop on metric errors."),
     skip_on_missing_params: bool = typer.Option(
-        False, "-s", "--skip-on-missing-params",
+        False,
+        "-s",
+        "--skip-on-missing-params",
         help="Skip (not error) a metric whose required test-case fields are missing.",
     ),
     repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Measure each metric K times."),
@@ -85,7 +91,9 @@ def evaluate_file(
     results_folder: str | None = typer.Option(None, "--results-folder", help="Write JSON and HTML here."),
     no_progress: bool = typer.Option(False, "--no-progress", help="Hide the progress bar."),
     backend: str = typer.Option("local", "--backend", help="local | ray (needs the ray extra)."),
-    ray_address: str | None = typer.Option(None, "--ray-address", help="Ray cluster to join (default: local)."),
+    ray_address: str | None = typer.Option(
+        None, "--ray-address", help="Ray cluster to join (default: local)."
+    ),
     ray_workers: int | None = typer.Option(None, "--ray-workers", min=1, help="Ray blocks running at once."),
     block_size: int | None = typer.Option(None, "--block-size", min=1, help="Test cases per Ray block."),
 ) -> None:
@@ -123,11 +131,15 @@ def evaluate_file(
             metrics,
             async_config=AsyncConfig(max_concurrent=max_concurrent),
             display_config=DisplayConfig(
-                show_indicator=not no_progress, print_results=True, display_option=display,
+                show_indicator=not no_progress,
+                print_results=True,
+                display_option=display,
                 results_folder=results_folder,
             ),
             cache_config=CacheConfig(write_cache=True, use_cache=use_cache),
-            error_config=ErrorConfig(ignore_errors=ignore_errors, skip_on_missing_params=skip_on_missing_params),
+            error_config=ErrorConfig(
+                ignore_errors=ignore_errors, skip_on_missing_params=skip_on_missing_params
+            ),
             repeat=repeat,
             backend=backend,
             ray_config=(

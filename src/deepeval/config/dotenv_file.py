@@ -70,7 +70,9 @@ def _check_value(key: str, value: str) -> None:
         raise ConfigurationError(f"{key} must be a single line (no newline or NUL characters)")
     if "${" in value:
         # python-dotenv expands ${NAME} even inside single quotes, so the value would not read back as written.
-        raise ConfigurationError(f"{key} must not contain '${{': dotenv files expand it as a variable reference")
+        raise ConfigurationError(
+            f"{key} must not contain '${{': dotenv files expand it as a variable reference"
+        )
 
 
 def _ensure_file(path: Path, *, private: bool) -> bool:

@@ -96,12 +96,22 @@ async def a_evaluate(
     t0 = time.perf_counter()
     try:
         with Progress(len(cases) * len(mets) * repeat, display_config.show_indicator) as progress:
-            if backend == "ray":  # same rows, computed by blocks on a Ray cluster (deepeval.evaluate.ray_backend)
+            if (
+                backend == "ray"
+            ):  # same rows, computed by blocks on a Ray cluster (deepeval.evaluate.ray_backend)
                 from deepeval.evaluate.ray_backend import run_on_ray
 
                 out: Any = await run_on_ray(
-                    cases, mets, async_config, display_config, cache_config, error_config, repeat,
-                    None if cache is None else cache.path, progress.advance, ray_config,
+                    cases,
+                    mets,
+                    async_config,
+                    display_config,
+                    cache_config,
+                    error_config,
+                    repeat,
+                    None if cache is None else cache.path,
+                    progress.advance,
+                    ray_config,
                 )
             else:
                 runner = Runner(
@@ -196,7 +206,9 @@ def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
         if display_config.file_output_dir:
             export_test_cases(result, display_config.file_output_dir)
     except OSError as err:
-        message = f"could not write the result files ({type(err).__name__}: {err}); the result is still returned"
+        message = (
+            f"could not write the result files ({type(err).__name__}: {err}); the result is still returned"
+        )
         result.extras["export_error"] = message
         warnings.warn(message, RuntimeWarning, stacklevel=2)
 

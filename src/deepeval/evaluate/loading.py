@@ -43,7 +43,9 @@ def _csv_value(column: str, raw: str, where: str) -> Any:
             try:
                 value = json.loads(text)
             except ValueError as err:
-                raise ConfigurationError(f"{where}: column {column!r} is not a valid JSON array ({err})") from None
+                raise ConfigurationError(
+                    f"{where}: column {column!r} is not a valid JSON array ({err})"
+                ) from None
             return value
         return [raw]
     if column in _OBJECT_FIELDS or column == "turns":
@@ -89,7 +91,7 @@ def load_test_cases(path: str | Path) -> list[LLMTestCase | ConversationalTestCa
         if isinstance(data, dict) and isinstance(data.get("test_cases"), list):
             data = data["test_cases"]
         if not isinstance(data, list):
-            raise ConfigurationError(f"{p}: expected a list of test cases or {{\"test_cases\": [...]}}")
+            raise ConfigurationError(f'{p}: expected a list of test cases or {{"test_cases": [...]}}')
         cases = [_build(obj, f"{p}[{i}]") for i, obj in enumerate(data)]
     elif suffix == ".csv":
         reader = csv.DictReader(text.splitlines())

@@ -179,7 +179,9 @@ class Wiki:
         for name, text in pages.items():
             page = validate_page_name(name)
             if page in given:
-                raise WikiError(f"page names {given[page]!r} and {name!r} are both page {page!r}; keep only one")
+                raise WikiError(
+                    f"page names {given[page]!r} and {name!r} are both page {page!r}; keep only one"
+                )
             given[page] = name
             w.write(page, text)
         w.log.clear()

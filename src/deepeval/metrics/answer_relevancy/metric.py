@@ -111,7 +111,11 @@ class AnswerRelevancyMetric(EngineMetric):
             "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
             "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
         }
-        reason = await self._explain(ctx, score, judged, deterministic_reason, question) if ctx.include_reason else None
+        reason = (
+            await self._explain(ctx, score, judged, deterministic_reason, question)
+            if ctx.include_reason
+            else None
+        )
         return Outcome(score, reason, breakdown)
 
 

@@ -273,4 +273,3 @@ class LogprobSystemOneModel(DeepEvalBaseSystemOneModel):
         )
         err.__cause__ = exc
         return err
-
