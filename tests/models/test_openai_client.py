@@ -507,3 +507,15 @@ def test_callers_sync_http_client_serves_load_model_and_async_calls_still_work(f
         assert model.generate("q")[0] == "ok"  # our calls use an async default client
         assert seen == ["/v1/chat/completions"]
         http_client.close()
+
+
+def test_callers_async_http_client_survives_sync_calls(fast_policy) -> None:
+    """Each sync call runs on a private SDK client that is closed afterwards; a caller's http_client under it must
+    stay open (it was closed after the first call, and the second raised)."""
+    import httpx
+
+    with OpenAIChatServer(lambda req: "ok", api_key=KEY) as srv:
+        http_client = httpx.AsyncClient()
+        model = _client(srv, fast_policy, http_client=http_client)
+        assert [model.generate("q")[0] for _ in range(3)] == ["ok", "ok", "ok"]
+        assert http_client.is_closed is False

@@ -142,7 +142,18 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         self._rung = RUNGS.index(normalise_format(format))
         self._send_temperature = temperature is not None
         self._lock = threading.Lock()
-        self._async_clients: PerLoop[openai.AsyncOpenAI] = PerLoop(self._new_async_client, _close_client)
+        # A caller's own async http_client is theirs to close: closing our SDK client after a sync call would close
+        # it too, and every later call would fail.
+        # A sync call runs on its own short-lived loop, where such a client (bound to the caller's loop) cannot go:
+        # it gets a private default client instead.
+        given = client_kwargs.get("http_client")
+        self._async_clients: PerLoop[openai.AsyncOpenAI] = (
+            PerLoop(
+                self._new_async_client, _keep_open, private=(self._new_default_async_client, _close_client)
+            )
+            if inspect.iscoroutinefunction(getattr(given, "send", None))
+            else PerLoop(self._new_async_client, _close_client)
+        )
         super().__init__(model)
 
     # -- DeepEvalBaseLLM -------------------------------------------------------------------------------------------
@@ -408,6 +419,16 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             kind="auth",
         )
 
+    def _new_default_async_client(self) -> openai.AsyncOpenAI:
+        """An SDK client on the default HTTP client even when the caller passed ``http_client=``."""
+        key = self._key_or_none()
+        if key is None:
+            raise self._missing_key_error()
+        kwargs = {k: v for k, v in self._sdk_kwargs(key).items() if k != "http_client"}
+        return openai.AsyncOpenAI(
+            **self._with_shared_tls(kwargs, openai.DefaultAsyncHttpxClient, is_async=True)
+        )
+
     def _new_async_client(self) -> openai.AsyncOpenAI:
         key = self._key_or_none()
         if key is None:
@@ -448,6 +469,10 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
 async def _close_client(client: openai.AsyncOpenAI) -> None:
     await client.close()
+
+
+async def _keep_open(client: openai.AsyncOpenAI) -> None:
+    """Closer for SDK clients built on a caller's http_client: leave it open."""
 
 
 def _blames(exc: JudgeError, param: str) -> bool:

@@ -22,9 +22,17 @@ T = TypeVar("T")
 class PerLoop(Generic[C]):
     """Clients made by ``factory()``, one per running event loop; ``closer(client)`` closes one."""
 
-    def __init__(self, factory: Callable[[], C], closer: Callable[[C], Awaitable[Any]]) -> None:
+    def __init__(
+        self,
+        factory: Callable[[], C],
+        closer: Callable[[C], Awaitable[Any]],
+        private: tuple[Callable[[], C], Callable[[C], Awaitable[Any]]] | None = None,
+    ) -> None:
+        """``private``: another (factory, closer) pair for :meth:`run_private`, when a per-call client must differ
+        from the per-loop ones (e.g. those wrap a caller's HTTP client bound to the caller's loop)."""
         self._factory = factory
         self._closer = closer
+        self._private_pair = private or (factory, closer)
         self._lock = threading.Lock()
         self._clients: dict[int, tuple[weakref.ref[asyncio.AbstractEventLoop], C]] = {}
         self._private: contextvars.ContextVar[C | None] = contextvars.ContextVar("deepeval_private_client")
@@ -48,13 +56,14 @@ class PerLoop(Generic[C]):
 
     async def run_private(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` with a fresh client that is closed afterwards."""
-        client = self._factory()
+        factory, closer = self._private_pair
+        client = factory()
         token = self._private.set(client)
         try:
             return await coro
         finally:
             self._private.reset(token)
-            await self._closer(client)
+            await closer(client)
 
     async def aclose(self) -> None:
         """Close the running loop's client, if any."""
