@@ -96,9 +96,8 @@ async def a_evaluate(
     t0 = time.perf_counter()
     try:
         with Progress(len(cases) * len(mets) * repeat, display_config.show_indicator) as progress:
-            if (
-                backend == "ray"
-            ):  # same rows, computed by blocks on a Ray cluster (deepeval.evaluate.ray_backend)
+            # backend="ray": the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.ray_backend)
+            if backend == "ray":
                 from deepeval.evaluate.ray_backend import run_on_ray
 
                 out: Any = await run_on_ray(

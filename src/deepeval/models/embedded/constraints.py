@@ -21,6 +21,7 @@ _AVERSION = re.compile(
     re.IGNORECASE,
 )
 _ALLERGY_NOUN = re.compile(r"\b(?P<x>[a-z]+(?:\s[a-z]+)?)\s+(?:allergy|intolerance)\b", re.IGNORECASE)
+_ALCOHOL = ("wine", "beer", "cocktail", "champagne", "gin", "vodka", "rum", "whisky", "alcohol")
 _GROUPS: dict[str, tuple[str, ...]] = {
     r"\bvegetarian\b": (
         "meat",
@@ -102,31 +103,8 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     ),
     r"\bafraid of (?:flying|planes)|\bfear of flying\b|\bhate flying\b": ("fly", "flight", "plane"),
     r"\bwheelchair\b": ("stairs", "steps", "hike", "climb"),
-    r"\bpregnan": (
-        "wine",
-        "beer",
-        "cocktail",
-        "champagne",
-        "gin",
-        "vodka",
-        "rum",
-        "whisky",
-        "sushi",
-        "alcohol",
-    ),
-    r"\b(?:quit|gave up|stopped) (?:drinking|alcohol)\b|\bteetotal\b": (
-        "wine",
-        "beer",
-        "cocktail",
-        "champagne",
-        "gin",
-        "vodka",
-        "rum",
-        "whisky",
-        "alcohol",
-        "bar",
-        "pub",
-    ),
+    r"\bpregnan": (*_ALCOHOL, "sushi"),
+    r"\b(?:quit|gave up|stopped) (?:drinking|alcohol)\b|\bteetotal\b": (*_ALCOHOL, "bar", "pub"),
     r"\b(?:diabetic|diabetes)\b": (
         "sugar",
         "sugary",
