@@ -16,13 +16,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
 from deepeval.config.eval_mode import EvalMode
 from deepeval.config.settings import redact
 from deepeval.errors import JudgeError, SystemOneError
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.judges import NO_LLM_HELP
+from deepeval.metrics._engine.schemas import one_verdict_each
 from deepeval.metrics._engine.verdicts import Verdict
 from deepeval.models.resolve import describe
+from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import NoulQuestion
 from deepeval.models.usage import record_usage
@@ -42,6 +46,15 @@ FALLBACK_KINDS = frozenset(
 )
 
 LLMDecide = Callable[[Sequence[str]], Awaitable[Mapping[str, Decision]]]
+
+
+async def llm_verdicts(
+    llm: Any, prompt: str, schema: type[BaseModel], ids: Sequence[str]
+) -> dict[str, Decision]:
+    """One LLM call that returns one verdict per id, in order (``schema`` has ``verdicts: [{verdict, reason}]``);
+    a reply with another count is re-asked once, then raises ``StructuredOutputError``."""
+    reply: Any = await a_generate_structured(llm, prompt, schema, check=one_verdict_each(len(ids)))
+    return {i: Decision(v.verdict, None, "llm", v.reason) for i, v in zip(ids, reply.verdicts, strict=True)}
 
 
 def _describe_error(err: BaseException) -> str:

@@ -15,19 +15,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
-from deepeval.metrics._engine.decisions import decide
+from deepeval.metrics._engine.decisions import decide, llm_verdicts
 from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
-from deepeval.metrics._engine.schemas import TernaryVerdicts, one_verdict_each
+from deepeval.metrics._engine.schemas import TernaryVerdicts
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.verdicts import ternary_from_probability
 from deepeval.metrics.answer_relevancy.prompts import AnswerRelevancyTemplate
 from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
-from deepeval.models.structured import a_generate_structured
 from deepeval.test_case import LLMTestCase
 
 BLANK_OUTPUT_REASON = "The score is 0.00 because the actual output is blank (whitespace only), so it says nothing that answers the input."
@@ -83,16 +82,8 @@ class AnswerRelevancyMetric(EngineMetric):
         async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
             assert ctx.llm is not None
             chosen = [by_id[i] for i in subset]
-            reply = await a_generate_structured(
-                ctx.llm,
-                self.evaluation_template.generate_verdicts(question, chosen),
-                TernaryVerdicts,
-                check=one_verdict_each(len(chosen)),
-            )
-            return {
-                i: Decision(v.verdict, None, "llm", v.reason)
-                for i, v in zip(subset, reply.verdicts, strict=True)
-            }
+            prompt = self.evaluation_template.generate_verdicts(question, chosen)
+            return await llm_verdicts(ctx.llm, prompt, TernaryVerdicts, subset)
 
         decisions = await decide(
             ctx,

@@ -28,7 +28,7 @@ from typing import Any
 
 from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.context import Decision, MeasureContext
-from deepeval.metrics._engine.decisions import decide
+from deepeval.metrics._engine.decisions import decide, llm_verdicts
 from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor, statements_batch_prompt
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
@@ -37,7 +37,6 @@ from deepeval.metrics._engine.schemas import (
     BinaryVerdicts,
     StatementVerdicts,
     non_blank_statements,
-    one_verdict_each,
 )
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.verdicts import binary_from_probability
@@ -188,16 +187,8 @@ class ContextualRelevancyMetric(EngineMetric):
         async def judge_node(ids: list[str]) -> dict[str, Decision]:
             assert ctx.llm is not None
             statements = [by_id[i][1] for i in ids]
-            reply = await a_generate_structured(
-                ctx.llm,
-                self.evaluation_template.generate_verdicts(question, statements),
-                BinaryVerdicts,
-                check=one_verdict_each(len(statements)),
-            )
-            return {
-                i: Decision(v.verdict, None, "llm", v.reason)
-                for i, v in zip(ids, reply.verdicts, strict=True)
-            }
+            prompt = self.evaluation_template.generate_verdicts(question, statements)
+            return await llm_verdicts(ctx.llm, prompt, BinaryVerdicts, ids)
 
         async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
             groups: dict[int, list[str]] = {}
