@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from deepeval.models.embedded.text import _MONTHS  # one month table for extraction and grading
 from deepeval.models.system_one.schema import ScoreAnswer
 
 LEVELS_1_TO_5 = [
@@ -77,14 +78,6 @@ _HEDGE = re.compile(r"\b(about|around|approximately|roughly|nearly|almost|over|u
 _YES = re.compile(r"^\s*(yes|yeah|yep|correct|true|indeed|affirmative)\b", re.I)
 _NO = re.compile(r"^\s*(no|nope|false|not\s+at\s+all|negative)\b", re.I)
 
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        "january february march april may june july august september october november december".split()
-    )
-}
-_MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
 _MONTH_RE = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 _DATE_PATTERNS = [
     re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
