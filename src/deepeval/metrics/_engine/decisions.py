@@ -57,6 +57,14 @@ async def llm_verdicts(
     return {i: Decision(v.verdict, None, "llm", v.reason) for i, v in zip(ids, reply.verdicts, strict=True)}
 
 
+def decision_sources(decisions: Mapping[str, Decision]) -> dict[str, int]:
+    """``{"decided_by_system_one": n, "decided_by_llm": m}`` for a metric's ``score_breakdown``."""
+    return {
+        "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
+        "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
+    }
+
+
 def _describe_error(err: BaseException) -> str:
     kind = getattr(err, "kind", None) or type(err).__name__
     return redact(f"{kind}: {err}")

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
-from deepeval.metrics._engine.decisions import decide, llm_verdicts
+from deepeval.metrics._engine.decisions import decide, decision_sources, llm_verdicts
 from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
@@ -99,8 +99,7 @@ class AnswerRelevancyMetric(EngineMetric):
         breakdown: dict[str, Any] = {
             "statements": len(statements),
             **counts,
-            "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
-            "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
+            **decision_sources(decisions),
         }
         reason = (
             await self._explain(ctx, score, judged, deterministic_reason, question)

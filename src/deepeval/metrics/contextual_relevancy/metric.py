@@ -28,7 +28,7 @@ from typing import Any
 
 from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.context import Decision, MeasureContext
-from deepeval.metrics._engine.decisions import decide, llm_verdicts
+from deepeval.metrics._engine.decisions import decide, decision_sources, llm_verdicts
 from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor, statements_batch_prompt
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
@@ -137,8 +137,7 @@ class ContextualRelevancyMetric(EngineMetric):
                 sum(1 for j in judged if j["node"] == n and j["verdict"] == "yes") for n in range(len(nodes))
             ],
             "statements_per_node": [len(sts) for sts in per_node],
-            "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
-            "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
+            **decision_sources(decisions),
         }
         reason = (
             await self._explain(ctx, score, judged, deterministic_reason, question)

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
-from deepeval.metrics._engine.decisions import decide
+from deepeval.metrics._engine.decisions import decide, decision_sources
 from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
 from deepeval.metrics._engine.facts import apply_changes, fact_changes
@@ -166,8 +166,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         breakdown.update(
             attritions=attritions,
             retained=len(decisions) - attritions,
-            decided_by_system_one=sum(d.source == "system_one" for d in decisions.values()),
-            decided_by_llm=sum(d.source == "llm" for d in decisions.values()),
+            **decision_sources(decisions),
         )
         reason = await self._explain(ctx, score, judged, deterministic_reason) if ctx.include_reason else None
         return Outcome(score, reason, breakdown)
