@@ -5,18 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from deepeval.metrics import KnowledgeRetentionMetric
-from deepeval.test_case import ConversationalTestCase, Turn
+from ._conversations import kr_score
 
 
 def _kr(first: str, last: str) -> float:
-    turns = [
-        Turn(role="user", content=first),
-        Turn(role="assistant", content="Nice to meet you, Bob."),
-        Turn(role="user", content="What should I have for dinner?"),
-        Turn(role="assistant", content=last),
-    ]
-    return KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns))
+    return kr_score(first, "Nice to meet you, Bob.", "What should I have for dinner?", last)
 
 
 @pytest.mark.xfail(
@@ -49,10 +42,10 @@ def test_control_kosher_pork_offer_is_caught() -> None:
 
 
 def test_nut_free_offer_keeps_a_peanut_allergy() -> None:
-    turns = [
-        Turn(role="user", content="My name is Priya and I am allergic to peanuts."),
-        Turn(role="assistant", content="Nice to meet you, Priya."),
-        Turn(role="user", content="Suggest a snack."),
-        Turn(role="assistant", content="Try a nut-free granola bar, Priya."),
-    ]
-    assert KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns)) == 1.0
+    score = kr_score(
+        "My name is Priya and I am allergic to peanuts.",
+        "Nice to meet you, Priya.",
+        "Suggest a snack.",
+        "Try a nut-free granola bar, Priya.",
+    )
+    assert score == 1.0

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from deepeval.metrics import KnowledgeRetentionMetric
-from deepeval.test_case import ConversationalTestCase, Turn
+from ._conversations import kr_score
 
 
 def _kr(last: str) -> float:
-    turns = [
-        Turn(role="user", content="Send it to Jon Smith."),
-        Turn(role="assistant", content="Sure, to Jon Smith."),
-        Turn(role="user", content="Sorry, it is spelled John, with an h."),
-        Turn(role="assistant", content=last),
-    ]
-    return KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns))
+    return kr_score(
+        "Send it to Jon Smith.",
+        "Sure, to Jon Smith.",
+        "Sorry, it is spelled John, with an h.",
+        last,
+    )
 
 
 @pytest.mark.xfail(
@@ -40,10 +38,10 @@ def test_control_old_spelling_after_the_correction_is_caught() -> None:
     ],
 )
 def test_acknowledging_a_correction_is_not_forgetting(ack: str) -> None:
-    turns = [
-        Turn(role="user", content="I am 43 years old and I want a running plan."),
-        Turn(role="assistant", content="Sure, at 43 a gradual plan works well."),
-        Turn(role="user", content="Actually I am 34, not 43."),
-        Turn(role="assistant", content=ack),
-    ]
-    assert KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns)) == 1.0
+    score = kr_score(
+        "I am 43 years old and I want a running plan.",
+        "Sure, at 43 a gradual plan works well.",
+        "Actually I am 34, not 43.",
+        ack,
+    )
+    assert score == 1.0

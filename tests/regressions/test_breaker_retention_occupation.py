@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from deepeval.metrics import KnowledgeRetentionMetric
-from deepeval.test_case import ConversationalTestCase, Turn
+from ._conversations import kr_score
 
 
 def _kr(last: str) -> float:
-    turns = [
-        Turn(role="user", content="Hi, I am Marco, I live in Milan and I work as a nurse."),
-        Turn(role="assistant", content="Nice to meet you, Marco!"),
-        Turn(role="user", content="Can you recommend a weekend activity?"),
-        Turn(role="assistant", content=last),
-    ]
-    return KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns))
+    return kr_score(
+        "Hi, I am Marco, I live in Milan and I work as a nurse.",
+        "Nice to meet you, Marco!",
+        "Can you recommend a weekend activity?",
+        last,
+    )
 
 
 @pytest.mark.xfail(
