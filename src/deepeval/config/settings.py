@@ -37,6 +37,7 @@ KNOWN_KEYS: dict[str, str] = {
     "TYPESAFE_COST_PER_INPUT_TOKEN": "USD per input token for the System One model",
     "DEEPEVAL_JUDGE_TIMEOUT": "seconds per judge attempt (default 60)",
     "DEEPEVAL_JUDGE_MAX_RETRIES": "retries per judge call on transient errors (default 4)",
+    "DEEPEVAL_HTTP_CLIENT": "HTTP transport of async OpenAI-compatible judge calls: aiohttp (default) | httpx",
     "DEEPEVAL_RESULTS_FOLDER": "folder for JSON/HTML results",
     "DEEPEVAL_CACHE_PATH": "SQLite cache file (default .deepeval/cache.sqlite)",
 }

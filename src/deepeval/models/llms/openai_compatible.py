@@ -35,6 +35,7 @@ from deepeval.models.llms.response_format import (
     response_format,
     schema_instruction,
 )
+from deepeval.models.llms.transport import async_http_client_class
 from deepeval.models.pricing import Price
 from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
 from deepeval.models.retry import (
@@ -322,8 +323,13 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 body=body,
                 options={"timeout": self.retry_policy.timeout + 1.0, "security": {"bearer_auth": True}},
             )
-        except openai.APITimeoutError:
-            raise timeout_error(name, self.retry_policy.timeout) from None
+        except openai.APITimeoutError as exc:
+            refused = _os_error_in(exc)
+            if refused is None:
+                raise timeout_error(name, self.retry_policy.timeout) from None
+            # The aiohttp transport reports a refused connection as a connect *timeout*; the OS error says what
+            # happened.
+            raise connection_error(name, display_url(self.base_url), type(refused).__name__) from None
         except openai.APIConnectionError as exc:
             cause = type(exc.__cause__).__name__ if exc.__cause__ else type(exc).__name__
             raise connection_error(name, display_url(self.base_url), cause) from None
@@ -425,22 +431,20 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         if key is None:
             raise self._missing_key_error()
         kwargs = {k: v for k, v in self._sdk_kwargs(key).items() if k != "http_client"}
-        return openai.AsyncOpenAI(
-            **self._with_shared_tls(kwargs, openai.DefaultAsyncHttpxClient, is_async=True)
-        )
+        return openai.AsyncOpenAI(**self._with_shared_tls(kwargs, async_http_client_class(), is_async=True))
 
     def _new_async_client(self) -> openai.AsyncOpenAI:
         key = self._key_or_none()
         if key is None:
             raise self._missing_key_error()
         return openai.AsyncOpenAI(
-            **self._with_shared_tls(self._sdk_kwargs(key), openai.DefaultAsyncHttpxClient, is_async=True)
+            **self._with_shared_tls(self._sdk_kwargs(key), async_http_client_class(), is_async=True)
         )
 
     @staticmethod
     def _with_shared_tls(kwargs: dict[str, Any], http_client_class: Any, *, is_async: bool) -> dict[str, Any]:
-        """``kwargs`` plus the SDK's own HTTP client (``DefaultHttpxClient``/``DefaultAsyncHttpxClient``: its
-        defaults) built with the process-wide TLS context (:mod:`deepeval.models.tls`), unless the caller passed
+        """``kwargs`` plus the SDK's own HTTP client (``DefaultHttpxClient``, or for async calls the class
+        :func:`~deepeval.models.llms.transport.async_http_client_class` picks: the SDK's defaults) built with the process-wide TLS context (:mod:`deepeval.models.tls`), unless the caller passed
         ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
         an ``httpx.Client`` the sync client of :meth:`load_model`); the other side gets the default."""
         given = kwargs.get("http_client")
@@ -473,6 +477,18 @@ async def _close_client(client: openai.AsyncOpenAI) -> None:
 
 async def _keep_open(client: openai.AsyncOpenAI) -> None:
     """Closer for SDK clients built on a caller's http_client: leave it open."""
+
+
+def _os_error_in(exc: BaseException) -> OSError | None:
+    """The first OS-level error (connection refused, reset, DNS) in ``exc``'s cause chain that is not a timeout."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc.__cause__ or exc.__context__
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, OSError) and not isinstance(cause, TimeoutError):
+            return cause
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def _blames(exc: JudgeError, param: str) -> bool:

@@ -2,21 +2,32 @@
 
 An async HTTP client's connection pool belongs to the loop that opened it, while one judge object may be used from
 several loops (``asyncio.run`` per sync call, a runner's worker thread, Jupyter). :class:`PerLoop` hands each
-running loop its own client, drops clients whose loop has closed, and lets a sync call run on a private client
+running loop its own client, closes it when that loop shuts down, and lets a sync call run on a private client
 that is closed when the call ends (so short-lived loops leak nothing).
+
+Closing at shutdown: asyncio has no "loop is closing" callback, but ``asyncio.run`` (and ``asyncio.Runner``,
+pytest-asyncio, IPython's runner) calls ``loop.shutdown_asyncgens()`` before closing, which closes every async
+generator the loop has seen started. Each client gets a small guard generator, started on its loop and parked at its
+``yield``; shutting the loop down runs the guard's ``finally``, which closes the client on the loop that owns it.
+That matters for transports such as aiohttp, whose sessions must be closed on their own loop and warn otherwise.
+A loop closed without that step (a hand-made loop closed with ``loop.close()``) drops its clients unclosed, as
+before.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import threading
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
 from typing import Any, Generic, TypeVar
 
 C = TypeVar("C")
 T = TypeVar("T")
+
+_log = logging.getLogger(__name__)
 
 
 class PerLoop(Generic[C]):
@@ -34,7 +45,10 @@ class PerLoop(Generic[C]):
         self._closer = closer
         self._private_pair = private or (factory, closer)
         self._lock = threading.Lock()
-        self._clients: dict[int, tuple[weakref.ref[asyncio.AbstractEventLoop], C]] = {}
+        # loop id -> (the loop, its client, the guard that closes the client when the loop shuts down)
+        self._clients: dict[
+            int, tuple[weakref.ref[asyncio.AbstractEventLoop], C, AsyncGenerator[None, None]]
+        ] = {}
         self._private: contextvars.ContextVar[C | None] = contextvars.ContextVar("deepeval_private_client")
 
     def get(self) -> C:
@@ -44,15 +58,41 @@ class PerLoop(Generic[C]):
             return private
         loop = asyncio.get_running_loop()
         with self._lock:
-            for loop_id, (ref, _client) in list(self._clients.items()):
+            for loop_id, (ref, _client, _guard) in list(self._clients.items()):
                 other = ref()
                 if other is None or other.is_closed():
                     del self._clients[loop_id]
             entry = self._clients.get(id(loop))
             if entry is None:
-                entry = (weakref.ref(loop), self._factory())
+                client = self._factory()
+                entry = (weakref.ref(loop), client, self._start_guard(id(loop), client))
                 self._clients[id(loop)] = entry
             return entry[1]
+
+    def _start_guard(self, loop_id: int, client: C) -> AsyncGenerator[None, None]:
+        """Start (on the running loop) the guard generator that closes ``client`` when the loop shuts down."""
+        guard = self._guard(loop_id, client)
+        step = guard.asend(None)  # registers the generator with the running loop's async-generator hooks
+        try:
+            step.send(None)  # runs it to its ``yield``: no await before it, so this completes synchronously
+        except StopIteration:
+            pass
+        return guard
+
+    async def _guard(self, loop_id: int, client: C) -> AsyncGenerator[None, None]:
+        try:
+            yield
+        finally:
+            with self._lock:
+                entry = self._clients.get(loop_id)
+                if entry is not None and entry[1] is client:
+                    del self._clients[loop_id]
+            try:
+                await self._closer(client)
+            except (
+                Exception
+            ) as exc:  # closing is best effort: a failed close must not fail the caller's shutdown
+                _log.debug("closing a judge HTTP client at loop shutdown failed: %s", type(exc).__name__)
 
     async def run_private(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` with a fresh client that is closed afterwards."""
@@ -69,11 +109,12 @@ class PerLoop(Generic[C]):
         """Close the running loop's client, if any."""
         loop = asyncio.get_running_loop()
         with self._lock:
-            entry = self._clients.pop(id(loop), None)
+            entry = self._clients.get(id(loop))
         if entry is not None:
-            await self._closer(entry[1])
+            await entry[2].aclose()  # the guard's ``finally`` forgets the client and closes it
 
     def clear(self) -> None:
-        """Forget every cached client (without closing them; for configuration changes in tests)."""
+        """Forget every cached client (for configuration changes in tests); each is closed on its own loop soon
+        after, when its guard is collected, or at that loop's shutdown."""
         with self._lock:
             self._clients.clear()
