@@ -6,8 +6,9 @@ runs in this process, the client in a child process, so the child's CPU time is 
 
 Usage::
 
-    python bench/client_burst.py                       # 100 calls per wave, 8 waves, 200 ms latency
-    python bench/client_burst.py --http-client aiohttp # the openai SDK's aiohttp transport (needs aiohttp)
+    python bench/client_burst.py                       # 100 calls per wave, 8 waves, 200 ms latency (aiohttp)
+    python bench/client_burst.py --http-client httpx   # the openai SDK's httpx transport (DEEPEVAL_HTTP_CLIENT)
+    python bench/client_burst.py --profile             # also print the child's top functions by own time
 
 Prints one line: min / median wall per wave and client CPU per call (the first wave, which opens the
 connections, is reported on its own and left out of the min / median).
@@ -36,20 +37,11 @@ def _cpu_s() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-async def _child(n: int, waves: int, http_client: str, max_concurrency: int) -> dict[str, Any]:
-    import openai
-
+async def _child(n: int, waves: int, max_concurrency: int) -> dict[str, Any]:
     from deepeval.metrics._engine.extractor import StatementList, statements_prompt
     from deepeval.models import LocalModel
 
-    class AioLocalModel(LocalModel):
-        """Async calls through the SDK's aiohttp transport (``openai[aiohttp]``; RuntimeError without it)."""
-
-        def _new_async_client(self) -> openai.AsyncOpenAI:
-            key = self._key_or_none() or ""
-            return openai.AsyncOpenAI(**self._sdk_kwargs(key), http_client=openai.DefaultAioHttpClient())
-
-    model = (AioLocalModel if http_client == "aiohttp" else LocalModel)(max_concurrency=max_concurrency)
+    model = LocalModel(max_concurrency=max_concurrency)  # transport: DEEPEVAL_HTTP_CLIENT, set by the parent
     walls: list[float] = []
     cpus: list[float] = []
     for wave in range(waves + 1):
@@ -69,12 +61,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=100, help="concurrent calls per wave (default 100)")
     ap.add_argument("--waves", type=int, default=8, help="measured waves after the first (default 8)")
     ap.add_argument("--latency", type=float, default=0.2, help="judge latency in seconds (default 0.2)")
-    ap.add_argument("--http-client", choices=["default", "aiohttp"], default="default")
+    ap.add_argument("--http-client", choices=["aiohttp", "httpx"], default="aiohttp")
+    ap.add_argument("--profile", action="store_true", help="cProfile the child; print its top 30 by own time")
     ap.add_argument("--max-concurrency", type=int, default=256, help="the client's limiter cap (default 256)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        result = asyncio.run(_child(args.n, args.waves, args.http_client, args.max_concurrency))
+        if args.profile:
+            import cProfile
+            import pstats
+
+            prof = cProfile.Profile()
+            result = prof.runcall(asyncio.run, _child(args.n, args.waves, args.max_concurrency))
+            pstats.Stats(prof, stream=sys.stderr).sort_stats("tottime").print_stats(30)
+        else:
+            result = asyncio.run(_child(args.n, args.waves, args.max_concurrency))
         print(json.dumps(result))
         return 0
     from bench.judge_server import BenchJudge
@@ -87,11 +88,17 @@ def main(argv: list[str] | None = None) -> int:
             *(argv if argv is not None else sys.argv[1:]),
         ]
         proc = subprocess.run(
-            cmd, env={**os.environ, **judge.env()}, capture_output=True, text=True, check=False
+            cmd,
+            env={**os.environ, **judge.env(), "DEEPEVAL_HTTP_CLIENT": args.http_client},
+            capture_output=True,
+            text=True,
+            check=False,
         )
     if proc.returncode != 0:
         print(proc.stderr[-2000:], file=sys.stderr)
         return proc.returncode
+    if args.profile:
+        print(proc.stderr[:6000], file=sys.stderr)
     r = json.loads(proc.stdout.strip().splitlines()[-1])
     walls, per_call = r["walls"][1:], [c / args.n * 1000 for c in r["cpus"][1:]]
     print(

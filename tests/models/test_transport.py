@@ -76,7 +76,7 @@ def test_per_loop_client_uses_the_chosen_transport(transport: str) -> None:
 
 # -- the same behaviour on both transports --------------------------------------------------------------------------
 def test_replies_usage_and_a_wide_level(transport: str, fast_policy: RetryPolicy) -> None:
-    with OpenAIChatServer(lambda req: "fine thanks", latency=0.05) as srv:
+    with OpenAIChatServer(lambda req: "fine thanks", latency=0.5) as srv:  # long enough for all 60 to overlap
         model = _model(srv.base_url, fast_policy)
 
         async def level() -> list[str]:

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from deepeval._gc import older_objects_frozen
 from deepeval.errors import ConfigurationError
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.results import EvaluationError, EvaluationResult
@@ -124,7 +125,8 @@ async def a_evaluate(
                     cache,
                     progress.advance,
                 )
-                out = await runner.run()
+                with older_objects_frozen():  # no full GC pass over pre-run objects mid-run: see deepeval._gc
+                    out = await runner.run()
     finally:
         if cache is not None:
             cache.close()

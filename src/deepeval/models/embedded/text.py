@@ -12,7 +12,10 @@ from functools import lru_cache
 
 import pysbd
 
+from deepeval.models.embedded import _pysbd_patterns
+
 _SEGMENTER = pysbd.Segmenter(language="en", clean=False)
+_pysbd_patterns.install()  # pysbd's patterns outgrow re's own cache: see that module
 
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")

@@ -1,0 +1,67 @@
+"""pysbd's regular expressions go through our compiled-pattern cache and split exactly as without it."""
+
+from __future__ import annotations
+
+import re
+
+import pysbd
+import pysbd.abbreviation_replacer
+
+from deepeval.models.embedded import _pysbd_patterns
+from deepeval.models.embedded.text import split_sentences
+
+TEXTS = [
+    "Dr. Smith went to Washington D.C. on Jan. 5th. He met Mr. Jones at 3 p.m. and left.",
+    "The U.S. economy grew 3.5% in Q2. Analysts (e.g. at J.P. Morgan) expected 2.9%! Why? Nobody knows...",
+    "No. 5 is on St. James St. in the city. The co. was founded in 1999 by Prof. Lee et al. in Vol. 2.",
+    'She said "I will come." Then she left. 1. First item 2. Second item. Visit www.example.com today.',
+    "Iron deficiency causes fatigue, pale skin and shortness of breath. It is treated with supplements.",
+]
+
+
+def _plain_split(text: str) -> list[str]:
+    """pysbd with the real ``re`` module in its globals (the cache uninstalled for this call)."""
+    modules = [m for n, m in list(__import__("sys").modules.items()) if n.startswith("pysbd")]
+    saved = {m: m.__dict__.get("re") for m in modules}
+    try:
+        for m in modules:
+            if saved[m] is not None:
+                m.re = re
+        return pysbd.Segmenter(language="en", clean=False).segment(text)
+    finally:
+        for m, value in saved.items():
+            if value is not None:
+                m.re = value
+
+
+def test_installed_in_pysbd_modules_once() -> None:
+    assert isinstance(pysbd.abbreviation_replacer.re, _pysbd_patterns.CachingRe)
+    assert _pysbd_patterns.install() == 0  # already done when text.py was imported
+
+
+def test_same_sentences_as_plain_pysbd() -> None:
+    seg = pysbd.Segmenter(language="en", clean=False)
+    for text in TEXTS:
+        assert seg.segment(text) == _plain_split(text), text
+    assert split_sentences(TEXTS[0]) == [
+        "Dr. Smith went to Washington D.C. on Jan. 5th.",
+        "He met Mr. Jones at 3 p.m. and left.",
+    ]
+
+
+def test_patterns_are_compiled_once() -> None:
+    seg = pysbd.Segmenter(language="en", clean=False)
+    seg.segment(TEXTS[2])
+    before = _pysbd_patterns._compiled.cache_info()
+    seg.segment(TEXTS[2])
+    after = _pysbd_patterns._compiled.cache_info()
+    assert after.misses == before.misses and after.hits - before.hits > 50
+
+
+def test_everything_else_passes_through_to_re() -> None:
+    cached = _pysbd_patterns.CachingRe()
+    assert cached.escape("a.b") == re.escape("a.b") and cached.IGNORECASE is re.IGNORECASE
+    assert cached.sub(r"(?i)B", "x", "abB") == "axx" and cached.split(r"\s", "a b", 1) == ["a", "b"]
+    assert (
+        cached.findall(r"\d", "a1b2", re.I) == ["1", "2"] and cached.match(re.compile("a"), "ab") is not None
+    )
