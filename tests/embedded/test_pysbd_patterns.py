@@ -65,3 +65,37 @@ def test_everything_else_passes_through_to_re() -> None:
     assert (
         cached.findall(r"\d", "a1b2", re.I) == ["1", "2"] and cached.match(re.compile("a"), "ab") is not None
     )
+
+
+def test_threads_splitting_at_once_get_their_own_sentences() -> None:
+    """Regression: one module-wide pysbd Segmenter kept the text being split on itself, so threads splitting at the
+    same time got each other's sentences (97 of 399 ClapNQ nodes wrong with 4 threads)."""
+    import sys
+    import threading
+
+    from deepeval.models.embedded import text
+
+    texts = [
+        f"Item {i} costs {i}.5 dollars. Dr. Who bought it on Jan. {i % 28 + 1}. It was fine."
+        for i in range(400)
+    ]
+    expected = {t: _plain_split(t) for t in texts}
+    text._segment.cache_clear()
+    wrong: list[str] = []
+
+    def work(part: list[str]) -> None:
+        for t in part:
+            if split_sentences(t) != [s.strip() for s in expected[t]]:
+                wrong.append(t)
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # switch threads often, as a loaded machine would
+    try:
+        threads = [threading.Thread(target=work, args=(texts[i::4],)) for i in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert wrong == [] and len(expected[texts[0]]) == 3

@@ -14,7 +14,6 @@ import pysbd
 
 from deepeval.models.embedded import _pysbd_patterns
 
-_SEGMENTER = pysbd.Segmenter(language="en", clean=False)
 _pysbd_patterns.install()  # pysbd's patterns outgrow re's own cache: see that module
 
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
@@ -83,7 +82,10 @@ def normalize_quotes(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _segment(text: str) -> tuple[str, ...]:
-    return tuple(s.strip() for s in _SEGMENTER.segment(text) if s.strip())
+    # A Segmenter per call: segment() keeps the text on the object while it works, so one shared across threads
+    # (a user measuring from a thread pool) returned another thread's sentences. Building one costs ~0.5 us.
+    segmenter = pysbd.Segmenter(language="en", clean=False)
+    return tuple(s.strip() for s in segmenter.segment(text) if s.strip())
 
 
 def split_sentences(text: str) -> list[str]:
