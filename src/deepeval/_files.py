@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -20,15 +21,27 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     Raises:
         OSError: the folder cannot be created or written (nothing is left behind).
     """
+    return write_chunks_atomic(path, (text,))
+
+
+def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
+    """:func:`write_text_atomic` for text produced piece by piece (a report of 10,000 test cases is never held
+    whole): each chunk is encoded and written as it comes. An exception from ``chunks`` removes the temporary file
+    and propagates.
+
+    Raises:
+        OSError: the folder cannot be created or written (nothing is left behind).
+    """
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    data = text.encode("utf-8", errors="backslashreplace")
     tmp = p.parent / f".{p.name}.{uuid.uuid4().hex[:12]}.tmp"
     # os.open with 0o666 lets the umask decide the mode, as a plain open() would (mkstemp would force 0600)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        with os.fdopen(fd, "wb", buffering=1 << 16) as f:
+            for chunk in chunks:
+                # per chunk is the same as whole: a lone surrogate is one code point, never split across chunks
+                f.write(chunk.encode("utf-8", errors="backslashreplace"))
         os.replace(tmp, p)
     except BaseException:
         try:

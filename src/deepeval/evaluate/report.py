@@ -9,11 +9,13 @@ autoescape), so test-case content is shown as text and never interpreted.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from deepeval._files import write_text_atomic
+from deepeval._files import write_chunks_atomic, write_text_atomic
 from deepeval.evaluate.results import EvaluationResult
 
 BINS = 10
@@ -77,19 +79,13 @@ def _metric_panels(result: EvaluationResult) -> list[dict[str, Any]]:
 
 def render_html(result: EvaluationResult, title: str | None = None) -> str:
     """The report as one HTML string."""
-    import jinja2
+    return "".join(iter_html(result, title))
 
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["fmt"] = lambda v, d=3: "-" if v is None else f"{v:.{d}f}"
-    env.filters["pct"] = lambda v: "-" if v is None else f"{100 * v:.1f}%"
-    template = env.get_template("report.html.j2")
-    return template.render(
+
+def iter_html(result: EvaluationResult, title: str | None = None) -> Iterator[str]:
+    """:func:`render_html` in pieces as the template renders them (one test case's rows at a time), for writing a
+    large run without holding its whole page."""
+    return _template().generate(
         title=title or f"deepeval run {result.identifier or result.run_id}",
         result=result,
         totals=result.totals(),
@@ -105,6 +101,23 @@ def render_html(result: EvaluationResult, title: str | None = None) -> str:
     )
 
 
+@functools.lru_cache(maxsize=1)
+def _template() -> Any:
+    """The compiled report template (compiling it costs ~1.5 MB and a few ms, so once per process)."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["fmt"] = lambda v, d=3: "-" if v is None else f"{v:.{d}f}"
+    env.filters["pct"] = lambda v: "-" if v is None else f"{100 * v:.1f}%"
+    return env.get_template("report.html.j2")
+
+
 def _stem(result: EvaluationResult) -> str:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     ident = re.sub(r"[^A-Za-z0-9_.-]+", "_", result.identifier or "run")[:60]
@@ -112,13 +125,14 @@ def _stem(result: EvaluationResult) -> str:
 
 
 def save_json(result: EvaluationResult, path: str | Path) -> Path:
-    """Write :meth:`EvaluationResult.to_json` to ``path`` (folders created; written whole or not at all, lone
+    """Write :meth:`EvaluationResult.to_json` to ``path``, one test case at a time (folders created; written whole
+    or not at all, lone
     surrogates escaped so the file reads back losslessly, see :mod:`deepeval._files`); return the path.
 
     Raises:
         OSError: ``path`` cannot be written.
     """
-    return write_text_atomic(path, result.to_json())
+    return write_chunks_atomic(path, result.iter_json())
 
 
 def save_html(result: EvaluationResult, path: str | Path) -> Path:
@@ -128,7 +142,7 @@ def save_html(result: EvaluationResult, path: str | Path) -> Path:
     Raises:
         OSError: ``path`` cannot be written.
     """
-    return write_text_atomic(path, render_html(result))
+    return write_chunks_atomic(path, iter_html(result))
 
 
 def export_run(result: EvaluationResult, folder: str | Path) -> tuple[Path, Path]:

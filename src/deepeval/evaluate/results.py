@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,6 +237,12 @@ class EvaluationResult:
 
     # -- export --------------------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        out = self.to_dict_without_test_results()
+        out["test_results"] = [t.to_dict() for t in self.test_results]
+        return out
+
+    def to_dict_without_test_results(self) -> dict[str, Any]:
+        """:meth:`to_dict` less its ``test_results`` list (same keys, in the same order, before it)."""
         return {
             "run_id": self.run_id,
             "identifier": self.identifier,
@@ -246,12 +253,29 @@ class EvaluationResult:
             "metrics": self.metric_summary(),
             "judges": self.judges,
             "extras": _clean(self.extras),
-            "test_results": [t.to_dict() for t in self.test_results],
         }
 
     def to_json(self, indent: int | None = 2) -> str:
         """The run as JSON (NaN/inf written as null)."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, default=str)
+
+    def iter_json(self) -> Iterator[str]:
+        """:meth:`to_json` (``indent=2``) in pieces, one test case at a time, so a large run is written without
+        building its whole text (or its whole ``to_dict()``) at once; ``"".join(iter_json()) == to_json()``."""
+        head = self.to_dict_without_test_results()
+        head["test_results"] = []
+        text = json.dumps(head, indent=2, ensure_ascii=False, default=str)
+        opening, closing = text[: -len("[]\n}")], "\n  ]\n}"
+        if not self.test_results:
+            yield text
+            return
+        yield opening + "["
+        for i, t in enumerate(self.test_results):
+            item = json.dumps(t.to_dict(), indent=2, ensure_ascii=False, default=str)
+            # nested two levels deep: every line of the item moves 4 spaces right (JSON strings hold no raw
+            # newlines, so only line breaks between tokens are touched)
+            yield ("," if i else "") + "\n    " + item.replace("\n", "\n    ")
+        yield closing
 
 
 class EvaluationError(DeepEvalError):
