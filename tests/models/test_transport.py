@@ -270,3 +270,70 @@ def test_pool_on_a_loop_closed_without_shutdown_reports_nothing() -> None:
 
     assert _unclosed_warnings(hand_made_loop) == []
     assert [c.close_calls for c in made] == [0, 1]
+
+
+# -- the System One client follows the same setting ---------------------------------------------------------------
+def _s1_questions() -> dict[str, Any]:
+    from deepeval.models.system_one import NoulQuestion
+
+    return {"ok": NoulQuestion(instructions="Is the statement relevant?", true="yes", false="no")}
+
+
+def test_system_one_client_class_follows_the_setting(transport: str) -> None:
+    import httpx
+
+    from deepeval.models import TypeSafeModel
+
+    async def classes() -> list[type]:
+        plain = TypeSafeModel(api_key=KEY, base_url="http://127.0.0.1:9")
+        own = TypeSafeModel(api_key=KEY, base_url="http://127.0.0.1:9", transport=httpx.AsyncHTTPTransport())
+        with_headers = TypeSafeModel(api_key=KEY, base_url="http://127.0.0.1:9", headers={"X-Team": "a"})
+        return [type(m._clients.get()) for m in (plain, own, with_headers)]
+
+    plain, own, with_headers = asyncio.run(classes())
+    expected = openai.DefaultAioHttpClient if transport == "aiohttp" else httpx.AsyncClient
+    assert plain is expected and with_headers is expected
+    assert own is httpx.AsyncClient  # a caller's httpx transport keeps the client on httpx
+
+
+def test_system_one_decides_and_maps_errors_on_both(transport: str, fast_policy: RetryPolicy) -> None:
+    from deepeval.errors import SystemOneError
+    from deepeval.models import TypeSafeModel
+    from deepeval.testing.servers import SystemOneServer, wire_noul
+
+    with SystemOneServer(lambda state, qs: {"ok": wire_noul(0.8)}, api_key=KEY, latency=0.05) as srv:
+        model = TypeSafeModel(
+            api_key=KEY, base_url=srv.base_url, retry_policy=fast_policy, headers={"X-T": "1"}
+        )
+        answers, _ = model.decide({"input": "x"}, _s1_questions())
+        assert answers.nouls["ok"].probability == 0.8 and srv.counters.requests == 1
+    policy = RetryPolicy(max_retries=1, timeout=2, base_delay=0.001, max_delay=0.002)
+    with track_usage() as usage, pytest.raises(SystemOneError) as info:
+        TypeSafeModel(api_key=KEY, base_url=_free_port_url()[: -len("/v1")], retry_policy=policy).decide(
+            {"input": "x"}, _s1_questions()
+        )
+    assert info.value.kind == "connection" and usage.retries == 1 and KEY not in str(info.value)
+    slow = RetryPolicy(max_retries=0, timeout=0.2, base_delay=0.001, max_delay=0.002)
+    with SystemOneServer(lambda state, qs: {"ok": wire_noul(0.8)}, api_key=KEY, latency=1.0) as srv:
+        with pytest.raises(SystemOneError) as info:
+            TypeSafeModel(api_key=KEY, base_url=srv.base_url, retry_policy=slow).decide(
+                {"input": "x"}, _s1_questions()
+            )
+    assert info.value.kind == "timeout"
+
+
+def test_system_one_clients_are_closed_at_loop_shutdown(transport: str, fast_policy: RetryPolicy) -> None:
+    from deepeval.models import TypeSafeModel
+    from deepeval.testing.servers import SystemOneServer, wire_noul
+
+    with SystemOneServer(lambda state, qs: {"ok": wire_noul(0.6)}, api_key=KEY) as srv:
+        model = TypeSafeModel(api_key=KEY, base_url=srv.base_url, retry_policy=fast_policy)
+        clients: list[Any] = []
+
+        async def call() -> float:
+            answers, _ = await model.a_decide({"input": "x"}, _s1_questions())
+            clients.append(model._clients.get())
+            return answers.nouls["ok"].probability
+
+        assert _unclosed_warnings(lambda: [asyncio.run(call()) for _ in range(2)]) == []
+    assert len(clients) == 2 and all(c.is_closed for c in clients)

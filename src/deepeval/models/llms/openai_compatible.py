@@ -35,7 +35,7 @@ from deepeval.models.llms.response_format import (
     response_format,
     schema_instruction,
 )
-from deepeval.models.llms.transport import async_http_client_class
+from deepeval.models.llms.transport import async_http_client_class, os_error_in
 from deepeval.models.pricing import Price
 from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
 from deepeval.models.retry import (
@@ -324,7 +324,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 options={"timeout": self.retry_policy.timeout + 1.0, "security": {"bearer_auth": True}},
             )
         except openai.APITimeoutError as exc:
-            refused = _os_error_in(exc)
+            refused = os_error_in(exc)
             if refused is None:
                 raise timeout_error(name, self.retry_policy.timeout) from None
             # The aiohttp transport reports a refused connection as a connect *timeout*; the OS error says what
@@ -477,18 +477,6 @@ async def _close_client(client: openai.AsyncOpenAI) -> None:
 
 async def _keep_open(client: openai.AsyncOpenAI) -> None:
     """Closer for SDK clients built on a caller's http_client: leave it open."""
-
-
-def _os_error_in(exc: BaseException) -> OSError | None:
-    """The first OS-level error (connection refused, reset, DNS) in ``exc``'s cause chain that is not a timeout."""
-    seen: set[int] = set()
-    cause: BaseException | None = exc.__cause__ or exc.__context__
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        if isinstance(cause, OSError) and not isinstance(cause, TimeoutError):
-            return cause
-        cause = cause.__cause__ or cause.__context__
-    return None
 
 
 def _blames(exc: JudgeError, param: str) -> bool:

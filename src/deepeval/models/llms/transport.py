@@ -9,21 +9,41 @@ Both speak to the same servers with the same auth, timeouts, proxies and errors:
 SDK's httpx-style client, so the SDK maps its errors to the same ``openai.APIError`` types.
 
 ``DEEPEVAL_HTTP_CLIENT``: ``aiohttp`` (the default when it is installed) or ``httpx``. The synchronous client of
-``load_model()`` is always httpx.
+``load_model()`` is always httpx. The TypeSafe System One client follows the same setting
+(:func:`system_one_client_class`).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.util
+from collections.abc import Mapping
 from typing import Any
 
+import httpx
 import openai
 
 from deepeval.config.settings import get_settings
 from deepeval.errors import ConfigurationError
 
 CHOICES = ("aiohttp", "httpx")
+
+
+def _httpx2_errors(name: str) -> tuple[type[BaseException], ...]:
+    """``httpx2.<name>`` where the SDK builds on httpx2 (openai >= 3), else nothing."""
+    try:
+        import httpx2  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return ()
+    return (getattr(httpx2, name),)
+
+
+#: what an httpx-style client raises for a timeout / a failed connection, on either httpx distribution
+TIMEOUT_ERRORS: tuple[type[BaseException], ...] = (
+    httpx.TimeoutException,
+    *_httpx2_errors("TimeoutException"),
+)
+TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (httpx.TransportError, *_httpx2_errors("TransportError"))
 
 
 def async_http_client_class() -> Any:
@@ -49,6 +69,29 @@ def async_http_client_class() -> Any:
     return openai.DefaultAsyncHttpxClient
 
 
+#: ``client_kwargs`` a System One client may carry onto the aiohttp transport: plain values both HTTP stacks read the
+#: same way. Anything else (``transport=``, ``limits=``, ``mounts=``, event hooks: objects of one httpx distribution)
+#: keeps the client on ``httpx.AsyncClient``, as the caller wrote it for.
+PORTABLE_CLIENT_KWARGS = frozenset({"headers", "verify", "cert", "proxy", "trust_env", "timeout", "base_url"})
+
+
+def system_one_client_class(client_kwargs: Mapping[str, Any]) -> Any | None:
+    """The SDK's aiohttp-based async client class for a System One client with these ``client_kwargs``, or None
+    for plain ``httpx.AsyncClient`` (``DEEPEVAL_HTTP_CLIENT=httpx``, aiohttp missing, or kwargs that belong to
+    httpx).
+
+    Raises:
+        ConfigurationError: as :func:`async_http_client_class`.
+    """
+    chosen = async_http_client_class()
+    if (
+        chosen is not getattr(openai, "DefaultAioHttpClient", None)
+        or not set(client_kwargs) <= PORTABLE_CLIENT_KWARGS
+    ):
+        return None
+    return chosen
+
+
 @functools.lru_cache(maxsize=1)
 def _aiohttp_available() -> bool:
     """Whether this SDK has an aiohttp client and its requirements import (SDKs before it, or without the extra,
@@ -60,3 +103,15 @@ def _aiohttp_available() -> bool:
     except Exception:
         return False
     return True
+
+
+def os_error_in(exc: BaseException) -> OSError | None:
+    """The first OS-level error (connection refused, reset, DNS) in ``exc``'s cause chain that is not a timeout."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc.__cause__ or exc.__context__
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, OSError) and not isinstance(cause, TimeoutError):
+            return cause
+        cause = cause.__cause__ or cause.__context__
+    return None

@@ -1,4 +1,5 @@
-"""TypeSafe's hosted System One model (Jev) over HTTP: ``POST {base}/v1/systemone`` (REFERENCE §5), on httpx.
+"""TypeSafe's hosted System One model (Jev) over HTTP: ``POST {base}/v1/systemone`` (REFERENCE §5), on the openai
+SDK's aiohttp transport or on httpx (``DEEPEVAL_HTTP_CLIENT``, see :mod:`deepeval.models.llms.transport`).
 
 Wire mapping of our questions (our ``kind``/``data`` fields never leave the process):
 
@@ -28,6 +29,12 @@ from deepeval.errors import RequestTooLargeError, SystemOneError, UnsupportedQue
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.llms.openai_compatible import Secret, display_url
 from deepeval.models.llms.per_loop import PerLoop
+from deepeval.models.llms.transport import (
+    TIMEOUT_ERRORS,
+    TRANSPORT_ERRORS,
+    os_error_in,
+    system_one_client_class,
+)
 from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
 from deepeval.models.retry import (
     RetryPolicy,
@@ -47,7 +54,7 @@ from deepeval.models.system_one.schema import (
     ScoreQuestion,
     SystemOneAnswers,
 )
-from deepeval.models.tls import shared_context
+from deepeval.models.tls import library_of, shared_context
 from deepeval.models.usage import record_usage
 
 T = TypeVar("T")
@@ -217,7 +224,8 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         timeout / max_retries / retry_policy: as the LLM clients (``DEEPEVAL_JUDGE_TIMEOUT`` /
             ``DEEPEVAL_JUDGE_MAX_RETRIES``).
         max_concurrency: starting cap of concurrent requests (adaptive).
-        **client_kwargs: passed to ``httpx.AsyncClient`` (e.g. ``headers``, ``verify``, ``proxy``).
+        **client_kwargs: passed to the HTTP client (e.g. ``headers``, ``verify``, ``proxy``); any other than
+            those and ``cert``/``trust_env``/``timeout`` (e.g. ``transport=``) selects ``httpx.AsyncClient``.
 
     ``decide`` / ``a_decide`` return ``(SystemOneAnswers, cost_usd | None)``; cost is None when the server reports
     no usage. They record ``input_tokens``/``output_tokens``/``system_one_requests`` with ``record_usage``; the
@@ -255,7 +263,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         self.limiter = AdaptiveLimiter(max_concurrency)
         self.resolved_model: str | None = None
         self._client_kwargs = client_kwargs
-        self._clients: PerLoop[httpx.AsyncClient] = PerLoop(self._new_client, _aclose)
+        self._clients: PerLoop[Any] = PerLoop(self._new_client, _aclose)
         super().__init__(model or s.get("TYPESAFE_MODEL_NAME") or DEFAULT_MODEL)
 
     # -- DeepEvalBaseSystemOneModel --------------------------------------------------------------------------------
@@ -328,9 +336,15 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
                     "Content-Type": "application/json",
                 },
             )
-        except httpx.TimeoutException:
-            raise timeout_error(name, self.retry_policy.timeout, SystemOneError) from None
-        except httpx.TransportError as exc:
+        except TIMEOUT_ERRORS as exc:
+            refused = os_error_in(exc)
+            if refused is None:
+                raise timeout_error(name, self.retry_policy.timeout, SystemOneError) from None
+            # aiohttp reports a refused connection as a connect timeout; the OS error says what happened
+            raise connection_error(
+                name, display_url(self.base_url), type(refused).__name__, SystemOneError
+            ) from None
+        except TRANSPORT_ERRORS as exc:
             raise connection_error(
                 name, display_url(self.base_url), type(exc).__name__, SystemOneError
             ) from None
@@ -354,14 +368,19 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
                 kind="server",
             ) from None
 
-    def _new_client(self) -> httpx.AsyncClient:
+    def _new_client(self) -> Any:
+        """An ``httpx.AsyncClient``, or the SDK's aiohttp-based one (same API, httpx2 underneath)."""
         kwargs: dict[str, Any] = {"base_url": self.base_url, "timeout": self.retry_policy.timeout + 1.0}
-        context = shared_context(httpx)
+        aio_class = system_one_client_class(self._client_kwargs)
+        library = httpx if aio_class is None else library_of(aio_class)
+        context = shared_context(library) if library is not None else None
         if context is not None and not {"verify", "cert"} & set(self._client_kwargs):
             # built once per process (deepeval.models.tls); a caller's own TLS settings never touch it
             kwargs["verify"] = context
         kwargs.update(self._client_kwargs)
-        return httpx.AsyncClient(**kwargs)
+        if aio_class is None:
+            return httpx.AsyncClient(**kwargs)
+        return aio_class(follow_redirects=False, **kwargs)
 
     async def _run_private(self, coro: Coroutine[Any, Any, T]) -> T:
         return await self._clients.run_private(coro)
@@ -371,11 +390,11 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         return redact(text, {"key": key} if key else {})
 
 
-async def _aclose(client: httpx.AsyncClient) -> None:
+async def _aclose(client: Any) -> None:
     await client.aclose()
 
 
-def _detail_text(resp: httpx.Response) -> str:
+def _detail_text(resp: Any) -> str:
     """The server's error detail: FastAPI ``{"detail": str | [{loc, msg}]}`` or the body's start."""
     try:
         data = resp.json()
