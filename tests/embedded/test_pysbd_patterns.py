@@ -1,13 +1,15 @@
-"""pysbd's regular expressions go through our compiled-pattern cache and split exactly as without it."""
+"""Our pysbd speed-ups (compiled-pattern cache, str.find to locate sentences) split exactly as plain pysbd."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pysbd
 import pysbd.abbreviation_replacer
 
-from deepeval.models.embedded import _pysbd_patterns
+from deepeval.models.embedded import _pysbd
 from deepeval.models.embedded.text import split_sentences
 
 TEXTS = [
@@ -35,8 +37,48 @@ def _plain_split(text: str) -> list[str]:
 
 
 def test_installed_in_pysbd_modules_once() -> None:
-    assert isinstance(pysbd.abbreviation_replacer.re, _pysbd_patterns.CachingRe)
-    assert _pysbd_patterns.install() == 0  # already done when text.py was imported
+    assert isinstance(pysbd.abbreviation_replacer.re, _pysbd.CachingRe)
+    assert _pysbd.install() == 0  # already done when text.py was imported
+
+
+REPO = Path(__file__).resolve().parents[2]
+HARD = [
+    "",
+    "   ",
+    "No end punctuation",
+    "Repeat. Repeat. Repeat.",
+    "Go. Go.  Go.\n\nGo.",
+    "He said: 'Wait...' Then (after a pause) he left!? Really?!",
+    "Prices: $3.50, 4.2% and 1,000.5 units. See p. 4, fig. 2a.",
+    "i.e. this; e.g. that. U.S.A. is big. The U.K. too.\tTabs\tand\u00a0nbsp. Done.",
+    "1) First. 2) Second. a. alpha b. beta",
+    "Email me at a.b@example.com. Visit https://x.y/z.html today.",
+    "Ünïcödé sentence one. 日本語の文です。 Второе предложение. Done.",
+    "“Quoted.” ‘Single.’ «Guillemets.» End.",
+]
+
+
+def _corpus() -> list[str]:
+    texts = list(HARD) + list(TEXTS)
+    for line in (REPO / "src/deepeval/quickstart/data/clapnq_quickstart.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        texts += [row["input"], row["actual_output"], *row["retrieval_context"]]
+    for line in (REPO / "training/data/retention.jsonl").read_text().splitlines():
+        texts += [v for v in json.loads(line).values() if isinstance(v, str)]
+    shared = REPO.parent / "shared/datasets/clapnq_dev/clapnq_dev_answerable.jsonl"
+    if shared.is_file():  # the full dev set where the shared data is mounted; the bundled sample otherwise
+        for line in shared.read_text().splitlines()[:300]:
+            texts += [
+                p["text"] for p in json.loads(line).get("passages", []) if isinstance(p.get("text"), str)
+            ]
+    return texts
+
+
+def test_segment_matches_pysbd_on_the_corpus() -> None:
+    texts = _corpus()
+    assert len(texts) > 300
+    differing = [t for t in texts if _pysbd.segment(t) != _plain_split(t)]
+    assert differing == []
 
 
 def test_same_sentences_as_plain_pysbd() -> None:
@@ -52,14 +94,14 @@ def test_same_sentences_as_plain_pysbd() -> None:
 def test_patterns_are_compiled_once() -> None:
     seg = pysbd.Segmenter(language="en", clean=False)
     seg.segment(TEXTS[2])
-    before = _pysbd_patterns._compiled.cache_info()
+    before = _pysbd._compiled.cache_info()
     seg.segment(TEXTS[2])
-    after = _pysbd_patterns._compiled.cache_info()
+    after = _pysbd._compiled.cache_info()
     assert after.misses == before.misses and after.hits - before.hits > 50
 
 
 def test_everything_else_passes_through_to_re() -> None:
-    cached = _pysbd_patterns.CachingRe()
+    cached = _pysbd.CachingRe()
     assert cached.escape("a.b") == re.escape("a.b") and cached.IGNORECASE is re.IGNORECASE
     assert cached.sub(r"(?i)B", "x", "abB") == "axx" and cached.split(r"\s", "a b", 1) == ["a", "b"]
     assert (

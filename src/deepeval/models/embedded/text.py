@@ -10,11 +10,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import pysbd
+from deepeval.models.embedded import _pysbd
 
-from deepeval.models.embedded import _pysbd_patterns
-
-_pysbd_patterns.install()  # pysbd's patterns outgrow re's own cache: see that module
+_pysbd.install()  # pysbd's patterns outgrow re's own cache: see that module
 
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
@@ -82,10 +80,7 @@ def normalize_quotes(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _segment(text: str) -> tuple[str, ...]:
-    # A Segmenter per call: segment() keeps the text on the object while it works, so one shared across threads
-    # (a user measuring from a thread pool) returned another thread's sentences. Building one costs ~0.5 us.
-    segmenter = pysbd.Segmenter(language="en", clean=False)
-    return tuple(s.strip() for s in segmenter.segment(text) if s.strip())
+    return tuple(s.strip() for s in _pysbd.segment(text) if s.strip())
 
 
 def split_sentences(text: str) -> list[str]:
