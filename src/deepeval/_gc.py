@@ -17,21 +17,27 @@ from contextlib import contextmanager
 
 _lock = threading.Lock()
 _depth = 0
+_ours = False  # whether the outermost block froze; a process that froze objects itself keeps its freeze
 
 
 @contextmanager
 def older_objects_frozen() -> Iterator[None]:
     """Freeze the objects that exist now for the duration of the block (re-entrant and thread-safe: the freeze
-    lasts until the last of overlapping blocks ends)."""
-    global _depth
+    lasts until the last of overlapping blocks ends). When the process already has frozen objects (its own
+    ``gc.freeze()``, e.g. after preloading in a pre-fork server) nothing is done: unfreezing at the end would undo
+    the caller's freeze, which ``gc`` cannot tell apart from ours."""
+    global _depth, _ours
     with _lock:
         if _depth == 0:
-            gc.freeze()
+            _ours = gc.get_freeze_count() == 0
+            if _ours:
+                gc.freeze()
         _depth += 1
     try:
         yield
     finally:
         with _lock:
             _depth -= 1
-            if _depth == 0:
+            if _depth == 0 and _ours:
                 gc.unfreeze()
+                _ours = False

@@ -35,7 +35,7 @@ from deepeval.models.llms.response_format import (
     response_format,
     schema_instruction,
 )
-from deepeval.models.llms.transport import async_http_client_class, os_error_in
+from deepeval.models.llms.transport import async_http_client_class, connection_failure_in
 from deepeval.models.pricing import Price
 from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
 from deepeval.models.retry import (
@@ -55,12 +55,20 @@ T2 = TypeVar("T2")
 
 
 class Secret:
-    """Holds an API key; its repr and str never show it."""
+    """Holds an API key; its repr and str never show it.
+
+    Surrounding whitespace is dropped (a key read from a file or pasted from a terminal often ends in a newline,
+    which no HTTP header may carry). :attr:`malformed` is True for a key that still holds a control character: no
+    request can carry it, and clients refuse it with an ``auth`` error that does not quote it."""
 
     __slots__ = ("_value",)
 
     def __init__(self, value: str | None) -> None:
-        self._value = value
+        self._value = value.strip() if isinstance(value, str) else value
+
+    @property
+    def malformed(self) -> bool:
+        return bool(self._value) and any(ord(c) < 32 or ord(c) == 127 for c in str(self._value))
 
     def get(self) -> str | None:
         return self._value
@@ -310,6 +318,13 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
     async def _attempt(self, body: dict[str, Any]) -> _Reply:
         name = self.get_model_name()
+        if self._api_key.malformed:
+            raise JudgeError(
+                f"judge {name}: the API key contains a control character (e.g. a line break inside it); "
+                "no HTTP request can carry it",
+                model=name,
+                kind="auth",
+            )
         client = self._client()
         try:
             # The SDK's generic POST (its documented way to send a body as is) rather than
@@ -324,15 +339,23 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 options={"timeout": self.retry_policy.timeout + 1.0, "security": {"bearer_auth": True}},
             )
         except openai.APITimeoutError as exc:
-            refused = os_error_in(exc)
-            if refused is None:
+            failure = connection_failure_in(exc)
+            if failure is None:
                 raise timeout_error(name, self.retry_policy.timeout) from None
-            # The aiohttp transport reports a refused connection as a connect *timeout*; the OS error says what
-            # happened.
-            raise connection_error(name, display_url(self.base_url), type(refused).__name__) from None
+            # The aiohttp transport reports a refused or dropped connection as a connect *timeout*; the underlying
+            # error says what happened.
+            raise connection_error(name, display_url(self.base_url), type(failure).__name__) from None
         except openai.APIConnectionError as exc:
             cause = type(exc.__cause__).__name__ if exc.__cause__ else type(exc).__name__
             raise connection_error(name, display_url(self.base_url), cause) from None
+        except (
+            ValueError
+        ) as exc:  # the HTTP stack refused to build the request (e.g. a header it cannot send)
+            raise JudgeError(
+                f"judge {name}: the request could not be sent ({type(exc).__name__}: {self._redact(str(exc))[:200]})",
+                model=name,
+                kind="bad_request",
+            ) from None
         except openai.APIStatusError as exc:
             err_body: dict[str, Any] = exc.body if isinstance(exc.body, dict) else {}
             nested = err_body.get("error")

@@ -97,7 +97,11 @@ class PerLoop(Generic[C]):
     async def run_private(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` with a fresh client that is closed afterwards."""
         factory, closer = self._private_pair
-        client = factory()
+        try:
+            client = factory()
+        except BaseException:
+            coro.close()  # never started: close it, or Python warns it was never awaited
+            raise
         token = self._private.set(client)
         try:
             return await coro

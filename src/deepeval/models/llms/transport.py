@@ -15,8 +15,10 @@ SDK's httpx-style client, so the SDK maps its errors to the same ``openai.APIErr
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib.util
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -105,13 +107,22 @@ def _aiohttp_available() -> bool:
     return True
 
 
-def os_error_in(exc: BaseException) -> OSError | None:
-    """The first OS-level error (connection refused, reset, DNS) in ``exc``'s cause chain that is not a timeout."""
+def connection_failure_in(exc: BaseException) -> BaseException | None:
+    """The first error in ``exc``'s cause chain that is a failed connection and not a timeout: an OS-level error
+    (refused, reset, unreachable) or an aiohttp connection error (e.g. the server closed the connection without
+    replying). The SDK's aiohttp transport maps all of these to a connect *timeout*."""
     seen: set[int] = set()
     cause: BaseException | None = exc.__cause__ or exc.__context__
     while cause is not None and id(cause) not in seen:
         seen.add(id(cause))
-        if isinstance(cause, OSError) and not isinstance(cause, TimeoutError):
+        if not isinstance(cause, (TimeoutError, asyncio.TimeoutError)) and (
+            isinstance(cause, OSError) or _is_aiohttp_connection_error(cause)
+        ):
             return cause
         cause = cause.__cause__ or cause.__context__
     return None
+
+
+def _is_aiohttp_connection_error(exc: BaseException) -> bool:
+    aiohttp = sys.modules.get("aiohttp")  # only loaded when its transport is in use
+    return aiohttp is not None and isinstance(exc, aiohttp.ClientConnectionError)

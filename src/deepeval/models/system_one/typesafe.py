@@ -32,7 +32,7 @@ from deepeval.models.llms.per_loop import PerLoop
 from deepeval.models.llms.transport import (
     TIMEOUT_ERRORS,
     TRANSPORT_ERRORS,
-    os_error_in,
+    connection_failure_in,
     system_one_client_class,
 )
 from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
@@ -326,6 +326,13 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
     # -- HTTP ------------------------------------------------------------------------------------------------------
     async def _post(self, content: bytes) -> Any:
         name = str(self.name)
+        if self._api_key.malformed:
+            raise SystemOneError(
+                f"System One model {name}: the TypeSafe API key contains a control character (e.g. a line break "
+                "inside it); no HTTP request can carry it",
+                model=name,
+                kind="auth",
+            )
         client = self._clients.get()
         try:
             resp = await client.post(
@@ -337,16 +344,25 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
                 },
             )
         except TIMEOUT_ERRORS as exc:
-            refused = os_error_in(exc)
-            if refused is None:
+            failure = connection_failure_in(exc)
+            if failure is None:
                 raise timeout_error(name, self.retry_policy.timeout, SystemOneError) from None
-            # aiohttp reports a refused connection as a connect timeout; the OS error says what happened
+            # aiohttp reports a refused or dropped connection as a connect timeout; the cause says what happened
             raise connection_error(
-                name, display_url(self.base_url), type(refused).__name__, SystemOneError
+                name, display_url(self.base_url), type(failure).__name__, SystemOneError
             ) from None
         except TRANSPORT_ERRORS as exc:
             raise connection_error(
                 name, display_url(self.base_url), type(exc).__name__, SystemOneError
+            ) from None
+        except (
+            ValueError
+        ) as exc:  # the HTTP stack refused to build the request (e.g. a header it cannot send)
+            raise SystemOneError(
+                f"System One model {name}: the request could not be sent ({type(exc).__name__}: "
+                f"{self._redact(str(exc))[:200]})",
+                model=name,
+                kind="bad_request",
             ) from None
         if resp.status_code != 200:
             raise error_for_status(
