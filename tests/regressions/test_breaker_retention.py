@@ -27,14 +27,7 @@ def _kr(last: str) -> float:
     "question",
     [
         "Would you prefer a nonstop flight, or is one stop fine?",
-        pytest.param(
-            "Do you want to fly into Narita or Haneda?",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="BUG (KR false positive): a clarifying question about something the user never said (which "
-                "Tokyo airport) is flagged as forgetting, scoring 0.5",
-            ),
-        ),
+        "Do you want to fly into Narita or Haneda?",
     ],
 )
 def test_clarifying_a_new_detail_is_not_forgetting(question: str) -> None:

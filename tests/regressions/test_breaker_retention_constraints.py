@@ -12,11 +12,6 @@ def _kr(first: str, last: str) -> float:
     return kr_score(first, "Nice to meet you, Bob.", "What should I have for dinner?", last)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR false negative): offering a milkshake to a lactose-intolerant user, or red wine to a user who "
-    "does not drink alcohol, scores 1.0 -- the same as a compatible offer",
-)
 @pytest.mark.parametrize(
     ("first", "breaks_it", "keeps_it"),
     [

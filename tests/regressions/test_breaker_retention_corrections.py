@@ -17,11 +17,6 @@ def _kr(last: str) -> float:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR false positive): after 'Sorry, it is spelled John, with an h.', the reply 'Sent to John Smith.' "
-    "is flagged as attrition (P=0.62, score 0.5) -- the same score as using the old spelling 'Jon'",
-)
 def test_short_confirmation_with_the_corrected_name_is_not_forgetting() -> None:
     assert _kr("Sent to John Smith.") == 1.0
 

@@ -17,13 +17,20 @@ def _kr(last: str) -> float:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (KR false negatives): re-asking the occupation ('What do you do for a living?') and contradicting "
-    "it ('As a teacher, ...' to a nurse) both score 1.0",
-)
 @pytest.mark.parametrize(
-    "last", ["What do you do for a living?", "As a teacher, you might enjoy a quiet museum."]
+    "last",
+    [
+        pytest.param(
+            "What do you do for a living?",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="BUG (KR false negative): re-asking the occupation scores 1.0. An occupation slot in the re-ask "
+                "features catches it (P 0.98) but moves held-out turn_attrition ECE from 0.077 to 0.082-0.087 "
+                "(bar 0.08), with or without a refit",
+            ),
+        ),
+        "As a teacher, you might enjoy a quiet museum.",
+    ],
 )
 def test_occupation_reask_or_contradiction_is_caught(last: str) -> None:
     assert _kr(last) < 1.0

@@ -21,7 +21,45 @@ _AVERSION = re.compile(
     re.IGNORECASE,
 )
 _ALLERGY_NOUN = re.compile(r"\b(?P<x>[a-z]+(?:\s[a-z]+)?)\s+(?:allergy|intolerance)\b", re.IGNORECASE)
-_ALCOHOL = ("wine", "beer", "cocktail", "champagne", "gin", "vodka", "rum", "whisky", "alcohol")
+_ALCOHOL = (
+    "wine",
+    "beer",
+    "cocktail",
+    "champagne",
+    "gin",
+    "vodka",
+    "rum",
+    "whisky",
+    "whiskey",
+    "alcohol",
+    "prosecco",
+    "tequila",
+    "sangria",
+    "margarita",
+    "mojito",
+    "bourbon",
+    "liquor",
+    "sake",
+)
+#: Foods made from milk (what lactose intolerance and a vegan diet rule out).
+_DAIRY = (
+    "milk",
+    "cheese",
+    "butter",
+    "cream",
+    "yogurt",
+    "latte",
+    "ice cream",
+    "dairy",
+    "milkshake",
+    "cheesecake",
+    "custard",
+    "gelato",
+    "cappuccino",
+    "mozzarella",
+    "parmesan",
+    "fondue",
+)
 _MEAT_FISH = (
     "meat",
     "beef",
@@ -46,8 +84,8 @@ _MEAT_FISH = (
 )
 _GROUPS: dict[str, tuple[str, ...]] = {
     r"\bvegetarian\b": _MEAT_FISH,
-    r"\bvegan\b": (*_MEAT_FISH, "egg", "milk", "cheese", "butter", "cream", "yogurt", "honey"),
-    r"\b(?:lactose|dairy)\b": ("milk", "cheese", "butter", "cream", "yogurt", "latte", "ice cream", "dairy"),
+    r"\bvegan\b": (*_MEAT_FISH, *_DAIRY, "egg", "honey"),
+    r"\b(?:lactose|dairy)\b": _DAIRY,
     r"\b(?:gluten|coeliac|celiac)\b": (
         "bread",
         "pasta",
@@ -59,17 +97,8 @@ _GROUPS: dict[str, tuple[str, ...]] = {
         "bagel",
     ),
     r"\b(?:halal|kosher)\b": ("pork", "bacon", "ham", "sausage", "pepperoni"),
-    r"\bsober\b|\bdon'?t drink\b|\bno alcohol\b": (
-        "wine",
-        "beer",
-        "cocktail",
-        "vodka",
-        "whisky",
-        "alcohol",
-        "champagne",
-        "gin",
-        "rum",
-    ),
+    # "I do not drink." with no object means alcohol ("I do not drink coffee" names its own target)
+    r"\bsober\b|\bdon'?t drink\b|\bdo not drink\s*(?:[.,;!]|$)|\bno alcohol\b": _ALCOHOL,
     r"\b(?:knee|ankle|back|hip) (?:injury|pain|surgery)|\bhurt my (?:knee|ankle|back|hip)\b": (
         "run",
         "running",
@@ -142,6 +171,8 @@ _EXPANSIONS: dict[str, tuple[str, ...]] = {
         "haddock",
         "sushi",
     ),
+    r"\b(?:alcohol|alcoholic|booze)\b": _ALCOHOL,
+    r"\b(?:dairy|lactose)\b": _DAIRY,
     r"\b(?:caffeine|coffee)\b": ("coffee", "espresso", "latte", "cappuccino", "americano", "energy", "cola"),
     r"\b(?:heights|vertigo)\b": (
         "skywalk",
@@ -166,6 +197,9 @@ _AVOID_CUE = re.compile(
 _SUGGESTION = re.compile(
     r"^\s*(?:\w+,\s*)?(?:how about|what about|why not|have you (?:tried|considered)|maybe|perhaps)\b",
     re.IGNORECASE,
+)
+_PLANT_MILK = re.compile(
+    r"\b(oat|soy|soya|almond|rice|coconut|cashew|hemp|pea|plant)[- ]milk\b", re.IGNORECASE
 )
 _WEAK = frozenset(
     {"thing", "stuff", "food", "anything", "something", "it", "them", "that", "this", "much", "really"}
@@ -200,6 +234,8 @@ def violates(targets: frozenset[str], sentence: str) -> bool:
         return False
     if _AVOID_CUE.search(_SUGGESTION.sub(" ", tx.normalize_quotes(sentence))):  # "why not" is an offer
         return False
+    # a plant milk is no dairy, though its plant still counts ("almond milk" for a nut allergy)
+    sentence = _PLANT_MILK.sub(r"\1 drink", sentence)
     return bool(targets & frozenset(tx.content_words(sentence)))
 
 

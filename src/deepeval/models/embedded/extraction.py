@@ -199,6 +199,18 @@ def _multi_valued(old: str, values: dict[str, set[str]]) -> str | None:
     return None
 
 
+def _respelled_word(old_name: str, new_name: str) -> str:
+    """The part of ``old_name`` a one-word ``new_name`` replaces: the word it respells when it is close in spelling
+    to one ("John" for "Jon" in "Jon Smith", the surname kept), else the whole name."""
+    words = old_name.split()
+    if len(words) < 2 or len(new_name.split()) != 1:
+        return old_name
+    from rapidfuzz import fuzz
+
+    best = max(words, key=lambda w: fuzz.ratio(w.lower(), new_name.lower()))
+    return best if fuzz.ratio(best.lower(), new_name.lower()) >= 75 else old_name
+
+
 class DeterministicExtractor:
     """Rule-based :class:`~deepeval.models.extraction.Extractor` (see module docstring). Stateless, thread-safe."""
 
@@ -387,6 +399,7 @@ class DeterministicExtractor:
                 old_val = old_val or tx.entities(old)[-1]
                 spans = _value_spans(new_fact, "ent") if new_fact else []
                 shown = new_fact[spans[0][0] : spans[0][1]] if spans else new_val.title()
+                old_val = _respelled_word(old_val, shown)
                 new_text = re.sub(rf"\b{re.escape(old_val)}\b", shown, new_text, count=1, flags=re.IGNORECASE)
             elif kind == "w":
                 names = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()

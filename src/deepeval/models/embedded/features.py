@@ -457,6 +457,29 @@ def _relation_swapped(fact: str, sent: str, f_ents: Sequence[str], s_ents: Seque
     return 0.0
 
 
+_NAMED_OPTIONS = re.compile(r"\b([A-Z][\w'-]+)\s*,?\s+or\s+([A-Z][\w'-]+)")
+
+
+@lru_cache(maxsize=4096)
+def _offered_names(sentence: str) -> frozenset[str]:
+    """Names a question offers as alternatives ("Narita or Haneda?"): options for a detail the user has not given
+    yet, so they state no value and ask for none the facts hold (lower-cased; empty for a statement)."""
+    if not tx.is_question(sentence):
+        return frozenset()
+    return frozenset(n.lower() for m in _NAMED_OPTIONS.finditer(sentence) for n in m.groups())
+
+
+def _all_echoed(
+    vals: tuple[frozenset[str], frozenset[str], Sequence[str]],
+    nums: frozenset[str],
+    dates: frozenset[str],
+    ents: Sequence[str],
+) -> bool:
+    """Every number, date and name of a fact (``vals`` as :func:`_values` gives them) is in the message's."""
+    f_nums, f_dates, f_ents = vals
+    return f_nums <= nums and f_dates <= dates and all(_names_shared([e], ents) for e in f_ents)
+
+
 def retention_features(
     facts: Sequence[str], assistant_message: str, user_message: str | None = None
 ) -> Features:
@@ -477,6 +500,7 @@ def retention_features(
     if not sents:
         return feats
     from deepeval.models.embedded.constraints import is_suggestion
+    from deepeval.models.embedded.slots import attributed_occupation, occupation_of
 
     # an offer in question form ("How about a curry, Bob?") proposes something; it asks for nothing the user said
     questions = [
@@ -496,7 +520,7 @@ def retention_features(
     feats["coverage"] = float(sim.max(axis=0).mean())
     all_fact_text = " ".join(fact_list)
     fact_nums, fact_dates, fact_ents = _values(all_fact_text)
-    msg_nums, msg_dates, msg_ents = _values(assistant_message)
+    msg_nums, msg_dates, _ = _values(assistant_message)
     # re-asking: a question about a fact's subject that does not echo the fact's value
     if questions:
         q_vecs = embed(questions, "query")
@@ -524,6 +548,7 @@ def retention_features(
             q_masked = _masked_cw(q)
             q_nums, q_dates, q_ents = _values(q)
             q_cw = _cw(q)
+            offered = _offered_names(q)  # choosing among new options clarifies; it asks for no known value
             for fi, f in enumerate(fact_list):
                 f_nums, f_dates, f_ents = _values(f)
                 echo = bool(
@@ -532,6 +557,7 @@ def retention_features(
                     or (f_ents and set(f_ents) & set(q_ents))
                     or _CONFIRM.search(q)
                     or acknowledged[fi]
+                    or bool(offered and not any(_names_shared([o], f_ents) for o in offered))
                 )
                 qs = float(qsim[qi, fi])
                 ov = _overlap(_cw(tx.normalize_quotes(f)) - {"#"}, q_cw)
@@ -560,19 +586,24 @@ def retention_features(
 
     targets = frozenset().union(*(constraint_targets(f) for f in fact_list))
     num_c = date_c = ent_c = neg_c = swap_c = generic_c = 0.0
+    # names offered as alternatives in a question ("Narita or Haneda?") ask about a new detail; they state nothing
+    msg_ents = tuple(e for x in sents for e in _values(x)[2] if e not in _offered_names(x))
+    jobs = {j for j in (occupation_of(f) for f in fact_list) if j}
     for fi, f in enumerate(fact_list):
         si = int(np.argmax(sim[:, fi]))
         s, w = sents[si], float(sim[si, fi])
         f_nums, f_dates, f_ents = _values(f)
         s_nums, s_dates, s_ents = _values(s)
+        s_ents = tuple(e for e in s_ents if e not in _offered_names(s))
         # a fact whose every value the message repeats is echoed, not contradicted ("860 pounds, under your 900")
-        if f_nums and s_nums and _num_conflict(f, s, msg_nums):
-            num_c = max(num_c, w)
-        if _date_conflict(f_dates, s_dates) and not (f_dates and f_dates <= msg_dates):
-            date_c = max(date_c, w)
+        f_num_c = bool(f_nums and s_nums and _num_conflict(f, s, msg_nums))
+        f_date_c = bool(_date_conflict(f_dates, s_dates) and not (f_dates and f_dates <= msg_dates))
         new_ents = [e for e in s_ents if e not in all_fact_text.lower()]
-        if f_ents and new_ents and not _names_shared(f_ents, s_ents):
-            ent_c = max(ent_c, w)
+        f_ent_c = bool(f_ents and new_ents and not _names_shared(f_ents, s_ents))
+        f_swap = _relation_swapped(f, s, f_ents, s_ents)
+        num_c = max(num_c, w * f_num_c)
+        date_c = max(date_c, w * f_date_c)
+        ent_c = max(ent_c, w * f_ent_c)
         parity = _neg_parity(s)
         if (
             _neg_parity(f) != parity
@@ -588,10 +619,16 @@ def retention_features(
             )
             if not echoed:
                 neg_c = max(neg_c, w)
-        swap_c = max(swap_c, _relation_swapped(f, s, f_ents, s_ents) * w)
+        swap_c = max(swap_c, f_swap * w)
         value_conflict = max(num_c, date_c, ent_c) if (num_c or date_c or ent_c) else 0.0
         if value_conflict and _GENERIC.search(s) and not _YOU.search(s):
             generic_c = max(generic_c, w)
+    # an occupation the message takes the user to have that no fact gives ("As a teacher" to a nurse) is a
+    # conflicting value of the occupation slot, like another name
+    for si, x in enumerate(sents):
+        job = attributed_occupation(x)
+        if jobs and job and job not in jobs:
+            ent_c = max(ent_c, max(float(sim[si, fi]) for fi, f in enumerate(fact_list) if occupation_of(f)))
     feats["constraint_violation"] = float(any(violates(targets, s) for s in sents))
     feats["num_conflict"] = num_c
     feats["date_conflict"] = date_c
@@ -610,9 +647,11 @@ def retention_features(
         )
     )
     # share of the facts' values (numbers, dates, names) the message repeats: kept facts are often echoed
-    fact_vals = set(fact_nums) | set(fact_dates) | set(fact_ents)
-    msg_vals = set(msg_nums) | set(msg_dates) | set(msg_ents)
-    feats["values_echoed"] = len(fact_vals & msg_vals) / len(fact_vals) if fact_vals else 0.0
+    # ("John" is echoed by "John Smith")
+    n_vals = len(fact_nums) + len(fact_dates) + len(set(fact_ents))
+    n_echoed = len(fact_nums & msg_nums) + len(fact_dates & msg_dates)
+    n_echoed += sum(1 for e in set(fact_ents) if _names_shared([e], msg_ents))
+    feats["values_echoed"] = n_echoed / n_vals if n_vals else 0.0
     # numbers in a question offering alternatives ("nonstop, or is one stop fine?") are options for a new detail,
     # not values the message states
     stated_nums = _values(" ".join(x for x in sents if not (tx.is_question(x) and _OR.search(x))))[0]
