@@ -50,3 +50,48 @@ def test_callers_async_http_client_serves_consecutive_evaluate_calls() -> None:
             )
             rows.append(result.test_results[0].metrics_data[0])
     assert [(row.score, row.error) for row in rows] == [(1.0, None)] * 3
+
+
+def _mock_reply(request: httpx.Request) -> httpx.Response:
+    body = json.loads(request.content)
+    rf = body.get("response_format")
+    content = json.dumps(REPLIES[rf["json_schema"]["name"]]) if rf else "mocked"
+    return httpx.Response(
+        200,
+        json={
+            "id": "x",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "m",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+            ],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        },
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "BUG (http_client): sync calls ignore a caller's async http_client= (documented as passed to "
+        "openai.AsyncOpenAI): LocalModel.generate() and measure() with async_mode=False go straight to base_url "
+        "on a default client (JudgeError 'could not connect to http://127.0.0.1:9/v1', 0 requests through the "
+        "caller's transport), so the caller's proxy/headers/TLS settings are bypassed; async calls use it"
+    ),
+)
+def test_sync_calls_go_through_the_callers_async_http_client() -> None:
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.path)
+        return _mock_reply(request)
+
+    def model() -> LocalModel:
+        client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+        return LocalModel(model="m", base_url="http://127.0.0.1:9/v1", http_client=client, max_retries=0)
+
+    assert model().generate("q")[0] == "mocked"
+    metric = AnswerRelevancyMetric(model=model(), eval_mode="llm", async_mode=False)
+    assert metric.measure(LLMTestCase(input="Capital?", actual_output="Paris is the capital.")) == 1.0
+    assert len(seen) == 4  # one generate, three metric calls
