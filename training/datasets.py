@@ -7,7 +7,8 @@ Sources (read from ``../shared/datasets`` relative to the repo, or ``$DEEPEVAL_D
   sentence) = yes; (question, an answer sentence of another item), (question, a passage sentence of another item)
   and one in three unselected sentences of an answerable passage (on topic, does not answer) = no. Plus
   ``training/data/relevance_chat.jsonl`` (ours): requests in the assistant/support register, see
-  :func:`chat_relevance_examples`.
+  :func:`chat_relevance_examples`; and ``training/data/relevance_nonanswer.jsonl`` (ours): on-topic sentences that
+  do not answer (negatives) next to the answers, see :func:`nonanswer_relevance_examples`.
   ``context_statement_relevant``: (question, passage sentence), yes = the annotators selected the sentence; the
   other sentences of the same passage are negatives, as are one in three sentences of unanswerable items; the
   passage travels with each example (``extra``), as the node does in a CR request.
@@ -305,4 +306,24 @@ def chat_relevance_examples() -> list[Example]:
                 out.append(
                     Example("statement_relevant", r["input"], rng.choice(other["answer"]), 0, split, "chat")
                 )
+    return out
+
+
+def nonanswer_relevance_examples() -> list[Example]:
+    """``statement_relevant`` pairs of on-topic non-answers (``training/data/relevance_nonanswer.jsonl``, ours,
+    hand-written): (request, a sentence of its own answer) = yes; (request, a sentence on the request's topic that
+    does not answer it: a fact about the same place or product, a deflection such as "please check the website")
+    = no. ClapNQ and the chat set have few such negatives: their negatives are off-topic sentences. The split is
+    written in each row (60/40, seeded once when the file was written), so adding rows never moves one."""
+    rows = [
+        json.loads(line)
+        for line in open(REPO / "training" / "data" / "relevance_nonanswer.jsonl", encoding="utf-8")
+        if line.strip()
+    ]
+    out: list[Example] = []
+    for r in rows:
+        for s in r["answer"]:
+            out.append(Example("statement_relevant", r["input"], s, 1, r["split"], "nonanswer"))
+        for s in r["off"]:
+            out.append(Example("statement_relevant", r["input"], s, 0, r["split"], "nonanswer"))
     return out

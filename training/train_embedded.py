@@ -147,7 +147,12 @@ def main() -> None:
     encoder.set_cache_size(200_000)
     if CACHE.exists():
         encoder.load_cache(str(CACHE))
-    examples = datasets.clapnq_examples() + datasets.chat_relevance_examples() + datasets.retention_examples()
+    examples = (
+        datasets.clapnq_examples()
+        + datasets.chat_relevance_examples()
+        + datasets.nonanswer_relevance_examples()
+        + datasets.retention_examples()
+    )
     idf_table = lexical.build_idf(datasets.idf_documents())  # training split only; shipped with the models
     lexical.set_idf(idf_table)
     prewarm(examples)
@@ -191,11 +196,21 @@ def main() -> None:
             "l2": l2,
             "weights": dict(zip(names, np.round(model["weights"], 3).tolist(), strict=True)),
         }
-        chat = is_test & np.array([e.tag == "chat" for e in rows])
-        if chat.any():
-            report[kind]["ours_chat_subset"] = summary(y[chat], predict(model, x[chat]))
+        for tag in ("chat", "nonanswer"):
+            sub = is_test & np.array([e.tag == tag for e in rows])
+            if sub.any():
+                report[kind][f"ours_{tag}_subset"] = summary(y[sub], predict(model, x[sub]))
+                print(
+                    f"  {tag} subset n_test={int(sub.sum())} auc={report[kind][f'ours_{tag}_subset']['auroc']:.3f}"
+                )
+        # the held-out set as it was before the non-answer rows were added (comparable across versions)
+        if any(e.tag == "nonanswer" for e in rows):
+            old = is_test & np.array([e.tag != "nonanswer" for e in rows])
+            report[kind]["ours_without_nonanswer_rows"] = summary(y[old], predict(model, x[old]))
             print(
-                f"  chat subset n_test={int(chat.sum())} auc={report[kind]['ours_chat_subset']['auroc']:.3f}"
+                f"  without non-answer rows n_test={int(old.sum())}"
+                f" acc={report[kind]['ours_without_nonanswer_rows']['accuracy']:.3f}"
+                f" auc={report[kind]['ours_without_nonanswer_rows']['auroc']:.3f}"
             )
         print(
             f"{kind:24s} n_test={int(is_test.sum()):4d}  base acc={report[kind]['baseline_raw_cosine']['accuracy']:.3f}"
@@ -210,7 +225,7 @@ def main() -> None:
         "version": VERSION,
         "trained_by": "training/train_embedded.py",
         "seed": datasets.SEED,
-        "data": "ClapNQ dev (Apache-2.0), training/data/relevance_chat.jsonl and retention.jsonl (ours)",
+        "data": "ClapNQ dev (Apache-2.0), training/data/relevance_chat.jsonl, relevance_nonanswer.jsonl and retention.jsonl (ours)",
         "models": models,
         "idf": idf_table,
     }

@@ -25,11 +25,6 @@ def _kr(turns: list[Turn]) -> float:
     return KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (default/hybrid AnswerRelevancy): an on-topic non-answer gets P(relevant) 0.36-0.60, i.e. "
-    "'borderline', which counts as relevant, so it scores 1.0 -- the same as the real answer",
-)
 @pytest.mark.parametrize(
     ("question", "answer", "non_answer"),
     [
@@ -127,12 +122,6 @@ def test_using_a_corrected_name_is_not_forgetting(
     assert _kr([_user(first), _assistant(ack), _user(correction), _assistant(uses_it)]) == 1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (default AR on list answers): a markdown bullet list -- the usual shape of an LLM answer -- is split "
-    "into bare items judged alone ('A hat' P(relevant)=0.09, 'Swimsuit' 0.35), so it scores 0.5 while the same "
-    "items in one sentence score 1.0",
-)
 def test_bullet_list_answer_scores_like_the_same_answer_in_prose() -> None:
     question = "What should I pack for a beach holiday?"
     prose = _ar(question, "You should pack sunscreen, a swimsuit, sunglasses and a hat.")
@@ -144,7 +133,10 @@ def test_bullet_list_answer_scores_like_the_same_answer_in_prose() -> None:
     strict=True,
     reason="BUG (default CR, ranking among retrieved sentences): adding an irrelevant node raises the score. "
     "['Iron is a chemical element...'] scores 0.0 for an anemia-symptoms question, but with a Great Barrier "
-    "Reef node added the iron node becomes 'borderline' (counted relevant) and the score rises to 0.5",
+    "Reef node added the iron sentence rises to P(relevant)=0.55 (it now ranks first of two, and the reef is its "
+    "neighbour) and the score to 0.5. One-sided ranking features with in-node neighbours fix it (held-out "
+    "unchanged) but lower the quickstart CR agreement (r 0.506 -> 0.498) or fail "
+    "test_breaker3_contextual::test_five_relevant_nodes_score_one, so the fix is not shipped",
 )
 def test_adding_an_irrelevant_node_does_not_raise_contextual_relevancy() -> None:
     question = "What are the symptoms of iron deficiency anemia?"

@@ -2,7 +2,8 @@
 
 :class:`DeterministicExtractor` implements :class:`deepeval.models.extraction.Extractor`:
 
-- ``statements(text)``: sentences (markdown bullets and headings stripped), split by ``pysbd``.
+- ``statements(text)``: sentences (markdown bullets and headings stripped), split by ``pysbd``; a list of bare
+  items is one statement with its lead-in (:mod:`deepeval.models.embedded.lists`).
 - ``facts(user_message, previous)``: declaratives about the user or the world that carry information (first person,
   numbers, dates, names); questions, greetings and bare requests state no facts. A sentence joined by ``and``/``but``
   with a new first-person clause becomes two facts. A correction (``"actually ..."``, ``"no, it's ..."``,
@@ -24,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from deepeval.models.embedded import text as tx
+from deepeval.models.embedded.lists import split_with_lists
 
 NAME = "deepeval-local-1 deterministic extraction"
 
@@ -233,8 +235,8 @@ class DeterministicExtractor:
 
     # -- sync API ----------------------------------------------------------------------------------------------
     def statements_sync(self, text: str) -> list[str]:
-        """Sync :meth:`statements`."""
-        return [s for s in tx.split_sentences(text) if any(c.isalnum() for c in s)]
+        """Sync :meth:`statements`. A list of bare items is one statement (:mod:`.lists`)."""
+        return [s for s in split_with_lists(text, tx.split_sentences) if any(c.isalnum() for c in s)]
 
     def fact_updates(self, user_message: str, previous: Sequence[tuple[str, str]]) -> FactUpdate:
         """Facts added by ``user_message`` and earlier facts (from the user turns in ``previous``) it supersedes."""

@@ -17,6 +17,7 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz import fuzz
 
+from deepeval.models.embedded import answering as ans
 from deepeval.models.embedded import text as tx
 from deepeval.models.embedded.encoder import embed
 from deepeval.models.embedded.lexical import idf_coverage
@@ -209,7 +210,13 @@ def relevance_features(question: str, statement: str) -> Features:
     s_vec = embed([statement], "passage")[0]
     qw, sw = _cw(question), _cw(statement)
     _, _, q_ents = _values(question)
+    cov = idf_coverage(qw, sw)
     return {
+        "idf_cov": cov,
+        # on topic but not answering: a yes/no request left open, or a deflection, with the request's words missing
+        "polar_open": float(ans.is_polar_question(question) and not ans.gives_polarity(statement))
+        * (1.0 - cov),
+        "deflect": float(ans.is_deflection(statement)) * (1.0 - cov),
         "cos_z": background_cosine_z(q_vec, float(q_vec @ s_vec)),
         "cos": float(q_vec @ s_vec),
         "cos_pp": float(qp_vec @ s_vec),
