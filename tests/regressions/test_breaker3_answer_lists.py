@@ -42,3 +42,26 @@ def test_bulleted_irrelevant_items_are_not_hidden() -> None:
 )
 def test_lead_in_list_with_irrelevant_items_is_not_perfect() -> None:
     assert _score("Pack these:\n- Sunscreen\n- A hat\n- Your 2019 tax returns\n- A lawnmower") < 1.0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "BUG (answer relevancy, embedded judge): a direct confirmation of a yes/no question scores 0.0: 'Is Paris "
+        "the capital of France?' -> 'Yes, it is.' / 'Correct.' / \"Yes, that's right.\" / 'Yes, indeed.' all 0.0 "
+        "(while 'Yes.' and 'Is the store open on Sunday?' -> 'Yes, it is.' score 1.0)"
+    ),
+)
+@pytest.mark.parametrize("answer", ["Yes, it is.", "Correct.", "Yes, that's right.", "Yes, indeed."])
+def test_direct_confirmation_is_relevant(answer: str) -> None:
+    metric = AnswerRelevancyMetric()
+    assert metric.measure(LLMTestCase(input="Is Paris the capital of France?", actual_output=answer)) == 1.0
+
+
+def test_direct_confirmation_controls() -> None:
+    """Held up: the same words for another yes/no question, and a bare 'Yes.'."""
+    metric = AnswerRelevancyMetric()
+    assert (
+        metric.measure(LLMTestCase(input="Is the store open on Sunday?", actual_output="Yes, it is.")) == 1.0
+    )
+    assert metric.measure(LLMTestCase(input="Is Paris the capital of France?", actual_output="Yes.")) == 1.0
