@@ -337,3 +337,35 @@ def test_system_one_clients_are_closed_at_loop_shutdown(transport: str, fast_pol
 
         assert _unclosed_warnings(lambda: [asyncio.run(call()) for _ in range(2)]) == []
     assert len(clients) == 2 and all(c.is_closed for c in clients)
+
+
+# -- sharing one client per loop among judges with one configuration ---------------------------------------------
+def test_judges_with_one_configuration_share_a_client_per_loop(fast_policy: RetryPolicy) -> None:
+    import httpx
+
+    from deepeval.models.llms.per_loop import share_key
+
+    with OpenAIChatServer(lambda req: "ok") as srv:
+        a, b = _model(srv.base_url, fast_policy), _model(srv.base_url, fast_policy)
+        other_key = LocalModel(model="m", base_url=srv.base_url, api_key="sk-other", retry_policy=fast_policy)
+        own = LocalModel(
+            model="m",
+            base_url=srv.base_url,
+            api_key=KEY,
+            retry_policy=fast_policy,
+            default_headers={"X": "1"},
+        )
+
+        async def clients() -> list[Any]:
+            for m in (a, b, other_key, own):
+                await m.a_generate("q")
+            return [m._async_clients.get() for m in (a, b, other_key, own)]
+
+        ca, cb, c_other, c_own = asyncio.run(clients())
+        assert ca is cb and ca is not c_other and ca is not c_own and c_other is not c_own
+        assert all(c.is_closed() for c in (ca, c_other, c_own))  # closed when that loop shut down
+        assert srv.counters.replied_ok == 4
+    assert share_key("x", {"headers": {"a": "1"}}, [1, 2.0, None]) == share_key(
+        "x", {"headers": {"a": "1"}}, [1, 2.0, None]
+    )
+    assert share_key("x", {"transport": httpx.AsyncHTTPTransport()}) is None  # an object option: never shared

@@ -14,13 +14,6 @@ def test_timeout_zero_argument_is_refused() -> None:
         LocalModel(model="m", base_url="http://127.0.0.1:9/v1", timeout=0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (settings): DEEPEVAL_JUDGE_TIMEOUT=0 is silently replaced by the 60 s default (a 1 s reply succeeds), "
-        "while DEEPEVAL_JUDGE_TIMEOUT=-1 and timeout=0 raise ConfigurationError 'the judge timeout must be > 0'"
-    ),
-)
 def test_timeout_zero_setting_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DEEPEVAL_JUDGE_TIMEOUT", "0")
     with pytest.raises(ConfigurationError, match="> 0"):

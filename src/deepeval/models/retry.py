@@ -81,7 +81,10 @@ class RetryPolicy:
             raw = s.get_float("DEEPEVAL_JUDGE_MAX_RETRIES", DEFAULT_MAX_RETRIES)
             max_retries = int(raw if raw is not None else DEFAULT_MAX_RETRIES)
         if timeout is None:
-            timeout = s.get_float("DEEPEVAL_JUDGE_TIMEOUT", DEFAULT_TIMEOUT) or DEFAULT_TIMEOUT
+            raw_timeout = s.get_float("DEEPEVAL_JUDGE_TIMEOUT", DEFAULT_TIMEOUT)
+            timeout = (
+                DEFAULT_TIMEOUT if raw_timeout is None else raw_timeout
+            )  # 0 is refused below, not defaulted
         return cls(max_retries=max_retries, timeout=timeout, **overrides)
 
     def backoff(self, retry_number: int, rng: random.Random | None = None) -> float:

@@ -15,6 +15,7 @@ import inspect
 import json
 import threading
 import urllib.parse
+import warnings
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -27,7 +28,7 @@ from deepeval.config.settings import redact
 from deepeval.errors import JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.llms.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
-from deepeval.models.llms.per_loop import PerLoop
+from deepeval.models.llms.per_loop import PerLoop, share_key
 from deepeval.models.llms.response_format import (
     RUNGS,
     normalise_format,
@@ -35,7 +36,12 @@ from deepeval.models.llms.response_format import (
     response_format,
     schema_instruction,
 )
-from deepeval.models.llms.transport import async_http_client_class, connection_failure_in
+from deepeval.models.llms.transport import (
+    async_http_client_class,
+    connection_failure_in,
+    is_http_library_error,
+    scrub_urls,
+)
 from deepeval.models.pricing import Price
 from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
 from deepeval.models.retry import (
@@ -152,16 +158,34 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         self._send_temperature = temperature is not None
         self._lock = threading.Lock()
         # A caller's own async http_client is theirs to close: closing our SDK client after a sync call would close
-        # it too, and every later call would fail.
-        # A sync call runs on its own short-lived loop, where such a client (bound to the caller's loop) cannot go:
-        # it gets a private default client instead.
+        # it too, and every later call would fail. An httpx-based one serves every call, sync ones (each on its own
+        # short-lived loop) included: a keep-alive connection left from an earlier loop fails once with "Event loop
+        # is closed" and is retried on a new connection (see _attempt). An aiohttp-based one is bound to the loop
+        # it first ran on for good, so sync calls use a private default client instead (with a warning).
         given = client_kwargs.get("http_client")
+        self._callers_client_is_loop_bound = _is_aiohttp_based(given)
         self._async_clients: PerLoop[openai.AsyncOpenAI] = (
             PerLoop(
-                self._new_async_client, _keep_open, private=(self._new_default_async_client, _close_client)
+                self._new_async_client,
+                _keep_open,
+                private=(self._new_private_async_client, _close_client)
+                if self._callers_client_is_loop_bound
+                else None,
             )
             if inspect.iscoroutinefunction(getattr(given, "send", None))
-            else PerLoop(self._new_async_client, _close_client)
+            else PerLoop(
+                self._new_async_client,
+                _close_client,
+                # judges with one configuration share one client per event loop (see per_loop)
+                share_key=share_key(
+                    "openai-compatible",
+                    type(self).__qualname__,
+                    base_url,
+                    self._api_key.get(),
+                    self.retry_policy.timeout,
+                    client_kwargs,
+                ),
+            )
         )
         super().__init__(model)
 
@@ -348,11 +372,35 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         except openai.APIConnectionError as exc:
             cause = type(exc.__cause__).__name__ if exc.__cause__ else type(exc).__name__
             raise connection_error(name, display_url(self.base_url), cause) from None
-        except (
-            ValueError
-        ) as exc:  # the HTTP stack refused to build the request (e.g. a header it cannot send)
+        except RuntimeError as exc:
+            if "attached to a different loop" in str(exc) or (
+                "Event loop is closed" in str(exc) and self._callers_client_is_loop_bound
+            ):
+                raise JudgeError(
+                    f"judge {name}: the aiohttp-based http_client= passed in is bound to the event loop it first ran "
+                    "on and cannot serve another (each evaluate()/measure() call runs on its own loop); use "
+                    "a_evaluate()/a_measure() on one loop, or pass no http_client",
+                    model=name,
+                    kind="bad_request",
+                ) from None
+            if "Event loop is closed" not in str(exc):
+                raise
+            # A caller's own httpx.AsyncClient reused a keep-alive connection opened on an earlier event loop (each
+            # evaluate() call runs on its own loop). The broken connection leaves the pool, so a retry gets a fresh
+            # one on this loop.
             raise JudgeError(
-                f"judge {name}: the request could not be sent ({type(exc).__name__}: {self._redact(str(exc))[:200]})",
+                f"judge {name}: the HTTP client reused a connection from an event loop that has closed "
+                "(an httpx.AsyncClient passed as http_client= is shared across evaluate() calls); retrying on a new "
+                "connection",
+                model=name,
+                retryable=True,
+                kind="connection",
+            ) from None
+        except ValueError as exc:
+            # the HTTP stack refused to build the request (e.g. a header it cannot send)
+            raise JudgeError(
+                f"judge {name}: the request could not be sent "
+                f"({type(exc).__name__}: {self._redact(scrub_urls(str(exc)))[:200]})",
                 model=name,
                 kind="bad_request",
             ) from None
@@ -368,6 +416,16 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 retry_after=_retry_after(exc.response.headers),
                 code=_str_or_none(inner.get("code")),
                 param=_str_or_none(inner.get("param")),
+            ) from None
+        except Exception as exc:
+            if not is_http_library_error(exc):
+                raise
+            # e.g. the server's reply is not HTTP, or a reply header is over aiohttp's 8,190-byte limit; the
+            # library's message may quote the URL, so only its type is shown
+            raise connection_error(
+                name,
+                display_url(self.base_url),
+                f"{type(exc).__name__}; DEEPEVAL_HTTP_CLIENT=httpx may read it",
             ) from None
         return self._parse(text)
 
@@ -448,20 +506,35 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             kind="auth",
         )
 
+    def _new_private_async_client(self) -> openai.AsyncOpenAI:
+        """A sync call's own client when the caller's ``http_client=`` cannot leave its event loop (aiohttp)."""
+        warnings.warn(
+            f"{type(self).__name__}: the http_client= passed in is aiohttp-based and bound to the event loop it first "
+            "ran on, so this synchronous call (which runs on its own loop) uses a default HTTP client instead; use "
+            "the async API (a_generate, a_measure, a_evaluate) on one loop to go through it",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return self._new_default_async_client()
+
     def _new_default_async_client(self) -> openai.AsyncOpenAI:
         """An SDK client on the default HTTP client even when the caller passed ``http_client=``."""
         key = self._key_or_none()
         if key is None:
             raise self._missing_key_error()
         kwargs = {k: v for k, v in self._sdk_kwargs(key).items() if k != "http_client"}
-        return openai.AsyncOpenAI(**self._with_shared_tls(kwargs, async_http_client_class(), is_async=True))
+        return openai.AsyncOpenAI(
+            **self._with_shared_tls(kwargs, async_http_client_class(self.base_url), is_async=True)
+        )
 
     def _new_async_client(self) -> openai.AsyncOpenAI:
         key = self._key_or_none()
         if key is None:
             raise self._missing_key_error()
         return openai.AsyncOpenAI(
-            **self._with_shared_tls(self._sdk_kwargs(key), async_http_client_class(), is_async=True)
+            **self._with_shared_tls(
+                self._sdk_kwargs(key), async_http_client_class(self.base_url), is_async=True
+            )
         )
 
     @staticmethod
@@ -500,6 +573,17 @@ async def _close_client(client: openai.AsyncOpenAI) -> None:
 
 async def _keep_open(client: openai.AsyncOpenAI) -> None:
     """Closer for SDK clients built on a caller's http_client: leave it open."""
+
+
+def _is_aiohttp_based(client: Any) -> bool:
+    """Whether an httpx-style client sends through aiohttp (the SDK's ``DefaultAioHttpClient`` or any client on an
+    aiohttp transport): its session belongs to one event loop."""
+    if client is None:
+        return False
+    aio = getattr(openai, "DefaultAioHttpClient", None)
+    if aio is not None and isinstance(client, aio):
+        return True
+    return "aiohttp" in type(getattr(client, "_transport", None)).__module__.lower()
 
 
 def _blames(exc: JudgeError, param: str) -> bool:

@@ -30,7 +30,12 @@ class OpenAIModel(OpenAICompatibleLLM):
         timeout / max_retries: per-attempt seconds and retries (default ``DEEPEVAL_JUDGE_TIMEOUT`` /
             ``DEEPEVAL_JUDGE_MAX_RETRIES``); ``retry_policy`` replaces both.
         max_concurrency: starting cap of concurrent requests of this client (adaptive, see ``rate_limit``).
-        **client_kwargs: passed to ``openai.AsyncOpenAI`` (e.g. ``organization``, ``default_headers``).
+        **client_kwargs: passed to ``openai.AsyncOpenAI`` (e.g. ``organization``, ``default_headers``). An
+            ``http_client=`` of your own is never closed by us. An httpx ``AsyncClient`` serves every call; since
+            each ``evaluate()``/``measure()`` runs on its own event loop, a keep-alive connection left from an
+            earlier loop fails once and is retried on a new one (counted in ``retries``). An aiohttp-based one (the
+            SDK's ``DefaultAioHttpClient``) is bound to its first loop: use it with the async API on one loop (sync
+            calls then use a default client, with a warning; another loop gets a ``bad_request`` JudgeError).
 
     Raises:
         ValueError: negative temperature or price, unknown format.

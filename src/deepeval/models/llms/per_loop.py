@@ -21,13 +21,42 @@ import contextvars
 import logging
 import threading
 import weakref
-from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine, Hashable
 from typing import Any, Generic, TypeVar
 
 C = TypeVar("C")
 T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
+
+
+_Entry = tuple["weakref.ref[asyncio.AbstractEventLoop]", Any, AsyncGenerator[None, None]]
+
+# Pools shared by every PerLoop built with the same ``share_key``: judge objects with one configuration (a judge
+# made per request in a web app, a metric copy per test case) use one client per loop instead of one each, so
+# their connections are reused and nothing waits on garbage collection to be closed.
+_SHARED: dict[Hashable, tuple[threading.Lock, dict[int, _Entry]]] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def share_key(*parts: Any) -> Hashable | None:
+    """A ``share_key`` made of ``parts`` when they are all plain data (str, numbers, bool, None, and lists, tuples
+    and dicts of those), else None: a client option that is an object (a transport, an http client, a hook) makes
+    the client the caller's own, never shared."""
+
+    def freeze(value: Any) -> Hashable:
+        if value is None or isinstance(value, (str, int, float, bool)):
+            return value
+        if isinstance(value, (list, tuple)):
+            return tuple(freeze(v) for v in value)
+        if isinstance(value, dict):
+            return tuple(sorted((str(k), freeze(v)) for k, v in value.items()))
+        raise TypeError
+
+    try:
+        return tuple(freeze(p) for p in parts)
+    except TypeError:
+        return None
 
 
 class PerLoop(Generic[C]):
@@ -38,17 +67,23 @@ class PerLoop(Generic[C]):
         factory: Callable[[], C],
         closer: Callable[[C], Awaitable[Any]],
         private: tuple[Callable[[], C], Callable[[C], Awaitable[Any]]] | None = None,
+        share_key: Hashable | None = None,
     ) -> None:
         """``private``: another (factory, closer) pair for :meth:`run_private`, when a per-call client must differ
-        from the per-loop ones (e.g. those wrap a caller's HTTP client bound to the caller's loop)."""
+        from the per-loop ones (e.g. those wrap a caller's HTTP client bound to the caller's loop).
+        ``share_key``: pools with equal keys share their per-loop clients (the key must capture everything the
+        factory's client depends on: class, URL, key, timeout, client options)."""
         self._factory = factory
         self._closer = closer
         self._private_pair = private or (factory, closer)
-        self._lock = threading.Lock()
-        # loop id -> (the loop, its client, the guard that closes the client when the loop shuts down)
-        self._clients: dict[
-            int, tuple[weakref.ref[asyncio.AbstractEventLoop], C, AsyncGenerator[None, None]]
-        ] = {}
+        self._share_key = share_key
+        if share_key is None:
+            self._lock = threading.Lock()
+            # loop id -> (the loop, its client, the guard that closes the client when the loop shuts down)
+            self._clients: dict[int, _Entry] = {}
+        else:
+            with _SHARED_LOCK:
+                self._lock, self._clients = _SHARED.setdefault(share_key, (threading.Lock(), {}))
         self._private: contextvars.ContextVar[C | None] = contextvars.ContextVar("deepeval_private_client")
 
     def get(self) -> C:
@@ -65,34 +100,10 @@ class PerLoop(Generic[C]):
             entry = self._clients.get(id(loop))
             if entry is None:
                 client = self._factory()
-                entry = (weakref.ref(loop), client, self._start_guard(id(loop), client))
+                guard = _start_guard(self._lock, self._clients, id(loop), client, self._closer)
+                entry = (weakref.ref(loop), client, guard)
                 self._clients[id(loop)] = entry
-            return entry[1]
-
-    def _start_guard(self, loop_id: int, client: C) -> AsyncGenerator[None, None]:
-        """Start (on the running loop) the guard generator that closes ``client`` when the loop shuts down."""
-        guard = self._guard(loop_id, client)
-        step = guard.asend(None)  # registers the generator with the running loop's async-generator hooks
-        try:
-            step.send(None)  # runs it to its ``yield``: no await before it, so this completes synchronously
-        except StopIteration:
-            pass
-        return guard
-
-    async def _guard(self, loop_id: int, client: C) -> AsyncGenerator[None, None]:
-        try:
-            yield
-        finally:
-            with self._lock:
-                entry = self._clients.get(loop_id)
-                if entry is not None and entry[1] is client:
-                    del self._clients[loop_id]
-            try:
-                await self._closer(client)
-            except (
-                Exception
-            ) as exc:  # closing is best effort: a failed close must not fail the caller's shutdown
-                _log.debug("closing a judge HTTP client at loop shutdown failed: %s", type(exc).__name__)
+            return entry[1]  # type: ignore[no-any-return]
 
     async def run_private(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` with a fresh client that is closed afterwards."""
@@ -110,7 +121,8 @@ class PerLoop(Generic[C]):
             await closer(client)
 
     async def aclose(self) -> None:
-        """Close the running loop's client, if any."""
+        """Close the running loop's client, if any (with a ``share_key``, the one all sharing pools use on this
+        loop: their next call opens a new one)."""
         loop = asyncio.get_running_loop()
         with self._lock:
             entry = self._clients.get(id(loop))
@@ -122,3 +134,43 @@ class PerLoop(Generic[C]):
         after, when its guard is collected, or at that loop's shutdown."""
         with self._lock:
             self._clients.clear()
+
+
+def _start_guard(
+    lock: threading.Lock,
+    clients: dict[int, _Entry],
+    loop_id: int,
+    client: Any,
+    closer: Callable[[Any], Awaitable[Any]],
+) -> AsyncGenerator[None, None]:
+    """Start (on the running loop) the guard generator that closes ``client`` when the loop shuts down. The guard
+    holds no reference to its pool object, so a judge dropped while its loop runs is freed by reference counting
+    and its guard closes the client on the loop at once (a cycle left to the garbage collector would finalize the
+    HTTP session first, and aiohttp reports that as an unclosed session)."""
+    guard = _guard(lock, clients, loop_id, client, closer)
+    step = guard.asend(None)  # registers the generator with the running loop's async-generator hooks
+    try:
+        step.send(None)  # runs it to its ``yield``: no await before it, so this completes synchronously
+    except StopIteration:
+        pass
+    return guard
+
+
+async def _guard(
+    lock: threading.Lock,
+    clients: dict[int, _Entry],
+    loop_id: int,
+    client: Any,
+    closer: Callable[[Any], Awaitable[Any]],
+) -> AsyncGenerator[None, None]:
+    try:
+        yield
+    finally:
+        with lock:
+            entry = clients.get(loop_id)
+            if entry is not None and entry[1] is client:
+                del clients[loop_id]
+        try:
+            await closer(client)
+        except Exception as exc:  # closing is best effort: a failed close must not fail the caller's shutdown
+            _log.debug("closing a judge HTTP client at loop shutdown failed: %s", type(exc).__name__)

@@ -18,7 +18,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import importlib.util
+import re
 import sys
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,8 +50,11 @@ TIMEOUT_ERRORS: tuple[type[BaseException], ...] = (
 TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (httpx.TransportError, *_httpx2_errors("TransportError"))
 
 
-def async_http_client_class() -> Any:
+def async_http_client_class(base_url: str | None = None) -> Any:
     """The SDK's async HTTP client class to build our per-loop clients on (``DEEPEVAL_HTTP_CLIENT``).
+
+    A ``base_url`` with user-info (``http://user:pass@proxy/v1``, a basic-auth reverse proxy) always gets httpx:
+    aiohttp refuses URL credentials next to the ``Authorization`` header the API key goes in.
 
     Raises:
         ConfigurationError: ``DEEPEVAL_HTTP_CLIENT`` is neither ``aiohttp`` nor ``httpx``, or is ``aiohttp`` while
@@ -59,7 +64,7 @@ def async_http_client_class() -> Any:
     choice = (raw or "").strip().lower()
     if choice and choice not in CHOICES:
         raise ConfigurationError(f"DEEPEVAL_HTTP_CLIENT must be one of {', '.join(CHOICES)}, got {raw!r}")
-    if choice == "httpx":
+    if choice == "httpx" or has_user_info(base_url):
         return openai.DefaultAsyncHttpxClient
     if _aiohttp_available():
         return openai.DefaultAioHttpClient
@@ -77,7 +82,30 @@ def async_http_client_class() -> Any:
 PORTABLE_CLIENT_KWARGS = frozenset({"headers", "verify", "cert", "proxy", "trust_env", "timeout", "base_url"})
 
 
-def system_one_client_class(client_kwargs: Mapping[str, Any]) -> Any | None:
+def has_user_info(url: str | None) -> bool:
+    """Whether ``url`` carries credentials (``user[:password]@``)."""
+    return bool(url) and urllib.parse.urlsplit(str(url)).username is not None
+
+
+def scrub_urls(text: str) -> str:
+    """``text`` with every URL in it shown without user-info, query or fragment (an error message from an HTTP
+    library may quote the request URL, and a base URL may carry a key in its query)."""
+    from deepeval.models.llms.openai_compatible import display_url
+
+    return _URL.sub(lambda m: display_url(m.group(0)), text)
+
+
+_URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
+
+
+def is_http_library_error(exc: BaseException) -> bool:
+    """Whether ``exc`` comes from the HTTP stack itself (aiohttp's own errors that the SDK's aiohttp transport lets
+    through, e.g. a reply that is not HTTP or a header over aiohttp's size limit)."""
+    aiohttp = sys.modules.get("aiohttp")
+    return aiohttp is not None and isinstance(exc, aiohttp.ClientError)
+
+
+def system_one_client_class(client_kwargs: Mapping[str, Any], base_url: str | None = None) -> Any | None:
     """The SDK's aiohttp-based async client class for a System One client with these ``client_kwargs``, or None
     for plain ``httpx.AsyncClient`` (``DEEPEVAL_HTTP_CLIENT=httpx``, aiohttp missing, or kwargs that belong to
     httpx).
@@ -85,7 +113,7 @@ def system_one_client_class(client_kwargs: Mapping[str, Any]) -> Any | None:
     Raises:
         ConfigurationError: as :func:`async_http_client_class`.
     """
-    chosen = async_http_client_class()
+    chosen = async_http_client_class(base_url)
     if (
         chosen is not getattr(openai, "DefaultAioHttpClient", None)
         or not set(client_kwargs) <= PORTABLE_CLIENT_KWARGS

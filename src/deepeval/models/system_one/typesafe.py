@@ -28,11 +28,13 @@ from deepeval.config.settings import get_settings, redact
 from deepeval.errors import RequestTooLargeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.llms.openai_compatible import Secret, display_url
-from deepeval.models.llms.per_loop import PerLoop
+from deepeval.models.llms.per_loop import PerLoop, share_key
 from deepeval.models.llms.transport import (
     TIMEOUT_ERRORS,
     TRANSPORT_ERRORS,
     connection_failure_in,
+    is_http_library_error,
+    scrub_urls,
     system_one_client_class,
 )
 from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
@@ -263,7 +265,14 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         self.limiter = AdaptiveLimiter(max_concurrency)
         self.resolved_model: str | None = None
         self._client_kwargs = client_kwargs
-        self._clients: PerLoop[Any] = PerLoop(self._new_client, _aclose)
+        self._clients: PerLoop[Any] = PerLoop(
+            self._new_client,
+            _aclose,
+            # System One judges with one configuration share one client per event loop (see per_loop)
+            share_key=share_key(
+                "typesafe", self.base_url, self._api_key.get(), self.retry_policy.timeout, client_kwargs
+            ),
+        )
         super().__init__(model or s.get("TYPESAFE_MODEL_NAME") or DEFAULT_MODEL)
 
     # -- DeepEvalBaseSystemOneModel --------------------------------------------------------------------------------
@@ -355,14 +364,23 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
             raise connection_error(
                 name, display_url(self.base_url), type(exc).__name__, SystemOneError
             ) from None
-        except (
-            ValueError
-        ) as exc:  # the HTTP stack refused to build the request (e.g. a header it cannot send)
+        except ValueError as exc:
+            # the HTTP stack refused to build the request (e.g. a header it cannot send)
             raise SystemOneError(
                 f"System One model {name}: the request could not be sent ({type(exc).__name__}: "
-                f"{self._redact(str(exc))[:200]})",
+                f"{self._redact(scrub_urls(str(exc)))[:200]})",
                 model=name,
                 kind="bad_request",
+            ) from None
+        except Exception as exc:
+            if not is_http_library_error(exc):
+                raise
+            # e.g. a reply that is not HTTP; the library's message may quote the URL, so only its type is shown
+            raise connection_error(
+                name,
+                display_url(self.base_url),
+                f"{type(exc).__name__}; DEEPEVAL_HTTP_CLIENT=httpx may read it",
+                SystemOneError,
             ) from None
         if resp.status_code != 200:
             raise error_for_status(
@@ -387,7 +405,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
     def _new_client(self) -> Any:
         """An ``httpx.AsyncClient``, or the SDK's aiohttp-based one (same API, httpx2 underneath)."""
         kwargs: dict[str, Any] = {"base_url": self.base_url, "timeout": self.retry_policy.timeout + 1.0}
-        aio_class = system_one_client_class(self._client_kwargs)
+        aio_class = system_one_client_class(self._client_kwargs, self.base_url)
         library = httpx if aio_class is None else library_of(aio_class)
         context = shared_context(library) if library is not None else None
         if context is not None and not {"verify", "cert"} & set(self._client_kwargs):
