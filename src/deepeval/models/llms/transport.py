@@ -8,6 +8,11 @@ concurrent use) costs ~0.8 ms (``python bench/client_burst.py [--http-client aio
 Both speak to the same servers with the same auth, timeouts, proxies and errors: the aiohttp one plugs in below the
 SDK's httpx-style client, so the SDK maps its errors to the same ``openai.APIError`` types.
 
+Known differences, handled: aiohttp reports a refused or dropped connection as a connect timeout (we read the cause
+and say ``connection``), lets its own errors through (a reply that is not HTTP, a reply header line over its 8,190-
+byte limit: ``connection`` errors naming the switch to httpx), and refuses URL credentials next to an
+``Authorization`` header (base URLs with user-info always use httpx).
+
 ``DEEPEVAL_HTTP_CLIENT``: ``aiohttp`` (the default when it is installed) or ``httpx``. The synchronous client of
 ``load_model()`` is always httpx. The TypeSafe System One client follows the same setting
 (:func:`system_one_client_class`).
