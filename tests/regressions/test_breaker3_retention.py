@@ -8,14 +8,6 @@ import pytest
 from ._conversations import kr_score
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        'BUG (knowledge retention, embedded judge): an answer that restates the constraint with "can\'t" is read '
-        "as violating it: 'I'm allergic to peanuts.' -> \"Since you can't have peanuts, try sunflower seed "
-        "butter.\" scores 0.0 (shellfish / \"can't eat\" too); 'Avoid peanuts; ...' scores 1.0"
-    ),
-)
 @pytest.mark.parametrize(
     ("fact", "answer"),
     [
@@ -27,14 +19,6 @@ def test_restating_a_constraint_keeps_it(fact: str, answer: str) -> None:
     assert kr_score(fact, answer) == 1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (knowledge retention, embedded judge): contradictions of a stated possession/family fact are missed "
-        "(score 1.0): 'I have a dog named Max.' -> 'How is your cat doing?'; 'I have two sons.' -> 'How are your "
-        "daughters doing?'; \"I don't have a car.\" -> 'Just drive your car there; parking is free.'"
-    ),
-)
 @pytest.mark.parametrize(
     ("fact", "answer"),
     [

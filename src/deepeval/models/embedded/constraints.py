@@ -198,9 +198,19 @@ _SUGGESTION = re.compile(
     r"^\s*(?:\w+,\s*)?(?:how about|what about|why not|have you (?:tried|considered)|maybe|perhaps)\b",
     re.IGNORECASE,
 )
+#: The constraint said back to the user ("since you can't have peanuts", "as you're allergic to shellfish"): naming
+#: the thing inside its own prohibition keeps the constraint. Only the phrase and its object (two words) are dropped,
+#: so "You can't have peanuts, so try peanut brittle" still offers peanuts.
+_RESTATED = re.compile(
+    r"\b(?:(?:allergic|allergy|intolerant|intolerance|sensitive|sensitivity) to|(?:can(?:no|')?t|can not|"
+    r"must(?:n't| not)|should(?:n't| not)|(?:do|does)(?:n't| not)|won't|will not) (?:eat|drink|have|take|tolerate|"
+    r"digest))(?P<x>(?:\s+(?:any|the|a|an))?(?:\s+[\w'-]+){1,2})",
+    re.IGNORECASE,
+)
 _PLANT_MILK = re.compile(
     r"\b(oat|soy|soya|almond|rice|coconut|cashew|hemp|pea|plant)[- ]milk\b", re.IGNORECASE
 )
+_SOFT_BEER = re.compile(r"\b(?:ginger|root|birch)[- ]beers?\b", re.IGNORECASE)
 _WEAK = frozenset(
     {"thing", "stuff", "food", "anything", "something", "it", "them", "that", "this", "much", "really"}
 )
@@ -234,14 +244,28 @@ def violates(targets: frozenset[str], sentence: str) -> bool:
         return False
     if _AVOID_CUE.search(_SUGGESTION.sub(" ", tx.normalize_quotes(sentence))):  # "why not" is an offer
         return False
+    sentence = _without_restatements(targets, sentence)
     # a plant milk is no dairy, though its plant still counts ("almond milk" for a nut allergy)
     sentence = _PLANT_MILK.sub(r"\1 drink", sentence)
+    sentence = _SOFT_BEER.sub("soda", sentence)  # "ginger beer" has no alcohol
     return bool(targets & frozenset(tx.content_words(sentence)))
+
+
+def _without_restatements(targets: frozenset[str], sentence: str) -> str:
+    """``sentence`` without the phrases that restate a constraint on one of ``targets`` ("can't eat shellfish")."""
+
+    def drop(m: re.Match[str]) -> str:
+        return " " if targets & frozenset(tx.content_words(m.group("x"))) else m.group(0)
+
+    return _RESTATED.sub(drop, tx.normalize_quotes(sentence))
 
 
 def honours(targets: frozenset[str], sentence: str) -> bool:
     """True when ``sentence`` names a target together with an avoidance cue ("a peanut-free option", "no pork",
-    "without butter", "keeping your allergy in mind"): its negation is the constraint kept, not a contradiction."""
+    "without butter", "keeping your allergy in mind") or restates the constraint ("since you can't eat pork"): its
+    negation is the constraint kept, not a contradiction."""
+    if targets and _without_restatements(targets, sentence) != tx.normalize_quotes(sentence):
+        return True  # "since you can't have peanuts": the prohibition said back
     if not targets or not _AVOID_CUE.search(sentence):
         return False
     words = frozenset(tx.content_words(sentence))

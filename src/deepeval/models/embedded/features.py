@@ -506,6 +506,7 @@ def retention_features(
     feats: Features = dict.fromkeys(RETENTION_FEATURES, 0.0)
     if not sents:
         return feats
+    from deepeval.models.embedded import possessions
     from deepeval.models.embedded.constraints import is_suggestion
     from deepeval.models.embedded.slots import attributed_occupation, occupation_of
 
@@ -636,6 +637,14 @@ def retention_features(
         job = attributed_occupation(x)
         if jobs and job and job not in jobs:
             ent_c = max(ent_c, max(float(sim[si, fi]) for fi, f in enumerate(fact_list) if occupation_of(f)))
+    # "your cat" to a dog owner is another value of the pet slot; "your car" to someone without one presupposes
+    # what a fact denies
+    for si, x in enumerate(sents):
+        other, denied = possessions.conflicts(fact_list, x)
+        if other or denied:
+            w = float(sim[si].max())
+            ent_c = max(ent_c, w * other)
+            neg_c = max(neg_c, w * denied)
     feats["constraint_violation"] = float(any(violates(targets, s) for s in sents))
     feats["num_conflict"] = num_c
     feats["date_conflict"] = date_c
