@@ -327,3 +327,20 @@ def nonanswer_relevance_examples() -> list[Example]:
         for s in r["off"]:
             out.append(Example("statement_relevant", r["input"], s, 0, r["split"], "nonanswer"))
     return out
+
+
+def fragment_relevance_examples() -> list[Example]:
+    """``statement_relevant`` pairs of elliptical answers (``training/data/relevance_fragments.jsonl``, ours,
+    hand-written): (request, a bare list item or yes/no reply that answers it, "Correct.", "Bring these: A towel.")
+    = yes; (request, a bare item about something else) = no. ClapNQ and the chat sets hold full sentences only. The
+    split is written in each row (about 60/40), so adding rows never moves one."""
+    rows = [
+        json.loads(line)
+        for line in open(REPO / "training" / "data" / "relevance_fragments.jsonl", encoding="utf-8")
+        if line.strip()
+    ]
+    out: list[Example] = []
+    for r in rows:
+        out += [Example("statement_relevant", r["input"], s, 1, r["split"], "fragment") for s in r["answer"]]
+        out += [Example("statement_relevant", r["input"], s, 0, r["split"], "fragment") for s in r["off"]]
+    return out

@@ -151,6 +151,7 @@ def main() -> None:
         datasets.clapnq_examples()
         + datasets.chat_relevance_examples()
         + datasets.nonanswer_relevance_examples()
+        + datasets.fragment_relevance_examples()
         + datasets.retention_examples()
     )
     idf_table = lexical.build_idf(datasets.idf_documents())  # training split only; shipped with the models
@@ -196,7 +197,7 @@ def main() -> None:
             "l2": l2,
             "weights": dict(zip(names, np.round(model["weights"], 3).tolist(), strict=True)),
         }
-        for tag in ("chat", "nonanswer"):
+        for tag in ("chat", "nonanswer", "fragment"):
             sub = is_test & np.array([e.tag == tag for e in rows])
             if sub.any():
                 report[kind][f"ours_{tag}_subset"] = summary(y[sub], predict(model, x[sub]))
@@ -205,7 +206,7 @@ def main() -> None:
                 )
         # the held-out set as it was before the non-answer rows were added (comparable across versions)
         if any(e.tag == "nonanswer" for e in rows):
-            old = is_test & np.array([e.tag != "nonanswer" for e in rows])
+            old = is_test & np.array([e.tag not in ("nonanswer", "fragment") for e in rows])
             report[kind]["ours_without_nonanswer_rows"] = summary(y[old], predict(model, x[old]))
             print(
                 f"  without non-answer rows n_test={int(old.sum())}"
@@ -221,11 +222,17 @@ def main() -> None:
         )
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     encoder.save_cache(str(CACHE))
+    if only:  # others may have refit their kinds meanwhile: merge ours into the files as they are now
+        models = {**json.loads(OUT.read_text())["models"], **{k: models[k] for k in only}}
+        report = {
+            **(json.loads(REPORT.read_text()) if REPORT.exists() else {}),
+            **{k: report[k] for k in only},
+        }
     doc = {
         "version": VERSION,
         "trained_by": "training/train_embedded.py",
         "seed": datasets.SEED,
-        "data": "ClapNQ dev (Apache-2.0), training/data/relevance_chat.jsonl, relevance_nonanswer.jsonl and retention.jsonl (ours)",
+        "data": "ClapNQ dev (Apache-2.0), training/data/relevance_chat.jsonl, relevance_nonanswer.jsonl, relevance_fragments.jsonl and retention.jsonl (ours)",
         "models": models,
         "idf": idf_table,
     }

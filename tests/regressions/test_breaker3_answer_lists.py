@@ -1,6 +1,6 @@
 """Breaker 3: AnswerRelevancy on the default (embedded) judge with bulleted answers. REFERENCE §4: statements =
-split(actual_output), one verdict each. Since 1cef4ce a run of bare bullet items is read as one statement, so
-irrelevant items hide behind relevant ones."""
+split(actual_output), one verdict each. 1cef4ce read a run of bare bullet items as one statement, so irrelevant
+items hid behind relevant ones; each item is now its own statement (with the list's lead-in)."""
 
 from __future__ import annotations
 
@@ -21,37 +21,14 @@ def test_prose_with_three_irrelevant_items_scores_low() -> None:
     assert _score("Your 2019 tax returns. A lawnmower. A printer. Sunscreen.") <= 0.5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (answer relevancy, embedded judge): '- Your 2019 tax returns\\n- A lawnmower\\n- A printer\\n- "
-        "Sunscreen' is one statement ('Your 2019 tax returns, A lawnmower, A printer, Sunscreen.', borderline) and "
-        "scores 1.0; the same items as sentences score 0.25"
-    ),
-)
 def test_bulleted_irrelevant_items_are_not_hidden() -> None:
     assert _score("- Your 2019 tax returns\n- A lawnmower\n- A printer\n- Sunscreen") <= 0.5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (answer relevancy, embedded judge): 'Pack these:' + bullets Sunscreen / A hat / Your 2019 tax returns / "
-        "A lawnmower scores 1.0 ('all 1 statements ... relevant'); half the items do not answer the question"
-    ),
-)
 def test_lead_in_list_with_irrelevant_items_is_not_perfect() -> None:
     assert _score("Pack these:\n- Sunscreen\n- A hat\n- Your 2019 tax returns\n- A lawnmower") < 1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (answer relevancy, embedded judge): a direct confirmation of a yes/no question scores 0.0: 'Is Paris "
-        "the capital of France?' -> 'Yes, it is.' / 'Correct.' / \"Yes, that's right.\" / 'Yes, indeed.' all 0.0 "
-        "(while 'Yes.' and 'Is the store open on Sunday?' -> 'Yes, it is.' score 1.0)"
-    ),
-)
 @pytest.mark.parametrize("answer", ["Yes, it is.", "Correct.", "Yes, that's right.", "Yes, indeed."])
 def test_direct_confirmation_is_relevant(answer: str) -> None:
     metric = AnswerRelevancyMetric()

@@ -102,17 +102,11 @@ def test_control_correction_used_wrongly_scores_below_correction_used_rightly() 
             "Sorry, it's spelled John, with an h.",
             "Dear John Smith, ...",
         ),
-        pytest.param(
+        (
             "Address the parcel to Anna Berg.",
             "Will do.",
             "Correction: it is Hanna Berg, not Anna.",
             "Parcel addressed to Hanna Berg.",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="BUG (KR false positive on corrections): a user corrects a name ('Correction: it is Hanna "
-                "Berg, not Anna.') and the assistant then uses exactly the corrected name; the turn is flagged as "
-                "attrition (P=0.50), scoring 0.5",
-            ),
         ),
     ],
 )
@@ -122,6 +116,14 @@ def test_using_a_corrected_name_is_not_forgetting(
     assert _kr([_user(first), _assistant(ack), _user(correction), _assistant(uses_it)]) == 1.0
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="LIMITATION (embedded AR, bare list items): each bullet item is its own statement, so irrelevant items "
+    "are caught (test_breaker3_answer_lists), but the 4-bit encoder does not place a bare 'A hat' with beach gear: "
+    "P(relevant)=0.14 (cos_z 0.47, elliptical fit 2.3; a model fitted on elliptical answers alone gives 0.48), so "
+    "the bullets score 0.75 against 1.0 for the prose sentence. Reading the run as one statement (1cef4ce) passed "
+    "this but scored 3-of-4-irrelevant lists 1.0",
+)
 def test_bullet_list_answer_scores_like_the_same_answer_in_prose() -> None:
     question = "What should I pack for a beach holiday?"
     prose = _ar(question, "You should pack sunscreen, a swimsuit, sunglasses and a hat.")

@@ -7,6 +7,8 @@ deflects ("I'm not sure, check their website"). These checks are ours and rule-b
 - :func:`is_polar_question`: a yes/no request ("Can I ...?", "Is the ... open ...?").
 - :func:`gives_polarity`: the statement takes a side (yes/no, a negation, "allowed", "only", ...).
 - :func:`is_deflection`: the statement hedges or sends the user elsewhere instead of answering.
+- :func:`is_direct_reply`: the statement opens with a yes/no or a confirmation ("Yes, it is.", "Correct."), which
+  answers a yes/no request completely even though it repeats none of its words.
 """
 
 from __future__ import annotations
@@ -23,7 +25,13 @@ _POLAR_START = re.compile(
 # words that take a side on a yes/no request (besides negations, counted by tx.NEGATIONS / n't)
 _POLARITY = frozenset(
     "yes yeah yep sure certainly definitely absolutely allowed permitted welcome accepted only cannot required "
-    "must possible".split()
+    "must possible correct incorrect right wrong true false indeed exactly".split()
+)
+# words that open a direct reply to a yes/no request ("Yes, it is.", "Correct.", "Of course.", "Sorry, no.")
+_REPLY_START = re.compile(
+    r"^\s*(?:(?:sorry|well|oh|ah|so),?\s+)?(?:yes|yeah|yep|no|nope|correct|incorrect|right|true|false|indeed|exactly|"
+    r"absolutely|certainly|definitely|sure|of course|that's (?:right|correct|true|wrong)|not at all|only)\b",
+    re.IGNORECASE,
 )
 _DEFLECT = re.compile(
     r"\b(?:i(?:'m| am) (?:not sure|afraid|unable)|i (?:don't|do not|can't|cannot) (?:know|say|help|tell|answer)|"
@@ -48,3 +56,8 @@ def gives_polarity(statement: str) -> bool:
 def is_deflection(statement: str) -> bool:
     """``statement`` hedges or refers the user elsewhere ("I'm not sure", "please check the website")."""
     return bool(_DEFLECT.search(tx.normalize_quotes(statement)))
+
+
+def is_direct_reply(statement: str) -> bool:
+    """``statement`` opens with a yes/no or a confirmation word ("Yes, it is.", "No, they aren't.", "Correct.")."""
+    return bool(_REPLY_START.match(tx.normalize_quotes(statement)))

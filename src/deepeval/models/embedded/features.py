@@ -203,8 +203,73 @@ def background_cosine_z(q_vec: np.ndarray, cos: float) -> float:
     return float(np.clip((cos - float(bg.mean())) / max(float(bg.std()), 1e-3), -5.0, 5.0))
 
 
+#: Short neutral answers from many domains (ours): what a request followed by an answer about something else reads
+#: like, the baseline of :func:`elliptical_fit`.
+BACKGROUND_FRAGMENTS = (
+    "A river",
+    "The castle",
+    "Two cups of flour",
+    "A printer",
+    "Jazz music",
+    "The third quarter",
+    "A bank transfer",
+    "Tomatoes",
+    "A security update",
+    "Free breakfast",
+    "The winning goal",
+    "A train ticket",
+)
+#: A statement (or the part after its lead-in's colon) of at most this many words is read as elliptical.
+ELLIPTICAL_TOKENS = 5
+
+
+def _elliptical_part(statement: str) -> str | None:
+    """The part of ``statement`` that only makes sense as an answer to the request: the whole statement, or what
+    follows a lead-in's colon ("Pack these: A hat."), when it has at most :data:`ELLIPTICAL_TOKENS` words."""
+    part = statement.rsplit(":", 1)[-1].strip()
+    n = len(tx.tokens(part))
+    return part if 0 < n <= ELLIPTICAL_TOKENS else None
+
+
+def elliptical_texts(question: str, statement: str) -> list[str]:
+    """The passages :func:`elliptical_fit` encodes: the request followed by the statement's elliptical part, then
+    by each background fragment (``[]`` when the statement is not short)."""
+    part = _elliptical_part(statement)
+    if part is None:
+        return []
+    q = " ".join(question.split())
+    return [f"{q} {part}", *(f"{q} {b}" for b in BACKGROUND_FRAGMENTS)]
+
+
+def elliptical_fit(question: str, statement: str) -> float:
+    """How well a short statement reads as the answer to ``question`` (0 for a statement that is not short).
+
+    "A hat" or "Yes, it is." says nothing alone, and the encoder rates such fragments near the noise floor;
+    appended to the request ("What should I pack for a beach trip? A hat") they move its embedding towards or away
+    from it. Returned as a z-score of cos(request, request + fragment) against the same with
+    :data:`BACKGROUND_FRAGMENTS`, clipped to [-5, 5]."""
+    texts = elliptical_texts(question, statement)
+    if not texts:
+        return 0.0
+    q_vec = embed([question], "query")[0]
+    vecs = embed(texts, "passage") @ q_vec
+    bg = vecs[1:]
+    return float(np.clip((vecs[0] - float(bg.mean())) / max(float(bg.std()), 1e-4), -5.0, 5.0))
+
+
 def relevance_features(question: str, statement: str) -> Features:
     """Features for "is ``statement`` relevant to ``question``" (one sentence or short text)."""
+    return {
+        **_relevance_core(question, statement),
+        # short statements only make sense as answers to the request: read them so (see elliptical_fit)
+        "elliptical": float(_elliptical_part(statement) is not None),
+        "frag_fit": elliptical_fit(question, statement),
+        "polar_reply": float(ans.is_polar_question(question) and ans.is_direct_reply(statement)),
+    }
+
+
+def _relevance_core(question: str, statement: str) -> Features:
+    """The encoder and lexical features :func:`relevance_features` shares with the context-statement kind."""
     q_vec = embed([question], "query")[0]
     qp_vec = embed([question], "passage")[0]
     s_vec = embed([statement], "passage")[0]
@@ -249,7 +314,7 @@ def context_statement_features(question: str, statement: str, node: str | None =
     the passage's best (<= 0), ``log_sents`` log(1 + sentences in the passage, clipped to [5, 20]): the more
     sentences, the smaller the share that answers.
     """
-    base = relevance_features(question, statement)
+    base = _relevance_core(question, statement)
     sents = list(sentences_of(node or ""))
     key = _norm_ws(statement)
     idx = next((i for i, s in enumerate(sents) if _norm_ws(s) == key), -1)
@@ -380,9 +445,12 @@ _REPLACED = re.compile(
 
 def _asks_for_value(question: str, fact: str) -> bool:
     """The question asks for a kind of value (number, date/time, place/name) that ``fact`` states."""
+    from deepeval.models.embedded.slots import asks_occupation, occupation_of
+
     nums, ds, ents = _values(fact)
     return bool(
-        (_Q_NUMBER.search(question) and (nums or ds))
+        (asks_occupation(question) and occupation_of(fact))  # the occupation slot: "What do you do for work?"
+        or (_Q_NUMBER.search(question) and (nums or ds))
         or (_Q_DATE.search(question) and ds)
         or (_Q_NAME.search(question) and ents)
     )
@@ -508,7 +576,7 @@ def retention_features(
         return feats
     from deepeval.models.embedded import possessions
     from deepeval.models.embedded.constraints import is_suggestion
-    from deepeval.models.embedded.slots import attributed_occupation, occupation_of
+    from deepeval.models.embedded.slots import asks_occupation, attributed_occupation, occupation_of
 
     # an offer in question form ("How about a curry, Bob?") proposes something; it asks for nothing the user said
     questions = [
@@ -581,6 +649,8 @@ def retention_features(
                     # when no word is shared: count the date slot as one shared word ("how many/long" is too
                     # loose for this: it asks for new quantities as often as for known ones)
                     slot = frozenset({"#date"}) if _Q_DATE.search(q) and _values(f)[1] else frozenset()
+                    if asks_occupation(q) and occupation_of(f):  # the occupation slot, likewise
+                        slot |= {"#job"}
                     if q_masked | slot:
                         shared = (q_masked & _masked_cw(f)) | slot
                         best_qshare = max(best_qshare, len(shared) / len(q_masked | slot))
@@ -668,6 +738,14 @@ def retention_features(
     n_echoed = len(fact_nums & msg_nums) + len(fact_dates & msg_dates)
     n_echoed += sum(1 for e in set(fact_ents) if _names_shared([e], msg_ents))
     feats["values_echoed"] = n_echoed / n_vals if n_vals else 0.0
+    # a message that repeats every value of the facts and contradicts none is the facts used: its closeness to them
+    # ("Parcel addressed to Hanna Berg.") is agreement, not the near-copy with one value changed of a contradiction
+    conflict = max(
+        num_c, date_c, ent_c, neg_c, swap_c, feats["constraint_violation"], feats["old_value_used"]
+    )
+    msg_vals = (msg_nums, msg_dates, msg_ents)
+    if n_vals and not conflict and _all_echoed((fact_nums, fact_dates, fact_ents), *msg_vals):
+        feats["echo_kept"] = feats["max_sim"]
     # numbers in a question offering alternatives ("nonstop, or is one stop fine?") are options for a new detail,
     # not values the message states
     stated_nums = _values(" ".join(x for x in sents if not (tx.is_question(x) and _OR.search(x))))[0]
@@ -705,4 +783,5 @@ RETENTION_FEATURES = (
     "msg_num_new",
     "msg_date_new",
     "msg_ent_new",
+    "echo_kept",
 )

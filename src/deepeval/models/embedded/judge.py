@@ -99,6 +99,8 @@ def _texts_of(kind: str, fields: dict[str, Any], queries: set[str], passages: se
     if kind in (K.STATEMENT_RELEVANT, K.CONTEXT_STATEMENT_RELEVANT, K.CONTEXT_NODE_RELEVANT):
         queries.add(text("input"))
         passages.update((text("input"), text("statement"), *split(text("node"))))
+        if kind == K.STATEMENT_RELEVANT:
+            passages.update(features.elliptical_texts(text("input"), text("statement")))
     elif kind == K.CLAIM_SUPPORTED:
         passages.update((text("claim"), *split(text("source"))))
     elif kind in (K.AR_ALL_RELEVANT, K.AR_ADDRESSES_INPUT, K.AR_RELEVANT_SHARE):

@@ -1,12 +1,13 @@
-"""Markdown lists of bare items, read as the one statement they make.
+"""Markdown lists of bare items: one statement per item, each made self-contained by its lead-in.
 
-"- Sunscreen\\n- Swimsuit\\n- A hat" answers "What should I pack?" exactly as "Sunscreen, swimsuit and a hat" does,
-but a sentence splitter turns it into bare noun phrases that say nothing on their own ("A hat" is relevant only as
-an item of the packing list). An LLM's statement extraction reads the items with the sentence that introduces them;
-ours does the same deterministically: a run of two or more consecutive bullet items that are fragments (at most
-:data:`FRAGMENT_TOKENS` words, no sentence of their own) becomes one statement, prefixed with its lead-in line when
-the line before the list ends with a colon ("Items to pack: sunscreen, swimsuit, a hat."). Bullets that are
-sentences stay separate statements.
+"- Sunscreen\\n- Swimsuit\\n- A hat" answers "What should I pack?" as "Sunscreen, swimsuit and a hat" does, but each
+item must still be judged on its own, or an irrelevant item hides behind relevant ones. A bare item ("A hat") says
+little alone, so an item that is a fragment (at most :data:`FRAGMENT_TOKENS` words, no sentence of its own) of a
+run of two or more is prefixed with the run's lead-in line when the line before the list ends with a colon
+("Items to pack: A hat."); the lead-in is then not a statement of its own (it answers nothing by itself). Without
+a lead-in the item stays bare: the relevance features read a short statement as an elliptical answer to the
+request (``frag_fit`` in :func:`deepeval.models.embedded.features.relevance_features`). Bullets that are sentences
+stay separate statements, as a sentence splitter gives them.
 """
 
 from __future__ import annotations
@@ -34,14 +35,15 @@ def _fragment(line: str) -> str | None:
     return body.rstrip(",;")
 
 
-def _enumeration(lead_in: str | None, items: list[str]) -> str:
-    body = ", ".join(items) + "."
-    return f"{lead_in.rstrip()} {body}" if lead_in else body
+def _item(lead_in: str | None, item: str) -> str:
+    if not lead_in:
+        return item
+    return f"{lead_in.rstrip()} {item}."  # the item's case is kept: it may be a name
 
 
 def split_with_lists(text: str, split: Callable[[str], list[str]]) -> list[str]:
-    """Sentences of ``text`` by ``split``, except that each run of two or more fragment bullets is one statement
-    (with its colon-ended lead-in sentence when there is one)."""
+    """Sentences of ``text`` by ``split``, except that each item of a run of two or more fragment bullets is one
+    statement, prefixed with the run's colon-ended lead-in sentence when there is one."""
     lines = tx.normalize_quotes(text).splitlines()
     out: list[str] = []
     prose: list[str] = []
@@ -60,7 +62,7 @@ def split_with_lists(text: str, split: Callable[[str], list[str]]) -> list[str]:
         prose = []
         lead_in = sentences.pop() if sentences and sentences[-1].rstrip().endswith(":") else None
         out.extend(sentences)
-        out.append(_enumeration(lead_in, run))
+        out.extend(_item(lead_in, it) for it in run)
         i = j
     out.extend(split("\n".join(prose)))
     return out
