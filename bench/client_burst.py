@@ -9,6 +9,7 @@ Usage::
     python bench/client_burst.py                       # 100 calls per wave, 8 waves, 200 ms latency (aiohttp)
     python bench/client_burst.py --http-client httpx   # the openai SDK's httpx transport (DEEPEVAL_HTTP_CLIENT)
     python bench/client_burst.py --profile             # also print the child's top functions by own time
+    python bench/client_burst.py --compare             # both transports in one run, with the ratio
 
 Prints one line: min / median wall per wave and client CPU per call (the first wave, which opens the
 connections, is reported on its own and left out of the min / median).
@@ -63,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--latency", type=float, default=0.2, help="judge latency in seconds (default 0.2)")
     ap.add_argument("--http-client", choices=["aiohttp", "httpx"], default="aiohttp")
     ap.add_argument("--profile", action="store_true", help="cProfile the child; print its top 30 by own time")
+    ap.add_argument(
+        "--compare", action="store_true", help="run both transports, one after the other; print ratios"
+    )
     ap.add_argument("--max-concurrency", type=int, default=256, help="the client's limiter cap (default 256)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -80,32 +84,36 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from bench.judge_server import BenchJudge
 
+    transports = ["aiohttp", "httpx"] if args.compare else [args.http_client]
+    child_argv = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--compare"]
+    rows: dict[str, tuple[float, float]] = {}
     with BenchJudge(args.latency) as judge:
-        cmd = [
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--child",
-            *(argv if argv is not None else sys.argv[1:]),
-        ]
-        proc = subprocess.run(
-            cmd,
-            env={**os.environ, **judge.env(), "DEEPEVAL_HTTP_CLIENT": args.http_client},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    if proc.returncode != 0:
-        print(proc.stderr[-2000:], file=sys.stderr)
-        return proc.returncode
-    if args.profile:
-        print(proc.stderr[:6000], file=sys.stderr)
-    r = json.loads(proc.stdout.strip().splitlines()[-1])
-    walls, per_call = r["walls"][1:], [c / args.n * 1000 for c in r["cpus"][1:]]
-    print(
-        f"{args.http_client} client, {args.n} concurrent calls, {args.latency * 1000:.0f} ms latency: wave wall "
-        f"min {min(walls):.3f} s, median {statistics.median(walls):.3f} s; client CPU per call min "
-        f"{min(per_call):.2f} ms, median {statistics.median(per_call):.2f} ms (first wave {r['walls'][0]:.3f} s)"
-    )
+        for (
+            transport
+        ) in transports:  # one after the other against the same judge, so the ratio is like for like
+            proc = subprocess.run(
+                [sys.executable, str(Path(__file__).resolve()), "--child", *child_argv],
+                env={**os.environ, **judge.env(), "DEEPEVAL_HTTP_CLIENT": transport},
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if proc.returncode != 0:
+                print(proc.stderr[-2000:], file=sys.stderr)
+                return proc.returncode
+            if args.profile:
+                print(proc.stderr[:6000], file=sys.stderr)
+            r = json.loads(proc.stdout.strip().splitlines()[-1])
+            walls, per_call = r["walls"][1:], [c / args.n * 1000 for c in r["cpus"][1:]]
+            rows[transport] = (statistics.median(walls), statistics.median(per_call))
+            print(
+                f"{transport} client, {args.n} concurrent calls, {args.latency * 1000:.0f} ms latency: wave wall "
+                f"min {min(walls):.3f} s, median {statistics.median(walls):.3f} s; client CPU per call min "
+                f"{min(per_call):.2f} ms, median {statistics.median(per_call):.2f} ms (first wave {r['walls'][0]:.3f} s)"
+            )
+    if len(rows) == 2:
+        (aw, ac), (hw, hc) = rows["aiohttp"], rows["httpx"]
+        print(f"ratio aiohttp / httpx: wave wall {aw / hw:.2f}, client CPU per call {ac / hc:.2f}")
     return 0
 
 
