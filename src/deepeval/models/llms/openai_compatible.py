@@ -39,8 +39,7 @@ from deepeval.models.llms.response_format import (
 from deepeval.models.llms.transport import (
     async_http_client_class,
     connection_failure_in,
-    is_http_library_error,
-    scrub_urls,
+    unsent_request_error,
 )
 from deepeval.models.pricing import Price
 from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
@@ -396,14 +395,6 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 retryable=True,
                 kind="connection",
             ) from None
-        except ValueError as exc:
-            # the HTTP stack refused to build the request (e.g. a header it cannot send)
-            raise JudgeError(
-                f"judge {name}: the request could not be sent "
-                f"({type(exc).__name__}: {self._redact(scrub_urls(str(exc)))[:200]})",
-                model=name,
-                kind="bad_request",
-            ) from None
         except openai.APIStatusError as exc:
             err_body: dict[str, Any] = exc.body if isinstance(exc.body, dict) else {}
             nested = err_body.get("error")
@@ -418,15 +409,16 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 param=_str_or_none(inner.get("param")),
             ) from None
         except Exception as exc:
-            if not is_http_library_error(exc):
+            unsent = unsent_request_error(
+                exc,
+                label=f"judge {name}",
+                model=name,
+                base_url=display_url(self.base_url),
+                redact=self._redact,
+            )
+            if unsent is None:
                 raise
-            # e.g. the server's reply is not HTTP, or a reply header is over aiohttp's 8,190-byte limit; the
-            # library's message may quote the URL, so only its type is shown
-            raise connection_error(
-                name,
-                display_url(self.base_url),
-                f"{type(exc).__name__}; DEEPEVAL_HTTP_CLIENT=httpx may read it",
-            ) from None
+            raise unsent from None
         return self._parse(text)
 
     def _parse(self, text: str) -> _Reply:

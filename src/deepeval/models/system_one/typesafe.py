@@ -33,9 +33,8 @@ from deepeval.models.llms.transport import (
     TIMEOUT_ERRORS,
     TRANSPORT_ERRORS,
     connection_failure_in,
-    is_http_library_error,
-    scrub_urls,
     system_one_client_class,
+    unsent_request_error,
 )
 from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
 from deepeval.models.retry import (
@@ -364,24 +363,18 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
             raise connection_error(
                 name, display_url(self.base_url), type(exc).__name__, SystemOneError
             ) from None
-        except ValueError as exc:
-            # the HTTP stack refused to build the request (e.g. a header it cannot send)
-            raise SystemOneError(
-                f"System One model {name}: the request could not be sent ({type(exc).__name__}: "
-                f"{self._redact(scrub_urls(str(exc)))[:200]})",
-                model=name,
-                kind="bad_request",
-            ) from None
         except Exception as exc:
-            if not is_http_library_error(exc):
+            unsent = unsent_request_error(
+                exc,
+                label=f"System One model {name}",
+                model=name,
+                base_url=display_url(self.base_url),
+                redact=self._redact,
+                error_cls=SystemOneError,
+            )
+            if unsent is None:
                 raise
-            # e.g. a reply that is not HTTP; the library's message may quote the URL, so only its type is shown
-            raise connection_error(
-                name,
-                display_url(self.base_url),
-                f"{type(exc).__name__}; DEEPEVAL_HTTP_CLIENT=httpx may read it",
-                SystemOneError,
-            ) from None
+            raise unsent from None
         if resp.status_code != 200:
             raise error_for_status(
                 resp.status_code,
