@@ -1,12 +1,15 @@
-"""Retention slots without values: a constraint said back inside its own prohibition keeps it, and a "your X" that
-names another pet/child/sibling/partner than the user's, or something the user lacks, conflicts with the facts."""
+"""Retention slots without values: a constraint said back inside its own prohibition keeps it, a "your X" that
+names another pet/child/sibling/partner than the user's, or something the user lacks, conflicts with the facts,
+and a question for the occupation re-asks it. Plus the value checks these rest on (money units, echoes)."""
 
 from __future__ import annotations
 
 import pytest
 
+from deepeval.models.embedded import features as ft
 from deepeval.models.embedded import possessions
 from deepeval.models.embedded.constraints import constraint_targets, honours, violates
+from deepeval.models.embedded.slots import asks_occupation
 
 
 @pytest.mark.parametrize(
@@ -57,3 +60,33 @@ def test_owned_lacked_and_presupposed() -> None:
 )
 def test_conflicts(facts: list[str], sentence: str, expected: tuple[bool, bool]) -> None:
     assert possessions.conflicts(facts, sentence) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("What do you do for a living?", True),
+        ("What's your occupation?", True),
+        ("Nice to meet you! What kind of work do you do?", True),
+        ("What do you do?", True),
+        ("What do you do on weekends?", False),
+        ("What kind of engineering do you do?", False),  # a new detail of a known occupation
+    ],
+)
+def test_asks_occupation(question: str, asks: bool) -> None:
+    assert asks_occupation(question) is asks
+
+
+def test_a_singular_currency_word_is_money() -> None:
+    # "for two people" and "under your 900 pound budget" count different things: no number conflict
+    facts = ["I want a trip to Lisbon for two people.", "My budget is 900 pounds in total."]
+    feats = ft.retention_features(facts, "It comes to 860 pounds, under your 900 pound budget.")
+    assert feats["num_conflict"] == 0.0
+
+
+def test_every_value_echoed_without_conflict_is_an_echo_kept() -> None:
+    facts = ["Address the parcel to Hanna Berg."]
+    kept = ft.retention_features(facts, "Parcel addressed to Hanna Berg.")
+    changed = ft.retention_features(facts, "Parcel addressed to Anna Berg.")
+    assert kept["echo_kept"] == pytest.approx(kept["max_sim"])
+    assert changed["echo_kept"] == 0.0

@@ -1,5 +1,5 @@
 """Breaker findings: KnowledgeRetention (default eval mode, embedded judge) on a user's occupation. Name and city
-in the same user turn are tracked (re-asks and a wrong city are caught); the occupation is not."""
+in the same user turn are tracked (re-asks and a wrong city are caught), and so is the occupation."""
 
 from __future__ import annotations
 
@@ -20,15 +20,7 @@ def _kr(last: str) -> float:
 @pytest.mark.parametrize(
     "last",
     [
-        pytest.param(
-            "What do you do for a living?",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="BUG (KR false negative): re-asking the occupation scores 1.0. An occupation slot in the re-ask "
-                "features catches it (P 0.98) but moves held-out turn_attrition ECE from 0.077 to 0.082-0.087 "
-                "(bar 0.08), with or without a refit",
-            ),
-        ),
+        "What do you do for a living?",
         "As a teacher, you might enjoy a quiet museum.",
     ],
 )

@@ -91,8 +91,9 @@ def _share_missing(items: Sequence[str] | frozenset[str], pool: str, fuzzy: bool
     return miss / len(items)
 
 
+#: the singular is the attributive form: "a 900 pound budget", "a 20-euro note"
 _MONEY = re.compile(
-    r"[$€£]\s?\d[\d,.]*\s?(?:k|m|bn)?\b|\b\d[\d,.]*\s?(?:k|m|bn)?\s*(?:dollars|euros|pounds|usd|eur|gbp|bucks)\b",
+    r"[$€£]\s?\d[\d,.]*\s?(?:k|m|bn)?\b|\b\d[\d,.]*\s?(?:k|m|bn)?[\s-]*(?:dollars?|euros?|pounds?|usd|eur|gbp|bucks)\b",
     re.IGNORECASE,
 )
 _PERCENT = re.compile(r"\b\d[\d.]*\s?(?:%|percent\b|per cent\b)", re.IGNORECASE)

@@ -56,3 +56,17 @@ def attributed_occupation(sentence: str) -> str | None:
         if found:
             return found
     return None
+
+
+#: a question for the occupation itself ("What do you do for a living?", "What's your job?"); "What do you do on
+#: weekends?" and "What kind of engineering do you do?" ask for something else
+_ASKS_JOB = re.compile(
+    r"\bwhat do you do\s*(?:for (?:a living|work|your job)\b|\?)|\bwhat(?:'s| is) your (?:job|occupation|profession|"
+    r"line of work)\b|\bwhat (?:kind|sort|type|line) of (?:work|job)\b|\bwhat (?:job|work) do you\b|\bwhere do you work\b",
+    re.IGNORECASE,
+)
+
+
+def asks_occupation(question: str) -> bool:
+    """True for a question that asks what the user does for a living."""
+    return bool(_ASKS_JOB.search(tx.normalize_quotes(question)))
