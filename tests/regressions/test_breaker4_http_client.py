@@ -1,0 +1,60 @@
+"""Breaker 4: a caller's own httpx ``http_client=`` reused across evaluate() calls (each on its own loop)."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from deepeval import evaluate
+from deepeval.evaluate import DisplayConfig, ErrorConfig
+from deepeval.metrics import AnswerRelevancyMetric
+from deepeval.models import LocalModel
+from deepeval.test_case import LLMTestCase
+from deepeval.testing.servers import OpenAIChatServer
+
+REPLIES = {
+    "StatementList": {"statements": ["Paris is the capital."]},
+    "TernaryVerdicts": {"verdicts": [{"verdict": "yes", "reason": None}]},
+    "ReasonReply": {"reason": "on topic"},
+}
+
+
+def _responder(req: dict) -> str:
+    return json.dumps(REPLIES[req["response_format"]["json_schema"]["name"]])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "BUG (http_client): after an evaluate() run that opened 20 keep-alive connections on a caller's "
+        "httpx.AsyncClient, the next evaluate() of one test case loses its row: every retry picks another "
+        "stale connection from the closed loop, so the row ends with score None, retries=4, error 'the HTTP "
+        "client reused a connection from an event loop that has closed ... (gave up ...)'"
+    ),
+)
+def test_stale_connections_of_a_busy_earlier_run_do_not_exhaust_retries() -> None:
+    with OpenAIChatServer(_responder, latency=0.05) as srv:
+        metric = AnswerRelevancyMetric(
+            model=LocalModel(model="m", base_url=srv.base_url, http_client=httpx.AsyncClient()),
+            eval_mode="llm",
+        )
+        display = DisplayConfig(show_indicator=False, print_results=False)
+        errors = ErrorConfig(ignore_errors=True)
+        first = evaluate(
+            [LLMTestCase(input=f"Capital {i}?", actual_output="Paris is the capital.") for i in range(30)],
+            [metric],
+            display_config=display,
+            error_config=errors,
+        )
+        assert first.errors == []
+        assert srv.counters.max_in_flight >= 10  # many connections left in the client's pool
+        second = evaluate(
+            [LLMTestCase(input="Capital?", actual_output="Paris is the capital.")],
+            [metric],
+            display_config=display,
+            error_config=errors,
+        )
+    row = second.test_results[0].metrics_data[0]
+    assert (row.score, row.error) == (1.0, None)
