@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import httpx
-import pytest
 
 from deepeval import evaluate
 from deepeval.evaluate import DisplayConfig, ErrorConfig
@@ -25,16 +24,9 @@ def _responder(req: dict) -> str:
     return json.dumps(REPLIES[req["response_format"]["json_schema"]["name"]])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (http_client): after an evaluate() run that opened 20 keep-alive connections on a caller's "
-        "httpx.AsyncClient, the next evaluate() of one test case loses its row: every retry picks another "
-        "stale connection from the closed loop, so the row ends with score None, retries=4, error 'the HTTP "
-        "client reused a connection from an event loop that has closed ... (gave up ...)'"
-    ),
-)
 def test_stale_connections_of_a_busy_earlier_run_do_not_exhaust_retries() -> None:
+    """Regression: 20 stale keep-alive connections left in a caller's httpx client by a busy run used up the next run's
+    retries (row lost)."""
     with OpenAIChatServer(_responder, latency=0.05) as srv:
         metric = AnswerRelevancyMetric(
             model=LocalModel(model="m", base_url=srv.base_url, http_client=httpx.AsyncClient()),

@@ -13,16 +13,10 @@ from deepeval.models.system_one.typesafe import TypeSafeModel
 from deepeval.testing.servers import OpenAIChatServer
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (per_loop): the module-level per_loop._SHARED registry keeps one entry per distinct judge "
-        "configuration forever, raw API key included: 200 judges with distinct keys, used once and dropped, "
-        "leave 200 entries holding 'sk-brk4-0'..'sk-brk4-199' (and 200 TypeSafeModel constructions with no "
-        "call leave 200 more)"
-    ),
-)
 def test_shared_client_registry_forgets_dropped_judges_and_their_keys() -> None:
+    """Regression: the shared-client registry kept one entry per judge configuration forever, raw API key included (400
+    entries after 400 dropped judges)."""
+
     def leftover() -> list[object]:
         return [k for k in list(per_loop._SHARED) if "brk4-" in repr(k)]
 
@@ -47,18 +41,12 @@ def test_shared_client_registry_forgets_dropped_judges_and_their_keys() -> None:
     assert len(left) == 0, f"{len(left)} registry entries still hold API keys, e.g. {left[0]!r}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (per_loop): one judge's aclose() fails the in-flight calls of another judge that merely shares "
-        "its configuration: b's 3 calls in flight all fail with JudgeError(kind=connection) when a.aclose() "
-        "runs (max_retries=0; with retries each costs a wasted attempt), though a never made a call"
-    ),
-)
 @pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
 def test_aclose_of_one_judge_does_not_break_another_judges_calls(
     transport: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Regression: one judge's aclose() closed the client it shared with another judge and failed that judge's 3 calls
+    in flight."""
     monkeypatch.setenv("DEEPEVAL_HTTP_CLIENT", transport)
     with OpenAIChatServer(latency=0.3) as srv:
         # e.g. a web app: a judge per request, each handler closes its judge when it is done

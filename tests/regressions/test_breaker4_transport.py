@@ -44,19 +44,11 @@ class _BadGzipServer:
         self.sock.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (transport): a System One reply whose Content-Encoding: gzip body does not decompress escapes "
-        "TypeSafeModel.a_decide as a bare httpx2/httpx DecodingError ('Error -3 while decompressing data: "
-        "incorrect header check') instead of a SystemOneError (the OpenAI judges map the same reply to a "
-        "retryable JudgeError)"
-    ),
-)
 @pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
 def test_undecodable_system_one_reply_is_a_system_one_error(
     transport: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Regression: a System One reply whose gzip body does not decode escaped as a bare httpx/httpx2 DecodingError."""
     monkeypatch.setenv("DEEPEVAL_HTTP_CLIENT", transport)
     srv = _BadGzipServer()
     try:

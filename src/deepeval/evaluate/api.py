@@ -193,8 +193,8 @@ def _check_output_folders(display_config: DisplayConfig) -> None:
 
 
 def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
-    """Write the export files; a failure (disk full, folder removed mid-run) is warned about and recorded in
-    ``result.extras["export_error"]``, never raised, so the measured result is not lost."""
+    """Write the export files; any failure (disk full, folder removed mid-run, unserialisable metadata) is warned
+    about and recorded in ``result.extras["export_error"]``, never raised, so the measured result is not lost."""
     import warnings
 
     from deepeval.evaluate.report import export_run, export_test_cases
@@ -206,7 +206,7 @@ def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
             result.extras["json_path"], result.extras["html_path"] = str(json_path), str(html_path)
         if display_config.file_output_dir:
             export_test_cases(result, display_config.file_output_dir)
-    except OSError as err:
+    except Exception as err:  # never lose a measured run to its export (disk full, odd metadata, a bug here)
         message = (
             f"could not write the result files ({type(err).__name__}: {err}); the result is still returned"
         )

@@ -249,8 +249,8 @@ class EvaluationResult:
             "started_at": self.started_at,
             "duration_s": self.duration_s,
             "repeat": self.repeat,
-            "totals": self.totals(),
-            "metrics": self.metric_summary(),
+            "totals": _clean(self.totals()),
+            "metrics": _clean(self.metric_summary()),
             "judges": self.judges,
             "extras": _clean(self.extras),
         }
@@ -310,7 +310,8 @@ def _clean(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_clean(v) for v in value]
     if isinstance(value, (set, frozenset)):
-        return sorted(_clean(v) for v in value)
+        # sorted for a stable file; by type then value, so a set mixing types ({1, "a"}) sorts too
+        return sorted((_clean(v) for v in value), key=lambda v: (type(v).__name__, repr(v)))
     if value is None or isinstance(value, (str, int, bool)):
         return value
     return str(value)

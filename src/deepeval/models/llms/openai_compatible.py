@@ -55,6 +55,9 @@ from deepeval.models.structured import coerce, describe_invalid
 from deepeval.models.tls import library_of, shared_context
 from deepeval.models.usage import record_usage
 
+#: stale keep-alive connections skipped per request (the SDK's default pool holds at most 1,000)
+_STALE_CONNECTIONS_MAX = 1000
+
 T = TypeVar("T", bound=BaseModel)
 T2 = TypeVar("T2")
 
@@ -355,12 +358,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             # TypedDicts (~0.6 ms of CPU per call, most of the client's time in a burst of concurrent calls) to
             # transform fields our plain JSON body never has. Auth, headers, timeout and errors are the same; the
             # reply comes back as text, which :meth:`_parse` reads.
-            text = await client.post(
-                "/chat/completions",
-                cast_to=str,
-                body=body,
-                options={"timeout": self.retry_policy.timeout + 1.0, "security": {"bearer_auth": True}},
-            )
+            text = await self._post(client, body)
         except openai.APITimeoutError as exc:
             failure = connection_failure_in(exc)
             if failure is None:
@@ -420,6 +418,20 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 raise
             raise unsent from None
         return self._parse(text)
+
+    async def _post(self, client: openai.AsyncOpenAI, body: dict[str, Any]) -> str:
+        """One POST; with a caller's httpx ``http_client``, keep-alive connections it opened on an event loop that
+        has since closed are skipped. Each fails with "Event loop is closed" before anything is sent, and the
+        pool drops it, so the request is simply sent again (up to the SDK's pool size, 1,000): one run of 20
+        concurrent calls leaves 20 such connections, more than the retry budget would absorb."""
+        options: Any = {"timeout": self.retry_policy.timeout + 1.0, "security": {"bearer_auth": True}}
+        for _ in range(_STALE_CONNECTIONS_MAX):
+            try:
+                return await client.post("/chat/completions", cast_to=str, body=body, options=options)
+            except RuntimeError as exc:
+                if self._callers_client_is_loop_bound or "Event loop is closed" not in str(exc):
+                    raise
+        return await client.post("/chat/completions", cast_to=str, body=body, options=options)
 
     def _parse(self, text: str) -> _Reply:
         """Read a successful (2xx) chat-completions reply body."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import hashlib
 import logging
 import threading
 import weakref
@@ -32,31 +33,81 @@ _log = logging.getLogger(__name__)
 
 _Entry = tuple["weakref.ref[asyncio.AbstractEventLoop]", Any, AsyncGenerator[None, None]]
 
+
+class _Shared:
+    """The clients of one ``share_key``, with how many live pools use them."""
+
+    __slots__ = ("clients", "lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.clients: dict[int, _Entry] = {}
+        self.users = 0
+
+
 # Pools shared by every PerLoop built with the same ``share_key``: judge objects with one configuration (a judge
 # made per request in a web app, a metric copy per test case) use one client per loop instead of one each, so
-# their connections are reused and nothing waits on garbage collection to be closed.
-_SHARED: dict[Hashable, tuple[threading.Lock, dict[int, _Entry]]] = {}
+# their connections are reused and nothing waits on garbage collection to be closed. An entry lives while a pool
+# uses it; when the last one is gone its clients are closed on their loops and the entry is dropped.
+_SHARED: dict[Hashable, _Shared] = {}
 _SHARED_LOCK = threading.Lock()
 
 
 def share_key(*parts: Any) -> Hashable | None:
     """A ``share_key`` made of ``parts`` when they are all plain data (str, numbers, bool, None, and lists, tuples
     and dicts of those), else None: a client option that is an object (a transport, an http client, a hook) makes
-    the client the caller's own, never shared."""
+    the client the caller's own, never shared. The key is a digest of the parts, so the registry never holds an API
+    key in plain text."""
 
     def freeze(value: Any) -> Hashable:
         if value is None or isinstance(value, (str, int, float, bool)):
-            return value
+            return (type(value).__name__, value)
         if isinstance(value, (list, tuple)):
-            return tuple(freeze(v) for v in value)
+            return ("seq", tuple(freeze(v) for v in value))
         if isinstance(value, dict):
-            return tuple(sorted((str(k), freeze(v)) for k, v in value.items()))
+            return ("map", tuple(sorted((str(k), freeze(v)) for k, v in value.items())))
         raise TypeError
 
     try:
-        return tuple(freeze(p) for p in parts)
+        frozen = tuple(freeze(p) for p in parts)
     except TypeError:
         return None
+    return hashlib.sha256(repr(frozen).encode("utf-8", "backslashreplace")).hexdigest()
+
+
+def _acquire(key: Hashable) -> _Shared:
+    with _SHARED_LOCK:
+        shared = _SHARED.get(key)
+        if shared is None:
+            shared = _SHARED[key] = _Shared()
+        shared.users += 1
+        return shared
+
+
+def _release(key: Hashable) -> None:
+    """A pool using ``key`` is gone (garbage-collected): the last one closes the key's clients on their loops."""
+    with _SHARED_LOCK:
+        shared = _SHARED.get(key)
+        if shared is None:
+            return
+        shared.users -= 1
+        if shared.users > 0:
+            return
+        del _SHARED[key]
+    with shared.lock:
+        entries = list(shared.clients.values())
+        shared.clients.clear()
+    for ref, _client, guard in entries:
+        loop = ref()
+        if loop is not None and not loop.is_closed():
+            try:  # may run in any thread (a garbage collection): hand the close to the client's own loop
+                loop.call_soon_threadsafe(_close_soon, loop, guard)
+            except RuntimeError:  # the loop closed meanwhile
+                pass
+
+
+def _close_soon(loop: asyncio.AbstractEventLoop, guard: AsyncGenerator[None, None]) -> None:
+    loop.create_task(guard.aclose())
 
 
 class PerLoop(Generic[C]):
@@ -77,13 +128,15 @@ class PerLoop(Generic[C]):
         self._closer = closer
         self._private_pair = private or (factory, closer)
         self._share_key = share_key
+        self._shared: _Shared | None = None
         if share_key is None:
             self._lock = threading.Lock()
             # loop id -> (the loop, its client, the guard that closes the client when the loop shuts down)
             self._clients: dict[int, _Entry] = {}
         else:
-            with _SHARED_LOCK:
-                self._lock, self._clients = _SHARED.setdefault(share_key, (threading.Lock(), {}))
+            self._shared = _acquire(share_key)
+            self._lock, self._clients = self._shared.lock, self._shared.clients
+            weakref.finalize(self, _release, share_key)
         self._private: contextvars.ContextVar[C | None] = contextvars.ContextVar("deepeval_private_client")
 
     def get(self) -> C:
@@ -121,8 +174,10 @@ class PerLoop(Generic[C]):
             await closer(client)
 
     async def aclose(self) -> None:
-        """Close the running loop's client, if any (with a ``share_key``, the one all sharing pools use on this
-        loop: their next call opens a new one)."""
+        """Close the running loop's client, if any. A client shared with other live pools (``share_key``) stays
+        open for them: it is closed when the last of them is gone or the loop shuts down."""
+        if self._shared is not None and self._shared.users > 1:
+            return
         loop = asyncio.get_running_loop()
         with self._lock:
             entry = self._clients.get(id(loop))

@@ -54,6 +54,8 @@ TIMEOUT_ERRORS: tuple[type[BaseException], ...] = (
     *_httpx2_errors("TimeoutException"),
 )
 TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (httpx.TransportError, *_httpx2_errors("TransportError"))
+#: a reply body that does not decode (e.g. ``Content-Encoding: gzip`` over a body that is not gzip)
+DECODING_ERRORS: tuple[type[BaseException], ...] = (httpx.DecodingError, *_httpx2_errors("DecodingError"))
 
 
 def async_http_client_class(base_url: str | None = None) -> Any:
@@ -174,6 +176,7 @@ def unsent_request_error(
     """The judge error for a request the HTTP stack itself failed on, or None when ``exc`` is not one of those.
 
     * ``ValueError``: the request could not be built (e.g. a header value it cannot send): ``bad_request``.
+    * a reply body that does not decode (bad ``Content-Encoding``): a retryable ``server`` error.
     * aiohttp's own errors that the SDK's aiohttp transport lets through (a reply that is not HTTP, a reply header
       over aiohttp's 8,190-byte limit): a retryable ``connection`` error naming the switch to httpx.
     Messages show the URL without its query or credentials (library messages may quote the request URL); ``label``
@@ -184,6 +187,13 @@ def unsent_request_error(
             f"{label}: the request could not be sent ({type(exc).__name__}: {redact(scrub_urls(str(exc)))[:200]})",
             model=model,
             kind="bad_request",
+        )
+    if isinstance(exc, DECODING_ERRORS):
+        return error_cls(
+            f"{label}: the server at {base_url} sent a reply body that could not be decoded ({type(exc).__name__})",
+            model=model,
+            retryable=True,
+            kind="server",
         )
     if is_http_library_error(exc):
         return connection_error(
