@@ -39,6 +39,7 @@ def test_owned_lacked_and_presupposed() -> None:
     assert possessions.owned("I have a dog named Max.") == {"dog"}
     assert possessions.owned("I've got two little sisters and my son is 4.") == {"sister", "son"}
     assert possessions.owned("I have a meeting at 4.") == frozenset()
+    assert possessions.owned("I have a cat allergy and my dog walker is away.") == frozenset()
     assert possessions.lacked("I don't have a car.") == {"car"}
     assert {"son", "daughter", "children", "kid"} <= possessions.lacked("I have no kids.")
     assert possessions.presupposed("How is your cat doing?") == {"cat", "doing"}

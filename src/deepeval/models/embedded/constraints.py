@@ -239,7 +239,7 @@ def is_suggestion(sentence: str) -> bool:
 
 def violates(targets: frozenset[str], sentence: str) -> bool:
     """True when ``sentence`` (a statement or a suggestion, not an information question such as "Do you eat
-    fish?") mentions a target with no avoidance cue."""
+    fish?") mentions a target with no avoidance cue, outside a phrase that restates the constraint."""
     if not targets or (tx.is_question(sentence) and not is_suggestion(sentence)):
         return False
     if _AVOID_CUE.search(_SUGGESTION.sub(" ", tx.normalize_quotes(sentence))):  # "why not" is an offer

@@ -43,6 +43,7 @@ _LACKS = re.compile(
     rf"\bi\s+(?:don't|do not|didn't|did not)\s+(?:have|own)\s+(?:an?\s+|any\s+)?({_WORD})|\bi\s+have\s+no\s+({_WORD})",
     re.IGNORECASE,
 )
+_NOT_OWNED = re.compile(rf"\b{_WORD}\s+(?:allerg\w*|intoleran\w*|hair|walker|sitter|food)\b", re.IGNORECASE)
 _YOUR = re.compile(rf"\byour\s+((?:{_WORD}\s+)?{_WORD})", re.IGNORECASE)
 
 
@@ -52,7 +53,8 @@ def _stems(phrase: str) -> list[str]:
 
 def owned(fact: str) -> frozenset[str]:
     """Stemmed class members (pets, children, siblings, partners) ``fact`` says the user has."""
-    text = tx.normalize_quotes(fact)
+    # "a cat allergy" / "my dog walker" names no pet the user has
+    text = _NOT_OWNED.sub(" ", tx.normalize_quotes(fact))
     out = {w for m in _HAS.finditer(text) for g in m.groups() if g for w in _stems(g) if w in _CLASS_OF}
     return frozenset(out)
 
