@@ -368,16 +368,40 @@ def test_context_statement_is_ranked_within_its_node(judge: EmbeddedJudge) -> No
     node = f"{CTX_OTHER} {CTX_SELECTED} The single reached number two on the Billboard Hot 100."
     f_sel = ft.context_statement_features(CTX_Q, CTX_SELECTED, node)
     f_other = ft.context_statement_features(CTX_Q, CTX_OTHER, node)
-    assert f_sel["cos_gap"] == pytest.approx(0.0, abs=1e-6)  # the best sentence of its passage
-    assert f_other["cos_gap"] < 0.0
+    assert f_sel["rank"] == 0.0  # the best sentence of its passage
+    assert f_other["rank"] > 0.0 and f_other["nb_above"] > 0.0  # beaten, by its neighbour among others
     assert f_sel["log_sents"] == pytest.approx(math.log1p(5))  # 3 sentences, clipped to the training range
     alone = ft.context_statement_features(CTX_Q, CTX_SELECTED)  # no node: a passage of one sentence
-    assert alone["cos_gap"] == 0.0 and alone["cos_nb"] == 0.0
+    assert alone["rank"] == 0.0 and alone["nb_above"] == 0.0
     p_sel = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED, node=node)
     p_other = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_OTHER, node=node)
     assert p_sel > 2 * p_other and p_other < 0.5
-    # ranking first in its passage raises a sentence above the same sentence read alone
-    assert p_sel > p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED)
+    # ranking is one-sided: the sentences it beats do not raise it above the sentence read alone (only its
+    # neighbours' words, idf_win, may)
+    alone_p = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED)
+    assert p_sel == pytest.approx(alone_p, abs=0.05)
+
+
+def test_context_ranking_is_one_sided_and_ignores_repeats() -> None:
+    from deepeval.models.embedded import scorers
+
+    relevant = "The capital of France is Paris."
+    others = [
+        "The capital of Germany is Berlin.",
+        "Tomatoes grow best in warm weather.",
+        "Paris is the capital.",
+    ]
+    q = "What is the capital of France?"
+    ps = [
+        scorers.context_statement_relevant(q, relevant, relevant, "\n".join([relevant, *others[:k]]))
+        for k in range(4)
+    ]
+    assert all(ps[i] >= ps[i + 1] for i in range(len(ps) - 1))  # one more node never raises a sentence
+    once = scorers.context_statement_relevant(q, relevant, relevant, f"{relevant}\nParis is the capital.")
+    many = " ".join([relevant] * 20)
+    assert scorers.context_statement_relevant(
+        q, relevant, many, f"{many}\nParis is the capital."
+    ) == pytest.approx(once)
 
 
 def test_one_request_encodes_each_distinct_text_once_in_one_call_per_prefix(judge: EmbeddedJudge) -> None:

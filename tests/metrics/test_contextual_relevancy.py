@@ -222,7 +222,7 @@ def test_hybrid_questions_quote_only_their_statement_and_share_the_state() -> No
     call = s1.calls[0]
     assert call.state == {"note": STATE_NOTE, "input": "What if these shoes don't fit?"}
     assert list(call.questions) == ["n0s0", "n0s1", "n1s0"]
-    for q in call.questions.values():
+    for qid, q in call.questions.items():
         statement = q.data["statement"]
         assert block(q.instructions, "STATEMENT") == statement
         assert "shoes don't fit" not in q.instructions  # the request travels once, in the state
@@ -231,7 +231,8 @@ def test_hybrid_questions_quote_only_their_statement_and_share_the_state() -> No
         assert q.kind == "context_statement_relevant" and q.data == {
             "input": call.state["input"],
             "statement": statement,
-            "node": f"{NODE_A}\n{NODE_B}",  # local judges rank it among all retrieved sentences
+            "node": NODE_A if qid.startswith("n0") else NODE_B,  # local judges read it within its node
+            "context": f"{NODE_A}\n{NODE_B}",  # and rank it among all retrieved sentences
         }
     assert statement == STATEMENTS[NODE_B][0]  # the last question is node 1's statement
 

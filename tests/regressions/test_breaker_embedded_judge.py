@@ -131,15 +131,6 @@ def test_bullet_list_answer_scores_like_the_same_answer_in_prose() -> None:
     assert bullets == prose == 1.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (default CR, ranking among retrieved sentences): adding an irrelevant node raises the score. "
-    "['Iron is a chemical element...'] scores 0.0 for an anemia-symptoms question, but with a Great Barrier "
-    "Reef node added the iron sentence rises to P(relevant)=0.55 (it now ranks first of two, and the reef is its "
-    "neighbour) and the score to 0.5. One-sided ranking features with in-node neighbours fix it (held-out "
-    "unchanged) but lower the quickstart CR agreement (r 0.506 -> 0.498) or fail "
-    "test_breaker3_contextual::test_five_relevant_nodes_score_one, so the fix is not shipped",
-)
 def test_adding_an_irrelevant_node_does_not_raise_contextual_relevancy() -> None:
     question = "What are the symptoms of iron deficiency anemia?"
     iron = "Iron is a chemical element with symbol Fe and atomic number 26; it is the most common element on Earth by mass."

@@ -203,8 +203,8 @@ class ContextualRelevancyMetric(EngineMetric):
             ctx,
             state={"note": STATE_NOTE, "input": question},
             questions={
-                i: self.question_set.statement_relevant(question, st, context=context)
-                for i, (_, st) in by_id.items()
+                i: self.question_set.statement_relevant(question, st, context=context, node=nodes[n])
+                for i, (n, st) in by_id.items()
             },
             to_verdict=binary_from_probability,
             llm_decide=llm_decide,

@@ -16,7 +16,7 @@ from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "contextual_relevancy-q/2026-5"
+QUESTION_SET_VERSION = "contextual_relevancy-q/2026-6"
 
 RELEVANT_SHARE_LEVELS = ["none", "less than half", "most", "all"]
 
@@ -27,11 +27,13 @@ class ContextualRelevancyQuestions:
     VERSION = QUESTION_SET_VERSION
 
     @staticmethod
-    def statement_relevant(input: str, statement: str, context: str | None = None) -> NoulQuestion:
+    def statement_relevant(
+        input: str, statement: str, context: str | None = None, node: str | None = None
+    ) -> NoulQuestion:
         """Yes = the context statement is relevant to the input (kind ``context_statement_relevant``). The request is the
-        state's ``input``; only the statement is quoted. ``context`` (the whole retrieval context, nodes joined by
-        newlines) rides in ``data`` as ``node`` for local judges, which rank a sentence among the retrieved
-        sentences; it is never quoted."""
+        state's ``input``; only the statement is quoted. ``node`` (the statement's own node) and ``context`` (the
+        whole retrieval context, nodes joined by newlines) ride in ``data`` for local judges, which read a sentence
+        within its node and rank it among the retrieved sentences; they are never quoted."""
         return NoulQuestion(
             instructions=(
                 "Is this statement from a retrieved document useful for the search request `input`?\n"
@@ -41,7 +43,8 @@ class ContextualRelevancyQuestions:
             data={
                 "input": input,
                 "statement": statement,
-                **({"node": context} if context is not None else {}),
+                **({"node": node} if node is not None else {}),
+                **({"context": context} if context is not None else {}),
             },
         )
 

@@ -104,13 +104,13 @@ def contextual_relevancy(fields: dict[str, Any]) -> dict[str, Any]:
     """Per-statement and per-node relevance for input vs retrieval_context."""
     question = str(_get(fields, "input") or "")
     nodes = context_texts(_get(fields, "retrieval_context", "retrievalContext"))
-    statements = [s for node in nodes for s in _EXTRACTOR.statements_sync(node)]
+    per_node = [(node, s) for node in nodes for s in _EXTRACTOR.statements_sync(node)]
     context = "\n".join(
         nodes
     )  # a statement is ranked among all retrieved sentences, as in the hybrid request
     return {
-        "statements": statements,
-        "probabilities": [scorers.context_statement_relevant(question, s, context) for s in statements],
+        "statements": [s for _, s in per_node],
+        "probabilities": [scorers.context_statement_relevant(question, s, n, context) for n, s in per_node],
         "node_probabilities": [scorers.node_relevant(question, n) for n in nodes if n.strip()],
     }
 

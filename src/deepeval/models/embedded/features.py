@@ -301,42 +301,72 @@ def _norm_ws(text: str) -> str:
     return " ".join(tx.normalize_quotes(text).split())
 
 
-def context_statement_features(question: str, statement: str, node: str | None = None) -> Features:
+#: Sentences ranked above a statement count up to this many: a long run of good sentences must not push down the
+#: later ones.
+RANK_CAP = 3
+
+
+def _distinct(sentences: Sequence[str]) -> list[str]:
+    """``sentences`` without repeats (whitespace-normalised), in order: a repeated sentence says nothing new, and
+    must neither compete with itself nor count as more text."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for s in sentences:
+        key = _norm_ws(s)
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    return out
+
+
+def context_statement_features(
+    question: str, statement: str, node: str | None = None, context: str | None = None
+) -> Features:
     """Features for "does ``statement``, a sentence of the retrieved passage ``node``, help answer ``question``".
 
     Besides encoder and lexical signals of :func:`relevance_features`, the statement is compared with the other
-    sentences of its passage (``node`` split as :func:`sentences_of` does; no node = a passage of one sentence):
-    annotators mark the sentences that answer, not every sentence on the topic, so a sentence's rank within its
-    passage carries information its absolute cosine does not. Features (cosines in [-1, 1], shares in [0, 1]):
-    ``idf_cov`` IDF-weighted share of the question's content words in the statement
-    (:mod:`deepeval.models.embedded.lexical`), ``idf_win`` the same over the statement and its two neighbours
-    (the answer may name what a neighbour introduced), ``cos_gap`` its cosine minus the best cosine of the passage
-    (<= 0), ``cos_zn`` its cosine standardised within the passage, ``cos_nb`` the best neighbour's cosine minus
-    the passage's best (<= 0), ``log_sents`` log(1 + sentences in the passage, clipped to [5, 20]): the more
-    sentences, the smaller the share that answers.
+    sentences of its passage (``node`` split as :func:`sentences_of` does; no node = a passage of one sentence) and
+    ranked among the sentences of ``context`` (default: the node; the metrics pass the whole retrieval context):
+    annotators mark the sentences that answer, not every sentence on the topic, so a sentence that others beat is
+    less likely to answer. Repeated sentences count once: a repeat says nothing new and must not compete with
+    itself. Features (cosines in [-1, 1], shares in [0, 1]): ``idf_cov`` IDF-weighted share of the question's
+    content words in the statement (:mod:`deepeval.models.embedded.lexical`), ``idf_win`` the same over the
+    statement and its two neighbours in the node (the answer may name what a neighbour introduced), ``nb_above``
+    how far the better neighbour in the node beats it (>= 0; 0 without neighbours), ``rank`` log(1 + distinct
+    context sentences that beat it, at most :data:`RANK_CAP`), ``log_sents`` log(1 + distinct sentences in the
+    context, clipped to [5, 20]): the more sentences, the smaller the share that answers.
+
+    Every comparison is one-sided: another sentence can lower a statement (by beating it, or by being one more
+    sentence), never raise it, so adding a node never makes another node's sentence more relevant. The rank is
+    capped so that a context with many good sentences does not push the later ones down without bound.
     """
     base = _relevance_core(question, statement)
-    sents = list(sentences_of(node or ""))
     key = _norm_ws(statement)
-    idx = next((i for i, s in enumerate(sents) if _norm_ws(s) == key), -1)
-    if idx < 0:  # not a sentence of the node as we split it: read it as one more sentence of the passage
-        sents.append(statement)
-        idx = len(sents) - 1
+
+    def with_statement(text: str | None) -> tuple[list[str], int]:
+        sents = _distinct(sentences_of(text or ""))
+        idx = next((i for i, s in enumerate(sents) if _norm_ws(s) == key), -1)
+        if idx < 0:  # not a sentence of the text as we split it: read it as one more sentence of it
+            sents.append(statement)
+            idx = len(sents) - 1
+        return sents, idx
+
+    sents, idx = with_statement(node)
+    ranked, r_idx = with_statement(context) if context is not None else (sents, idx)
     q_vec = embed([question], "query")[0]
-    cos = embed(sents, "passage") @ q_vec
+    cos = embed(ranked, "passage") @ q_vec
+    own = cos if context is None else embed(sents, "passage") @ q_vec
     qw = _cw(question)
     neighbours = [j for j in (idx - 1, idx + 1) if 0 <= j < len(sents)]
     window = frozenset().union(*(_cw(s) for s in sents[max(0, idx - 1) : idx + 2]))
-    sd = float(cos.std())
     return {
         **{k: base[k] for k in ("cos", "cos_pp", "fuzzy", "type_known", "type_match", "log_len")},
         "idf_cov": idf_coverage(qw, _cw(statement)),
         "idf_win": idf_coverage(qw, window),
-        "cos_gap": float(cos[idx] - cos.max()),
-        "cos_zn": float((cos[idx] - cos.mean()) / sd) if sd > 1e-6 else 0.0,
-        "cos_nb": float(max(cos[j] for j in neighbours) - cos.max()) if neighbours else 0.0,
+        "nb_above": max(0.0, float(max(own[j] for j in neighbours) - own[idx])) if neighbours else 0.0,
+        "rank": math.log1p(min(int((cos > cos[r_idx] + 1e-6).sum()), RANK_CAP)),
         # the training passages hold 5-20 sentences (95 % of ClapNQ items): no extrapolation outside that range
-        "log_sents": math.log1p(min(max(len(sents), 5), 20)),
+        "log_sents": math.log1p(min(max(len(ranked), 5), 20)),
     }
 
 

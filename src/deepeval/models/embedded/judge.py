@@ -98,7 +98,7 @@ def _texts_of(kind: str, fields: dict[str, Any], queries: set[str], passages: se
 
     if kind in (K.STATEMENT_RELEVANT, K.CONTEXT_STATEMENT_RELEVANT, K.CONTEXT_NODE_RELEVANT):
         queries.add(text("input"))
-        passages.update((text("input"), text("statement"), *split(text("node"))))
+        passages.update((text("input"), text("statement"), *split(text("node")), *split(text("context"))))
         if kind == K.STATEMENT_RELEVANT:
             passages.update(features.elliptical_texts(text("input"), text("statement")))
     elif kind == K.CLAIM_SUPPORTED:
@@ -188,8 +188,10 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
             return scorers.statement_relevant(str(q), str(s))
         if kind == K.CONTEXT_STATEMENT_RELEVANT:
             q, s = _require(fields, kind, "input", "statement")
-            node = fields.get("node")
-            return scorers.context_statement_relevant(str(q), str(s), str(node) if node else None)
+            node, context = fields.get("node"), fields.get("context")
+            return scorers.context_statement_relevant(
+                str(q), str(s), str(node) if node else None, str(context) if context else None
+            )
         if kind == K.CONTEXT_NODE_RELEVANT:
             q, n = _require(fields, kind, "input", "node")
             return scorers.node_relevant(str(q), str(n))

@@ -33,15 +33,20 @@ def statement_relevant(question: str, statement: str) -> float:
     return get_model("statement_relevant").probability(ft.relevance_features(question, statement))
 
 
-def context_statement_relevant(question: str, statement: str, node: str | None = None) -> float:
-    """P(``statement``, a sentence of the retrieved passage ``node``, helps answer ``question``). Trained on ClapNQ
-    passage sentences (annotator-selected vs the other sentences of the same passage), not on answer statements;
-    without ``node`` the statement is read as a passage of one sentence. 0.005 for an instruction to the
-    evaluator; such sentences of ``node`` are not ranked against the statement."""
+def context_statement_relevant(
+    question: str, statement: str, node: str | None = None, context: str | None = None
+) -> float:
+    """P(``statement``, a sentence of the retrieved passage ``node``, helps answer ``question``), ranked among the
+    sentences of ``context`` (default: the node; e.g. the whole retrieval context). Trained on ClapNQ passage
+    sentences (annotator-selected vs the other sentences of the same passage), not on answer statements; without
+    ``node`` the statement is read as a passage of one sentence. 0.005 for an instruction to the evaluator; such
+    sentences of ``node`` and ``context`` are not ranked against the statement."""
     if tx.is_instruction_to_evaluator(statement):
         return P_MIN
     return get_model("context_statement_relevant").probability(
-        ft.context_statement_features(question, statement, _clean(node) if node else node)
+        ft.context_statement_features(
+            question, statement, _clean(node) if node else node, _clean(context) if context else context
+        )
     )
 
 
