@@ -13,17 +13,13 @@ from deepeval.metrics import AnswerRelevancyMetric
 from deepeval.test_case import LLMTestCase
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (exports): _check_output_folders expands '~' (os.path.expanduser) when it vets results_folder and "
-        "file_output_dir, but the export writes to Path(folder) unexpanded: results_folder='~/deepeval-results' "
-        "creates a literal './~/deepeval-results/run-*.json' (and './~/cases/test_case_0.json') under the current "
-        "directory and nothing under $HOME; DEEPEVAL_RESULTS_FOLDER='~/res' with `deepeval test run` does the same. "
-        "Expected the files under $HOME, as the pre-run check (and ENV_DIR_PATH) read it"
-    ),
-)
 def test_tilde_results_folder_is_the_home_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression (fixed): (exports): _check_output_folders expands '~' (os.path.expanduser) when it vets
+    results_folder and file_output_dir, but the export writes to Path(folder) unexpanded:
+    results_folder='~/deepeval-results' creates a literal './~/deepeval-results/run-*.json' (and
+    './~/cases/test_case_0.json') under the current directory and nothing under $HOME;
+    DEEPEVAL_RESULTS_FOLDER='~/res' with `deepeval test run` does the same. Expected the files under $HOME, as the
+    pre-run check (and ENV_DIR_PATH) read it"""
     home = tmp_path / "home"
     home.mkdir()
     work = tmp_path / "work"

@@ -12,16 +12,11 @@ from deepeval.models.system_one.typesafe import TypeSafeModel
 from deepeval.testing.servers import OpenAIChatServer, SystemOneServer
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (per_loop share key): DEEPEVAL_HTTP_CLIENT is read by the client factory but is not part of share_key, "
-        "so on a loop that already has a client for the same configuration (a Jupyter session, a web app) a judge "
-        "made after setting DEEPEVAL_HTTP_CLIENT=httpx gets the earlier judge's aiohttp client: observed "
-        "_InstalledAioHttpClient for the httpx judge (same object as the aiohttp judge's), expected an httpx client"
-    ),
-)
 def test_openai_judge_made_after_switching_to_httpx_uses_httpx(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression (fixed): (per_loop share key): DEEPEVAL_HTTP_CLIENT is read by the client factory but is not part of
+    share_key, so on a loop that already has a client for the same configuration (a Jupyter session, a web app) a
+    judge made after setting DEEPEVAL_HTTP_CLIENT=httpx gets the earlier judge's aiohttp client: observed
+    _InstalledAioHttpClient for the httpx judge (same object as the aiohttp judge's), expected an httpx client"""
     with OpenAIChatServer() as srv:
 
         async def main() -> tuple[str, str]:
@@ -41,15 +36,10 @@ def test_openai_judge_made_after_switching_to_httpx_uses_httpx(monkeypatch: pyte
     assert "AioHttp" not in second, f"judge made with DEEPEVAL_HTTP_CLIENT=httpx got {second}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (per_loop share key): the TypeSafe System One client has the same gap: after DEEPEVAL_HTTP_CLIENT=httpx "
-        "a second TypeSafeModel(api_key, base_url) on the same loop gets the first one's openai._InstalledAioHttpClient "
-        "(expected httpx.AsyncClient, which a judge with another key does get)"
-    ),
-)
 def test_typesafe_judge_made_after_switching_to_httpx_uses_httpx(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression (fixed): (per_loop share key): the TypeSafe System One client has the same gap: after
+    DEEPEVAL_HTTP_CLIENT=httpx a second TypeSafeModel(api_key, base_url) on the same loop gets the first one's
+    openai._InstalledAioHttpClient (expected httpx.AsyncClient, which a judge with another key does get)"""
     with SystemOneServer() as srv:
 
         async def main() -> tuple[str, str]:

@@ -146,9 +146,10 @@ def save_html(result: EvaluationResult, path: str | Path) -> Path:
 
 
 def export_run(result: EvaluationResult, folder: str | Path) -> tuple[Path, Path]:
-    """Write ``<identifier>-<time>-<run id>.json`` and ``.html`` into ``folder``; return both paths."""
+    """Write ``<identifier>-<time>-<run id>.json`` and ``.html`` into ``folder`` (``~`` expanded); return both
+    paths."""
     stem = _stem(result)
-    folder = Path(folder)
+    folder = Path(folder).expanduser()
     return save_json(result, folder / f"{stem}.json"), save_html(result, folder / f"{stem}.html")
 
 
@@ -156,7 +157,7 @@ def export_test_cases(result: EvaluationResult, folder: str | Path) -> list[Path
     """One JSON file per test case (``test_case_<index>.json``) in ``folder``; return the paths."""
     import json
 
-    folder = Path(folder)
+    folder = Path(folder).expanduser()
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for t in result.test_results:

@@ -92,8 +92,8 @@ class DeepEvalCollector:
             run.run_id = uuid.uuid4().hex
             try:
                 json_path, html_path = export_run(run, folder)
-            except OSError as err:
-                # the table above is complete; a bad folder must not hide it behind a traceback
+            except Exception as err:
+                # the table above is complete; a bad folder (or any export failure) must not hide it behind a traceback
                 terminalreporter.write_line(
                     f"deepeval: could not write the results to {folder} ({type(err).__name__}: {err})",
                     red=True,

@@ -39,6 +39,7 @@ from deepeval.models.llms.response_format import (
 from deepeval.models.llms.transport import (
     async_http_client_class,
     connection_failure_in,
+    transport_setting,
     unsent_request_error,
 )
 from deepeval.models.pricing import Price
@@ -186,6 +187,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                     self._api_key.get(),
                     self.retry_policy.timeout,
                     client_kwargs,
+                    transport_setting(),
                 ),
             )
         )

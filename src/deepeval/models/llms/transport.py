@@ -69,7 +69,7 @@ def async_http_client_class(base_url: str | None = None) -> Any:
             the SDK's aiohttp transport is not installed.
     """
     raw = get_settings().get("DEEPEVAL_HTTP_CLIENT")
-    choice = (raw or "").strip().lower()
+    choice = transport_setting(raw)
     if choice and choice not in CHOICES:
         raise ConfigurationError(f"DEEPEVAL_HTTP_CLIENT must be one of {', '.join(CHOICES)}, got {raw!r}")
     if choice == "httpx" or has_user_info(base_url):
@@ -88,6 +88,14 @@ def async_http_client_class(base_url: str | None = None) -> Any:
 #: same way. Anything else (``transport=``, ``limits=``, ``mounts=``, event hooks: objects of one httpx distribution)
 #: keeps the client on ``httpx.AsyncClient``, as the caller wrote it for.
 PORTABLE_CLIENT_KWARGS = frozenset({"headers", "verify", "cert", "proxy", "trust_env", "timeout", "base_url"})
+
+
+def transport_setting(raw: str | None = None) -> str:
+    """``DEEPEVAL_HTTP_CLIENT`` as written, normalised (``""`` when unset); part of a shared client's key, so a judge
+    made after the setting changes gets a client on the new transport."""
+    if raw is None:
+        raw = get_settings().get("DEEPEVAL_HTTP_CLIENT")
+    return (raw or "").strip().lower()
 
 
 def has_user_info(url: str | None) -> bool:

@@ -34,6 +34,7 @@ from deepeval.models.llms.transport import (
     TRANSPORT_ERRORS,
     connection_failure_in,
     system_one_client_class,
+    transport_setting,
     unsent_request_error,
 )
 from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
@@ -269,7 +270,12 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
             _aclose,
             # System One judges with one configuration share one client per event loop (see per_loop)
             share_key=share_key(
-                "typesafe", self.base_url, self._api_key.get(), self.retry_policy.timeout, client_kwargs
+                "typesafe",
+                self.base_url,
+                self._api_key.get(),
+                self.retry_policy.timeout,
+                client_kwargs,
+                transport_setting(),
             ),
         )
         super().__init__(model or s.get("TYPESAFE_MODEL_NAME") or DEFAULT_MODEL)
