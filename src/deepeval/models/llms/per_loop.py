@@ -198,10 +198,10 @@ def _start_guard(
     client: Any,
     closer: Callable[[Any], Awaitable[Any]],
 ) -> AsyncGenerator[None, None]:
-    """Start (on the running loop) the guard generator that closes ``client`` when the loop shuts down. The guard
-    holds no reference to its pool object, so a judge dropped while its loop runs is freed by reference counting
-    and its guard closes the client on the loop at once (a cycle left to the garbage collector would finalize the
-    HTTP session first, and aiohttp reports that as an unclosed session)."""
+    """Start (on the running loop) the guard generator that closes ``client`` when the loop shuts down, or earlier
+    when ``aclose()`` or the last judge sharing the client closes the guard. The guard refers to the pool's dict,
+    never to a judge or pool object, so dropping a judge does not leave the client to the garbage collector (which
+    could finalize an aiohttp session before closing it, and aiohttp reports that as an unclosed session)."""
     guard = _guard(lock, clients, loop_id, client, closer)
     step = guard.asend(None)  # registers the generator with the running loop's async-generator hooks
     try:
