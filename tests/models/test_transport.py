@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import socket
 import sys
 import warnings
@@ -20,7 +19,7 @@ from deepeval.models.llms.per_loop import PerLoop
 from deepeval.models.llms.transport import async_http_client_class
 from deepeval.models.retry import RetryPolicy
 from deepeval.models.usage import track_usage
-from deepeval.testing.servers import Fault, OpenAIChatServer
+from deepeval.testing.servers import Fault, OpenAIChatServer, schema_responder
 
 KEY = "sk-transport-SECRET-42"
 TRANSPORTS = ["aiohttp", "httpx"]
@@ -174,10 +173,7 @@ def test_evaluate_leaves_no_open_session(transport: str, monkeypatch: pytest.Mon
         "ReasonReply": {"reason": "on topic"},
     }
 
-    def responder(req: dict) -> str:
-        return json.dumps(replies[req["response_format"]["json_schema"]["name"]])
-
-    with OpenAIChatServer(responder) as srv:
+    with OpenAIChatServer(schema_responder(replies)) as srv:
         monkeypatch.setenv("USE_LOCAL_MODEL", "YES")
         monkeypatch.setenv("LOCAL_MODEL_NAME", "m")
         monkeypatch.setenv("LOCAL_MODEL_BASE_URL", srv.base_url)

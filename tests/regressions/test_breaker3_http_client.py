@@ -13,17 +13,12 @@ from deepeval.evaluate import DisplayConfig, ErrorConfig
 from deepeval.metrics import AnswerRelevancyMetric
 from deepeval.models import LocalModel
 from deepeval.test_case import LLMTestCase
-from deepeval.testing.servers import OpenAIChatServer
+from deepeval.testing.servers import OpenAIChatServer, schema_responder
 
-REPLIES = {
-    "StatementList": {"statements": ["Paris is the capital."]},
-    "TernaryVerdicts": {"verdicts": [{"verdict": "yes", "reason": None}]},
-    "ReasonReply": {"reason": "on topic"},
-}
+from ._judge_replies import AR_ALL_RELEVANT
 
-
-def _responder(req: dict) -> str:
-    return json.dumps(REPLIES[req["response_format"]["json_schema"]["name"]])
+REPLIES = AR_ALL_RELEVANT
+_responder = schema_responder(REPLIES)
 
 
 @pytest.mark.parametrize("client_kind", ["httpx", "sdk-aiohttp"])

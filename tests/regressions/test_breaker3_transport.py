@@ -96,21 +96,17 @@ def test_judge_dropped_on_a_running_loop_leaves_no_unclosed_session(monkeypatch:
     with one configuration now share one client per loop, closed when the loop shuts down."""
     import asyncio
     import gc
-    import json
 
     from deepeval.metrics import AnswerRelevancyMetric
     from deepeval.test_case import LLMTestCase
 
     monkeypatch.setenv("DEEPEVAL_HTTP_CLIENT", "aiohttp")
-    replies = {
-        "StatementList": {"statements": ["Paris is the capital."]},
-        "TernaryVerdicts": {"verdicts": [{"verdict": "yes", "reason": None}]},
-        "ReasonReply": {"reason": "on topic"},
-    }
+    from deepeval.testing.servers import schema_responder
+
+    from ._judge_replies import AR_ALL_RELEVANT
+
     reports: list[str] = []
-    with OpenAIChatServer(
-        lambda req: json.dumps(replies[req["response_format"]["json_schema"]["name"]])
-    ) as srv:
+    with OpenAIChatServer(schema_responder(AR_ALL_RELEVANT)) as srv:
 
         async def handle_request(i: int) -> float:
             metric = AnswerRelevancyMetric(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -16,10 +16,8 @@ from deepeval.models.retry import RetryPolicy
 from deepeval.testing.servers import OpenAIChatServer
 
 
-@pytest.fixture
-def not_http_port() -> Iterator[int]:
-    """A loopback port whose server answers every request with a line that is not HTTP (a Redis-style error), as
-    a base URL pointing at the wrong service gets."""
+def _raw_server(handle: Callable[[socket.socket], None]) -> Iterator[int]:
+    """A loopback TCP server that gives each connection to ``handle`` (then closes it); yields its port."""
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
     srv.listen(16)
@@ -31,12 +29,23 @@ def not_http_port() -> Iterator[int]:
             except OSError:
                 return
             with conn:
-                conn.recv(65536)
-                conn.sendall(b"-ERR unknown command 'POST'\r\n\r\n")
+                handle(conn)
 
     threading.Thread(target=serve, daemon=True).start()
     yield srv.getsockname()[1]
     srv.close()
+
+
+@pytest.fixture
+def not_http_port() -> Iterator[int]:
+    """A loopback port whose server answers every request with a line that is not HTTP (a Redis-style error), as
+    a base URL pointing at the wrong service gets."""
+
+    def handle(conn: socket.socket) -> None:
+        conn.recv(65536)
+        conn.sendall(b"-ERR unknown command 'POST'\r\n\r\n")
+
+    yield from _raw_server(handle)
 
 
 def test_non_http_reply_is_a_connection_error_without_the_url_secret(
@@ -140,40 +149,29 @@ def big_header_port() -> Iterator[int]:
             "usage": {"prompt_tokens": 1, "completion_tokens": 1},
         }
     ).encode()
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(16)
 
-    def serve() -> None:
-        while True:
-            try:
-                conn, _ = srv.accept()
-            except OSError:
-                return
-            with conn:
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    data += conn.recv(65536)
-                head, rest = data.split(b"\r\n\r\n", 1)
-                length = next(
-                    int(line.split(b":")[1])
-                    for line in head.split(b"\r\n")
-                    if line.lower().startswith(b"content-length")
-                )
-                while len(rest) < length:
-                    rest += conn.recv(65536)
-                conn.sendall(
-                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Big: "
-                    + b"a" * 9000
-                    + b"\r\nContent-Length: "
-                    + str(len(body)).encode()
-                    + b"\r\nConnection: close\r\n\r\n"
-                    + body
-                )
+    def handle(conn: socket.socket) -> None:
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += conn.recv(65536)
+        head, rest = data.split(b"\r\n\r\n", 1)
+        length = next(
+            int(line.split(b":")[1])
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length")
+        )
+        while len(rest) < length:
+            rest += conn.recv(65536)
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Big: "
+            + b"a" * 9000
+            + b"\r\nContent-Length: "
+            + str(len(body)).encode()
+            + b"\r\nConnection: close\r\n\r\n"
+            + body
+        )
 
-    threading.Thread(target=serve, daemon=True).start()
-    yield srv.getsockname()[1]
-    srv.close()
+    yield from _raw_server(handle)
 
 
 @pytest.mark.parametrize("transport", ["aiohttp", "httpx"])

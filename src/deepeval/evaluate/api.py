@@ -155,12 +155,7 @@ def _results_folder(display_config: DisplayConfig) -> str | None:
     folder = display_config.results_folder
     if folder is None and not display_config._session_report:
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
-    return _expand(folder)
-
-
-def _expand(folder: str | os.PathLike[str] | None) -> str | None:
-    """An export folder with ``~`` expanded, as the shell would (a literal ``./~`` folder is never what is meant)."""
-    return os.path.expanduser(str(folder)) if folder else None
+    return str(folder) if folder else None
 
 
 def _check_output_folders(display_config: DisplayConfig) -> None:
@@ -173,7 +168,7 @@ def _check_output_folders(display_config: DisplayConfig) -> None:
     """
     for option, folder in (
         ("results_folder", _results_folder(display_config)),
-        ("file_output_dir", _expand(display_config.file_output_dir)),
+        ("file_output_dir", display_config.file_output_dir),
     ):
         if not folder:
             continue
@@ -209,9 +204,8 @@ def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
         if folder:
             json_path, html_path = export_run(result, folder)
             result.extras["json_path"], result.extras["html_path"] = str(json_path), str(html_path)
-        output_dir = _expand(display_config.file_output_dir)
-        if output_dir:
-            export_test_cases(result, output_dir)
+        if display_config.file_output_dir:  # export_run / export_test_cases expand "~"
+            export_test_cases(result, display_config.file_output_dir)
     except Exception as err:  # never lose a measured run to its export (disk full, odd metadata, a bug here)
         message = (
             f"could not write the result files ({type(err).__name__}: {err}); the result is still returned"

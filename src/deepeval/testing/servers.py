@@ -35,6 +35,7 @@ __all__ = [
     "OpenAIChatServer",
     "SystemOneReply",
     "SystemOneServer",
+    "schema_responder",
     "wire_choice",
     "wire_noul",
     "wire_score",
@@ -42,6 +43,20 @@ __all__ = [
 ]
 
 ChatResponder = Callable[[dict[str, Any]], "str | dict[str, Any]"]
+
+
+def schema_responder(replies: Mapping[str, Any]) -> ChatResponder:
+    """A responder for :class:`OpenAIChatServer` that answers a structured-output request with
+    ``replies[<schema name>]`` as JSON, the name being the one the client sends in
+    ``response_format.json_schema.name`` (our clients send the pydantic class name, e.g. ``StatementList``).
+
+    Raises (inside the server, so the client sees a 500): KeyError for a schema ``replies`` does not cover.
+    """
+
+    def respond(request: dict[str, Any]) -> str:
+        return json.dumps(replies[request["response_format"]["json_schema"]["name"]])
+
+    return respond
 
 
 def word_count(text: str) -> int:

@@ -382,19 +382,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                     model=name,
                     kind="bad_request",
                 ) from None
-            if "Event loop is closed" not in str(exc):
-                raise
-            # A caller's own httpx.AsyncClient reused a keep-alive connection opened on an earlier event loop (each
-            # evaluate() call runs on its own loop). The broken connection leaves the pool, so a retry gets a fresh
-            # one on this loop.
-            raise JudgeError(
-                f"judge {name}: the HTTP client reused a connection from an event loop that has closed "
-                "(an httpx.AsyncClient passed as http_client= is shared across evaluate() calls); retrying on a new "
-                "connection",
-                model=name,
-                retryable=True,
-                kind="connection",
-            ) from None
+            raise
         except openai.APIStatusError as exc:
             err_body: dict[str, Any] = exc.body if isinstance(exc.body, dict) else {}
             nested = err_body.get("error")
@@ -433,7 +421,14 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             except RuntimeError as exc:
                 if self._callers_client_is_loop_bound or "Event loop is closed" not in str(exc):
                     raise
-        return await client.post("/chat/completions", cast_to=str, body=body, options=options)
+        name = self.get_model_name()
+        raise JudgeError(
+            f"judge {name}: every pooled connection of the http_client= passed in came from an event loop that has "
+            "closed (an httpx.AsyncClient shared across evaluate() calls); retrying",
+            model=name,
+            retryable=True,
+            kind="connection",
+        )
 
     def _parse(self, text: str) -> _Reply:
         """Read a successful (2xx) chat-completions reply body."""
@@ -529,25 +524,23 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         if key is None:
             raise self._missing_key_error()
         kwargs = {k: v for k, v in self._sdk_kwargs(key).items() if k != "http_client"}
-        return openai.AsyncOpenAI(
-            **self._with_shared_tls(kwargs, async_http_client_class(self.base_url), is_async=True)
-        )
+        return self._async_sdk_client(kwargs)
 
     def _new_async_client(self) -> openai.AsyncOpenAI:
         key = self._key_or_none()
         if key is None:
             raise self._missing_key_error()
-        return openai.AsyncOpenAI(
-            **self._with_shared_tls(
-                self._sdk_kwargs(key), async_http_client_class(self.base_url), is_async=True
-            )
-        )
+        return self._async_sdk_client(self._sdk_kwargs(key))
+
+    def _async_sdk_client(self, kwargs: dict[str, Any]) -> openai.AsyncOpenAI:
+        http_client_class = async_http_client_class(self.base_url)
+        return openai.AsyncOpenAI(**self._with_shared_tls(kwargs, http_client_class, is_async=True))
 
     @staticmethod
     def _with_shared_tls(kwargs: dict[str, Any], http_client_class: Any, *, is_async: bool) -> dict[str, Any]:
         """``kwargs`` plus the SDK's own HTTP client (``DefaultHttpxClient``, or for async calls the class
-        :func:`~deepeval.models.llms.transport.async_http_client_class` picks: the SDK's defaults) built with the process-wide TLS context (:mod:`deepeval.models.tls`), unless the caller passed
-        ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
+        :func:`~deepeval.models.llms.transport.async_http_client_class` picks: the SDK's defaults) built with the
+        process-wide TLS context (:mod:`deepeval.models.tls`), unless the caller passed ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
         an ``httpx.Client`` the sync client of :meth:`load_model`); the other side gets the default."""
         given = kwargs.get("http_client")
         if given is not None:
