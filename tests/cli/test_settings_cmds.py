@@ -376,3 +376,24 @@ def test_invalid_env_dir_path_is_exit_1(isolated: Path, monkeypatch: pytest.Monk
     assert "ENV_DIR_PATH=" in out and "is not a directory" in out
     code, out = _run("settings")
     assert code == 1
+
+
+def test_settings_masks_credential_names_and_known_secret_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Masked: a name that only contains a credential word (OPENAI_APIKEY, LOCAL_MODEL_PASSWORD_FILE) and any value
+    that is a known secret, whatever its name (a key copied into OPENAI_BACKUP). Shown: known non-secret keys whose
+    names hold such a word (OPENAI_COST_PER_INPUT_TOKEN)."""
+    other = "sk-other-77AbCdEfGhIjKl"
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    monkeypatch.setenv("OPENAI_APIKEY", other)
+    monkeypatch.setenv("LOCAL_MODEL_PASSWORD_FILE", "hunter2-pass")
+    monkeypatch.setenv("OPENAI_BACKUP", SECRET)
+    monkeypatch.setenv("OPENAI_COST_PER_INPUT_TOKEN", "0.000002")
+    code, out = _run("settings")
+    assert code == 0, out
+    for value in (SECRET, other, "hunter2-pass"):
+        assert value not in out
+    lines = {line.split()[0]: line.split()[1] for line in out.splitlines() if line.startswith("  ")}
+    assert lines["OPENAI_APIKEY"] == "***" + other[-4:]
+    assert lines["OPENAI_BACKUP"] == "***" + SECRET[-4:]
+    assert lines["LOCAL_MODEL_PASSWORD_FILE"] == "***"
+    assert lines["OPENAI_COST_PER_INPUT_TOKEN"] == "0.000002"
