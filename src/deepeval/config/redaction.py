@@ -17,6 +17,7 @@ for; :func:`display_url` / :func:`safe_url` render a URL for messages.
 from __future__ import annotations
 
 import base64
+import functools
 import logging
 import threading
 import urllib.parse
@@ -143,6 +144,12 @@ def split_url(url: str | None) -> SplitURL:
     host = _host(parts.hostname, port)
     path = parts.path.rstrip("/")
     return SplitURL(urllib.parse.urlunsplit((parts.scheme, host, path, "", "")), params, authorization)
+
+
+@functools.lru_cache(maxsize=64)
+def split_url_cached(url: str | None) -> SplitURL:
+    """:func:`split_url`, remembered per URL (clients look their endpoint up on every request)."""
+    return split_url(url)
 
 
 def _host(hostname: str | None, port: int | None) -> str:

@@ -23,8 +23,14 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
+from deepeval.config.redaction import (
+    SplitURL,
+    install_log_redaction,
+    register_secret,
+    split_url,
+    split_url_cached,
+)
 from deepeval.config.redaction import display_url as display_url  # imported from here by other clients
-from deepeval.config.redaction import install_log_redaction, register_secret, split_url
 from deepeval.config.settings import redact
 from deepeval.errors import JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
@@ -140,9 +146,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             raise ValueError(f"temperature must be >= 0, got {temperature}")
         self._api_key = Secret(api_key)
         self.base_url = base_url
-        # requests go to the clean URL; its query goes with every request, its user-info as a header, so neither
-        # is left in the URL an HTTP library logs or quotes (and both are registered secrets)
-        self._endpoint = split_url(base_url)
+        split_url(base_url)  # registers the URL's credentials as secrets now
         install_log_redaction()
         self.temperature = temperature
         self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})
@@ -187,6 +191,13 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             )
         )
         super().__init__(model)
+
+    @property
+    def _endpoint(self) -> SplitURL:
+        """``base_url`` taken apart: requests go to the clean URL, its query goes with every request and its
+        user-info as an ``Authorization`` header, so neither is left in the URL an HTTP library logs or quotes
+        (both are registered secrets). Read from ``base_url`` each time, so a changed ``base_url`` is followed."""
+        return split_url_cached(self.base_url)
 
     # -- DeepEvalBaseLLM -------------------------------------------------------------------------------------------
     def load_model(self, *args: Any, **kwargs: Any) -> openai.OpenAI | None:

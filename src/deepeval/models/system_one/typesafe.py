@@ -24,7 +24,7 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
-from deepeval.config.redaction import install_log_redaction, split_url
+from deepeval.config.redaction import SplitURL, install_log_redaction, split_url, split_url_cached
 from deepeval.config.settings import get_settings, redact
 from deepeval.errors import JudgeError, RequestTooLargeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
@@ -255,8 +255,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         s = get_settings()
         self._api_key = Secret(api_key or s.get("TYPESAFE_API_KEY"))
         self.base_url = (base_url or s.get("TYPESAFE_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
-        # as the LLM clients: requests go to the clean URL, the query with every request, user-info as a header
-        self._endpoint = split_url(self.base_url)
+        split_url(self.base_url)  # registers the URL's credentials as secrets now
         install_log_redaction()
         if cost_per_input_token is None:
             cost_per_input_token = s.get_float("TYPESAFE_COST_PER_INPUT_TOKEN", DEFAULT_COST_PER_INPUT_TOKEN)
@@ -283,6 +282,12 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
             ),
         )
         super().__init__(model or s.get("TYPESAFE_MODEL_NAME") or DEFAULT_MODEL)
+
+    @property
+    def _endpoint(self) -> SplitURL:
+        """As the LLM clients': requests go to the clean URL, the query with every request, user-info as a
+        header (read from ``base_url`` each time)."""
+        return split_url_cached(self.base_url)
 
     # -- DeepEvalBaseSystemOneModel --------------------------------------------------------------------------------
     def load_model(self, *args: Any, **kwargs: Any) -> None:
