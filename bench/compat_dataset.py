@@ -79,7 +79,7 @@ def _worker(out: Path, other: Path | None) -> None:
             source_file="f.txt",
         ),
         Golden(input="second", actual_output="", context=[], tools_called=[]),
-        Golden(input="third, \"quoted\"", expected_output="x;y|z"),
+        Golden(input='third, "quoted"', expected_output="x;y|z"),
     ]
     multi = [
         ConversationalGolden(
@@ -141,7 +141,9 @@ def _worker(out: Path, other: Path | None) -> None:
             result["errors"][name] = f"loaded {len(ds.goldens)}"
         except Exception as err:
             is_value = isinstance(err, ValueError)
-            result["errors"][name] = f"{type(err).__name__} (ValueError: {is_value}) after {len(ds.goldens)} added"
+            result["errors"][name] = (
+                f"{type(err).__name__} (ValueError: {is_value}) after {len(ds.goldens)} added"
+            )
     os.environ.pop("CONFIDENT_API_KEY", None)
     try:
         EvaluationDataset().pull(alias="x")

@@ -21,7 +21,7 @@ from deepeval.test_case import ConversationalTestCase, LLMTestCase, RetrievedCon
 
 RICH = [
     Golden(
-        input="Wie spät ist es?\nSag es mir, \"bitte\".",
+        input='Wie spät ist es?\nSag es mir, "bitte".',
         expected_output="Es ist 3 Uhr — ☕",
         context=["first | with pipe", "second"],
         retrieval_context=[RetrievedContextData(context="chunk", source="doc.pdf"), "plain chunk"],
@@ -52,7 +52,9 @@ def _load(ft: str, path: str) -> EvaluationDataset:
 
 @pytest.mark.parametrize("ft", ["json", "csv", "jsonl"])
 def test_save_then_load_gives_the_same_goldens(tmp_path, ft, capsys):
-    path = EvaluationDataset(goldens=RICH).save_as(file_type=ft, directory=str(tmp_path / "out"), file_name="g")
+    path = EvaluationDataset(goldens=RICH).save_as(
+        file_type=ft, directory=str(tmp_path / "out"), file_name="g"
+    )
     assert path == str(tmp_path / "out" / f"g.{ft}")
     assert capsys.readouterr().out == f"Evaluation dataset saved at {path}!\n"
     loaded = _load(ft, path)
@@ -73,13 +75,21 @@ def test_csv_bytes_match_deepevals_layout(tmp_path):
     ds = EvaluationDataset(goldens=[Golden(input="q, 1", context=["a", "b"], expected_output="line1\nline2")])
     text = Path(ds.save_as("csv", str(tmp_path), "x")).read_bytes().decode()
     header, rest = text.split("\r\n", 1)
-    assert header.split(",")[:5] == ["input", "actual_output", "expected_output", "retrieval_context", "context"]
+    assert header.split(",")[:5] == [
+        "input",
+        "actual_output",
+        "expected_output",
+        "retrieval_context",
+        "context",
+    ]
     assert header.endswith(",expectations,expected_labels")
     assert rest == '"q, 1",,"line1\nline2",,a|b,,,,,,,,,,,,\r\n'
 
 
 def test_list_items_holding_the_delimiter_are_written_as_a_json_array(tmp_path):
-    ds = EvaluationDataset(goldens=[Golden(input="q", context=["a|b", "c"]), Golden(input="r", context=["a", "b"])])
+    ds = EvaluationDataset(
+        goldens=[Golden(input="q", context=["a|b", "c"]), Golden(input="r", context=["a", "b"])]
+    )
     rows = Path(ds.save_as("csv", str(tmp_path), "x")).read_text(encoding="utf-8").splitlines()
     assert rows[1] == 'q,,,,"[""a|b"", ""c""]",,,,,,,,,,,,'
     assert rows[2] == "r,,,,a|b,,,,,,,,,,,,"
@@ -117,7 +127,12 @@ def test_json_file_is_a_list_of_objects_with_every_key(tmp_path):
 
 def test_default_file_name_is_a_timestamp(tmp_path):
     path = Path(EvaluationDataset(goldens=[Golden(input="q")]).save_as("jsonl", str(tmp_path)))
-    assert path.suffix == ".jsonl" and len(path.stem) == 15 and path.stem[8] == "_" and path.stem.replace("_", "").isdigit()
+    assert (
+        path.suffix == ".jsonl"
+        and len(path.stem) == 15
+        and path.stem[8] == "_"
+        and path.stem.replace("_", "").isdigit()
+    )
 
 
 def test_save_errors(tmp_path):
@@ -165,7 +180,9 @@ def test_custom_column_names_and_delimiter(tmp_path):
     f = tmp_path / "g.csv"
     f.write_text("question,docs\nq,a#b\n", encoding="utf-8")
     ds = EvaluationDataset()
-    ds.add_goldens_from_csv_file(str(f), input_col_name="question", context_col_name="docs", context_col_delimiter="#")
+    ds.add_goldens_from_csv_file(
+        str(f), input_col_name="question", context_col_name="docs", context_col_delimiter="#"
+    )
     assert ds.goldens == [Golden(input="q", context=["a", "b"])]
 
 
@@ -185,8 +202,20 @@ def _prefilled() -> EvaluationDataset:
         ("l.csv", b"input\nok\ncaf\xe9\n", "csv", "line 3: not valid utf-8", (3, None, None)),
         ("l.json", b'[{"input": "caf\xe9"}]', "json", "line 1: not valid utf-8", (1, None, None)),
         ("m.csv", b"question,answer\nq,a\n", "csv", "no 'input' column (nor 'scenario'", (None, None, None)),
-        ("o.json", b'{"input": "x"}', "json", "expected a JSON array of objects, got an object", (None, None, None)),
-        ("s.json", b'[\n {"input": "ok"},\n "x"\n]', "json", "item 2 (line 3): is a string, expected an object", (3, 2, None)),
+        (
+            "o.json",
+            b'{"input": "x"}',
+            "json",
+            "expected a JSON array of objects, got an object",
+            (None, None, None),
+        ),
+        (
+            "s.json",
+            b'[\n {"input": "ok"},\n "x"\n]',
+            "json",
+            "item 2 (line 3): is a string, expected an object",
+            (3, 2, None),
+        ),
         (
             "i.json",
             b'[{"input": "ok"},\n{"input": 5}]',
@@ -194,14 +223,56 @@ def _prefilled() -> EvaluationDataset:
             "item 2 (line 2), field 'input': Golden.input: Input should be a valid string (got int)",
             (2, 2, "input"),
         ),
-        ("j.json", b'[{"input": "ok"},\n{"input": }]', "json", "line 2, column 11: not valid JSON", (2, None, None)),
+        (
+            "j.json",
+            b'[{"input": "ok"},\n{"input": }]',
+            "json",
+            "line 2, column 11: not valid JSON",
+            (2, None, None),
+        ),
         ("b.jsonl", b'{"input": "ok"}\n\n{"input": \n', "jsonl", "line 3: not valid JSON", (3, 2, None)),
-        ("t.csv", b"input,input_token_count\nq,3\nr,many\n", "csv", "row 2 (line 3), field 'input_token_count': 'many' is not a number", (3, 2, "input_token_count")),
-        ("c.csv", b"input,context\nq,\"a\nb\"\nr,x,y\n", "csv", "row 2 (line 4): 3 cells but the header has 2 columns", (4, 2, None)),
-        ("x.json", b'[{"input": "a"}, {"scenario": "s"}]', "json", "item 2 (line 1): is conversational", (1, 2, None)),
-        ("w.json", b'[{"input": "a", "context": "not a list"}]', "json", "field 'context': expected a list of strings, got a string", (1, 1, "context")),
-        ("tl.jsonl", b'{"input": "a", "tools_called": [{"name": "t", "type": "MCP"}]}', "jsonl", "tool [0] has type 'MCP'", (1, 1, "tools_called")),
-        ("tu.json", b'[{"scenario": "s", "turns": [{"role": "bot", "content": "x"}]}]', "json", "turn [0]: Turn.role: role must be one of", (1, 1, "turns")),
+        (
+            "t.csv",
+            b"input,input_token_count\nq,3\nr,many\n",
+            "csv",
+            "row 2 (line 3), field 'input_token_count': 'many' is not a number",
+            (3, 2, "input_token_count"),
+        ),
+        (
+            "c.csv",
+            b'input,context\nq,"a\nb"\nr,x,y\n',
+            "csv",
+            "row 2 (line 4): 3 cells but the header has 2 columns",
+            (4, 2, None),
+        ),
+        (
+            "x.json",
+            b'[{"input": "a"}, {"scenario": "s"}]',
+            "json",
+            "item 2 (line 1): is conversational",
+            (1, 2, None),
+        ),
+        (
+            "w.json",
+            b'[{"input": "a", "context": "not a list"}]',
+            "json",
+            "field 'context': expected a list of strings, got a string",
+            (1, 1, "context"),
+        ),
+        (
+            "tl.jsonl",
+            b'{"input": "a", "tools_called": [{"name": "t", "type": "MCP"}]}',
+            "jsonl",
+            "tool [0] has type 'MCP'",
+            (1, 1, "tools_called"),
+        ),
+        (
+            "tu.json",
+            b'[{"scenario": "s", "turns": [{"role": "bot", "content": "x"}]}]',
+            "json",
+            "turn [0]: Turn.role: role must be one of",
+            (1, 1, "turns"),
+        ),
     ],
 )
 def test_bad_file_is_named_and_nothing_is_added(tmp_path, name, data, loader, message, where):
@@ -221,13 +292,15 @@ def test_field_is_named_by_the_callers_key(tmp_path):
     path = tmp_path / "q.json"
     path.write_text('[{"question": "a", "docs": ["x", 3]}]', encoding="utf-8")
     with pytest.raises(DatasetFileError) as info:
-        EvaluationDataset().add_goldens_from_json_file(str(path), input_key_name="question", context_key_name="docs")
+        EvaluationDataset().add_goldens_from_json_file(
+            str(path), input_key_name="question", context_key_name="docs"
+        )
     assert info.value.field == "docs"
     assert "field 'docs': Golden.context[1]: Input should be a valid string (got int)" in str(info.value)
 
 
 def test_missing_file():
-    with pytest.raises(FileNotFoundError, match="nope.json"):
+    with pytest.raises(FileNotFoundError, match=r"nope\.json"):
         EvaluationDataset().add_goldens_from_json_file("nope.json")
 
 
@@ -255,13 +328,18 @@ def test_loading_the_other_kind_adds_nothing(tmp_path):
 def test_test_cases_from_json_and_csv(tmp_path):
     j = tmp_path / "t.json"
     j.write_text(
-        json.dumps([{"q": "a", "out": "b", "ctx": ["c"], "meta": {"m": 1}}, {"q": "d", "out": "e"}]), encoding="utf-8"
+        json.dumps([{"q": "a", "out": "b", "ctx": ["c"], "meta": {"m": 1}}, {"q": "d", "out": "e"}]),
+        encoding="utf-8",
     )
     c = tmp_path / "t.csv"
     c.write_text("q,out,context,retrieval_context\nf,g,h|i,\n", encoding="utf-8")
     ds = EvaluationDataset()
     ds.add_test_cases_from_json_file(
-        str(j), input_key_name="q", actual_output_key_name="out", context_key_name="ctx", addtional_metadata_key_name="meta"
+        str(j),
+        input_key_name="q",
+        actual_output_key_name="out",
+        context_key_name="ctx",
+        addtional_metadata_key_name="meta",
     )
     ds.add_test_cases_from_csv_file(str(c), input_col_name="q", actual_output_col_name="out")
     assert ds.test_cases == [
@@ -289,7 +367,10 @@ def test_save_as_with_test_cases(tmp_path):
     ds = EvaluationDataset(goldens=[Golden(input="g")])
     ds.add_test_case(LLMTestCase(input="tc", actual_output="out", metadata={"m": 1}))
     loaded = _load("json", ds.save_as("json", str(tmp_path), "x", include_test_cases=True))
-    assert loaded.goldens == [Golden(input="g"), Golden(input="tc", actual_output="out", additional_metadata={"m": 1})]
+    assert loaded.goldens == [
+        Golden(input="g"),
+        Golden(input="tc", actual_output="out", additional_metadata={"m": 1}),
+    ]
     assert _load("json", ds.save_as("json", str(tmp_path), "y")).goldens == [Golden(input="g")]
 
 
@@ -298,11 +379,15 @@ def test_save_as_with_test_cases(tmp_path):
 
 def test_kinds_do_not_mix():
     ds = EvaluationDataset(goldens=[Golden(input="a")])
-    with pytest.raises(TypeError, match="You cannot add 'ConversationalGolden' to a single-turn dataset."):
+    with pytest.raises(TypeError, match=r"You cannot add 'ConversationalGolden' to a single-turn dataset\."):
         ds.add_golden(ConversationalGolden(scenario="s"))
-    with pytest.raises(TypeError, match="You cannot add 'ConversationalTestCase' to a single-turn dataset."):
+    with pytest.raises(
+        TypeError, match=r"You cannot add 'ConversationalTestCase' to a single-turn dataset\."
+    ):
         ds.add_test_case(ConversationalTestCase(turns=[Turn(role="user", content="x")]))
-    with pytest.raises(TypeError, match=r"goldens\[1\] is a ConversationalGolden but goldens\[0\] is a Golden"):
+    with pytest.raises(
+        TypeError, match=r"goldens\[1\] is a ConversationalGolden but goldens\[0\] is a Golden"
+    ):
         EvaluationDataset(goldens=[Golden(input="a"), ConversationalGolden(scenario="s")])
     with pytest.raises(TypeError, match="add_golden takes a Golden or ConversationalGolden, got str"):
         ds.add_golden("a")  # type: ignore[arg-type]

@@ -37,7 +37,9 @@ def test_goldens_to_test_cases_to_evaluate(tmp_path):
     for golden in dataset.goldens:
         dataset.add_test_case(
             LLMTestCase(
-                input=golden.input, actual_output=ANSWERS[golden.input], expected_output=golden.expected_output
+                input=golden.input,
+                actual_output=ANSWERS[golden.input],
+                expected_output=golden.expected_output,
             )
         )
     result = evaluate(
@@ -93,7 +95,9 @@ TEST_FILE = textwrap.dedent(
 
 
 def test_parametrized_dataset_under_deepeval_test_run(tmp_path):
-    EvaluationDataset(goldens=[Golden(**g) for g in GOLDENS]).save_as("csv", str(tmp_path), file_name="goldens")
+    EvaluationDataset(goldens=[Golden(**g) for g in GOLDENS]).save_as(
+        "csv", str(tmp_path), file_name="goldens"
+    )
     (tmp_path / "test_dataset_app.py").write_text(TEST_FILE.format(answers=ANSWERS), encoding="utf-8")
     env = {**os.environ, "COLUMNS": "200"}
     proc = subprocess.run(
