@@ -79,6 +79,11 @@ class DatasetError(DeepEvalError, ValueError):
     type, goldens of the wrong kind)."""
 
 
+class InvalidGoldenError(DeepEvalError, TypeError, ValueError):
+    """A golden (or persona, expectations...) built with a missing or wrongly typed field. A ``TypeError`` like a bad
+    test case, and a ``ValueError`` like deepeval's pydantic validation error; the message names the field."""
+
+
 class DatasetFileError(DatasetError):
     """A dataset file cannot be loaded. The message names the file and, where they apply, the line, the row
     (1-based record number) and the field; the same facts are attributes. Nothing from the file was added.

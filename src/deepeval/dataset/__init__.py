@@ -10,10 +10,24 @@ Goldens become test cases in user code::
 """
 
 from deepeval.dataset.dataset import EvaluationDataset
-from deepeval.dataset.golden import ConversationalGolden, Expectations, Golden, Persona
-from deepeval.errors import ConfidentAIRequiredError, DatasetError, DatasetFileError, UnsupportedFeatureError
+from deepeval.dataset.golden import (
+    BackgroundNoiseSettings,
+    ConversationalGolden,
+    Expectations,
+    Golden,
+    InterruptionBehavior,
+    Persona,
+)
+from deepeval.errors import (
+    ConfidentAIRequiredError,
+    DatasetError,
+    DatasetFileError,
+    InvalidGoldenError,
+    UnsupportedFeatureError,
+)
 
 __all__ = [
+    "BackgroundNoiseSettings",
     "ConfidentAIRequiredError",
     "ConversationalGolden",
     "DatasetError",
@@ -21,6 +35,8 @@ __all__ = [
     "EvaluationDataset",
     "Expectations",
     "Golden",
+    "InterruptionBehavior",
+    "InvalidGoldenError",
     "Persona",
     "UnsupportedFeatureError",
 ]
