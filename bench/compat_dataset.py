@@ -1,6 +1,9 @@
 """Run the same dataset operations on this package and on deepeval 4.3.1 and print where they differ.
 
-    python bench/compat_dataset.py [--ref /work/ref/de431/bin/python]
+    python bench/compat_dataset.py [--ref /work/ref/de431/bin/python] [--ref-path DIR]
+
+deepeval reads CSV with pandas; if its interpreter lacks pandas, install it somewhere apart
+(``/work/ref/de431/bin/python -m pip install --target DIR pandas``) and pass ``--ref-path DIR``.
 
 Each side runs this file as a worker (``--worker OUT_DIR``) in its own interpreter and writes a JSON summary: the
 bytes ``save_as`` writes (json, csv, jsonl; single- and multi-turn), the goldens each side loads back from every
@@ -45,8 +48,10 @@ FIELDS = (
 
 
 def _plain(value: Any) -> Any:
+    if type(value).__name__ == "RetrievedContextData":  # deepeval's dumps to one "source: context" string
+        return {"context": value.context, "source": value.source}
     if hasattr(value, "model_dump"):
-        d = value.model_dump(mode="json", exclude_none=True)
+        d = value.model_dump(mode="json", exclude_none=True, by_alias=False)
         d.pop("type", None)  # deepeval's ToolCall.type (FUNCTION) has no counterpart here
         return {k: _plain(v) for k, v in d.items() if v not in (None, [], {})}
     if isinstance(value, list):
@@ -162,8 +167,10 @@ def _try(fn: Any) -> Any:
         return type(err).__name__
 
 
-def _run(python: str, out: Path, other: Path | None) -> dict[str, Any]:
+def _run(python: str, out: Path, other: Path | None, path: str | None = None) -> dict[str, Any]:
     env = {**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "1", "DEEPEVAL_DISABLE_DOTENV": "1", "NO_COLOR": "1"}
+    if path:
+        env["PYTHONPATH"] = path
     args = [python, __file__, "--worker", str(out)] + (["--other", str(other)] if other else [])
     proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300, cwd=out)
     if proc.returncode != 0:
@@ -174,6 +181,7 @@ def _run(python: str, out: Path, other: Path | None) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ref", default="/work/ref/de431/bin/python")
+    ap.add_argument("--ref-path", help="extra import folder for the reference interpreter (e.g. pandas)")
     ap.add_argument("--worker")
     ap.add_argument("--other")
     a = ap.parse_args()
@@ -186,9 +194,9 @@ def main() -> None:
         ours_dir, ref_dir = Path(tmp, "ours"), Path(tmp, "ref")
         ours_dir.mkdir()
         ref_dir.mkdir()
-        _run(a.ref, ref_dir, None)
+        _run(a.ref, ref_dir, None, a.ref_path)
         _run(sys.executable, ours_dir, ref_dir)  # ours also loads deepeval's files
-        ref = _run(a.ref, ref_dir, ours_dir)  # and deepeval loads ours
+        ref = _run(a.ref, ref_dir, ours_dir, a.ref_path)  # and deepeval loads ours
         ours = json.loads((ours_dir / "result.json").read_text(encoding="utf-8"))
     same = differ = 0
     for section in ("files", "loads", "errors"):
@@ -201,6 +209,17 @@ def main() -> None:
             differ += 1
             print(f"--- {section}/{k}\n  deepeval 4.3.1: {json.dumps(r, ensure_ascii=False)[:900]}")
             print(f"  ours:           {json.dumps(o, ensure_ascii=False)[:900]}")
+    # the same file read by both loaders (a deepeval CSV load fails where pandas is not installed)
+    agree = disagree = 0
+    for writer, ours_key, ref_key in (("deepeval", "other", "self"), ("ours", "self", "other")):
+        for name in sorted(k.split(":", 1)[1] for k in ours["loads"] if k.startswith(ours_key + ":")):
+            o, r = ours["loads"][f"{ours_key}:{name}"], ref["loads"].get(f"{ref_key}:{name}")
+            if o == r:
+                agree += 1
+            else:
+                disagree += 1
+                print(f"--- same file ({name} written by {writer}) loads differently")
+    print(f"same-file loads: {agree} agree, {disagree} differ")
     for k in ("len", "iter"):
         print(f"{k}: deepeval {ref[k]}, ours {ours[k]}")
     print(f"\n{same} observations identical, {differ} differ")
