@@ -420,3 +420,26 @@ def test_evals_iterator_says_what_to_do_instead():
         next(iter(ds.evals_iterator()))
     with pytest.raises(UnsupportedFeatureError, match="Synthesizer"):
         ds.generate_goldens_from_scratch(3)
+
+
+def test_empty_array_and_header_only_files_load_nothing_without_error(tmp_path):
+    (tmp_path / "a.json").write_text(" [ ] ", encoding="utf-8")
+    (tmp_path / "h.csv").write_text("input,context\r\n", encoding="utf-8")
+    ds = EvaluationDataset()
+    ds.add_goldens_from_json_file(str(tmp_path / "a.json"))
+    ds.add_goldens_from_csv_file(str(tmp_path / "h.csv"))
+    assert len(ds) == 0
+
+
+def test_long_cells_and_lone_surrogates_round_trip(tmp_path):
+    import csv as stdlib_csv
+
+    limit_before = stdlib_csv.field_size_limit()
+    long_doc = "word " * 60_000  # 300 KB: over the csv module's default cell limit (128 KiB)
+    goldens = [Golden(input="q\udcff", retrieval_context=[long_doc])]
+    for ft in ("csv", "json", "jsonl"):
+        loaded = _load(ft, EvaluationDataset(goldens=goldens).save_as(ft, str(tmp_path), "long"))
+        assert loaded.goldens[0].retrieval_context == [long_doc], ft
+        if ft != "csv":  # JSON keeps the lone surrogate as its \\udcff escape; CSV holds the six characters
+            assert loaded.goldens[0].input == "q\udcff", ft
+    assert stdlib_csv.field_size_limit() == limit_before  # the process-wide limit is restored after reading

@@ -93,10 +93,15 @@ def _kind(value: object) -> str:
     return _cells._kind(value)
 
 
+#: the csv module refuses cells over 128 KiB by default; a long retrieved document is a normal cell
+_FIELD_LIMIT = 2**31 - 1
+
+
 def read_csv(path: str, encoding: str) -> Source:
     src = Source(path, "csv")
     text = _read_text(path, encoding)
     reader = csv.reader(io.StringIO(text, newline=""))
+    previous_limit = csv.field_size_limit(_FIELD_LIMIT)
     try:
         header = next(reader)
         names = [h.strip() for h in header]
@@ -119,6 +124,8 @@ def read_csv(path: str, encoding: str) -> Source:
             src.records.append(record)
     except csv.Error as err:
         raise src.error(f"line {reader.line_num}: not valid CSV ({err})") from None
+    finally:
+        csv.field_size_limit(previous_limit)
     return src
 
 
