@@ -41,6 +41,7 @@ RICH = [
     Golden(input="empty lists", context=[], retrieval_context=[], tools_called=[], additional_metadata={}),
     Golden(input="one empty item", context=[""], expected_output="x;y|z"),
     Golden(input="looks like json", context=['["a"]']),
+    Golden(input="sourceless node", retrieval_context=[RetrievedContextData(context="no source")]),
 ]
 
 
@@ -58,7 +59,7 @@ def test_save_then_load_gives_the_same_goldens(tmp_path, ft, capsys):
     assert path == str(tmp_path / "out" / f"g.{ft}")
     assert capsys.readouterr().out == f"Evaluation dataset saved at {path}!\n"
     loaded = _load(ft, path)
-    assert len(loaded) == 4
+    assert len(loaded) == 5
     assert loaded.goldens == RICH
 
 

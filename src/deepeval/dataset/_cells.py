@@ -97,7 +97,8 @@ def parse_string_list(value: Any, delimiter: str | None) -> list[str] | None:
 
 def dump_retrieval_item(item: str | RetrievedContextData) -> str:
     if isinstance(item, RetrievedContextData):
-        return f"deepeval_source={item.source},deepeval_context={item.context}"
+        # no source is written as an empty one (deepeval writes the text "None", which reads back as a source)
+        return f"deepeval_source={item.source or ''},deepeval_context={item.context}"
     return item
 
 
@@ -109,7 +110,9 @@ def load_retrieval_items(items: list[Any] | None) -> list[Any] | None:
     for item in items:
         match = _MARKER.match(item) if isinstance(item, str) else None
         if match:
-            out.append(RetrievedContextData(context=match.group("context"), source=match.group("source")))
+            out.append(
+                RetrievedContextData(context=match.group("context"), source=match.group("source") or None)
+            )
         elif isinstance(item, dict):
             out.append(RetrievedContextData.model_validate(item))
         else:
