@@ -132,7 +132,8 @@ def _consume(task: asyncio.Future[Any]) -> None:
 
 
 async def bounded(work: Awaitable[T], timeout: float | None) -> T:
-    """Await ``work`` for at most ``timeout`` seconds (None: no limit) and return its result.
+    """Await ``work`` for at most ``timeout`` seconds and return its result; with ``timeout=None``, simply await
+    it (in the caller's task: no extra loop turn between its end and the caller's next step).
 
     Unlike ``asyncio.wait_for``, a timeout or a cancellation of the caller never waits for ``work`` to acknowledge
     its cancellation: ``work`` is cancelled and abandoned, so code that ignores cancellation, or a thread that
@@ -141,6 +142,14 @@ async def bounded(work: Awaitable[T], timeout: float | None) -> T:
     Raises:
         asyncio.TimeoutError: ``work`` did not finish within ``timeout`` seconds.
     """
+    if timeout is None:
+        return await work
+    return await detached(work, timeout)
+
+
+async def detached(work: Awaitable[T], timeout: float | None = None) -> T:
+    """:func:`bounded` that always runs ``work`` as a task of its own, so that even without a timeout a
+    cancellation of the caller is not held up by ``work`` ignoring it (it is cancelled and abandoned)."""
     task = asyncio.ensure_future(work)
     try:
         done, _ = await asyncio.wait({task}, timeout=timeout)

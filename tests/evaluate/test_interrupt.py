@@ -25,7 +25,8 @@ _SCRIPT = textwrap.dedent(
     from deepeval.metrics.base_metric import BaseMetric
     from deepeval.test_case import LLMTestCase
 
-    MODE, RUN_ASYNC, CACHE = sys.argv[1], sys.argv[2] == "async", sys.argv[3]
+    MODE, RUN_ASYNC, CACHE = sys.argv[1], sys.argv[2] != "sync", sys.argv[3]
+    SWALLOW = sys.argv[2] == "swallow"  # a badly behaved a_measure that swallows its cancellation
 
     class Slow(BaseMetric):
         threshold = 0.5
@@ -38,7 +39,12 @@ _SCRIPT = textwrap.dedent(
             return self._done()
         async def a_measure(self, tc, *a, **k):
             if tc.input.startswith("slow"):
-                await asyncio.sleep(120)
+                for _ in range(1200):
+                    try:
+                        await asyncio.sleep(0.1)
+                    except asyncio.CancelledError:
+                        if not SWALLOW:
+                            raise
             return self._done()
 
     cases = [LLMTestCase(input=f"fast{i}", actual_output="a") for i in range(3)]
@@ -75,8 +81,14 @@ def _cached_rows(path: Path) -> int:
 
 @pytest.mark.parametrize(
     ("mode", "run_async"),
-    [("sync", "async"), ("sync", "sync"), ("loop", "async"), ("loop", "sync")],
-    ids=["sync-code-a_measure", "sync-code-measure", "running-loop-a_measure", "running-loop-measure"],
+    [("sync", "async"), ("sync", "sync"), ("sync", "swallow"), ("loop", "async"), ("loop", "sync")],
+    ids=[
+        "sync-code-a_measure",
+        "sync-code-measure",
+        "sync-code-a_measure-swallowing-cancellation",
+        "running-loop-a_measure",
+        "running-loop-measure",
+    ],
 )
 def test_ctrl_c_raises_keyboard_interrupt_promptly_and_keeps_finished_rows_cached(
     tmp_path: Path, mode: str, run_async: str

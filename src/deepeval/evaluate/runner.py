@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from deepeval._concurrency import bounded, to_daemon_thread
+from deepeval._concurrency import bounded, detached, to_daemon_thread
 from deepeval.config import redact
 from deepeval.errors import MissingTestCaseParamsError
 from deepeval.evaluate.batching import Batch, group_plans, split_answers
@@ -443,7 +443,8 @@ class Runner:
         n_workers = self.async_config.max_concurrent if self.async_config.run_async else 1
         workers = [asyncio.create_task(worker()) for _ in range(n_workers)]
         try:
-            await asyncio.gather(*workers)
+            # detached: a Ctrl-C (cancellation) ends the run now, even if a metric swallows its cancellation
+            await detached(asyncio.gather(*workers))
         finally:
             for w in workers:
                 w.cancel()
