@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.system_one.schema import Questions, SystemOneAnswers
-from deepeval.test_case import ConversationalTestCase, LLMTestCase, LLMTestCaseParams
+from deepeval.test_case import ConversationalTestCase, LLMTestCase, SingleTurnParams
 
 
 @dataclass
@@ -37,7 +37,7 @@ class BaseMetric(ABC):
     One answers used, None when none), ``score_breakdown`` (dict), ``system_one_fallback_reason``.
     """
 
-    _required_params: ClassVar[list[LLMTestCaseParams]] = []
+    _required_params: ClassVar[list[SingleTurnParams]] = []
 
     threshold: float | None = 0.5
     strict_mode: bool = False
