@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, ClassVar
 
 from deepeval.models.system_one.schema import (
     ChoiceAnswer,
@@ -66,10 +66,15 @@ class DeepEvalBaseSystemOneModel(ABC):
     optionally :meth:`a_decide`, and :meth:`get_model_name`. A question missing from the answers is a failed
     decision for the caller. Errors are :class:`deepeval.errors.SystemOneError` subclasses. As with
     :class:`DeepEvalBaseLLM`, a subclass need not call ``super().__init__()``.
+
+    ``enforce_request_budget``: True (default, as deepeval does for every System One model) refuses a request over
+    the System One token budget before it reaches :meth:`a_decide` (see :mod:`deepeval.models.system_one.call`);
+    a model with no context window of its own may set it False.
     """
 
     name: str | None = None
     model: Any = None
+    enforce_request_budget: ClassVar[bool] = True
 
     def __init__(self, model: str | None = None, *args: Any, **kwargs: Any) -> None:
         self.name = model
