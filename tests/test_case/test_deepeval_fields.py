@@ -268,3 +268,14 @@ def test_field_lists_are_deepevals() -> None:
         "metadata",
     }
     assert set(ToolCall.model_fields) == {"name", "type", "description", "reasoning", "output", "input_parameters"}
+
+
+def test_deepevals_module_paths_import_the_same_types() -> None:
+    from deepeval.test_case import conversational_test_case, llm_test_case, mcp
+
+    assert llm_test_case.LLMTestCase is LLMTestCase and llm_test_case.ToolCallParams is ToolCallParams
+    assert conversational_test_case.Turn is Turn and mcp.MCPServer is MCPServer
+    with pytest.warns(DeprecationWarning, match="'LLMTestCaseParams' is deprecated"):
+        assert llm_test_case.LLMTestCaseParams is SingleTurnParams
+    with pytest.warns(DeprecationWarning, match="'TurnParams' is deprecated"):
+        assert conversational_test_case.TurnParams is MultiTurnParams
