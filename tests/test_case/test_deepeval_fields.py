@@ -279,3 +279,11 @@ def test_deepevals_module_paths_import_the_same_types() -> None:
         assert llm_test_case.LLMTestCaseParams is SingleTurnParams
     with pytest.warns(DeprecationWarning, match="'TurnParams' is deprecated"):
         assert conversational_test_case.TurnParams is MultiTurnParams
+
+
+def test_tool_call_repr_lists_the_fields_that_are_set() -> None:
+    call = ToolCall(name="search", description="web", input_parameters={"q": "refund"}, output="ok")
+    text = repr(call)
+    assert text.startswith("ToolCall(\n") and 'name="search"' in text and 'description="web"' in text
+    assert '"q": "refund"' in text and "output='ok'" in text and "reasoning=" not in text
+    assert "description=" not in repr(ToolCall(name="bare"))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from enum import Enum
 from typing import Any
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from deepeval.test_case._base import CaseModel, MetadataAlias, deprecated_metadata_alias
 from deepeval.test_case._expectations import Expectations
@@ -91,6 +92,19 @@ class ToolCall(CaseModel):
     def __hash__(self) -> int:
         return hash((self.name, _hashable(self.input_parameters or {}), _hashable(self.output)))
 
+    def __repr__(self) -> str:
+        """``ToolCall(name="...", ...)`` with only the fields that are set, dict parameters and outputs as indented
+        JSON (the layout deepeval prints)."""
+        parts = [f'name="{self.name}"', f'type="{self.type.value}"']
+        parts += [f'{k}="{v}"' for k, v in (("description", self.description), ("reasoning", self.reasoning)) if v]
+        for label, value in (("input_parameters", self.input_parameters), ("output", self.output)):
+            if isinstance(value, dict) and (value or label == "output"):
+                text = json.dumps(value, indent=4, ensure_ascii=False, default=str)
+                parts.append(f"{label}=" + text.replace("\n", "\n    "))
+            elif label == "output" and value is not None:
+                parts.append(f"output={value!r}")
+        return "ToolCall(\n    " + ",\n    ".join(parts) + "\n)"
+
 
 class LLMTestCase(CaseModel):
     """One input/output interaction of the application under test.
@@ -128,6 +142,13 @@ class LLMTestCase(CaseModel):
     expected_labels: dict[StrictStr, StrictStr] | None = None
 
     additional_metadata = deprecated_metadata_alias()
+
+    # deepeval's private bookkeeping of where a dataset put this case (deepeval's per-instance ``_identifier`` is left
+    # out: it makes two equal test cases compare unequal)
+    _dataset_rank: int | None = PrivateAttr(default=None)
+    _dataset_alias: str | None = PrivateAttr(default=None)
+    _dataset_id: str | None = PrivateAttr(default=None)
+    _dataset_version: str | None = PrivateAttr(default=None)
 
     def retrieval_context_texts(self) -> list[str] | None:
         """The retrieval context as plain strings (``RetrievedContextData`` rendered as ``"<source>: <context>"``)."""
