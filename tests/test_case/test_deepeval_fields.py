@@ -287,3 +287,10 @@ def test_tool_call_repr_lists_the_fields_that_are_set() -> None:
     assert text.startswith("ToolCall(\n") and 'name="search"' in text and 'description="web"' in text
     assert '"q": "refund"' in text and "output='ok'" in text and "reasoning=" not in text
     assert "description=" not in repr(ToolCall(name="bare"))
+
+
+def test_conversation_copies_its_turns() -> None:
+    original = Turn(role="user", content="Hello")
+    conv = ConversationalTestCase(turns=[original])
+    conv.turns[0].content = "Changed"
+    assert original.content == "Hello"

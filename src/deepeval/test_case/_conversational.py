@@ -109,6 +109,8 @@ class ConversationalTestCase(CaseModel):
     @field_validator("turns")
     @classmethod
     def _non_empty(cls, value: list[Turn]) -> list[Turn]:
+        """Non-empty; the turns are copied (as deepeval does), so changing a turn of the test case never changes
+        the caller's ``Turn`` objects (or another test case built from them)."""
         if not value:
             raise ValueError("turns must hold at least one Turn")
-        return value
+        return [t.model_copy(deep=True) for t in value]
