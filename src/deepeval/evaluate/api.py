@@ -180,7 +180,7 @@ def process_hyperparameters(hyperparameters: Any) -> dict[str, str] | None:
     if hyperparameters is None:
         return None
     if not isinstance(hyperparameters, dict):
-        raise TypeError(f"hyperparameters must be a dict or None, got {type(hyperparameters).__name__}")
+        raise TypeError(f"Hyperparameters must be a dictionary or None, got {type(hyperparameters).__name__}")
     out: dict[str, str] = {}
     for key, value in hyperparameters.items():
         if not isinstance(key, str):
