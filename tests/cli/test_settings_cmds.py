@@ -408,7 +408,9 @@ def test_unset_openai_with_save_targets_that_file_and_takes_deepevals_short_opti
 
 
 def test_set_openai_takes_deepevals_short_options(isolated: Path) -> None:
-    code, out = _run("set-openai", "-m", "gpt-5.4-mini", "-i", "0.000001", "-o", "4e-06", "-s", "dotenv", "-q")
+    code, out = _run(
+        "set-openai", "-m", "gpt-5.4-mini", "-i", "0.000001", "-o", "4e-06", "-s", "dotenv", "-q"
+    )
     assert (code, out) == (0, "")
     assert dotenv_values(isolated / ".env.local") == {
         "OPENAI_MODEL_NAME": "gpt-5.4-mini",

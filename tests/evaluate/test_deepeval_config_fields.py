@@ -55,7 +55,12 @@ def test_config_fields_and_defaults_start_with_deepevals_in_its_order() -> None:
     assert _fields(ErrorConfig) == [("ignore_errors", False), ("skip_on_missing_params", False)]
     # positional construction as deepeval's users write it
     d = DisplayConfig(False, False, True, "failing", "out", "sub", False, False, "md", "files")
-    assert (d.results_subfolder, d.truncate_passing_cases, d.inspect_after_run, d.file_type) == ("sub", False, False, "md")
+    assert (d.results_subfolder, d.truncate_passing_cases, d.inspect_after_run, d.file_type) == (
+        "sub",
+        False,
+        False,
+        "md",
+    )
 
 
 @pytest.mark.parametrize(
@@ -93,13 +98,17 @@ def test_results_subfolder_goes_under_results_folder(tmp_path: Path) -> None:
     assert not list((tmp_path / "runs").glob("*.json"))
 
 
-def test_results_subfolder_applies_to_the_settings_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_results_subfolder_applies_to_the_settings_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("DEEPEVAL_RESULTS_FOLDER", str(tmp_path / "env"))
     _run(tmp_path, results_subfolder="sub")
     assert len(list((tmp_path / "env" / "sub").glob("*.json"))) == 1
 
 
-@pytest.mark.parametrize(("file_type", "suffix", "marker"), [("html", ".html", "<html"), ("md", ".md", "| Good |")])
+@pytest.mark.parametrize(
+    ("file_type", "suffix", "marker"), [("html", ".html", "<html"), ("md", ".md", "| Good |")]
+)
 def test_file_type_writes_that_report_into_file_output_dir(
     tmp_path: Path, file_type: str, suffix: str, marker: str
 ) -> None:
@@ -118,7 +127,10 @@ def test_file_output_dir_without_file_type_keeps_one_json_per_test_case(tmp_path
 
 def test_truncate_passing_cases_shortens_passing_reasons_only(tmp_path: Path) -> None:
     result = evaluate(
-        [LLMTestCase(input="q", actual_output="a", name="ok"), LLMTestCase(input="q", actual_output="a", name="bad")],
+        [
+            LLMTestCase(input="q", actual_output="a", name="ok"),
+            LLMTestCase(input="q", actual_output="a", name="bad"),
+        ],
         [ReasonMetric(lambda tc, n: 0.9 if tc.name == "ok" else 0.1, name="Good")],
         display_config=DisplayConfig(show_indicator=False, print_results=False),
     )

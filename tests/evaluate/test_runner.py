@@ -269,7 +269,12 @@ def _changed_after_construction(**fields: object) -> AsyncConfig:
         ((["not a case"], None), {}, TypeError, r"test_cases\[0\] is a str"),
         ((None, [object()]), {}, TypeError, r"metrics\[0\] is a object"),
         ((None, None), {"repeat": 0}, ConfigurationError, "repeat must be an integer >= 1"),
-        ((None, None), {"async_config": _changed_after_construction(max_concurrent=0)}, ConfigurationError, "max_concurrent"),
+        (
+            (None, None),
+            {"async_config": _changed_after_construction(max_concurrent=0)},
+            ConfigurationError,
+            "max_concurrent",
+        ),
         (
             (None, None),
             {"async_config": _changed_after_construction(throttle_value=-1)},

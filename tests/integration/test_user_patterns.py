@@ -39,7 +39,13 @@ CONVO = ConversationalTestCase(
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DEEPEVAL_DISABLE_DOTENV", "1")
-    for key in ("DEEPEVAL_EVAL_MODE", "OPENAI_API_KEY", "TYPESAFE_API_KEY", "USE_LOCAL_MODEL", "DEEPEVAL_RESULTS_FOLDER"):
+    for key in (
+        "DEEPEVAL_EVAL_MODE",
+        "OPENAI_API_KEY",
+        "TYPESAFE_API_KEY",
+        "USE_LOCAL_MODEL",
+        "DEEPEVAL_RESULTS_FOLDER",
+    ):
         monkeypatch.delenv(key, raising=False)
 
 
@@ -51,7 +57,11 @@ def _reply(prompt: str, schema: type[BaseModel]) -> dict[str, Any]:
     if name == "TernaryVerdicts":
         return {"verdicts": [{"verdict": "yes", "reason": "on topic"}, {"verdict": "no", "reason": "colour"}]}
     if name == "FactList":
-        return {"facts": ["The user's name is Ada.", "The user flies on the 3rd."]} if "Ada" in prompt else {"facts": []}
+        return (
+            {"facts": ["The user's name is Ada.", "The user flies on the 3rd."]}
+            if "Ada" in prompt
+            else {"facts": []}
+        )
     if name == "BinaryVerdict":
         return {"verdict": "no", "reason": "it keeps the facts"}
     if name == "ReasonReply":
@@ -109,7 +119,14 @@ class CustomDecider(DeepEvalBaseSystemOneModel):
         return "Custom Decider"
 
 
-MODES = [("llm", True), ("llm", False), ("hybrid", True), ("hybrid", False), ("system_one", True), ("system_one", False)]
+MODES = [
+    ("llm", True),
+    ("llm", False),
+    ("hybrid", True),
+    ("hybrid", False),
+    ("system_one", True),
+    ("system_one", False),
+]
 
 
 @pytest.mark.parametrize(("mode", "async_mode"), MODES)
@@ -117,7 +134,10 @@ def test_docs_custom_model_without_super_init_in_every_mode(mode: str, async_mod
     llm, s1 = CustomJudge(), CustomDecider()
     for metric, case in (
         (AnswerRelevancyMetric(model=llm, system_one_model=s1, eval_mode=mode, async_mode=async_mode), CASE),
-        (KnowledgeRetentionMetric(model=llm, system_one_model=s1, eval_mode=mode, async_mode=async_mode), CONVO),
+        (
+            KnowledgeRetentionMetric(model=llm, system_one_model=s1, eval_mode=mode, async_mode=async_mode),
+            CONVO,
+        ),
     ):
         score = metric.measure(case)
         assert metric.error is None
@@ -128,10 +148,15 @@ def test_docs_custom_model_without_super_init_in_every_mode(mode: str, async_mod
         elif mode == "system_one":
             assert metric.evaluation_model == "Custom Decider"
         else:
-            assert "Custom Judge 8B" in str(metric.evaluation_model) and "Custom Decider" in str(metric.evaluation_model)
+            assert "Custom Judge 8B" in str(metric.evaluation_model) and "Custom Decider" in str(
+                metric.evaluation_model
+            )
     if mode == "llm":
         # two statements, one relevant: 1/2; llm answers each request
-        assert AnswerRelevancyMetric(model=CustomJudge(), eval_mode="llm", async_mode=async_mode).measure(CASE) == 0.5
+        assert (
+            AnswerRelevancyMetric(model=CustomJudge(), eval_mode="llm", async_mode=async_mode).measure(CASE)
+            == 0.5
+        )
     assert (llm.calls > 0) is (mode != "system_one")
     assert (s1.calls > 0) is (mode != "llm")
 
@@ -157,7 +182,9 @@ class LatencyMetric(BaseMetric):
 
     def measure(self, test_case: LLMTestCase) -> float:
         self.threads.append(threading.get_ident())
-        self.score = 1 if (test_case.completion_time or 0) <= self.threshold else 0  # an int, as the docs allow
+        self.score = (
+            1 if (test_case.completion_time or 0) <= self.threshold else 0
+        )  # an int, as the docs allow
         self.success = self.score == 1
         return self.score
 
@@ -279,7 +306,9 @@ def test_hyperparameters_and_identifier_are_kept_in_result_json_and_html(tmp_pat
         [LatencyMetric()],
         hyperparameters={"model": "gpt-4.1", "temperature": 0.2, "top_k": 5, "unused": None},
         identifier="nightly-rag",
-        display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=str(tmp_path / "r")),
+        display_config=DisplayConfig(
+            show_indicator=False, print_results=False, results_folder=str(tmp_path / "r")
+        ),
     )
     assert result.identifier == "nightly-rag"
     # deepeval keeps values as strings and drops None ones
@@ -290,5 +319,9 @@ def test_hyperparameters_and_identifier_are_kept_in_result_json_and_html(tmp_pat
     assert data["hyperparameters"] == {"model": "gpt-4.1", "temperature": "0.2", "top_k": "5"}
     assert json_file.name.startswith("nightly-rag-")
     [html_file] = (tmp_path / "r").glob("*.html")
-    header = html_file.read_text().split("</header>", 1)[0] if "</header>" in html_file.read_text() else html_file.read_text()
+    header = (
+        html_file.read_text().split("</header>", 1)[0]
+        if "</header>" in html_file.read_text()
+        else html_file.read_text()
+    )
     assert "nightly-rag" in header and "temperature" in header and "0.2" in header

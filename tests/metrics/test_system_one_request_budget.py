@@ -24,7 +24,10 @@ def _always_yes() -> ScriptedSystemOne:
 @pytest.mark.parametrize("field", ["input", "actual_output", "retrieval_context"])
 def test_a_200k_character_test_case_is_refused_in_system_one_mode_before_sending(field: str) -> None:
     s1 = _always_yes()
-    values: dict[str, object] = {"input": "Can I return these shoes?", "actual_output": "Yes, within 30 days."}
+    values: dict[str, object] = {
+        "input": "Can I return these shoes?",
+        "actual_output": "Yes, within 30 days.",
+    }
     values[field] = [HUGE] if field == "retrieval_context" else HUGE
     case = LLMTestCase(**values)  # type: ignore[arg-type]
     metric_cls = ContextualRelevancyMetric if field == "retrieval_context" else AnswerRelevancyMetric

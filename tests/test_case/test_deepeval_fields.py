@@ -46,7 +46,9 @@ def test_additional_metadata_is_accepted_at_construction_as_metadata_without_a_w
 
 def test_additional_metadata_attribute_reads_and_writes_metadata_with_a_deprecation_warning() -> None:
     case = LLMTestCase(input="q", metadata={"run": 3})
-    with pytest.warns(DeprecationWarning, match="'additional_metadata' is deprecated. Use 'metadata' instead."):
+    with pytest.warns(
+        DeprecationWarning, match="'additional_metadata' is deprecated. Use 'metadata' instead."
+    ):
         assert case.additional_metadata == {"run": 3}
     with pytest.warns(DeprecationWarning, match="deprecated"):
         case.additional_metadata = {"run": 5}
@@ -103,7 +105,9 @@ def test_params_enums_have_deepevals_members() -> None:
     ]
 
 
-@pytest.mark.parametrize(("old", "new"), [("LLMTestCaseParams", "SingleTurnParams"), ("TurnParams", "MultiTurnParams")])
+@pytest.mark.parametrize(
+    ("old", "new"), [("LLMTestCaseParams", "SingleTurnParams"), ("TurnParams", "MultiTurnParams")]
+)
 def test_old_params_names_are_deprecated_aliases(old: str, new: str) -> None:
     with pytest.warns(DeprecationWarning, match=f"'{old}' is deprecated.*'{new}'"):
         alias = getattr(tc_module, old)
@@ -177,7 +181,9 @@ def test_turn_accepts_user_id_voice_and_mcp_fields() -> None:
 def test_conversational_test_case_accepts_comments_flaky_and_the_rest() -> None:
     conv = ConversationalTestCase(turns=[_turn()])
     assert (conv.comments, conv.flaky, conv.multimodal, conv.voice) == (None, False, False, False)
-    assert (conv.expectations, conv.expected_labels, conv.mcp_servers, conv.call_recording_path) == (None,) * 4
+    assert (conv.expectations, conv.expected_labels, conv.mcp_servers, conv.call_recording_path) == (
+        None,
+    ) * 4
     conv = ConversationalTestCase(
         turns=[_turn(audio=Audio.from_bytes(b"x", mimeType="audio/wav"))],
         comments="reviewed",
@@ -192,8 +198,12 @@ def test_conversational_test_case_accepts_comments_flaky_and_the_rest() -> None:
 
 # -- ToolCall --------------------------------------------------------------------------------------------------------
 def test_tool_call_is_hashable_and_equal_by_name_input_and_output() -> None:
-    a = ToolCall(name="search", description="one", input_parameters={"q": ["a", {"b": 1}]}, output={"hits": [1, 2]})
-    b = ToolCall(name="search", description="two", input_parameters={"q": ["a", {"b": 1}]}, output={"hits": [1, 2]})
+    a = ToolCall(
+        name="search", description="one", input_parameters={"q": ["a", {"b": 1}]}, output={"hits": [1, 2]}
+    )
+    b = ToolCall(
+        name="search", description="two", input_parameters={"q": ["a", {"b": 1}]}, output={"hits": [1, 2]}
+    )
     c = ToolCall(name="search", input_parameters={"q": ["a"]}, output={"hits": [1, 2]})
     assert a == b and hash(a) == hash(b)
     assert a != c
@@ -267,7 +277,14 @@ def test_field_lists_are_deepevals() -> None:
         "mcp_prompts_called",
         "metadata",
     }
-    assert set(ToolCall.model_fields) == {"name", "type", "description", "reasoning", "output", "input_parameters"}
+    assert set(ToolCall.model_fields) == {
+        "name",
+        "type",
+        "description",
+        "reasoning",
+        "output",
+        "input_parameters",
+    }
 
 
 def test_deepevals_module_paths_import_the_same_types() -> None:

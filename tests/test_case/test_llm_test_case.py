@@ -49,7 +49,10 @@ def test_every_field_accepts_snake_and_camel_and_serialises_camel(
     assert camel in dumped
     if snake != camel:
         assert snake not in dumped
-    assert by_snake.to_dict()[camel] == by_snake.model_dump(mode="json", exclude_none=True, exclude_defaults=True)[camel]
+    assert (
+        by_snake.to_dict()[camel]
+        == by_snake.model_dump(mode="json", exclude_none=True, exclude_defaults=True)[camel]
+    )
 
 
 def test_field_list_covers_the_reference_fields() -> None:

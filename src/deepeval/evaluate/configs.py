@@ -107,7 +107,9 @@ class DisplayConfig:
 
     def __post_init__(self) -> None:
         if self.file_type not in (None, "html", "md"):
-            raise ConfigurationError(f'DisplayConfig.file_type must be "html", "md" or None, got {self.file_type!r}')
+            raise ConfigurationError(
+                f'DisplayConfig.file_type must be "html", "md" or None, got {self.file_type!r}'
+            )
 
     def display(self) -> TestRunResultDisplay:
         if self.display_option is None:

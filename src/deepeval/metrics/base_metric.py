@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.system_one.schema import Questions, SystemOneAnswers
-from deepeval.test_case import ConversationalTestCase, LLMTestCase, SingleTurnParams
+from deepeval.test_case import LLMTestCase, SingleTurnParams
 
 
 @dataclass
@@ -94,14 +94,19 @@ class BaseMetric:
         score: float = await asyncio.to_thread(self.measure, test_case, *args, **kwargs)
         return score
 
-    def is_successful(self) -> bool:
-        """``False`` when errored; True in score-only mode; else ``score >= threshold``."""
-        if self.error is not None or self.score is None:
-            self.success = False
-            return False
+    def is_successful(self) -> bool | None:
+        """Set and return ``success``: None in score-only mode (``threshold`` None), False when errored or
+        without a comparable score, else ``score >= threshold`` (deepeval's rule; an unexpected error raised by
+        the comparison itself propagates)."""
         if self.threshold is None:
-            return True
-        self.success = self.score >= self.threshold
+            self.success = None
+        elif self.error is not None or self.score is None:
+            self.success = False
+        else:
+            try:
+                self.success = bool(self.score >= self.threshold)
+            except TypeError:
+                self.success = False
         return self.success
 
     def cache_config(self) -> dict[str, Any]:

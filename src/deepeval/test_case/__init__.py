@@ -49,7 +49,10 @@ __all__ = [
     "get_available_mcp_tool_names",
 ]
 
-_DEPRECATED = {"LLMTestCaseParams": ("SingleTurnParams", SingleTurnParams), "TurnParams": ("MultiTurnParams", MultiTurnParams)}
+_DEPRECATED = {
+    "LLMTestCaseParams": ("SingleTurnParams", SingleTurnParams),
+    "TurnParams": ("MultiTurnParams", MultiTurnParams),
+}
 
 
 def __getattr__(name: str) -> Any:

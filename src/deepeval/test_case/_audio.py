@@ -55,7 +55,9 @@ class Audio:
                 raise ValueError("Audio from dataBase64 needs its mimeType (e.g. 'audio/wav')")
             return
         if not self.url:
-            raise ValueError("Audio needs a source: url= (file path or http(s) URL) or dataBase64= with mimeType=")
+            raise ValueError(
+                "Audio needs a source: url= (file path or http(s) URL) or dataBase64= with mimeType="
+            )
         path = _local_path(self.url)
         self._local = path is not None
         if path is not None:
@@ -81,7 +83,9 @@ class Audio:
     def get_bytes(self) -> bytes:
         """The audio bytes. Raises ``ValueError`` for a remote URL (ours does not download it)."""
         if self.dataBase64 is None:
-            raise ValueError(f"Audio at {self.url!r} is remote and was not downloaded; pass its bytes instead")
+            raise ValueError(
+                f"Audio at {self.url!r} is remote and was not downloaded; pass its bytes instead"
+            )
         return base64.b64decode(self.dataBase64)
 
     @classmethod

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import warnings
+from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
 from pydantic._internal._model_construction import ModelMetaclass

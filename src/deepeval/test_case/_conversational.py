@@ -5,7 +5,16 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from pydantic import Field, InstanceOf, StrictBool, StrictFloat, StrictInt, StrictStr, field_validator, model_validator
+from pydantic import (
+    Field,
+    InstanceOf,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    field_validator,
+    model_validator,
+)
 
 from deepeval.test_case._audio import Audio
 from deepeval.test_case._base import CaseModel, MetadataAlias, deprecated_metadata_alias
@@ -103,7 +112,9 @@ class ConversationalTestCase(CaseModel):
     @model_validator(mode="after")
     def _voice_when_a_turn_has_audio(self) -> ConversationalTestCase:
         if not self.voice and any(t.audio is not None for t in self.turns):
-            object.__setattr__(self, "voice", True)  # not through validate_assignment: the model is mid-validation
+            object.__setattr__(
+                self, "voice", True
+            )  # not through validate_assignment: the model is mid-validation
         return self
 
     @field_validator("turns")

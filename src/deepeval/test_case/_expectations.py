@@ -18,7 +18,9 @@ class Expectations(BaseModel):
     eval_mode: Literal["llm", "system_one"] | None = None
     must: list[str] = Field(default_factory=list)
     must_not: list[str] = Field(
-        default_factory=list, serialization_alias="mustNot", validation_alias=AliasChoices("must_not", "mustNot")
+        default_factory=list,
+        serialization_alias="mustNot",
+        validation_alias=AliasChoices("must_not", "mustNot"),
     )
 
     @field_validator("model")

@@ -87,7 +87,11 @@ class ToolCall(CaseModel):
         commentary), as in deepeval."""
         if not isinstance(other, ToolCall):
             return False
-        return (self.name, self.input_parameters, self.output) == (other.name, other.input_parameters, other.output)
+        return (self.name, self.input_parameters, self.output) == (
+            other.name,
+            other.input_parameters,
+            other.output,
+        )
 
     def __hash__(self) -> int:
         return hash((self.name, _hashable(self.input_parameters or {}), _hashable(self.output)))
@@ -96,7 +100,9 @@ class ToolCall(CaseModel):
         """``ToolCall(name="...", ...)`` with only the fields that are set, dict parameters and outputs as indented
         JSON (the layout deepeval prints)."""
         parts = [f'name="{self.name}"', f'type="{self.type.value}"']
-        parts += [f'{k}="{v}"' for k, v in (("description", self.description), ("reasoning", self.reasoning)) if v]
+        parts += [
+            f'{k}="{v}"' for k, v in (("description", self.description), ("reasoning", self.reasoning)) if v
+        ]
         for label, value in (("input_parameters", self.input_parameters), ("output", self.output)):
             if isinstance(value, dict) and (value or label == "output"):
                 text = json.dumps(value, indent=4, ensure_ascii=False, default=str)

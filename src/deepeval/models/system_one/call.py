@@ -127,7 +127,9 @@ def check_request_budget(model: Any, state: Any, questions: Questions) -> None:
         try:
             wire_qs[str(qid)] = wire_question(q)
         except UnsupportedQuestionError:
-            wire_qs[str(qid)] = q.model_dump(mode="json", exclude_none=True) if hasattr(q, "model_dump") else str(q)
+            wire_qs[str(qid)] = (
+                q.model_dump(mode="json", exclude_none=True) if hasattr(q, "model_dump") else str(q)
+            )
     check_budget(sent_state, wire_qs, {"state": sent_state, "questions": wire_qs}, model=model_name(model))
 
 

@@ -241,7 +241,6 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
     #: a_decide checks its own wire body against the budget (check_budget), so the generic check is skipped
     enforce_request_budget: ClassVar[bool] = False
 
-
     def __init__(
         self,
         model: str | None = None,
