@@ -325,3 +325,22 @@ def test_hyperparameters_and_identifier_are_kept_in_result_json_and_html(tmp_pat
         else html_file.read_text()
     )
     assert "nightly-rag" in header and "temperature" in header and "0.2" in header
+
+
+class TeamRelevancy(AnswerRelevancyMetric):
+    """A built-in metric pre-configured by a subclass with a narrower __init__ (a documented pattern)."""
+
+    def __init__(self) -> None:
+        super().__init__(threshold=0.4, model=CustomJudge(), eval_mode="llm")
+
+
+@pytest.mark.parametrize("run_async", [True, False])
+def test_subclass_of_a_builtin_metric_with_a_narrower_init_runs_in_evaluate(run_async: bool) -> None:
+    result = evaluate(
+        [CASE, CASE],
+        [TeamRelevancy()],
+        async_config=AsyncConfig(run_async=run_async),
+        display_config=DisplayConfig(show_indicator=False, print_results=False),
+    )
+    rows = [t.metrics_data[0] for t in result.test_results]
+    assert [(r.score, r.threshold, r.success, r.error) for r in rows] == [(0.5, 0.4, True, None)] * 2
