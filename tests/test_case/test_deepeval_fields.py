@@ -311,3 +311,20 @@ def test_conversation_copies_its_turns() -> None:
     conv = ConversationalTestCase(turns=[original])
     conv.turns[0].content = "Changed"
     assert original.content == "Hello"
+
+
+def test_mcp_results_of_any_type_serialise_to_json() -> None:
+    class Opaque:
+        def __str__(self) -> str:
+            return "opaque-result"
+
+    case = LLMTestCase(
+        input="q",
+        mcp_tools_called=[MCPToolCall(name="t", args={}, result=Opaque())],
+        mcp_prompts_called=[MCPPromptCall(name="p", result=Expectations(must=["x"]))],
+        mcp_resources_called=[MCPResourceCall(uri="https://example.com/r", result={"k": [1]})],
+    )
+    dumped = case.to_dict()
+    assert dumped["mcpToolsCalled"][0]["result"] == "opaque-result"
+    assert dumped["mcpPromptsCalled"][0]["result"]["must"] == ["x"]
+    assert dumped["mcpResourcesCalled"][0]["result"] == {"k": [1]}

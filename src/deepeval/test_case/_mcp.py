@@ -7,11 +7,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import AnyUrl, BaseModel, ConfigDict, StrictStr
+import json
+
+from pydantic import AnyUrl, BaseModel, ConfigDict, StrictStr, field_serializer
 
 
 class _McpCall(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+    @field_serializer("result", mode="plain", when_used="json", check_fields=False)
+    def _jsonable_result(self, value: Any) -> Any:
+        """A result as JSON: pydantic objects (the ``mcp`` package's results) dumped, JSON values as they are,
+        anything else as its ``str`` (so exports and cache keys never fail on an exotic result)."""
+        dump = getattr(value, "model_dump", None)
+        if callable(dump):
+            return dump(mode="json")
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            return str(value)
+        return value
 
 
 class MCPToolCall(_McpCall):
