@@ -4,10 +4,9 @@ on the ``mcp`` package's result types; ours does not depend on that package)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Literal
-
-import json
 
 from pydantic import AnyUrl, BaseModel, ConfigDict, StrictStr, field_serializer
 
