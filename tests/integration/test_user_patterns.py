@@ -319,12 +319,11 @@ def test_hyperparameters_and_identifier_are_kept_in_result_json_and_html(tmp_pat
     assert data["hyperparameters"] == {"model": "gpt-4.1", "temperature": "0.2", "top_k": "5"}
     assert json_file.name.startswith("nightly-rag-")
     [html_file] = (tmp_path / "r").glob("*.html")
-    header = (
-        html_file.read_text().split("</header>", 1)[0]
-        if "</header>" in html_file.read_text()
-        else html_file.read_text()
-    )
-    assert "nightly-rag" in header and "temperature" in header and "0.2" in header
+    header = html_file.read_text().split('id="totals"', 1)[
+        0
+    ]  # title, run line and hyperparameters come first
+    assert "<h1>deepeval run nightly-rag</h1>" in header
+    assert "<td>temperature</td><td>0.2</td>" in header and "<td>top_k</td><td>5</td>" in header
 
 
 class TeamRelevancy(AnswerRelevancyMetric):
