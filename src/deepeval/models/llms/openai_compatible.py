@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 import openai
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from deepeval._concurrency import run_sync
 from deepeval.config.redaction import (
@@ -39,7 +39,6 @@ from deepeval.models.llms.per_loop import PerLoop, share_key
 from deepeval.models.llms.response_format import (
     RUNGS,
     normalise_format,
-    reask_suffix,
     response_format,
     schema_instruction,
 )
@@ -59,9 +58,9 @@ from deepeval.models.retry import (
     parse_retry_after,
     timeout_error,
 )
-from deepeval.models.structured import coerce, describe_invalid
+from deepeval.models.structured import run_ladder
 from deepeval.models.tls import library_of, shared_context
-from deepeval.models.usage import record_usage
+from deepeval.models.usage import record_llm_request, record_usage
 
 #: stale keep-alive connections skipped per request (the SDK's default pool holds at most 1,000)
 _STALE_CONNECTIONS_MAX = 1000
@@ -222,6 +221,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     ) -> tuple[Any, float | None]:
         """See the class docstring."""
         if schema is None:
+            record_llm_request()
             reply = await self._complete(prompt, rung=None, schema=None)
             return reply.text, self._cost(reply)
         return await self._generate_structured(prompt, schema)
@@ -274,25 +274,28 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
     # -- structured output -----------------------------------------------------------------------------------------
     async def _generate_structured(self, prompt: str, schema: type[T]) -> tuple[T, float | None]:
-        first = await self._structured_call(prompt, schema)
-        cost = self._cost(first)
+        """The structured layer's ladder (:func:`deepeval.models.structured.run_ladder`) over
+        :meth:`a_structured_attempt`: the one re-ask happens there, and each request counts in ``llm_calls``."""
+        cost: float | None = None
+
+        async def ask(text: str) -> str:
+            nonlocal cost
+            reply, spent = await self.a_structured_attempt(text, schema)
+            cost = _add(cost, spent)
+            return reply
+
         try:
-            return coerce(first.text, schema), cost
-        except (ValueError, ValidationError) as exc:
-            problem = describe_invalid(exc)
-        record_usage(llm_calls=1)  # the re-ask: the caller sees one call, we make two
-        second = await self._structured_call(prompt + reask_suffix(problem), schema)
-        cost = _add(cost, self._cost(second))
-        try:
-            return coerce(second.text, schema), cost
-        except (ValueError, ValidationError) as exc:
+            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), cost
+        except StructuredOutputError:
             record_usage(cost=cost)  # nothing is returned, so the spend is recorded here
-            name = self.get_model_name()
-            raise StructuredOutputError(
-                f"judge {name} returned output that does not match {schema.__name__} after one re-ask "
-                f"({describe_invalid(exc)}); first 200 characters received: {second.text[:200]!r}",
-                model=name,
-            ) from None
+            raise
+
+    async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> tuple[str, float | None]:
+        """One structured-output request on the current rung (moving down a rung on a 400 that blames
+        ``response_format``): the unvalidated reply text and its cost. Counted as one ``llm_calls``."""
+        record_llm_request()
+        reply = await self._structured_call(prompt, schema)
+        return reply.text, self._cost(reply)
 
     async def _structured_call(self, prompt: str, schema: type[BaseModel]) -> _Reply:
         while True:
