@@ -2,8 +2,10 @@
 
 Key: sha256 of a canonical JSON (sorted keys, no whitespace) of ``{"deepeval": __version__, "metric":
 metric.cache_config(), "judges": judge names and eval mode found on the metric, "test_case": the test case's JSON
-dump, "repeat_index": r}``. ``cache_config()`` of our metrics holds the eval mode, judge model names and prompt
-version, so changing any of them misses. Value: the :class:`~deepeval.evaluate.results.MetricData` fields as JSON,
+dump, "repeat_index": r}``. ``cache_config()`` of our metrics holds the eval mode, the judge names and digests of
+the content (:mod:`deepeval._digest`: the prompt text and questions actually built for a fixed probe, the embedded
+judge's data file and rule code when it can decide the result), so changing any of them misses; version constants
+are labels only. Value: the :class:`~deepeval.evaluate.results.MetricData` fields as JSON,
 every string passed through :func:`deepeval.config.redact`; nothing else (no clients, no keys) is stored.
 
 Rows are written one by one as each metric finishes (autocommit), so a run that is killed keeps everything it
