@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ QUESTION = "How long does it take to hard-boil an egg?"
 BAD: str = json.loads('"Ten minutes \\udcff in boiling water."')
 LONE: str = json.loads('"\\udcff"')
 CLEAN = "Ten minutes \ufffd in boiling water."
+NO_CACHE = CacheConfig(write_cache=False)
 
 
 def test_encodable_copies_only_what_changes() -> None:
@@ -88,3 +91,50 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path: Path, monkeypatch: pyt
         write_text_atomic(target, "new")
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # the temporary file is gone
+
+
+def _strict_stdout(monkeypatch: pytest.MonkeyPatch) -> io.BytesIO:
+    """stdout as a terminal with a strict UTF-8 locale has it (``LANG=en_US.UTF-8``): lone surrogates raise."""
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="utf-8", errors="strict"))
+    return raw
+
+
+def test_results_table_prints_a_lone_surrogate_name_on_a_strict_stdout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    raw = _strict_stdout(monkeypatch)
+    cases = [
+        LLMTestCase(input=QUESTION, actual_output="Ten minutes.", name="egg" + LONE),
+        LLMTestCase(input=QUESTION, actual_output="About ten minutes.", name="plain"),
+    ]
+    result = evaluate(
+        cases,
+        [AnswerRelevancyMetric()],
+        display_config=DisplayConfig(show_indicator=False),
+        cache_config=NO_CACHE,
+    )
+    sys.stdout.flush()
+    assert [t.name for t in result.test_results] == ["egg" + LONE, "plain"]  # the result keeps the original
+    assert all(m.error is None for t in result.test_results for m in t.metrics_data)
+    printed = raw.getvalue().decode("utf-8")
+    assert "egg\ufffd" in printed and "plain" in printed
+
+
+def test_cli_evaluate_prints_a_lone_surrogate_name_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from deepeval.cli.main import app
+
+    data = tmp_path / "cases.jsonl"
+    data.write_text(
+        json.dumps({"input": QUESTION, "actual_output": "Ten minutes.", "name": "egg" + LONE}) + "\n",
+        encoding="utf-8",
+    )
+    res = CliRunner().invoke(app, ["evaluate", str(data), "--no-progress", "-i"])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    assert (
+        "Traceback" not in res.output and "egg\ufffd" in res.output and "/1 test cases passed" in res.output
+    )
