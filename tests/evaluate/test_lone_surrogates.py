@@ -39,6 +39,24 @@ def test_encodable_copies_only_what_changes() -> None:
     assert encodable(conv).turns[0].content == CLEAN and conv.turns[0].content == BAD
 
 
+def test_encodable_keeps_self_holding_and_very_deep_containers_as_they_are() -> None:
+    circular: dict[str, object] = {"k": BAD}
+    circular["self"] = circular
+    deep: dict[str, object] = {}
+    node = deep
+    for _ in range(5_000):
+        node["x"] = {}
+        node = node["x"]  # type: ignore[assignment]
+    node["text"] = BAD
+    tc = LLMTestCase(input=QUESTION, actual_output=BAD, metadata={"c": circular, "d": deep})
+    copy = encodable(tc)
+    assert copy.actual_output == CLEAN and copy.metadata is not None
+    assert (
+        copy.metadata["c"]["k"] == CLEAN and copy.metadata["c"]["self"] is circular
+    )  # the cycle is not followed
+    assert copy.metadata["d"] is deep  # beyond MAX_DEPTH: kept as it is, no RecursionError
+
+
 def test_measure_scores_the_same_as_with_the_replacement_character() -> None:
     bad = AnswerRelevancyMetric().measure(LLMTestCase(input=QUESTION, actual_output=BAD))
     clean = AnswerRelevancyMetric().measure(LLMTestCase(input=QUESTION, actual_output=CLEAN))

@@ -141,6 +141,7 @@ async def a_evaluate(
         system_one_batches=out.system_one_batches,
         extras=dict(getattr(out, "extras", {})),
     )
+    _warn_not_exported(result)
     _export(result, display_config)
     if display_config.print_results:
         print_results(result, option)
@@ -190,6 +191,25 @@ def _check_output_folders(display_config: DisplayConfig) -> None:
                 f"DisplayConfig.{option} {folder!r} is not writable (no write access to {probe}); pick another "
                 "folder (nothing was measured)"
             )
+
+
+def _warn_not_exported(result: EvaluationResult) -> None:
+    """One warning for the whole run when some test-case fields (metadata that holds itself, nests too deep or
+    holds a huge int) are replaced by placeholders in the result and its exports; the rows were measured."""
+    import warnings
+
+    found = [(t.name, p) for t in result.test_results for p in t.not_exported()]
+    if not found:
+        return
+    result.extras["not_exported"] = [f"{name}: {p}" for name, p in found]
+    name, first = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    warnings.warn(
+        f"{len(found)} test-case field(s) cannot be written to a report and are replaced by a placeholder in the "
+        f"result and its exports; first: test case {name!r}: {first}{more}. Their metric rows were measured.",
+        RuntimeWarning,
+        stacklevel=3,
+    )
 
 
 def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
