@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from deepeval._files import user_path
 from deepeval._gc import older_objects_frozen
 from deepeval.errors import ConfigurationError
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
@@ -173,7 +174,7 @@ def _check_output_folders(display_config: DisplayConfig) -> None:
     ):
         if not folder:
             continue
-        path = os.path.abspath(os.path.expanduser(folder))
+        path = os.path.abspath(user_path(folder))
         probe = path
         while not os.path.exists(probe):
             parent = os.path.dirname(probe)

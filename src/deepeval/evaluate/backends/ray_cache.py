@@ -18,7 +18,6 @@ cluster; any local path on a one-machine cluster).
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import sys
@@ -26,7 +25,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from deepeval.evaluate.cache import ResultCache
+from deepeval.evaluate.cache import ResultCache, row_from_json
 from deepeval.evaluate.results import MetricData
 
 PART_SUFFIX = ".sqlite"
@@ -58,11 +57,9 @@ class _ImmutableReader:
         if row is None:
             return None
         try:
-            data = MetricData.from_dict(json.loads(row[0]))
-        except (ValueError, TypeError):
+            return row_from_json(row[0])  # the same checks as the local cache: a bad row is measured again
+        except ValueError:
             return None
-        data.cached = True
-        return data
 
     def close(self) -> None:
         self._conn.close()
