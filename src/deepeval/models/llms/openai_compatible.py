@@ -25,7 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
 from deepeval.config.settings import redact
-from deepeval.errors import JudgeError, StructuredOutputError
+from deepeval.errors import ConfigurationError, JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.llms.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
 from deepeval.models.llms.per_loop import PerLoop, share_key
@@ -89,14 +89,60 @@ class Secret:
 
 
 def display_url(url: str | None) -> str:
-    """``url`` without user-info, query or fragment (safe to show in messages)."""
+    """``url`` without user-info, query or fragment (safe to show in messages). Never raises: a URL whose port or
+    host cannot be parsed is shown with its host part as written (user-info still left out)."""
     if not url:
         return "<default>"
-    parts = urllib.parse.urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        return "<invalid URL>"
+    try:
+        host = parts.hostname or ""
+        if parts.port is not None:
+            host = f"{host}:{parts.port}"
+    except ValueError:  # a port out of range or not a number
+        host = parts.netloc.rpartition("@")[2]
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def _url_problem(url: str) -> str | None:
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError as err:  # e.g. an unclosed IPv6 bracket
+        return f"it cannot be parsed ({err})"
+    if parts.scheme not in ("http", "https"):
+        return (
+            f"the scheme must be http or https, not {parts.scheme!r}"
+            if parts.scheme
+            else "it has no http:// scheme"
+        )
+    if not parts.hostname:
+        return "it has no host"
+    try:
+        port = parts.port
+    except ValueError:  # out of range or not a number; the text after the host's last ':' is what was written
+        written = parts.netloc.rpartition("@")[2].rpartition("]")[2].rpartition(":")[2]
+        return f"port {written!r} is not a number in 1-65535"
+    return "port 0 is not a number in 1-65535" if port == 0 else None
+
+
+def check_base_url(url: str | None, setting: str) -> None:
+    """Refuse, when a judge is built, a base URL no request could use, instead of failing every row later.
+
+    ``setting`` names where the URL came from (``base_url``, ``OPENAI_BASE_URL``, ...); the message shows the URL
+    through :func:`display_url`, so no user-info or query (where keys may sit) is ever quoted.
+
+    Raises:
+        ConfigurationError: the URL does not parse, its scheme is not http/https, it has no host, or its port is
+            not a number in 1-65535.
+    """
+    problem = _url_problem(url) if url else None
+    if problem is not None:
+        raise ConfigurationError(
+            f"{setting} {display_url(url)!r} is not a usable base URL: {problem}; fix the setting "
+            "(e.g. http://localhost:8000/v1)"
+        )
 
 
 @dataclass(frozen=True)
@@ -141,12 +187,14 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         max_retries: int | None = None,
         max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
         retry_policy: RetryPolicy | None = None,
+        base_url_setting: str = "base_url",
         **client_kwargs: Any,
     ) -> None:
         if not model:
             raise ValueError(f"{type(self).__name__} needs a model name")
         if temperature is not None and temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature}")
+        check_base_url(base_url, base_url_setting)
         self._api_key = Secret(api_key)
         self.base_url = base_url
         self.temperature = temperature
