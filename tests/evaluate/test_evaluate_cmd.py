@@ -249,6 +249,17 @@ def test_csv_header_naming_a_column_twice_is_an_error_naming_it(tmp_path):
         load_test_cases(data)
 
 
+def test_csv_trailing_nameless_columns_are_allowed_while_empty(tmp_path):
+    data = tmp_path / "trailing.csv"
+    data.write_text("input,actual_output,,\nq,a,,\n", encoding="utf-8")
+    assert [(c.input, c.actual_output) for c in load_test_cases(data)] == [("q", "a")]
+    data.write_text("input,actual_output,,\nq,a,,\nq2,b,,x\n", encoding="utf-8")
+    with pytest.raises(
+        ConfigurationError, match=r"trailing.csv:3: cell 4 has a value but its column has no header"
+    ):
+        load_test_cases(data)
+
+
 def test_errors_name_the_line_of_a_csv_record_after_a_multiline_cell(tmp_path):
     data = tmp_path / "ml.csv"
     data.write_text('input,token_cost\n"a\nb\nc",1\nq,abc\n', encoding="utf-8")

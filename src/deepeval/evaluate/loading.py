@@ -119,6 +119,8 @@ def _csv_rows(p: Path, reader: Any) -> list[LLMTestCase | ConversationalTestCase
         raise ConfigurationError(f"{p}: the CSV file has no header row")
     seen: set[str] = set()
     for column in header:
+        if column == "":  # trailing separators of a spreadsheet export: nameless, and must stay empty
+            continue
         if column in seen:
             raise ConfigurationError(
                 f"{p}:1: column {column!r} appears twice in the header; which one holds the value would be a "
@@ -134,6 +136,13 @@ def _csv_rows(p: Path, reader: Any) -> list[LLMTestCase | ConversationalTestCase
             continue
         if len(row) > len(header):
             raise ConfigurationError(f"{where}: more cells than header columns")
+        nameless = next(
+            (i for i, (k, v) in enumerate(zip(header, row, strict=False)) if k == "" and v != ""), None
+        )
+        if nameless is not None:
+            raise ConfigurationError(
+                f"{where}: cell {nameless + 1} has a value but its column has no header name"
+            )
         obj = {k: _csv_value(k, v, where) for k, v in zip(header, row, strict=False) if v != ""}
         cases.append(_build(obj, where))
     return cases
