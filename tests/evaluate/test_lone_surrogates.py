@@ -156,3 +156,25 @@ def test_cli_evaluate_prints_a_lone_surrogate_name_without_a_traceback(
     assert (
         "Traceback" not in res.output and "egg\ufffd" in res.output and "/1 test cases passed" in res.output
     )
+
+
+def test_metric_name_with_a_lone_surrogate_is_cached_and_served(tmp_path: Path) -> None:
+    from ._fakes import ScoreMetric
+
+    db = str(tmp_path / "c.sqlite")
+    name = "Score" + LONE
+    quiet = DisplayConfig(show_indicator=False, print_results=False)
+    first = evaluate(
+        [LLMTestCase(input=QUESTION, actual_output=BAD)],
+        [ScoreMetric(0.7, name=name)],
+        display_config=quiet,
+        cache_config=CacheConfig(cache_path=db),
+    )
+    again = evaluate(
+        [LLMTestCase(input=QUESTION, actual_output=BAD)],
+        [ScoreMetric(0.7, name=name)],
+        display_config=quiet,
+        cache_config=CacheConfig(cache_path=db, use_cache=True),
+    )
+    (row1,), (row2,) = first.metric_rows(), again.metric_rows()
+    assert (row1.cached, row2.cached, row2.name, row2.score) == (False, True, name, 0.7)

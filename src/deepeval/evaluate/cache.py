@@ -29,6 +29,7 @@ from typing import Any
 from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
 from deepeval.evaluate.results import MetricData, RepeatStats
+from deepeval.test_case._encodable import encodable
 
 DEFAULT_CACHE_PATH = os.path.join(".deepeval", "cache.sqlite")
 _TABLE = "metric_rows"
@@ -268,9 +269,10 @@ class ResultCache:
             with self._lock:
                 self._conn.execute(
                     "INSERT OR REPLACE INTO metric_rows (key, metric, value, created) VALUES (?, ?, ?, ?)",
-                    (key, data.name, text, time.time()),
+                    # the metric column is informational: a lone surrogate in a metric name is shown as U+FFFD
+                    (key, encodable(data.name), text, time.time()),
                 )
-        except sqlite3.Error as err:
+        except (sqlite3.Error, UnicodeError) as err:
             self._write_failed = True
             print(
                 f"deepeval: result cache write to {self.path} failed ({err}); caching is off for this run",
