@@ -243,6 +243,7 @@ def _store_then_spoil(tmp_path: Path, value: str) -> tuple[str, list[LLMTestCase
         "[0.5, true]",
         '"0.5"',
         "not json",
+        '{"name": "Other metric", "score": 0.9, "success": true}',
     ],
 )
 def test_bad_cache_row_is_measured_again_replaced_and_reported_once(tmp_path: Path, value: str) -> None:

@@ -83,9 +83,10 @@ def _row_problem(data: Any) -> str | None:
     return None
 
 
-def row_from_json(text: Any) -> MetricData:
+def row_from_json(text: Any, metric: str | None = None) -> MetricData:
     """The :class:`MetricData` stored as ``text`` (with ``cached=True``), checked field by field: a row with the
-    right key and wrong content (a score out of [0, 1], NaN, a string or a list) is never served.
+    right key and wrong content (a score out of [0, 1], NaN, a string or a list, another metric's row when
+    ``metric`` names the one asked for) is never served.
 
     Raises:
         ValueError: the text is not a row this cache writes; the message says why.
@@ -95,6 +96,8 @@ def row_from_json(text: Any) -> MetricData:
     except (TypeError, ValueError) as err:
         raise ValueError(f"not JSON ({err})") from None
     problem = _row_problem(data)
+    if problem is None and metric is not None and data["name"] != metric:
+        problem = f"it is a row of metric {data['name']!r}, not {metric!r}"
     if problem is None and isinstance(data.get("repeat"), dict):
         try:
             data["repeat"] = RepeatStats(**data["repeat"])
@@ -229,16 +232,16 @@ class ResultCache:
 
         self._secrets = get_settings().secrets()
 
-    def get(self, key: str) -> MetricData | None:
+    def get(self, key: str, metric: str | None = None) -> MetricData | None:
         """The stored row for ``key`` (with ``cached=True``), or None. A row whose content is not a valid result
-        (:func:`row_from_json`) is not served: None (so it is measured again and replaced), and the first one of
+        of ``metric`` (:func:`row_from_json`) is not served: None (so it is measured again and replaced), and the first one of
         this handle is reported in one warning."""
         with self._lock:
             row = self._conn.execute("SELECT value FROM metric_rows WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         try:
-            return row_from_json(row[0])
+            return row_from_json(row[0], metric)
         except ValueError as err:
             self.bad_rows += 1
             if self.bad_rows == 1:

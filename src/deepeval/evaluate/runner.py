@@ -399,7 +399,7 @@ class Runner:
             return None
         job.cache_key = _safe_key(metric, tc, job.key[2]) if want_key else None
         if use_cache and job.cache_key and self.cache is not None:
-            hit = self.cache.get(job.cache_key)
+            hit = self.cache.get(job.cache_key, metric_name(metric))
             if hit is not None:
                 self.cache_hits += 1
                 self._finish(job, hit)

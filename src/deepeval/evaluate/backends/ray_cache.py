@@ -49,7 +49,7 @@ class _ImmutableReader:
         uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
         self._conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
 
-    def get(self, key: str) -> MetricData | None:
+    def get(self, key: str, metric: str | None = None) -> MetricData | None:
         try:
             row = self._conn.execute("SELECT value FROM metric_rows WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error:
@@ -57,7 +57,9 @@ class _ImmutableReader:
         if row is None:
             return None
         try:
-            return row_from_json(row[0])  # the same checks as the local cache: a bad row is measured again
+            return row_from_json(
+                row[0], metric
+            )  # the same checks as the local cache: a bad row is measured again
         except ValueError:
             return None
 
@@ -95,8 +97,8 @@ class BlockCache:
                     file=sys.stderr,
                 )
 
-    def get(self, key: str) -> MetricData | None:
-        return None if self._reader is None else self._reader.get(key)
+    def get(self, key: str, metric: str | None = None) -> MetricData | None:
+        return None if self._reader is None else self._reader.get(key, metric)
 
     def put(self, key: str, data: MetricData) -> None:
         if self._writer is not None:
