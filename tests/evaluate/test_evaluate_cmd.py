@@ -334,3 +334,11 @@ def test_cli_long_csv_cell_and_separators_are_evaluated(tmp_path, metric_module)
     res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--no-progress"])
     assert res.exit_code == 0, res.output
     assert "2/2 test cases passed" in res.output
+
+
+def test_tilde_in_the_test_case_file_path_is_the_home_folder(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    (home / "cases.jsonl").write_text('{"input": "q"}\n', encoding="utf-8")
+    assert [c.input for c in load_test_cases("~/cases.jsonl")] == ["q"]

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from deepeval._files import user_path
+
 #: Keys whose values are secrets: masked by ``deepeval settings`` and never logged.
 SECRET_KEYS = frozenset({"OPENAI_API_KEY", "TYPESAFE_API_KEY", "LOCAL_MODEL_API_KEY"})
 
@@ -120,7 +122,7 @@ def env_dir() -> Path:
     raw = os.environ.get("ENV_DIR_PATH")
     if not raw:
         return Path(os.getcwd())
-    path = Path(raw).expanduser()
+    path = user_path(raw)
     if not path.is_dir():
         from deepeval.errors import ConfigurationError
 

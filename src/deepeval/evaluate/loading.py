@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -156,7 +157,7 @@ def load_test_cases(path: str | Path) -> list[LLMTestCase | ConversationalTestCa
             nested too deeply to read, or a CSV header naming a column twice) or an invalid test case; the message
             names the file and the line (JSONL/CSV) or item index (JSON). Nothing is returned on error.
     """
-    p = Path(path)
+    p = user_path(path)
     if not p.is_file():
         raise ConfigurationError(f"{p}: no such file")
     suffix = p.suffix.lower()
