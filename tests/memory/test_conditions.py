@@ -171,3 +171,18 @@ def test_introduced_turn_beyond_the_transcript_is_an_error_naming_the_fact(
         asyncio.run(run_short_term(manifest, short, late, lambda msgs: "Not in memory.", judge=JUDGE))
     with pytest.raises(ManifestError, match=match):
         asyncio.run(run_long_term(manifest, short, late, lambda turns, wiki: None, judge=JUDGE))
+
+
+def test_introduced_turn_that_is_not_an_index_is_an_error_naming_the_fact(
+    manifest: FactManifest, conversation
+) -> None:
+    import pytest
+
+    from deepeval.memory.manifest import ManifestError
+
+    fact = manifest.stated()[0].id
+    odd = {**conversation.introduced, fact: "3"}
+    with pytest.raises(ManifestError, match=rf"fact '{fact}': introduced turn '3' is not a turn index"):
+        asyncio.run(
+            evaluate_artifact(manifest, MemoryArtifact.from_turns(conversation.turns), introduced=odd)
+        )

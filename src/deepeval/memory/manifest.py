@@ -304,6 +304,10 @@ def check_introduced(
     for f in manifest.stated():
         given = introduced is not None and f.id in introduced
         at = introduced[f.id] if introduced is not None and given else f.introduced_at
+        if at is not None and (not isinstance(at, int) or isinstance(at, bool)):
+            raise ManifestError(
+                f"fact {f.id!r}: introduced turn {at!r} is not a turn index (an integer from 0)"
+            )
         if at is not None and not 0 <= at < n_turns:
             field = "introduced turn" if given else "introduced_at"
             last = f"turns 0-{n_turns - 1}" if n_turns else "no turns"
