@@ -308,6 +308,20 @@ def test_foreign_cache_file_fails_once_up_front_naming_the_path(
     assert path.read_bytes() == before  # nothing was written into it
 
 
+def test_cache_file_analysed_by_sqlite_is_still_ours(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    evaluate(cases(2), [ScoreMetric(0.5)], display_config=QUIET, cache_config=CacheConfig(cache_path=str(db)))
+    with sqlite3.connect(db) as conn:
+        conn.execute("ANALYZE")  # adds sqlite_stat1, SQLite's own table
+    again = evaluate(
+        cases(2),
+        [ScoreMetric(0.5)],
+        display_config=QUIET,
+        cache_config=CacheConfig(cache_path=str(db), use_cache=True),
+    )
+    assert again.cache_hits == 2
+
+
 def test_tilde_in_cache_path_and_setting_is_the_home_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

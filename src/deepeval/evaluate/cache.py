@@ -116,7 +116,7 @@ def _check_schema(conn: sqlite3.Connection) -> str | None:
     tables = sorted(
         r[0]
         for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        if r[0] != "sqlite_sequence"
+        if not r[0].startswith("sqlite_")  # SQLite's own (sqlite_sequence, sqlite_stat1 after ANALYZE)
     )
     if not tables:
         return None
