@@ -8,6 +8,12 @@ every string passed through :func:`deepeval.config.redact`; nothing else (no cli
 
 Rows are written one by one as each metric finishes (autocommit), so a run that is killed keeps everything it
 finished and a rerun with ``use_cache=True`` redoes only the rest. Error and skipped rows are never stored.
+
+Rows are checked when read (:func:`row_from_json`): one with the right key but content this cache would never have
+written (a score outside [0, 1], NaN, a string, a list, wrong field types, another metric's row) is measured again
+and replaced, with one warning per run. A file at the path that is not this cache (another SQLite database, other
+columns, not SQLite at all) is refused once, before anything is measured, naming the path; nothing is written
+into it. ``~`` in the path is the home folder.
 """
 
 from __future__ import annotations

@@ -2,11 +2,14 @@
 
 Formats (chosen by extension):
 
-* ``.jsonl``: one JSON object per line (blank lines ignored).
+* ``.jsonl``: one JSON object per line (lines end at ``\n`` or ``\r\n`` only; blank lines ignored).
 * ``.json``: a list of objects, or ``{"test_cases": [...]}``.
-* ``.csv``: a header row; columns are test-case fields. List fields (``context``, ``retrieval_context``, ``tags``)
-  hold a JSON array (``["a", "b"]``) or a single plain string (one item); ``metadata`` holds a JSON object; empty
-  cells are absent fields.
+* ``.csv``: a header row; columns are test-case fields, each named once (nameless trailing columns must stay
+  empty). List fields (``context``, ``retrieval_context``, ``tags``) hold a JSON array (``["a", "b"]``) or a single
+  plain string (one item); ``metadata`` holds a JSON object; empty cells are absent fields. Cells may hold any text
+  of any length (quoted line breaks, U+2028).
+
+Files are UTF-8 (a BOM is allowed); ``~`` in the path is the home folder.
 
 An object with ``turns`` becomes a :class:`ConversationalTestCase`, any other an :class:`LLMTestCase`. Field names
 may be snake_case or camelCase.
