@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
 from deepeval.config.settings import redact
+from deepeval.config.urls import base_url_problem
 from deepeval.errors import ConfigurationError, JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.llms.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
@@ -106,27 +107,6 @@ def display_url(url: str | None) -> str:
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
-def _url_problem(url: str) -> str | None:
-    try:
-        parts = urllib.parse.urlsplit(url)
-    except ValueError as err:  # e.g. an unclosed IPv6 bracket
-        return f"it cannot be parsed ({err})"
-    if parts.scheme not in ("http", "https"):
-        return (
-            f"the scheme must be http or https, not {parts.scheme!r}"
-            if parts.scheme
-            else "it has no http:// scheme"
-        )
-    if not parts.hostname:
-        return "it has no host"
-    try:
-        port = parts.port
-    except ValueError:  # out of range or not a number; the text after the host's last ':' is what was written
-        written = parts.netloc.rpartition("@")[2].rpartition("]")[2].rpartition(":")[2]
-        return f"port {written!r} is not a number in 1-65535"
-    return "port 0 is not a number in 1-65535" if port == 0 else None
-
-
 def check_base_url(url: str | None, setting: str) -> None:
     """Refuse, when a judge is built, a base URL no request could use, instead of failing every row later.
 
@@ -137,7 +117,7 @@ def check_base_url(url: str | None, setting: str) -> None:
         ConfigurationError: the URL does not parse, its scheme is not http/https, it has no host, or its port is
             not a number in 1-65535.
     """
-    problem = _url_problem(url) if url else None
+    problem = base_url_problem(url) if url else None
     if problem is not None:
         raise ConfigurationError(
             f"{setting} {display_url(url)!r} is not a usable base URL: {problem}; fix the setting "
