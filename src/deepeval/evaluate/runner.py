@@ -380,7 +380,7 @@ class Runner:
         case's rows carry that error."""
         try:
             return revalidated(tc)  # type: ignore[return-value]
-        except TypeError as err:
+        except (TypeError, ValueError) as err:  # the class's invalid_input_error
             message = redact(f"invalid test case (changed after it was built?): {err}")
         for j, metric in enumerate(self.metrics):
             for r in range(self.repeat):
