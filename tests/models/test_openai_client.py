@@ -559,10 +559,9 @@ def test_base_url_error_and_repr_never_show_credentials() -> None:
     assert KEY not in str(info.value) and "user" not in str(info.value)
     assert "'http://127.0.0.1:99999/v1'" in str(info.value)
     judge = LocalModel(model="m", base_url="http://127.0.0.1:9/v1")
-    judge.base_url = url  # changed after construction: repr still works and still hides the key
-    assert repr(judge) == "LocalModel(model='m', base_url='http://127.0.0.1:99999/v1')"
-    judge.base_url = "http://[::1/v1"
-    assert repr(judge) == "LocalModel(model='m', base_url='<invalid URL>')"
+    for bad in (url, "http://[::1/v1", "http://127.0.0.1:abc/v1"):
+        judge.base_url = bad  # changed after construction: repr still works and still hides the key
+        assert repr(judge).startswith("LocalModel(model='m', base_url=") and KEY not in repr(judge)
 
 
 def test_evaluate_with_an_unusable_local_model_url_errors_rows_clearly(

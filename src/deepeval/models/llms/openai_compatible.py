@@ -24,6 +24,14 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
+from deepeval.config.redaction import (
+    SplitURL,
+    install_log_redaction,
+    register_secret,
+    split_url,
+    split_url_cached,
+)
+from deepeval.config.redaction import display_url as display_url  # imported from here by other clients
 from deepeval.config.settings import redact
 from deepeval.config.urls import base_url_problem
 from deepeval.errors import ConfigurationError, JudgeError, StructuredOutputError
@@ -75,6 +83,7 @@ class Secret:
 
     def __init__(self, value: str | None) -> None:
         self._value = value.strip() if isinstance(value, str) else value
+        register_secret(self._value)  # scrubbed by value from every message, log record and export
 
     @property
     def malformed(self) -> bool:
@@ -89,29 +98,20 @@ class Secret:
     __str__ = __repr__
 
 
-def display_url(url: str | None) -> str:
-    """``url`` without user-info, query or fragment (safe to show in messages). Never raises: a URL whose port or
-    host cannot be parsed is shown with its host part as written (user-info still left out)."""
-    if not url:
-        return "<default>"
+def _shown(url: str | None) -> str:
+    """``url`` as written, less user-info, query and fragment; for a URL that may not parse (a bad port)."""
     try:
-        parts = urllib.parse.urlsplit(url)
-    except ValueError:  # e.g. an unclosed IPv6 bracket
+        parts = urllib.parse.urlsplit(str(url))
+    except ValueError:
         return "<invalid URL>"
-    try:
-        host = parts.hostname or ""
-        if parts.port is not None:
-            host = f"{host}:{parts.port}"
-    except ValueError:  # a port out of range or not a number
-        host = parts.netloc.rpartition("@")[2]
-    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, "", ""))
 
 
 def check_base_url(url: str | None, setting: str) -> None:
     """Refuse, when a judge is built, a base URL no request could use, instead of failing every row later.
 
     ``setting`` names where the URL came from (``base_url``, ``OPENAI_BASE_URL``, ...); the message shows the URL
-    through :func:`display_url`, so no user-info or query (where keys may sit) is ever quoted.
+    without user-info, query or fragment (where keys may sit), parsed or not.
 
     Raises:
         ConfigurationError: the URL does not parse, its scheme is not http/https, it has no host, or its port is
@@ -120,7 +120,7 @@ def check_base_url(url: str | None, setting: str) -> None:
     problem = base_url_problem(url) if url else None
     if problem is not None:
         raise ConfigurationError(
-            f"{setting} {display_url(url)!r} is not a usable base URL: {problem}; fix the setting "
+            f"{setting} {_shown(url)!r} is not a usable base URL: {problem}; fix the setting "
             "(e.g. http://localhost:8000/v1)"
         )
 
@@ -177,6 +177,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         check_base_url(base_url, base_url_setting)
         self._api_key = Secret(api_key)
         self.base_url = base_url
+        split_url(base_url)  # registers the URL's credentials as secrets now
+        install_log_redaction()
         self.temperature = temperature
         self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})
         self.price = price
@@ -220,6 +222,13 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             )
         )
         super().__init__(model)
+
+    @property
+    def _endpoint(self) -> SplitURL:
+        """``base_url`` taken apart: requests go to the clean URL, its query goes with every request and its
+        user-info as an ``Authorization`` header, so neither is left in the URL an HTTP library logs or quotes
+        (both are registered secrets). Read from ``base_url`` each time, so a changed ``base_url`` is followed."""
+        return split_url_cached(self.base_url)
 
     # -- DeepEvalBaseLLM -------------------------------------------------------------------------------------------
     def load_model(self, *args: Any, **kwargs: Any) -> openai.OpenAI | None:
@@ -523,9 +532,18 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             "max_retries": 0,  # retries are ours (deepeval.models.retry), so counts are exact
             "timeout": self.retry_policy.timeout + 1.0,
         }
-        if self.base_url:
-            kwargs["base_url"] = self.base_url
-        kwargs.update(self._client_kwargs)
+        endpoint = self._endpoint
+        if endpoint.base_url:
+            kwargs["base_url"] = endpoint.base_url
+        if endpoint.params:
+            kwargs["default_query"] = dict(endpoint.params)
+        if endpoint.authorization:
+            kwargs["default_headers"] = {"Authorization": endpoint.authorization}
+        for name, value in self._client_kwargs.items():
+            if name in ("default_query", "default_headers") and name in kwargs:
+                kwargs[name] = {**kwargs[name], **dict(value or {})}
+            else:
+                kwargs[name] = value
         return kwargs
 
     def _missing_key_error(self) -> JudgeError:
@@ -561,7 +579,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         return self._async_sdk_client(self._sdk_kwargs(key))
 
     def _async_sdk_client(self, kwargs: dict[str, Any]) -> openai.AsyncOpenAI:
-        http_client_class = async_http_client_class(self.base_url)
+        http_client_class = async_http_client_class(self._endpoint.base_url)
         return openai.AsyncOpenAI(**self._with_shared_tls(kwargs, http_client_class, is_async=True))
 
     @staticmethod
