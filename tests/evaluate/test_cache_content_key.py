@@ -104,3 +104,19 @@ def test_memory_probe_instruction_is_in_the_key(monkeypatch: pytest.MonkeyPatch)
     assert metric.cache_config()["prompt_digest"] != before["prompt_digest"]
     monkeypatch.undo()
     assert metric.cache_config() == before
+
+
+def test_judge_names_are_read_from_our_metrics_and_custom_ones() -> None:
+    from deepeval.metrics import BaseMetric
+    from deepeval.models.resolve import judge_names_of
+
+    ours = AnswerRelevancyMetric(model="gpt-4.1", eval_mode="hybrid", system_one_model="embedded")
+    assert judge_names_of(ours) == {"model": "gpt-4.1", "system_one_model": "embedded", "eval_mode": "hybrid"}
+
+    class Custom(BaseMetric):
+        def __init__(self, model: str) -> None:
+            self.model = model
+            self.threshold = 0.5
+
+    assert judge_names_of(Custom("gpt-4o-mini")) == {"model": "gpt-4o-mini"}
+    assert cache_key(Custom("gpt-4o-mini"), CASE) != cache_key(Custom("gpt-4.1"), CASE)

@@ -362,10 +362,6 @@ def evaluate(
     )
 
 
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on", "y"}
-
-
 def assert_test(
     test_case: LLMTestCase | ConversationalTestCase,
     metrics: list[BaseMetric],
@@ -375,7 +371,7 @@ def assert_test(
 
     The message has one line per failed metric: name, score, threshold, and reason or error. Under pytest (our
     plugin) the result is also recorded for the end-of-session table. ``deepeval test run`` options arrive through
-    environment variables: ``DEEPEVAL_USE_CACHE`` (-c), ``DEEPEVAL_IGNORE_ERRORS`` (-i: errors do not fail the
+    settings (process environment > ``.env.local`` > ``.env``): ``DEEPEVAL_USE_CACHE`` (-c), ``DEEPEVAL_IGNORE_ERRORS`` (-i: errors do not fail the
     assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v), ``DEEPEVAL_REPEAT`` (-r).
     The cache is used only when ``DEEPEVAL_USE_CACHE`` is set (then also written).
 
@@ -385,21 +381,23 @@ def assert_test(
         AssertionError: some metric failed (or errored, unless ignore-errors is on).
         TypeError / ValueError: bad arguments, as in :func:`evaluate`.
     """
+    from deepeval.config import get_settings
     from deepeval.evaluate import _session
 
-    use_cache = _env_flag("DEEPEVAL_USE_CACHE")
-    ignore_errors = _env_flag("DEEPEVAL_IGNORE_ERRORS")
-    repeat_raw = os.environ.get("DEEPEVAL_REPEAT", "").strip() or "1"
+    settings = get_settings()  # process environment > .env.local > .env, like every other key
+    use_cache = settings.get_bool("DEEPEVAL_USE_CACHE")
+    ignore_errors = settings.get_bool("DEEPEVAL_IGNORE_ERRORS")
+    repeat_raw = (settings.get("DEEPEVAL_REPEAT") or "").strip() or "1"
     try:
         repeat = int(repeat_raw)
     except ValueError:
         raise ConfigurationError(f"DEEPEVAL_REPEAT must be an integer >= 1, got {repeat_raw!r}") from None
-    backend = os.environ.get("DEEPEVAL_BACKEND", "").strip().lower() or "local"
+    backend = (settings.get("DEEPEVAL_BACKEND") or "").strip().lower() or "local"
     ray_config = None
     if backend == "ray":
         from deepeval.evaluate.ray_backend import RayConfig
 
-        ray_config = RayConfig(address=os.environ.get("DEEPEVAL_RAY_ADDRESS", "").strip() or None)
+        ray_config = RayConfig(address=(settings.get("DEEPEVAL_RAY_ADDRESS") or "").strip() or None)
     result = evaluate(
         [test_case],
         list(metrics),
@@ -407,14 +405,14 @@ def assert_test(
         display_config=DisplayConfig(
             show_indicator=False,
             print_results=False,
-            verbose_mode=True if _env_flag("DEEPEVAL_VERBOSE_MODE") else None,
+            verbose_mode=True if settings.get_bool("DEEPEVAL_VERBOSE_MODE") else None,
             # Under the pytest plugin the session writes one DEEPEVAL_RESULTS_FOLDER report holding this result;
             # a second file per assert_test call would only duplicate it.
             _session_report=_session.collecting(),
         ),
         cache_config=CacheConfig(write_cache=use_cache, use_cache=use_cache),
         error_config=ErrorConfig(
-            ignore_errors=True, skip_on_missing_params=_env_flag("DEEPEVAL_SKIP_ON_MISSING_PARAMS")
+            ignore_errors=True, skip_on_missing_params=settings.get_bool("DEEPEVAL_SKIP_ON_MISSING_PARAMS")
         ),
         repeat=repeat,
         backend=backend,

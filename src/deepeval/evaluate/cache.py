@@ -156,32 +156,17 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_json_default)
 
 
-def _judge_names(metric: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for attr in ("model", "system_one_model"):
-        judge = getattr(metric, attr, None)
-        getter = getattr(judge, "get_model_name", None)
-        if callable(getter):
-            try:
-                out[attr] = f"{type(judge).__qualname__}:{getter()}"
-            except Exception:  # a judge that cannot name itself: keep the class only
-                out[attr] = type(judge).__qualname__
-    mode = getattr(metric, "eval_mode", None)
-    if mode is not None:
-        out["eval_mode"] = getattr(mode, "value", mode)
-    return out
-
-
 def cache_key(metric: Any, test_case: Any, repeat_index: int = 0) -> str:
     """sha256 hex digest identifying ``metric`` (its ``cache_config()``) on ``test_case`` for repetition
     ``repeat_index`` under this deepeval version."""
     from deepeval import __version__
+    from deepeval.models.resolve import judge_names_of
 
     dump = getattr(test_case, "model_dump", None)
     payload = {
         "deepeval": __version__,
         "metric": metric.cache_config(),
-        "judges": _judge_names(metric),
+        "judges": judge_names_of(metric),
         "test_case": {
             "type": type(test_case).__qualname__,
             "fields": dump(mode="json") if callable(dump) else test_case,
