@@ -171,8 +171,8 @@ def error_for_status(
     if detail:
         parts.append(f": {detail[:300]}")
     err = error_cls("".join(parts), model=model, status_code=status, retryable=retryable, kind=kind)
-    err.retry_after = retry_after  # type: ignore[attr-defined]
-    err.param = param  # type: ignore[attr-defined]
+    err.retry_after = retry_after
+    err.param = param
     return err
 
 
@@ -237,7 +237,7 @@ async def call_with_retries(
                 raise timeout_error(model, policy.timeout, error_cls) from None
         except JudgeError as exc:
             if limiter is not None and exc.kind == "rate_limit":
-                limiter.on_rate_limited(getattr(exc, "retry_after", None), started_epoch=epoch)
+                limiter.on_rate_limited(exc.retry_after, started_epoch=epoch)
             raise
         finally:
             if limiter is not None:
@@ -249,7 +249,7 @@ async def call_with_retries(
     def wait(state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
         backoff = policy.backoff(state.attempt_number - 1, rng)
-        retry_after = getattr(exc, "retry_after", None)
+        retry_after = exc.retry_after if isinstance(exc, JudgeError) else None
         if retry_after is not None:  # honour the server: at least Retry-After, plus up to 10% jitter (<= 1 s)
             return float(retry_after) + (rng or random).uniform(0.0, min(0.1 * retry_after, 1.0))
         return backoff
@@ -257,7 +257,7 @@ async def call_with_retries(
     def should_retry(exc: BaseException) -> bool:
         if not (isinstance(exc, JudgeError) and exc.retryable):
             return False
-        return (getattr(exc, "retry_after", None) or 0.0) <= policy.max_retry_after
+        return (exc.retry_after or 0.0) <= policy.max_retry_after
 
     def before_sleep(state: RetryCallState) -> None:
         record_usage(retries=1)
@@ -275,5 +275,5 @@ async def call_with_retries(
     except JudgeError as exc:
         if attempts > 1 and exc.args:
             exc.args = (f"{exc.args[0]} (gave up after {attempts} attempts)", *exc.args[1:])
-        exc.attempts = attempts  # type: ignore[attr-defined]
+        exc.attempts = attempts
         raise

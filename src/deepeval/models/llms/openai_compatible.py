@@ -635,7 +635,7 @@ def _is_aiohttp_based(client: Any) -> bool:
 
 
 def _blames(exc: JudgeError, param: str) -> bool:
-    blamed = getattr(exc, "param", None)
+    blamed = exc.param
     return blamed == param or param in str(exc)
 
 
