@@ -53,7 +53,7 @@ class JudgeError(DeepEvalError):
     retry_after: float | None = None
     #: the request field the server blamed (OpenAI's ``error.param``), when it said
     param: str | None = None
-    #: attempts made before giving up (set by :func:`deepeval.models.retry.call_with_retries`)
+    #: attempts made before giving up (set by :func:`deepeval.models.http.retry.call_with_retries`)
     attempts: int | None = None
 
     def __init__(

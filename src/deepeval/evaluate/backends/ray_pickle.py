@@ -6,7 +6,7 @@ cloudpickle (so lambdas and closures in scripted judges travel too) and rebuilds
 
 * ``threading.Lock`` / ``RLock``: a new unlocked lock;
 * ``contextvars.ContextVar``: a new variable with the same name (and default);
-* :class:`~deepeval.models.llms.per_loop.PerLoop`: an empty pool with the same factory (clients reopen lazily);
+* :class:`~deepeval.models.http.per_loop.PerLoop`: an empty pool with the same factory (clients reopen lazily);
 * the process-wide embedded judge: a call to ``get_embedded_judge()`` on the worker, so each worker process loads
   the embedded model once and shares it between all its blocks;
 * any other judge (``DeepEvalBaseLLM`` / ``DeepEvalBaseSystemOneModel`` without its own pickling): its attributes
@@ -96,7 +96,7 @@ def _reducer(obj: Any) -> Any:
     if isinstance(obj, contextvars.ContextVar):
         return (_new_context_var, (obj.name, _context_var_default(obj)))
     module = type(obj).__module__
-    if module == "deepeval.models.llms.per_loop" and type(obj).__name__ == "PerLoop":
+    if module == "deepeval.models.http.per_loop" and type(obj).__name__ == "PerLoop":
         return (type(obj), (obj._factory, obj._closer))
     if module == "deepeval.models.embedded.judge" and type(obj).__name__ == "EmbeddedJudge":
         return (_embedded_judge, ())

@@ -15,8 +15,8 @@ from typing import Any
 
 from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.llms.local_model import LocalModel
-from deepeval.models.retry import RetryPolicy
 
 
 def _import_xllamacpp() -> Any:

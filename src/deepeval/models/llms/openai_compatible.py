@@ -4,8 +4,8 @@ LM Studio, xllamacpp). :class:`~deepeval.models.llms.openai_model.OpenAIModel` a
 
 What a call does: builds the request for the client's current structured-output rung (see
 :mod:`deepeval.models.llms.response_format`), sends it through the official ``openai`` SDK with the SDK's own
-retries off, under :func:`deepeval.models.retry.call_with_retries` and the client's
-:class:`~deepeval.models.rate_limit.AdaptiveLimiter`; parses the raw JSON reply itself (so a non-JSON body or a
+retries off, under :func:`deepeval.models.http.retry.call_with_retries` and the client's
+:class:`~deepeval.models.http.rate_limit.AdaptiveLimiter`; parses the raw JSON reply itself (so a non-JSON body or a
 reply missing ``choices`` is a clear error), records token usage, and prices it.
 """
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 import inspect
 import json
 import threading
-import urllib.parse
 import warnings
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
@@ -27,32 +26,16 @@ from deepeval._concurrency import run_sync
 from deepeval.config.redaction import (
     SplitURL,
     install_log_redaction,
-    register_secret,
     split_url,
     split_url_cached,
 )
-from deepeval.config.redaction import display_url as display_url  # imported from here by other clients
+from deepeval.config.redaction import display_url as display_url  # kept importable from here
 from deepeval.config.settings import redact
-from deepeval.config.urls import base_url_problem
-from deepeval.errors import ConfigurationError, JudgeError, StructuredOutputError
+from deepeval.errors import JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
-from deepeval.models.llms.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
-from deepeval.models.llms.per_loop import PerLoop, share_key
-from deepeval.models.llms.response_format import (
-    RUNGS,
-    normalise_format,
-    response_format,
-    schema_instruction,
-)
-from deepeval.models.llms.transport import (
-    async_http_client_class,
-    connection_failure_in,
-    transport_setting,
-    unsent_request_error,
-)
-from deepeval.models.pricing import Price
-from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
-from deepeval.models.retry import (
+from deepeval.models.http.per_loop import PerLoop, share_key
+from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
+from deepeval.models.http.retry import (
     RetryPolicy,
     call_with_retries,
     connection_error,
@@ -60,8 +43,24 @@ from deepeval.models.retry import (
     parse_retry_after,
     timeout_error,
 )
+from deepeval.models.http.secrets import Secret as Secret  # kept importable from here
+from deepeval.models.http.secrets import check_base_url as check_base_url
+from deepeval.models.http.tls import library_of, shared_context
+from deepeval.models.http.transport import (
+    async_http_client_class,
+    connection_failure_in,
+    transport_setting,
+    unsent_request_error,
+)
+from deepeval.models.llms.response_format import (
+    RUNGS,
+    normalise_format,
+    response_format,
+    schema_instruction,
+)
+from deepeval.models.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
+from deepeval.models.pricing import Price
 from deepeval.models.structured import run_ladder
-from deepeval.models.tls import library_of, shared_context
 from deepeval.models.usage import record_llm_request, record_usage
 
 #: stale keep-alive connections skipped per request (the SDK's default pool holds at most 1,000)
@@ -69,59 +68,6 @@ _STALE_CONNECTIONS_MAX = 1000
 
 T = TypeVar("T", bound=BaseModel)
 T2 = TypeVar("T2")
-
-
-class Secret:
-    """Holds an API key; its repr and str never show it.
-
-    Surrounding whitespace is dropped (a key read from a file or pasted from a terminal often ends in a newline,
-    which no HTTP header may carry). :attr:`malformed` is True for a key that still holds a control character: no
-    request can carry it, and clients refuse it with an ``auth`` error that does not quote it."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str | None) -> None:
-        self._value = value.strip() if isinstance(value, str) else value
-        register_secret(self._value)  # scrubbed by value from every message, log record and export
-
-    @property
-    def malformed(self) -> bool:
-        return bool(self._value) and any(ord(c) < 32 or ord(c) == 127 for c in str(self._value))
-
-    def get(self) -> str | None:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "<secret>" if self._value else "<unset>"
-
-    __str__ = __repr__
-
-
-def _shown(url: str | None) -> str:
-    """``url`` as written, less user-info, query and fragment; for a URL that may not parse (a bad port)."""
-    try:
-        parts = urllib.parse.urlsplit(str(url))
-    except ValueError:
-        return "<invalid URL>"
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, "", ""))
-
-
-def check_base_url(url: str | None, setting: str) -> None:
-    """Refuse, when a judge is built, a base URL no request could use, instead of failing every row later.
-
-    ``setting`` names where the URL came from (``base_url``, ``OPENAI_BASE_URL``, ...); the message shows the URL
-    without user-info, query or fragment (where keys may sit), parsed or not.
-
-    Raises:
-        ConfigurationError: the URL does not parse, its scheme is not http/https, it has no host, or its port is
-            not a number in 1-65535.
-    """
-    problem = base_url_problem(url) if url else None
-    if problem is not None:
-        raise ConfigurationError(
-            f"{setting} {_shown(url)!r} is not a usable base URL: {problem}; fix the setting "
-            "(e.g. http://localhost:8000/v1)"
-        )
 
 
 @dataclass(frozen=True)
@@ -532,7 +478,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     def _sdk_kwargs(self, key: str) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "api_key": key,
-            "max_retries": 0,  # retries are ours (deepeval.models.retry), so counts are exact
+            "max_retries": 0,  # retries are ours (deepeval.models.http.retry), so counts are exact
             "timeout": self.retry_policy.timeout + 1.0,
         }
         endpoint = self._endpoint
@@ -588,8 +534,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     @staticmethod
     def _with_shared_tls(kwargs: dict[str, Any], http_client_class: Any, *, is_async: bool) -> dict[str, Any]:
         """``kwargs`` plus the SDK's own HTTP client (``DefaultHttpxClient``, or for async calls the class
-        :func:`~deepeval.models.llms.transport.async_http_client_class` picks: the SDK's defaults) built with the
-        process-wide TLS context (:mod:`deepeval.models.tls`), unless the caller passed ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
+        :func:`~deepeval.models.http.transport.async_http_client_class` picks: the SDK's defaults) built with the
+        process-wide TLS context (:mod:`deepeval.models.http.tls`), unless the caller passed ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
         an ``httpx.Client`` the sync client of :meth:`load_model`); the other side gets the default."""
         given = kwargs.get("http_client")
         if given is not None:
