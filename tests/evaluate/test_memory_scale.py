@@ -31,7 +31,7 @@ from deepeval.evaluate import (
     MetricData,
     TestResult,
 )
-from deepeval.evaluate.display import TABLE_CHUNK, print_results, render_results
+from deepeval.evaluate.display import FAILING_DETAILS, TABLE_CHUNK, print_results, render_results
 from deepeval.metrics import AnswerRelevancyMetric
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.testing.scripted import ScriptedLLM
@@ -154,7 +154,10 @@ def _normalised(result: EvaluationResult) -> list[dict[str, Any]]:
     out = []
     for t in result.test_results:
         d = t.to_dict()
+        # fields added after the golden was recorded: derived from (status) or copied onto (prompt_version) rows
+        assert d.pop("status") == t.status
         for m in d["metrics_data"]:
+            m.pop("prompt_version", None)
             m.pop("duration_s", None)
             m.pop("verbose_logs", None)
             if m.get("system_one_batch"):
@@ -382,12 +385,16 @@ class _Discard(io.TextIOBase):
 
 def test_long_result_table_lists_every_row_once_under_one_header() -> None:
     text = render_results(_table_result(2 * TABLE_CHUNK + 50), width=200)
+    table, details = text.split("Failing test cases", 1)
     for i in range(2 * TABLE_CHUNK + 50):
-        assert text.count(f"case-{i:05d}") == 1
-    assert text.count("Test results (all)") == 1
-    assert text.count("Reason / error") == 1
-    assert text.count("reason ") == 3 * (2 * TABLE_CHUNK + 50)
-    assert "0/250 test cases passed; rows: 500 passed, 250 failed" in text
+        assert table.count(f"case-{i:05d}") == 1
+    assert table.count("Test results (all)") == 1
+    assert table.count("Reason / error") == 1
+    assert table.count("reason ") == 3 * (2 * TABLE_CHUNK + 50)
+    # the excerpts under the table stop at FAILING_DETAILS test cases
+    assert details.count("FAIL case-") == FAILING_DETAILS
+    assert f"... and {2 * TABLE_CHUNK + 50 - FAILING_DETAILS} more failing test cases" in details
+    assert "0/250 test cases passed, 250 failed, 0 errored, 0 skipped; rows: 500 passed, 250 failed" in text
 
 
 def test_printing_the_table_keeps_a_flat_peak(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -91,7 +91,7 @@ def test_deepeval_test_run_exit_code_and_table(tmp_path):
     out = proc.stdout
     assert proc.returncode == 1, out + proc.stderr  # pytest: some tests failed
     assert "2 passed" in out and "1 failed" in out
-    assert "Metrics failed on test case 'test_case_0'" in out
+    assert "Metrics failed on test case 'test_llm.py::test_answers[tiny]'" in out
     assert "Length (score: 0.4000, threshold: 0.5, strict: False) reason: 4 characters" in out
     assert "PytestAssertRewriteWarning" not in out
     assert "deepeval results" in out

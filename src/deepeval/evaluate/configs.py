@@ -72,7 +72,8 @@ class DisplayConfig:
     for metrics that ran in verbose mode). ``display_option``: which test cases the table shows
     (``TestRunResultDisplay`` or ``"all" | "failing" | "passing"``). ``results_folder``: write ``<run>.json`` and
     ``<run>.html`` there (default: setting ``DEEPEVAL_RESULTS_FOLDER``; None = no files).
-    ``file_output_dir``: write one JSON file per test case there.
+    ``file_output_dir``: write one JSON file per test case there. ``show_full_reason`` (ours): print every reason
+    and error in full in the table (default: the first line, cut to 120 characters).
     """
 
     show_indicator: bool = True
@@ -81,6 +82,7 @@ class DisplayConfig:
     display_option: TestRunResultDisplay | str | None = TestRunResultDisplay.ALL
     results_folder: str | None = None
     file_output_dir: str | None = None
+    show_full_reason: bool = False
     # Internal: set by assert_test under the pytest plugin, whose session report replaces the per-call one.
     _session_report: bool = field(default=False, repr=False, compare=False)
 

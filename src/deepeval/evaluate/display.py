@@ -50,6 +50,11 @@ class Progress:
             )
             from rich.progress import Progress as RichProgress
 
+            console = Console(stderr=True)
+            if console.is_jupyter and not _has_ipywidgets():
+                # rich's live bar needs ipywidgets in a notebook (it warns without them): no bar there
+                self.enabled = False
+                return self
             self._progress = RichProgress(
                 TextColumn("[bold]{task.description}"),
                 BarColumn(),
@@ -58,7 +63,7 @@ class Progress:
                 TimeElapsedColumn(),
                 TextColumn("ETA"),
                 TimeRemainingColumn(),
-                console=Console(stderr=True),
+                console=console,
                 transient=False,
             )
             self._progress.__enter__()
@@ -83,6 +88,14 @@ class Progress:
             self._progress.__exit__(exc_type, exc, tb)
 
 
+def _has_ipywidgets() -> bool:
+    try:
+        import ipywidgets  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -97,60 +110,156 @@ def _short(text: str | None, limit: int = 120) -> str:
 
 def _selected(result: EvaluationResult, option: TestRunResultDisplay) -> list[TestResult]:
     if option is TestRunResultDisplay.FAILING:
-        return [t for t in result.test_results if not t.success]
+        return [t for t in result.test_results if t.status in ("failed", "error")]
     if option is TestRunResultDisplay.PASSING:
-        return [t for t in result.test_results if t.success]
+        return [t for t in result.test_results if t.status == "passed"]
     return list(result.test_results)
 
 
 #: test cases per table chunk: rich lays out a whole table in memory (~24 KB per test case of 3 rows), so a long
 #: run is printed as consecutive tables of this many test cases (one header), keeping the peak flat in N.
 TABLE_CHUNK = 100
+#: failing test cases shown with an input / output excerpt under the table (the rest are in the table and files)
+FAILING_DETAILS = 20
+#: characters of a reason in the table when the full reason is not asked for
+REASON_CHARS = 120
+#: characters of an input / output excerpt under the table
+EXCERPT_CHARS = 160
 
 
-def results_renderables(
-    result: EvaluationResult, option: TestRunResultDisplay = TestRunResultDisplay.ALL
-) -> Iterator[Any]:
-    """rich renderables, built lazily: the per-row table (test cases chosen by ``option``, in chunks of
-    :data:`TABLE_CHUNK` test cases; only the first has the title and header), then the per-metric summary and the
-    totals line."""
+def judge_aliases(result: EvaluationResult) -> dict[str, str]:
+    """``{judge name: "J1", ...}`` in order of first appearance, so the table names each judge with a short alias
+    and the full names are printed once under it."""
+    aliases: dict[str, str] = {}
+    for m in result.metric_rows():
+        if m.evaluation_model and m.evaluation_model not in aliases:
+            aliases[m.evaluation_model] = f"J{len(aliases) + 1}"
+    return aliases
+
+
+def summary_line(result: EvaluationResult) -> str:
+    """The totals line: test cases by status (passed / failed / errored / skipped), rows, cost, tokens, retries."""
+    tot = result.totals()
+    cost = "unknown" if tot["cost_usd"] is None else f"${tot['cost_usd']:.6f}"
+    return (
+        f"{tot['test_cases_passed']}/{tot['test_cases']} test cases passed, {tot['test_cases_failed']} failed, "
+        f"{tot['test_cases_errored']} errored, {tot['test_cases_skipped']} skipped; rows: {tot['passed']} passed, "
+        f"{tot['failed']} failed, {tot['errors']} errors, {tot['skipped']} skipped; cost {cost}; "
+        f"tokens {tot['input_tokens']} in / {tot['output_tokens']} out; retries {tot['retries']}; "
+        f"cache hits {tot['cache_hits']}"
+        + (f"; {result.duration_s:.2f} s" if result.duration_s is not None else "")
+    )
+
+
+def _reason(m: MetricData, full: bool, limit: int = REASON_CHARS) -> str:
+    text = m.error or m.reason
+    if full:
+        return (text or "").strip()
+    return _short(text, limit)
+
+
+def _score_text(m: MetricData) -> str:
+    score = _fmt(m.score)
+    if m.repeat is not None:
+        score += f" ±{_fmt(m.repeat.std)}\nk={m.repeat.k} pass {_fmt(m.repeat.pass_rate, 2)}"
+    return score
+
+
+def _results_table(
+    cases: list[TestResult], aliases: dict[str, str], title: str | None, full_reason: bool
+) -> Any:
     from rich.table import Table
     from rich.text import Text
 
+    table = Table(title=title, show_header=title is not None, show_lines=False, expand=False)
+    table.add_column("Test case", overflow="fold", ratio=2)
+    table.add_column("Metric", overflow="fold", ratio=2)
+    table.add_column("Score", no_wrap=True)
+    table.add_column("Thr", no_wrap=True)
+    table.add_column("Status", no_wrap=True)
+    table.add_column("Judge", no_wrap=True)
+    table.add_column("Reason / error", overflow="fold", ratio=4)
+    for t in cases:
+        for n, m in enumerate(t.metrics_data):
+            label, style = _STATUS_STYLE[m.status]
+            table.add_row(
+                Text(t.name if n == 0 else ""),
+                Text(m.name + (" (flaky)" if m.flaky else "")),
+                _score_text(m),
+                _fmt(m.threshold, 2),
+                Text(label, style=style),
+                Text(aliases.get(m.evaluation_model or "", "-")),
+                Text(_reason(m, full_reason)),
+            )
+    return table
+
+
+def _case_excerpt(t: TestResult) -> list[tuple[str, str]]:
+    """``(label, excerpt)`` of what a failing test case was given and answered."""
+    if t.conversational:
+        turns = t.turns or []
+        last_user = next((x for x in reversed(turns) if x.get("role") == "user"), None)
+        last_bot = next((x for x in reversed(turns) if x.get("role") == "assistant"), None)
+        out = [("turns", str(len(turns)))]
+        if last_user:
+            out.append(("last user", _short(str(last_user.get("content", "")), EXCERPT_CHARS)))
+        if last_bot:
+            out.append(("last assistant", _short(str(last_bot.get("content", "")), EXCERPT_CHARS)))
+        return out
+    return [
+        ("input", _short(t.input, EXCERPT_CHARS) or "-"),
+        ("output", _short(t.actual_output, EXCERPT_CHARS) or "-"),
+    ]
+
+
+def _failing_details(cases: list[TestResult], aliases: dict[str, str], full_reason: bool) -> Iterator[Any]:
+    """An excerpt of the input and output of each failing (or errored) test case, with its failing rows."""
+    from rich.text import Text
+
+    failing = [t for t in cases if t.status in ("failed", "error")]
+    if not failing:
+        return
+    yield Text("Failing test cases", style="bold")
+    for t in failing[:FAILING_DETAILS]:
+        lines = Text()
+        lines.append(f"{_STATUS_STYLE[t.status][0]} {t.name}\n", style="red")
+        for label, text in _case_excerpt(t):
+            lines.append(f"  {label}: {text}\n")
+        for m in t.metrics_data:
+            if m.status not in ("failed", "error") or m.flaky:
+                continue
+            judge = aliases.get(m.evaluation_model or "", "-")
+            lines.append(f"  {m.name} {_fmt(m.score)} (threshold {_fmt(m.threshold, 2)}, {judge}): ")
+            lines.append(_reason(m, full_reason, 300) or "-")
+            lines.append("\n")
+        lines.rstrip()
+        yield lines
+    if len(failing) > FAILING_DETAILS:
+        yield Text(f"... and {len(failing) - FAILING_DETAILS} more failing test cases (all are in the table)")
+
+
+def results_renderables(
+    result: EvaluationResult,
+    option: TestRunResultDisplay = TestRunResultDisplay.ALL,
+    full_reason: bool = False,
+) -> Iterator[Any]:
+    """rich renderables, built lazily: the per-row table (test cases chosen by ``option``, in chunks of
+    :data:`TABLE_CHUNK` test cases; only the first has the title and header; judges as short aliases), the judges
+    named once, an input / output excerpt of the failing test cases, the per-metric summary and the totals line.
+    ``full_reason``: every reason in full (else its first line, cut to :data:`REASON_CHARS`)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    aliases = judge_aliases(result)
     selected = _selected(result, option)
     for start in range(0, max(1, len(selected)), TABLE_CHUNK):
-        first = start == 0
-        table = Table(
-            title=f"Test results ({option.value})" if first else None,
-            show_header=first,
-            show_lines=False,
-            expand=False,
-        )
-        table.add_column("Test case", overflow="fold", ratio=2)
-        table.add_column("Metric", overflow="fold", ratio=2)
-        table.add_column("Score", no_wrap=True)
-        table.add_column("Threshold", no_wrap=True)
-        table.add_column("Status", no_wrap=True)
-        table.add_column("Judge", overflow="fold", ratio=1)
-        table.add_column("Reason / error", overflow="fold", ratio=4)
-        for t in selected[start : start + TABLE_CHUNK]:
-            for n, m in enumerate(t.metrics_data):
-                label, style = _STATUS_STYLE[m.status]
-                score = _fmt(m.score)
-                if m.repeat is not None:
-                    score += f" ±{_fmt(m.repeat.std)}\nk={m.repeat.k} pass {_fmt(m.repeat.pass_rate, 2)}"
-                table.add_row(
-                    Text(t.name if n == 0 else ""),
-                    Text(m.name + (" (flaky)" if m.flaky else "")),
-                    score,
-                    _fmt(m.threshold, 2),
-                    Text(label, style=style),
-                    Text(m.evaluation_model or "-"),
-                    Text(_short(m.error or m.reason)),
-                )
-        yield table
+        title = f"Test results ({option.value})" if start == 0 else None
+        yield _results_table(selected[start : start + TABLE_CHUNK], aliases, title, full_reason)
+    if aliases:
+        yield Text("Judges:\n" + "\n".join(f"  {a} = {name}" for name, a in aliases.items()))
+    yield from _failing_details(selected, aliases, full_reason)
     summary = Table(title="Metrics", expand=False)
-    for col in ("Metric", "Rows", "Mean score", "Pass rate", "Errors", "Skipped", "Judges"):
+    for col in ("Metric", "Rows", "Mean", "Pass rate", "Errors", "Skipped", "Judges"):
         summary.add_column(col, overflow="fold")
     for name, s in result.metric_summary().items():
         summary.add_row(
@@ -160,38 +269,36 @@ def results_renderables(
             "-" if s["pass_rate"] is None else f"{100 * s['pass_rate']:.1f}%",
             str(s["errors"]),
             str(s["skipped"]),
-            Text(", ".join(s["judges"]) or "-"),
+            Text(", ".join(aliases.get(j, j) for j in s["judges"]) or "-"),
         )
-    tot = result.totals()
-    cost = "unknown" if tot["cost_usd"] is None else f"${tot['cost_usd']:.6f}"
     yield summary
-    footer = Text(
-        f"{tot['test_cases_passed']}/{tot['test_cases']} test cases passed; rows: {tot['passed']} passed, "
-        f"{tot['failed']} failed, {tot['errors']} errors, {tot['skipped']} skipped; cost {cost}; "
-        f"tokens {tot['input_tokens']} in / {tot['output_tokens']} out; retries {tot['retries']}; "
-        f"cache hits {tot['cache_hits']}"
-        + (f"; {result.duration_s:.2f} s" if result.duration_s is not None else "")
-    )
-    yield footer
+    yield Text(summary_line(result))
 
 
 def render_results(
-    result: EvaluationResult, option: TestRunResultDisplay = TestRunResultDisplay.ALL, width: int = 120
+    result: EvaluationResult,
+    option: TestRunResultDisplay = TestRunResultDisplay.ALL,
+    width: int = 120,
+    full_reason: bool = False,
 ) -> str:
     """The results table as plain text (no colour codes), ``width`` columns wide."""
     from rich.console import Console
 
     buf = io.StringIO()
     console = Console(file=buf, width=width, color_system=None, force_terminal=False, highlight=False)
-    for r in results_renderables(result, option):
+    for r in results_renderables(result, option, full_reason):
         console.print(r)
     return buf.getvalue()
 
 
-def print_results(result: EvaluationResult, option: TestRunResultDisplay = TestRunResultDisplay.ALL) -> None:
+def print_results(
+    result: EvaluationResult,
+    option: TestRunResultDisplay = TestRunResultDisplay.ALL,
+    full_reason: bool = False,
+) -> None:
     """Print the results table on stdout."""
     from rich.console import Console
 
     console = Console(file=sys.stdout, highlight=False)
-    for r in results_renderables(result, option):
+    for r in results_renderables(result, option, full_reason):
         console.print(r)
