@@ -102,8 +102,8 @@ def iter_html(result: EvaluationResult, title: str | None = None) -> Iterator[st
 
 
 @functools.lru_cache(maxsize=1)
-def _template() -> Any:
-    """The compiled report template (compiling it costs ~1.5 MB and a few ms, so once per process)."""
+def _template_env() -> Any:
+    """The jinja2 environment of the report templates (autoescape on, ``fmt`` / ``pct`` filters)."""
     import jinja2
 
     env = jinja2.Environment(
@@ -115,7 +115,13 @@ def _template() -> Any:
     )
     env.filters["fmt"] = lambda v, d=3: "-" if v is None else f"{v:.{d}f}"
     env.filters["pct"] = lambda v: "-" if v is None else f"{100 * v:.1f}%"
-    return env.get_template("report.html.j2")
+    return env
+
+
+@functools.lru_cache(maxsize=1)
+def _template() -> Any:
+    """The compiled report template (compiling it costs ~1.5 MB and a few ms, so once per process)."""
+    return _template_env().get_template("report.html.j2")
 
 
 def _stem(result: EvaluationResult) -> str:
