@@ -145,9 +145,8 @@ def bootstrap_ci(
     rng = random.Random(seed)
     n = len(values)
     means = sorted(statistics.fmean(rng.choices(values, k=n)) for _ in range(resamples))
-    lo = means[int(0.025 * (resamples - 1))]
-    hi = means[int(round(0.975 * (resamples - 1)))]
-    return lo, hi
+    cut = int(0.025 * (resamples - 1))  # the same number of resampled means left out on each side
+    return means[cut], means[resamples - 1 - cut]
 
 
 def _values_by_metric(rows: dict[RowKey, MetricData], attr: str) -> dict[str, set[str]]:
