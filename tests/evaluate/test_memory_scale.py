@@ -158,6 +158,7 @@ def _normalised(result: EvaluationResult) -> list[dict[str, Any]]:
         assert d.pop("status") == t.status
         for m in d["metrics_data"]:
             m.pop("prompt_version", None)
+            m.pop("verdicts", None)
             m.pop("duration_s", None)
             m.pop("verbose_logs", None)
             if m.get("system_one_batch"):
@@ -350,8 +351,9 @@ def test_bytes_per_result_row_stay_under_a_ceiling() -> None:
     held, peak = _bytes_per_row(300)
     # Measured at 300 cases (600 rows) on CPython 3.11: the eager runner (every metric copy planned up front and
     # alive to the end, verbose logs in every row, a dict entry per row) 877 B held / 1,555 B peak per row; now
-    # 602 / 686. The ceilings sit between, with room for interpreter and library noise.
-    assert held < 750, f"{held:.0f} B held per row"
+    # 602 / 686; since rows keep their per-statement verdicts (for the HTML report's details) 800 / 931. The
+    # ceilings sit above, with room for interpreter and library noise.
+    assert held < 900, f"{held:.0f} B held per row"
     assert peak < 1100, f"{peak:.0f} B peak per row"
 
 

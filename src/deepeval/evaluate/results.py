@@ -49,7 +49,9 @@ class MetricData:
     of its share of a batched request), ``retries``/``llm_calls``/``system_one_requests`` (judge calls counted by the
     clients), ``cached`` (served from the cache), ``system_one_batch`` (for rows measured through a merged System
     One request: ``{"request_s", "metrics", "questions"}``), ``repeat`` (:class:`RepeatStats` when ``repeat > 1``),
-    ``prompt_version`` (the metric's prompt template version, when it has one).
+    ``prompt_version`` (the metric's prompt template version, when it has one), ``verdicts`` (our metrics: one
+    dict per statement / fact judged, with ``verdict``, ``p_yes`` and ``decided_by``: ``system_one``, ``llm`` or
+    ``llm_fallback``).
     """
 
     name: str
@@ -77,6 +79,7 @@ class MetricData:
     system_one_batch: dict[str, Any] | None = None
     repeat: RepeatStats | None = None
     prompt_version: str | None = None
+    verdicts: list[dict[str, Any]] | None = None
 
     @property
     def status(self) -> str:

@@ -159,7 +159,15 @@ def build_row(
         llm_calls=t.llm_calls if t else 0,
         system_one_requests=t.system_one_requests if t else 0,
         prompt_version=_prompt_version(metric),
+        verdicts=_verdicts(metric),
     )
+
+
+def _verdicts(metric: BaseMetric) -> list[dict[str, Any]] | None:
+    value = getattr(metric, "verdicts", None)
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        return None
+    return [{k: redact(v) if isinstance(v, str) else v for k, v in item.items()} for item in value]
 
 
 def _prompt_version(metric: BaseMetric) -> str | None:
@@ -542,6 +550,7 @@ def aggregate_repeats(reps: list[MetricData]) -> MetricData:
         system_one_requests=sum(r.system_one_requests for r in reps),
         cached=all(r.cached for r in reps),
         prompt_version=ok.prompt_version,
+        verdicts=ok.verdicts,
         repeat=RepeatStats(k=k, scores=scores, mean=mean, std=std, pass_rate=pass_rate, errors=len(errors)),
     )
 
