@@ -82,3 +82,53 @@ def test_missing_file_is_a_clear_error(tmp_path) -> None:
 
     with pytest.raises(FileNotFoundError, match="not found"):
         GGUFModel(tmp_path / "nope.gguf")
+
+
+def test_every_call_carries_the_token_cap() -> None:
+    import time
+
+    from deepeval.metrics import AnswerRelevancyMetric
+    from deepeval.models import GGUFModel
+    from deepeval.models.llms.gguf_model import DEFAULT_MAX_TOKENS
+    from deepeval.test_case import LLMTestCase
+
+    with GGUFModel(GGUF, n_ctx=1024, n_threads=2) as default:
+        assert default.max_tokens == DEFAULT_MAX_TOKENS == 512
+    with GGUFModel(GGUF, n_ctx=1024, n_threads=2, max_tokens=48) as capped:
+        with track_usage() as usage:
+            text, _ = capped.generate("Count from 1 to 1000, one number per line:")
+        assert usage.output_tokens <= 48 and len(str(text)) > 0
+        # a whole measure with the small model ends in bounded time (it ran for minutes with no cap)
+        metric = AnswerRelevancyMetric(model=capped, eval_mode="llm", include_reason=False)
+        start = time.perf_counter()
+        with track_usage() as usage:
+            try:
+                metric.measure(
+                    LLMTestCase(input="What is 2+2?", actual_output="2+2 is 4. Paris is in France.")
+                )
+            except Exception:  # a 135M model may not produce usable JSON: the cap is what is tested here
+                pass
+        elapsed = time.perf_counter() - start
+        assert usage.llm_calls >= 1 and usage.output_tokens <= 48 * usage.llm_calls
+        assert elapsed < 120, elapsed
+
+
+def test_gguf_model_path_setting_makes_it_the_default_judge(monkeypatch) -> None:
+    from deepeval.config import get_settings
+    from deepeval.config.eval_mode import configured_llm, llm_configured
+    from deepeval.models import GGUFModel
+    from deepeval.models.resolve import clear_shared_clients, resolve_llm
+
+    monkeypatch.setenv("GGUF_MODEL_PATH", str(GGUF))
+    monkeypatch.setenv("GGUF_MODEL_MAX_TOKENS", "64")
+    monkeypatch.setenv("GGUF_MODEL_N_CTX", "512")
+    clear_shared_clients()
+    try:
+        s = get_settings()
+        assert configured_llm(s) == "gguf" and llm_configured(s)
+        judge = resolve_llm(None)
+        assert isinstance(judge, GGUFModel) and judge.max_tokens == 64 and judge.path == GGUF
+        assert resolve_llm(None) is judge  # loaded once, shared
+        judge.close()
+    finally:
+        clear_shared_clients()
