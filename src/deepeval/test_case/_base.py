@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
 from pydantic._internal._model_construction import ModelMetaclass
@@ -99,7 +99,8 @@ def describe_validation_error(err: ValidationError, owner: str) -> str:
 
 
 class _CaseMeta(ModelMetaclass):
-    """Turns a construction-time ``ValidationError`` into ``TypeError`` at the outermost call only.
+    """Turns a construction-time ``ValidationError`` into ``TypeError`` (the class's ``invalid_input_error``) at the
+    outermost call only.
 
     Nested objects (a dict turned into a ``Turn`` inside ``ConversationalTestCase``) are validated by pydantic without
     going through this ``__call__``, so the error keeps its full path from the outer object.
@@ -109,7 +110,8 @@ class _CaseMeta(ModelMetaclass):
         try:
             return super().__call__(*args, **kwargs)
         except ValidationError as err:
-            raise TypeError(describe_validation_error(err, cls.__name__)) from None
+            error: type[Exception] = getattr(cls, "invalid_input_error", TypeError)
+            raise error(describe_validation_error(err, cls.__name__)) from None
 
 
 class CaseModel(BaseModel, metaclass=_CaseMeta):
@@ -121,6 +123,10 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
             both spellings (``actual_output`` and ``actualOutput``); the message names the field as it was spelled,
             with list indexes (e.g. ``ConversationalTestCase.turns[1].role``).
     """
+
+    #: what bad input raises (the message is the same whatever the class); goldens raise one that is also a
+    #: ``ValueError``, as deepeval's pydantic goldens do
+    invalid_input_error: ClassVar[type[Exception]] = TypeError
 
     model_config = ConfigDict(
         alias_generator=to_camel,
@@ -157,20 +163,20 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
         try:
             return super().model_validate(obj, *args, **kwargs)
         except ValidationError as err:
-            raise TypeError(describe_validation_error(err, cls.__name__)) from None
+            raise cls.invalid_input_error(describe_validation_error(err, cls.__name__)) from None
 
     @classmethod
     def model_validate_json(cls, json_data: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         try:
             return super().model_validate_json(json_data, *args, **kwargs)
         except ValidationError as err:
-            raise TypeError(describe_validation_error(err, cls.__name__)) from None
+            raise cls.invalid_input_error(describe_validation_error(err, cls.__name__)) from None
 
     def __setattr__(self, name: str, value: Any) -> None:
         try:
             super().__setattr__(name, value)
         except ValidationError as err:
-            raise TypeError(describe_validation_error(err, type(self).__name__)) from None
+            raise self.invalid_input_error(describe_validation_error(err, type(self).__name__)) from None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict with camelCase keys and ``None`` fields left out."""
