@@ -138,13 +138,14 @@ def judge_aliases(result: EvaluationResult) -> dict[str, str]:
 
 
 def summary_line(result: EvaluationResult) -> str:
-    """The totals line: test cases by status (passed / failed / errored / skipped), rows, cost, tokens, retries."""
+    """The totals: test cases by status (passed / failed / errored / skipped) and rows on one line; cost, tokens,
+    retries, cache hits and wall time on the next (each short enough not to wrap in a wide terminal)."""
     tot = result.totals()
     cost = "unknown" if tot["cost_usd"] is None else f"${tot['cost_usd']:.6f}"
     return (
         f"{tot['test_cases_passed']}/{tot['test_cases']} test cases passed, {tot['test_cases_failed']} failed, "
         f"{tot['test_cases_errored']} errored, {tot['test_cases_skipped']} skipped; rows: {tot['passed']} passed, "
-        f"{tot['failed']} failed, {tot['errors']} errors, {tot['skipped']} skipped; cost {cost}; "
+        f"{tot['failed']} failed, {tot['errors']} errors, {tot['skipped']} skipped\ncost {cost}; "
         f"tokens {tot['input_tokens']} in / {tot['output_tokens']} out; retries {tot['retries']}; "
         f"cache hits {tot['cache_hits']}"
         + (f"; {result.duration_s:.2f} s" if result.duration_s is not None else "")
