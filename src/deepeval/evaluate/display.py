@@ -100,10 +100,18 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _short(text: str | None, limit: int = 120) -> str:
-    """The first line of ``text``, whitespace collapsed, cut to ``limit`` characters."""
+#: characters of a reason in the table: passing rows of passing test cases, and the others (``DisplayConfig(
+#: truncate_passing_cases=False)`` or ``show_full_reason=True``: no cut)
+PASSING_REASON_LIMIT = 50
+REASON_LIMIT = 120
+
+
+def _short(text: str | None, limit: int | None = REASON_LIMIT) -> str:
+    """The first line of ``text``, whitespace collapsed, cut to ``limit`` characters; None: the whole text."""
     if not text:
         return ""
+    if limit is None:
+        return text.strip()
     text = " ".join(text.strip().splitlines()[0].split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -121,8 +129,6 @@ def _selected(result: EvaluationResult, option: TestRunResultDisplay) -> list[Te
 TABLE_CHUNK = 100
 #: failing test cases shown with an input / output excerpt under the table (the rest are in the table and files)
 FAILING_DETAILS = 20
-#: characters of a reason in the table when the full reason is not asked for
-REASON_CHARS = 120
 #: characters of an input / output excerpt under the table
 EXCERPT_CHARS = 160
 
@@ -152,11 +158,14 @@ def summary_line(result: EvaluationResult) -> str:
     )
 
 
-def _reason(m: MetricData, full: bool, limit: int = REASON_CHARS) -> str:
-    text = m.error or m.reason
-    if full:
-        return (text or "").strip()
-    return _short(text, limit)
+def _reason(m: MetricData, full: bool, limit: int | None = REASON_LIMIT) -> str:
+    return _short(m.error or m.reason, None if full else limit)
+
+
+def _reason_limit(t: TestResult, m: MetricData, truncate_passing_cases: bool) -> int | None:
+    if not truncate_passing_cases:
+        return None
+    return PASSING_REASON_LIMIT if t.status == "passed" and m.status == "passed" else REASON_LIMIT
 
 
 def _score_text(m: MetricData) -> str:
@@ -167,7 +176,11 @@ def _score_text(m: MetricData) -> str:
 
 
 def _results_table(
-    cases: list[TestResult], aliases: dict[str, str], title: str | None, full_reason: bool
+    cases: list[TestResult],
+    aliases: dict[str, str],
+    title: str | None,
+    full_reason: bool,
+    truncate_passing_cases: bool,
 ) -> Any:
     from rich.table import Table
     from rich.text import Text
@@ -190,7 +203,7 @@ def _results_table(
                 _fmt(m.threshold, 2),
                 Text(label, style=style),
                 Text(aliases.get(m.evaluation_model or "", "-")),
-                Text(_reason(m, full_reason)),
+                Text(_reason(m, full_reason, _reason_limit(t, m, truncate_passing_cases))),
             )
     return table
 
@@ -242,12 +255,15 @@ def _failing_details(cases: list[TestResult], aliases: dict[str, str], full_reas
 def results_renderables(
     result: EvaluationResult,
     option: TestRunResultDisplay = TestRunResultDisplay.ALL,
+    truncate_passing_cases: bool = True,
     full_reason: bool = False,
 ) -> Iterator[Any]:
     """rich renderables, built lazily: the per-row table (test cases chosen by ``option``, in chunks of
     :data:`TABLE_CHUNK` test cases; only the first has the title and header; judges as short aliases), the judges
     named once, an input / output excerpt of the failing test cases, the per-metric summary and the totals line.
-    ``full_reason``: every reason in full (else its first line, cut to :data:`REASON_CHARS`)."""
+    Reasons are cut to their first line (passing rows of passing test cases to :data:`PASSING_REASON_LIMIT`
+    characters, others to :data:`REASON_LIMIT`); ``truncate_passing_cases=False`` or ``full_reason`` shows every
+    reason whole."""
     from rich.table import Table
     from rich.text import Text
 
@@ -255,7 +271,9 @@ def results_renderables(
     selected = _selected(result, option)
     for start in range(0, max(1, len(selected)), TABLE_CHUNK):
         title = f"Test results ({option.value})" if start == 0 else None
-        yield _results_table(selected[start : start + TABLE_CHUNK], aliases, title, full_reason)
+        yield _results_table(
+            selected[start : start + TABLE_CHUNK], aliases, title, full_reason, truncate_passing_cases
+        )
     if aliases:
         yield Text("Judges:\n" + "\n".join(f"  {a} = {name}" for name, a in aliases.items()))
     yield from _failing_details(selected, aliases, full_reason)
@@ -280,6 +298,7 @@ def render_results(
     result: EvaluationResult,
     option: TestRunResultDisplay = TestRunResultDisplay.ALL,
     width: int = 120,
+    truncate_passing_cases: bool = True,
     full_reason: bool = False,
 ) -> str:
     """The results table as plain text (no colour codes), ``width`` columns wide."""
@@ -287,7 +306,7 @@ def render_results(
 
     buf = io.StringIO()
     console = Console(file=buf, width=width, color_system=None, force_terminal=False, highlight=False)
-    for r in results_renderables(result, option, full_reason):
+    for r in results_renderables(result, option, truncate_passing_cases, full_reason):
         console.print(r)
     return buf.getvalue()
 
@@ -295,11 +314,12 @@ def render_results(
 def print_results(
     result: EvaluationResult,
     option: TestRunResultDisplay = TestRunResultDisplay.ALL,
+    truncate_passing_cases: bool = True,
     full_reason: bool = False,
 ) -> None:
     """Print the results table on stdout."""
     from rich.console import Console
 
     console = Console(file=sys.stdout, highlight=False)
-    for r in results_renderables(result, option, full_reason):
+    for r in results_renderables(result, option, truncate_passing_cases, full_reason):
         console.print(r)
