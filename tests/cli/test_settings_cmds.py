@@ -428,6 +428,23 @@ def test_set_gguf_model_rejects_bad_input_without_writing(isolated: Path, conten
         (isolated / "judge.gguf").write_bytes(content)
     code, out = _run("set-gguf-model", "judge.gguf", *args)
     assert code == 2 and words in _plain(out)
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http://127.0.0.1:99999/v1", "port '99999' is not a number in 1-65535"),
+        (f"http://user:{SECRET}@127.0.0.1:abc/v1", "port 'abc' is not a number in 1-65535"),
+    ],
+)
+def test_unusable_base_url_is_refused_before_it_is_saved(isolated: Path, url: str, problem: str) -> None:
+    for command in (
+        ["set-local-model", "--model", "m", "--base-url", url],
+        ["set-typesafe", "--base-url", url],
+    ):
+        code, out = _run(*command, "--save", "dotenv")
+        assert code == 2 and "--base-url" in _plain(out) and problem in _plain(out)
+        assert SECRET not in out
     assert not (isolated / ".env.local").exists()
 
 

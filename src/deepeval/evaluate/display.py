@@ -13,6 +13,7 @@ from typing import Any
 
 from deepeval.evaluate.configs import TestRunResultDisplay
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
+from deepeval.test_case._encodable import encodable
 
 _STATUS_STYLE = {
     "passed": ("PASS", "green"),
@@ -116,6 +117,15 @@ def _short(text: str | None, limit: int | None = REASON_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _text(value: str) -> Any:
+    """A rich ``Text`` of ``value`` that any console can encode: test-case names, metric names, judges, reasons and
+    errors may hold lone surrogates (see :mod:`deepeval.test_case._encodable`), which a strict UTF-8 stdout refuses
+    with ``UnicodeEncodeError`` after the whole run was measured; they are shown as U+FFFD."""
+    from rich.text import Text
+
+    return Text(encodable(value))
+
+
 def _selected(result: EvaluationResult, option: TestRunResultDisplay) -> list[TestResult]:
     if option is TestRunResultDisplay.FAILING:
         return [t for t in result.test_results if t.status in ("failed", "error")]
@@ -197,13 +207,13 @@ def _results_table(
         for n, m in enumerate(t.metrics_data):
             label, style = _STATUS_STYLE[m.status]
             table.add_row(
-                Text(t.name if n == 0 else ""),
-                Text(m.name + (" (flaky)" if m.flaky else "")),
+                _text(t.name if n == 0 else ""),
+                _text(m.name + (" (flaky)" if m.flaky else "")),
                 _score_text(m),
                 _fmt(m.threshold, 2),
                 Text(label, style=style),
-                Text(aliases.get(m.evaluation_model or "", "-")),
-                Text(_reason(m, full_reason, _reason_limit(t, m, truncate_passing_cases))),
+                _text(aliases.get(m.evaluation_model or "", "-")),
+                _text(_reason(m, full_reason, _reason_limit(t, m, truncate_passing_cases))),
             )
     return table
 
@@ -236,15 +246,17 @@ def _failing_details(cases: list[TestResult], aliases: dict[str, str], full_reas
     yield Text("Failing test cases", style="bold")
     for t in failing[:FAILING_DETAILS]:
         lines = Text()
-        lines.append(f"{_STATUS_STYLE[t.status][0]} {t.name}\n", style="red")
+        lines.append(encodable(f"{_STATUS_STYLE[t.status][0]} {t.name}\n"), style="red")
         for label, text in _case_excerpt(t):
-            lines.append(f"  {label}: {text}\n")
+            lines.append(encodable(f"  {label}: {text}\n"))
         for m in t.metrics_data:
             if m.status not in ("failed", "error") or m.flaky:
                 continue
             judge = aliases.get(m.evaluation_model or "", "-")
-            lines.append(f"  {m.name} {_fmt(m.score)} (threshold {_fmt(m.threshold, 2)}, {judge}): ")
-            lines.append(_reason(m, full_reason, 300) or "-")
+            lines.append(
+                encodable(f"  {m.name} {_fmt(m.score)} (threshold {_fmt(m.threshold, 2)}, {judge}): ")
+            )
+            lines.append(encodable(_reason(m, full_reason, 300) or "-"))
             lines.append("\n")
         lines.rstrip()
         yield lines
@@ -275,20 +287,20 @@ def results_renderables(
             selected[start : start + TABLE_CHUNK], aliases, title, full_reason, truncate_passing_cases
         )
     if aliases:
-        yield Text("Judges:\n" + "\n".join(f"  {a} = {name}" for name, a in aliases.items()))
+        yield _text("Judges:\n" + "\n".join(f"  {a} = {name}" for name, a in aliases.items()))
     yield from _failing_details(selected, aliases, full_reason)
     summary = Table(title="Metrics", expand=False)
     for col in ("Metric", "Rows", "Mean", "Pass rate", "Errors", "Skipped", "Judges"):
         summary.add_column(col, overflow="fold")
     for name, s in result.metric_summary().items():
         summary.add_row(
-            Text(name),
+            _text(name),
             str(s["rows"]),
             _fmt(s["mean_score"]),
             "-" if s["pass_rate"] is None else f"{100 * s['pass_rate']:.1f}%",
             str(s["errors"]),
             str(s["skipped"]),
-            Text(", ".join(aliases.get(j, j) for j in s["judges"]) or "-"),
+            _text(", ".join(aliases.get(j, j) for j in s["judges"]) or "-"),
         )
     yield summary
     yield Text(summary_line(result))
