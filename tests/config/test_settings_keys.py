@@ -11,7 +11,7 @@ from deepeval.config.settings import KNOWN_KEYS
 
 SRC = Path(deepeval.__file__).resolve().parent
 _KEY = re.compile(
-    r"""["']((?:DEEPEVAL|OPENAI|TYPESAFE|LOCAL_MODEL|USE_LOCAL|ENV_DIR)_?[A-Z0-9_]*[A-Z0-9])["']"""
+    r"""["']((?:DEEPEVAL|OPENAI|TYPESAFE|LOCAL_MODEL|USE_LOCAL|ENV_DIR|GGUF)_?[A-Z0-9_]*[A-Z0-9])["']"""
 )
 _ENV_READ = re.compile(r"""os\.(?:environ\.get|getenv)\(\s*["']([A-Z0-9_]+)["']""")
 #: keys that decide where settings come from, so they can only be read from the process environment
