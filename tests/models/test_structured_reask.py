@@ -74,3 +74,14 @@ def test_direct_a_generate_with_schema_reasks_once_and_counts_it(fast_policy: Re
             model.generate("judge", Verdicts)
         assert srv.counters.requests == 2
         assert usage.llm_calls + usage.retries == 2
+
+
+def test_sync_adapter_keeps_one_reask(fast_policy: RetryPolicy) -> None:
+    from deepeval.metrics._engine.judges import SyncLLM
+
+    replies = itertools.cycle(["{not json at all", {"content": {"verdicts": ["yes"]}}])
+    with OpenAIChatServer(lambda req: next(replies), api_key=KEY) as srv:
+        model = SyncLLM(_model(srv, fast_policy))  # what async_mode=False metrics call
+        with track_usage() as usage, pytest.raises(StructuredOutputError, match="expected 2 verdicts"):
+            asyncio.run(a_generate_structured(model, "judge", Verdicts, check=_two_verdicts))
+        assert srv.counters.requests == 2 and usage.llm_calls == 2

@@ -18,6 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
+from deepeval._concurrency import run_sync
 from deepeval.config.eval_mode import EvalMode, resolve_eval_mode
 from deepeval.errors import ConfigurationError
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
@@ -25,6 +28,7 @@ from deepeval.models.extraction import Extractor
 from deepeval.models.resolve import EMBEDDED_NAMES, describe, key_names, resolve_llm, resolve_system_one
 
 __all__ = ["EMBEDDED_NAMES", "NO_LLM_HELP", "Judges", "key_names", "resolve_judges"]
+from deepeval.models.structured import StructuredAttempts
 from deepeval.models.system_one.schema import Questions, SystemOneAnswers
 
 NO_LLM_HELP = (
@@ -115,6 +119,13 @@ class SyncLLM(DeepEvalBaseLLM):
         return self._inner.generate(prompt)  # type: ignore[call-arg]
 
     async def a_generate(self, prompt: str, schema: Any = None) -> Any:
+        return self.generate(prompt, schema)
+
+    async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> Any:
+        """One unvalidated request when the wrapped model offers that (the structured layer's only re-ask stays
+        the only one), else its sync ``generate``."""
+        if isinstance(self._inner, StructuredAttempts):
+            return run_sync(self._inner.a_structured_attempt(prompt, schema))
         return self.generate(prompt, schema)
 
     def get_model_name(self) -> str:

@@ -260,7 +260,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
         async def ask(text: str) -> str:
             nonlocal cost
-            reply, spent = await self.a_structured_attempt(text, schema)
+            reply, spent = await self._structured_once(text, schema)
             cost = _add(cost, spent)
             return reply
 
@@ -273,6 +273,11 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> tuple[str, float | None]:
         """One structured-output request on the current rung (moving down a rung on a 400 that blames
         ``response_format``): the unvalidated reply text and its cost. Counted as one ``llm_calls``."""
+        return await self._structured_once(prompt, schema)
+
+    async def _structured_once(self, prompt: str, schema: type[BaseModel]) -> tuple[str, float | None]:
+        """:meth:`a_structured_attempt` itself; the ladder of ``a_generate(prompt, schema)`` calls this one, so a
+        wrapper around the public methods (the Ray rate limiter) sees that call once."""
         record_llm_request()
         reply = await self._structured_call(prompt, schema)
         return reply.text, self._cost(reply)
