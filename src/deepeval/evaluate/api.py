@@ -20,7 +20,7 @@ from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, E
 from deepeval.evaluate.results import EvaluationError, EvaluationResult
 
 if TYPE_CHECKING:
-    from deepeval.evaluate.ray_backend import RayConfig
+    from deepeval.evaluate.backends.ray.backend import RayConfig
     from deepeval.metrics.base_metric import BaseMetric
     from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -107,9 +107,9 @@ async def a_evaluate(
     t0 = time.perf_counter()
     try:
         with Progress(len(cases) * len(mets) * repeat, display_config.show_indicator) as progress:
-            # backend="ray": the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.ray_backend)
+            # backend="ray": the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.backends.ray.backend)
             if backend == "ray":
-                from deepeval.evaluate.ray_backend import run_on_ray
+                from deepeval.evaluate.backends.ray.backend import run_on_ray
 
                 out: Any = await run_on_ray(
                     cases,
@@ -324,12 +324,12 @@ def evaluate(
         identifier: a label stored in the result, shown in the report title and used in export file names.
         backend: ``"local"`` (this process) or ``"ray"``: the same runner on a Ray cluster, in blocks of test
             cases, with worker-crash retries, a shared cache and cluster-wide judge rate limits; same rows
-            (needs the ``ray`` extra; see :mod:`deepeval.evaluate.ray_backend`).
+            (needs the ``ray`` extra; see :mod:`deepeval.evaluate.backends.ray.backend`).
         hyperparameters: ``{name: str | int | float | None}`` describing the run (model, prompt version, top-k...);
             kept as deepeval keeps them (values as strings, None values dropped) in ``result.hyperparameters``,
             the JSON export and the HTML report header.
         metric_collection: deepeval's Confident AI metric collection; accepted, warned about once, ignored.
-        ray_config: :class:`~deepeval.evaluate.ray_backend.RayConfig` for ``backend="ray"`` (cluster address,
+        ray_config: :class:`~deepeval.evaluate.backends.ray.backend.RayConfig` for ``backend="ray"`` (cluster address,
             workers, block size, retries, cache folder, rate limits). Default: ``RayConfig()``.
 
     Returns:
@@ -401,7 +401,7 @@ def assert_test(
     backend = (settings.get("DEEPEVAL_BACKEND") or "").strip().lower() or "local"
     ray_config = None
     if backend == "ray":
-        from deepeval.evaluate.ray_backend import RayConfig
+        from deepeval.evaluate.backends.ray.backend import RayConfig
 
         ray_config = RayConfig(address=(settings.get("DEEPEVAL_RAY_ADDRESS") or "").strip() or None)
     result = evaluate(

@@ -130,7 +130,9 @@ def limit_for(limits: Mapping[str, RateLimit], name: str) -> str | None:
 
 
 # -- the hook on judge instances ---------------------------------------------------------------------------------
-_METHODS = ("a_generate", "generate", "a_decide", "decide")
+#: the judge methods a call goes through (``a_structured_attempt``: one structured-output request, see
+#: :class:`deepeval.models.structured.StructuredAttempts`)
+_METHODS = ("a_generate", "generate", "a_structured_attempt", "a_decide", "decide")
 _SAVED = "_deepeval_ray_unlimited"
 
 
