@@ -16,7 +16,7 @@ TURNS = [
     Turn(role="assistant", content="Noted, 18.4 kg."),
     Turn(role="user", content="The day vet is Dr. Tomasz Wieczorek and the night RVT is Jonah Pike."),
     Turn(role="assistant", content="Got it."),
-    Turn(role="user", content="I just reweighed her: 17.9 kg, not 18.4. She's lost a bit."),
+    Turn(role="user", content="I just reweighed her: her weight is 17.9 kg, not 18.4 kg."),
     Turn(role="assistant", content="Updated to 17.9 kg."),
 ]
 
@@ -34,7 +34,7 @@ def test_stale_value_stated_as_current_is_a_hallucination() -> None:
 
 def test_stale_values_skips_values_the_claim_marks_as_old() -> None:
     passages = [t.content for t in TURNS]
-    assert stale_values("Pepper weighs 18.4 kg", passages) == ["18.4"]
+    assert stale_values("Pepper weighs 18.4 kg", passages) == ["18.4 kg"]
     assert stale_values("Pepper weighs 17.9 kg, down from 18.4 kg", passages) == []
 
 

@@ -48,7 +48,7 @@ _ASKS_VALUE = re.compile(
 _HAS_VALUE = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
     r"dozen|half|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
-    r"july|august|september|october|november|december|noon|midnight|tomorrow|today|tonight)\b",
+    r"july|august|september|october|november|december|noon|midnight)\b",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
@@ -86,6 +86,13 @@ class Retrieved:
         return " ".join(p.text for p in self.passages)
 
 
+def _statements(text: str) -> str:
+    """``text`` without the sentences that are questions."""
+    from deepeval.models.embedded.text import split_sentences
+
+    return " ".join(x for x in split_sentences(text) if not x.rstrip().endswith("?"))
+
+
 def _document(p: Passage) -> str:
     """The document a passage belongs to: its wiki page, else the whole artifact (a conversation, a summary)."""
     return p.source if p.source.startswith("page ") else ""
@@ -98,7 +105,9 @@ class PassageIndex:
         self.artifact = artifact
         self.passages = artifact.passages
         self._vecs = embed([p.text for p in self.passages], "passage")
-        self._tokens = [g.TokenBag(g._TOKEN.findall(p.text)) for p in self.passages]
+        # a passage's own words are those of its statements: a question it asks ("What's the diagnosis?") is
+        # context for the next turn, which answers it, not an answer itself
+        self._tokens = [g.TokenBag(g._TOKEN.findall(_statements(p.text))) for p in self.passages]
         self._prev = [self._previous_turn(i) for i in range(len(self.passages))]
         self._prev_tokens = [g.TokenBag(g._TOKEN.findall(t)) for t in self._prev]
         self._docs = [_document(p) for p in self.passages]

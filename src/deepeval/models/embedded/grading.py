@@ -853,7 +853,7 @@ def _negation_expected(c: _Case) -> bool:
 _OLD_CUE = re.compile(
     r"\b(?:not|no\s+longer|never|isn't|wasn't|aren't|instead\s+of|rather\s+than|(?:down|up|reduced|cut\s+down|"
     r"increased|raised|lowered|changed|moved|switched|revised|corrected|updated|dropped|cut|bumped|pushed|"
-    r"brought\s+forward)?\s*from|previously|formerly|originally|initially|replacing|replaces|replaced|"
+    r"brought\s+forward)?\s*from(?:\s+(?:every|about|around|roughly))?|previously|formerly|originally|initially|replacing|replaces|replaced|"
     r"superseding|supersedes|was|used\s+to\s+be|old|earlier)\s+(?:the\s+|a\s+|an\s+)?$",
     re.IGNORECASE,
 )
@@ -1024,18 +1024,33 @@ def grade_from_score_answer(ans: ScoreAnswer) -> int:
 
 
 def stale_values(claim: str, passages: Sequence[str]) -> list[str]:
-    """Values (numbers, dates) that ``claim`` states as current but some passage of the transcript names only as a
-    former or negated value ("17.9 kg, not 18.4", "moved from 14 April"); values the claim itself marks as old
+    """Values (a number or date with the word after it: "18.4 kg", "14 April") that ``claim`` states as current but
+    a passage of the transcript on the same subject (sharing one of the claim's content words) names only as a former
+    or negated value ("17.9 kg, not 18.4 kg", "moved from 14 April"). Values the claim itself marks as old
     ("(reduced from 45 mL/h)") are not counted."""
     c = normalize_formats(claim)
     slots = extract_slots(c)
-    values = [n.text for n in slots.numbers if not n.alias] + [d.text for d in slots.dates]
+    values = []
+    for v in [n.text for n in slots.numbers if not n.alias] + [d.text for d in slots.dates]:
+        m = re.search(rf"(?<!\w){re.escape(v)}(?:\s+[A-Za-z%µ°/]+)?", c)
+        values.append((m.group(0) if m else v, v))
     out = []
-    for v in values:
+    for v, bare in values:
         if marked_old(c, v):
             continue
-        if any(marked_old(normalize_formats(p), v) for p in passages if v.lower() in p.lower()):
-            out.append(v)
+        for p in passages:
+            pn = normalize_formats(p)
+            # the value with its unit when the passage writes it so, else the bare value ("not 18.4")
+            form = v if v.lower() in pn.lower() else bare
+            if not marked_old(pn, form):
+                continue
+            toks = TokenBag(_TOKEN.findall(pn))
+            same_unit = form != bare
+            if same_unit or any(
+                _token_match(k, toks) for k in slots.keywords if len(k) > 3 and k not in v.lower()
+            ):
+                out.append(v)
+                break
     return out
 
 
@@ -1073,9 +1088,11 @@ def support_detail(claim: str, evidence: str) -> Grade:
         return Grade(1, "not supported by the transcript: " + ", ".join(unsupported), 0.75)
     kw_hits = [k for k in c.keywords if _token_match(k, ev_tokens)]
     kw_cov = len(kw_hits) / len(c.keywords) if c.keywords else 1.0
-    negated = bool(_NEGATION.search(claim)) != bool(_NEGATION.search(evidence))
+    # the transcript negates what the claim asserts: a negation right before one of the claim's words or values
+    targets = [*kw_hits, *(n.text for n in c.numbers if not n.alias), *c.entities]
+    negated = not _NEGATION.search(claim) and any(_value_negated(evidence, t) for t in targets)
     if kw_cov >= 0.8 and not approx:
-        if negated and _negation_near(claim + " " + evidence, kw_hits):
+        if negated:
             return Grade(2, "the transcript states the opposite polarity", 0.45)
         return Grade(5, "every value and the wording are supported", 0.8)
     sim = similarity(claim, evidence)
