@@ -13,14 +13,18 @@ neither count as relevant or supported nor steer the verdict on the rest.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from deepeval.models.embedded import features as ft
 from deepeval.models.embedded import text as tx
 from deepeval.models.embedded.calibrated import P_MIN, get_model
 
 
+@lru_cache(maxsize=128)
 def _clean(text: str) -> str:
-    """``text`` without its instructions to the evaluator (unchanged, without re-splitting, when it has none)."""
+    """``text`` without its instructions to the evaluator (the same string when it has none). Memoised: every
+    statement of a node is judged against the same node and context, which must be split and checked once, not once
+    per statement (that made contextual relevancy quadratic in a node's sentences)."""
     if not any(tx.is_instruction_to_evaluator(s) for s in tx.split_sentences(text)):
         return text
     return tx.without_instructions_to_evaluator(text)
