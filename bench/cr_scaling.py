@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from deepeval.metrics import ContextualRelevancyMetric  # noqa: E402
-from deepeval.models.embedded import encoder  # noqa: E402
-from deepeval.test_case import LLMTestCase  # noqa: E402
+from deepeval.metrics import ContextualRelevancyMetric
+from deepeval.models.embedded import encoder
+from deepeval.test_case import LLMTestCase
 
 
 def node(n: int, salt: str) -> str:

@@ -21,7 +21,9 @@ runner = CliRunner()
 
 def _write(tmp_path: Path, rows: list[Any], name: str = "set.jsonl") -> Path:
     path = tmp_path / name
-    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n", encoding="utf-8"
+    )
     return path
 
 
@@ -113,11 +115,23 @@ MG_ITEMS = [
 ]  # fmt: skip
 
 
-def test_cli_on_the_embedded_grader_prints_counts_and_writes_html_with_a_reliability_plot(tmp_path: Path) -> None:
+def test_cli_on_the_embedded_grader_prints_counts_and_writes_html_with_a_reliability_plot(
+    tmp_path: Path,
+) -> None:
     path = _write(tmp_path, MG_ITEMS)
     html_out, json_out = tmp_path / "r.html", tmp_path / "r.json"
     result = runner.invoke(
-        app, ["judge-eval", str(path), "--metric", "memory_grade", "--html", str(html_out), "--json", str(json_out)]
+        app,
+        [
+            "judge-eval",
+            str(path),
+            "--metric",
+            "memory_grade",
+            "--html",
+            str(html_out),
+            "--json",
+            str(json_out),
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "memory_grade on 4 items, 4 labelled units" in result.output
@@ -179,7 +193,7 @@ def test_bad_files_exit_2_naming_file_line_and_field(
     result = runner.invoke(app, ["judge-eval", str(path), "--metric", metric])
     assert result.exit_code == 2
     assert message in result.output
-    with pytest.raises(JudgeSetError, match="set.jsonl"):
+    with pytest.raises(JudgeSetError, match=r"set\.jsonl"):
         load_items(path, metric)
 
 
