@@ -22,13 +22,13 @@ def _entries(sums: Path) -> list[tuple[str, str]]:
 
 def test_blind_sets_are_present() -> None:
     assert [p.parent.name for p in SUMS], "no frozen blind set found"
-    assert {"memory", "rel"} <= {p.parent.name for p in SUMS}
+    assert {"kr", "memory", "rel"} <= {p.parent.name for p in SUMS}
 
 
 @pytest.mark.parametrize("sums", SUMS, ids=[p.parent.name for p in SUMS])
 def test_blind_set_files_match_their_frozen_digests(sums: Path) -> None:
     entries = _entries(sums)
-    assert len(entries) >= 8
+    assert len(entries) >= 2
     for digest, name in entries:
         data = (sums.parent / name).read_bytes()
         assert hashlib.sha256(data).hexdigest() == digest, f"{sums.parent.name}/{name} changed after freezing"
