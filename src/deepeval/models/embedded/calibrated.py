@@ -121,4 +121,3 @@ def recalibrated(kind: str, p: float, rules: dict[str, float]) -> float:
         return p
     z = logit(p)
     return model.probability({"z": z, "z_weak": z * rules.get("weak", 0.0), **rules})
-

@@ -50,7 +50,17 @@ _BOILERPLATE = re.compile(
     r"|\bis a trading name of\b|\bregistered in england\b",
     re.IGNORECASE,
 )
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "weekend")
+_WEEKDAYS = (
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "weekday",
+    "weekend",
+)
 _MONTHS = (
     "january february march april june july august september october november december".split()  # "may": ambiguous
 )
