@@ -45,7 +45,8 @@ def statement_relevant(question: str, statement: str) -> float:
     instruction to the evaluator."""
     if tx.is_instruction_to_evaluator(statement):
         return P_MIN
-    return recalibrated("statement_relevant", *statement_relevant_parts(question, statement))
+    p, rules = statement_relevant_parts(question, statement)
+    return rr.unsure_when_weak(recalibrated("statement_relevant", p, rules), rules)
 
 
 def _context_first_stage(question: str, statement: str, node: str | None, context: str | None) -> float:
@@ -89,9 +90,8 @@ def context_statement_relevant(
     ranked against the statement."""
     if tx.is_instruction_to_evaluator(statement):
         return P_MIN
-    return recalibrated(
-        "context_statement_relevant", *context_statement_relevant_parts(question, statement, node, context)
-    )
+    p, rules = context_statement_relevant_parts(question, statement, node, context)
+    return rr.unsure_when_weak(recalibrated("context_statement_relevant", p, rules), rules)
 
 
 def node_relevant(question: str, node: str) -> float:
