@@ -35,6 +35,8 @@ def sets() -> list[tuple[str, str, Path]]:
     for folder in ("rel", "kr"):
         for path in sorted((BLIND / folder).glob("*.jsonl")):
             metric, _, split = path.stem.rpartition(".")
+            if folder == "kr":  # kr/blind_dev.jsonl, kr/blind_test.jsonl
+                metric, split = "knowledge_retention", path.stem
             if split in SPLITS:
                 out.append((metric, split, path))
     return out
@@ -72,6 +74,13 @@ def main() -> None:
     ap.add_argument("--split", choices=SPLITS, default=None, help="only this split")
     ap.add_argument("--metric", default=None, help="only this metric")
     ap.add_argument("--no-write", action="store_true", help="print only; leave training/report.json as it is")
+    ap.add_argument(
+        "--from-json",
+        type=Path,
+        default=None,
+        help="read the summaries from `deepeval judge-eval --json` files named <metric>.<split>.json in this folder "
+        "where present (same numbers, no rerun)",
+    )
     args = ap.parse_args()
     report = json.loads(REPORT.read_text()) if REPORT.exists() else {}
     blind: dict[str, Any] = dict(report.get("blind", {}))
@@ -83,8 +92,11 @@ def main() -> None:
     for metric, split, path in sets():
         if (args.split and split != args.split) or (args.metric and metric != args.metric):
             continue
-        run = asyncio.run(a_run(metric, load_items(path, metric)))
-        got = numbers(summarize(run))
+        saved = args.from_json / f"{metric}.{split}.json" if args.from_json else None
+        if saved is not None and saved.exists():
+            got = numbers(json.loads(saved.read_text())["summary"])
+        else:
+            got = numbers(summarize(asyncio.run(a_run(metric, load_items(path, metric)))))
         blind.setdefault(metric, {})[split] = got
         print(f"{metric:22s} {split:10s} " + " ".join(f"{k}={v}" for k, v in got.items()), flush=True)
     if not args.no_write:
