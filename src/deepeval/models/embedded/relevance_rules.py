@@ -36,6 +36,9 @@ _SOCIAL = re.compile(
     r"|give \w+ (?:\w+ )?a \w+ from (?:us|me)\b)",
     re.IGNORECASE,
 )
+_GREETING_WORDS = frozenset(
+    "hi hello hey thanks thank cheers bye goodbye greetings morning afternoon evening there lot much".split()
+)
 _EVALUATIVE = frozenset(
     """fun confusing common magical brilliant smart fiddly tricky great wonderful lovely exciting amazing fantastic
     stressful daunting overwhelming frustrating rewarding beautiful popular important normal natural""".split()
@@ -93,9 +96,10 @@ def _words(text: str) -> set[str]:
 def is_social(statement: str) -> bool:
     """A greeting, thanks, sign-off or pleasantry of at most 14 words with no number (see module docstring)."""
     s = tx.normalize_quotes(statement).strip()
-    if tx.is_greeting(s):
-        return True
-    return len(tx.tokens(s)) <= 14 and not tx.numbers(s) and bool(_SOCIAL.search(s))
+    toks = tx.tokens(s)
+    if toks and set(toks) & _GREETING_WORDS and all(t in _GREETING_WORDS or t in tx.STOPWORDS for t in toks):
+        return True  # "Hi there!", "Thanks so much!" (not "Yes, it is.": a reply to a yes/no question)
+    return len(toks) <= 14 and not tx.numbers(s) and bool(_SOCIAL.search(s))
 
 
 def is_filler(statement: str) -> bool:
