@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -20,6 +21,7 @@ from rapidfuzz import fuzz
 from deepeval.models.embedded import answering as ans
 from deepeval.models.embedded import text as tx
 from deepeval.models.embedded.encoder import embed
+from deepeval.models.embedded.encoder import generation as encoder_generation
 from deepeval.models.embedded.lexical import idf_coverage
 
 Features = dict[str, float]
@@ -319,6 +321,45 @@ def _distinct(sentences: Sequence[str]) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class _Passage:
+    """A node or context as :func:`context_statement_features` reads it: its distinct sentences in order
+    (:func:`_distinct` of :func:`sentences_of`) and the position of each by its whitespace-normalised text."""
+
+    sentences: tuple[str, ...]
+    position: dict[str, int]
+
+
+@lru_cache(maxsize=64)
+def _passage(text: str) -> _Passage:
+    sents = tuple(_distinct(sentences_of(text)))
+    return _Passage(sents, {_norm_ws(s): i for i, s in enumerate(sents)})
+
+
+@lru_cache(maxsize=64)
+def _passage_cosines(question: str, text: str, generation: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cosines of the question (query) to each distinct sentence of ``text``, and the same sorted (computed once
+    per encoder ``generation``)."""
+    sents = _passage(text).sentences
+    q_vec = embed([question], "query")[0]
+    cos = embed(list(sents), "passage") @ q_vec if sents else np.zeros(0, dtype=np.float32)
+    cos.setflags(write=False)
+    return cos, np.sort(cos)
+
+
+def _placed(question: str, statement: str, text: str) -> tuple[tuple[str, ...], int, np.ndarray, np.ndarray]:
+    """``(sentences, index of the statement, cosines, sorted cosines)`` of ``text`` with the statement in it: a
+    statement that is not one of its sentences (as we split it) is read as one more sentence at the end."""
+    passage = _passage(text)
+    cos, ordered = _passage_cosines(question, text, encoder_generation())
+    idx = passage.position.get(_norm_ws(statement))
+    if idx is not None:
+        return passage.sentences, idx, cos, ordered
+    own = float(embed([question], "query")[0] @ embed([statement], "passage")[0])
+    extended = np.append(cos, np.float32(own))
+    return (*passage.sentences, statement), len(passage.sentences), extended, np.sort(extended)
+
+
 def context_statement_features(
     question: str, statement: str, node: str | None = None, context: str | None = None
 ) -> Features:
@@ -339,23 +380,18 @@ def context_statement_features(
     Every comparison is one-sided: another sentence can lower a statement (by beating it, or by being one more
     sentence), never raise it, so adding a node never makes another node's sentence more relevant. The rank is
     capped so that a context with many good sentences does not push the later ones down without bound.
+
+    Cost is linear in the size of ``node`` and ``context`` over all the statements of one request: their split,
+    distinct sentences and cosines to the question are computed once (:func:`_passage`, :func:`_passage_cosines`),
+    and each statement is then placed in O(log n).
     """
     base = _relevance_core(question, statement)
-    key = _norm_ws(statement)
-
-    def with_statement(text: str | None) -> tuple[list[str], int]:
-        sents = _distinct(sentences_of(text or ""))
-        idx = next((i for i, s in enumerate(sents) if _norm_ws(s) == key), -1)
-        if idx < 0:  # not a sentence of the text as we split it: read it as one more sentence of it
-            sents.append(statement)
-            idx = len(sents) - 1
-        return sents, idx
-
-    sents, idx = with_statement(node)
-    ranked, r_idx = with_statement(context) if context is not None else (sents, idx)
-    q_vec = embed([question], "query")[0]
-    cos = embed(ranked, "passage") @ q_vec
-    own = cos if context is None else embed(sents, "passage") @ q_vec
+    sents, idx, own, _ = _placed(question, statement, node or "")
+    if context is not None:
+        ranked, r_idx, cos, ordered = _placed(question, statement, context)
+    else:
+        ranked, r_idx, cos, ordered = sents, idx, own, np.sort(own)
+    above = len(ordered) - int(np.searchsorted(ordered, cos[r_idx] + 1e-6, side="right"))
     qw = _cw(question)
     neighbours = [j for j in (idx - 1, idx + 1) if 0 <= j < len(sents)]
     window = frozenset().union(*(_cw(s) for s in sents[max(0, idx - 1) : idx + 2]))
@@ -364,7 +400,7 @@ def context_statement_features(
         "idf_cov": idf_coverage(qw, _cw(statement)),
         "idf_win": idf_coverage(qw, window),
         "nb_above": max(0.0, float(max(own[j] for j in neighbours) - own[idx])) if neighbours else 0.0,
-        "rank": math.log1p(min(int((cos > cos[r_idx] + 1e-6).sum()), RANK_CAP)),
+        "rank": math.log1p(min(above, RANK_CAP)),
         # the training passages hold 5-20 sentences (95 % of ClapNQ items): no extrapolation outside that range
         "log_sents": math.log1p(min(max(len(ranked), 5), 20)),
     }
