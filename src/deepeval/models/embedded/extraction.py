@@ -243,9 +243,10 @@ class DeterministicExtractor:
         earlier = self.known_facts(previous)
         return self._update(user_message, earlier)
 
-    def known_facts(self, turns: Iterable[tuple[str, str]]) -> list[str]:
-        """Facts the user has stated over ``turns`` (``(role, content)``), oldest first, after corrections."""
-        facts: list[str] = []
+    def known_facts(self, turns: Iterable[tuple[str, str]], known: Sequence[str] = ()) -> list[str]:
+        """Facts the user has stated over ``turns`` (``(role, content)``), oldest first, after corrections;
+        ``known`` are the facts of the turns before them (so a conversation is read once, not once per turn)."""
+        facts: list[str] = list(known)
         for role, content in turns:
             if role != "user":
                 continue
