@@ -29,19 +29,36 @@ sys.path.insert(0, str(REPO))
 
 from training.evalmetrics import summary  # noqa: E402
 
-from deepeval.models.embedded import composite, encoder  # noqa: E402
+from deepeval.models.embedded import composite, encoder, evidence  # noqa: E402
 
 UNSURE = (0.35, 0.65)
 
 
 def score_file(path: Path) -> list[dict[str, object]]:
-    """One row per labelled turn: id, turn, label (1 = forgets), p (attrition), tags."""
+    """One row per labelled turn: id, turn, label (1 = forgets), p (attrition), the strongest evidence, tags."""
     rows: list[dict[str, object]] = []
+    seen: list[str] = []
+    plain = evidence.attrition
+
+    def recording(feats: evidence.Features) -> tuple[str, float]:
+        got = plain(feats)
+        seen.append(got[0])
+        return got
+
+    evidence.attrition = recording  # type: ignore[assignment]
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
         item = json.loads(line)
-        probs = dict(composite.retention_turns({"turns": item["turns"]}))
+        probs: dict[int, dict[str, float]] = {}
+        rules: dict[int, str] = {}
+        checked = composite.retention_turns({"turns": item["turns"]})
+        # one evidence call per checked turn, in order (a turn whose facts were all instructions makes none)
+        names = seen if len(seen) == len(checked) else ["?"] * len(checked)
+        for (i, got), rule in zip(checked, names, strict=True):
+            probs[i] = got
+            rules[i] = rule
+        seen.clear()
         for lab in item["labels"]:
             p = probs.get(lab["turn"], {}).get("attrition", 0.005)
             rows.append(
@@ -51,9 +68,11 @@ def score_file(path: Path) -> list[dict[str, object]]:
                     "y": int(lab["label"] == "forgets"),
                     "p": p,
                     "tags": lab.get("tags", []),
+                    "evidence": rules.get(lab["turn"], "unchecked"),
                     "content": item["turns"][lab["turn"]]["content"],
                 }
             )
+    evidence.attrition = plain  # type: ignore[assignment]
     return rows
 
 
@@ -83,6 +102,9 @@ def main() -> None:
     ap.add_argument("files", nargs="+", type=Path)
     ap.add_argument("--failures", action="store_true", help="list wrong turns (blind-dev only)")
     ap.add_argument("--json", type=Path, help="write the numbers here")
+    ap.add_argument(
+        "--evidence", action="store_true", help="(forgets, turns) per strongest evidence (blind-dev only)"
+    )
     ap.add_argument("--cache", type=Path, help="an encoder cache (.npz) to read before and write after")
     args = ap.parse_args()
     if args.cache:
@@ -101,11 +123,20 @@ def main() -> None:
         print(f"  {'baseline_always_keeps':22s} {rep['baseline_always_keeps']:.3f}")
         for t, (acc, n) in rep["per_tag"].items():  # type: ignore[union-attr]
             print(f"    {t:24s} {acc:.2f}  (n={n})")
+        if args.evidence:
+            counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+            for r in rows:
+                counts[str(r["evidence"])][0] += int(r["y"])  # type: ignore[call-overload]
+                counts[str(r["evidence"])][1] += 1
+            print("  evidence counts (forgets, turns):", {k: tuple(v) for k, v in sorted(counts.items())})
         if args.failures:
             for r in rows:
                 if (r["p"] >= 0.5) != (r["y"] == 1):  # type: ignore[operator]
                     lab = "forgets" if r["y"] else "keeps"
-                    print(f"  FAIL {r['id']} t{r['turn']} gold={lab} p={r['p']:.2f} {r['tags']}: {r['content']}")
+                    print(
+                        f"  FAIL {r['id']} t{r['turn']} gold={lab} p={r['p']:.2f} [{r['evidence']}] {r['tags']}: "
+                        f"{r['content']}"
+                    )
     if args.cache:
         encoder.save_cache(str(args.cache))
     if args.json:

@@ -201,12 +201,18 @@ def test_correction_replaces_the_value_in_its_own_slot(
     [
         # a counted number replaces the number that counts the same thing, not the first number of the fact
         (
-            [("user", "I need a party venue for 20 kids, budget £350."), ("user", "Actually it'll be 24 kids.")],
+            [
+                ("user", "I need a party venue for 20 kids, budget £350."),
+                ("user", "Actually it'll be 24 kids."),
+            ],
             ["I need a party venue for 24 kids, budget £350."],
         ),
         # a bare ordinal with "not the Nth" corrects the day of a date, not another number
         (
-            [("user", "The wedding is on 26 June and we have 120 guests."), ("user", "The 27th, not the 26th.")],
+            [
+                ("user", "The wedding is on 26 June and we have 120 guests."),
+                ("user", "The 27th, not the 26th."),
+            ],
             ["We have 120 guests.", "The wedding is on 27 June."],
         ),
         # a comparison states no new value: nothing is rewritten
@@ -221,7 +227,11 @@ def test_correction_replaces_the_value_in_its_own_slot(
         ),
         # values the facts already hold are a restatement, not a correction
         (
-            [("user", "My turnover was £38,400."), ("user", "I pay £150 a month."), ("user", "Scroll up! 38,400.")],
+            [
+                ("user", "My turnover was £38,400."),
+                ("user", "I pay £150 a month."),
+                ("user", "Scroll up! 38,400."),
+            ],
             ["My turnover was £38,400.", "I pay £150 a month."],
         ),
         # emphasis in capitals is no name
