@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from deepeval.models.embedded import scorers
+from deepeval.models.embedded import features, scorers
 from deepeval.models.embedded.extraction import DeterministicExtractor
 
 _EXTRACTOR = DeterministicExtractor()
@@ -125,17 +125,16 @@ def retention_turns(fields: dict[str, Any]) -> list[tuple[int, dict[str, float]]
             turns.append((str(t.get("role", "")), str(t.get("content", ""))))
         else:
             turns.append((str(getattr(t, "role", "")), str(getattr(t, "content", ""))))
-    out: list[tuple[int, dict[str, float]]] = []
+    features.prefetch_retention(turns)
+    checks: list[tuple[int, list[str], str, str | None]] = []
     facts: list[str] = []
     for i, (role, content) in enumerate(turns):
         if role == "user":
             facts = _EXTRACTOR.known_facts([(role, content)], facts)
-            continue
-        if role != "assistant" or not facts:
-            continue
-        user_message = turns[i - 1][1] if i and turns[i - 1][0] == "user" else None
-        out.append((i, scorers.turn_probabilities(facts, content, user_message)))
-    return out
+        elif role == "assistant" and facts:
+            user_message = turns[i - 1][1] if i and turns[i - 1][0] == "user" else None
+            checks.append((i, facts, content, user_message))
+    return [(i, scorers.turn_probabilities(f, msg, user)) for i, f, msg, user in checks]
 
 
 def knowledge_retention(fields: dict[str, Any]) -> list[dict[str, float]]:

@@ -272,7 +272,7 @@ def _names_value(old: str, value: str) -> bool:
     if any(nv[k] & ov.get(k, set()) for k in nv) or value.lower() in old.lower():
         return True
     day = _ORDINAL.match(value.strip())
-    return bool(day) and f"d:{int(day.group(1))}" in ov.get("d", set())
+    return day is not None and f"d:{int(day.group(1))}" in ov.get("d", set())
 
 
 def _restated(values: dict[str, set[str]], earlier: Sequence[str]) -> bool:

@@ -586,6 +586,50 @@ def _all_echoed(
     return f_nums <= nums and f_dates <= dates and all(_names_shared([e], ents) for e in f_ents)
 
 
+def slot_conflict(facts: Sequence[str], assistant_message: str) -> float:
+    """1 when a statement of the message gives another value for a slot a fact fills, by the extractor's slot
+    guard (:func:`deepeval.models.embedded.extraction.same_slot`): the same counted noun with another number ("With
+    your 4 kids" to "I have 2 kids"), a name in the same context ("Since you live in London" to "I live in Leeds").
+    Questions state nothing; a value the message denies ("Leeds, not London") is no value it states."""
+    from deepeval.models.embedded.extraction import same_slot
+
+    message = _without_denied_values(assistant_message, facts)
+    return float(
+        any(
+            same_slot(sent, fact, False)
+            for sent in sentences_of(message)
+            if not tx.is_question(sent)
+            for fact in facts
+        )
+    )
+
+
+def prefetch_retention(turns: Sequence[tuple[str, str]]) -> None:
+    """Encode, in one encoder call per prefix, what reading a conversation (``(role, content)`` turns) for
+    retention will encode: the user turns' candidate facts and their value-masked forms (the extractor compares
+    those to find corrections), the assistant turns' sentences, and their question-like sentences as queries. The
+    encoder's cost is mostly per call, so a 20-turn conversation costs two calls instead of about three per turn;
+    what the extractor and :func:`retention_features` then ask for is cached (a fact a correction rewrote is
+    encoded when first needed)."""
+    from deepeval.models.embedded.extraction import DeterministicExtractor, mask_values
+
+    extractor = DeterministicExtractor()
+    passages: set[str] = set()
+    queries: set[str] = set()
+    for role, content in turns:
+        if role == "user":
+            for fact in extractor.fact_updates(content, []).added:
+                passages.update((fact, mask_values(fact)))
+            continue
+        for sent in sentences_of(content):
+            passages.add(sent)
+            if tx.is_question(sent) or _ASK.search(sent):
+                queries.add(sent)
+    for kind, texts in (("passage", passages), ("query", queries)):
+        if texts:
+            embed(sorted(texts), kind)  # type: ignore[arg-type]
+
+
 def retention_features(
     facts: Sequence[str], assistant_message: str, user_message: str | None = None
 ) -> Features:
