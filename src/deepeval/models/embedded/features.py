@@ -630,6 +630,78 @@ def prefetch_retention(turns: Sequence[tuple[str, str]]) -> None:
             embed(sorted(texts), kind)  # type: ignore[arg-type]
 
 
+def _reask_features(
+    questions: Sequence[str], sents: Sequence[str], fact_list: Sequence[str], f_vecs: np.ndarray
+) -> Features:
+    """The re-ask family of :func:`retention_features`: how close the message's questions come to a fact they do
+    not echo (``reask_sim``, ``reask_overlap``, ``reask_qshare``: shared subject words or slot, ``reask_type``: a
+    question for the kind of value the fact states) and to a fact they echo (``echo_sim``)."""
+    from deepeval.models.embedded.slots import asks_occupation, occupation_of
+
+    q_vecs = embed(questions, "query")
+    qsim = q_vecs @ f_vecs.T
+    best_reask = 0.0
+    best_overlap = 0.0
+    best_echo_sim = 0.0
+    best_qshare = 0.0
+    best_type = 0.0
+    # a fact the message already restates outside its questions is known, not asked for again
+    stated = [s for s in sents if s not in questions]
+    stated_vals = _values(" ".join(stated)) if stated else (frozenset(), frozenset(), ())
+    stated_pre = {w[:5] for s in stated for w in _cw(s)}
+    acknowledged = []
+    for f in fact_list:
+        f_nums, f_dates, f_ents = _values(f)
+        f_all = set(f_nums) | set(f_dates) | set(f_ents)
+        have = set(stated_vals[0]) | set(stated_vals[1]) | set(stated_vals[2])
+        pre = {w[:5] for w in _masked_cw(f)} - {"#"}
+        acknowledged.append(
+            bool(f_all and f_all <= have)
+            or bool(not f_all and pre and len(pre & stated_pre) / len(pre) >= 0.5)
+        )
+    for qi, q in enumerate(questions):
+        q_masked = _masked_cw(q)
+        q_nums, q_dates, q_ents = _values(q)
+        q_cw = _cw(q)
+        offered = _offered_names(q)  # choosing among new options clarifies; it asks for no known value
+        for fi, f in enumerate(fact_list):
+            f_nums, f_dates, f_ents = _values(f)
+            echo = bool(
+                (f_nums and f_nums & q_nums)
+                or (f_dates and f_dates & q_dates)
+                or (f_ents and set(f_ents) & set(q_ents))
+                or _CONFIRM.search(q)
+                or acknowledged[fi]
+                or bool(offered and not any(_names_shared([o], f_ents) for o in offered))
+            )
+            qs = float(qsim[qi, fi])
+            ov = _overlap(_cw(tx.normalize_quotes(f)) - {"#"}, q_cw)
+            if echo:
+                best_echo_sim = max(best_echo_sim, qs)
+            else:
+                best_reask = max(best_reask, qs)
+                typed = _asks_for_value(q, f)
+                if typed:
+                    best_type = max(best_type, qs)
+                best_overlap = max(best_overlap, ov)
+                # a question for the date the fact states ("when ...?" / "on May 2") shares its subject even
+                # when no word is shared: count the date slot as one shared word ("how many/long" is too
+                # loose for this: it asks for new quantities as often as for known ones)
+                slot = frozenset({"#date"}) if _Q_DATE.search(q) and _values(f)[1] else frozenset()
+                if asks_occupation(q) and occupation_of(f):  # the occupation slot, likewise
+                    slot |= {"#job"}
+                if q_masked | slot:
+                    shared = (q_masked & _masked_cw(f)) | slot
+                    best_qshare = max(best_qshare, len(shared) / len(q_masked | slot))
+    return {
+        "reask_sim": best_reask,
+        "reask_overlap": best_overlap,
+        "echo_sim": best_echo_sim,
+        "reask_qshare": best_qshare,
+        "reask_type": best_type,
+    }
+
+
 def retention_features(
     facts: Sequence[str], assistant_message: str, user_message: str | None = None
 ) -> Features:
@@ -651,7 +723,7 @@ def retention_features(
         return feats
     from deepeval.models.embedded import possessions
     from deepeval.models.embedded.constraints import is_suggestion
-    from deepeval.models.embedded.slots import asks_occupation, attributed_occupation, occupation_of
+    from deepeval.models.embedded.slots import attributed_occupation, occupation_of
 
     # an offer in question form ("How about a curry, Bob?") proposes something; it asks for nothing the user said
     questions = [
@@ -674,66 +746,7 @@ def retention_features(
     msg_nums, msg_dates, _ = _values(assistant_message)
     # re-asking: a question about a fact's subject that does not echo the fact's value
     if questions:
-        q_vecs = embed(questions, "query")
-        qsim = q_vecs @ f_vecs.T
-        best_reask = 0.0
-        best_overlap = 0.0
-        best_echo_sim = 0.0
-        best_qshare = 0.0
-        best_type = 0.0
-        # a fact the message already restates outside its questions is known, not asked for again
-        stated = [s for s in sents if s not in questions]
-        stated_vals = _values(" ".join(stated)) if stated else (frozenset(), frozenset(), ())
-        stated_pre = {w[:5] for s in stated for w in _cw(s)}
-        acknowledged = []
-        for f in fact_list:
-            f_nums, f_dates, f_ents = _values(f)
-            f_all = set(f_nums) | set(f_dates) | set(f_ents)
-            have = set(stated_vals[0]) | set(stated_vals[1]) | set(stated_vals[2])
-            pre = {w[:5] for w in _masked_cw(f)} - {"#"}
-            acknowledged.append(
-                bool(f_all and f_all <= have)
-                or bool(not f_all and pre and len(pre & stated_pre) / len(pre) >= 0.5)
-            )
-        for qi, q in enumerate(questions):
-            q_masked = _masked_cw(q)
-            q_nums, q_dates, q_ents = _values(q)
-            q_cw = _cw(q)
-            offered = _offered_names(q)  # choosing among new options clarifies; it asks for no known value
-            for fi, f in enumerate(fact_list):
-                f_nums, f_dates, f_ents = _values(f)
-                echo = bool(
-                    (f_nums and f_nums & q_nums)
-                    or (f_dates and f_dates & q_dates)
-                    or (f_ents and set(f_ents) & set(q_ents))
-                    or _CONFIRM.search(q)
-                    or acknowledged[fi]
-                    or bool(offered and not any(_names_shared([o], f_ents) for o in offered))
-                )
-                qs = float(qsim[qi, fi])
-                ov = _overlap(_cw(tx.normalize_quotes(f)) - {"#"}, q_cw)
-                if echo:
-                    best_echo_sim = max(best_echo_sim, qs)
-                else:
-                    best_reask = max(best_reask, qs)
-                    typed = _asks_for_value(q, f)
-                    if typed:
-                        best_type = max(best_type, qs)
-                    best_overlap = max(best_overlap, ov)
-                    # a question for the date the fact states ("when ...?" / "on May 2") shares its subject even
-                    # when no word is shared: count the date slot as one shared word ("how many/long" is too
-                    # loose for this: it asks for new quantities as often as for known ones)
-                    slot = frozenset({"#date"}) if _Q_DATE.search(q) and _values(f)[1] else frozenset()
-                    if asks_occupation(q) and occupation_of(f):  # the occupation slot, likewise
-                        slot |= {"#job"}
-                    if q_masked | slot:
-                        shared = (q_masked & _masked_cw(f)) | slot
-                        best_qshare = max(best_qshare, len(shared) / len(q_masked | slot))
-        feats["reask_sim"] = best_reask
-        feats["reask_overlap"] = best_overlap
-        feats["echo_sim"] = best_echo_sim
-        feats["reask_qshare"] = best_qshare
-        feats["reask_type"] = best_type
+        feats.update(_reask_features(questions, sents, fact_list, f_vecs))
     # contradiction: the sentence closest to a fact states a different value of the same kind
     from deepeval.models.embedded.constraints import constraint_targets, honours, violates
 
