@@ -39,7 +39,10 @@ class JudgeError(DeepEvalError):
         retryable: bool = False,
         kind: str = "error",
     ) -> None:
-        super().__init__(message)
+        from deepeval.config.settings import redact
+
+        # by value, whatever the message quotes (a server's reply excerpt, a URL): see deepeval.config.redaction
+        super().__init__(redact(message))
         self.model = model
         self.status_code = status_code
         self.retryable = retryable
@@ -72,3 +75,44 @@ class RequestTooLargeError(SystemOneError):
 
     def __init__(self, message: str, *, model: str | None = None) -> None:
         super().__init__(message, model=model, kind="context_limit")
+
+
+class DatasetError(DeepEvalError, ValueError):
+    """An :class:`~deepeval.dataset.EvaluationDataset` operation cannot be done (nothing to save, unknown file
+    type, goldens of the wrong kind)."""
+
+
+class InvalidGoldenError(DeepEvalError, TypeError, ValueError):
+    """A golden (or persona, expectations...) built with a missing or wrongly typed field. A ``TypeError`` like a bad
+    test case, and a ``ValueError`` like deepeval's pydantic validation error; the message names the field."""
+
+
+class DatasetFileError(DatasetError):
+    """A dataset file cannot be loaded. The message names the file and, where they apply, the line, the row
+    (1-based record number) and the field; the same facts are attributes. Nothing from the file was added.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str,
+        line: int | None = None,
+        row: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.row = row
+        self.field = field
+
+
+class UnsupportedFeatureError(DeepEvalError, NotImplementedError):
+    """A deepeval feature this package does not provide; the message names what to use instead."""
+
+
+class ConfidentAIRequiredError(UnsupportedFeatureError, ValueError):
+    """A dataset method that talks to Confident AI (``pull``, ``push``, ``queue``...); this package has no cloud
+    backend. The message names the local-file method that does the same job. Also a ``ValueError``: deepeval raises
+    one when no Confident AI key is set, and code may catch that."""

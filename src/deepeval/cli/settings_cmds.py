@@ -1,4 +1,4 @@
-"""Settings commands: ``set-eval-mode``, ``unset-eval-mode``, ``set-openai``, ``set-local-model``,
+"""Settings commands: ``set-eval-mode``, ``unset-eval-mode``, ``set-openai``, ``unset-openai``, ``set-local-model``,
 ``unset-local-model``, ``set-typesafe``, ``unset-typesafe`` and ``settings``.
 
 Non-secret settings are written to the ``--save`` target (default ``.env.local`` in ``ENV_DIR_PATH`` or the current
@@ -24,6 +24,7 @@ import typer
 from deepeval.cli.main import app
 from deepeval.config.dotenv_file import DEFAULT_DOTENV, parse_save_target, set_keys, unset_keys
 from deepeval.config.eval_mode import EVAL_MODES, env_source, llm_configured, parse_eval_mode
+from deepeval.config.redaction import is_known_secret
 from deepeval.config.settings import (
     KNOWN_KEYS,
     Settings,
@@ -239,10 +240,10 @@ def _save_judge(
     return path
 
 
-SaveOpt = typer.Option(None, "--save", help=SAVE_HELP, metavar="dotenv[:PATH]")
+SaveOpt = typer.Option(None, "--save", "-s", help=SAVE_HELP, metavar="dotenv[:PATH]")
 QuietOpt = typer.Option(False, "--quiet", "-q", help="Print nothing on success.")
 PromptOpt = typer.Option(
-    False, "--prompt-api-key", help="Read the API key from a hidden prompt (needs --save)."
+    False, "--prompt-api-key", "-k", help="Read the API key from a hidden prompt (needs --save)."
 )
 
 
@@ -288,13 +289,13 @@ def unset_eval_mode(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
 
 @app.command("set-openai")
 def set_openai(
-    model: str | None = typer.Option(None, "--model", help="OpenAI judge model (OPENAI_MODEL_NAME)."),
+    model: str | None = typer.Option(None, "--model", "-m", help="OpenAI judge model (OPENAI_MODEL_NAME)."),
     prompt_api_key: bool = PromptOpt,
     cost_per_input_token: float | None = typer.Option(
-        None, "--cost-per-input-token", help="USD per input token."
+        None, "--cost-per-input-token", "-i", help="USD per input token."
     ),
     cost_per_output_token: float | None = typer.Option(
-        None, "--cost-per-output-token", help="USD per output token."
+        None, "--cost-per-output-token", "-o", help="USD per output token."
     ),
     save: str | None = SaveOpt,
     quiet: bool = QuietOpt,
@@ -316,6 +317,23 @@ def set_openai(
     with _fail_cleanly():
         if "USE_LOCAL_MODEL" in unset_keys(path, ["USE_LOCAL_MODEL"]) and not quiet:
             typer.echo(f"Removed USE_LOCAL_MODEL from {_show_path(path)}: OpenAI is now the LLM judge.")
+
+
+@app.command("unset-openai")
+def unset_openai(
+    save: str | None = SaveOpt,
+    clear_secrets: bool = typer.Option(
+        False, "--clear-secrets", "-x", help="Also remove OPENAI_API_KEY from the dotenv file."
+    ),
+    quiet: bool = QuietOpt,
+) -> None:
+    """Remove the OPENAI_* settings (model, costs) from the dotenv file (default: .env.local); the API key stays
+    unless --clear-secrets. OpenAI stays usable while OPENAI_API_KEY is set anywhere."""
+    keys = [k for k in OPENAI_KEYS if clear_secrets or k != "OPENAI_API_KEY"]
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        _remove(path, keys, quiet)
 
 
 @app.command("set-local-model")
@@ -434,7 +452,10 @@ def _judges(s: Settings) -> list[tuple[str, str]]:
 
 
 def _display(key: str, value: str, secrets: dict[str, str]) -> str:
-    if is_secret_key(key):
+    """A setting as ``deepeval settings`` shows it: masked when its name looks like a credential, or when its value
+    is a known secret (a key repeated under another name), whatever the name; a URL with its credentials hidden."""
+    stripped = value.strip()
+    if is_secret_key(key) or stripped in {v.strip() for v in secrets.values()} or is_known_secret(stripped):
         return mask(value)
     return redact(safe_url(value) if is_url_key(key) else value, secrets)
 

@@ -5,7 +5,9 @@ Scheduling: ``max_concurrent`` workers pull test cases in input order (one test 
 deepeval's ``max_concurrent`` counts test cases) and run that test case's work items concurrently (one item = one
 ``a_measure`` or one merged System One request); ``throttle_value`` seconds separate two test-case starts. Deadlines are per measure only
 (``AsyncConfig.measure_timeout``, and the judge clients' own per-attempt timeouts); there is no whole-run deadline,
-so every (test case, metric) pair ends up with a row.
+so every (test case, metric) pair ends up with a row. A measure past its deadline is abandoned, not awaited
+(``deepeval._concurrency.bounded``): its row is a timeout error at once, whatever the metric does with the
+cancellation, and a sync ``measure`` blocked in its (daemon) thread holds neither the run nor interpreter exit.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from deepeval._concurrency import bounded, detached, to_daemon_thread
 from deepeval.config import redact
 from deepeval.errors import MissingTestCaseParamsError
 from deepeval.evaluate.batching import Batch, group_plans, split_answers
@@ -264,10 +267,9 @@ class Runner:
             try:
                 if self.async_config.run_async:
                     work: Awaitable[Any] = metric.a_measure(tc)  # type: ignore[arg-type]
-                else:
-                    work = asyncio.to_thread(metric.measure, tc)  # type: ignore[arg-type]
-                timeout = self.async_config.measure_timeout
-                await (asyncio.wait_for(work, timeout) if timeout else work)
+                else:  # a daemon thread: one blocked past its deadline is abandoned, never joined
+                    work = to_daemon_thread(metric.measure, tc)
+                await bounded(work, self.async_config.measure_timeout)
             except MissingTestCaseParamsError as err:
                 if self.error_config.skip_on_missing_params:
                     skip = f"skipped: {redact(str(err))}"
@@ -289,7 +291,7 @@ class Runner:
                 timeout = self.async_config.measure_timeout
                 # One normalisation for every System One call: bare answers accepted, junk named clearly.
                 call = a_decide_checked(batch.model, batch.state, batch.questions)
-                answers, cost = await (asyncio.wait_for(call, timeout) if timeout else call)
+                answers, cost = await bounded(call, timeout)
                 if cost is not None:
                     record_usage(cost=cost)
             except Exception as err:
@@ -441,7 +443,8 @@ class Runner:
         n_workers = self.async_config.max_concurrent if self.async_config.run_async else 1
         workers = [asyncio.create_task(worker()) for _ in range(n_workers)]
         try:
-            await asyncio.gather(*workers)
+            # detached: a Ctrl-C (cancellation) ends the run now, even if a metric swallows its cancellation
+            await detached(asyncio.gather(*workers))
         finally:
             for w in workers:
                 w.cancel()

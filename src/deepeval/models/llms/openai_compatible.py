@@ -14,7 +14,6 @@ from __future__ import annotations
 import inspect
 import json
 import threading
-import urllib.parse
 import warnings
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
@@ -24,6 +23,14 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
+from deepeval.config.redaction import (
+    SplitURL,
+    install_log_redaction,
+    register_secret,
+    split_url,
+    split_url_cached,
+)
+from deepeval.config.redaction import display_url as display_url  # imported from here by other clients
 from deepeval.config.settings import redact
 from deepeval.errors import JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
@@ -74,6 +81,7 @@ class Secret:
 
     def __init__(self, value: str | None) -> None:
         self._value = value.strip() if isinstance(value, str) else value
+        register_secret(self._value)  # scrubbed by value from every message, log record and export
 
     @property
     def malformed(self) -> bool:
@@ -86,17 +94,6 @@ class Secret:
         return "<secret>" if self._value else "<unset>"
 
     __str__ = __repr__
-
-
-def display_url(url: str | None) -> str:
-    """``url`` without user-info, query or fragment (safe to show in messages)."""
-    if not url:
-        return "<default>"
-    parts = urllib.parse.urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
 @dataclass(frozen=True)
@@ -149,6 +146,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             raise ValueError(f"temperature must be >= 0, got {temperature}")
         self._api_key = Secret(api_key)
         self.base_url = base_url
+        split_url(base_url)  # registers the URL's credentials as secrets now
+        install_log_redaction()
         self.temperature = temperature
         self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})
         self.price = price
@@ -192,6 +191,13 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             )
         )
         super().__init__(model)
+
+    @property
+    def _endpoint(self) -> SplitURL:
+        """``base_url`` taken apart: requests go to the clean URL, its query goes with every request and its
+        user-info as an ``Authorization`` header, so neither is left in the URL an HTTP library logs or quotes
+        (both are registered secrets). Read from ``base_url`` each time, so a changed ``base_url`` is followed."""
+        return split_url_cached(self.base_url)
 
     # -- DeepEvalBaseLLM -------------------------------------------------------------------------------------------
     def load_model(self, *args: Any, **kwargs: Any) -> openai.OpenAI | None:
@@ -495,9 +501,18 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             "max_retries": 0,  # retries are ours (deepeval.models.retry), so counts are exact
             "timeout": self.retry_policy.timeout + 1.0,
         }
-        if self.base_url:
-            kwargs["base_url"] = self.base_url
-        kwargs.update(self._client_kwargs)
+        endpoint = self._endpoint
+        if endpoint.base_url:
+            kwargs["base_url"] = endpoint.base_url
+        if endpoint.params:
+            kwargs["default_query"] = dict(endpoint.params)
+        if endpoint.authorization:
+            kwargs["default_headers"] = {"Authorization": endpoint.authorization}
+        for name, value in self._client_kwargs.items():
+            if name in ("default_query", "default_headers") and name in kwargs:
+                kwargs[name] = {**kwargs[name], **dict(value or {})}
+            else:
+                kwargs[name] = value
         return kwargs
 
     def _missing_key_error(self) -> JudgeError:
@@ -533,7 +548,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         return self._async_sdk_client(self._sdk_kwargs(key))
 
     def _async_sdk_client(self, kwargs: dict[str, Any]) -> openai.AsyncOpenAI:
-        http_client_class = async_http_client_class(self.base_url)
+        http_client_class = async_http_client_class(self._endpoint.base_url)
         return openai.AsyncOpenAI(**self._with_shared_tls(kwargs, http_client_class, is_async=True))
 
     @staticmethod
