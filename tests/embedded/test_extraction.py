@@ -245,3 +245,12 @@ def test_short_reply_rewrites_only_its_own_slot(
     ex: DeterministicExtractor, turns: list[tuple[str, str]], expected: list[str]
 ) -> None:
     assert ex.known_facts(turns) == expected
+
+
+def test_counted_values_fold_plurals_and_hyphenated_counts() -> None:
+    from deepeval.models.embedded.extraction import counted_values
+
+    assert counted_values("Book a room for 12 people.") == {"person": {"12"}}
+    assert counted_values("I reserved a 4-person room.") == {"person": {"4"}}
+    assert counted_values("Books for an 8-year-old reader.") == {"year": {"8"}}
+    assert counted_values("She is 11 years old, with 2 kids at $300.") == {"year": {"11"}, "kid": {"2"}}

@@ -224,16 +224,21 @@ _COMPARISON = re.compile(
 _COUNTED = re.compile(r"(?<![\w.,])[$€£]?(\d[\d,.]*)\s*(?:-\s*)?([a-z][a-z'-]+)", re.IGNORECASE)
 
 
+#: irregular plurals a count may use ("12 people" / "a 4-person room")
+_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "feet": "foot"}
+
+
 def counted_values(text: str) -> dict[str, set[str]]:
     """Numbers by the noun they count: ``"20 kids and 3 nights"`` -> ``{"kid": {"20"}, "night": {"3"}}`` (stemmed
-    nouns; a number not followed by a content word counts nothing)."""
+    nouns, irregular plurals and the head of a hyphenated count folded: ``"12 people"`` and ``"a 4-person room"``
+    both count ``person``; a number not followed by a content word counts nothing)."""
     out: dict[str, set[str]] = {}
     for m in _COUNTED.finditer(tx.normalize_quotes(text)):
-        noun = m.group(2).lower()
-        if noun in tx.STOPWORDS or noun in {"am", "pm", "st", "nd", "rd", "th", "k", "m"}:
+        noun = m.group(2).lower().split("-")[0]  # "8-year-old" counts years, "a 4-person room" persons
+        if not noun or noun in tx.STOPWORDS or noun in {"am", "pm", "st", "nd", "rd", "th", "k", "m"}:
             continue
         for n in tx.numbers(m.group(1)):
-            out.setdefault(tx.stem(noun), set()).add(f"{n:g}")
+            out.setdefault(_IRREGULAR.get(noun) or tx.stem(noun), set()).add(f"{n:g}")
     return out
 
 
