@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from deepeval.models.embedded import evidence
 from deepeval.models.embedded import features as ft
 from deepeval.models.embedded import relevance_rules as rr
 from deepeval.models.embedded import text as tx
@@ -118,6 +119,9 @@ def turn_probabilities(
     facts: Sequence[str], assistant_message: str, user_message: str | None = None
 ) -> dict[str, float]:
     """``{"forgets": p, "reasks": p, "attrition": p}`` for one assistant turn against the user's known facts.
+    ``attrition`` is the worth of the strongest explicit evidence (:mod:`deepeval.models.embedded.evidence`);
+    ``forgets`` is it unless that evidence is a re-ask, ``reasks`` only then (else the calibrated re-ask model,
+    capped at the no-evidence worth).
 
     With no facts there is nothing to forget or re-ask: every probability is the floor (0.005). Instructions to
     the evaluator are no facts and are not read as part of either message.
@@ -128,8 +132,10 @@ def turn_probabilities(
     if not [f for f in facts if f.strip()] and not user_message:
         return {"forgets": 0.005, "reasks": 0.005, "attrition": 0.005}
     feats = ft.retention_features(facts, assistant_message, user_message)
+    rule, p = evidence.attrition({**feats, "slot_conflict": ft.slot_conflict(facts, assistant_message)})
+    floor = evidence.worth("none")
     return {
-        "forgets": get_model("turn_forgets").probability(feats),
-        "reasks": get_model("turn_reasks").probability(feats),
-        "attrition": get_model("turn_attrition").probability(feats),
+        "forgets": p if rule != "reask" else floor,
+        "reasks": p if rule == "reask" else min(floor, get_model("turn_reasks").probability(feats)),
+        "attrition": p,
     }
