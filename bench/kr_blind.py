@@ -40,8 +40,8 @@ def score_file(path: Path) -> list[dict[str, object]]:
     seen: list[str] = []
     plain = evidence.attrition
 
-    def recording(feats: evidence.Features) -> tuple[str, float]:
-        got = plain(feats)
+    def recording(feats: evidence.Features, fitted: float | None = None) -> tuple[str, float]:
+        got = plain(feats, fitted)
         seen.append(got[0])
         return got
 

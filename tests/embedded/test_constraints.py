@@ -71,8 +71,8 @@ def test_vegan_offered_steak_is_flagged_and_curry_is_not() -> None:
     p_curry = scorers.turn_probabilities(facts, "How about a chickpea curry with rice, Bob?", user)[
         "attrition"
     ]
-    # the broken constraint is the steak's evidence; what it is worth is measured on blind-dev (few turns there)
-    assert p_steak == evidence.worth("broken_constraint") > p_curry == evidence.worth("none")
+    # a broken constraint is seen on few blind-dev turns: its worth leans on the fitted model, so the steak is flagged
+    assert p_steak > 0.5 > p_curry == evidence.worth("none")
 
 
 def test_a_name_that_extends_the_corrected_name_is_no_conflict() -> None:

@@ -54,6 +54,9 @@ RULES: dict[str, Callable[[Features], bool]] = {
 #: A rule seen on fewer blind-dev turns than this has no measured worth: 0.5 (borderline, counts as forgetting).
 MIN_TURNS = 3
 
+#: Below this many blind-dev turns a rule's worth is shrunk towards the fitted model's probability (see :func:`worth`).
+PRIOR_TURNS = 10
+
 #: (forgets, turns) per strongest evidence on blind-dev (bench/kr_blind.py --evidence)
 DEV_COUNTS: dict[str, tuple[int, int]] = {
     "ignored_correction": (0, 0),
@@ -69,12 +72,17 @@ DEV_COUNTS: dict[str, tuple[int, int]] = {
 }
 
 
-def worth(rule: str) -> float:
-    """``P(attrition)`` of a turn whose strongest evidence is ``rule`` (see the module docstring)."""
+def worth(rule: str, fitted: float | None = None) -> float:
+    """``P(attrition)`` of a turn whose strongest evidence is ``rule`` (see the module docstring). A rule seen on
+    fewer than :data:`PRIOR_TURNS` blind-dev turns has a noisy worth: it is shrunk towards ``fitted`` (the
+    in-distribution model's probability for this turn, when given) with the weight of :data:`PRIOR_TURNS` turns, so
+    five blind turns do not overrule a clear, explicit conflict (a peanut dish offered after a peanut allergy)."""
     forgets, turns = DEV_COUNTS.get(rule, (0, 0))
-    if turns < MIN_TURNS:
-        return 0.5
-    return (forgets + 1) / (turns + 2)
+    measured = 0.5 if turns < MIN_TURNS else (forgets + 1) / (turns + 2)
+    if fitted is None or rule == "none" or turns >= PRIOR_TURNS:
+        return measured
+    known = turns if turns >= MIN_TURNS else 0
+    return (known * measured + (PRIOR_TURNS - known) * fitted) / PRIOR_TURNS
 
 
 def shown(feats: Features) -> list[str]:
@@ -82,7 +90,7 @@ def shown(feats: Features) -> list[str]:
     return [name for name, test in RULES.items() if test(feats)] or ["none"]
 
 
-def attrition(feats: Features) -> tuple[str, float]:
-    """``(strongest rule, P(attrition))`` for one turn's features."""
+def attrition(feats: Features, fitted: float | None = None) -> tuple[str, float]:
+    """``(strongest rule, P(attrition))`` for one turn's features; ``fitted`` as in :func:`worth`."""
     rule = shown(feats)[0]
-    return rule, worth(rule)
+    return rule, worth(rule, fitted)

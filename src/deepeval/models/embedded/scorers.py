@@ -132,7 +132,10 @@ def turn_probabilities(
     if not [f for f in facts if f.strip()] and not user_message:
         return {"forgets": 0.005, "reasks": 0.005, "attrition": 0.005}
     feats = ft.retention_features(facts, assistant_message, user_message)
-    rule, p = evidence.attrition({**feats, "slot_conflict": ft.slot_conflict(facts, assistant_message)})
+    rule, p = evidence.attrition(
+        {**feats, "slot_conflict": ft.slot_conflict(facts, assistant_message)},
+        fitted=get_model("turn_attrition").probability(feats),
+    )
     floor = evidence.worth("none")
     return {
         "forgets": p if rule != "reask" else floor,
