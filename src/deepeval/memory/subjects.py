@@ -113,13 +113,20 @@ class CallableWikiKeeper:
 
 
 class EndpointWikiKeeper:
-    """Lets an endpoint model edit the wiki with tool calls after each exchange (at most ``max_steps`` rounds)."""
+    """Lets an endpoint model edit the wiki with tool calls after each exchange (at most ``max_steps`` rounds).
+
+    ``transcript`` logs every tool call (name, arguments, the first 200 characters of the result);
+    ``n_requests`` and ``n_tool_calls`` count the requests sent and the tool calls received."""
 
     def __init__(self, model: EndpointChatModel, max_steps: int = 8) -> None:
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be >= 1, got {max_steps}")
         self.model = model
         self.name = model.name
         self.max_steps = max_steps
         self.transcript: list[dict[str, Any]] = []
+        self.n_requests = 0
+        self.n_tool_calls = 0
 
     async def update(self, new_turns: Sequence[Turn], wiki: Wiki) -> None:
         exchange = "\n".join(f"{t.role}: {t.content}" for t in new_turns)
@@ -133,9 +140,11 @@ class EndpointWikiKeeper:
         tools = tool_definitions()
         for _ in range(self.max_steps):
             msg = await self.model.chat_with_tools(messages, tools)
+            self.n_requests += 1
             calls = getattr(msg, "tool_calls", None) or []
             if not calls:
                 break
+            self.n_tool_calls += len(calls)
             messages.append(
                 {
                     "role": "assistant",
