@@ -51,7 +51,9 @@ def test_live_short_term_replaces_assistant_turns_and_probes_the_live_context(
     # the 20 live replies come first, in order; reply n saw the system prompt and the 2n-1 turns before it
     live = bodies[:20]
     assert [len(b["messages"]) for b in live] == [2 * n for n in range(1, 21)]
-    assert all(b["messages"][0] == {"role": "system", "content": "You are Harbor's assistant."} for b in bodies)
+    assert all(
+        b["messages"][0] == {"role": "system", "content": "You are Harbor's assistant."} for b in bodies
+    )
     assert live[1]["messages"][2] == {"role": "assistant", "content": "Reply 1: noted."}
     assert all(b["temperature"] == 0.3 for b in bodies)
     probes = bodies[20:]
@@ -114,17 +116,24 @@ def test_live_long_term_keeper_records_the_live_conversation(manifest: FactManif
     stages = [s for s, _ in progress.stages]
     assert stages == ["live conversation", "keeping the wiki", "probing the memory", "extracting claims",
                       "verifying claims"]  # fmt: skip
-    assert dict(progress.stages)["keeping the wiki"] == 20 and dict(progress.stages)["probing the memory"] == 11
+    assert (
+        dict(progress.stages)["keeping the wiki"] == 20 and dict(progress.stages)["probing the memory"] == 11
+    )
     assert progress.advanced == dict(progress.stages)
 
 
 def test_keeper_that_never_calls_a_tool_is_warned(manifest: FactManifest, conversation) -> None:
     with OpenAIChatServer(lambda body: "I will remember that.") as srv:
         model = EndpointChatModel(srv.base_url, "chatty")
-        r = asyncio.run(run_long_term(manifest, conversation.turns, conversation.introduced, model, judge=JUDGE))
+        r = asyncio.run(
+            run_long_term(manifest, conversation.turns, conversation.introduced, model, judge=JUDGE)
+        )
     assert len(r.warnings) == 2
     assert r.warnings[0].startswith("the model never called a wiki tool in 20 requests")
-    assert r.warnings[1] == "the model never wrote a wiki page in 20 updates: recall is measured on an empty wiki"
+    assert (
+        r.warnings[1]
+        == "the model never wrote a wiki page in 20 updates: recall is measured on an empty wiki"
+    )
     assert r.wiki_pages == {} and r.recall.normalised == 0.0 and r.tool_calls == []
 
 
@@ -132,7 +141,9 @@ def test_keeper_whose_writes_are_all_refused_is_warned(manifest: FactManifest, c
     def bad_names(body: dict) -> object:
         if body["messages"][-1]["role"] == "tool":
             return "done"
-        return {"tool_calls": [{"name": "wiki_write_page", "arguments": {"name": "../etc/x", "content": "y"}}]}
+        return {
+            "tool_calls": [{"name": "wiki_write_page", "arguments": {"name": "../etc/x", "content": "y"}}]
+        }
 
     turns = conversation.turns[:8]
     with OpenAIChatServer(bad_names) as srv:

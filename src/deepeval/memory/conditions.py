@@ -142,15 +142,30 @@ def default_introduced(manifest: FactManifest) -> dict[str, int]:
 async def _gather_limited(
     coros: Sequence[Any], limit: int, progress: ProgressHook = NO_PROGRESS
 ) -> list[Any]:
+    """Await ``coros`` at most ``limit`` at a time, results in order. The first failure cancels the others (no
+    request keeps running after the run failed) and is raised; coroutines that never started are closed."""
     sem = asyncio.Semaphore(max(1, limit))
 
     async def run(c: Any) -> Any:
-        async with sem:
-            out = await c
+        started = False
+        try:
+            async with sem:
+                started = True
+                out = await c
+        finally:
+            if not started:
+                c.close()
         progress.advance()
         return out
 
-    return list(await asyncio.gather(*(run(c) for c in coros)))
+    tasks = [asyncio.ensure_future(run(c)) for c in coros]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
 
 
 async def _grade(
