@@ -42,9 +42,14 @@ def _client(base_url: str, api_key: str | None, timeout: float) -> Any:
     return AsyncOpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout, max_retries=2)
 
 
+async def _close(client: Any) -> None:
+    await client.close()
+
+
 class EndpointChatModel:
     """A model behind an OpenAI-compatible ``/chat/completions`` endpoint (vLLM, Ollama, llama.cpp, OpenAI).
-    The API key is kept private and never shown in reprs or results."""
+    The API key is kept private and never shown in reprs or results. Each event loop gets its own client (see
+    :class:`~deepeval.models.llms.per_loop.PerLoop`), so one model serves several ``asyncio.run`` calls."""
 
     def __init__(
         self,
@@ -59,16 +64,17 @@ class EndpointChatModel:
         self._api_key = api_key
         self.temperature = temperature
         self.timeout = timeout
-        self._c: Any = None
+        from deepeval.models.llms.per_loop import PerLoop
+
+        self._clients: PerLoop[Any] = PerLoop(lambda: _client(self.base_url, self._api_key, self.timeout), _close)
 
     def __repr__(self) -> str:
         return f"EndpointChatModel(base_url={self.base_url!r}, model={self.name!r})"
 
     @property
     def client(self) -> Any:
-        if self._c is None:
-            self._c = _client(self.base_url, self._api_key, self.timeout)
-        return self._c
+        """The ``AsyncOpenAI`` client of the running event loop."""
+        return self._clients.get()
 
     async def chat(self, messages: Messages) -> str:
         resp = await self.client.chat.completions.create(
