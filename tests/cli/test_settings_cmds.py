@@ -76,6 +76,7 @@ def test_commands_are_registered() -> None:
         "set-local-model",
         "set-typesafe",
         "unset-typesafe",
+        "unset-openai",
         "settings",
     ]:
         assert name in out
@@ -376,3 +377,43 @@ def test_invalid_env_dir_path_is_exit_1(isolated: Path, monkeypatch: pytest.Monk
     assert "ENV_DIR_PATH=" in out and "is not a directory" in out
     code, out = _run("settings")
     assert code == 1
+
+
+def test_unset_openai_removes_openai_settings_and_keeps_the_key_unless_clear_secrets(isolated: Path) -> None:
+    env_local = isolated / ".env.local"
+    env_local.write_text(
+        f"OPENAI_MODEL_NAME=gpt-x\nOPENAI_COST_PER_INPUT_TOKEN=1e-06\nOPENAI_API_KEY={SECRET}\n"
+        "TYPESAFE_MODEL_NAME=jev-1\n"
+    )
+    code, out = _run("unset-openai")
+    assert code == 0, out
+    assert dotenv_values(env_local) == {"OPENAI_API_KEY": SECRET, "TYPESAFE_MODEL_NAME": "jev-1"}
+    assert "Removed from .env.local: OPENAI_MODEL_NAME, OPENAI_COST_PER_INPUT_TOKEN" in out
+    assert SECRET not in out
+    code, out = _run("unset-openai", "-x", "-q")
+    assert (code, out) == (0, "")
+    assert dotenv_values(env_local) == {"TYPESAFE_MODEL_NAME": "jev-1"}
+
+
+def test_unset_openai_with_save_targets_that_file_and_takes_deepevals_short_options(isolated: Path) -> None:
+    other = isolated / "other.env"
+    other.write_text("OPENAI_MODEL_NAME=gpt-x\nDEEPEVAL_EVAL_MODE=llm\n")
+    (isolated / ".env.local").write_text("OPENAI_MODEL_NAME=kept\n")
+    code, out = _run("unset-openai", "-s", "dotenv:other.env")
+    assert code == 0, out
+    assert dotenv_values(other) == {"DEEPEVAL_EVAL_MODE": "llm"}
+    assert dotenv_values(isolated / ".env.local") == {"OPENAI_MODEL_NAME": "kept"}
+    code, out = _run("unset-openai", "--clear-secrets", "--save", "vault")
+    assert code == 2 and "unsupported --save value 'vault'" in _plain(out)
+
+
+def test_set_openai_takes_deepevals_short_options(isolated: Path) -> None:
+    code, out = _run(
+        "set-openai", "-m", "gpt-5.4-mini", "-i", "0.000001", "-o", "4e-06", "-s", "dotenv", "-q"
+    )
+    assert (code, out) == (0, "")
+    assert dotenv_values(isolated / ".env.local") == {
+        "OPENAI_MODEL_NAME": "gpt-5.4-mini",
+        "OPENAI_COST_PER_INPUT_TOKEN": "1e-06",
+        "OPENAI_COST_PER_OUTPUT_TOKEN": "4e-06",
+    }

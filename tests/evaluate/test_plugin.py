@@ -38,6 +38,14 @@ def test_assert_test_names_each_failed_metric_with_score_threshold_and_reason():
     ]
 
 
+def test_assert_test_on_a_flaky_test_case_warns_instead_of_failing():
+    tc = LLMTestCase(input="q", actual_output="a", name="sometimes", flaky=True)
+    with pytest.warns(
+        UserWarning, match=r"(?s)Flaky test case 'sometimes' failed.*Relevancy \(score: 0.2500"
+    ):
+        assert_test(tc, [ScoreMetric(0.25, name="Relevancy")])
+
+
 def test_assert_test_ignore_errors_from_environment(monkeypatch):
     monkeypatch.setenv("DEEPEVAL_IGNORE_ERRORS", "1")
     assert_test(

@@ -253,6 +253,14 @@ async def test_evaluate_under_pytest_asyncio():
     assert asyncio.get_running_loop().is_running()
 
 
+def _changed_after_construction(**fields: object) -> AsyncConfig:
+    """An AsyncConfig made valid and then changed (construction itself refuses bad values)."""
+    config = AsyncConfig()
+    for name, value in fields.items():
+        setattr(config, name, value)
+    return config
+
+
 @pytest.mark.parametrize(
     ("args", "kwargs", "error", "match"),
     [
@@ -261,10 +269,15 @@ async def test_evaluate_under_pytest_asyncio():
         ((["not a case"], None), {}, TypeError, r"test_cases\[0\] is a str"),
         ((None, [object()]), {}, TypeError, r"metrics\[0\] is a object"),
         ((None, None), {"repeat": 0}, ConfigurationError, "repeat must be an integer >= 1"),
-        ((None, None), {"async_config": AsyncConfig(max_concurrent=0)}, ConfigurationError, "max_concurrent"),
         (
             (None, None),
-            {"async_config": AsyncConfig(throttle_value=-1)},
+            {"async_config": _changed_after_construction(max_concurrent=0)},
+            ConfigurationError,
+            "max_concurrent",
+        ),
+        (
+            (None, None),
+            {"async_config": _changed_after_construction(throttle_value=-1)},
             ConfigurationError,
             "throttle_value",
         ),

@@ -124,7 +124,7 @@ def test_threshold_none_is_score_only() -> None:
     metric = AnswerRelevancyMetric(model=llm_with(["no", "no", "no"]), eval_mode="llm", threshold=None)
     assert metric.measure(CASE) == 0.0
     assert metric.success is None
-    assert metric.is_successful() is True
+    assert metric.is_successful() is None  # as deepeval: no verdict in score-only mode
 
 
 def test_threshold_is_a_minimum() -> None:

@@ -43,9 +43,10 @@ def test_turn_fields_accept_both_spellings(snake: str, camel: str, value: object
     assert camel in a.model_dump()
 
 
-def test_field_lists_match_reference() -> None:
-    assert set(ConversationalTestCase.model_fields) == {"turns"} | {s for s, _, _ in CONVO_FIELDS}
-    assert set(Turn.model_fields) == {"role", "content"} | {s for s, _, _ in TURN_FIELDS}
+def test_field_lists_cover_the_reference_fields() -> None:
+    # the full lists (deepeval 4.3.1's) are checked in test_deepeval_fields.py
+    assert set(ConversationalTestCase.model_fields) >= {"turns"} | {s for s, _, _ in CONVO_FIELDS}
+    assert set(Turn.model_fields) >= {"role", "content"} | {s for s, _, _ in TURN_FIELDS}
 
 
 def test_dict_turns_become_turn_objects() -> None:

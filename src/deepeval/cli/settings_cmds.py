@@ -1,4 +1,4 @@
-"""Settings commands: ``set-eval-mode``, ``unset-eval-mode``, ``set-openai``, ``set-local-model``,
+"""Settings commands: ``set-eval-mode``, ``unset-eval-mode``, ``set-openai``, ``unset-openai``, ``set-local-model``,
 ``unset-local-model``, ``set-typesafe``, ``unset-typesafe`` and ``settings``.
 
 Non-secret settings are written to the ``--save`` target (default ``.env.local`` in ``ENV_DIR_PATH`` or the current
@@ -239,10 +239,10 @@ def _save_judge(
     return path
 
 
-SaveOpt = typer.Option(None, "--save", help=SAVE_HELP, metavar="dotenv[:PATH]")
+SaveOpt = typer.Option(None, "--save", "-s", help=SAVE_HELP, metavar="dotenv[:PATH]")
 QuietOpt = typer.Option(False, "--quiet", "-q", help="Print nothing on success.")
 PromptOpt = typer.Option(
-    False, "--prompt-api-key", help="Read the API key from a hidden prompt (needs --save)."
+    False, "--prompt-api-key", "-k", help="Read the API key from a hidden prompt (needs --save)."
 )
 
 
@@ -288,13 +288,13 @@ def unset_eval_mode(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
 
 @app.command("set-openai")
 def set_openai(
-    model: str | None = typer.Option(None, "--model", help="OpenAI judge model (OPENAI_MODEL_NAME)."),
+    model: str | None = typer.Option(None, "--model", "-m", help="OpenAI judge model (OPENAI_MODEL_NAME)."),
     prompt_api_key: bool = PromptOpt,
     cost_per_input_token: float | None = typer.Option(
-        None, "--cost-per-input-token", help="USD per input token."
+        None, "--cost-per-input-token", "-i", help="USD per input token."
     ),
     cost_per_output_token: float | None = typer.Option(
-        None, "--cost-per-output-token", help="USD per output token."
+        None, "--cost-per-output-token", "-o", help="USD per output token."
     ),
     save: str | None = SaveOpt,
     quiet: bool = QuietOpt,
@@ -316,6 +316,23 @@ def set_openai(
     with _fail_cleanly():
         if "USE_LOCAL_MODEL" in unset_keys(path, ["USE_LOCAL_MODEL"]) and not quiet:
             typer.echo(f"Removed USE_LOCAL_MODEL from {_show_path(path)}: OpenAI is now the LLM judge.")
+
+
+@app.command("unset-openai")
+def unset_openai(
+    save: str | None = SaveOpt,
+    clear_secrets: bool = typer.Option(
+        False, "--clear-secrets", "-x", help="Also remove OPENAI_API_KEY from the dotenv file."
+    ),
+    quiet: bool = QuietOpt,
+) -> None:
+    """Remove the OPENAI_* settings (model, costs) from the dotenv file (default: .env.local); the API key stays
+    unless --clear-secrets. OpenAI stays usable while OPENAI_API_KEY is set anywhere."""
+    keys = [k for k in OPENAI_KEYS if clear_secrets or k != "OPENAI_API_KEY"]
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        _remove(path, keys, quiet)
 
 
 @app.command("set-local-model")

@@ -71,6 +71,8 @@ async def a_evaluate(
     identifier: str | None = None,
     backend: str = "local",
     ray_config: RayConfig | None = None,
+    hyperparameters: dict[str, Any] | None = None,
+    metric_collection: str | None = None,
 ) -> EvaluationResult:
     """Async :func:`evaluate` (same arguments, result and errors); awaits on the caller's event loop."""
     from deepeval.evaluate.cache import ResultCache, default_cache_path
@@ -84,6 +86,13 @@ async def a_evaluate(
     async_config.validate()
     option = display_config.display()
     cases, mets = _check_inputs(test_cases, metrics, repeat)
+    hyper = process_hyperparameters(hyperparameters)
+    if metric_collection is not None:
+        _warn_once(
+            "metric_collection",
+            f"evaluate(metric_collection={metric_collection!r}) runs a metric collection on Confident AI, which "
+            "this deepeval does not connect to; it is ignored and only the metrics passed here run",
+        )
     if backend not in ("local", "ray"):
         raise ConfigurationError(f'backend must be "local" or "ray", got {backend!r}')
     if ray_config is not None and backend != "ray":
@@ -134,6 +143,7 @@ async def a_evaluate(
         test_results=out.test_results,
         run_id=uuid.uuid4().hex,
         identifier=identifier,
+        hyperparameters=hyper,
         started_at=started,
         duration_s=time.perf_counter() - t0,
         repeat=repeat,
@@ -143,10 +153,46 @@ async def a_evaluate(
     )
     _export(result, display_config)
     if display_config.print_results:
-        print_results(result, option)
+        print_results(result, option, truncate_passing_cases=display_config.truncate_passing_cases)
     if result.errors and not error_config.ignore_errors:
         raise EvaluationError(result)
     return result
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(key: str, message: str) -> None:
+    """A ``UserWarning`` the first time ``key`` comes up in this process (an option that does nothing here)."""
+    import warnings
+
+    if key not in _WARNED:
+        _WARNED.add(key)
+        warnings.warn(message, UserWarning, stacklevel=4)
+
+
+def process_hyperparameters(hyperparameters: Any) -> dict[str, str] | None:
+    """``evaluate(hyperparameters=...)`` as deepeval keeps it: string keys, values as strings, None values dropped.
+
+    Raises:
+        TypeError: not a dict, a key that is not a string, or a value that is not a str, int or float.
+    """
+    if hyperparameters is None:
+        return None
+    if not isinstance(hyperparameters, dict):
+        raise TypeError(f"Hyperparameters must be a dictionary or None, got {type(hyperparameters).__name__}")
+    out: dict[str, str] = {}
+    for key, value in hyperparameters.items():
+        if not isinstance(key, str):
+            raise TypeError(f"Hyperparameter key {key!r} must be a string")
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise TypeError(
+                f"Hyperparameter value for key {key!r} must be a string, integer or float, got {type(value).__name__}"
+            )
+        out[key] = str(value)
+    return out
 
 
 def _results_folder(display_config: DisplayConfig) -> str | None:
@@ -155,6 +201,8 @@ def _results_folder(display_config: DisplayConfig) -> str | None:
     folder = display_config.results_folder
     if folder is None and not display_config._session_report:
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
+    if folder and display_config.results_subfolder:
+        return os.path.join(str(folder), display_config.results_subfolder)
     return str(folder) if folder else None
 
 
@@ -197,14 +245,17 @@ def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
     about and recorded in ``result.extras["export_error"]``, never raised, so the measured result is not lost."""
     import warnings
 
-    from deepeval.evaluate.report import export_run, export_test_cases
+    from deepeval.evaluate.report import export_report_file, export_run, export_test_cases
 
     folder = _results_folder(display_config)
     try:
         if folder:
             json_path, html_path = export_run(result, folder)
             result.extras["json_path"], result.extras["html_path"] = str(json_path), str(html_path)
-        if display_config.file_output_dir:  # export_run / export_test_cases expand "~"
+        if display_config.file_output_dir and display_config.file_type:  # the report writers expand "~"
+            path = export_report_file(result, display_config.file_output_dir, display_config.file_type)
+            result.extras["report_path"] = str(path)
+        elif display_config.file_output_dir:
             export_test_cases(result, display_config.file_output_dir)
     except Exception as err:  # never lose a measured run to its export (disk full, odd metadata, a bug here)
         message = (
@@ -225,6 +276,8 @@ def evaluate(
     identifier: str | None = None,
     backend: str = "local",
     ray_config: RayConfig | None = None,
+    hyperparameters: dict[str, Any] | None = None,
+    metric_collection: str | None = None,
 ) -> EvaluationResult:
     """Run every metric on every test case and return the results in input order.
 
@@ -242,10 +295,14 @@ def evaluate(
         error_config: ``ignore_errors`` / ``skip_on_missing_params`` (see :class:`ErrorConfig`).
         repeat: run each metric ``repeat`` times per test case; each row then carries :class:`RepeatStats`
             (scores, mean, population std, pass rate) and its score is the mean.
-        identifier: a label stored in the result and used in export file names.
+        identifier: a label stored in the result, shown in the report title and used in export file names.
         backend: ``"local"`` (this process) or ``"ray"``: the same runner on a Ray cluster, in blocks of test
             cases, with worker-crash retries, a shared cache and cluster-wide judge rate limits; same rows
             (needs the ``ray`` extra; see :mod:`deepeval.evaluate.ray_backend`).
+        hyperparameters: ``{name: str | int | float | None}`` describing the run (model, prompt version, top-k...);
+            kept as deepeval keeps them (values as strings, None values dropped) in ``result.hyperparameters``,
+            the JSON export and the HTML report header.
+        metric_collection: deepeval's Confident AI metric collection; accepted, warned about once, ignored.
         ray_config: :class:`~deepeval.evaluate.ray_backend.RayConfig` for ``backend="ray"`` (cluster address,
             workers, block size, retries, cache folder, rate limits). Default: ``RayConfig()``.
 
@@ -253,7 +310,7 @@ def evaluate(
         :class:`EvaluationResult` with one :class:`TestResult` per test case and one :class:`MetricData` per metric.
 
     Raises:
-        TypeError / ValueError: bad or empty ``test_cases`` / ``metrics``.
+        TypeError / ValueError: bad or empty ``test_cases`` / ``metrics``; bad ``hyperparameters`` (TypeError).
         ConfigurationError: an invalid config value, ``repeat`` or ``backend``, an unusable cache file, or a
             ``results_folder`` / ``file_output_dir`` that is an existing file or not writable (checked before
             anything is measured; a later export failure only warns and sets ``result.extras["export_error"]``);
@@ -278,6 +335,8 @@ def evaluate(
             identifier=identifier,
             backend=backend,
             ray_config=ray_config,
+            hyperparameters=hyperparameters,
+            metric_collection=metric_collection,
         )
     )
 
@@ -298,6 +357,8 @@ def assert_test(
     environment variables: ``DEEPEVAL_USE_CACHE`` (-c), ``DEEPEVAL_IGNORE_ERRORS`` (-i: errors do not fail the
     assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v), ``DEEPEVAL_REPEAT`` (-r).
     The cache is used only when ``DEEPEVAL_USE_CACHE`` is set (then also written).
+
+    A test case marked ``flaky=True`` warns (``UserWarning``, same text) instead of raising, as in deepeval.
 
     Raises:
         AssertionError: some metric failed (or errored, unless ignore-errors is on).
@@ -353,5 +414,14 @@ def assert_test(
             failures.append(
                 f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
             )
-    if failures:
+    if failures and getattr(test_case, "flaky", False):
+        # deepeval: a flaky test case's failure is reported, not raised, so it does not fail the run
+        import warnings
+
+        warnings.warn(
+            f"Flaky test case {test_result.name!r} failed (not raised):\n" + "\n".join(failures),
+            UserWarning,
+            stacklevel=2,
+        )
+    elif failures:
         raise AssertionError(f"Metrics failed on test case {test_result.name!r}:\n" + "\n".join(failures))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal
 
 from deepeval.errors import ConfigurationError
 
@@ -35,12 +36,20 @@ class AsyncConfig:
     measures may be in flight. Judge clients bound their own requests in flight separately.
     ``measure_timeout``: ours; optional per-measure deadline in seconds (None = none). A measure that runs past it
     becomes an error row; there is never a whole-run deadline.
+
+    Raises:
+        ConfigurationError: (a ``ValueError``, as deepeval raises) at construction, for ``max_concurrent < 1``, a
+            negative or non-finite ``throttle_value`` or a non-positive ``measure_timeout``; ``evaluate()``
+            checks again, for values changed after construction.
     """
 
     run_async: bool = True
     throttle_value: float = 0
     max_concurrent: int = 20
     measure_timeout: float | None = None
+
+    def __post_init__(self) -> None:
+        self.validate()
 
     def validate(self) -> None:
         if (
@@ -71,8 +80,16 @@ class DisplayConfig:
     ``verbose_mode``: when not None, overrides every metric's ``verbose_mode`` (rows carry ``verbose_logs`` only
     for metrics that ran in verbose mode). ``display_option``: which test cases the table shows
     (``TestRunResultDisplay`` or ``"all" | "failing" | "passing"``). ``results_folder``: write ``<run>.json`` and
-    ``<run>.html`` there (default: setting ``DEEPEVAL_RESULTS_FOLDER``; None = no files).
-    ``file_output_dir``: write one JSON file per test case there.
+    ``<run>.html`` there (default: setting ``DEEPEVAL_RESULTS_FOLDER``; None = no files); ``results_subfolder``:
+    a folder under it for this run's files. ``truncate_passing_cases``: the console table cuts the reasons of
+    passing rows short (False: every reason in full). ``inspect_after_run``: accepted; deepeval offers its trace
+    inspector after runs that recorded traces, and ours records none, so there is nothing to offer.
+    ``file_output_dir``: with ``file_type="html"`` or ``"md"``, write the whole report (untruncated) there as
+    ``<identifier>_<time>.html`` / ``.md``; with no ``file_type``, one JSON file per test case (ours; deepeval
+    refuses a missing ``file_type``).
+
+    Raises:
+        ConfigurationError: at construction, for a ``file_type`` other than ``"html"``, ``"md"`` or None.
     """
 
     show_indicator: bool = True
@@ -80,9 +97,19 @@ class DisplayConfig:
     verbose_mode: bool | None = None
     display_option: TestRunResultDisplay | str | None = TestRunResultDisplay.ALL
     results_folder: str | None = None
+    results_subfolder: str | None = None
+    truncate_passing_cases: bool = True
+    inspect_after_run: bool = True
+    file_type: Literal["html", "md"] | None = None
     file_output_dir: str | None = None
     # Internal: set by assert_test under the pytest plugin, whose session report replaces the per-call one.
     _session_report: bool = field(default=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.file_type not in (None, "html", "md"):
+            raise ConfigurationError(
+                f'DisplayConfig.file_type must be "html", "md" or None, got {self.file_type!r}'
+            )
 
     def display(self) -> TestRunResultDisplay:
         if self.display_option is None:

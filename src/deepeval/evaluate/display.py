@@ -87,10 +87,17 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _short(text: str | None, limit: int = 120) -> str:
-    """The first line of ``text``, whitespace collapsed, cut to ``limit`` characters."""
+#: reason length in the table: passing rows when ``truncate_passing_cases`` (deepeval's 50), and every other row
+PASSING_REASON_LIMIT = 50
+REASON_LIMIT = 120
+
+
+def _short(text: str | None, limit: int | None = REASON_LIMIT) -> str:
+    """The first line of ``text``, whitespace collapsed, cut to ``limit`` characters; None: the whole text."""
     if not text:
         return ""
+    if limit is None:
+        return text.strip()
     text = " ".join(text.strip().splitlines()[0].split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -109,11 +116,14 @@ TABLE_CHUNK = 100
 
 
 def results_renderables(
-    result: EvaluationResult, option: TestRunResultDisplay = TestRunResultDisplay.ALL
+    result: EvaluationResult,
+    option: TestRunResultDisplay = TestRunResultDisplay.ALL,
+    truncate_passing_cases: bool = True,
 ) -> Iterator[Any]:
     """rich renderables, built lazily: the per-row table (test cases chosen by ``option``, in chunks of
     :data:`TABLE_CHUNK` test cases; only the first has the title and header), then the per-metric summary and the
-    totals line."""
+    totals line. Reasons are cut short (passing rows of passing test cases to :data:`PASSING_REASON_LIMIT`
+    characters, others to :data:`REASON_LIMIT`); ``truncate_passing_cases=False`` shows every reason whole."""
     from rich.table import Table
     from rich.text import Text
 
@@ -146,7 +156,7 @@ def results_renderables(
                     _fmt(m.threshold, 2),
                     Text(label, style=style),
                     Text(m.evaluation_model or "-"),
-                    Text(_short(m.error or m.reason)),
+                    Text(_short(m.error or m.reason, _reason_limit(t, m, truncate_passing_cases))),
                 )
         yield table
     summary = Table(title="Metrics", expand=False)
@@ -175,23 +185,36 @@ def results_renderables(
     yield footer
 
 
+def _reason_limit(t: TestResult, m: Any, truncate_passing_cases: bool) -> int | None:
+    if not truncate_passing_cases:
+        return None
+    return PASSING_REASON_LIMIT if t.success and m.status == "passed" else REASON_LIMIT
+
+
 def render_results(
-    result: EvaluationResult, option: TestRunResultDisplay = TestRunResultDisplay.ALL, width: int = 120
+    result: EvaluationResult,
+    option: TestRunResultDisplay = TestRunResultDisplay.ALL,
+    width: int = 120,
+    truncate_passing_cases: bool = True,
 ) -> str:
     """The results table as plain text (no colour codes), ``width`` columns wide."""
     from rich.console import Console
 
     buf = io.StringIO()
     console = Console(file=buf, width=width, color_system=None, force_terminal=False, highlight=False)
-    for r in results_renderables(result, option):
+    for r in results_renderables(result, option, truncate_passing_cases):
         console.print(r)
     return buf.getvalue()
 
 
-def print_results(result: EvaluationResult, option: TestRunResultDisplay = TestRunResultDisplay.ALL) -> None:
+def print_results(
+    result: EvaluationResult,
+    option: TestRunResultDisplay = TestRunResultDisplay.ALL,
+    truncate_passing_cases: bool = True,
+) -> None:
     """Print the results table on stdout."""
     from rich.console import Console
 
     console = Console(file=sys.stdout, highlight=False)
-    for r in results_renderables(result, option):
+    for r in results_renderables(result, option, truncate_passing_cases):
         console.print(r)

@@ -164,3 +164,50 @@ def export_test_cases(result: EvaluationResult, folder: str | Path) -> list[Path
         text = json.dumps(t.to_dict(), indent=2, ensure_ascii=False, default=str)
         paths.append(write_text_atomic(folder / f"test_case_{t.index}.json", text))
     return paths
+
+
+def _md_cell(value: Any) -> str:
+    """One Markdown table cell: pipes escaped, line breaks as ``<br>`` (the text itself is kept whole)."""
+    text = "" if value is None else str(value)
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "\n").replace("\n", "<br>")
+
+
+def iter_markdown(result: EvaluationResult) -> Iterator[str]:
+    """The report as Markdown, one test case at a time: a heading per test case with its status, its input and
+    output (or turns), and a table of its metric rows with full reasons and errors."""
+    title = result.identifier or result.run_id or "evaluation"
+    tot = result.totals()
+    yield f"# deepeval run {title}\n\n"
+    yield f"{tot['test_cases_passed']}/{tot['test_cases']} test cases passed\n\n"
+    if result.hyperparameters:
+        yield "| Hyperparameter | Value |\n|:---|:---|\n"
+        for key, value in result.hyperparameters.items():
+            yield f"| {_md_cell(key)} | {_md_cell(value)} |\n"
+        yield "\n"
+    for t in result.test_results:
+        status = "PASS" if t.success else "FAIL"
+        yield f"## {status} {t.name}\n\n"
+        if t.conversational:
+            for turn in t.turns or []:
+                yield f"- **{turn.get('role', '')}**: {_md_cell(turn.get('content'))}\n"
+        else:
+            yield f"- **Input:** {_md_cell(t.input)}\n- **Actual output:** {_md_cell(t.actual_output)}\n"
+        yield "\n| Status | Metric | Score | Threshold | Judge | Reason / error |\n|:---:|:---|:---:|:---:|:---|:---|\n"
+        for m in t.metrics_data:
+            score = "-" if m.score is None else f"{m.score:.3f}"
+            threshold = "-" if m.threshold is None else f"{m.threshold:g}"
+            yield (
+                f"| {m.status} | {_md_cell(m.name)} | {score} | {threshold} | {_md_cell(m.evaluation_model)} | "
+                f"{_md_cell(m.error or m.reason)} |\n"
+            )
+        yield "\n"
+
+
+def export_report_file(result: EvaluationResult, folder: str | Path, file_type: str) -> Path:
+    """Write the whole report (``file_type`` ``"html"`` or ``"md"``) into ``folder`` (``~`` expanded) as
+    ``<identifier>_<YYYYmmdd_HHMMSS>.<ext>`` (``evaluation`` without an identifier); return its path."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", result.identifier or "evaluation")[:60]
+    stamp = _dt.datetime.now().strftime("%Y%m%d_%H%M%S")
+    path = Path(folder).expanduser() / f"{name}_{stamp}.{file_type}"
+    chunks = iter_html(result) if file_type == "html" else iter_markdown(result)
+    return write_chunks_atomic(path, chunks)

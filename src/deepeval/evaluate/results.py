@@ -141,12 +141,14 @@ class EvaluationResult:
     """The whole run: ``test_results`` in input order plus run-level facts.
 
     ``duration_s`` is wall seconds; ``cache_hits`` counts metric rows served from the cache; ``system_one_batches``
-    counts merged System One requests; ``repeat`` is the ``repeat`` argument.
+    counts merged System One requests; ``repeat`` is the ``repeat`` argument; ``hyperparameters`` the
+    ``evaluate(hyperparameters=...)`` dict as deepeval keeps it (values as strings, None values dropped).
     """
 
     test_results: list[TestResult]
     run_id: str = ""
     identifier: str | None = None
+    hyperparameters: dict[str, str] | None = None
     started_at: str | None = None
     duration_s: float | None = None
     repeat: int = 1
@@ -246,6 +248,7 @@ class EvaluationResult:
         return {
             "run_id": self.run_id,
             "identifier": self.identifier,
+            "hyperparameters": self.hyperparameters,
             "started_at": self.started_at,
             "duration_s": self.duration_s,
             "repeat": self.repeat,

@@ -1,19 +1,22 @@
 """Metric base classes. The runner knows metrics only through these.
 
 A user metric subclasses :class:`BaseMetric` (single-turn) or :class:`BaseConversationalMetric` (multi-turn) and
-implements ``measure``, ``a_measure``, ``is_successful`` and the ``__name__`` property, as in deepeval.
+implements ``measure``, ``is_successful`` and the ``__name__`` property, and optionally ``a_measure``, as in
+deepeval. Neither base class is abstract (deepeval's are not): a metric without ``a_measure`` is measured by its
+``measure`` on a worker thread, so a blocking ``measure`` never stalls the event loop; one with only ``a_measure``
+gets a ``measure`` that runs it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.system_one.schema import Questions, SystemOneAnswers
-from deepeval.test_case import ConversationalTestCase, LLMTestCase, LLMTestCaseParams
+from deepeval.test_case import LLMTestCase, SingleTurnParams
 
 
 @dataclass
@@ -27,7 +30,11 @@ class SystemOnePlan:
     questions: Questions
 
 
-class BaseMetric(ABC):
+def _overrides(metric: object, name: str, base: type) -> bool:
+    return getattr(type(metric), name, None) is not getattr(base, name)
+
+
+class BaseMetric:
     """Single-turn metric over an :class:`LLMTestCase`.
 
     Result attributes after ``measure``: ``score`` (float in [0, 1]), ``reason`` (None when ``include_reason`` is
@@ -37,7 +44,7 @@ class BaseMetric(ABC):
     One answers used, None when none), ``score_breakdown`` (dict), ``system_one_fallback_reason``.
     """
 
-    _required_params: ClassVar[list[LLMTestCaseParams]] = []
+    _required_params: ClassVar[list[SingleTurnParams]] = []
 
     threshold: float | None = 0.5
     strict_mode: bool = False
@@ -46,6 +53,8 @@ class BaseMetric(ABC):
     verbose_mode: bool = False
     flaky: bool = False
     evaluation_model: str | None = None
+    model: Any = None
+    system_one_model: Any = None
 
     score: float | None = None
     reason: str | None = None
@@ -65,22 +74,39 @@ class BaseMetric(ABC):
         cls_name: str = type(self).__qualname__
         return cls_name.removesuffix("Metric") or cls_name
 
-    @abstractmethod
     def measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float:
-        """Evaluate ``test_case`` and return the score."""
+        """Evaluate ``test_case`` and return the score. The default runs the subclass's :meth:`a_measure`.
 
-    @abstractmethod
+        Raises:
+            NotImplementedError: the subclass defines neither ``measure`` nor ``a_measure``.
+        """
+        if not _overrides(self, "a_measure", BaseMetric):
+            raise NotImplementedError(f"{type(self).__name__} must define measure() (or a_measure())")
+        from deepeval._concurrency import run_sync
+
+        score: float = run_sync(self.a_measure(test_case, *args, **kwargs))
+        return score
+
     async def a_measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float:
-        """Async :meth:`measure`."""
+        """Async :meth:`measure`. The default runs the subclass's sync ``measure`` on a worker thread."""
+        if not _overrides(self, "measure", BaseMetric):
+            raise NotImplementedError(f"{type(self).__name__} must define measure() (or a_measure())")
+        score: float = await asyncio.to_thread(self.measure, test_case, *args, **kwargs)
+        return score
 
-    def is_successful(self) -> bool:
-        """``False`` when errored; True in score-only mode; else ``score >= threshold``."""
-        if self.error is not None or self.score is None:
-            self.success = False
-            return False
+    def is_successful(self) -> bool | None:
+        """Set and return ``success``: None in score-only mode (``threshold`` None), False when errored or
+        without a comparable score, else ``score >= threshold`` (deepeval's rule; an unexpected error raised by
+        the comparison itself propagates)."""
         if self.threshold is None:
-            return True
-        self.success = self.score >= self.threshold
+            self.success = None
+        elif self.error is not None or self.score is None:
+            self.success = False
+        else:
+            try:
+                self.success = bool(self.score >= self.threshold)
+            except TypeError:
+                self.success = False
         return self.success
 
     def cache_config(self) -> dict[str, Any]:
@@ -126,12 +152,5 @@ class BaseMetric(ABC):
 
 
 class BaseConversationalMetric(BaseMetric):
-    """Multi-turn metric over a :class:`ConversationalTestCase`."""
-
-    @abstractmethod
-    def measure(self, test_case: ConversationalTestCase, *args: Any, **kwargs: Any) -> float:  # type: ignore[override]
-        """Evaluate the conversation and return the score."""
-
-    @abstractmethod
-    async def a_measure(self, test_case: ConversationalTestCase, *args: Any, **kwargs: Any) -> float:  # type: ignore[override]
-        """Async :meth:`measure`."""
+    """Multi-turn metric over a :class:`ConversationalTestCase` (``measure`` / ``a_measure`` as in
+    :class:`BaseMetric`, over a conversation)."""

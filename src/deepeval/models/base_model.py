@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, ClassVar
 
 from deepeval.models.system_one.schema import (
     ChoiceAnswer,
@@ -26,7 +26,14 @@ class DeepEvalBaseLLM(ABC):
     ``self.model``. ``generate(prompt, schema=None)`` may return a string, an instance of ``schema`` (a pydantic
     model class), or a ``(result, cost_usd)`` tuple; a ``generate`` that takes no ``schema`` works too. Metrics call
     models through :func:`deepeval.models.structured.a_generate_structured`, which handles all of these.
+
+    A subclass may skip ``super().__init__()`` and set its own attributes (deepeval's documented custom-model
+    pattern): ``name`` and ``model`` then default to None on the class, and judges are named by
+    :meth:`get_model_name` only.
     """
+
+    name: str | None = None
+    model: Any = None
 
     def __init__(self, model: str | None = None, *args: Any, **kwargs: Any) -> None:
         self.name = model
@@ -57,8 +64,17 @@ class DeepEvalBaseSystemOneModel(ABC):
 
     Subclasses implement :meth:`load_model`, :meth:`decide` (returning ``(SystemOneAnswers, cost_usd | None)``),
     optionally :meth:`a_decide`, and :meth:`get_model_name`. A question missing from the answers is a failed
-    decision for the caller. Errors are :class:`deepeval.errors.SystemOneError` subclasses.
+    decision for the caller. Errors are :class:`deepeval.errors.SystemOneError` subclasses. As with
+    :class:`DeepEvalBaseLLM`, a subclass need not call ``super().__init__()``.
+
+    ``enforce_request_budget``: True (default, as deepeval does for every System One model) refuses a request over
+    the System One token budget before it reaches :meth:`a_decide` (see :mod:`deepeval.models.system_one.call`);
+    a model with no context window of its own may set it False.
     """
+
+    name: str | None = None
+    model: Any = None
+    enforce_request_budget: ClassVar[bool] = True
 
     def __init__(self, model: str | None = None, *args: Any, **kwargs: Any) -> None:
         self.name = model

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
 from pydantic._internal._model_construction import ModelMetaclass
 from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails, PydanticCustomError
@@ -46,6 +47,35 @@ def _clean(msg: str) -> str:
 
 
 _DUPLICATE = "field_given_twice"
+_COUNT = {2: "two", 3: "three"}
+
+#: ``metadata`` also accepts deepeval's deprecated name ``additional_metadata`` (and its camelCase) on input.
+MetadataAlias = AliasChoices("metadata", "additionalMetadata", "additional_metadata")
+_METADATA_DEPRECATION = "'additional_metadata' is deprecated. Use 'metadata' instead."
+
+
+def deprecated_metadata_alias() -> property:
+    """The ``additional_metadata`` attribute: reads and writes ``metadata`` with deepeval's DeprecationWarning
+    (construction with ``additional_metadata=`` is silent, as in deepeval)."""
+
+    def _get(self: Any) -> Any:
+        warnings.warn(_METADATA_DEPRECATION, DeprecationWarning, stacklevel=2)
+        return self.metadata
+
+    def _set(self: Any, value: Any) -> None:
+        warnings.warn(_METADATA_DEPRECATION, DeprecationWarning, stacklevel=2)
+        self.metadata = value
+
+    return property(_get, _set, doc="Deprecated name of ``metadata``.")
+
+
+def _spellings(name: str, field: Any) -> list[str]:
+    """Every input name of a field: its own name, its alias and its validation alias choices."""
+    out = [name]
+    for alias in (field.alias, field.validation_alias):
+        choices = alias.choices if isinstance(alias, AliasChoices) else [alias]
+        out += [c for c in choices if isinstance(c, str) and c not in out]
+    return out
 
 
 def describe_validation_error(err: ValidationError, owner: str) -> str:
@@ -73,10 +103,10 @@ def describe_validation_error(err: ValidationError, owner: str) -> str:
             if e["type"] == "missing":
                 lines.append(f"{where} is required")
             elif e["type"] == _DUPLICATE and e.get("ctx"):
-                for snake, camel in e["ctx"]["pairs"]:
+                for name, given in e["ctx"]["pairs"]:
                     lines.append(
-                        f"{where}.{snake}: given twice, as {snake!r} and {camel!r} (two spellings of one field); "
-                        "pass it once"
+                        f"{where}.{name}: given twice, as {' and '.join(repr(g) for g in given)} "
+                        f"({_COUNT.get(len(given), str(len(given)))} spellings of one field); pass it once"
                     )
             elif e["type"] == "extra_forbidden":
                 lines.append(f"{where}: unknown field (check the spelling; snake_case or camelCase)")
@@ -145,16 +175,16 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
         the assigned name (``info.field_name``), so an assigned alias is reported as an unknown attribute."""
         assigning = isinstance(data, dict) and info.field_name in data and set(cls.model_fields) <= set(data)
         if isinstance(data, dict) and not assigning:
-            pairs = [
-                (name, field.alias)
-                for name, field in cls.model_fields.items()
-                if field.alias and field.alias != name and name in data and field.alias in data
-            ]
+            pairs = []
+            for name, field in cls.model_fields.items():
+                given = [s for s in _spellings(name, field) if s in data]
+                if len(given) > 1:
+                    pairs.append((name, given))
             if pairs:
                 raise PydanticCustomError(
                     _DUPLICATE,
-                    "fields given twice (snake_case and camelCase): {names}",
-                    {"names": ", ".join(f"{a}/{b}" for a, b in pairs), "pairs": pairs},
+                    "fields given twice (under two spellings): {names}",
+                    {"names": ", ".join("/".join(given) for _, given in pairs), "pairs": pairs},
                 )
         return data
 
@@ -179,5 +209,6 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
             raise self.invalid_input_error(describe_validation_error(err, type(self).__name__)) from None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict with camelCase keys and ``None`` fields left out."""
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        """JSON-ready dict with camelCase keys; fields left at their default (None, ``flaky=False``, a
+        ``FUNCTION`` tool call type) are left out."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True)

@@ -2,24 +2,63 @@
 
 from __future__ import annotations
 
+import json
 from enum import Enum
 from typing import Any
 
-from pydantic import Field, StrictFloat, StrictInt, StrictStr
+from pydantic import Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr
 
-from deepeval.test_case._base import CaseModel
+from deepeval.test_case._base import CaseModel, MetadataAlias, deprecated_metadata_alias
+from deepeval.test_case._expectations import Expectations
+from deepeval.test_case._mcp import MCPPromptCall, MCPResourceCall, MCPServer, MCPToolCall
 
 
-class LLMTestCaseParams(str, Enum):
-    """Names of the ``LLMTestCase`` fields a metric can require."""
+class SingleTurnParams(str, Enum):
+    """Names of the ``LLMTestCase`` fields a metric can require (deepeval's members, in its order)."""
 
     INPUT = "input"
     ACTUAL_OUTPUT = "actual_output"
     EXPECTED_OUTPUT = "expected_output"
     CONTEXT = "context"
     RETRIEVAL_CONTEXT = "retrieval_context"
+    METADATA = "metadata"
+    TAGS = "tags"
     TOOLS_CALLED = "tools_called"
     EXPECTED_TOOLS = "expected_tools"
+    MCP_SERVERS = "mcp_servers"
+    MCP_TOOLS_CALLED = "mcp_tools_called"
+    MCP_RESOURCES_CALLED = "mcp_resources_called"
+    MCP_PROMPTS_CALLED = "mcp_prompts_called"
+
+
+class ToolCallParams(str, Enum):
+    """The ``ToolCall`` fields a tool-correctness check can compare besides the name."""
+
+    INPUT_PARAMETERS = "input_parameters"
+    OUTPUT = "output"
+
+
+class ToolCallType(str, Enum):
+    """Whether a tool call went to a plain function or through MCP (serialised as its value)."""
+
+    FUNCTION = "FUNCTION"
+    MCP = "MCP"
+
+
+def _hashable(obj: Any) -> Any:
+    """A hashable stand-in for ``obj`` (dicts, lists and sets converted recursively); an unhashable leaf becomes a
+    token of its type, so equal objects still hash alike."""
+    if isinstance(obj, dict):
+        return tuple(sorted(((k, _hashable(v)) for k, v in obj.items()), key=repr))
+    if isinstance(obj, (list, tuple)):
+        return tuple(_hashable(v) for v in obj)
+    if isinstance(obj, (set, frozenset)):
+        return frozenset(_hashable(v) for v in obj)
+    try:
+        hash(obj)
+    except TypeError:
+        return ("<unhashable>", type(obj).__qualname__)
+    return obj
 
 
 class RetrievedContextData(CaseModel):
@@ -37,10 +76,40 @@ class ToolCall(CaseModel):
     """A tool invocation made (or expected) by the application under test."""
 
     name: StrictStr
+    type: ToolCallType = ToolCallType.FUNCTION
     description: StrictStr | None = None
     reasoning: StrictStr | None = None
     output: Any = None
     input_parameters: dict[str, Any] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        """Two calls are equal when name, input parameters and output are (description, reasoning and type are
+        commentary), as in deepeval."""
+        if not isinstance(other, ToolCall):
+            return False
+        return (self.name, self.input_parameters, self.output) == (
+            other.name,
+            other.input_parameters,
+            other.output,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, _hashable(self.input_parameters or {}), _hashable(self.output)))
+
+    def __repr__(self) -> str:
+        """``ToolCall(name="...", ...)`` with only the fields that are set, dict parameters and outputs as indented
+        JSON (the layout deepeval prints)."""
+        parts = [f'name="{self.name}"', f'type="{self.type.value}"']
+        parts += [
+            f'{k}="{v}"' for k, v in (("description", self.description), ("reasoning", self.reasoning)) if v
+        ]
+        for label, value in (("input_parameters", self.input_parameters), ("output", self.output)):
+            if isinstance(value, dict) and (value or label == "output"):
+                text = json.dumps(value, indent=4, ensure_ascii=False, default=str)
+                parts.append(f"{label}=" + text.replace("\n", "\n    "))
+            elif label == "output" and value is not None:
+                parts.append(f"output={value!r}")
+        return "ToolCall(\n    " + ",\n    ".join(parts) + "\n)"
 
 
 class LLMTestCase(CaseModel):
@@ -58,14 +127,34 @@ class LLMTestCase(CaseModel):
     expected_output: StrictStr | None = None
     context: list[StrictStr] | None = None
     retrieval_context: list[StrictStr | RetrievedContextData] | None = None
-    metadata: dict[str, Any] | None = None
+    metadata: dict[str, Any] | None = Field(default=None, validation_alias=MetadataAlias)
     tools_called: list[ToolCall] | None = None
     expected_tools: list[ToolCall] | None = None
     comments: StrictStr | None = None
     token_cost: StrictFloat | StrictInt | None = None
+    input_token_count: StrictInt | None = None
+    output_token_count: StrictInt | None = None
     completion_time: StrictFloat | StrictInt | None = None
+    flaky: StrictBool = False
+    multimodal: StrictBool = False
     name: StrictStr | None = None
     tags: list[StrictStr] | None = Field(default=None)
+    mcp_servers: list[MCPServer] | None = None
+    mcp_tools_called: list[MCPToolCall] | None = None
+    mcp_resources_called: list[MCPResourceCall] | None = None
+    mcp_prompts_called: list[MCPPromptCall] | None = None
+    custom_column_key_values: dict[StrictStr, StrictStr] | None = None
+    expectations: Expectations | None = None
+    expected_labels: dict[StrictStr, StrictStr] | None = None
+
+    additional_metadata = deprecated_metadata_alias()
+
+    # deepeval's private bookkeeping of where a dataset put this case (deepeval's per-instance ``_identifier`` is left
+    # out: it makes two equal test cases compare unequal)
+    _dataset_rank: int | None = PrivateAttr(default=None)
+    _dataset_alias: str | None = PrivateAttr(default=None)
+    _dataset_id: str | None = PrivateAttr(default=None)
+    _dataset_version: str | None = PrivateAttr(default=None)
 
     def retrieval_context_texts(self) -> list[str] | None:
         """The retrieval context as plain strings (``RetrievedContextData`` rendered as ``"<source>: <context>"``)."""

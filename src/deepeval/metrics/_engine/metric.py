@@ -35,14 +35,21 @@ from deepeval.config.settings import redact
 from deepeval.errors import ConfigurationError, InvalidEvalModeError
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import EXTRACTION_PROMPT_VERSION
-from deepeval.metrics._engine.judges import Judges, SyncLLM, SyncSystemOne, key_names, resolve_judges
+from deepeval.metrics._engine.judges import (
+    EMBEDDED_NAMES,
+    Judges,
+    SyncLLM,
+    SyncSystemOne,
+    key_names,
+    resolve_judges,
+)
 from deepeval.metrics._engine.schemas import ReasonReply
 from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
 from deepeval.metrics._engine.system_one import WeightedQuestion, build_reason, evaluate_answers
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
-from deepeval.models.resolve import describe
+from deepeval.models.resolve import describe, resolve_llm, resolve_system_one
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import SystemOneAnswers
@@ -117,6 +124,7 @@ class EngineMetric(BaseMetric):
         self.question_set = question_set or self.default_question_set
         self.extractor = extractor
         self.reset_result()
+        self.evaluation_model = self._expected_evaluation_model()
 
     # -- hooks -----------------------------------------------------------------------------------------------------
     def _check_params(self, test_case: Any) -> None:
@@ -154,6 +162,62 @@ class EngineMetric(BaseMetric):
     def eval_mode(self, value: str | EvalMode | None) -> None:
         self.eval_mode_argument = None if value is None else parse_eval_mode(value, "the eval_mode argument")
         self._judges = None
+
+    @property
+    def model(self) -> DeepEvalBaseLLM | None:
+        """The LLM judge, as deepeval exposes it: the ``model=`` instance; else the resolved one after the first
+        measure; before that the client built for a ``model=`` name (a client object only: no connection, no
+        key needed); None when it comes from the settings (resolved on the first measure). Assigning a model (or
+        None) re-resolves the judges on the next measure."""
+        arg = self.model_argument
+        if isinstance(arg, DeepEvalBaseLLM):
+            return arg
+        if self._judges is not None:
+            return self._judges.llm
+        return resolve_llm(arg) if isinstance(arg, str) else None
+
+    @model.setter
+    def model(self, value: str | DeepEvalBaseLLM | None) -> None:
+        self.model_argument = value
+        self._judges = None
+
+    @property
+    def system_one_model(self) -> DeepEvalBaseSystemOneModel | None:
+        """The System One judge, like :attr:`model`: the ``system_one_model=`` instance; else the resolved one
+        after the first measure; before that the client for a TypeSafe model name; else None (the embedded judge is
+        only loaded by a measure that needs it)."""
+        arg = self.system_one_model_argument
+        if isinstance(arg, DeepEvalBaseSystemOneModel):
+            return arg
+        if self._judges is not None:
+            return self._judges.system_one
+        if isinstance(arg, str) and arg.lower() not in EMBEDDED_NAMES:
+            return resolve_system_one(arg)
+        return None
+
+    @system_one_model.setter
+    def system_one_model(self, value: str | DeepEvalBaseSystemOneModel | None) -> None:
+        self.system_one_model_argument = value
+        self._judges = None
+
+    def _expected_evaluation_model(self) -> str | None:
+        """``evaluation_model`` before any measure (deepeval sets it at construction): the judges the resolved
+        mode will use, named from the arguments (``get_model_name()`` of an instance, else the name given);
+        None for a judge that comes from the settings. Nothing is built, loaded or contacted."""
+        try:
+            mode = self._resolve_mode()
+        except InvalidEvalModeError:
+            return None
+
+        def name(arg: Any) -> str | None:
+            return arg if isinstance(arg, str) else describe(arg)
+
+        llm, s1 = name(self.model_argument), name(self.system_one_model_argument)
+        if mode is EvalMode.LLM:
+            return llm
+        if mode is EvalMode.SYSTEM_ONE:
+            return s1
+        return " + ".join(n for n in (llm, s1) if n) or None
 
     def _resolve_mode(self) -> EvalMode:
         return resolve_eval_mode(

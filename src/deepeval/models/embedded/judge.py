@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import Any
+from typing import Any, ClassVar
 
 from deepeval.errors import SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
@@ -135,6 +135,9 @@ def _prefetch(state: Any, questions: Questions) -> None:
 class EmbeddedJudge(DeepEvalBaseSystemOneModel):
     """The embedded offline judge (see module docstring). Thread-safe; construct through
     :func:`get_embedded_judge` to share one instance (and its caches) per process."""
+
+    #: in-process, no context window: long test cases are judged, not refused (deepeval has no such judge)
+    enforce_request_budget: ClassVar[bool] = False
 
     def __init__(self) -> None:
         super().__init__(model=MODEL_NAME)

@@ -15,6 +15,12 @@ Exceptions raised by the model:
 
 Hybrid mode falls back to the LLM for all three kinds (``metrics/_engine/decisions.py``); ``system_one`` mode reports
 the error.
+
+Before calling, a request over the System One token budget (``typesafe.check_budget``: state + longest question
+<= 32,000 and whole request <= 64,000 estimated tokens) is refused with ``RequestTooLargeError`` (kind
+``context_limit``, advising eval mode ``llm``), as deepeval refuses it for every System One model. Models whose
+``enforce_request_budget`` is False skip this: our in-process judges (no context window) and ``TypeSafeModel``,
+which checks its own wire body.
 """
 
 from __future__ import annotations
@@ -101,6 +107,32 @@ def wrap_model_exception(err: BaseException, model: Any) -> BaseException:
     return wrapped
 
 
+def check_request_budget(model: Any, state: Any, questions: Questions) -> None:
+    """Refuse a request over the System One token budget before it reaches ``model`` (see module docstring).
+
+    Raises:
+        RequestTooLargeError: over budget (kind ``context_limit``); the message says to use eval mode ``llm``.
+    """
+    if not getattr(model, "enforce_request_budget", True) or not questions:
+        return
+    from deepeval.errors import UnsupportedQuestionError
+    from deepeval.models.system_one.typesafe import check_budget, wire_question, wire_state
+
+    try:
+        sent_state = wire_state(state)
+    except TypeError:
+        return  # not JSON-shaped: the model decides what it accepts
+    wire_qs: dict[str, Any] = {}
+    for qid, q in questions.items():
+        try:
+            wire_qs[str(qid)] = wire_question(q)
+        except UnsupportedQuestionError:
+            wire_qs[str(qid)] = (
+                q.model_dump(mode="json", exclude_none=True) if hasattr(q, "model_dump") else str(q)
+            )
+    check_budget(sent_state, wire_qs, {"state": sent_state, "questions": wire_qs}, model=model_name(model))
+
+
 async def a_decide_checked(
     model: DeepEvalBaseSystemOneModel, state: Any, questions: Questions
 ) -> tuple[SystemOneAnswers, float | None]:
@@ -111,8 +143,10 @@ async def a_decide_checked(
         ``(answers, cost)``; cost in USD or None when the model reports none.
 
     Raises:
+        RequestTooLargeError: the request is over budget (nothing was sent).
         SystemOneError: the model failed (kinds ``timeout``, ``connection``, ``server`` or the model's own kind).
     """
+    check_request_budget(model, state, questions)
     try:
         result = await model.a_decide(state, questions)
     except Exception as err:

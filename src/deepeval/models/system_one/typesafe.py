@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Coroutine, Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import httpx
 from pydantic import BaseModel, ValidationError
@@ -237,6 +237,9 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
     :class:`SystemOneError` with kind auth (401/403), bad_request (400/404/422), rate_limit, server, timeout,
     connection. Messages name the model and never the key.
     """
+
+    #: a_decide checks its own wire body against the budget (check_budget), so the generic check is skipped
+    enforce_request_budget: ClassVar[bool] = False
 
     def __init__(
         self,
