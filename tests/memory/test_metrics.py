@@ -123,4 +123,6 @@ def test_evaluate_measures_memory_on_conversations_and_says_why_it_skips_single_
     assert measured.skipped is False and measured.score is not None and measured.score >= 0.9
     assert measured.success is True
     assert skipped.skipped is True and skipped.score is None
-    assert skipped.reason == "skipped: MemoryRecall is a conversational metric and this test case is single-turn"
+    assert (
+        skipped.reason == "skipped: MemoryRecall is a conversational metric and this test case is single-turn"
+    )

@@ -66,7 +66,9 @@ class EndpointChatModel:
         self.timeout = timeout
         from deepeval.models.llms.per_loop import PerLoop
 
-        self._clients: PerLoop[Any] = PerLoop(lambda: _client(self.base_url, self._api_key, self.timeout), _close)
+        self._clients: PerLoop[Any] = PerLoop(
+            lambda: _client(self.base_url, self._api_key, self.timeout), _close
+        )
 
     def __repr__(self) -> str:
         return f"EndpointChatModel(base_url={self.base_url!r}, model={self.name!r})"
