@@ -405,6 +405,17 @@ def answer_chat(payload: dict[str, Any]) -> ChatAnswer:
 # --------------------------------------------------------------------------------------------------------------
 
 
+def _state_facts(text: str, state: Any) -> str:
+    """Ours, hybrid knowledge retention: the facts a question names by position (``Facts: `facts` 0, 2``) in the
+    request state's ``facts`` list, as the JSON list a quoted FACTS block would hold."""
+    found = re.search(r"Facts: `facts` ([0-9, ]+)", text)
+    facts = state.get("facts") if isinstance(state, dict) else None
+    if found is None or not isinstance(facts, list):
+        return ""
+    ids = [int(i) for i in found.group(1).replace(" ", "").split(",") if i]
+    return json.dumps([facts[i] for i in ids if 0 <= i < len(facts)], ensure_ascii=False)
+
+
 def _noul_probability(instructions: Any, state: Any) -> float:
     if isinstance(instructions, dict):  # deepeval hybrid: {"statement": item, "question": ...}
         item = next((str(v) for k, v in instructions.items() if k != "question"), None)
@@ -416,7 +427,7 @@ def _noul_probability(instructions: Any, state: Any) -> float:
     text = instructions if isinstance(instructions, str) else json.dumps(instructions, sort_keys=True)
     message = _block(text, "ASSISTANT")
     if message is not None:  # ours, hybrid knowledge retention: yes = the assistant turn shows attrition
-        return 0.9 if forgets(message, _block(text, "FACTS") or "") else 0.1
+        return 0.9 if forgets(message, _block(text, "FACTS") or _state_facts(text, state)) else 0.1
     item = _block(text, "STATEMENT", "CLAIM")
     if item is not None:  # ours, hybrid: the item is delimited inside the instructions
         return _P[relevance(item)]

@@ -39,7 +39,10 @@ class JudgeError(DeepEvalError):
         retryable: bool = False,
         kind: str = "error",
     ) -> None:
-        super().__init__(message)
+        from deepeval.config.settings import redact
+
+        # by value, whatever the message quotes (a server's reply excerpt, a URL): see deepeval.config.redaction
+        super().__init__(redact(message))
         self.model = model
         self.status_code = status_code
         self.retryable = retryable

@@ -379,6 +379,45 @@ def test_invalid_env_dir_path_is_exit_1(isolated: Path, monkeypatch: pytest.Monk
     assert code == 1
 
 
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http://127.0.0.1:99999/v1", "port '99999' is not a number in 1-65535"),
+        (f"http://user:{SECRET}@127.0.0.1:abc/v1", "port 'abc' is not a number in 1-65535"),
+    ],
+)
+def test_unusable_base_url_is_refused_before_it_is_saved(isolated: Path, url: str, problem: str) -> None:
+    for command in (
+        ["set-local-model", "--model", "m", "--base-url", url],
+        ["set-typesafe", "--base-url", url],
+    ):
+        code, out = _run(*command, "--save", "dotenv")
+        assert code == 2 and "--base-url" in _plain(out) and problem in _plain(out)
+        assert SECRET not in out
+    assert not (isolated / ".env.local").exists()
+
+
+def test_settings_masks_credential_names_and_known_secret_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Masked: a name that only contains a credential word (OPENAI_APIKEY, LOCAL_MODEL_PASSWORD_FILE) and any value
+    that is a known secret, whatever its name (a key copied into OPENAI_BACKUP). Shown: known non-secret keys whose
+    names hold such a word (OPENAI_COST_PER_INPUT_TOKEN)."""
+    other = "sk-other-77AbCdEfGhIjKl"
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    monkeypatch.setenv("OPENAI_APIKEY", other)
+    monkeypatch.setenv("LOCAL_MODEL_PASSWORD_FILE", "hunter2-pass")
+    monkeypatch.setenv("OPENAI_BACKUP", SECRET)
+    monkeypatch.setenv("OPENAI_COST_PER_INPUT_TOKEN", "0.000002")
+    code, out = _run("settings")
+    assert code == 0, out
+    for value in (SECRET, other, "hunter2-pass"):
+        assert value not in out
+    lines = {line.split()[0]: line.split()[1] for line in out.splitlines() if line.startswith("  ")}
+    assert lines["OPENAI_APIKEY"] == "***" + other[-4:]
+    assert lines["OPENAI_BACKUP"] == "***" + SECRET[-4:]
+    assert lines["LOCAL_MODEL_PASSWORD_FILE"] == "***"
+    assert lines["OPENAI_COST_PER_INPUT_TOKEN"] == "0.000002"
+
+
 def test_unset_openai_removes_openai_settings_and_keeps_the_key_unless_clear_secrets(isolated: Path) -> None:
     env_local = isolated / ".env.local"
     env_local.write_text(

@@ -88,3 +88,37 @@ def test_real_metric_cache_key_changes_with_eval_mode_and_judge():
     }
     assert keys["same"] == keys["hybrid"]
     assert len({keys["hybrid"], keys["system_one"], keys["other llm"]}) == 3
+
+
+@pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
+def test_errored_rows_count_every_request_sent(monkeypatch: pytest.MonkeyPatch, transport: str) -> None:
+    """A judge that always answers 500, with 2 retries: 3 requests reach the server, and the row counts all three
+    (``llm_calls`` + ``retries``), the failed attempts included."""
+    from deepeval.evaluate import ErrorConfig
+    from deepeval.models import LocalModel, TypeSafeModel
+    from deepeval.models.retry import RetryPolicy
+    from deepeval.testing._http import Fault
+    from deepeval.testing.servers import OpenAIChatServer, SystemOneServer
+
+    monkeypatch.setenv("DEEPEVAL_HTTP_CLIENT", transport)
+    policy = RetryPolicy(max_retries=2, timeout=5, base_delay=0.001, max_delay=0.002)
+    tc = LLMTestCase(input="What is 2 + 2?", actual_output="4", retrieval_context=["2+2=4"])
+    with OpenAIChatServer() as llm_srv, SystemOneServer() as s1_srv:
+        llm_srv.script(*[Fault.server_error()] * 3)
+        s1_srv.script(*[Fault.server_error()] * 3)
+        judge_llm = LocalModel(model="m", base_url=llm_srv.base_url, retry_policy=policy)
+        s1 = TypeSafeModel(api_key="k", base_url=s1_srv.base_url, retry_policy=policy)
+        result = evaluate(
+            [tc],
+            [
+                metrics.AnswerRelevancyMetric(model=judge_llm, eval_mode="llm"),
+                metrics.AnswerRelevancyMetric(eval_mode="system_one", system_one_model=s1),
+            ],
+            display_config=QUIET,
+            cache_config=CacheConfig(write_cache=False),
+            error_config=ErrorConfig(ignore_errors=True),
+        )
+        llm_row, s1_row = result.test_results[0].metrics_data
+        assert llm_srv.counters.requests == 3 and s1_srv.counters.requests == 3
+    assert llm_row.error is not None and (llm_row.llm_calls, llm_row.retries) == (1, 2)
+    assert s1_row.error is not None and (s1_row.system_one_requests, s1_row.retries) == (1, 2)

@@ -146,8 +146,9 @@ def test_keeper_whose_writes_are_all_refused_is_warned(manifest: FactManifest, c
         }
 
     turns = conversation.turns[:8]
+    early = {fid: i for fid, i in conversation.introduced.items() if i < 8}
     with OpenAIChatServer(bad_names) as srv:
-        r = asyncio.run(run_long_term(manifest, turns, conversation.introduced, EndpointChatModel(srv.base_url, "m"),
+        r = asyncio.run(run_long_term(manifest, turns, early, EndpointChatModel(srv.base_url, "m"),
                                       judge=JUDGE))  # fmt: skip
     assert r.warnings == [
         "the model never wrote a wiki page in 4 updates; 4 writes were refused: recall is measured on an empty wiki"

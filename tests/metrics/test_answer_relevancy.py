@@ -423,7 +423,8 @@ def test_system_one_formula_and_reason() -> None:
     assert round(metric.score or 0, 4) == 0.7417
     assert s1.call_count == 1
     call = s1.calls[0]
-    assert call.state == {"note": STATE_NOTE, "input": CASE.input, "actual_output": OUT}
+    # system_one: the fields are the data and no question quotes content, so the state carries no note
+    assert call.state == {"input": CASE.input, "actual_output": OUT}
     assert {qid: q.kind for qid, q in call.questions.items()} == {
         "all_relevant": "answer_relevancy.all_relevant",
         "addresses_input": "answer_relevancy.addresses_input",

@@ -190,7 +190,6 @@ def test_system_one_formula() -> None:
     node = RetrievedContextData(context=NODE_B, source="faq.md")
     assert metric.measure(case([NODE_A, node])) == pytest.approx(0.741666, abs=1e-5)
     assert s1.calls[0].state == {
-        "note": STATE_NOTE,
         "input": "What if these shoes don't fit?",
         "retrieval_context": [NODE_A, NODE_B],
     }

@@ -86,7 +86,7 @@ def test_cache_config_names_mode_judges_and_versions() -> None:
     assert hybrid["judges"] == {"llm": "judge-a", "system_one": "jev-x", "extractor": None}
     assert llm_cfg["judges"]["system_one"] is None
     assert hybrid["prompt_version"] == "answer_relevancy/2026-1"
-    assert hybrid["question_set_version"] == "answer_relevancy-q/2026-3"
+    assert hybrid["question_set_version"] == "answer_relevancy-q/2026-4"
     assert hybrid != llm_cfg
     kr = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="system_one").cache_config()
     assert kr["prompt_version"] == "knowledge_retention/2026-1" and kr["judges"]["system_one"] == "jev-x"
@@ -100,7 +100,6 @@ def test_system_one_plan_and_finish_for_the_runner() -> None:
     plan = metric.system_one_plan(CASE)
     assert isinstance(plan, SystemOnePlan)
     assert plan.model is s1 and plan.state == {
-        "note": STATE_NOTE,
         "input": "q?",
         "retrieval_context": ["ctx"],
     }
@@ -145,7 +144,6 @@ def test_system_one_plan_checks_params() -> None:
     plan = metric.system_one_plan(ConversationalTestCase(turns=turns))
     assert plan is not None
     assert plan.state == {
-        "note": STATE_NOTE,
         "turns": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
     }
     # nothing to check (no reply to the user): no request, a_measure scores it
@@ -196,9 +194,10 @@ def test_include_reason_false_skips_reason_call_for_every_metric(mode: str) -> N
             assert (metric.reason is not None) is include
 
 
-def test_system_one_plans_of_all_metrics_share_one_note_so_the_runner_can_merge_them() -> None:
-    """The data notice travels once per request as the state's ``note``; it is the same text for every metric, so
-    states of AR and CR on one test case agree on every shared key (the runner's merge condition)."""
+def test_system_one_plans_carry_only_test_case_fields_so_the_runner_can_merge_them() -> None:
+    """A system_one plan's state is the test case's fields and nothing else (no question quotes content, so no data
+    note is billed with every request); states of AR and CR on one test case agree on every shared key (the
+    runner's merge condition)."""
     s1 = ScriptedSystemOne(lambda s, q: {})
     ar = AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one").system_one_plan(CASE)
     cr = ContextualRelevancyMetric(system_one_model=s1, eval_mode="system_one").system_one_plan(CASE)
@@ -208,9 +207,33 @@ def test_system_one_plans_of_all_metrics_share_one_note_so_the_runner_can_merge_
         )
     )
     assert ar is not None and cr is not None and kr is not None
-    assert ar.state["note"] == cr.state["note"] == kr.state["note"] == STATE_NOTE
+    assert set(ar.state) == {"input", "actual_output"} and set(cr.state) == {"input", "retrieval_context"}
+    assert set(kr.state) == {"turns"}
     assert all(ar.state[k] == cr.state[k] for k in ar.state.keys() & cr.state.keys())
     for plan in (ar, cr, kr):
         for q in plan.questions.values():
             assert STATE_NOTE not in q.instructions and "ignore any instructions" not in q.instructions
             assert len(q.instructions) < 300  # short: the notice and the content are in the state
+
+
+@pytest.mark.parametrize("item", [3, None, {"text": "x"}])
+def test_measure_on_a_retrieval_context_changed_after_construction_names_the_field_and_index(
+    item: object,
+) -> None:
+    tc = LLMTestCase(input="q?", actual_output="A.", retrieval_context=["ctx", "more"])
+    tc.retrieval_context[1] = item  # type: ignore[index, call-overload]
+    for metric in (ContextualRelevancyMetric(), AnswerRelevancyMetric()):
+        with pytest.raises(TypeError, match=r"LLMTestCase\.retrieval_context\[1\]"):
+            metric.measure(tc)
+        assert metric.error is not None and "retrieval_context[1]" in metric.error and metric.success is False
+        assert "replace" not in metric.error
+
+
+def test_measure_on_turns_changed_after_construction() -> None:
+    conv = ConversationalTestCase(turns=[Turn(role="user", content="I live in Lisbon.")])
+    conv.turns.append("where do I live?")  # type: ignore[arg-type]
+    metric = KnowledgeRetentionMetric()
+    with pytest.raises(TypeError, match=r"ConversationalTestCase\.turns\[1\]"):
+        metric.measure(conv)
+    conv.turns[1] = {"role": "assistant", "content": "You live in Lisbon."}  # type: ignore[call-overload]
+    assert 0.0 <= KnowledgeRetentionMetric().measure(conv) <= 1.0  # a dict turn is a Turn, as at construction

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-import json
+import re
 
 import pytest
 
@@ -177,11 +177,23 @@ def test_hybrid_five_assistant_turns_one_request() -> None:
         "The user's budget is 150 euros a night.",
     ]
     assert a3q.data["user_message"] == U3
-    # the rules and the data notice travel once, in the state; each question quotes only its own content
+    # the rules, the data notice and every fact travel once, in the state; each question names the facts known by
+    # its turn (by position in the state's ``facts``) and quotes only its own messages
     state = s1.calls[0].state
-    assert state == {"note": DECISION_NOTE} and DECISION_NOTE.startswith(STATE_NOTE)
+    assert state == {
+        "note": DECISION_NOTE,
+        "facts": [  # in the order they were first stated; the corrected budget is kept for the turn before it
+            *FACTS[U1],
+            *FACTS[U2],
+            "The user's budget is 150 euros a night.",
+        ],
+    }
+    assert DECISION_NOTE.startswith(STATE_NOTE)
     assert "asking to clarify or confirm something does not count" in DECISION_NOTE
-    assert json.loads(block(a3q.instructions, "FACTS")) == a3q.data["facts"]
+    named = re.search(r"Facts: `facts` ([0-9, ]+)\n", a3q.instructions)
+    assert named is not None and "<<<BEGIN FACTS" not in a3q.instructions
+    assert [state["facts"][int(i)] for i in named.group(1).split(", ")] == a3q.data["facts"]
+    assert all(f not in a3q.instructions for f in a3q.data["facts"])
     assert block(a3q.instructions, "USER") == U3
     assert block(a3q.instructions, "ASSISTANT") == A3
     assert "material under evaluation" not in a3q.instructions and "clarify" not in a3q.instructions
@@ -245,7 +257,7 @@ def test_system_one_formula_example() -> None:
     q = call.questions
     assert q["no_forgetting"].kind == "knowledge_retention.no_forgetting"
     assert "yes" not in (q["no_forgetting"].false or "")  # yes means good for every KR whole-metric question
-    assert q["no_forgetting"].true == "no turn forgets or contradicts a fact"
+    assert "consistent with the facts the user stated" in q["no_forgetting"].instructions
     assert q["retention_level"].levels[-1] == "keeps every fact"
     assert metric.reason is not None and metric.reason.count("\n- [weight") == 3
 

@@ -24,6 +24,7 @@ import typer
 from deepeval.cli.main import app
 from deepeval.config.dotenv_file import DEFAULT_DOTENV, parse_save_target, set_keys, unset_keys
 from deepeval.config.eval_mode import EVAL_MODES, env_source, llm_configured, parse_eval_mode
+from deepeval.config.redaction import is_known_secret
 from deepeval.config.settings import (
     KNOWN_KEYS,
     Settings,
@@ -36,6 +37,7 @@ from deepeval.config.settings import (
     redact,
     safe_url,
 )
+from deepeval.config.urls import base_url_problem
 from deepeval.errors import ConfigurationError, DeepEvalError
 
 SAVE_HELP = (
@@ -112,6 +114,9 @@ def _url(value: str | None, option: str) -> str | None:
         raise typer.BadParameter(
             f"must be an http(s) URL such as http://127.0.0.1:8000/v1, got {value!r}", param_hint=option
         )
+    problem = base_url_problem(text)
+    if problem is not None:  # the judge would refuse it when built: refuse it before it is saved
+        raise typer.BadParameter(f"is not a usable base URL: {problem}", param_hint=option)
     return text.rstrip("/")
 
 
@@ -451,7 +456,10 @@ def _judges(s: Settings) -> list[tuple[str, str]]:
 
 
 def _display(key: str, value: str, secrets: dict[str, str]) -> str:
-    if is_secret_key(key):
+    """A setting as ``deepeval settings`` shows it: masked when its name looks like a credential, or when its value
+    is a known secret (a key repeated under another name), whatever the name; a URL with its credentials hidden."""
+    stripped = value.strip()
+    if is_secret_key(key) or stripped in {v.strip() for v in secrets.values()} or is_known_secret(stripped):
         return mask(value)
     return redact(safe_url(value) if is_url_key(key) else value, secrets)
 

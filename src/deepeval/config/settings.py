@@ -15,6 +15,10 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from deepeval._files import user_path
+from deepeval.config.redaction import is_secret_name, scrub
+from deepeval.config.redaction import safe_url as safe_url  # its home is deepeval.config.redaction
+
 #: Keys whose values are secrets: masked by ``deepeval settings`` and never logged.
 SECRET_KEYS = frozenset({"OPENAI_API_KEY", "TYPESAFE_API_KEY", "LOCAL_MODEL_API_KEY"})
 
@@ -44,23 +48,22 @@ KNOWN_KEYS: dict[str, str] = {
 
 
 def is_secret_key(key: str) -> bool:
-    """True for keys whose values must never be shown: the known secrets and any ``*_KEY``/``*_TOKEN``/``*_SECRET``/
-    ``*_PASSWORD`` name."""
+    """True for keys whose values must never be shown: the known secrets, and any other key whose name looks like
+    a credential (:func:`~deepeval.config.redaction.is_secret_name`: contains KEY, TOKEN, SECRET, PASSWORD...). A
+    key we read with a known, non-secret meaning (``OPENAI_COST_PER_INPUT_TOKEN``) is not one."""
     upper = key.upper()
-    return upper in SECRET_KEYS or upper.endswith(("_API_KEY", "_KEY", "_TOKEN", "_SECRET", "_PASSWORD"))
+    if upper in SECRET_KEYS:
+        return True
+    return upper not in KNOWN_KEYS and is_secret_name(upper)
 
 
 def redact(text: str, secrets: Mapping[str, str] | None = None) -> str:
-    """Replace every known secret value occurring in ``text`` with ``***``.
-
-    ``secrets`` defaults to the secret values of the current settings. Values shorter than 4 characters are left
-    alone (they would mask ordinary words).
-    """
+    """Replace every known secret value occurring in ``text`` with ``***``: the values registered with
+    :func:`~deepeval.config.redaction.register_secret` (keys passed to clients, base-URL credentials), plus
+    ``secrets`` (default: the secret values of the current settings). Values shorter than 4 characters are left
+    alone (they would mask ordinary words)."""
     values = secrets if secrets is not None else _current_secrets()
-    for value in values.values():
-        if value and len(value) >= 4:
-            text = text.replace(value, "***")
-    return text
+    return scrub(text, values.values())
 
 
 def _current_secrets() -> dict[str, str]:
@@ -75,32 +78,6 @@ def _current_secrets() -> dict[str, str]:
 def is_url_key(key: str) -> bool:
     """True for settings that hold a URL (``*_URL``), whose user-info and query may carry credentials."""
     return key.upper().endswith("_URL")
-
-
-def safe_url(url: str) -> str:
-    """``url`` with credentials hidden, for display: any user-info becomes ``***@`` (a user name alone may be a
-    token) and every query value becomes ``***`` (names kept, as ``?api_key=***``). Text that is not a URL comes back unchanged."""
-    import urllib.parse
-
-    try:
-        parts = urllib.parse.urlsplit(url)
-        port = parts.port
-    except ValueError:
-        return url
-    if not parts.scheme or not parts.netloc:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
-    if port is not None:
-        host = f"{host}:{port}"
-    # A user name alone may be a token (https://TOKEN@host): hide all user-info.
-    if parts.username is not None:
-        host = f"***@{host}"
-    query = urllib.parse.urlencode(
-        [(name, "***") for name, _ in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)], safe="*"
-    )
-    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, query, ""))
 
 
 def mask(value: str | None) -> str:
@@ -120,7 +97,7 @@ def env_dir() -> Path:
     raw = os.environ.get("ENV_DIR_PATH")
     if not raw:
         return Path(os.getcwd())
-    path = Path(raw).expanduser()
+    path = user_path(raw)
     if not path.is_dir():
         from deepeval.errors import ConfigurationError
 

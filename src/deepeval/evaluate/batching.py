@@ -2,11 +2,12 @@
 on the same test case go out as one request).
 
 Plans (:class:`deepeval.metrics.base_metric.SystemOnePlan`) on the same test case whose ``model`` is the *same
-object* merge into one request: states (dicts of test-case fields) are united, question ids are prefixed per
-metric (``m<k>_<id>``) so they never collide. A plan joins the first batch with the same model whose state agrees on
+object* merge into one request: states (dicts of test-case fields) are united, a question id already taken by
+an earlier member of the batch is prefixed (``m<k>_<id>``, k = the member's position) so ids never collide; the
+others go out as the metric wrote them (ids are billed like any other text). A plan joins the first batch with the same model whose state agrees on
 every shared key and whose merged size stays inside the System One request budget (tokens estimated as
 ``ceil(chars / 3)``; state + longest question <= 32,000 and whole request <= 64,000, REFERENCE §5); otherwise it
-starts a new batch. Answers are split back by prefix; the request's cost and tokens are split by question share
+starts a new batch. Answers are split back by that mapping; the request's cost and tokens are split by question share
 (member questions / batch questions).
 """
 
@@ -67,7 +68,13 @@ class Batch(Generic[K]):
 
     def add(self, key: K, plan: SystemOnePlan) -> None:
         n = len(self.members)
-        ids = {f"m{n}_{qid}": qid for qid in plan.questions}
+        # a metric's own id goes out as it is unless an earlier member already uses it (ids are billed text)
+        ids: dict[str, str] = {}
+        for qid in plan.questions:
+            wire = qid
+            while wire in self.questions or wire in ids:
+                wire = f"m{n}_{wire}"
+            ids[wire] = qid
         self.state.update(plan.state)
         for prefixed, qid in ids.items():
             self.questions[prefixed] = plan.questions[qid]

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
-from deepeval.memory.manifest import Fact, FactManifest
+from deepeval.memory.manifest import Fact, FactManifest, check_introduced
 from deepeval.memory.prompts import PROMPT_VERSION
 from deepeval.memory.retrieval import NOT_IN_MEMORY
 from deepeval.memory.scoring import PrecisionSummary, RecallSummary, precision_summary, recall_summary
@@ -249,14 +249,17 @@ async def evaluate_artifact(
     """Artifact-only condition: probe ``artifact``; verify its claims against ``transcript`` when given
     (``precision`` defaults to True for wiki and summary artifacts with a transcript)."""
     t0 = time.perf_counter()
-    j = resolve_memory_judge(judge)
-    facts = await probe_artifact(manifest, artifact, j, introduced, progress=progress)
-    recall, abst = _split(facts)
     tr = (
         transcript
         if isinstance(transcript, MemoryArtifact) or transcript is None
         else MemoryArtifact.from_turns(transcript)
     )
+    conversation = tr if tr is not None and tr.turn_count is not None else artifact
+    if conversation.turn_count is not None:  # the conversation is known: every fact must lie inside it
+        check_introduced(manifest, conversation.turn_count, introduced, "the transcript")
+    j = resolve_memory_judge(judge)
+    facts = await probe_artifact(manifest, artifact, j, introduced, progress=progress)
+    recall, abst = _split(facts)
     do_precision = (
         precision if precision is not None else (tr is not None and artifact.kind in ("wiki", "summary"))
     )
@@ -381,8 +384,14 @@ async def run_short_term(
     """Short-term condition: at each checkpoint turn t, every live fact is probed in a separate request whose
     context is ``turns[:t+1]`` plus the probe question (at most ``concurrency`` requests at once). With ``live``
     the model first writes the assistant turns itself (see the module docstring). Returns the final checkpoint's
-    facts, every checkpoint's facts (``checkpoint_facts``) and the curve."""
+    facts, every checkpoint's facts (``checkpoint_facts``) and the curve.
+
+    Raises:
+        ManifestError: a fact's introduced turn is not a turn of ``turns`` (see :func:`check_introduced`).
+        ValueError: ``concurrency`` below 1; in live mode, a fact introduced at a turn that is not a user turn.
+    """
     t0 = time.perf_counter()
+    check_introduced(manifest, len(turns), introduced, "the transcript")
     if concurrency < 1:
         raise ValueError(f"concurrency must be >= 1, got {concurrency}")
     j = resolve_memory_judge(judge)
@@ -455,8 +464,15 @@ async def run_long_term(
     judge's requests ``concurrency`` at a time). With ``live``, ``chat_model`` (default: the keeper itself, when it
     is a chat model such as :class:`~deepeval.memory.subjects.EndpointChatModel`) first writes the assistant turns,
     and the keeper records the live conversation. ``warnings`` in the report say when the keeper never called a
-    tool or never wrote a page."""
+    tool or never wrote a page.
+
+    Raises:
+        ManifestError: a fact's introduced turn is not a turn of ``turns`` (see :func:`check_introduced`).
+        ValueError: a bad ``update_every`` or ``concurrency``; live mode without a chat model or with a fact
+            introduced at a turn that is not a user turn.
+    """
     t0 = time.perf_counter()
+    check_introduced(manifest, len(turns), introduced, "the transcript")
     if update_every < 1:
         raise ValueError("update_every must be >= 1")
     if concurrency < 1:

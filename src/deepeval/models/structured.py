@@ -129,11 +129,18 @@ async def _call(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel] | N
         ) from err
 
 
-async def _ask(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel]) -> Any:
+async def _counted_call(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel] | None) -> Any:
+    """:func:`_call`, counted as one ``llm_calls`` whether it succeeds or fails (a call that failed after its
+    retries still sent its requests: ``llm_calls + retries`` is what reached the server)."""
+    record_usage(llm_calls=1)
     reply = await _call(model, prompt, schema)
     result, cost = split_cost(reply)
-    record_usage(cost=cost, llm_calls=1)
+    record_usage(cost=cost)
     return result
+
+
+async def _ask(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel]) -> Any:
+    return await _counted_call(model, prompt, schema)
 
 
 def describe_invalid(exc: Exception) -> str:
@@ -189,9 +196,7 @@ async def a_generate_structured(
 
 async def a_generate_text(model: DeepEvalBaseLLM, prompt: str) -> str:
     """Free-text generation (reasons); accepts the same reply shapes, returns a string."""
-    reply = await _call(model, prompt, None)
-    result, cost = split_cost(reply)
-    record_usage(cost=cost, llm_calls=1)
+    result = await _counted_call(model, prompt, None)
     if isinstance(result, BaseModel):
         dumped = result.model_dump()
         return str(dumped.get("reason", dumped)) if isinstance(dumped, dict) else str(dumped)

@@ -82,7 +82,8 @@ class Counters:
     ``requests`` counts every request to a POST endpoint (faulted ones included); ``replied_ok`` the 200 replies;
     ``input_tokens``/``output_tokens`` sum the ``usage`` of 200 replies; ``max_in_flight`` is the highest number of
     POST requests being handled at once; ``authorization`` lists the ``Authorization`` header of each POST request
-    (``None`` when absent); ``bodies`` the parsed JSON bodies (``None`` when unparseable).
+    (``None`` when absent); ``bodies`` the parsed JSON bodies (``None`` when unparseable); ``targets`` the request
+    target of each (path and query, as sent).
     """
 
     requests: int = 0
@@ -95,6 +96,8 @@ class Counters:
     get_requests: int = 0
     authorization: list[str | None] = field(default_factory=list)
     bodies: list[Any] = field(default_factory=list)
+    #: the request target of each POST request as sent (path and query string)
+    targets: list[str] = field(default_factory=list)
 
 
 class _Server(ThreadingHTTPServer):
@@ -320,6 +323,7 @@ class LoopbackServer:
             if self.keep_bodies:
                 c.authorization.append(auth)
                 c.bodies.append(payload)
+                c.targets.append(h.path)
         try:
             self._respond(h, path, raw, payload, auth)
         finally:

@@ -58,7 +58,8 @@ class AnswerRelevancyMetric(EngineMetric):
 
     def _system_one_request(self, test_case: LLMTestCase) -> tuple[Any, list[WeightedQuestion]]:
         output = test_case.actual_output or ""
-        state = {"note": STATE_NOTE, "input": test_case.input, "actual_output": output}
+        # system_one mode: the state's fields are the data and no question quotes content, so no data note
+        state = {"input": test_case.input, "actual_output": output}
         return state, list(self.question_set.whole_metric(test_case.input, output))
 
     def _degenerate(self, test_case: LLMTestCase) -> Outcome | None:

@@ -1,9 +1,9 @@
 """System One questions of :class:`AnswerRelevancyMetric` (our own wording). Bump ``QUESTION_SET_VERSION`` on any
 change: it feeds the cache key. Override with ``question_set=`` an object with the same static methods.
 
-Shared content travels once per request in the state: the data notice (``note``, see
-:data:`deepeval.metrics._engine.delimit.STATE_NOTE`) and the request (``input``); in system_one mode also the raw
-``actual_output``. The state is JSON, so its content cannot forge structure. A hybrid question quotes only its own
+Shared content travels once per request in the state. Hybrid: the data notice (``note``, see
+:data:`deepeval.metrics._engine.delimit.STATE_NOTE`) and the request (``input``). system_one mode: just ``input`` and
+the raw ``actual_output`` (no question quotes content, so no note is billed with every request). The state is JSON, so its content cannot forge structure. A hybrid question quotes only its own
 statement, between markers; ``kind`` and ``data`` (every field the kind needs) stay on each question for local
 judges and never go over the wire."""
 
@@ -14,7 +14,7 @@ from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "answer_relevancy-q/2026-3"
+QUESTION_SET_VERSION = "answer_relevancy-q/2026-4"
 
 RELEVANT_SHARE_LEVELS = ["none", "less than half", "most", "all"]
 
@@ -39,7 +39,7 @@ class AnswerRelevancyQuestions:
 
     @staticmethod
     def whole_metric(input: str, actual_output: str) -> list[WeightedQuestion]:
-        """Three questions over the state ``{"note", "input", "actual_output"}``: two yes/no (weights 2, 1), one
+        """Three questions over the state ``{"input", "actual_output"}``: two yes/no (weights 2, 1), one
         score."""
         data = {"input": input, "actual_output": actual_output}
         return [
@@ -47,9 +47,7 @@ class AnswerRelevancyQuestions:
                 "all_relevant",
                 2.0,
                 NoulQuestion(
-                    instructions="Is every statement in the answer `actual_output` relevant to the request `input`?",
-                    true="all relevant",
-                    false="some irrelevant",
+                    instructions="Is every statement in `actual_output` relevant to `input`?",
                     kind=kinds.AR_ALL_RELEVANT,
                     data=data,
                 ),
@@ -59,9 +57,7 @@ class AnswerRelevancyQuestions:
                 "addresses_input",
                 1.0,
                 NoulQuestion(
-                    instructions="Does the answer `actual_output` directly address what the request `input` asks?",
-                    true="addresses it",
-                    false="misses or sidesteps it",
+                    instructions="Does `actual_output` directly address what `input` asks?",
                     kind=kinds.AR_ADDRESSES_INPUT,
                     data=data,
                 ),
@@ -71,7 +67,7 @@ class AnswerRelevancyQuestions:
                 "relevant_share",
                 1.0,
                 ScoreQuestion(
-                    instructions="How much of the answer `actual_output` is relevant to the request `input`?",
+                    instructions="How much of `actual_output` is relevant to `input`?",
                     levels=list(RELEVANT_SHARE_LEVELS),
                     kind=kinds.AR_RELEVANT_SHARE,
                     data=data,

@@ -91,7 +91,8 @@ class ContextualRelevancyMetric(EngineMetric):
 
     def _system_one_request(self, test_case: LLMTestCase) -> tuple[Any, list[WeightedQuestion]]:
         nodes = retrieved_texts(test_case)
-        state = {"note": STATE_NOTE, "input": test_case.input, "retrieval_context": nodes}
+        # system_one mode: the state's fields are the data and no question quotes content, so no data note
+        state = {"input": test_case.input, "retrieval_context": nodes}
         return state, list(self.question_set.whole_metric(test_case.input, nodes))
 
     def _degenerate(self, test_case: LLMTestCase) -> Outcome | None:

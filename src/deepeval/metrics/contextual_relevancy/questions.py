@@ -1,9 +1,9 @@
 """System One questions of :class:`ContextualRelevancyMetric` (our own wording). Bump ``QUESTION_SET_VERSION`` on
 any change: it feeds the cache key. Override with ``question_set=`` an object with the same static methods.
 
-Shared content travels once per request in the state: the data notice (``note``, see
-:data:`deepeval.metrics._engine.delimit.STATE_NOTE`) and the search request (``input``); in system_one mode also the
-raw ``retrieval_context``. The state is JSON, so its content cannot forge structure. A hybrid question quotes only
+Shared content travels once per request in the state. Hybrid: the data notice (``note``, see
+:data:`deepeval.metrics._engine.delimit.STATE_NOTE`) and the search request (``input``). system_one mode: just
+``input`` and the raw ``retrieval_context`` (no question quotes content, so no note is billed with every request). The state is JSON, so its content cannot forge structure. A hybrid question quotes only
 its own statement, between markers; ``kind`` and ``data`` (every field the kind needs) stay on each question for
 local judges and never go over the wire."""
 
@@ -16,7 +16,7 @@ from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "contextual_relevancy-q/2026-6"
+QUESTION_SET_VERSION = "contextual_relevancy-q/2026-7"
 
 RELEVANT_SHARE_LEVELS = ["none", "less than half", "most", "all"]
 
@@ -50,7 +50,7 @@ class ContextualRelevancyQuestions:
 
     @staticmethod
     def whole_metric(input: str, retrieval_context: Sequence[str]) -> list[WeightedQuestion]:
-        """Three questions over the state ``{"note", "input", "retrieval_context"}``: yes/no (weights 2, 1) and a
+        """Three questions over the state ``{"input", "retrieval_context"}``: yes/no (weights 2, 1) and a
         score."""
         data = {"input": input, "retrieval_context": list(retrieval_context)}
         return [
@@ -58,9 +58,7 @@ class ContextualRelevancyQuestions:
                 "all_relevant",
                 2.0,
                 NoulQuestion(
-                    instructions="Is every statement in the documents `retrieval_context` relevant to the search request `input`?",
-                    true="all relevant",
-                    false="some irrelevant",
+                    instructions="Is every statement in `retrieval_context` relevant to the search `input`?",
                     kind=kinds.CR_ALL_RELEVANT,
                     data=data,
                 ),
@@ -70,9 +68,7 @@ class ContextualRelevancyQuestions:
                 "every_node_relevant",
                 1.0,
                 NoulQuestion(
-                    instructions="Does every document in `retrieval_context` hold something relevant to the search request `input`?",
-                    true="each holds something relevant",
-                    false="some document holds nothing relevant",
+                    instructions="Does every document in `retrieval_context` hold something relevant to `input`?",
                     kind=kinds.CR_EVERY_NODE_RELEVANT,
                     data=data,
                 ),
@@ -82,7 +78,7 @@ class ContextualRelevancyQuestions:
                 "relevant_share",
                 1.0,
                 ScoreQuestion(
-                    instructions="How much of the documents `retrieval_context` is relevant to the search request `input`?",
+                    instructions="How much of `retrieval_context` is relevant to the search `input`?",
                     levels=list(RELEVANT_SHARE_LEVELS),
                     kind=kinds.CR_RELEVANT_SHARE,
                     data=data,

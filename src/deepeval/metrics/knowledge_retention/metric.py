@@ -20,7 +20,6 @@ from typing import Any
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide, decision_sources
-from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
 from deepeval.metrics._engine.facts import apply_changes, fact_changes
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
@@ -82,7 +81,8 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
 
     def _system_one_request(self, test_case: ConversationalTestCase) -> tuple[Any, list[WeightedQuestion]]:
         turns = [{"role": t.role, "content": t.content} for t in test_case.turns]
-        return {"note": STATE_NOTE, "turns": turns}, list(self.question_set.whole_metric(turns))
+        # system_one mode: the state's fields are the data and no question quotes content, so no data note
+        return {"turns": turns}, list(self.question_set.whole_metric(turns))
 
     async def _evaluate(self, test_case: ConversationalTestCase, ctx: MeasureContext) -> Outcome:
         turns = test_case.turns
@@ -140,11 +140,16 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
             return dict(await ctx.gather(*(judge_turn(q) for q in subset)))
 
+        # every fact travels once, in the state; each turn's question names the ones known by then
+        all_facts = list(dict.fromkeys(f for c in checks.values() for f in c["facts"]))
+        position = {f: i for i, f in enumerate(all_facts)}
         decisions = await decide(
             ctx,
-            state={"note": DECISION_NOTE},
+            state={"note": DECISION_NOTE, "facts": all_facts},
             questions={
-                q: self.question_set.turn_attrition(c["facts"], c["message"], c["user_message"])
+                q: self.question_set.turn_attrition(
+                    c["facts"], c["message"], c["user_message"], [position[f] for f in c["facts"]]
+                )
                 for q, c in checks.items()
             },
             to_verdict=binary_from_probability,

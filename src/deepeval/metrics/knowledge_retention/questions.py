@@ -3,8 +3,9 @@ change: it feeds the cache key. Override with ``question_set=`` an object with t
 
 Hybrid decisions: yes = the assistant turn shows knowledge attrition (so P(yes) >= 0.5 counts against the score).
 The request state says once what counts as attrition and how corrections work (``note``: the data notice
-:data:`deepeval.metrics._engine.delimit.STATE_NOTE` followed by :data:`DECISION_RULES`); each question quotes only
-its own facts and messages, between markers. system_one questions are phrased so that yes = good ("no assistant turn
+:data:`deepeval.metrics._engine.delimit.STATE_NOTE` followed by :data:`DECISION_RULES`) and holds every fact once
+(``facts``); each question names the facts known by its turn by position and quotes only its own messages, between
+markers. system_one questions are phrased so that yes = good ("no assistant turn
 forgets..."), and travel with the raw conversation as the request state (JSON, so content cannot forge structure).
 ``kind`` and ``data`` stay on each question for local judges and never go over the wire."""
 
@@ -18,7 +19,7 @@ from deepeval.metrics.knowledge_retention.prompts import CORRECTIONS_RULE
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "knowledge_retention-q/2026-3"
+QUESTION_SET_VERSION = "knowledge_retention-q/2026-5"
 
 RETENTION_LEVELS = [
     "forgets most facts",
@@ -29,10 +30,10 @@ RETENTION_LEVELS = [
 
 #: What every hybrid decision asks, said once per request in the state's ``note``.
 DECISION_RULES = (
-    "Each question shows the facts a user had stated so far in a conversation with an AI assistant, the user's "
-    "message just before (when there is one) and the assistant's next message. Knowledge attrition: that message "
-    "forgets or contradicts one of the facts, or asks again for information the facts already give; asking to "
-    "clarify or confirm something does not count. " + CORRECTIONS_RULE
+    "Each question names the facts a user had stated so far in a conversation with an AI assistant (positions in "
+    "`facts`), and shows the user's message just before (when there is one) and the assistant's next message. "
+    "Knowledge attrition: that message forgets or contradicts one of the facts, or asks again for information the "
+    "facts already give; asking to clarify or confirm something does not count. " + CORRECTIONS_RULE
 )
 
 #: The hybrid request's ``note``: the data notice, then :data:`DECISION_RULES`.
@@ -46,17 +47,29 @@ class KnowledgeRetentionQuestions:
 
     @staticmethod
     def turn_attrition(
-        facts: Sequence[str], assistant_message: str, user_message: str | None
+        facts: Sequence[str],
+        assistant_message: str,
+        user_message: str | None,
+        fact_ids: Sequence[int] | None = None,
     ) -> NoulQuestion:
         """Yes = the assistant message forgets/contradicts a known fact or re-asks for it (kind ``turn_attrition``).
-        What counts as attrition is said once, in the request state's ``note`` (:data:`DECISION_NOTE`)."""
+        What counts as attrition is said once, in the request state's ``note`` (:data:`DECISION_NOTE`).
+
+        ``fact_ids``: the facts' positions in the state's ``facts`` list, which then carries every fact once for
+        all the questions of the request (a conversation's facts would otherwise be repeated, growing, in each
+        turn's question); without it the facts are quoted here."""
         last_user = f"User's message just before:\n{quote('user', user_message)}\n" if user_message else ""
         data: dict[str, object] = {"facts": list(facts), "assistant_message": assistant_message}
         if user_message is not None:
             data["user_message"] = user_message
+        known = (
+            f"Facts: `facts` {', '.join(str(i) for i in fact_ids)}\n"
+            if fact_ids is not None
+            else f"Facts, oldest first:\n{quote_list('facts', facts, indent=None)}\n"
+        )
         return NoulQuestion(
             instructions=(
-                f"Facts, oldest first:\n{quote_list('facts', facts, indent=None)}\n{last_user}Assistant's next message:\n"
+                f"{known}{last_user}Assistant's next message:\n"
                 f"{quote('assistant', assistant_message)}\nDoes this message show knowledge attrition?"
             ),
             kind=kinds.TURN_ATTRITION,
@@ -65,7 +78,7 @@ class KnowledgeRetentionQuestions:
 
     @staticmethod
     def whole_metric(turns: Sequence[Mapping[str, str]]) -> list[WeightedQuestion]:
-        """Three questions over the state ``{"note", "turns": [...]}``: yes/no (weights 2, 1, yes = good) and a
+        """Three questions over the state ``{"turns": [...]}``: yes/no (weights 2, 1, yes = good) and a
         score."""
         data = {"turns": [dict(t) for t in turns]}
         return [
@@ -73,10 +86,8 @@ class KnowledgeRetentionQuestions:
                 "no_forgetting",
                 2.0,
                 NoulQuestion(
-                    instructions="In the conversation `turns`, does every assistant turn stay consistent with the facts the "
-                    "user stated before it (a user's correction replaces the earlier fact)?",
-                    true="no turn forgets or contradicts a fact",
-                    false="some turn forgets or contradicts a fact",
+                    instructions="In `turns`, does every assistant turn stay consistent with the facts the user stated "
+                    "earlier (a correction replaces the old fact)?",
                     kind=kinds.KR_NO_FORGETTING,
                     data=data,
                 ),
@@ -86,10 +97,8 @@ class KnowledgeRetentionQuestions:
                 "no_reasking",
                 1.0,
                 NoulQuestion(
-                    instructions="In the conversation `turns`, does the assistant avoid asking again for information the "
-                    "user already gave? Asking to clarify or confirm is fine.",
-                    true="never re-asks",
-                    false="re-asks for something already given",
+                    instructions="In `turns`, does the assistant never re-ask for information the user already gave "
+                    "(clarifying or confirming is fine)?",
                     kind=kinds.KR_NO_REASKING,
                     data=data,
                 ),
@@ -99,8 +108,7 @@ class KnowledgeRetentionQuestions:
                 "retention_level",
                 1.0,
                 ScoreQuestion(
-                    instructions="In the conversation `turns`, how well does the assistant keep the facts the user stated "
-                    "(a user's correction replaces the earlier fact)?",
+                    instructions="In `turns`, how well does the assistant keep the user's facts?",
                     levels=list(RETENTION_LEVELS),
                     kind=kinds.KR_RETENTION_LEVEL,
                     data=data,

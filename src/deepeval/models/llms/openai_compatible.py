@@ -24,8 +24,17 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
+from deepeval.config.redaction import (
+    SplitURL,
+    install_log_redaction,
+    register_secret,
+    split_url,
+    split_url_cached,
+)
+from deepeval.config.redaction import display_url as display_url  # imported from here by other clients
 from deepeval.config.settings import redact
-from deepeval.errors import JudgeError, StructuredOutputError
+from deepeval.config.urls import base_url_problem
+from deepeval.errors import ConfigurationError, JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.llms.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
 from deepeval.models.llms.per_loop import PerLoop, share_key
@@ -74,6 +83,7 @@ class Secret:
 
     def __init__(self, value: str | None) -> None:
         self._value = value.strip() if isinstance(value, str) else value
+        register_secret(self._value)  # scrubbed by value from every message, log record and export
 
     @property
     def malformed(self) -> bool:
@@ -88,15 +98,31 @@ class Secret:
     __str__ = __repr__
 
 
-def display_url(url: str | None) -> str:
-    """``url`` without user-info, query or fragment (safe to show in messages)."""
-    if not url:
-        return "<default>"
-    parts = urllib.parse.urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
+def _shown(url: str | None) -> str:
+    """``url`` as written, less user-info, query and fragment; for a URL that may not parse (a bad port)."""
+    try:
+        parts = urllib.parse.urlsplit(str(url))
+    except ValueError:
+        return "<invalid URL>"
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, "", ""))
+
+
+def check_base_url(url: str | None, setting: str) -> None:
+    """Refuse, when a judge is built, a base URL no request could use, instead of failing every row later.
+
+    ``setting`` names where the URL came from (``base_url``, ``OPENAI_BASE_URL``, ...); the message shows the URL
+    without user-info, query or fragment (where keys may sit), parsed or not.
+
+    Raises:
+        ConfigurationError: the URL does not parse, its scheme is not http/https, it has no host, or its port is
+            not a number in 1-65535.
+    """
+    problem = base_url_problem(url) if url else None
+    if problem is not None:
+        raise ConfigurationError(
+            f"{setting} {_shown(url)!r} is not a usable base URL: {problem}; fix the setting "
+            "(e.g. http://localhost:8000/v1)"
+        )
 
 
 @dataclass(frozen=True)
@@ -141,14 +167,18 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         max_retries: int | None = None,
         max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
         retry_policy: RetryPolicy | None = None,
+        base_url_setting: str = "base_url",
         **client_kwargs: Any,
     ) -> None:
         if not model:
             raise ValueError(f"{type(self).__name__} needs a model name")
         if temperature is not None and temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature}")
+        check_base_url(base_url, base_url_setting)
         self._api_key = Secret(api_key)
         self.base_url = base_url
+        split_url(base_url)  # registers the URL's credentials as secrets now
+        install_log_redaction()
         self.temperature = temperature
         self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})
         self.price = price
@@ -192,6 +222,13 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             )
         )
         super().__init__(model)
+
+    @property
+    def _endpoint(self) -> SplitURL:
+        """``base_url`` taken apart: requests go to the clean URL, its query goes with every request and its
+        user-info as an ``Authorization`` header, so neither is left in the URL an HTTP library logs or quotes
+        (both are registered secrets). Read from ``base_url`` each time, so a changed ``base_url`` is followed."""
+        return split_url_cached(self.base_url)
 
     # -- DeepEvalBaseLLM -------------------------------------------------------------------------------------------
     def load_model(self, *args: Any, **kwargs: Any) -> openai.OpenAI | None:
@@ -495,9 +532,18 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             "max_retries": 0,  # retries are ours (deepeval.models.retry), so counts are exact
             "timeout": self.retry_policy.timeout + 1.0,
         }
-        if self.base_url:
-            kwargs["base_url"] = self.base_url
-        kwargs.update(self._client_kwargs)
+        endpoint = self._endpoint
+        if endpoint.base_url:
+            kwargs["base_url"] = endpoint.base_url
+        if endpoint.params:
+            kwargs["default_query"] = dict(endpoint.params)
+        if endpoint.authorization:
+            kwargs["default_headers"] = {"Authorization": endpoint.authorization}
+        for name, value in self._client_kwargs.items():
+            if name in ("default_query", "default_headers") and name in kwargs:
+                kwargs[name] = {**kwargs[name], **dict(value or {})}
+            else:
+                kwargs[name] = value
         return kwargs
 
     def _missing_key_error(self) -> JudgeError:
@@ -533,7 +579,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         return self._async_sdk_client(self._sdk_kwargs(key))
 
     def _async_sdk_client(self, kwargs: dict[str, Any]) -> openai.AsyncOpenAI:
-        http_client_class = async_http_client_class(self.base_url)
+        http_client_class = async_http_client_class(self._endpoint.base_url)
         return openai.AsyncOpenAI(**self._with_shared_tls(kwargs, http_client_class, is_async=True))
 
     @staticmethod

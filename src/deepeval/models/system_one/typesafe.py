@@ -24,10 +24,11 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
+from deepeval.config.redaction import SplitURL, install_log_redaction, split_url, split_url_cached
 from deepeval.config.settings import get_settings, redact
-from deepeval.errors import RequestTooLargeError, SystemOneError, UnsupportedQuestionError
+from deepeval.errors import JudgeError, RequestTooLargeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
-from deepeval.models.llms.openai_compatible import Secret, display_url
+from deepeval.models.llms.openai_compatible import Secret, check_base_url, display_url
 from deepeval.models.llms.per_loop import PerLoop, share_key
 from deepeval.models.llms.transport import (
     TIMEOUT_ERRORS,
@@ -257,6 +258,9 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         s = get_settings()
         self._api_key = Secret(api_key or s.get("TYPESAFE_API_KEY"))
         self.base_url = (base_url or s.get("TYPESAFE_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        check_base_url(self.base_url, "base_url" if base_url else "TYPESAFE_BASE_URL")
+        split_url(self.base_url)  # registers the URL's credentials as secrets now
+        install_log_redaction()
         if cost_per_input_token is None:
             cost_per_input_token = s.get_float("TYPESAFE_COST_PER_INPUT_TOKEN", DEFAULT_COST_PER_INPUT_TOKEN)
         if cost_per_input_token is None or cost_per_input_token < 0:
@@ -282,6 +286,12 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
             ),
         )
         super().__init__(model or s.get("TYPESAFE_MODEL_NAME") or DEFAULT_MODEL)
+
+    @property
+    def _endpoint(self) -> SplitURL:
+        """As the LLM clients': requests go to the clean URL, the query with every request, user-info as a
+        header (read from ``base_url`` each time)."""
+        return split_url_cached(self.base_url)
 
     # -- DeepEvalBaseSystemOneModel --------------------------------------------------------------------------------
     def load_model(self, *args: Any, **kwargs: Any) -> None:
@@ -320,13 +330,19 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
             # parsing is part of the attempt: a reply without ``answers`` is retried like a 5xx
             return parse_answers(await self._post(content), questions, model=name)
 
-        answers, tin, tout, resolved = await call_with_retries(
-            attempt,
-            policy=self.retry_policy,
-            model=name,
-            limiter=self.limiter,
-            error_cls=SystemOneError,
-        )
+        try:
+            answers, tin, tout, resolved = await call_with_retries(
+                attempt,
+                policy=self.retry_policy,
+                model=name,
+                limiter=self.limiter,
+                error_cls=SystemOneError,
+            )
+        except JudgeError:
+            record_usage(
+                system_one_requests=1
+            )  # it failed, but its requests were sent (and are in ``retries``)
+            raise
         if resolved:
             self.resolved_model = resolved
         record_usage(input_tokens=tin, output_tokens=tout, system_one_requests=1)
@@ -356,7 +372,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
                 "/v1/systemone",
                 content=content,
                 headers={
-                    "Authorization": f"Bearer {self._api_key.get()}",
+                    "Authorization": self._endpoint.authorization or f"Bearer {self._api_key.get()}",
                     "Content-Type": "application/json",
                 },
             )
@@ -406,8 +422,13 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
 
     def _new_client(self) -> Any:
         """An ``httpx.AsyncClient``, or the SDK's aiohttp-based one (same API, httpx2 underneath)."""
-        kwargs: dict[str, Any] = {"base_url": self.base_url, "timeout": self.retry_policy.timeout + 1.0}
-        aio_class = system_one_client_class(self._client_kwargs, self.base_url)
+        kwargs: dict[str, Any] = {
+            "base_url": self._endpoint.base_url,
+            "timeout": self.retry_policy.timeout + 1.0,
+        }
+        if self._endpoint.params:
+            kwargs["params"] = dict(self._endpoint.params)
+        aio_class = system_one_client_class(self._client_kwargs, self._endpoint.base_url)
         library = httpx if aio_class is None else library_of(aio_class)
         context = shared_context(library) if library is not None else None
         if context is not None and not {"verify", "cert"} & set(self._client_kwargs):

@@ -1,0 +1,238 @@
+"""One mechanism for keeping secrets out of everything we show: redaction by *value*.
+
+Every secret this process learns (an API key from settings or an argument, the password or token of a base URL's
+user-info, a credential in a base URL's query) is registered once with :func:`register_secret` /
+:func:`split_url`. :func:`redact` then replaces each registered value wherever it occurs, so nothing depends on
+what a server says: a key a server echoes in a 500 body or in a structured-output reply excerpt is scrubbed from
+row errors, ``EvaluationError``, the JSON/HTML reports, the console and pytest output, and (through
+:class:`RedactingFilter`, installed on the HTTP libraries' loggers by :func:`install_log_redaction`) from log
+records, where httpx / openai / aiohttp write full request URLs.
+
+Names: :func:`is_secret_name` is the one rule for "this setting or query parameter holds a credential".
+URLs: :func:`split_url` turns a base URL into the clean URL requests are built on (no user-info, query or
+fragment), the query parameters to send with every request, and the ``Authorization`` header its user-info stands
+for; :func:`display_url` / :func:`safe_url` render a URL for messages.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import logging
+import threading
+import urllib.parse
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+#: a registered value shorter than this is ignored (it would mask ordinary words)
+MIN_SECRET_LENGTH = 4
+#: a query value under a name that does not look like a credential is still registered from this length on
+#: (an opaque token under a short name such as ``?k=...``)
+LONG_QUERY_VALUE = 16
+
+_SECRET_WORDS = (
+    "KEY",
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "PWD",
+    "CREDENTIAL",
+    "AUTH",
+    "SIGNATURE",
+    "SIG",
+)
+
+_values: set[str] = set()
+_ordered: tuple[str, ...] = ()
+_lock = threading.Lock()
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether a setting or query parameter called ``name`` holds a credential: its name contains KEY, TOKEN,
+    SECRET, PASSWORD, PASSWD, PWD, CREDENTIAL, AUTH or SIG(NATURE) in any case (``OPENAI_APIKEY``, ``api-key``,
+    ``access_token``, ``X_AUTH``)."""
+    upper = name.upper()
+    return any(word in upper for word in _SECRET_WORDS)
+
+
+def register_secret(value: str | None) -> None:
+    """Remember ``value`` as a secret for every later :func:`redact` (surrounding whitespace dropped; values
+    shorter than :data:`MIN_SECRET_LENGTH` are ignored)."""
+    global _ordered
+    if not isinstance(value, str):
+        return
+    value = value.strip()
+    if len(value) < MIN_SECRET_LENGTH or value in _values:
+        return
+    with _lock:
+        if value not in _values:
+            _values.add(value)
+            # longest first: a secret that contains another is replaced whole
+            _ordered = tuple(sorted(_values, key=len, reverse=True))
+
+
+def known_secrets() -> tuple[str, ...]:
+    """Every registered secret value, longest first."""
+    return _ordered
+
+
+def is_known_secret(value: str | None) -> bool:
+    """Whether ``value`` is, or contains, a registered secret."""
+    return bool(value) and any(s in str(value) for s in _ordered)
+
+
+def scrub(text: str, extra: Iterable[str] = ()) -> str:
+    """``text`` with every registered secret and every value of ``extra`` replaced by ``***``."""
+    values = _ordered
+    more = [v for v in extra if v and len(v) >= MIN_SECRET_LENGTH and v not in _values]
+    if more:
+        values = tuple(sorted({*values, *more}, key=len, reverse=True))
+    for value in values:
+        if value in text:
+            text = text.replace(value, "***")
+    for value in values:  # the same secret percent-encoded, as an HTTP library writes it inside a URL
+        quoted = urllib.parse.quote(value, safe="")
+        if quoted != value and quoted in text:
+            text = text.replace(quoted, "***")
+    return text
+
+
+@dataclass(frozen=True)
+class SplitURL:
+    """A base URL taken apart by :func:`split_url`."""
+
+    #: ``scheme://host[:port]/path`` (no user-info, query or fragment), or None for the client's default
+    base_url: str | None
+    #: the query's parameters, in order, sent with every request
+    params: dict[str, str] = field(default_factory=dict)
+    #: ``Basic ...`` for user-info (``user:password@``), as curl and httpx send URL credentials; else None
+    authorization: str | None = None
+
+
+def split_url(url: str | None) -> SplitURL:
+    """Take ``url`` apart (see :class:`SplitURL`) and register its credentials as secrets: the user-info password
+    (or the user name when it stands alone, a token), the values of query parameters whose name looks like a
+    credential (:func:`is_secret_name`) and any query value of :data:`LONG_QUERY_VALUE` characters or more.
+
+    Text that is not a URL with a scheme and host (or has a bad port) comes back whole as ``base_url``, for the
+    client to refuse.
+    """
+    if not url:
+        return SplitURL(None)
+    try:
+        parts = urllib.parse.urlsplit(str(url).strip())
+        port = parts.port
+    except ValueError:
+        return SplitURL(str(url))
+    if not parts.scheme or not parts.hostname:
+        return SplitURL(str(url))
+    authorization = None
+    if parts.username is not None or parts.password is not None:
+        user = urllib.parse.unquote(parts.username or "")
+        password = urllib.parse.unquote(parts.password or "")
+        register_secret(password if password else user)
+        register_secret(parts.password)
+        token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+        register_secret(token)
+        authorization = f"Basic {token}"
+    params: dict[str, str] = {}
+    for name, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True):
+        params[name] = value
+        if is_secret_name(name) or len(value) >= LONG_QUERY_VALUE:
+            register_secret(value)
+    host = _host(parts.hostname, port)
+    path = parts.path.rstrip("/")
+    return SplitURL(urllib.parse.urlunsplit((parts.scheme, host, path, "", "")), params, authorization)
+
+
+@functools.lru_cache(maxsize=64)
+def split_url_cached(url: str | None) -> SplitURL:
+    """:func:`split_url`, remembered per URL (clients look their endpoint up on every request)."""
+    return split_url(url)
+
+
+def _host(hostname: str | None, port: int | None) -> str:
+    host = hostname or ""
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    return f"{host}:{port}" if port is not None else host
+
+
+def display_url(url: str | None) -> str:
+    """``url`` without user-info, query or fragment (safe to show in messages); ``<default>`` when unset."""
+    if not url:
+        return "<default>"
+    try:
+        parts = urllib.parse.urlsplit(str(url))
+        host = _host(parts.hostname, parts.port)
+    except ValueError:
+        return scrub(str(url))
+    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def safe_url(url: str) -> str:
+    """``url`` with credentials hidden, for display: any user-info becomes ``***@`` (a user name alone may be a
+    token) and every query value becomes ``***`` (names kept, as ``?api_key=***``). Text that is not a URL comes
+    back with known secrets scrubbed."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return scrub(url)
+    if not parts.scheme or not parts.netloc:
+        return scrub(url)
+    host = _host(parts.hostname, port)
+    if parts.username is not None:
+        host = f"***@{host}"
+    query = urllib.parse.urlencode(
+        [(name, "***") for name, _ in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)], safe="*"
+    )
+    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, query, ""))
+
+
+class RedactingFilter(logging.Filter):
+    """Scrubs registered secrets (and settings secrets, through ``redact``) from a record's message and arguments
+    before any handler sees it; the record itself is kept."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from deepeval.config.settings import redact
+
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken format string is the handler's business, not ours
+            return True
+        cleaned = redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        return True
+
+
+#: loggers that write request URLs or bodies (a filter applies to records logged on its own logger only, so
+#: each one is named)
+LOGGERS = (
+    "httpx",
+    "httpx2",
+    "httpcore",
+    "httpcore.connection",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+    "openai",
+    "openai._base_client",
+    "openai.agents",
+    "aiohttp",
+    "aiohttp.client",
+    "aiohttp.internal",
+    "aiohttp.access",
+    "deepeval",
+)
+_FILTER = RedactingFilter()
+
+
+def install_log_redaction() -> None:
+    """Put :class:`RedactingFilter` on every logger of :data:`LOGGERS` (idempotent)."""
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
