@@ -3,7 +3,8 @@
 Options map to ``assert_test`` through environment variables (read in :func:`deepeval.evaluate.assert_test`):
 ``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
 meaning, not pytest's ``-s``), ``-v`` DEEPEVAL_VERBOSE_MODE (metric verbose logs, not pytest verbosity), ``-r K``
-DEEPEVAL_REPEAT, ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS. ``-x`` and ``-n N`` go to
+DEEPEVAL_REPEAT, ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``--full-reason``
+DEEPEVAL_SHOW_FULL_REASON (read by the plugin's table). ``-x`` and ``-n N`` go to
 pytest (``-n`` needs pytest-xdist). Any other argument is passed to pytest unchanged (e.g. ``-k name``,
 ``--tb=short``). The exit code is pytest's.
 """
@@ -56,6 +57,9 @@ def run(
         "local", "--backend", help="local | ray: where assert_test measures (ray extra)."
     ),
     ray_address: str | None = typer.Option(None, "--ray-address", help="Ray cluster for --backend ray."),
+    full_reason: bool = typer.Option(
+        False, "--full-reason", help="Print every reason and error in full in the results table."
+    ),
 ) -> None:
     """Run pytest on PATH with the deepeval plugin; exit with pytest's exit code."""
     import pytest
@@ -103,6 +107,7 @@ def run(
         "DEEPEVAL_IGNORE_ERRORS": ignore_errors,
         "DEEPEVAL_SKIP_ON_MISSING_PARAMS": skip_on_missing_params,
         "DEEPEVAL_VERBOSE_MODE": verbose,
+        "DEEPEVAL_SHOW_FULL_REASON": full_reason,
     }
     for key, on in flags.items():
         if on:

@@ -10,6 +10,7 @@ are also written there as JSON and HTML.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Generator
 from typing import Any
 
@@ -34,9 +35,8 @@ class DeepEvalCollector:
     ) -> Generator[None, None, None]:
         def sink(result: TestResult) -> None:
             data = result.to_dict()
-            data["name"] = (
-                item.nodeid if result.name.startswith("test_case_") else f"{item.nodeid} [{result.name}]"
-            )
+            unnamed = result.name == item.nodeid or result.name.startswith("test_case_")
+            data["name"] = item.nodeid if unnamed else f"{item.nodeid} [{result.name}]"
             item.user_properties.append((PROPERTY, json.dumps(data, default=str)))
 
         previous = _session.set_sink(sink)
@@ -80,7 +80,8 @@ class DeepEvalCollector:
         if notice and config.getoption("capture", "fd") != "no":  # captured inside the test: say it here once
             terminalreporter.write_line(notice)
         width = max(80, int(getattr(getattr(terminalreporter, "_tw", None), "fullwidth", 120)))
-        terminalreporter.write(render_results(run, width=width))
+        full = os.environ.get("DEEPEVAL_SHOW_FULL_REASON", "").strip().lower() in {"1", "true", "yes", "on"}
+        terminalreporter.write(render_results(run, width=width, full_reason=full))
         from deepeval.config import get_settings
 
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")

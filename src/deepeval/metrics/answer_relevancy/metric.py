@@ -94,7 +94,7 @@ class AnswerRelevancyMetric(EngineMetric):
             llm_decide=llm_decide,
         )
         judged = [{"statement": by_id[i], **d.as_log()} for i, d in decisions.items()]
-        ctx.log("Verdicts", judged)
+        ctx.log_verdicts("Verdicts", judged)
         counts = {v: sum(d.verdict == v for d in decisions.values()) for v in ("yes", "no", "borderline")}
         score = (counts["yes"] + counts["borderline"]) / len(statements)
         breakdown: dict[str, Any] = {

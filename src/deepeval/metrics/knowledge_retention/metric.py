@@ -165,7 +165,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             }
             for q, d in decisions.items()
         ]
-        ctx.log("Verdicts (yes = attrition)", judged)
+        ctx.log_verdicts("Verdicts (yes = attrition)", judged)
         attritions = sum(d.verdict == "yes" for d in decisions.values())
         score = (len(decisions) - attritions) / len(decisions)
         breakdown.update(
