@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,36 +108,69 @@ def test_readme_python_examples_compile() -> None:
 
 
 def _readme_commands() -> list[str]:
+    """The README's ``deepeval`` command lines (backslash continuations joined, comments dropped)."""
     return [
         line.split("#", 1)[0].strip()
         for block in _blocks("bash")[1:]  # the first block is the install/quickstart/test pair
-        for line in block.splitlines()
+        for line in block.replace("\\\n", " ").splitlines()
         if line.startswith("deepeval ")
     ]
 
 
+def _readme_model(body: dict[str, Any]) -> Any:
+    """The model under test of the README's memory commands: records each exchange's user lines with a wiki tool
+    call (wire format), answers probes "Not in memory.", and live turns with a fixed reply."""
+    messages = body["messages"]
+    if body.get("tools"):
+        if messages[-1]["role"] == "tool":
+            return "done"
+        users = [ln[6:] for ln in str(messages[-1]["content"]).splitlines() if ln.startswith("user: ")]
+        args = {"name": "Notes", "content": "\n".join(users) or "-"}
+        return {"tool_calls": [{"name": "wiki_append_to_page", "arguments": args}]}
+    return "Not in memory." if "Question:" in str(messages[-1]["content"]) else "Thanks, noted."
+
+
 def test_readme_memory_commands_run_as_written(tmp_path: Path) -> None:
-    """The memory lines, with the repo's examples/ folder and /tmp/ mapped to real paths (the test cwd is empty)."""
+    """The memory lines, with the repo's examples/ folder and /tmp/ mapped to real paths (the test cwd is empty)
+    and the documented endpoint mapped to a loopback OpenAI-compatible server."""
     import shlex
 
     from typer.testing import CliRunner
 
     from deepeval.cli.main import app
+    from deepeval.testing.servers import OpenAIChatServer
 
     lines = [line for line in _readme_commands() if line.startswith("deepeval memory ")]
-    assert [shlex.split(line)[2] for line in lines] == ["generate", "grade"]
-    for line in lines:
-        args = [
-            str(ROOT / a)
-            if a.startswith("examples/")
-            else str(tmp_path / a[5:])
-            if a.startswith("/tmp/")
-            else a
-            for a in shlex.split(line)[1:]
-        ]
-        result = CliRunner().invoke(app, args)
-        assert result.exit_code == 0, (line, result.output)
+    assert [shlex.split(line)[2] for line in lines] == [
+        "generate",
+        "grade",
+        "short-term",
+        "long-term",
+        "short-term",
+    ]
+    with OpenAIChatServer(_readme_model) as srv:
+        for line in lines:
+            args = [
+                str(ROOT / a)
+                if a.startswith("examples/")
+                else str(tmp_path / a[5:])
+                if a.startswith("/tmp/")
+                else srv.base_url
+                if a == "http://127.0.0.1:8000/v1"
+                else a
+                for a in shlex.split(line)[1:]
+            ]
+            result = CliRunner().invoke(app, args)
+            assert result.exit_code == 0, (line, result.output)
+        bodies = srv.counters.bodies
     assert len(json.loads((tmp_path / "conv.json").read_text(encoding="utf-8"))["turns"]) == 40
+    assert any(b["messages"][0]["content"] == "You are Acme's assistant." for b in bodies)
+    assert "Tool calls of the model (20)" in (tmp_path / "wiki.html").read_text(encoding="utf-8")
+    live = json.loads((tmp_path / "live.json").read_text(encoding="utf-8"))
+    assert live["live"] is True and live["transcript"][1] == {
+        "role": "assistant",
+        "content": "Thanks, noted.",
+    }
     assert (
         (tmp_path / "report.html").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
     )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from deepeval.models.embedded import evidence, scorers
 from deepeval.models.embedded import features as ft
-from deepeval.models.embedded import scorers
 from deepeval.models.embedded.constraints import constraint_targets, honours, is_suggestion, violates
 
 
@@ -54,7 +54,8 @@ def test_peanut_free_option_is_no_negation_conflict_and_scores_low() -> None:
     msg = "Try apple slices with sunflower seed butter, a peanut-free option."
     feats = ft.retention_features(facts, msg, "Suggest a snack.")
     assert (feats["neg_conflict"], feats["constraint_violation"]) == (0.0, 0.0)
-    assert scorers.turn_probabilities(facts, msg, "Suggest a snack.")["attrition"] < 0.2
+    # no explicit evidence: keeps (the no-evidence worth on blind-dev, under 0.5)
+    assert scorers.turn_probabilities(facts, msg, "Suggest a snack.")["attrition"] == evidence.worth("none")
 
 
 def test_vegan_offered_steak_is_flagged_and_curry_is_not() -> None:
@@ -70,7 +71,8 @@ def test_vegan_offered_steak_is_flagged_and_curry_is_not() -> None:
     p_curry = scorers.turn_probabilities(facts, "How about a chickpea curry with rice, Bob?", user)[
         "attrition"
     ]
-    assert p_steak > 0.5 > p_curry
+    # a broken constraint is seen on few blind-dev turns: its worth leans on the fitted model, so the steak is flagged
+    assert p_steak > 0.5 > p_curry == evidence.worth("none")
 
 
 def test_a_name_that_extends_the_corrected_name_is_no_conflict() -> None:

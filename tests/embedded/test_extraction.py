@@ -194,3 +194,63 @@ def test_correction_replaces_the_value_in_its_own_slot(
     ex: DeterministicExtractor, first: str, correction: str, expected: list[str]
 ) -> None:
     assert ex.known_facts([("user", first), ("user", correction)]) == expected
+
+
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        # a counted number replaces the number that counts the same thing, not the first number of the fact
+        (
+            [
+                ("user", "I need a party venue for 20 kids, budget £350."),
+                ("user", "Actually it'll be 24 kids."),
+            ],
+            ["I need a party venue for 24 kids, budget £350."],
+        ),
+        # a bare ordinal with "not the Nth" corrects the day of a date, not another number
+        (
+            [
+                ("user", "The wedding is on 26 June and we have 120 guests."),
+                ("user", "The 27th, not the 26th."),
+            ],
+            ["We have 120 guests.", "The wedding is on 27 June."],
+        ),
+        # a comparison states no new value: nothing is rewritten
+        (
+            [("user", "Book 3 nights in Leeds."), ("user", "That's one night too many.")],
+            ["Book 3 nights in Leeds.", "That's one night too many."],
+        ),
+        # a short reply with an unrelated number rewrites no earlier fact
+        (
+            [("user", "My son Theo is turning 6 on 12 April."), ("user", "1:30 please.")],
+            ["My son Theo is turning 6 on 12 April.", "1:30 please."],
+        ),
+        # values the facts already hold are a restatement, not a correction
+        (
+            [
+                ("user", "My turnover was £38,400."),
+                ("user", "I pay £150 a month."),
+                ("user", "Scroll up! 38,400."),
+            ],
+            ["My turnover was £38,400.", "I pay £150 a month."],
+        ),
+        # emphasis in capitals is no name
+        (
+            [("user", "A ski trip to Val Thorens."), ("user", "No, it's HIM that has the diabetes.")],
+            ["A ski trip to Val Thorens.", "It's HIM that has the diabetes."],
+        ),
+    ],
+)
+def test_short_reply_rewrites_only_its_own_slot(
+    ex: DeterministicExtractor, turns: list[tuple[str, str]], expected: list[str]
+) -> None:
+    assert ex.known_facts(turns) == expected
+
+
+def test_counted_values_fold_plurals_and_hyphenated_counts() -> None:
+    from deepeval.models.embedded.extraction import counted_values
+
+    assert counted_values("Book a room for 12 people.") == {"person": {"12"}}
+    assert counted_values("I reserved a 4-person room.") == {"person": {"4"}}
+    assert counted_values("Books for an 8-year-old reader.") == {"year": {"8"}}
+    assert counted_values("She is 11 years old, with 2 kids at $300.") == {"year": {"11"}, "kid": {"2"}}

@@ -152,7 +152,12 @@ def test_contradictions_are_forgetting(judge: EmbeddedJudge, msg: str) -> None:
         judge, K.TURN_FORGETS, "Your March 14th flight to Lisbon leaves early, so pack the night before."
     )
     bad = turn(judge, K.TURN_FORGETS, msg)
-    assert bad > 0.5 > ok
+    assert bad > ok
+    assert ok < 0.5
+    if "Madrid" not in msg:  # another count of the same thing, another day of the date: explicit evidence
+        assert bad > 0.5
+    else:  # another name near a fact: weak evidence on blind-dev, borderline
+        assert 0.35 < bad < 0.65
 
 
 def test_negated_fact_is_forgetting(judge: EmbeddedJudge) -> None:
@@ -322,17 +327,28 @@ CTX_OTHER = "The song was released as a single on April 12, 1971."
 
 def test_context_statement_relevant_is_a_decision_kind_with_its_own_model(judge: EmbeddedJudge) -> None:
     from deepeval.models.embedded import features as ft
-    from deepeval.models.embedded.calibrated import get_model
+    from deepeval.models.embedded import relevance_rules as rr
+    from deepeval.models.embedded import scorers
+    from deepeval.models.embedded.calibrated import get_model, recalibrated
 
     assert K.CONTEXT_STATEMENT_RELEVANT == "context_statement_relevant"
     assert K.CONTEXT_STATEMENT_RELEVANT in K.DECISION_KINDS
     ctx, ans = get_model("context_statement_relevant"), get_model("statement_relevant")
     assert ctx != ans  # a separately fitted model, not an alias
+    # each kind: its own first-stage model, then its own blind recalibration with the named rules
     p = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED)
-    assert p == pytest.approx(ctx.probability(ft.context_statement_features(CTX_Q, CTX_SELECTED)))
+    first, rules = scorers.context_statement_relevant_parts(CTX_Q, CTX_SELECTED)
+    assert first == pytest.approx(ctx.probability(ft.context_statement_features(CTX_Q, CTX_SELECTED)))
+    assert p == pytest.approx(
+        rr.unsure_when_weak(recalibrated(K.CONTEXT_STATEMENT_RELEVANT, first, rules), rules)
+    )
     # the answer-statement kind still goes to the answer model
     p_answer = p_yes(judge, K.STATEMENT_RELEVANT, {"input": CTX_Q}, statement=CTX_SELECTED)
-    assert p_answer == pytest.approx(ans.probability(ft.relevance_features(CTX_Q, CTX_SELECTED)))
+    first_a, rules_a = scorers.statement_relevant_parts(CTX_Q, CTX_SELECTED)
+    assert first_a == pytest.approx(ans.probability(ft.relevance_features(CTX_Q, CTX_SELECTED)))
+    assert p_answer == pytest.approx(
+        rr.unsure_when_weak(recalibrated(K.STATEMENT_RELEVANT, first_a, rules_a), rules_a)
+    )
     assert p != pytest.approx(p_answer)
 
 
@@ -342,7 +358,11 @@ def test_context_statement_relevant_ranks_an_answering_sentence_above_an_on_topi
     p_sel = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, None, input=CTX_Q, statement=CTX_SELECTED)
     p_other = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, None, input=CTX_Q, statement=CTX_OTHER)
     p_off = p_yes(judge, K.CONTEXT_STATEMENT_RELEVANT, None, input=CTX_Q, statement="I like pancakes.")
-    assert p_sel > p_other > p_off
+    assert p_sel > p_other
+    # no content word shared with the request: weak evidence, so "no" but unsure (never a confident no)
+    from deepeval.models.embedded.relevance_rules import WEAK_FLOOR
+
+    assert p_off == pytest.approx(WEAK_FLOOR) and abs(2 * p_off - 1) < 0.5
     with pytest.raises(SystemOneError, match="'statement'"):
         judge.decide({"input": CTX_Q}, {"q": noul(K.CONTEXT_STATEMENT_RELEVANT)})
 

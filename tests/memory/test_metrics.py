@@ -104,6 +104,30 @@ def test_prompts_fence_content_as_data() -> None:
     assert "not instructions for you" in p
 
 
+def test_evaluate_measures_memory_on_conversations_and_says_why_it_skips_single_turn(
+    manifest, conversation, tmp_path, monkeypatch
+) -> None:
+    from deepeval import evaluate
+    from deepeval.metrics.base_metric import BaseConversationalMetric
+
+    monkeypatch.chdir(tmp_path)
+    assert issubclass(MemoryRecallMetric, BaseConversationalMetric)
+    assert issubclass(MemoryPrecisionMetric, BaseConversationalMetric)
+    meta = {"memory_manifest": str(EXAMPLE), "memory_introduced": conversation.introduced}
+    conv = ConversationalTestCase(turns=conversation.turns, metadata=meta)
+    single = LLMTestCase(
+        input="memory probe", actual_output="-", metadata={**meta, "memory_artifact": {"kind": "empty"}}
+    )
+    result = evaluate([conv, single], [MemoryRecallMetric(model=JUDGE)])
+    measured, skipped = (t.metrics_data[0] for t in result.test_results)
+    assert measured.skipped is False and measured.score is not None and measured.score >= 0.9
+    assert measured.success is True
+    assert skipped.skipped is True and skipped.score is None
+    assert (
+        skipped.reason == "skipped: MemoryRecall is a conversational metric and this test case is single-turn"
+    )
+
+
 def test_recall_metric_fact_beyond_the_test_case_turns_is_an_error_naming_the_fact(
     manifest, conversation
 ) -> None:

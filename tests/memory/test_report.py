@@ -5,10 +5,12 @@ import json
 import re
 from pathlib import Path
 
+from markupsafe import escape as html_escape
+
 from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.conditions import TranscriptReader, evaluate_artifact, run_short_term
 from deepeval.memory.judges import EmbeddedMemoryJudge
-from deepeval.memory.report import curve_svg, render_html, write_report
+from deepeval.memory.report import answers_by_checkpoint, curve_svg, render_html, write_report
 
 JUDGE = EmbeddedMemoryJudge()
 
@@ -40,3 +42,30 @@ def test_curve_svg() -> None:
     assert curve_svg([]) == ""
     svg = curve_svg([(9, 0.5), (19, 1.0)])
     assert svg.startswith("<svg") and svg.count("<circle") == 2 and "turn 19: 1.000" in svg
+
+
+def test_html_shows_every_checkpoints_answers(manifest, conversation) -> None:
+    st = asyncio.run(run_short_term(manifest, conversation.turns, conversation.introduced, TranscriptReader(),
+                                    judge=JUDGE, checkpoints=4))  # fmt: skip
+    checkpoints, rows = answers_by_checkpoint(st.to_dict()["checkpoint_facts"])
+    assert checkpoints == [9, 19, 29, 39]
+    cells = {r["fact_id"]: sorted(r["cells"]) for r in rows}
+    assert cells["auth_owner"] == [9, 19, 29, 39]  # introduced at turn 0: probed at every checkpoint
+    assert cells["office_city"] == [39]  # introduced at turn 36
+    assert cells["budget_v1"] == [9] and cells["budget_v2"] == [19, 29, 39]  # superseded at turn 18
+    html = render_html(st)
+    section = html.split("<h2>Answers by checkpoint</h2>", 1)[1].split("</table>", 1)[0]
+    assert [f"after turn {t}" in section for t in checkpoints] == [True] * 4
+    # one answer cell per probe, one "not yet" cell per fact not yet introduced
+    assert section.count('class="ans"') == len(st.checkpoint_facts) == sum(len(v) for v in cells.values())
+    assert section.count("not yet introduced") == 4 * len(rows) - len(st.checkpoint_facts)
+    first = next(f for f in st.checkpoint_facts if f.checkpoint == 9 and f.fact_id == "churn")
+    assert (
+        first.answer and str(html_escape(first.answer)) in section
+    )  # the answer at checkpoint 9, not only the last
+
+
+def test_single_checkpoint_reports_have_no_checkpoint_table(manifest, conversation) -> None:
+    st = asyncio.run(run_short_term(manifest, conversation.turns, conversation.introduced, TranscriptReader(),
+                                    judge=JUDGE, checkpoints=1))  # fmt: skip
+    assert "Answers by checkpoint" not in render_html(st)

@@ -56,6 +56,38 @@ def test_openai_response_format_support_and_dict_content() -> None:
         assert srv.response_formats_seen == ["json_schema", "json_object"]
 
 
+def test_openai_tool_calls_in_the_wire_format() -> None:
+    import openai
+
+    def respond(req: dict) -> dict:
+        if req["messages"][-1]["role"] == "tool":
+            return {"content": "recorded"}
+        return {"tool_calls": [{"name": "wiki_write_page", "arguments": {"name": "Team", "content": "Bo leads."}},
+                               {"id": "given-7", "type": "function",
+                                "function": {"name": "wiki_list_pages", "arguments": "{}"}}]}  # fmt: skip
+
+    tools = [{"type": "function", "function": {"name": "wiki_write_page", "parameters": {"type": "object"}}}]
+    with OpenAIChatServer(respond) as srv:
+        raw = _chat(srv.base_url, {**BASIC, "tools": tools}).json()["choices"][0]
+        assert raw["finish_reason"] == "tool_calls" and raw["message"]["content"] is None
+        calls = raw["message"]["tool_calls"]
+        assert calls[0]["type"] == "function" and calls[0]["id"].startswith("call_")
+        assert json.loads(calls[0]["function"]["arguments"]) == {"name": "Team", "content": "Bo leads."}
+        assert calls[1] == {"id": "given-7", "type": "function",
+                            "function": {"name": "wiki_list_pages", "arguments": "{}"}}  # fmt: skip
+        # the openai SDK parses the reply into its tool-call objects
+        sdk = openai.OpenAI(base_url=srv.base_url, api_key="sk-test", max_retries=0)
+        msg = (
+            sdk.chat.completions.create(model="m", messages=BASIC["messages"], tools=tools).choices[0].message
+        )
+        assert [c.function.name for c in msg.tool_calls or []] == ["wiki_write_page", "wiki_list_pages"]
+        follow = [*BASIC["messages"], msg.model_dump(exclude_none=True),
+                  {"role": "tool", "tool_call_id": msg.tool_calls[0].id, "content": "ok"}]  # type: ignore[index]  # fmt: skip
+        again = sdk.chat.completions.create(model="m", messages=follow, tools=tools).choices[0]
+        assert again.message.content == "recorded" and again.finish_reason == "stop"
+        assert srv.counters.bodies[2]["messages"][-1]["tool_call_id"] == msg.tool_calls[0].id  # type: ignore[index]
+
+
 def test_openai_logprobs_ranked_and_truncated() -> None:
     lp = [{"No": -1.2, "Yes": -0.4, " yes": -3.0}]
     with OpenAIChatServer(lambda req: {"content": "Yes", "logprobs": lp}) as srv:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from deepeval.metrics import KnowledgeRetentionMetric
 from deepeval.test_case import ConversationalTestCase, Turn
 
@@ -11,3 +13,13 @@ def kr_score(*messages: str) -> float:
     user, ... starting with the user."""
     turns = [Turn(role="user" if i % 2 == 0 else "assistant", content=m) for i, m in enumerate(messages)]
     return KnowledgeRetentionMetric().measure(ConversationalTestCase(turns=turns))
+
+
+#: KnowledgeRetention on the embedded judge is precision first (deepeval.models.embedded.evidence): another name or
+#: number near a fact forgets on only 23/50 and 25/54 of the blind-dev turns where it is the strongest evidence, so
+#: such a turn is worth P(attrition) ~0.46: borderline ("unsure"), counted as keeping. These conflicts are real, and
+#: the judge no longer says so with confidence; a strict xfail records it until a rule separates them on blind-dev.
+PRECISION_FIRST = pytest.mark.xfail(
+    strict=True,
+    reason="known limit, precision first: name/number conflict worth P~0.46 on blind-dev (23/50, 25/54 forget)",
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ._conversations import kr_score
+from ._conversations import PRECISION_FIRST, kr_score
 
 
 @pytest.mark.parametrize(
@@ -22,8 +22,8 @@ def test_restating_a_constraint_keeps_it(fact: str, answer: str) -> None:
 @pytest.mark.parametrize(
     ("fact", "answer"),
     [
-        ("I have a dog named Max.", "How is your cat doing?"),
-        ("I have two sons.", "How are your daughters doing?"),
+        pytest.param("I have a dog named Max.", "How is your cat doing?", marks=PRECISION_FIRST),
+        pytest.param("I have two sons.", "How are your daughters doing?", marks=PRECISION_FIRST),
         ("I don't have a car.", "Just drive your car there; parking is free."),
     ],
 )

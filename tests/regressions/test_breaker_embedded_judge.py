@@ -8,6 +8,8 @@ import pytest
 from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 
+from ._conversations import PRECISION_FIRST
+
 
 def _user(text: str) -> Turn:
     return Turn(role="user", content=text)
@@ -61,6 +63,7 @@ def test_honouring_an_allergy_is_not_forgetting() -> None:
     assert _kr(turns) == 1.0
 
 
+@PRECISION_FIRST
 def test_spanish_forgetting_is_caught() -> None:
     turns = [
         _user("Me llamo Ana y soy alérgica a los cacahuetes."),

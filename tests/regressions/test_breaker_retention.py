@@ -8,6 +8,8 @@ import pytest
 from deepeval.metrics import KnowledgeRetentionMetric
 from deepeval.test_case import ConversationalTestCase, Turn
 
+from ._conversations import PRECISION_FIRST
+
 HEAD = [
     Turn(
         role="user",
@@ -42,6 +44,7 @@ def test_control_reasking_the_budget_is_forgetting() -> None:
     assert _kr("What's your budget?") == 0.5
 
 
+@PRECISION_FIRST
 def test_changed_amount_in_a_compound_fact_is_caught() -> None:
     turns = [
         Turn(role="user", content="I have two kids and a budget of $1,500."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ._conversations import kr_score
+from ._conversations import PRECISION_FIRST, kr_score
 
 
 def _kr(last: str) -> float:
@@ -21,12 +21,13 @@ def _kr(last: str) -> float:
     "last",
     [
         "What do you do for a living?",
-        "As a teacher, you might enjoy a quiet museum.",
+        pytest.param("As a teacher, you might enjoy a quiet museum.", marks=PRECISION_FIRST),
     ],
 )
 def test_occupation_reask_or_contradiction_is_caught(last: str) -> None:
     assert _kr(last) < 1.0
 
 
+@PRECISION_FIRST
 def test_control_wrong_city_is_caught() -> None:
     assert _kr("Since you are in Rome, visit the Colosseum.") == 0.5

@@ -33,7 +33,17 @@ def _register() -> None:
     # Each module adds its commands to ``app``; a missing optional module must not break the others.
     import importlib
 
-    for name in ("settings_cmds", "test_run", "memory_cmds", "evaluate_cmd", "compare_cmd", "quickstart"):
+    names = (
+        "settings_cmds",
+        "test_run",
+        "memory_cmds",
+        "memory_run_cmds",
+        "evaluate_cmd",
+        "compare_cmd",
+        "judge_eval_cmd",
+        "quickstart",
+    )
+    for name in names:
         try:
             importlib.import_module(f"deepeval.cli.{name}")
         except ModuleNotFoundError as err:

@@ -1,4 +1,5 @@
-"""``deepeval memory ...``: manifest schema, conversation generation, artifact grading, short-term runs, LoCoMo."""
+"""``deepeval memory ...``: manifest schema, conversation generation, artifact grading (the short-term and long-term
+runs are in :mod:`deepeval.cli.memory_run_cmds`)."""
 
 from __future__ import annotations
 
@@ -119,9 +120,13 @@ def generate_cmd(
     turns: int = typer.Option(40, help="Number of messages (even)."),
     seed: int = typer.Option(0, help="Seed of the template generator."),
     llm: bool = typer.Option(False, "--llm", help="Rewrite fact turns with the configured LLM judge."),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="No progress bar (off anyway when stderr is no terminal)."
+    ),
 ) -> None:
     """Generate a conversation stating each fact once; checks that every fact appears."""
     from deepeval._concurrency import run_sync
+    from deepeval.cli.memory_progress import MemoryProgress
     from deepeval.memory.generator import a_generate_conversation, check_coverage
     from deepeval.memory.manifest import ManifestError, load_manifest
     from deepeval.models.resolve import resolve_llm
@@ -132,7 +137,9 @@ def generate_cmd(
         model = resolve_llm(None) if llm else None
         if llm and model is None:
             _fail("--llm needs a configured LLM (OPENAI_API_KEY or a local model)")
-        conv = run_sync(a_generate_conversation(m, turns, seed, model))
+        with MemoryProgress(quiet or not llm) as progress:
+            progress.start("rewriting fact turns with the LLM", 0)
+            conv = run_sync(a_generate_conversation(m, turns, seed, model))
     except (ManifestError, ValueError) as err:
         _fail(str(err))
         return
@@ -206,6 +213,9 @@ def grade_cmd(
     json_out: Path | None = typer.Option(None, "--json", help="Write the JSON report here."),
     html_out: Path | None = typer.Option(None, "--html", help="Write the HTML report here."),
     offline: bool = typer.Option(False, help="Use the embedded offline judge even if an LLM is configured."),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="No progress bar (off anyway when stderr is no terminal)."
+    ),
 ) -> None:
     """Artifact-only condition: grade one existing memory against the manifest.
 
@@ -214,6 +224,7 @@ def grade_cmd(
     precision. Bad files and unwritable report paths exit 2 before anything is graded.
     """
     from deepeval._concurrency import run_sync
+    from deepeval.cli.memory_progress import MemoryProgress
     from deepeval.memory.artifact import MemoryArtifact
     from deepeval.memory.conditions import evaluate_artifact
     from deepeval.memory.judges import EmbeddedMemoryJudge
@@ -240,8 +251,9 @@ def grade_cmd(
             art = tr
         else:
             _fail("give --transcript, --summary, --wiki or --empty")
-        report = run_sync(evaluate_artifact(m, art, transcript=tr, introduced=introduced,
-                                            judge=EmbeddedMemoryJudge() if offline else None))  # fmt: skip
+        with MemoryProgress(quiet) as progress:
+            report = run_sync(evaluate_artifact(m, art, transcript=tr, introduced=introduced, progress=progress,
+                                                judge=EmbeddedMemoryJudge() if offline else None))  # fmt: skip
     except (ManifestError, ValueError, OSError) as err:
         _fail(str(err))
     r = report.recall
@@ -257,48 +269,4 @@ def grade_cmd(
             f"precision ({p.n_claims} claims): {p.precision:.3f}, hallucination rate {p.hallucination_rate:.3f} "
             f"({p.n_hallucinations} scored 1), weakly supported (scored 2): {p.n_weakly_supported}"
         )
-    _write_reports(report, json_out, html_out)
-
-
-@memory_app.command("short-term")
-def short_term_cmd(
-    manifest: Path,
-    transcript: Path = typer.Option(..., help="Conversation JSON (from `generate`)."),
-    base_url: str = typer.Option(..., help="OpenAI-compatible base URL of the model under test."),
-    model: str = typer.Option(..., help="Model name at that endpoint."),
-    api_key_env: str = typer.Option(
-        "OPENAI_API_KEY", help="Environment variable holding the endpoint's key."
-    ),
-    checkpoints: int = typer.Option(4, help="Number of probe points."),
-    json_out: Path | None = typer.Option(None, "--json"),
-    html_out: Path | None = typer.Option(None, "--html"),
-    offline: bool = typer.Option(False, help="Grade with the embedded offline judge."),
-) -> None:
-    """Short-term condition against an endpoint model: recall-vs-turn curve."""
-    import openai
-
-    from deepeval._concurrency import run_sync
-    from deepeval.memory.conditions import run_short_term
-    from deepeval.memory.judges import EmbeddedMemoryJudge
-    from deepeval.memory.manifest import ManifestError, load_manifest
-    from deepeval.memory.subjects import EndpointChatModel
-
-    _check_reports(json_out, html_out)
-    try:
-        m = load_manifest(manifest)
-    except ManifestError as err:
-        _fail(str(err))
-    tt, introduced = _load_conversation(transcript)
-    intro = introduced or {f.id: f.introduced_at or 0 for f in m.stated()}
-    subject = EndpointChatModel(base_url, model, api_key=os.environ.get(api_key_env))
-    try:
-        report = run_sync(run_short_term(m, tt, intro, subject, checkpoints=checkpoints,
-                                         judge=EmbeddedMemoryJudge() if offline else None))  # fmt: skip
-    except ManifestError as err:
-        _fail(str(err))
-    except openai.APIError as err:
-        # the SDK's message never holds the key; the endpoint is named so the user can check it
-        _fail(f"the model under test at {base_url} (model {model!r}) failed: {type(err).__name__}: {err}")
-    for c in report.curve:
-        typer.echo(f"turn {c.turn}: {c.recall.n} facts, normalised recall {c.recall.normalised or 0:.3f}")
     _write_reports(report, json_out, html_out)

@@ -36,6 +36,7 @@ _LAZY = {
     "evaluate_artifact": "deepeval.memory.conditions",
     "run_short_term": "deepeval.memory.conditions",
     "run_long_term": "deepeval.memory.conditions",
+    "live_conversation": "deepeval.memory.conditions",
     "recall_summary": "deepeval.memory.scoring",
     "precision_summary": "deepeval.memory.scoring",
     "MemoryRecallMetric": "deepeval.memory.metrics",

@@ -8,6 +8,15 @@
 
 Never-stated facts are probed too but scored apart (``abstention``: 5 = answered "not in memory"); recall covers
 stated facts only. Sync wrappers (``*_sync``) run the coroutines with :func:`deepeval._concurrency.run_sync`.
+
+Live mode (``live=True`` in both runs): the model under test writes the assistant turns itself. The user turns come
+from the given conversation; every assistant turn is replaced by the model's reply to the conversation so far (the
+live transcript keeps the positions of the original, so checkpoints and ``introduced`` indices still hold). Facts
+must therefore be stated in user turns: a fact ``introduced`` at an assistant turn is a ``ValueError``. The live
+transcript is kept in :attr:`MemoryReport.transcript`.
+
+Every run takes an optional ``progress`` (:class:`ProgressHook`): each stage (live replies, wiki updates, probes,
+claims) is announced with its size, then advanced one unit per finished request.
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
@@ -24,9 +33,30 @@ from deepeval.memory.manifest import Fact, FactManifest, check_introduced
 from deepeval.memory.prompts import PROMPT_VERSION
 from deepeval.memory.retrieval import NOT_IN_MEMORY
 from deepeval.memory.scoring import PrecisionSummary, RecallSummary, precision_summary, recall_summary
-from deepeval.memory.subjects import ChatModel, as_chat_model, as_wiki_keeper
+from deepeval.memory.subjects import ChatModel, EndpointWikiKeeper, as_chat_model, as_wiki_keeper
 from deepeval.memory.wiki import Wiki
 from deepeval.test_case import Turn
+
+
+class ProgressHook(Protocol):
+    """Receives a run's progress: ``start(stage, total)`` when a stage begins, ``advance()`` per finished unit."""
+
+    def start(self, stage: str, total: int) -> None: ...
+
+    def advance(self, n: int = 1) -> None: ...
+
+
+class _NoProgress:
+    def start(self, stage: str, total: int) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+
+NO_PROGRESS: ProgressHook = _NoProgress()
+
+DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
 
 
 @dataclass
@@ -88,6 +118,11 @@ class MemoryReport:
     manifest_name: str | None = None
     wall_s: float = 0.0
     prompt_version: str = PROMPT_VERSION
+    live: bool = False
+    transcript: list[dict[str, str]] | None = None
+    system_prompt: str | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -104,14 +139,33 @@ def default_introduced(manifest: FactManifest) -> dict[str, int]:
     }
 
 
-async def _gather_limited(coros: Sequence[Any], limit: int) -> list[Any]:
+async def _gather_limited(
+    coros: Sequence[Any], limit: int, progress: ProgressHook = NO_PROGRESS
+) -> list[Any]:
+    """Await ``coros`` at most ``limit`` at a time, results in order. The first failure cancels the others (no
+    request keeps running after the run failed) and is raised; coroutines that never started are closed."""
     sem = asyncio.Semaphore(max(1, limit))
 
     async def run(c: Any) -> Any:
-        async with sem:
-            return await c
+        started = False
+        try:
+            async with sem:
+                started = True
+                out = await c
+        finally:
+            if not started:
+                c.close()
+        progress.advance()
+        return out
 
-    return list(await asyncio.gather(*(run(c) for c in coros)))
+    tasks = [asyncio.ensure_future(run(c)) for c in coros]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
 
 
 async def _grade(
@@ -138,17 +192,18 @@ def _split(results: list[FactResult]) -> tuple[RecallSummary, RecallSummary]:
 
 async def probe_artifact(
     manifest: FactManifest, artifact: MemoryArtifact, judge: MemoryJudge, introduced: dict[str, int] | None = None,
-    turn: int | None = None, concurrency: int = 8,
+    turn: int | None = None, concurrency: int = 8, progress: ProgressHook = NO_PROGRESS,
 ) -> list[FactResult]:  # fmt: skip
     """Answer and grade every live fact's probe from ``artifact``."""
     intro = introduced if introduced is not None else default_introduced(manifest)
     facts = _probe_set(manifest, intro, turn)
+    progress.start("probing the memory", len(facts))
 
     async def one(f: Fact) -> FactResult:
         a = await judge.answer(f.question, artifact)
         return await _grade(judge, manifest, f, a.answer, a.evidence, intro.get(f.id), turn)
 
-    return await _gather_limited([one(f) for f in facts], concurrency)
+    return await _gather_limited([one(f) for f in facts], concurrency, progress)
 
 
 async def verify_claims(
@@ -158,10 +213,13 @@ async def verify_claims(
     concurrency: int = 8,
     max_claims: int | None = None,
     seed: int = 0,
+    progress: ProgressHook = NO_PROGRESS,
 ) -> list[ClaimResult]:
     """Extract the memory's atomic claims and verify each against the transcript (a seeded random sample of
     ``max_claims`` claims when there are more, kept in memory order)."""
+    progress.start("extracting claims", 1)
     claims = await judge.claims(artifact)
+    progress.advance()
     if max_claims is not None and len(claims) > max_claims:
         import random
 
@@ -172,7 +230,8 @@ async def verify_claims(
         g, ev = await judge.verify(c, transcript)
         return ClaimResult(c, g.score, g.reason, ev)
 
-    return await _gather_limited([one(c) for c in claims], concurrency)
+    progress.start("verifying claims", len(claims))
+    return await _gather_limited([one(c) for c in claims], concurrency, progress)
 
 
 async def evaluate_artifact(
@@ -185,6 +244,7 @@ async def evaluate_artifact(
     precision: bool | None = None,
     max_claims: int | None = None,
     seed: int = 0,
+    progress: ProgressHook = NO_PROGRESS,
 ) -> MemoryReport:
     """Artifact-only condition: probe ``artifact``; verify its claims against ``transcript`` when given
     (``precision`` defaults to True for wiki and summary artifacts with a transcript)."""
@@ -198,7 +258,7 @@ async def evaluate_artifact(
     if conversation.turn_count is not None:  # the conversation is known: every fact must lie inside it
         check_introduced(manifest, conversation.turn_count, introduced, "the transcript")
     j = resolve_memory_judge(judge)
-    facts = await probe_artifact(manifest, artifact, j, introduced)
+    facts = await probe_artifact(manifest, artifact, j, introduced, progress=progress)
     recall, abst = _split(facts)
     do_precision = (
         precision if precision is not None else (tr is not None and artifact.kind in ("wiki", "summary"))
@@ -208,7 +268,7 @@ async def evaluate_artifact(
     if do_precision:
         if tr is None:
             raise ValueError("precision needs the transcript the memory was written from")
-        claims = await verify_claims(artifact, tr, j, max_claims=max_claims, seed=seed)
+        claims = await verify_claims(artifact, tr, j, max_claims=max_claims, seed=seed, progress=progress)
         prec = precision_summary([c.score for c in claims], seed)
     return MemoryReport(
         condition="artifact", judge=j.get_model_name(), subject=None, facts=facts, recall=_reseed(recall, facts, seed),
@@ -245,6 +305,68 @@ PROBE_INSTRUCTION = (
 )
 
 
+def _messages(turns: Sequence[Turn]) -> list[dict[str, Any]]:
+    return [{"role": t.role, "content": t.content} for t in turns]
+
+
+def check_live_facts(turns: Sequence[Turn], introduced: dict[str, int]) -> None:
+    """Raise ValueError when live mode would drop a fact: live mode replaces the assistant turns, so every fact
+    ``introduced`` inside the conversation must be at a user turn."""
+    bad = {
+        fid: i for fid, i in introduced.items() if 0 <= i < len(turns) and turns[i].role != "user"
+    }  # fmt: skip
+    if bad:
+        where = ", ".join(
+            f"{fid} (turn {i}, {turns[i].role})" for fid, i in sorted(bad.items(), key=lambda x: x[1])
+        )
+        raise ValueError(
+            "live mode replaces the assistant turns with the model's own replies, so every fact must be stated in a "
+            f"user turn; these facts are introduced in other turns: {where}"
+        )
+
+
+async def live_conversation(
+    turns: Sequence[Turn],
+    model: ChatModel | Any,
+    *,
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+    progress: ProgressHook = NO_PROGRESS,
+) -> list[Turn]:
+    """The conversation as the model under test holds it: the user (and system) turns of ``turns`` unchanged, and
+    each assistant turn replaced by the model's reply to everything before it (system prompt first). Same length
+    and positions as ``turns``; one request per assistant turn, in order (each reply sees the earlier ones)."""
+    m = as_chat_model(model)
+    live: list[Turn] = []
+    progress.start("live conversation", sum(t.role == "assistant" for t in turns))
+    for t in turns:
+        if t.role != "assistant":
+            live.append(t)
+            continue
+        reply = await m.chat([{"role": "system", "content": system_prompt}, *_messages(live)])
+        live.append(Turn(role="assistant", content=reply))
+        progress.advance()
+    return live
+
+
+async def _conversation_for_run(
+    manifest: FactManifest, turns: Sequence[Turn], introduced: dict[str, int], model: Any, live: bool,
+    system_prompt: str, progress: ProgressHook,
+) -> tuple[list[Turn], list[str]]:  # fmt: skip
+    """The turns a run uses (the live ones in live mode) and the warnings about them."""
+    if not live:
+        return list(turns), []
+    check_live_facts(turns, introduced)
+    from deepeval.memory.generator import check_coverage
+
+    missing = check_coverage(manifest, [t for t in turns if t.role == "user"]).missing
+    warnings = (
+        [f"live mode: facts {', '.join(missing)} were not found in any user turn; the model under test may never see them"]
+        if missing
+        else []
+    )  # fmt: skip
+    return await live_conversation(turns, model, system_prompt=system_prompt, progress=progress), warnings
+
+
 async def run_short_term(
     manifest: FactManifest,
     turns: Sequence[Turn],
@@ -253,26 +375,37 @@ async def run_short_term(
     *,
     judge: Any = None,
     checkpoints: int | Sequence[int] = 4,
-    system_prompt: str = "You are a helpful assistant.",
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT,
     concurrency: int = 4,
     seed: int = 0,
+    live: bool = False,
+    progress: ProgressHook = NO_PROGRESS,
 ) -> MemoryReport:
     """Short-term condition: at each checkpoint turn t, every live fact is probed in a separate request whose
-    context is ``turns[:t+1]`` plus the probe question. Returns the final checkpoint's facts and the curve.
+    context is ``turns[:t+1]`` plus the probe question (at most ``concurrency`` requests at once). With ``live``
+    the model first writes the assistant turns itself (see the module docstring). Returns the final checkpoint's
+    facts, every checkpoint's facts (``checkpoint_facts``) and the curve.
 
     Raises:
         ManifestError: a fact's introduced turn is not a turn of ``turns`` (see :func:`check_introduced`).
+        ValueError: ``concurrency`` below 1; in live mode, a fact introduced at a turn that is not a user turn.
     """
     t0 = time.perf_counter()
     check_introduced(manifest, len(turns), introduced, "the transcript")
+    if concurrency < 1:
+        raise ValueError(f"concurrency must be >= 1, got {concurrency}")
     j = resolve_memory_judge(judge)
     m = as_chat_model(model)
     points = checkpoint_turns(len(turns), checkpoints)
+    used, warnings = await _conversation_for_run(
+        manifest, turns, introduced, m, live, system_prompt, progress
+    )
     curve: list[CurvePoint] = []
     all_results: list[FactResult] = []
     last: list[FactResult] = []
+    progress.start("probing the model", sum(len(_probe_set(manifest, introduced, t)) for t in points))
     for t in points:
-        context = [{"role": x.role, "content": x.content} for x in turns[: t + 1]]
+        context = _messages(used[: t + 1])
         facts = _probe_set(manifest, introduced, t)
 
         async def one(f: Fact, context: list[dict[str, Any]] = context, t: int = t) -> FactResult:
@@ -281,15 +414,33 @@ async def run_short_term(
             answer = await m.chat(msgs)
             return await _grade(j, manifest, f, answer, [], introduced.get(f.id), t)
 
-        last = await _gather_limited([one(f) for f in facts], concurrency)
+        last = await _gather_limited([one(f) for f in facts], concurrency, progress)
         all_results.extend(last)
         curve.append(CurvePoint(t, recall_summary([r.score for r in last if r.kind != "never_stated"], seed)))
     recall, abst = _split(last)
     return MemoryReport(
         condition="short_term", judge=j.get_model_name(), subject=m.name, facts=last,
         recall=_reseed(recall, last, seed), abstention=abst, curve=curve, checkpoint_facts=all_results,
-        n_turns=len(turns), manifest_name=manifest.name, wall_s=time.perf_counter() - t0,
+        n_turns=len(turns), manifest_name=manifest.name, wall_s=time.perf_counter() - t0, live=live,
+        transcript=_messages(used) if live else None, system_prompt=system_prompt, warnings=warnings,
     )  # fmt: skip
+
+
+def _keeper_warnings(keeper: Any, wiki: Wiki, n_updates: int) -> list[str]:
+    """Warnings on a keeper that left no memory: it never called a tool (endpoint keepers), or never wrote."""
+    out: list[str] = []
+    if isinstance(keeper, EndpointWikiKeeper) and keeper.n_tool_calls == 0:
+        out.append(
+            f"the model never called a wiki tool in {keeper.n_requests} requests (it answered in text only); check "
+            "that the endpoint supports tool calls (vLLM needs --enable-auto-tool-choice and a --tool-call-parser)"
+        )
+    writes = [op for op in wiki.log if op.op in ("write", "append")]
+    if not any(op.ok for op in writes):
+        refused = f"; {len(writes)} writes were refused" if writes else ""
+        out.append(
+            f"the model never wrote a wiki page in {n_updates} updates{refused}: recall is measured on an empty wiki"
+        )
+    return out
 
 
 async def run_long_term(
@@ -302,32 +453,61 @@ async def run_long_term(
     update_every: int = 2,
     wiki: Wiki | None = None,
     seed: int = 0,
+    live: bool = False,
+    chat_model: ChatModel | Any = None,
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+    concurrency: int = 8,
+    progress: ProgressHook = NO_PROGRESS,
 ) -> MemoryReport:
     """Long-term condition: after every ``update_every`` turns the keeper sees the new turns and edits the wiki;
-    afterwards the wiki (not the model) is probed, and its claims are verified against the transcript.
+    afterwards the wiki (not the model) is probed, and its claims are verified against the transcript (the
+    judge's requests ``concurrency`` at a time). With ``live``, ``chat_model`` (default: the keeper itself, when it
+    is a chat model such as :class:`~deepeval.memory.subjects.EndpointChatModel`) first writes the assistant turns,
+    and the keeper records the live conversation. ``warnings`` in the report say when the keeper never called a
+    tool or never wrote a page.
 
     Raises:
         ManifestError: a fact's introduced turn is not a turn of ``turns`` (see :func:`check_introduced`).
+        ValueError: a bad ``update_every`` or ``concurrency``; live mode without a chat model or with a fact
+            introduced at a turn that is not a user turn.
     """
     t0 = time.perf_counter()
     check_introduced(manifest, len(turns), introduced, "the transcript")
     if update_every < 1:
         raise ValueError("update_every must be >= 1")
+    if concurrency < 1:
+        raise ValueError(f"concurrency must be >= 1, got {concurrency}")
     j = resolve_memory_judge(judge)
     k = as_wiki_keeper(keeper)
+    replier = (
+        chat_model if chat_model is not None else (k.model if isinstance(k, EndpointWikiKeeper) else keeper)
+    )
+    if live and not isinstance(replier, ChatModel):
+        raise ValueError("live mode needs a chat model to write the assistant turns: pass chat_model=...")
+    used, warnings = await _conversation_for_run(
+        manifest, turns, introduced, replier, live, system_prompt, progress
+    )
     w = wiki or Wiki()
-    for start in range(0, len(turns), update_every):
-        await k.update(list(turns[start : start + update_every]), w)
+    starts = range(0, len(used), update_every)
+    progress.start("keeping the wiki", len(starts))
+    for start in starts:
+        await k.update(used[start : start + update_every], w)
+        progress.advance()
+    warnings += _keeper_warnings(k, w, len(starts))
     artifact = MemoryArtifact.from_wiki(w)
-    transcript = MemoryArtifact.from_turns(turns)
-    facts = await probe_artifact(manifest, artifact, j, introduced)
+    transcript = MemoryArtifact.from_turns(used)
+    facts = await probe_artifact(
+        manifest, artifact, j, introduced, concurrency=concurrency, progress=progress
+    )
     recall, abst = _split(facts)
-    claims = await verify_claims(artifact, transcript, j)
+    claims = await verify_claims(artifact, transcript, j, concurrency=concurrency, progress=progress)
     return MemoryReport(
         condition="long_term", judge=j.get_model_name(), subject=k.name, facts=facts,
         recall=_reseed(recall, facts, seed), abstention=abst, claims=claims,
         precision=precision_summary([c.score for c in claims], seed), artifact_kind="wiki", wiki_pages=w.pages,
         wiki_log=w.log_dicts(), n_turns=len(turns), manifest_name=manifest.name, wall_s=time.perf_counter() - t0,
+        live=live, transcript=_messages(used) if live else None, system_prompt=system_prompt if live else None,
+        tool_calls=list(k.transcript) if isinstance(k, EndpointWikiKeeper) else None, warnings=warnings,
     )  # fmt: skip
 
 

@@ -1,6 +1,9 @@
 """Memory metrics for ``evaluate()``: :class:`MemoryRecallMetric` and :class:`MemoryPrecisionMetric`.
 
-A test case (``LLMTestCase`` or ``ConversationalTestCase``) carries the memory evaluation in ``metadata``::
+Both are conversational metrics (:class:`~deepeval.metrics.base_metric.BaseConversationalMetric`): ``evaluate()``
+runs them on a ``ConversationalTestCase`` (the conversation whose memory is measured) and skips them, with that
+reason, on an ``LLMTestCase``. Called directly, ``measure()`` also takes an ``LLMTestCase`` whose metadata names the
+memory. The test case carries the memory evaluation in ``metadata``::
 
     metadata = {
         "memory_manifest": {...} | "path/to/manifest.yaml",   # required (a FactManifest, its dict, or a file path)
@@ -30,7 +33,7 @@ from deepeval.memory.conditions import evaluate_artifact
 from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
 from deepeval.memory.manifest import FactManifest, check_introduced, load_manifest, parse_manifest
 from deepeval.memory.prompts import PROMPT_VERSION, memory_prompt_digest
-from deepeval.metrics.base_metric import BaseMetric
+from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.usage import track_usage
 
@@ -55,7 +58,7 @@ def _turns(test_case: Any) -> list[Any] | None:
     return list(turns) if turns else None
 
 
-class _MemoryMetric(BaseMetric):
+class _MemoryMetric(BaseConversationalMetric):
     def __init__(
         self,
         threshold: float | None = 0.5,

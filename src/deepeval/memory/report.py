@@ -65,9 +65,25 @@ def render_html(report: MemoryReport) -> str:
     pts = [
         (c["turn"], c["recall"]["normalised"]) for c in d["curve"] if c["recall"]["normalised"] is not None
     ]
+    checkpoints, rows = answers_by_checkpoint(d["checkpoint_facts"])
     return template.render(
-        r=d, fmt=_fmt, curve_svg=curve_svg(pts), hallucinated=[c for c in d["claims"] if c["score"] == 1]
-    )
+        r=d, fmt=_fmt, curve_svg=curve_svg(pts), hallucinated=[c for c in d["claims"] if c["score"] == 1],
+        checkpoints=checkpoints, by_checkpoint=rows,
+    )  # fmt: skip
+
+
+def answers_by_checkpoint(facts: list[dict[str, Any]]) -> tuple[list[int], list[dict[str, Any]]]:
+    """The checkpoint turns and one row per probed fact (first-probed order): ``fact_id``, ``question``,
+    ``expected`` and ``cells`` (checkpoint turn -> that probe's fact result) from a report's ``checkpoint_facts``."""
+    checkpoints = sorted({f["checkpoint"] for f in facts if f["checkpoint"] is not None})
+    rows: dict[str, dict[str, Any]] = {}
+    for f in facts:
+        if f["checkpoint"] is None:
+            continue
+        row = rows.setdefault(f["fact_id"], {"fact_id": f["fact_id"], "question": f["question"],
+                                             "expected": f["expected"], "cells": {}})  # fmt: skip
+        row["cells"][f["checkpoint"]] = f
+    return checkpoints, list(rows.values())
 
 
 def write_report(

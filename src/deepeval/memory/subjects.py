@@ -42,9 +42,14 @@ def _client(base_url: str, api_key: str | None, timeout: float) -> Any:
     return AsyncOpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout, max_retries=2)
 
 
+async def _close(client: Any) -> None:
+    await client.close()
+
+
 class EndpointChatModel:
     """A model behind an OpenAI-compatible ``/chat/completions`` endpoint (vLLM, Ollama, llama.cpp, OpenAI).
-    The API key is kept private and never shown in reprs or results."""
+    The API key is kept private and never shown in reprs or results. Each event loop gets its own client (see
+    :class:`~deepeval.models.http.per_loop.PerLoop`), so one model serves several ``asyncio.run`` calls."""
 
     def __init__(
         self,
@@ -59,16 +64,19 @@ class EndpointChatModel:
         self._api_key = api_key
         self.temperature = temperature
         self.timeout = timeout
-        self._c: Any = None
+        from deepeval.models.http.per_loop import PerLoop
+
+        self._clients: PerLoop[Any] = PerLoop(
+            lambda: _client(self.base_url, self._api_key, self.timeout), _close
+        )
 
     def __repr__(self) -> str:
         return f"EndpointChatModel(base_url={self.base_url!r}, model={self.name!r})"
 
     @property
     def client(self) -> Any:
-        if self._c is None:
-            self._c = _client(self.base_url, self._api_key, self.timeout)
-        return self._c
+        """The ``AsyncOpenAI`` client of the running event loop."""
+        return self._clients.get()
 
     async def chat(self, messages: Messages) -> str:
         resp = await self.client.chat.completions.create(
@@ -113,13 +121,20 @@ class CallableWikiKeeper:
 
 
 class EndpointWikiKeeper:
-    """Lets an endpoint model edit the wiki with tool calls after each exchange (at most ``max_steps`` rounds)."""
+    """Lets an endpoint model edit the wiki with tool calls after each exchange (at most ``max_steps`` rounds).
+
+    ``transcript`` logs every tool call (name, arguments, the first 200 characters of the result);
+    ``n_requests`` and ``n_tool_calls`` count the requests sent and the tool calls received."""
 
     def __init__(self, model: EndpointChatModel, max_steps: int = 8) -> None:
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be >= 1, got {max_steps}")
         self.model = model
         self.name = model.name
         self.max_steps = max_steps
         self.transcript: list[dict[str, Any]] = []
+        self.n_requests = 0
+        self.n_tool_calls = 0
 
     async def update(self, new_turns: Sequence[Turn], wiki: Wiki) -> None:
         exchange = "\n".join(f"{t.role}: {t.content}" for t in new_turns)
@@ -133,9 +148,11 @@ class EndpointWikiKeeper:
         tools = tool_definitions()
         for _ in range(self.max_steps):
             msg = await self.model.chat_with_tools(messages, tools)
+            self.n_requests += 1
             calls = getattr(msg, "tool_calls", None) or []
             if not calls:
                 break
+            self.n_tool_calls += len(calls)
             messages.append(
                 {
                     "role": "assistant",

@@ -99,7 +99,10 @@ class OpenAIChatServer(LoopbackServer):
             ``content`` (a string, or a dict/list sent as its JSON text), ``logprobs`` (one ``{token: logprob}``
             dict per generated token; the chosen token is the most probable one; the reply's ``top_logprobs``
             lists the request's ``top_logprobs`` most probable entries, sorted), ``usage``
-            (``{"prompt_tokens", "completion_tokens"}``) and ``finish_reason``. Default: replies ``"ok"``.
+            (``{"prompt_tokens", "completion_tokens"}``), ``finish_reason`` and ``tool_calls``: a list of
+            ``{"name": ..., "arguments": dict | str}`` (or full wire tool calls) sent as the message's OpenAI
+            ``tool_calls`` (ids ``call_<n>``, arguments as JSON text, ``content`` null unless given,
+            ``finish_reason`` ``"tool_calls"``). Default: replies ``"ok"``.
         models: ids listed by ``GET /v1/models`` (any model name is accepted by POST).
         supported_formats: ``response_format`` types accepted (subset of ``json_schema``, ``json_object``,
             ``text``); any other gets 400 with ``param: "response_format"`` like OpenAI's reply for a model without
@@ -192,28 +195,32 @@ class OpenAIChatServer(LoopbackServer):
             self.responder_errors.append(exc)
             return 500, _openai_error(500, f"responder failed: {type(exc).__name__}"), (0, 0)
         spec: dict[str, Any] = reply if isinstance(reply, dict) else {"content": reply}
-        content = spec.get("content", "")
-        if not isinstance(content, str):
+        tool_calls = [self._wire_tool_call(c) for c in spec.get("tool_calls") or []]
+        content = spec.get("content", None if tool_calls else "")
+        if content is not None and not isinstance(content, str):
             content = json.dumps(content)
-        finish_reason = spec.get("finish_reason", "stop")
+        finish_reason = spec.get("finish_reason", "tool_calls" if tool_calls else "stop")
         limit = payload.get("max_completion_tokens") or payload.get("max_tokens")
         lp_spec = spec.get("logprobs")
-        if isinstance(limit, int) and limit > 0 and word_count(content) > limit:
+        if isinstance(limit, int) and limit > 0 and content and word_count(content) > limit:
             content, finish_reason = " ".join(content.split()[:limit]), "length"
         if isinstance(limit, int) and limit > 0 and lp_spec is not None:
             lp_spec = list(lp_spec)[:limit]
         usage_in = spec.get("usage") or {}
         tin = int(usage_in.get("prompt_tokens", prompt_words))
-        tout = int(usage_in.get("completion_tokens", word_count(content)))
+        tout = int(usage_in.get("completion_tokens", word_count(content or "")))
+        message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None}
+        if tool_calls:
+            message["tool_calls"] = tool_calls
         choice: dict[str, Any] = {
             "index": 0,
-            "message": {"role": "assistant", "content": content, "refusal": None},
+            "message": message,
             "logprobs": None,
             "finish_reason": finish_reason,
         }
         if payload.get("logprobs"):
             k = int(payload.get("top_logprobs") or 0)
-            choice["logprobs"] = {"content": self._logprob_content(lp_spec, content, k)}
+            choice["logprobs"] = {"content": self._logprob_content(lp_spec, content or "", k)}
         body = {
             "id": f"chatcmpl-loopback-{next(self._ids)}",
             "object": "chat.completion",
@@ -223,6 +230,19 @@ class OpenAIChatServer(LoopbackServer):
             "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout},
         }
         return 200, body, (tin, tout)
+
+    def _wire_tool_call(self, call: Mapping[str, Any]) -> dict[str, Any]:
+        """A tool call in the OpenAI wire shape from ``{"name", "arguments"}`` or an already wire-shaped call."""
+        fn = call.get("function", call)
+        args = fn.get("arguments", {})
+        return {
+            "id": call.get("id") or f"call_{next(self._ids)}",
+            "type": "function",
+            "function": {
+                "name": fn["name"],
+                "arguments": args if isinstance(args, str) else json.dumps(args),
+            },
+        }
 
     @staticmethod
     def _logprob_content(spec: Any, content: str, k: int) -> list[dict[str, Any]]:

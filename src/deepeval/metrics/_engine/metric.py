@@ -41,6 +41,7 @@ from deepeval.metrics._engine.judges import (
     Judges,
     SyncLLM,
     SyncSystemOne,
+    deterministic_extractor,
     key_names,
     resolve_judges,
 )
@@ -336,7 +337,9 @@ class EngineMetric(BaseMetric):
         self.input_tokens = usage.input_tokens if recorded else None
         self.output_tokens = usage.output_tokens if recorded else None
 
-    async def _measure_llm_hybrid(self, test_case: Any, judges: Judges, sequential: bool) -> None:
+    def _context(self, judges: Judges, sequential: bool) -> MeasureContext:
+        """A fresh :class:`MeasureContext` for ``judges`` (llm/hybrid; in system_one mode, a context whose
+        decisions go to the System One model and whose extraction is deterministic, as ``judge-eval`` uses it)."""
         llm = judges.llm
         s1 = judges.system_one
         if sequential:
@@ -345,9 +348,8 @@ class EngineMetric(BaseMetric):
         extractor = judges.extractor
         own_extraction = extractor is None
         if extractor is None:
-            assert llm is not None
-            extractor = self._make_extractor(llm)
-        ctx = MeasureContext(
+            extractor = self._make_extractor(llm) if llm is not None else deterministic_extractor()
+        return MeasureContext(
             metric_name=self.__name__,
             mode=judges.mode,
             llm=llm,
@@ -357,6 +359,9 @@ class EngineMetric(BaseMetric):
             sequential=sequential,
             own_extraction=own_extraction,
         )
+
+    async def _measure_llm_hybrid(self, test_case: Any, judges: Judges, sequential: bool) -> None:
+        ctx = self._context(judges, sequential)
         outcome = await self._evaluate(test_case, ctx)
         self.score = apply_strict(outcome.score, self.strict_mode)
         self.reason = outcome.reason if self.include_reason else None

@@ -77,22 +77,8 @@ class AnswerRelevancyMetric(EngineMetric):
         ctx.log("Statements", statements)
         if not statements:
             return Outcome(1.0, NO_STATEMENTS_REASON, {"statements": 0, "yes": 0, "no": 0, "borderline": 0})
-        ids = [f"s{i}" for i in range(len(statements))]
-        by_id = dict(zip(ids, statements, strict=True))
-
-        async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
-            assert ctx.llm is not None
-            chosen = [by_id[i] for i in subset]
-            prompt = self.evaluation_template.generate_verdicts(question, chosen)
-            return await llm_verdicts(ctx.llm, prompt, TernaryVerdicts, subset)
-
-        decisions = await decide(
-            ctx,
-            state={"note": STATE_NOTE, "input": question},
-            questions={i: self.question_set.statement_relevant(question, by_id[i]) for i in ids},
-            to_verdict=ternary_from_probability,
-            llm_decide=llm_decide,
-        )
+        decisions = await self._judge_statements(ctx, question, statements)
+        by_id = {f"s{i}": st for i, st in enumerate(statements)}
         judged = [{"statement": by_id[i], **d.as_log()} for i, d in decisions.items()]
         ctx.log_verdicts("Verdicts", judged)
         counts = {v: sum(d.verdict == v for d in decisions.values()) for v in ("yes", "no", "borderline")}
@@ -108,6 +94,28 @@ class AnswerRelevancyMetric(EngineMetric):
             else None
         )
         return Outcome(score, reason, breakdown)
+
+    async def _judge_statements(
+        self, ctx: MeasureContext, question: str, statements: Sequence[str]
+    ) -> dict[str, Decision]:
+        """One decision per statement (ids ``s0, s1, ...``), in the eval mode of ``ctx``: the LLM with the metric's
+        verdict prompt, or System One with ``question_set.statement_relevant`` (also used by ``judge-eval``)."""
+        ids = [f"s{i}" for i in range(len(statements))]
+        by_id = dict(zip(ids, statements, strict=True))
+
+        async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
+            assert ctx.llm is not None
+            chosen = [by_id[i] for i in subset]
+            prompt = self.evaluation_template.generate_verdicts(question, chosen)
+            return await llm_verdicts(ctx.llm, prompt, TernaryVerdicts, subset)
+
+        return await decide(
+            ctx,
+            state={"note": STATE_NOTE, "input": question},
+            questions={i: self.question_set.statement_relevant(question, by_id[i]) for i in ids},
+            to_verdict=ternary_from_probability,
+            llm_decide=llm_decide,
+        )
 
 
 def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:

@@ -85,7 +85,37 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         return {"turns": turns}, list(self.question_set.whole_metric(turns))
 
     async def _evaluate(self, test_case: ConversationalTestCase, ctx: MeasureContext) -> Outcome:
-        turns = test_case.turns
+        checks, decisions, breakdown = await self._judge_turns(ctx, test_case.turns)
+        if not checks:
+            ctx.log("Verdicts", [])
+            return Outcome(1.0, NOTHING_TO_CHECK_REASON, {**breakdown, "attritions": 0, "retained": 0})
+        judged = [
+            {
+                "turn": checks[q]["turn"],
+                "assistant_message": checks[q]["message"],
+                "facts": checks[q]["facts"],
+                "attrition": d.verdict == "yes",
+                **d.as_log(),
+            }
+            for q, d in decisions.items()
+        ]
+        ctx.log_verdicts("Verdicts (yes = attrition)", judged)
+        attritions = sum(d.verdict == "yes" for d in decisions.values())
+        score = (len(decisions) - attritions) / len(decisions)
+        breakdown.update(
+            attritions=attritions,
+            retained=len(decisions) - attritions,
+            **decision_sources(decisions),
+        )
+        reason = await self._explain(ctx, score, judged, deterministic_reason) if ctx.include_reason else None
+        return Outcome(score, reason, breakdown)
+
+    async def _judge_turns(
+        self, ctx: MeasureContext, turns: Sequence[Any]
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, Decision], dict[str, Any]]:
+        """Extract the facts of every user turn, then decide every assistant turn that has earlier facts (ids
+        ``t<turn index>``; yes = attrition) in the eval mode of ``ctx``. Returns ``(checks, decisions, breakdown)``;
+        also used by ``judge-eval``."""
         assert ctx.extractor is not None
         extractor = ctx.extractor
         user_idx = [i for i, t in enumerate(turns) if t.role == "user"]
@@ -127,8 +157,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             "checked_turns": len(checks),
         }
         if not checks:
-            ctx.log("Verdicts", [])
-            return Outcome(1.0, NOTHING_TO_CHECK_REASON, {**breakdown, "attritions": 0, "retained": 0})
+            return checks, {}, breakdown
 
         async def judge_turn(qid: str) -> tuple[str, Decision]:
             assert ctx.llm is not None
@@ -155,26 +184,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             to_verdict=binary_from_probability,
             llm_decide=llm_decide,
         )
-        judged = [
-            {
-                "turn": checks[q]["turn"],
-                "assistant_message": checks[q]["message"],
-                "facts": checks[q]["facts"],
-                "attrition": d.verdict == "yes",
-                **d.as_log(),
-            }
-            for q, d in decisions.items()
-        ]
-        ctx.log_verdicts("Verdicts (yes = attrition)", judged)
-        attritions = sum(d.verdict == "yes" for d in decisions.values())
-        score = (len(decisions) - attritions) / len(decisions)
-        breakdown.update(
-            attritions=attritions,
-            retained=len(decisions) - attritions,
-            **decision_sources(decisions),
-        )
-        reason = await self._explain(ctx, score, judged, deterministic_reason) if ctx.include_reason else None
-        return Outcome(score, reason, breakdown)
+        return checks, decisions, breakdown
 
 
 def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:

@@ -91,3 +91,33 @@ def get_model(model_id: str) -> CalibratedModel:
     if model_id not in models:
         raise KeyError(f"the embedded judge has no calibrated model {model_id!r}")
     return models[model_id]
+
+
+RECALIBRATION_FILE = "blind_calibration.json"
+
+
+@lru_cache(maxsize=1)
+def load_recalibrations() -> dict[str, CalibratedModel]:
+    """Second-stage models fitted on the blind-dev sets by ``training/calibrate_blind.py`` (kind -> model over the
+    first stage's logit ``z``, the named relevance rules and ``z_weak`` = ``z`` when the statement shares no content
+    word with the request); ``{}`` when the file is not shipped."""
+    path = resources.files("deepeval.models.embedded").joinpath("data", RECALIBRATION_FILE)
+    if not path.is_file():
+        return {}
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return {kind: CalibratedModel.from_dict(d) for kind, d in doc["models"].items()}
+
+
+def logit(p: float) -> float:
+    """``log(p / (1 - p))`` of a probability clipped to [P_MIN, P_MAX]."""
+    q = min(P_MAX, max(P_MIN, p))
+    return math.log(q / (1.0 - q))
+
+
+def recalibrated(kind: str, p: float, rules: dict[str, float]) -> float:
+    """``p`` through the blind recalibration of ``kind`` (unchanged when none is shipped)."""
+    model = load_recalibrations().get(kind)
+    if model is None:
+        return p
+    z = logit(p)
+    return model.probability({"z": z, "z_weak": z * rules.get("weak", 0.0), **rules})

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from deepeval.models.embedded import scorers
+from deepeval.models.embedded import features, scorers
 from deepeval.models.embedded.extraction import DeterministicExtractor
 
 _EXTRACTOR = DeterministicExtractor()
@@ -115,8 +115,8 @@ def contextual_relevancy(fields: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def knowledge_retention(fields: dict[str, Any]) -> list[dict[str, float]]:
-    """Per checked assistant turn: ``{"forgets", "reasks", "attrition"}`` probabilities. A turn is checked when the
+def retention_turns(fields: dict[str, Any]) -> list[tuple[int, dict[str, float]]]:
+    """``(turn index, {"forgets", "reasks", "attrition"})`` per checked assistant turn. A turn is checked when the
     user has stated at least one fact before it (after corrections)."""
     turns_raw = _get(fields, "turns") or []
     turns: list[tuple[str, str]] = []
@@ -125,17 +125,21 @@ def knowledge_retention(fields: dict[str, Any]) -> list[dict[str, float]]:
             turns.append((str(t.get("role", "")), str(t.get("content", ""))))
         else:
             turns.append((str(getattr(t, "role", "")), str(getattr(t, "content", ""))))
-    out: list[dict[str, float]] = []
+    features.prefetch_retention(turns)
+    checks: list[tuple[int, list[str], str, str | None]] = []
+    facts: list[str] = []
     for i, (role, content) in enumerate(turns):
-        if role != "assistant":
-            continue
-        previous = turns[:i]
-        facts = _EXTRACTOR.known_facts(previous)
-        if not facts:
-            continue
-        user_message = previous[-1][1] if previous and previous[-1][0] == "user" else None
-        out.append(scorers.turn_probabilities(facts, content, user_message))
-    return out
+        if role == "user":
+            facts = _EXTRACTOR.known_facts([(role, content)], facts)
+        elif role == "assistant" and facts:
+            user_message = turns[i - 1][1] if i and turns[i - 1][0] == "user" else None
+            checks.append((i, facts, content, user_message))
+    return [(i, scorers.turn_probabilities(f, msg, user)) for i, f, msg, user in checks]
+
+
+def knowledge_retention(fields: dict[str, Any]) -> list[dict[str, float]]:
+    """Per checked assistant turn (see :func:`retention_turns`): ``{"forgets", "reasks", "attrition"}``."""
+    return [probs for _, probs in retention_turns(fields)]
 
 
 def weakest(ps: Sequence[float], empty: float) -> float:

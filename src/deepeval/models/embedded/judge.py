@@ -87,9 +87,12 @@ def _require(fields: dict[str, Any], kind: str, *names: str) -> list[Any]:
     return values
 
 
-def _texts_of(kind: str, fields: dict[str, Any], queries: set[str], passages: set[str]) -> None:
-    """Add the texts the scorer of ``kind`` will encode to ``queries`` / ``passages`` (best effort: a missing field
-    adds nothing, the scorer reports it)."""
+def _texts_of(
+    kind: str, fields: dict[str, Any], queries: set[str], passages: set[str], documents: set[str]
+) -> None:
+    """Add the texts the scorer of ``kind`` will encode to ``queries`` / ``passages``, and the texts whose sentences
+    it will encode to ``documents`` (split once per request by the caller: the many statements of one node share
+    it). Best effort: a missing field adds nothing, the scorer reports it."""
     split = features.sentences_of
 
     def text(name: str) -> str:
@@ -98,7 +101,8 @@ def _texts_of(kind: str, fields: dict[str, Any], queries: set[str], passages: se
 
     if kind in (K.STATEMENT_RELEVANT, K.CONTEXT_STATEMENT_RELEVANT, K.CONTEXT_NODE_RELEVANT):
         queries.add(text("input"))
-        passages.update((text("input"), text("statement"), *split(text("node")), *split(text("context"))))
+        passages.update((text("input"), text("statement")))
+        documents.update((text("node"), text("context")))
         if kind == K.STATEMENT_RELEVANT:
             passages.update(features.elliptical_texts(text("input"), text("statement")))
     elif kind == K.CLAIM_SUPPORTED:
@@ -121,9 +125,12 @@ def _prefetch(state: Any, questions: Questions) -> None:
     calls. Retention kinds are left to their scorer."""
     queries: set[str] = set()
     passages: set[str] = set()
+    documents: set[str] = set()
     for question in questions.values():
         if question.kind in SUPPORTED_KINDS:
-            _texts_of(question.kind, _fields(state, question), queries, passages)
+            _texts_of(question.kind, _fields(state, question), queries, passages, documents)
+    for document in documents:
+        passages.update(features.sentences_of(document))
     if passages:
         passages.update(features.BACKGROUND)
     for kind, texts in (("query", queries), ("passage", passages)):

@@ -13,24 +13,71 @@ neither count as relevant or supported nor steer the verdict on the rest.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
+from deepeval.models.embedded import evidence
 from deepeval.models.embedded import features as ft
+from deepeval.models.embedded import relevance_rules as rr
 from deepeval.models.embedded import text as tx
-from deepeval.models.embedded.calibrated import P_MIN, get_model
+from deepeval.models.embedded.calibrated import P_MIN, get_model, logit, recalibrated
+from deepeval.models.embedded.encoder import generation as encoder_generation
 
 
+@lru_cache(maxsize=128)
 def _clean(text: str) -> str:
-    """``text`` without its instructions to the evaluator (unchanged, without re-splitting, when it has none)."""
+    """``text`` without its instructions to the evaluator (the same string when it has none). Memoised: every
+    statement of a node is judged against the same node and context, which must be split and checked once, not once
+    per statement (that made contextual relevancy quadratic in a node's sentences)."""
     if not any(tx.is_instruction_to_evaluator(s) for s in tx.split_sentences(text)):
         return text
     return tx.without_instructions_to_evaluator(text)
 
 
+def statement_relevant_parts(question: str, statement: str) -> tuple[float, dict[str, float]]:
+    """The first-stage P(relevant) of an answer statement and its named rule features
+    (:mod:`deepeval.models.embedded.relevance_rules`), before the blind recalibration."""
+    p = get_model("statement_relevant").probability(ft.relevance_features(question, statement))
+    return p, rr.rule_features(question, statement)
+
+
 def statement_relevant(question: str, statement: str) -> float:
-    """P(``statement`` is relevant to ``question``); 0.005 for an instruction to the evaluator."""
+    """P(``statement`` is relevant to ``question``): the calibrated first-stage model, then the blind
+    recalibration with the named rules (:func:`deepeval.models.embedded.calibrated.recalibrated`); 0.005 for an
+    instruction to the evaluator."""
     if tx.is_instruction_to_evaluator(statement):
         return P_MIN
-    return get_model("statement_relevant").probability(ft.relevance_features(question, statement))
+    p, rules = statement_relevant_parts(question, statement)
+    return rr.unsure_when_weak(recalibrated("statement_relevant", p, rules), rules)
+
+
+def _context_first_stage(question: str, statement: str, node: str | None, context: str | None) -> float:
+    return get_model("context_statement_relevant").probability(
+        ft.context_statement_features(
+            question, statement, _clean(node) if node else node, _clean(context) if context else context
+        )
+    )
+
+
+@lru_cache(maxsize=64)
+def _node_best(question: str, node: str, context: str | None, generation: int) -> float:
+    """The highest first-stage logit among the sentences of ``node`` (computed once per node and request, so
+    the feature stays linear in the node's size)."""
+    sentences = ft.sentences_of(_clean(node)) or (node,)
+    return max(logit(_context_first_stage(question, s, node, context)) for s in sentences)
+
+
+def context_statement_relevant_parts(
+    question: str, statement: str, node: str | None = None, context: str | None = None
+) -> tuple[float, dict[str, float]]:
+    """The first-stage P(relevant) of a context sentence and its features for the blind recalibration: the named
+    rules, and ``below_best``, how far its first-stage logit falls below the best sentence of its node (a sentence
+    next to the answer in the same passage is often information the answer needs; 0 without a node)."""
+    p = _context_first_stage(question, statement, node, context)
+    rules = rr.rule_features(question, statement)
+    best = _node_best(question, node, context, encoder_generation()) if node else logit(p)
+    rules["below_best"] = max(0.0, best - logit(p))
+    rules["node_best"] = best
+    return p, rules
 
 
 def context_statement_relevant(
@@ -38,16 +85,14 @@ def context_statement_relevant(
 ) -> float:
     """P(``statement``, a sentence of the retrieved passage ``node``, helps answer ``question``), ranked among the
     sentences of ``context`` (default: the node; e.g. the whole retrieval context). Trained on ClapNQ passage
-    sentences (annotator-selected vs the other sentences of the same passage), not on answer statements; without
-    ``node`` the statement is read as a passage of one sentence. 0.005 for an instruction to the evaluator; such
-    sentences of ``node`` and ``context`` are not ranked against the statement."""
+    sentences (annotator-selected vs the other sentences of the same passage), not on answer statements, then
+    recalibrated on the blind-dev set with the named rules; without ``node`` the statement is read as a passage of
+    one sentence. 0.005 for an instruction to the evaluator; such sentences of ``node`` and ``context`` are not
+    ranked against the statement."""
     if tx.is_instruction_to_evaluator(statement):
         return P_MIN
-    return get_model("context_statement_relevant").probability(
-        ft.context_statement_features(
-            question, statement, _clean(node) if node else node, _clean(context) if context else context
-        )
-    )
+    p, rules = context_statement_relevant_parts(question, statement, node, context)
+    return rr.unsure_when_weak(recalibrated("context_statement_relevant", p, rules), rules)
 
 
 def node_relevant(question: str, node: str) -> float:
@@ -74,6 +119,9 @@ def turn_probabilities(
     facts: Sequence[str], assistant_message: str, user_message: str | None = None
 ) -> dict[str, float]:
     """``{"forgets": p, "reasks": p, "attrition": p}`` for one assistant turn against the user's known facts.
+    ``attrition`` is the worth of the strongest explicit evidence (:mod:`deepeval.models.embedded.evidence`);
+    ``forgets`` is it unless that evidence is a re-ask, ``reasks`` only then (else the calibrated re-ask model,
+    capped at the no-evidence worth).
 
     With no facts there is nothing to forget or re-ask: every probability is the floor (0.005). Instructions to
     the evaluator are no facts and are not read as part of either message.
@@ -84,8 +132,13 @@ def turn_probabilities(
     if not [f for f in facts if f.strip()] and not user_message:
         return {"forgets": 0.005, "reasks": 0.005, "attrition": 0.005}
     feats = ft.retention_features(facts, assistant_message, user_message)
+    rule, p = evidence.attrition(
+        {**feats, "slot_conflict": ft.slot_conflict(facts, assistant_message)},
+        fitted=get_model("turn_attrition").probability(feats),
+    )
+    floor = evidence.worth("none")
     return {
-        "forgets": get_model("turn_forgets").probability(feats),
-        "reasks": get_model("turn_reasks").probability(feats),
-        "attrition": get_model("turn_attrition").probability(feats),
+        "forgets": p if rule != "reask" else floor,
+        "reasks": p if rule == "reask" else min(floor, get_model("turn_reasks").probability(feats)),
+        "attrition": p,
     }

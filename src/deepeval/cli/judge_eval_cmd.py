@@ -1,0 +1,67 @@
+"""``deepeval judge-eval FILE.jsonl --metric M``: agreement of the configured judge with your labels.
+
+The judge is the one the metrics would use (``--eval-mode`` / ``DEEPEVAL_EVAL_MODE``, ``--model`` or the LLM
+settings, ``--system-one-model`` or the System One settings; with nothing configured, the embedded offline judge).
+Exit codes: 0 after a report (also when some units failed: they are counted in it), 2 for a bad file, option or
+judge configuration.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from deepeval.cli.main import app
+from deepeval.judge_eval.schema import METRICS
+
+
+@app.command("judge-eval")
+def judge_eval_cmd(
+    path: Path = typer.Argument(..., help="Labelled items, one JSON object a line (docs/judge_eval.md)."),
+    metric: str = typer.Option(..., "--metric", "-m", help=" | ".join(METRICS)),
+    html_out: Path | None = typer.Option(None, "--html", help="Write a self-contained HTML report here."),
+    json_out: Path | None = typer.Option(
+        None, "--json", help="Write the summary and every judged unit here."
+    ),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Judge only the first N items."),
+    eval_mode: str | None = typer.Option(None, "--eval-mode", help="llm | hybrid | system_one"),
+    model: str | None = typer.Option(None, "--model", help="LLM judge name (OpenAI or the local model)."),
+    system_one_model: str | None = typer.Option(
+        None, "--system-one-model", help="System One model name ('embedded' for the offline judge)."
+    ),
+    max_concurrent: int = typer.Option(4, "--max-concurrent", min=1, help="Items judged at once."),
+) -> None:
+    """Judge the labelled items in PATH and print agreement, AUROC, Brier, ECE, confusion, tags and latency."""
+    from deepeval._concurrency import run_sync
+    from deepeval.errors import DeepEvalError
+    from deepeval.judge_eval import report
+    from deepeval.judge_eval.runners import a_run
+    from deepeval.judge_eval.schema import load_items
+
+    if metric not in METRICS:
+        typer.echo(
+            f"deepeval judge-eval: --metric must be one of {', '.join(METRICS)}; got {metric!r}", err=True
+        )
+        raise typer.Exit(2)
+    try:
+        items = load_items(path, metric, limit=limit)
+        run = run_sync(
+            a_run(
+                metric,
+                items,
+                eval_mode=eval_mode,
+                model=model,
+                system_one_model=system_one_model,
+                max_concurrent=max_concurrent,
+            )
+        )
+    except (DeepEvalError, ValueError) as err:
+        typer.echo(f"deepeval judge-eval: {err}", err=True)
+        raise typer.Exit(2) from None
+    summary = report.summarize(run)
+    typer.echo(report.render_text(summary))
+    for out, text in ((json_out, report.to_json(run, summary)), (html_out, report.to_html(run, summary))):
+        if out is not None:
+            report.write(out, text)
+            typer.echo(f"wrote {out}")

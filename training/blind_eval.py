@@ -1,0 +1,109 @@
+"""Score the shipped embedded judge on every blind set (both splits) with ``deepeval judge-eval``'s code, and write
+the ``blind`` section of ``training/report.json``.
+
+Usage (from the repo root, venv active)::
+
+    python training/blind_eval.py                 # every set under training/blind/{rel,kr}, both splits
+    python training/blind_eval.py --split blind_dev --metric answer_relevancy --no-write
+
+Protocol (training/blind/README.md): blind-dev failures may be read (``deepeval judge-eval ... --html``);
+blind-test is only scored: this script prints and stores its summary numbers, never its items.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
+
+from deepeval.judge_eval import a_run, load_items, summarize  # noqa: E402
+
+REPORT = REPO / "training" / "report.json"
+BLIND = REPO / "training" / "blind"
+SPLITS = ("blind_dev", "blind_test")
+
+
+def sets() -> list[tuple[str, str, Path]]:
+    """``(metric, split, path)`` of every blind set present."""
+    out = []
+    for folder in ("rel", "kr"):
+        for path in sorted((BLIND / folder).glob("*.jsonl")):
+            metric, _, split = path.stem.rpartition(".")
+            if folder == "kr":  # kr/blind_dev.jsonl, kr/blind_test.jsonl
+                metric, split = "knowledge_retention", path.stem
+            if split in SPLITS:
+                out.append((metric, split, path))
+    return out
+
+
+def numbers(summary: dict[str, Any]) -> dict[str, Any]:
+    """The numbers the report keeps for one set."""
+    b = summary["binary"]
+    out: dict[str, Any] = {
+        "units": summary["units"],
+        "items": summary["items"],
+        "errors": summary["errors"],
+        "accuracy": b.get("accuracy"),
+        "baseline_accuracy": b.get("baseline_accuracy"),
+        "auroc": b.get("auroc"),
+        "brier": b.get("brier"),
+        "ece": b.get("ece"),
+        "confident_wrong_share": b.get("confident_wrong_share"),
+        "borderline": b.get("borderline"),
+    }
+    if summary.get("item_level"):
+        il = summary["item_level"]
+        out["item_within_0.15"] = il["within_band"]
+        out["baseline_item_within_0.15"] = il["baseline_within_band"]
+    if summary.get("grades"):
+        out.update({f"grade_{k}": v for k, v in summary["grades"].items()})
+    if summary["metric"] == "knowledge_retention":
+        row = summary["confusion"].get("keeps", {})
+        out["keeps_judged_keeps"] = row.get("keeps", 0) / sum(row.values()) if row else None
+    return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in out.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", choices=SPLITS, default=None, help="only this split")
+    ap.add_argument("--metric", default=None, help="only this metric")
+    ap.add_argument("--no-write", action="store_true", help="print only; leave training/report.json as it is")
+    ap.add_argument(
+        "--from-json",
+        type=Path,
+        default=None,
+        help="read the summaries from `deepeval judge-eval --json` files named <metric>.<split>.json in this folder "
+        "where present (same numbers, no rerun)",
+    )
+    args = ap.parse_args()
+    report = json.loads(REPORT.read_text()) if REPORT.exists() else {}
+    blind: dict[str, Any] = dict(report.get("blind", {}))
+    blind["about"] = (
+        "blind sets (training/blind/, written without sight of our code, rules or data): blind_dev may be read "
+        "while tuning, blind_test is only scored; judge: the shipped embedded judge through `deepeval judge-eval` "
+        "(hybrid mode, per labelled unit); baseline: word overlap (relevancy, claims, grades) or always keeps (KR)"
+    )
+    for metric, split, path in sets():
+        if (args.split and split != args.split) or (args.metric and metric != args.metric):
+            continue
+        saved = args.from_json / f"{metric}.{split}.json" if args.from_json else None
+        if saved is not None and saved.exists():
+            got = numbers(json.loads(saved.read_text())["summary"])
+        else:
+            got = numbers(summarize(asyncio.run(a_run(metric, load_items(path, metric)))))
+        blind.setdefault(metric, {})[split] = got
+        print(f"{metric:22s} {split:10s} " + " ".join(f"{k}={v}" for k, v in got.items()), flush=True)
+    if not args.no_write:
+        report["blind"] = blind
+        REPORT.write_text(json.dumps(report, indent=1) + "\n")
+        print(f"wrote the blind section of {REPORT.relative_to(REPO)}")
+
+
+if __name__ == "__main__":
+    main()
