@@ -10,6 +10,7 @@ are also written there as JSON and HTML.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Generator
 from typing import Any
 
@@ -19,6 +20,9 @@ from deepeval.evaluate import _session
 from deepeval.evaluate.results import TestResult
 
 PROPERTY = "deepeval_result"
+#: ``deepeval.log_hyperparameters`` runs when a test file is imported, in the worker under pytest-xdist: its dict
+#: travels on the reports like the results do
+HYPER_PROPERTY = "deepeval_hyperparameters"
 
 
 class DeepEvalCollector:
@@ -27,6 +31,7 @@ class DeepEvalCollector:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.results: list[TestResult] = []
+        self.hyperparameters: dict[str, str] | None = None
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(
@@ -44,12 +49,17 @@ class DeepEvalCollector:
             yield
         finally:
             _session.set_sink(previous)
+            hyper = _session.hyperparameters()
+            if hyper is not None:
+                item.user_properties.append((HYPER_PROPERTY, json.dumps(hyper)))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # user_properties accumulate over setup/call/teardown; the teardown report holds them all.
         if report.when != "teardown":
             return
         for key, raw in report.user_properties:
+            if key == HYPER_PROPERTY:
+                self._keep_hyperparameters(raw)
             if key != PROPERTY:
                 continue
             try:
@@ -57,10 +67,20 @@ class DeepEvalCollector:
             except (TypeError, ValueError):
                 continue
 
+    def _keep_hyperparameters(self, raw: object) -> None:
+        try:
+            value = json.loads(str(raw))
+        except ValueError:
+            return
+        if isinstance(value, dict):
+            self.hyperparameters = {str(k): str(v) for k, v in value.items()}
+
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
         # An xdist worker's results reach the controller on its test reports; only the controller reports.
         if not self.results or hasattr(config, "workerinput"):
             return
+        from deepeval.config import get_settings
+        from deepeval.evaluate.configs import TestRunResultDisplay
         from deepeval.evaluate.display import render_results
         from deepeval.evaluate.results import EvaluationResult
 
@@ -68,7 +88,9 @@ class DeepEvalCollector:
             r.index = i
         run = EvaluationResult(
             test_results=list(self.results),
-            identifier="pytest",
+            # deepeval test run -id NAME; "pytest" otherwise
+            identifier=os.environ.get("DEEPEVAL_TEST_RUN_IDENTIFIER") or "pytest",
+            hyperparameters=self.hyperparameters or _session.hyperparameters(),
             cache_hits=sum(1 for r in self.results for m in r.metrics_data if m.cached),
             # DEEPEVAL_REPEAT (deepeval test run -r) applies to every assert_test, so the rows say the run's k
             repeat=max((m.repeat.k for r in self.results for m in r.metrics_data if m.repeat), default=1),
@@ -80,9 +102,11 @@ class DeepEvalCollector:
         if notice and config.getoption("capture", "fd") != "no":  # captured inside the test: say it here once
             terminalreporter.write_line(notice)
         width = max(80, int(getattr(getattr(terminalreporter, "_tw", None), "fullwidth", 120)))
-        terminalreporter.write(render_results(run, width=width))
-        from deepeval.config import get_settings
-
+        try:  # deepeval test run -d all|failing|passing
+            option = TestRunResultDisplay(os.environ.get("DEEPEVAL_TEST_RUN_DISPLAY", "all").strip().lower())
+        except ValueError:
+            option = TestRunResultDisplay.ALL
+        terminalreporter.write(render_results(run, option, width=width))
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
         if folder:
             import uuid
