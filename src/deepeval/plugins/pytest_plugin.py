@@ -44,14 +44,15 @@ class DeepEvalCollector:
             )
             item.user_properties.append((PROPERTY, json.dumps(data, default=str)))
 
+        # logged when the test file was imported (collection), so known before the test's reports are made
+        hyper = _session.hyperparameters()
+        if hyper is not None:
+            item.user_properties.append((HYPER_PROPERTY, json.dumps(hyper)))
         previous = _session.set_sink(sink)
         try:
             yield
         finally:
             _session.set_sink(previous)
-            hyper = _session.hyperparameters()
-            if hyper is not None:
-                item.user_properties.append((HYPER_PROPERTY, json.dumps(hyper)))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # user_properties accumulate over setup/call/teardown; the teardown report holds them all.
