@@ -46,6 +46,7 @@ from deepeval.metrics._engine.judges import (
 from deepeval.metrics._engine.schemas import ReasonReply
 from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
 from deepeval.metrics._engine.system_one import WeightedQuestion, build_reason, evaluate_answers
+from deepeval.metrics._engine.template_calls import call_template, reason_keywords, takes
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
@@ -372,11 +373,17 @@ class EngineMetric(BaseMetric):
         fallback: Callable[[float, list[dict[str, Any]]], str],
         *prompt_args: Any,
     ) -> str:
-        """The reason: the LLM writes it from ``evaluation_template.generate_reason(*prompt_args, score, judged)``;
+        """The reason: the LLM writes it from ``evaluation_template.generate_reason(*prompt_args, score, judged)``
+        (by deepeval 4.3.1's keywords when the method names ``score`` but not ``judged``, see
+        :func:`~deepeval.metrics._engine.template_calls.reason_keywords`);
         with no LLM (hybrid on the embedded judge) ``fallback(score, judged)`` builds it from the verdicts."""
         if ctx.llm is None:
             return fallback(score, judged)
-        prompt = self.evaluation_template.generate_reason(*prompt_args, score, judged)
+        method = self.evaluation_template.generate_reason
+        if takes(method, "judged") or not takes(method, "score"):
+            prompt = method(*prompt_args, score, judged)
+        else:  # a template written for deepeval 4.3.1: its keywords (irrelevant_statements, attritions...)
+            prompt = call_template(method, **reason_keywords(score, judged, prompt_args))
         return (await a_generate_structured(ctx.llm, prompt, ReasonReply)).reason
 
     def _set_verbose(self, logs: str) -> None:
