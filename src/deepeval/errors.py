@@ -19,6 +19,11 @@ class MissingTestCaseParamsError(DeepEvalError):
     """A metric needs a test-case field that is ``None`` (or an ``actual_output`` that is empty)."""
 
 
+class WrongTestCaseTypeError(DeepEvalError, TypeError, ValueError):
+    """A metric given the wrong kind of test case (an ``LLMTestCase`` to a conversational metric, or the reverse).
+    A ``ValueError``, as deepeval raises, and a ``TypeError``."""
+
+
 class InvalidEvalModeError(DeepEvalError, ValueError):
     """An eval mode that is not one of ``llm``, ``hybrid``, ``system_one`` (from an argument or the environment)."""
 
@@ -55,7 +60,7 @@ class JudgeError(DeepEvalError):
         self.kind = kind
 
 
-class StructuredOutputError(JudgeError):
+class StructuredOutputError(JudgeError, ValueError):
     """The judge's reply could not be parsed into the requested schema, even after repair and one re-ask."""
 
     def __init__(self, message: str, *, model: str | None = None) -> None:

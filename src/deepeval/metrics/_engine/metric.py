@@ -25,6 +25,7 @@ another, so both paths give identical results.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -111,8 +112,13 @@ class EngineMetric(BaseMetric):
     ) -> None:
         self._judges: Judges | None = None
         self.eval_mode = eval_mode  # type: ignore[assignment]  # the setter parses it
-        if threshold is not None and (isinstance(threshold, bool) or not 0.0 <= float(threshold) <= 1.0):
-            raise ValueError(f"threshold must be a number in [0, 1] or None, got {threshold!r}")
+        # any finite number, as deepeval accepts (a threshold above 1 can never pass; below 0 always passes)
+        if threshold is not None and (
+            isinstance(threshold, bool)
+            or not isinstance(threshold, (int, float))
+            or not math.isfinite(float(threshold))
+        ):
+            raise ValueError(f"threshold must be a finite number or None, got {threshold!r}")
         self.threshold = effective_threshold(None if threshold is None else float(threshold), strict_mode)
         self.model_argument = model
         self.system_one_model_argument = system_one_model
