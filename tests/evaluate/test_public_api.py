@@ -96,3 +96,16 @@ def test_login_is_a_warned_no_op_that_never_shows_the_key(monkeypatch) -> None:
     for bad in ("", None, 3):
         with pytest.raises(ValueError, match="non-empty API key"):
             deepeval.login(bad)  # type: ignore[arg-type]
+
+
+def test_deepeval_import_paths_for_result_types_and_run_ids() -> None:
+    from deepeval.evaluate.results import EvaluationResult as Ours
+    from deepeval.evaluate.types import EvaluationResult, MetricData, TestResult
+    from deepeval.test_run import MetricData as RunMetricData
+    from deepeval.test_run import TestRunResultDisplay
+
+    assert EvaluationResult is Ours and MetricData is RunMetricData and TestResult.__name__ == "TestResult"
+    assert TestRunResultDisplay("failing").value == "failing"
+    run = Ours(test_results=[], run_id="abc")
+    assert (run.test_run_id, run.confident_link) == ("abc", None)
+    assert Ours(test_results=[]).test_run_id is None

@@ -156,6 +156,16 @@ class EvaluationResult:
     system_one_batches: int = 0
     extras: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def test_run_id(self) -> str | None:
+        """deepeval's name for the run's id: :attr:`run_id` (None when the run has none)."""
+        return self.run_id or None
+
+    @property
+    def confident_link(self) -> None:
+        """deepeval's Confident AI link to the run: always None, results stay local."""
+        return None
+
     # -- aggregates ----------------------------------------------------------------------------------------------
     def metric_rows(self) -> list[MetricData]:
         return [m for t in self.test_results for m in t.metrics_data]

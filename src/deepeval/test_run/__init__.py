@@ -14,6 +14,7 @@ from typing import Any, TypeVar, overload
 
 from deepeval.evaluate import _session
 from deepeval.evaluate.configs import TestRunResultDisplay
+from deepeval.evaluate.results import MetricData
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,4 +52,4 @@ def log_hyperparameters(func: F | None = None, /, **values: Any) -> F | Callable
     return lambda f: _record(f, values)
 
 
-__all__ = ["TestRunResultDisplay", "log_hyperparameters"]
+__all__ = ["MetricData", "TestRunResultDisplay", "log_hyperparameters"]
