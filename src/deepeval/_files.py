@@ -14,6 +14,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 
+def user_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a :class:`~pathlib.Path` with a leading ``~`` / ``~user`` expanded to that home folder, as a
+    shell would (every path option and setting goes through here: ``results_folder``, ``file_output_dir``,
+    ``DEEPEVAL_RESULTS_FOLDER``, ``cache_path``, ``DEEPEVAL_CACHE_PATH``); never a literal ``./~`` folder."""
+    return Path(os.path.expanduser(os.fspath(path)))
+
+
 def write_text_atomic(path: str | Path, text: str) -> Path:
     """Write ``text`` to ``path`` as UTF-8 (lone surrogates backslash-escaped) via a temporary file in the same
     folder and a rename, so a failure never leaves a truncated or 0-byte file. Parent folders are created.

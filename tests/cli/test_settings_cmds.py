@@ -392,6 +392,24 @@ def test_invalid_env_dir_path_is_exit_1(isolated: Path, monkeypatch: pytest.Monk
     assert code == 1
 
 
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http://127.0.0.1:99999/v1", "port '99999' is not a number in 1-65535"),
+        (f"http://user:{SECRET}@127.0.0.1:abc/v1", "port 'abc' is not a number in 1-65535"),
+    ],
+)
+def test_unusable_base_url_is_refused_before_it_is_saved(isolated: Path, url: str, problem: str) -> None:
+    for command in (
+        ["set-local-model", "--model", "m", "--base-url", url],
+        ["set-typesafe", "--base-url", url],
+    ):
+        code, out = _run(*command, "--save", "dotenv")
+        assert code == 2 and "--base-url" in _plain(out) and problem in _plain(out)
+        assert SECRET not in out
+    assert not (isolated / ".env.local").exists()
+
+
 def test_settings_masks_credential_names_and_known_secret_values(monkeypatch: pytest.MonkeyPatch) -> None:
     """Masked: a name that only contains a credential word (OPENAI_APIKEY, LOCAL_MODEL_PASSWORD_FILE) and any value
     that is a known secret, whatever its name (a key copied into OPENAI_BACKUP). Shown: known non-secret keys whose

@@ -444,3 +444,37 @@ def test_long_cells_and_lone_surrogates_round_trip(tmp_path):
         if ft != "csv":  # JSON keeps the lone surrogate as its \\udcff escape; CSV holds the six characters
             assert loaded.goldens[0].input == "q\udcff", ft
     assert stdlib_csv.field_size_limit() == limit_before  # the process-wide limit is restored after reading
+
+
+def test_jsonl_lines_end_at_newline_only_so_raw_separators_in_strings_are_kept(tmp_path):
+    path = tmp_path / "sep.jsonl"
+    text = "one\u2028two\u0085three"
+    path.write_text(
+        json.dumps({"input": text}, ensure_ascii=False) + "\r\n" + '{"input": "q2"}\n', encoding="utf-8"
+    )
+    assert [g.input for g in _load("jsonl", str(path)).goldens] == [text, "q2"]
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "loader", "message"),
+    [
+        ("d.json", "[" + DEEP + "]", "json", "nested too deeply to read"),
+        ("d.jsonl", '{"input": "q"}\n' + DEEP + "\n", "jsonl", "nested too deeply to read"),
+        (
+            "d.csv",
+            'input,additional_metadata\nq,"{""x"": ' + DEEP + '}"\n',
+            "csv",
+            "nested too deeply to read",
+        ),
+        ("t.csv", 'input,tools_called\nq,"' + DEEP + '"\n', "csv", "nested too deeply to read"),
+    ],
+)
+def test_json_nested_too_deeply_is_an_error_naming_the_file(tmp_path, name, data, loader, message):
+    path = tmp_path / name
+    path.write_text(data, encoding="utf-8")
+    with pytest.raises(DatasetFileError) as info:
+        _load(loader, str(path))
+    assert str(info.value).startswith(str(path)) and message in str(info.value)

@@ -8,6 +8,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -219,3 +220,120 @@ def test_killed_run_resumes_with_only_unfinished_work(tmp_path):
     assert result.cache_hits == finished
     assert [t.metrics_data[0].score for t in result.test_results] == [i / 100 for i in range(60)]
     assert ResultCache(Path(db)).count() == 60
+
+
+def _store_then_spoil(tmp_path: Path, value: str) -> tuple[str, list[LLMTestCase]]:
+    db = str(tmp_path / "spoiled.sqlite")
+    tcs = cases(2)
+    evaluate(tcs, [ScoreMetric(0.5)], display_config=QUIET, cache_config=CacheConfig(cache_path=db))
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("UPDATE metric_rows SET value = ?", (value,)).rowcount == 2
+    return db, tcs
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '{"name": "Score", "score": 7.5, "success": true, "threshold": 0.5}',
+        '{"name": "Score", "score": "0.5", "success": true}',
+        '{"name": "Score", "score": NaN, "success": true}',
+        '{"name": "Score", "score": 0.9, "success": "yes"}',
+        '{"name": "Score", "score": 0.9, "retries": -1}',
+        '{"name": "Score", "score": 0.9, "error": "boom"}',
+        "[0.5, true]",
+        '"0.5"',
+        "not json",
+        '{"name": "Other metric", "score": 0.9, "success": true}',
+    ],
+)
+def test_bad_cache_row_is_measured_again_replaced_and_reported_once(tmp_path: Path, value: str) -> None:
+    db, tcs = _store_then_spoil(tmp_path, value)
+    metric = ScoreMetric(0.5)
+    config = CacheConfig(cache_path=db, use_cache=True)
+    with pytest.warns(RuntimeWarning, match="is not a valid result") as caught:
+        result = evaluate(tcs, [metric], display_config=QUIET, cache_config=config)
+    assert len([w for w in caught if "valid result" in str(w.message)]) == 1  # two bad rows, one warning
+    assert db in str(caught[0].message)
+    rows = result.metric_rows()
+    assert [(r.score, r.cached, r.error) for r in rows] == [(0.5, False, None), (0.5, False, None)]
+    assert len(metric.log.calls) == 2 and result.cache_hits == 0
+    again = evaluate(tcs, [ScoreMetric(0.5)], display_config=QUIET, cache_config=config)
+    assert [(r.score, r.cached) for r in again.metric_rows()] == [(0.5, True), (0.5, True)]  # replaced
+
+
+def test_score_outside_zero_one_is_not_cached(tmp_path: Path) -> None:
+    db = str(tmp_path / "c.sqlite")
+    first = evaluate(
+        cases(1), [ScoreMetric(7.5)], display_config=QUIET, cache_config=CacheConfig(cache_path=db)
+    )
+    assert first.metric_rows()[0].score == 7.5  # the measured row itself is kept as the metric gave it
+    assert ResultCache(db).count() == 0
+
+
+def _other_database(path: Path) -> None:
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT)")
+        conn.execute("INSERT INTO users (email) VALUES ('a@example.com')")
+
+
+def _other_columns(path: Path) -> None:
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE metric_rows (id INTEGER PRIMARY KEY, payload BLOB)")
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (_other_database, "another SQLite database (tables: users)"),
+        (_other_columns, "metric_rows table has other columns (id, payload)"),
+        (lambda p: p.write_bytes(b"PK\x03\x04 a zip file, not sqlite" * 50), "not a database"),
+    ],
+)
+def test_foreign_cache_file_fails_once_up_front_naming_the_path(
+    tmp_path: Path, make: Any, words: str
+) -> None:
+    path = tmp_path / "shared.db"
+    make(path)
+    before = path.read_bytes()
+    metric = ScoreMetric(0.5)
+    for config in (CacheConfig(cache_path=str(path)), CacheConfig(cache_path=str(path), use_cache=True)):
+        with pytest.raises(ConfigurationError) as info:
+            evaluate(cases(3), [metric], display_config=QUIET, cache_config=config)
+        assert (
+            str(path) in str(info.value)
+            and words in str(info.value)
+            and "nothing was measured" in str(info.value)
+        )
+    assert metric.log.calls == []
+    assert path.read_bytes() == before  # nothing was written into it
+
+
+def test_cache_file_analysed_by_sqlite_is_still_ours(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    evaluate(cases(2), [ScoreMetric(0.5)], display_config=QUIET, cache_config=CacheConfig(cache_path=str(db)))
+    with sqlite3.connect(db) as conn:
+        conn.execute("ANALYZE")  # adds sqlite_stat1, SQLite's own table
+    again = evaluate(
+        cases(2),
+        [ScoreMetric(0.5)],
+        display_config=QUIET,
+        cache_config=CacheConfig(cache_path=str(db), use_cache=True),
+    )
+    assert again.cache_hits == 2
+
+
+def test_tilde_in_cache_path_and_setting_is_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    evaluate(
+        cases(1), [ScoreMetric(0.5)], display_config=QUIET, cache_config=CacheConfig(cache_path="~/c.sqlite")
+    )
+    monkeypatch.setenv("DEEPEVAL_CACHE_PATH", "~/nested/d.sqlite")
+    evaluate(cases(1), [ScoreMetric(0.5)], display_config=QUIET)
+    assert (
+        ResultCache(home / "c.sqlite").count() == 1 and ResultCache(home / "nested" / "d.sqlite").count() == 1
+    )
+    assert not (tmp_path / "~").exists()  # the test runs in tmp_path: no literal "~" folder

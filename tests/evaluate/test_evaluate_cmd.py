@@ -204,3 +204,141 @@ def test_cli_help_documents_every_error_flag():
     flat = " ".join(res.output.replace("│", " ").split())
     assert "Skip (not error) a metric whose required test-case fields are missing." in flat
     assert "Do not stop on metric errors." in flat
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\u0085"])
+def test_jsonl_lines_end_at_newline_only_so_raw_separators_in_strings_are_kept(tmp_path, char):
+    data = tmp_path / "sep.jsonl"
+    text = f"one{char}two"
+    data.write_text(
+        json.dumps({"input": "q", "actual_output": text}, ensure_ascii=False) + "\r\n" + '{"input": "q2"}\n',
+        encoding="utf-8",
+    )
+    cases = load_test_cases(data)
+    assert [c.actual_output for c in cases] == [text, None] and cases[1].input == "q2"
+
+
+def test_csv_cells_keep_line_separators_and_embedded_newlines(tmp_path):
+    data = tmp_path / "sep.csv"
+    data.write_bytes(
+        'input,actual_output\r\nq1,"a\u2028b\u0085c"\r\n"multi\nline",x\r\nq3,y\r\n'.encode("utf-8")
+    )
+    cases = load_test_cases(data)
+    assert [(c.input, c.actual_output) for c in cases] == [
+        ("q1", "a\u2028b\u0085c"),
+        ("multi\nline", "x"),
+        ("q3", "y"),
+    ]
+
+
+def test_csv_cell_longer_than_the_csv_module_limit_is_read(tmp_path):
+    import csv
+
+    long_output = "word " * 40_000  # 200,000 characters, over csv's default 131,072
+    data = tmp_path / "long.csv"
+    data.write_text(f'input,actual_output\nq,"{long_output}"\n', encoding="utf-8")
+    limit = csv.field_size_limit()
+    assert load_test_cases(data)[0].actual_output == long_output
+    assert csv.field_size_limit() == limit  # the process-wide limit is restored
+
+
+def test_csv_header_naming_a_column_twice_is_an_error_naming_it(tmp_path):
+    data = tmp_path / "dup.csv"
+    data.write_text("input,actual_output,actual_output\nq,first,second\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"dup.csv:1: column 'actual_output' appears twice"):
+        load_test_cases(data)
+
+
+def test_csv_trailing_nameless_columns_are_allowed_while_empty(tmp_path):
+    data = tmp_path / "trailing.csv"
+    data.write_text("input,actual_output,,\nq,a,,\n", encoding="utf-8")
+    assert [(c.input, c.actual_output) for c in load_test_cases(data)] == [("q", "a")]
+    data.write_text("input,actual_output,,\nq,a,,\nq2,b,,x\n", encoding="utf-8")
+    with pytest.raises(
+        ConfigurationError, match=r"trailing.csv:3: cell 4 has a value but its column has no header"
+    ):
+        load_test_cases(data)
+
+
+def test_errors_name_the_line_of_a_csv_record_after_a_multiline_cell(tmp_path):
+    data = tmp_path / "ml.csv"
+    data.write_text('input,token_cost\n"a\nb\nc",1\nq,abc\n', encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"ml.csv:5: column 'token_cost' must be a number"):
+        load_test_cases(data)
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "match"),
+    [
+        (
+            "deep.jsonl",
+            '{"input": "q"}\n{"input": "q", "metadata": {"x": ' + DEEP + "}}\n",
+            r"deep.jsonl:2: .*too deep",
+        ),
+        ("deep.json", '[{"input": "q", "metadata": {"x": ' + DEEP + "}}]", r"deep.json: .*too deep"),
+        (
+            "deep.csv",
+            'input,metadata\nq,"{""x"": ' + DEEP + '}"\n',
+            r"deep.csv:2: column 'metadata' .*too deep",
+        ),
+        ("deep2.csv", 'input,context\nq,"' + DEEP + '"\n', r"deep2.csv:2: column 'context' .*too deep"),
+    ],
+)
+def test_json_nested_too_deeply_is_an_error_naming_file_and_line(tmp_path, name, content, match):
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=match):
+        load_test_cases(tmp_path / name)
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "json", "csv"])
+def test_latin1_file_error_names_the_file_and_line(tmp_path, suffix):
+    body = {
+        "jsonl": '{"input": "q"}\n{"input": "caf\u00e9"}\n',
+        "json": '[{"input": "q"},\n {"input": "caf\u00e9"}]',
+        "csv": "input\nq\ncaf\u00e9\n",
+    }[suffix]
+    data = tmp_path / f"latin.{suffix}"
+    data.write_bytes(body.encode("latin-1"))
+    line = 3 if suffix == "csv" else 2
+    with pytest.raises(ConfigurationError, match=rf"latin.{suffix}:{line}: not UTF-8 text \(byte 0xe9"):
+        load_test_cases(data)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("deep.jsonl", '{"input": "q", "metadata": {"x": ' + DEEP + "}}\n", "deep.jsonl:1"),
+        ("dup.csv", "input,input\nq,r\n", "column 'input' appears twice"),
+        ("latin.csv", "input\ncaf\u00e9\n", "latin.csv:2: not UTF-8"),
+    ],
+)
+def test_cli_bad_file_is_exit_2_with_a_clear_error_and_no_traceback(
+    tmp_path, metric_module, name, content, words
+):
+    data = tmp_path / name
+    data.write_bytes(content.encode("latin-1" if name.startswith("latin") else "utf-8"))
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--no-progress"])
+    assert res.exit_code == 2, res.output
+    assert isinstance(res.exception, SystemExit) and "Traceback" not in res.output
+    assert words in res.output and str(tmp_path) in res.output
+
+
+def test_cli_long_csv_cell_and_separators_are_evaluated(tmp_path, metric_module):
+    data = tmp_path / "ok.csv"
+    data.write_text(
+        'input,actual_output\nq1,"one\u2028two three four"\nq2,"' + "w " * 70_000 + '"\n', encoding="utf-8"
+    )
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "2/2 test cases passed" in res.output
+
+
+def test_tilde_in_the_test_case_file_path_is_the_home_folder(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    (home / "cases.jsonl").write_text('{"input": "q"}\n', encoding="utf-8")
+    assert [c.input for c in load_test_cases("~/cases.jsonl")] == ["q"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ QUESTION = "How long does it take to hard-boil an egg?"
 BAD: str = json.loads('"Ten minutes \\udcff in boiling water."')
 LONE: str = json.loads('"\\udcff"')
 CLEAN = "Ten minutes \ufffd in boiling water."
+NO_CACHE = CacheConfig(write_cache=False)
 
 
 def test_encodable_copies_only_what_changes() -> None:
@@ -34,6 +37,24 @@ def test_encodable_copies_only_what_changes() -> None:
     assert encodable(clean) is clean
     conv = ConversationalTestCase(turns=[{"role": "user", "content": BAD}])
     assert encodable(conv).turns[0].content == CLEAN and conv.turns[0].content == BAD
+
+
+def test_encodable_keeps_self_holding_and_very_deep_containers_as_they_are() -> None:
+    circular: dict[str, object] = {"k": BAD}
+    circular["self"] = circular
+    deep: dict[str, object] = {}
+    node = deep
+    for _ in range(5_000):
+        node["x"] = {}
+        node = node["x"]  # type: ignore[assignment]
+    node["text"] = BAD
+    tc = LLMTestCase(input=QUESTION, actual_output=BAD, metadata={"c": circular, "d": deep})
+    copy = encodable(tc)
+    assert copy.actual_output == CLEAN and copy.metadata is not None
+    assert (
+        copy.metadata["c"]["k"] == CLEAN and copy.metadata["c"]["self"] is circular
+    )  # the cycle is not followed
+    assert copy.metadata["d"] is deep  # beyond MAX_DEPTH: kept as it is, no RecursionError
 
 
 def test_measure_scores_the_same_as_with_the_replacement_character() -> None:
@@ -88,3 +109,72 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path: Path, monkeypatch: pyt
         write_text_atomic(target, "new")
     assert target.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # the temporary file is gone
+
+
+def _strict_stdout(monkeypatch: pytest.MonkeyPatch) -> io.BytesIO:
+    """stdout as a terminal with a strict UTF-8 locale has it (``LANG=en_US.UTF-8``): lone surrogates raise."""
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="utf-8", errors="strict"))
+    return raw
+
+
+def test_results_table_prints_a_lone_surrogate_name_on_a_strict_stdout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    raw = _strict_stdout(monkeypatch)
+    cases = [
+        LLMTestCase(input=QUESTION, actual_output="Ten minutes.", name="egg" + LONE),
+        LLMTestCase(input=QUESTION, actual_output="About ten minutes.", name="plain"),
+    ]
+    result = evaluate(
+        cases,
+        [AnswerRelevancyMetric()],
+        display_config=DisplayConfig(show_indicator=False),
+        cache_config=NO_CACHE,
+    )
+    sys.stdout.flush()
+    assert [t.name for t in result.test_results] == ["egg" + LONE, "plain"]  # the result keeps the original
+    assert all(m.error is None for t in result.test_results for m in t.metrics_data)
+    printed = raw.getvalue().decode("utf-8")
+    assert "egg\ufffd" in printed and "plain" in printed
+
+
+def test_cli_evaluate_prints_a_lone_surrogate_name_without_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from deepeval.cli.main import app
+
+    data = tmp_path / "cases.jsonl"
+    data.write_text(
+        json.dumps({"input": QUESTION, "actual_output": "Ten minutes.", "name": "egg" + LONE}) + "\n",
+        encoding="utf-8",
+    )
+    res = CliRunner().invoke(app, ["evaluate", str(data), "--no-progress", "-i"])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    assert (
+        "Traceback" not in res.output and "egg\ufffd" in res.output and "/1 test cases passed" in res.output
+    )
+
+
+def test_metric_name_with_a_lone_surrogate_is_cached_and_served(tmp_path: Path) -> None:
+    from ._fakes import ScoreMetric
+
+    db = str(tmp_path / "c.sqlite")
+    name = "Score" + LONE
+    quiet = DisplayConfig(show_indicator=False, print_results=False)
+    first = evaluate(
+        [LLMTestCase(input=QUESTION, actual_output=BAD)],
+        [ScoreMetric(0.7, name=name)],
+        display_config=quiet,
+        cache_config=CacheConfig(cache_path=db),
+    )
+    again = evaluate(
+        [LLMTestCase(input=QUESTION, actual_output=BAD)],
+        [ScoreMetric(0.7, name=name)],
+        display_config=quiet,
+        cache_config=CacheConfig(cache_path=db, use_cache=True),
+    )
+    (row1,), (row2,) = first.metric_rows(), again.metric_rows()
+    assert (row1.cached, row2.cached, row2.name, row2.score) == (False, True, name, 0.7)

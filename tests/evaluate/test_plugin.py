@@ -225,6 +225,45 @@ HYPER_FILE = textwrap.dedent(
 )
 
 
+BAD_INPUT_TESTS = textwrap.dedent(
+    """
+    import json
+    from deepeval import assert_test
+    from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric
+    from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+    class Fixed(BaseMetric):
+        threshold = 0.5
+        async def a_measure(self, tc, *a, **k):
+            return self.measure(tc)
+        def measure(self, tc, *a, **k):
+            self.score, self.reason, self.success = 0.9, "fixed", True
+            return 0.9
+
+    class Turns(BaseConversationalMetric):
+        threshold = 0.5
+        async def a_measure(self, tc, *a, **k):
+            return self.measure(tc)
+        def measure(self, tc, *a, **k):
+            self.score, self.reason, self.success = 1.0, f"{len(tc.turns)} turns", True
+            return 1.0
+
+    def test_surrogate_name():
+        assert_test(LLMTestCase(input="q", actual_output="a", name=json.loads('"egg\\\\udcff"')), [Fixed()])
+
+    def test_circular_metadata():
+        meta = {"k": 1}
+        meta["self"] = meta
+        assert_test(LLMTestCase(input="q", actual_output="a", metadata=meta), [Fixed()])
+
+    def test_turn_appended_as_str():
+        tc = ConversationalTestCase(turns=[{"role": "user", "content": "hi"}])
+        tc.turns.append("not a turn")
+        assert_test(tc, [Turns()])
+    """
+)
+
+
 @pytest.mark.parametrize("workers", [None, 2])
 def test_log_hyperparameters_in_a_test_file_reach_the_run_export(tmp_path, workers):
     (tmp_path / "test_llm.py").write_text(TEST_FILE)
@@ -267,3 +306,28 @@ def test_pytest_xdist_is_a_normal_dependency():
 
     reqs = [r for r in requires("deepeval-oss") or [] if r.startswith("pytest-xdist")]
     assert reqs and all("extra ==" not in r for r in reqs[:1]), reqs
+
+
+def test_deepeval_test_run_survives_bad_input_on_a_strict_stdout(tmp_path):
+    import json
+
+    (tmp_path / "test_bad.py").write_text(BAD_INPUT_TESTS)
+    out_dir = tmp_path / "out"
+    env_args = [str(DEEPEVAL), "test", "run", "test_bad.py", "-p", "no:cacheprovider"]
+    env = {
+        **os.environ,
+        "DEEPEVAL_DISABLE_DOTENV": "1",
+        "COLUMNS": "160",
+        "PYTHONIOENCODING": "utf-8",  # strict: a lone surrogate written raw would raise
+        "DEEPEVAL_RESULTS_FOLDER": str(out_dir),
+    }
+    proc = subprocess.run(env_args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    out = proc.stdout
+    assert proc.returncode == 1, out + proc.stderr
+    assert "2 passed" in out and "1 failed" in out and "INTERNALERROR" not in out
+    assert "invalid test case" in out and "ConversationalTestCase.turns[1]" in out
+    table = out.split("deepeval results", 1)[1]
+    assert "egg\ufffd" in table and "2/3 test cases passed" in table
+    (report,) = [json.loads(p.read_text(encoding="utf-8")) for p in out_dir.glob("*.json")]
+    metadata = [t.get("metadata") for t in report["test_results"]]
+    assert any(isinstance(m, str) and m.startswith("<not exported: metadata is a circular") for m in metadata)

@@ -136,3 +136,34 @@ def test_lone_surrogate_in_a_transcript_is_graded(manifest: Path, tmp_path: Path
     assert result.exit_code == 0, result.output
     assert "recall (1 facts): weighted 1.000" in result.output
     assert [f["score"] for f in json.loads(out.read_text(encoding="utf-8"))["facts"]] == [5]
+
+
+def test_deep_or_duplicate_key_manifest_is_exit_2_with_the_reason(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("facts: " + "[" * 50_000 + "]" * 50_000 + "\n", encoding="utf-8")
+    code, out = _invoke(["memory", "validate", str(deep)])
+    assert (
+        code == 2 and f"{deep}: the manifest is nested too deeply to read" in out and "Traceback" not in out
+    )
+    dup = tmp_path / "dup.yaml"
+    dup.write_text("facts:\n  - id: a\n    id: b\n", encoding="utf-8")
+    code, out = _invoke(["memory", "validate", str(dup)])
+    assert code == 2 and f"{dup}:3: key 'id' appears twice in one mapping (first at line 2)" in out
+
+
+def test_introduced_at_beyond_the_conversation_is_exit_2_naming_the_fact(tmp_path: Path) -> None:
+    late = {"facts": [{**MANIFEST["facts"][0], "introduced_at": 50}]}
+    path = tmp_path / "late.json"
+    path.write_text(json.dumps(late), encoding="utf-8")
+    code, out = _invoke(["memory", "generate", str(path), "--out", str(tmp_path / "c.json"), "--turns", "10"])
+    assert code == 2 and "fact 'f1': introduced_at 50 is beyond the conversation to generate" in out
+    assert not (tmp_path / "c.json").exists()
+    transcript = tmp_path / "t.json"
+    transcript.write_text(
+        json.dumps(
+            [{"role": "user", "content": "My dog is Biscuit."}, {"role": "assistant", "content": "Nice."}]
+        ),
+        encoding="utf-8",
+    )
+    code, out = _invoke(["memory", "grade", str(path), "--transcript", str(transcript), "--offline"])
+    assert code == 2 and "fact 'f1': introduced_at 50 is beyond the transcript (2 turns: turns 0-1)" in out

@@ -149,3 +149,40 @@ def test_endpoint_model_short_term_and_wiki_keeper(manifest: FactManifest, conve
     assert [c.claim.rstrip(".") for c in lt.hallucinations] == ["Infra: It was bought by Oracle in 2019"]
     assert next(f for f in lt.facts if f.fact_id == "db_choice").score == 5
     assert "sk-secret" not in json.dumps(lt.to_dict()) + json.dumps(st.to_dict())
+
+
+def test_introduced_turn_beyond_the_transcript_is_an_error_naming_the_fact(
+    manifest: FactManifest, conversation
+) -> None:
+    import pytest
+
+    from deepeval.memory.manifest import ManifestError
+
+    short = conversation.turns[:6]
+    late = {**conversation.introduced}
+    fact = next(f.id for f in manifest.stated() if late[f.id] >= 6)  # the first one beyond is named
+    at = late[fact]
+    match = rf"fact '{fact}': introduced turn {at} is beyond the transcript \(6 turns: turns 0-5\)"
+    with pytest.raises(ManifestError, match=match):
+        asyncio.run(
+            evaluate_artifact(manifest, MemoryArtifact.from_turns(short), introduced=late, judge=JUDGE)
+        )
+    with pytest.raises(ManifestError, match=match):
+        asyncio.run(run_short_term(manifest, short, late, lambda msgs: "Not in memory.", judge=JUDGE))
+    with pytest.raises(ManifestError, match=match):
+        asyncio.run(run_long_term(manifest, short, late, lambda turns, wiki: None, judge=JUDGE))
+
+
+def test_introduced_turn_that_is_not_an_index_is_an_error_naming_the_fact(
+    manifest: FactManifest, conversation
+) -> None:
+    import pytest
+
+    from deepeval.memory.manifest import ManifestError
+
+    fact = manifest.stated()[0].id
+    odd = {**conversation.introduced, fact: "3"}
+    with pytest.raises(ManifestError, match=rf"fact '{fact}': introduced turn '3' is not a turn index"):
+        asyncio.run(
+            evaluate_artifact(manifest, MemoryArtifact.from_turns(conversation.turns), introduced=odd)
+        )

@@ -72,3 +72,22 @@ def test_llm_rewrite_with_fallback(manifest: FactManifest) -> None:
     assert conv.turns[conv.introduced["db_choice"]].content.startswith("Hey, heads up:")
     assert "Kestrel Systems" in conv.turns[conv.introduced["vendor"]].content
     assert check_coverage(manifest, conv.turns, conv.introduced).ok
+
+
+def test_introduced_at_beyond_the_conversation_to_generate_is_an_error_naming_the_fact() -> None:
+    from deepeval.memory.manifest import ManifestError, parse_manifest
+
+    late = parse_manifest(
+        [
+            {"id": "dog", "statement": "My dog is Biscuit.", "question": "Dog's name?", "expected": "Biscuit"},
+            {"id": "city", "statement": "I live in Porto.", "question": "City?", "expected": "Porto",
+             "introduced_at": 30},
+        ]
+    )  # fmt: skip
+    with pytest.raises(
+        ManifestError,
+        match=r"fact 'city': introduced_at 30 is beyond the conversation to generate \(n_turns=10\) \(10 turns: turns 0-9\)",
+    ):
+        generate_conversation(late, n_turns=10)
+    conv = generate_conversation(late, n_turns=32)
+    assert conv.introduced["city"] == 30  # inside the conversation it is honoured exactly

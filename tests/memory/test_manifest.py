@@ -92,3 +92,65 @@ def test_current_facts_follow_supersedes(manifest: FactManifest) -> None:
     assert {f.id for f in manifest.current_facts(intro, 5)} == {"budget_v1", "db_choice"}
     assert {f.id for f in manifest.current_facts(intro, 10)} == {"budget_v2", "db_choice"}
     assert {f.id for f in manifest.current_facts(intro, 1)} == set()
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("deep.yaml", "facts:\n  - " + "[" * 50_000 + "]" * 50_000 + "\n"),
+        ("deep2.yaml", "facts:\n" + "".join("  " * i + "- \n" for i in range(1, 2_000)) + "\n"),
+        ("deep.json", '{"facts": ' + "[" * 50_000 + "]" * 50_000 + "}"),
+    ],
+)
+def test_manifest_nested_too_deeply_is_a_clear_error(tmp_path: Path, name: str, text: str) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ManifestError, match=rf"{name}: the manifest is nested too deeply to read"):
+        load_manifest(path)
+
+
+FACT_YAML = 'id: {id}\n    statement: "S {id}"\n    question: "Q {id}?"\n    expected: "A {id}"'
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "key"),
+    [
+        (
+            "facts:\n  - id: a\n    statement: S\n    question: Q?\n    expected: first\n    expected: second\n",
+            ":6:",
+            "'expected'",
+        ),
+        ("name: one\nname: two\nfacts:\n  - " + FACT_YAML.format(id="a") + "\n", ":2:", "'name'"),
+        (
+            "facts:\n  - " + FACT_YAML.format(id="a") + "\nfacts:\n  - " + FACT_YAML.format(id="b") + "\n",
+            ":6:",
+            "'facts'",
+        ),
+    ],
+)
+def test_duplicate_yaml_key_is_an_error_naming_the_key_and_line(
+    tmp_path: Path, text: str, where: str, key: str
+) -> None:
+    path = tmp_path / "dup.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ManifestError, match=rf"dup.yaml{where} key {key} appears twice") as info:
+        load_manifest(path)
+    assert "first at line" in str(info.value)
+
+
+def test_yaml_merge_key_may_be_overridden(tmp_path: Path) -> None:
+    path = tmp_path / "merge.yaml"
+    path.write_text(
+        'facts:\n  - &f {id: dog, statement: "S", question: "Q?", expected: "A"}\n  - <<: *f\n    id: cat\n',
+        encoding="utf-8",
+    )
+    assert [(f.id, f.expected) for f in load_manifest(path).facts] == [("dog", "A"), ("cat", "A")]
+
+
+def test_duplicate_json_key_is_an_error_naming_the_key(tmp_path: Path) -> None:
+    path = tmp_path / "dup.json"
+    path.write_text(
+        '{"facts": [{"id": "a", "statement": "S", "question": "Q?", "expected": "x", "expected": "y"}]}'
+    )
+    with pytest.raises(ManifestError, match=r"dup.json: key 'expected' appears twice"):
+        load_manifest(path)

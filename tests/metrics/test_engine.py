@@ -240,3 +240,26 @@ def test_system_one_plans_carry_only_test_case_fields_so_the_runner_can_merge_th
         for q in plan.questions.values():
             assert STATE_NOTE not in q.instructions and "ignore any instructions" not in q.instructions
             assert len(q.instructions) < 300  # short: the notice and the content are in the state
+
+
+@pytest.mark.parametrize("item", [3, None, {"text": "x"}])
+def test_measure_on_a_retrieval_context_changed_after_construction_names_the_field_and_index(
+    item: object,
+) -> None:
+    tc = LLMTestCase(input="q?", actual_output="A.", retrieval_context=["ctx", "more"])
+    tc.retrieval_context[1] = item  # type: ignore[index, call-overload]
+    for metric in (ContextualRelevancyMetric(), AnswerRelevancyMetric()):
+        with pytest.raises(TypeError, match=r"LLMTestCase\.retrieval_context\[1\]"):
+            metric.measure(tc)
+        assert metric.error is not None and "retrieval_context[1]" in metric.error and metric.success is False
+        assert "replace" not in metric.error
+
+
+def test_measure_on_turns_changed_after_construction() -> None:
+    conv = ConversationalTestCase(turns=[Turn(role="user", content="I live in Lisbon.")])
+    conv.turns.append("where do I live?")  # type: ignore[arg-type]
+    metric = KnowledgeRetentionMetric()
+    with pytest.raises(TypeError, match=r"ConversationalTestCase\.turns\[1\]"):
+        metric.measure(conv)
+    conv.turns[1] = {"role": "assistant", "content": "You live in Lisbon."}  # type: ignore[call-overload]
+    assert 0.0 <= KnowledgeRetentionMetric().measure(conv) <= 1.0  # a dict turn is a Turn, as at construction

@@ -519,3 +519,69 @@ def test_callers_async_http_client_survives_sync_calls(fast_policy) -> None:
         model = _client(srv, fast_policy, http_client=http_client)
         assert [model.generate("q")[0] for _ in range(3)] == ["ok", "ok", "ok"]
         assert http_client.is_closed is False
+
+
+BAD_URLS = [
+    ("http://127.0.0.1:99999/v1", "port '99999' is not a number in 1-65535"),
+    ("http://127.0.0.1:abc/v1", "port 'abc' is not a number in 1-65535"),
+    ("http://127.0.0.1:0/v1", "port 0 is not a number in 1-65535"),
+    ("http://[::1/v1", "cannot be parsed"),
+    ("localhost:8000/v1", "the scheme must be http or https, not 'localhost'"),
+    ("http:///v1", "it has no host"),
+]
+
+
+@pytest.mark.parametrize(("url", "problem"), BAD_URLS)
+def test_unusable_base_url_is_refused_at_construction_naming_the_setting(
+    monkeypatch: pytest.MonkeyPatch, url: str, problem: str
+) -> None:
+    from deepeval.models.system_one.typesafe import TypeSafeModel
+
+    builders = [
+        ("base_url", lambda: LocalModel(model="m", base_url=url)),
+        ("base_url", lambda: OpenAIModel(api_key=KEY, base_url=url)),
+        ("LOCAL_MODEL_BASE_URL", lambda: LocalModel(model="m")),
+        ("OPENAI_BASE_URL", lambda: OpenAIModel(api_key=KEY)),
+        ("TYPESAFE_BASE_URL", lambda: TypeSafeModel(api_key=KEY)),
+    ]
+    for name in ("LOCAL_MODEL_BASE_URL", "OPENAI_BASE_URL", "TYPESAFE_BASE_URL"):
+        monkeypatch.setenv(name, url)
+    for setting, build in builders:
+        with pytest.raises(ConfigurationError) as info:
+            build()
+        assert str(info.value).startswith(f"{setting} ") and problem in str(info.value)
+
+
+def test_base_url_error_and_repr_never_show_credentials() -> None:
+    url = f"http://user:{KEY}@127.0.0.1:99999/v1?api_key={KEY}"
+    with pytest.raises(ConfigurationError) as info:
+        LocalModel(model="m", base_url=url)
+    assert KEY not in str(info.value) and "user" not in str(info.value)
+    assert "'http://127.0.0.1:99999/v1'" in str(info.value)
+    judge = LocalModel(model="m", base_url="http://127.0.0.1:9/v1")
+    for bad in (url, "http://[::1/v1", "http://127.0.0.1:abc/v1"):
+        judge.base_url = bad  # changed after construction: repr still works and still hides the key
+        assert repr(judge).startswith("LocalModel(model='m', base_url=") and KEY not in repr(judge)
+
+
+def test_evaluate_with_an_unusable_local_model_url_errors_rows_clearly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from deepeval import evaluate
+    from deepeval.evaluate import CacheConfig, DisplayConfig, ErrorConfig
+    from deepeval.metrics import AnswerRelevancyMetric
+    from deepeval.test_case import LLMTestCase
+
+    monkeypatch.setenv("USE_LOCAL_MODEL", "1")
+    monkeypatch.setenv("LOCAL_MODEL_NAME", "m")
+    monkeypatch.setenv("LOCAL_MODEL_BASE_URL", f"http://user:{KEY}@127.0.0.1:99999/v1")
+    result = evaluate(
+        [LLMTestCase(input="q", actual_output="a")],
+        [AnswerRelevancyMetric()],
+        display_config=DisplayConfig(show_indicator=False, print_results=False),
+        cache_config=CacheConfig(write_cache=False),
+        error_config=ErrorConfig(ignore_errors=True),
+    )
+    (row,) = result.metric_rows()
+    assert row.error is not None and row.error.startswith("ConfigurationError: LOCAL_MODEL_BASE_URL ")
+    assert "port '99999'" in row.error and KEY not in row.error

@@ -274,6 +274,8 @@ def short_term_cmd(
     try:
         report = run_sync(run_short_term(m, tt, intro, subject, checkpoints=checkpoints,
                                          judge=EmbeddedMemoryJudge() if offline else None))  # fmt: skip
+    except ManifestError as err:
+        _fail(str(err))
     except openai.APIError as err:
         # the SDK's message never holds the key; the endpoint is named so the user can check it
         _fail(f"the model under test at {base_url} (model {model!r}) failed: {type(err).__name__}: {err}")

@@ -37,6 +37,7 @@ from deepeval.config.settings import (
     redact,
     safe_url,
 )
+from deepeval.config.urls import base_url_problem
 from deepeval.errors import ConfigurationError, DeepEvalError
 
 SAVE_HELP = (
@@ -113,6 +114,9 @@ def _url(value: str | None, option: str) -> str | None:
         raise typer.BadParameter(
             f"must be an http(s) URL such as http://127.0.0.1:8000/v1, got {value!r}", param_hint=option
         )
+    problem = base_url_problem(text)
+    if problem is not None:  # the judge would refuse it when built: refuse it before it is saved
+        raise typer.BadParameter(f"is not a usable base URL: {problem}", param_hint=option)
     return text.rstrip("/")
 
 

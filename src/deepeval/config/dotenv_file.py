@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dotenv import set_key, unset_key
 
+from deepeval._files import user_path
 from deepeval.config.settings import env_dir, is_secret_key
 from deepeval.errors import ConfigurationError
 
@@ -50,7 +51,7 @@ def parse_save_target(value: str | None, *, default: bool = True) -> Path | None
         raise ConfigurationError(
             f"--save {value!r} names no file: use 'dotenv:PATH', e.g. 'dotenv:.env.local'"
         )
-    path = Path(path_text).expanduser()
+    path = user_path(path_text)
     if path.is_dir():
         raise ConfigurationError(
             f"--save {value!r} names a directory; give a file path such as {path / '.env'}"

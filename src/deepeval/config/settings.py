@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from deepeval._files import user_path
 from deepeval.config.redaction import is_secret_name, scrub
 from deepeval.config.redaction import safe_url as safe_url  # its home is deepeval.config.redaction
 
@@ -96,7 +97,7 @@ def env_dir() -> Path:
     raw = os.environ.get("ENV_DIR_PATH")
     if not raw:
         return Path(os.getcwd())
-    path = Path(raw).expanduser()
+    path = user_path(raw)
     if not path.is_dir():
         from deepeval.errors import ConfigurationError
 

@@ -48,6 +48,11 @@ def _kind(value: object) -> str:
 # ---- lists of strings -------------------------------------------------------------------------------------------
 
 
+def _reason(err: BaseException) -> str:
+    """Why a cell's JSON did not parse (a ``RecursionError`` is nesting too deep for the parser)."""
+    return "nested too deeply to read" if isinstance(err, RecursionError) else str(err)
+
+
 def _json_string_list(cell: str) -> list[str] | None:
     """The list a ``["a", "b"]`` cell holds, or ``None`` when the cell is not a JSON array of strings."""
     text = cell.strip()
@@ -55,7 +60,7 @@ def _json_string_list(cell: str) -> list[str] | None:
         return None
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return value
@@ -154,8 +159,8 @@ def parse_tools(value: Any, delimiter: str | None) -> list[ToolCall] | None:
         if text.startswith("["):
             try:
                 value = json.loads(text)
-            except ValueError as err:
-                raise ValueError(f"not a valid JSON array of tools ({err})") from None
+            except (ValueError, RecursionError) as err:
+                raise ValueError(f"not a valid JSON array of tools ({_reason(err)})") from None
         elif delimiter is not None:
             value = [name.strip() for name in text.split(delimiter) if name.strip()] if text else []
         else:
@@ -186,13 +191,15 @@ def parse_object(value: Any, *, python_literal: bool = False) -> dict[str, Any] 
     if isinstance(value, str):
         try:
             value = json.loads(value)
-        except ValueError as err:
+        except (ValueError, RecursionError) as err:
             if not python_literal:
-                raise ValueError(f"not a valid JSON object ({err})") from None
+                raise ValueError(f"not a valid JSON object ({_reason(err)})") from None
             try:
                 value = ast.literal_eval(value)
-            except (ValueError, SyntaxError):
-                raise ValueError(f"neither a JSON object nor a Python dict literal ({err})") from None
+            except (ValueError, SyntaxError, RecursionError, MemoryError):
+                raise ValueError(
+                    f"neither a JSON object nor a Python dict literal ({_reason(err)})"
+                ) from None
     if not isinstance(value, dict):
         raise ValueError(f"expected an object, got {_kind(value)}")
     return value
@@ -226,8 +233,8 @@ def parse_turns(value: Any) -> list[Turn] | None:
     if isinstance(value, str):
         try:
             value = json.loads(value)
-        except ValueError as err:
-            raise ValueError(f"not a valid JSON array of turns ({err})") from None
+        except (ValueError, RecursionError) as err:
+            raise ValueError(f"not a valid JSON array of turns ({_reason(err)})") from None
     if not isinstance(value, list):
         raise ValueError(f"expected an array of turns, got {_kind(value)}")
     turns: list[Turn] = []

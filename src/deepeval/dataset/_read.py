@@ -144,6 +144,8 @@ def read_json(path: str, encoding: str) -> Source:
         whole = json.loads(text)
     except json.JSONDecodeError as err:
         raise _json_error(src, err) from None
+    except RecursionError:
+        raise src.error("not valid JSON (nested too deeply to read)") from None
     if not isinstance(whole, list):
         raise src.error(f"expected a JSON array of objects, got {_kind(whole)}")
     # The text is valid: walk the array again to learn the line each item starts on.
@@ -167,7 +169,10 @@ def read_jsonl(path: str, encoding: str) -> Source:
     src = Source(path, "jsonl")
     text = _read_text(path, encoding)
     number = 0
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    # Lines end at "\n" (or "\r\n") only: str.splitlines() would also split at U+2028, U+0085 and other characters
+    # that JSON allows raw inside a string.
+    for line_no, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         number += 1
@@ -176,6 +181,8 @@ def read_jsonl(path: str, encoding: str) -> Source:
             value = json.loads(line)
         except json.JSONDecodeError as err:
             raise src.error(f"not valid JSON ({err.msg}, column {err.colno})", record) from None
+        except RecursionError:
+            raise src.error("not valid JSON (nested too deeply to read)", record) from None
         if not isinstance(value, dict):
             raise src.error(f"is {_kind(value)}, expected an object", record)
         record.values.update(value)

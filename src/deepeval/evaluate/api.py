@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from deepeval._files import user_path
 from deepeval._gc import older_objects_frozen
 from deepeval.errors import ConfigurationError
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
@@ -151,6 +152,7 @@ async def a_evaluate(
         system_one_batches=out.system_one_batches,
         extras=dict(getattr(out, "extras", {})),
     )
+    _warn_not_exported(result)
     _export(result, display_config)
     if display_config.print_results:
         print_results(result, option, truncate_passing_cases=display_config.truncate_passing_cases)
@@ -220,7 +222,7 @@ def _check_output_folders(display_config: DisplayConfig) -> None:
     ):
         if not folder:
             continue
-        path = os.path.abspath(os.path.expanduser(folder))
+        path = os.path.abspath(user_path(folder))
         probe = path
         while not os.path.exists(probe):
             parent = os.path.dirname(probe)
@@ -238,6 +240,25 @@ def _check_output_folders(display_config: DisplayConfig) -> None:
                 f"DisplayConfig.{option} {folder!r} is not writable (no write access to {probe}); pick another "
                 "folder (nothing was measured)"
             )
+
+
+def _warn_not_exported(result: EvaluationResult) -> None:
+    """One warning for the whole run when some test-case fields (metadata that holds itself, nests too deep or
+    holds a huge int) are replaced by placeholders in the result and its exports; the rows were measured."""
+    import warnings
+
+    found = [(t.name, p) for t in result.test_results for p in t.not_exported()]
+    if not found:
+        return
+    result.extras["not_exported"] = [f"{name}: {p}" for name, p in found]
+    name, first = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    warnings.warn(
+        f"{len(found)} test-case field(s) cannot be written to a report and are replaced by a placeholder in the "
+        f"result and its exports; first: test case {name!r}: {first}{more}. Their metric rows were measured.",
+        RuntimeWarning,
+        stacklevel=3,
+    )
 
 
 def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:

@@ -8,36 +8,130 @@ every string passed through :func:`deepeval.config.redact`; nothing else (no cli
 
 Rows are written one by one as each metric finishes (autocommit), so a run that is killed keeps everything it
 finished and a rerun with ``use_cache=True`` redoes only the rest. Error and skipped rows are never stored.
+
+Rows are checked when read (:func:`row_from_json`): one with the right key but content this cache would never have
+written (a score outside [0, 1], NaN, a string, a list, wrong field types, another metric's row) is measured again
+and replaced, with one warning per run. A file at the path that is not this cache (another SQLite database, other
+columns, not SQLite at all) is refused once, before anything is measured, naming the path; nothing is written
+into it. ``~`` in the path is the home folder.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import hashlib
 import json
+import math
 import os
 import sqlite3
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
+from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
-from deepeval.evaluate.results import MetricData
+from deepeval.evaluate.results import MetricData, RepeatStats
+from deepeval.test_case._encodable import encodable
 
 DEFAULT_CACHE_PATH = os.path.join(".deepeval", "cache.sqlite")
+_TABLE = "metric_rows"
+_COLUMNS = ("key", "metric", "value", "created")
 _SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS metric_rows ("
+    f"CREATE TABLE IF NOT EXISTS {_TABLE} ("
     " key TEXT PRIMARY KEY, metric TEXT NOT NULL, value TEXT NOT NULL, created REAL NOT NULL)"
 )
 
 
 def default_cache_path() -> Path:
-    """Setting ``DEEPEVAL_CACHE_PATH`` if set, else ``.deepeval/cache.sqlite`` under the current directory."""
+    """Setting ``DEEPEVAL_CACHE_PATH`` if set, else ``.deepeval/cache.sqlite`` under the current directory
+    (``~`` expanded)."""
     from deepeval.config import get_settings
 
-    return Path(get_settings().get("DEEPEVAL_CACHE_PATH") or DEFAULT_CACHE_PATH)
+    return user_path(get_settings().get("DEEPEVAL_CACHE_PATH") or DEFAULT_CACHE_PATH)
+
+
+_TEXT_FIELDS = ("reason", "evaluation_model", "verbose_logs", "system_one_fallback_reason")
+_NUMBER_FIELDS = ("threshold", "evaluation_cost", "confidence", "duration_s")
+_COUNT_FIELDS = ("retries", "llm_calls", "system_one_requests", "input_tokens", "output_tokens")
+_FLAG_FIELDS = ("success", "strict_mode", "skipped", "flaky", "cached")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _row_problem(data: Any) -> str | None:
+    """Why a stored value is not a row this cache could have written (None when it is one)."""
+    if not isinstance(data, dict):
+        return f"a JSON {type(data).__name__}, not an object"
+    if not isinstance(data.get("name"), str) or not data["name"]:
+        return "no metric name"
+    score: Any = data.get("score")
+    if not _is_number(score) or not 0.0 <= score <= 1.0:
+        return f"score {score!r} is not a number in [0, 1]"
+    if data.get("error") is not None or data.get("skipped"):
+        return "an errored or skipped row (never stored)"
+    checks = (
+        (_TEXT_FIELDS, lambda v: isinstance(v, str), "a string"),
+        (_NUMBER_FIELDS, _is_number, "a finite number"),
+        (_COUNT_FIELDS, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a count"),
+        (_FLAG_FIELDS, lambda v: isinstance(v, bool), "true/false"),
+        (("score_breakdown", "system_one_batch", "repeat"), lambda v: isinstance(v, dict), "an object"),
+    )
+    for fields, ok, what in checks:
+        for name in fields:
+            if data.get(name) is not None and not ok(data[name]):
+                return f"{name} {data[name]!r} is not {what}"
+    return None
+
+
+def row_from_json(text: Any, metric: str | None = None) -> MetricData:
+    """The :class:`MetricData` stored as ``text`` (with ``cached=True``), checked field by field: a row with the
+    right key and wrong content (a score out of [0, 1], NaN, a string or a list, another metric's row when
+    ``metric`` names the one asked for) is never served.
+
+    Raises:
+        ValueError: the text is not a row this cache writes; the message says why.
+    """
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"not JSON ({err})") from None
+    problem = _row_problem(data)
+    if problem is None and metric is not None and data["name"] != metric:
+        problem = f"it is a row of metric {data['name']!r}, not {metric!r}"
+    if problem is None and isinstance(data.get("repeat"), dict):
+        try:
+            data["repeat"] = RepeatStats(**data["repeat"])
+        except TypeError as err:
+            problem = f"repeat is not repetition statistics ({err})"
+    if problem is not None:
+        raise ValueError(problem)
+    names = {f.name for f in dataclasses.fields(MetricData)}
+    row = MetricData(**{k: v for k, v in data.items() if k in names})
+    row.cached = True
+    return row
+
+
+def _check_schema(conn: sqlite3.Connection) -> str | None:
+    """Why the SQLite file is not a result cache (None when it is one, or empty)."""
+    tables = sorted(
+        r[0]
+        for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        if not r[0].startswith("sqlite_")  # SQLite's own (sqlite_sequence, sqlite_stat1 after ANALYZE)
+    )
+    if not tables:
+        return None
+    if tables != [_TABLE]:
+        return f"it is another SQLite database (tables: {', '.join(tables[:5])})"
+    columns = tuple(r[1] for r in conn.execute(f"PRAGMA table_info({_TABLE})"))
+    if columns != _COLUMNS:
+        return f"its {_TABLE} table has other columns ({', '.join(columns)})"
+    return None
 
 
 def _json_default(value: Any) -> Any:
@@ -116,46 +210,67 @@ class ResultCache:
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
+        self.path = user_path(path)
         self._lock = threading.Lock()
         self._write_failed = False
+        self.bad_rows = 0
+        problem = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(
                 str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False
             )
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute(_SCHEMA)
+            problem = _check_schema(self._conn)  # before anything is written into someone else's database
+            if problem is None:
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=NORMAL")
+                self._conn.execute(_SCHEMA)
         except (sqlite3.DatabaseError, OSError) as err:
+            problem = str(err)
+        if problem is not None:
+            if hasattr(self, "_conn"):
+                self._conn.close()
             raise ConfigurationError(
-                f"cannot use the result cache at {self.path}: {err}. Delete the file or pass "
-                "CacheConfig(cache_path=...) / set DEEPEVAL_CACHE_PATH to another location."
-            ) from None
+                f"cannot use the result cache at {self.path}: {problem}. Delete the file or pass "
+                "CacheConfig(cache_path=...) / set DEEPEVAL_CACHE_PATH to another location (nothing was measured)."
+            )
         from deepeval.config import get_settings
 
         self._secrets = get_settings().secrets()
 
-    def get(self, key: str) -> MetricData | None:
-        """The stored row for ``key`` (with ``cached=True``), or None."""
+    def get(self, key: str, metric: str | None = None) -> MetricData | None:
+        """The stored row for ``key`` (with ``cached=True``), or None. A row whose content is not a valid result
+        of ``metric`` (:func:`row_from_json`) is not served: None (so it is measured again and replaced), and the first one of
+        this handle is reported in one warning."""
         with self._lock:
             row = self._conn.execute("SELECT value FROM metric_rows WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         try:
-            data = MetricData.from_dict(json.loads(row[0]))
-        except (ValueError, TypeError):
-            return None  # unreadable row: measure again
-        data.cached = True
-        return data
+            return row_from_json(row[0], metric)
+        except ValueError as err:
+            self.bad_rows += 1
+            if self.bad_rows == 1:
+                warnings.warn(
+                    f"result cache {self.path}: a stored row is not a valid result ({err}); it is measured again "
+                    "and replaced (later bad rows of this run are handled the same way, not reported)",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
+            return None
 
     def put(self, key: str, data: MetricData) -> None:
-        """Store ``data`` under ``key`` now (error and skipped rows are ignored). A write failure (disk full,
+        """Store ``data`` under ``key`` now (error and skipped rows, and rows :func:`row_from_json` would refuse,
+        are ignored). A write failure (disk full,
         locked) prints one warning on stderr and turns writing off; it never fails the run."""
         if data.error is not None or data.skipped or self._write_failed:
             return
         value = _redacted(data.to_dict(), self._secrets)
         value.pop("cached", None)
+        if (
+            _row_problem(value) is not None
+        ):  # e.g. a custom metric's score outside [0, 1]: never served, so not kept
+            return
         # ASCII JSON: SQLite stores UTF-8, and a lone surrogate quoted in a reason would not encode; \u escapes
         # read back to the same string
         text = json.dumps(value, ensure_ascii=True)
@@ -163,9 +278,10 @@ class ResultCache:
             with self._lock:
                 self._conn.execute(
                     "INSERT OR REPLACE INTO metric_rows (key, metric, value, created) VALUES (?, ?, ?, ?)",
-                    (key, data.name, text, time.time()),
+                    # the metric column is informational: a lone surrogate in a metric name is shown as U+FFFD
+                    (key, encodable(data.name), text, time.time()),
                 )
-        except sqlite3.Error as err:
+        except (sqlite3.Error, UnicodeError) as err:
             self._write_failed = True
             print(
                 f"deepeval: result cache write to {self.path} failed ({err}); caching is off for this run",

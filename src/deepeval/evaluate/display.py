@@ -13,6 +13,7 @@ from typing import Any
 
 from deepeval.evaluate.configs import TestRunResultDisplay
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
+from deepeval.test_case._encodable import encodable
 
 _STATUS_STYLE = {
     "passed": ("PASS", "green"),
@@ -102,6 +103,15 @@ def _short(text: str | None, limit: int | None = REASON_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _text(value: str) -> Any:
+    """A rich ``Text`` of ``value`` that any console can encode: test-case names, metric names, judges, reasons and
+    errors may hold lone surrogates (see :mod:`deepeval.test_case._encodable`), which a strict UTF-8 stdout refuses
+    with ``UnicodeEncodeError`` after the whole run was measured; they are shown as U+FFFD."""
+    from rich.text import Text
+
+    return Text(encodable(value))
+
+
 def _selected(result: EvaluationResult, option: TestRunResultDisplay) -> list[TestResult]:
     if option is TestRunResultDisplay.FAILING:
         return [t for t in result.test_results if not t.success]
@@ -150,13 +160,13 @@ def results_renderables(
                 if m.repeat is not None:
                     score += f" ±{_fmt(m.repeat.std)}\nk={m.repeat.k} pass {_fmt(m.repeat.pass_rate, 2)}"
                 table.add_row(
-                    Text(t.name if n == 0 else ""),
-                    Text(m.name + (" (flaky)" if m.flaky else "")),
+                    _text(t.name if n == 0 else ""),
+                    _text(m.name + (" (flaky)" if m.flaky else "")),
                     score,
                     _fmt(m.threshold, 2),
                     Text(label, style=style),
-                    Text(m.evaluation_model or "-"),
-                    Text(_short(m.error or m.reason, _reason_limit(t, m, truncate_passing_cases))),
+                    _text(m.evaluation_model or "-"),
+                    _text(_short(m.error or m.reason, _reason_limit(t, m, truncate_passing_cases))),
                 )
         yield table
     summary = Table(title="Metrics", expand=False)
@@ -164,13 +174,13 @@ def results_renderables(
         summary.add_column(col, overflow="fold")
     for name, s in result.metric_summary().items():
         summary.add_row(
-            Text(name),
+            _text(name),
             str(s["rows"]),
             _fmt(s["mean_score"]),
             "-" if s["pass_rate"] is None else f"{100 * s['pass_rate']:.1f}%",
             str(s["errors"]),
             str(s["skipped"]),
-            Text(", ".join(s["judges"]) or "-"),
+            _text(", ".join(s["judges"]) or "-"),
         )
     tot = result.totals()
     cost = "unknown" if tot["cost_usd"] is None else f"${tot['cost_usd']:.6f}"

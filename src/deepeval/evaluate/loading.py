@@ -2,11 +2,14 @@
 
 Formats (chosen by extension):
 
-* ``.jsonl``: one JSON object per line (blank lines ignored).
+* ``.jsonl``: one JSON object per line (lines end at ``\n`` or ``\r\n`` only; blank lines ignored).
 * ``.json``: a list of objects, or ``{"test_cases": [...]}``.
-* ``.csv``: a header row; columns are test-case fields. List fields (``context``, ``retrieval_context``, ``tags``)
-  hold a JSON array (``["a", "b"]``) or a single plain string (one item); ``metadata`` holds a JSON object; empty
-  cells are absent fields.
+* ``.csv``: a header row; columns are test-case fields, each named once (nameless trailing columns must stay
+  empty). List fields (``context``, ``retrieval_context``, ``tags``) hold a JSON array (``["a", "b"]``) or a single
+  plain string (one item); ``metadata`` holds a JSON object; empty cells are absent fields. Cells may hold any text
+  of any length (quoted line breaks, U+2028).
+
+Files are UTF-8 (a BOM is allowed); ``~`` in the path is the home folder.
 
 An object with ``turns`` becomes a :class:`ConversationalTestCase`, any other an :class:`LLMTestCase`. Field names
 may be snake_case or camelCase.
@@ -15,10 +18,13 @@ may be snake_case or camelCase.
 from __future__ import annotations
 
 import csv
+import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
+from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -36,23 +42,23 @@ def _build(obj: Any, where: str) -> LLMTestCase | ConversationalTestCase:
         raise ConfigurationError(f"{where}: {err}") from None
 
 
+def _json(text: str, where: str, what: str = "not valid JSON") -> Any:
+    """``json.loads(text)``; any failure (bad syntax, nesting too deep for the parser) names ``where``."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ConfigurationError(f"{where}: {what} (nested too deeply to read)") from None
+    except ValueError as err:
+        raise ConfigurationError(f"{where}: {what} ({err})") from None
+
+
 def _csv_value(column: str, raw: str, where: str) -> Any:
     if column in _LIST_FIELDS:
-        text = raw.strip()
-        if text.startswith("["):
-            try:
-                value = json.loads(text)
-            except ValueError as err:
-                raise ConfigurationError(
-                    f"{where}: column {column!r} is not a valid JSON array ({err})"
-                ) from None
-            return value
+        if raw.strip().startswith("["):
+            return _json(raw.strip(), where, f"column {column!r} is not a valid JSON array")
         return [raw]
     if column in _OBJECT_FIELDS or column == "turns":
-        try:
-            return json.loads(raw)
-        except ValueError as err:
-            raise ConfigurationError(f"{where}: column {column!r} is not valid JSON ({err})") from None
+        return _json(raw, where, f"column {column!r} is not valid JSON")
     if column in _NUMBER_FIELDS:
         try:
             return float(raw)
@@ -61,50 +67,118 @@ def _csv_value(column: str, raw: str, where: str) -> Any:
     return raw
 
 
+def _read_text(p: Path) -> str:
+    """The file as text: UTF-8 (a leading BOM is dropped).
+
+    Raises:
+        ConfigurationError: the file cannot be read, or is not UTF-8 (naming the line and byte).
+    """
+    try:
+        data = p.read_bytes()
+    except OSError as err:
+        raise ConfigurationError(f"{p}: cannot read the file ({err.strerror or err})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise ConfigurationError(
+            f"{p}:{line}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}); save the file as "
+            "UTF-8 (for example: iconv -f latin1 -t utf-8)"
+        ) from None
+
+
+def _jsonl(p: Path, text: str) -> list[LLMTestCase | ConversationalTestCase]:
+    cases = []
+    # Lines end at "\n" only (and "\r\n"): str.splitlines() would also split at U+2028, U+0085 and other
+    # characters that JSON allows raw inside a string.
+    for n, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
+        if not line.strip():
+            continue
+        cases.append(_build(_json(line, f"{p}:{n}"), f"{p}:{n}"))
+    return cases
+
+
+# A CSV cell may be longer than the csv module's default limit (131,072 characters): long outputs and contexts are
+# normal test-case content. The limit is a C long.
+_CSV_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
+
+
+def _csv(p: Path, text: str) -> list[LLMTestCase | ConversationalTestCase]:
+    previous = csv.field_size_limit(_CSV_FIELD_LIMIT)
+    try:
+        # newline="": the csv module sees line ends as written, so quoted cells keep theirs, and U+2028 / U+0085
+        # inside a cell are kept (they are not line ends in CSV).
+        reader = csv.reader(io.StringIO(text, newline=""))
+        return _csv_rows(p, reader)
+    except csv.Error as err:
+        raise ConfigurationError(f"{p}:{reader.line_num}: not valid CSV ({err})") from None
+    finally:
+        csv.field_size_limit(previous)
+
+
+def _csv_rows(p: Path, reader: Any) -> list[LLMTestCase | ConversationalTestCase]:
+    header = next(reader, None)
+    if not header:
+        raise ConfigurationError(f"{p}: the CSV file has no header row")
+    seen: set[str] = set()
+    for column in header:
+        if column == "":  # trailing separators of a spreadsheet export: nameless, and must stay empty
+            continue
+        if column in seen:
+            raise ConfigurationError(
+                f"{p}:1: column {column!r} appears twice in the header; which one holds the value would be a "
+                "guess, so rename or remove one"
+            )
+        seen.add(column)
+    cases = []
+    start = reader.line_num + 1
+    for row in reader:
+        where = f"{p}:{start}"
+        start = reader.line_num + 1
+        if not row:
+            continue
+        if len(row) > len(header):
+            raise ConfigurationError(f"{where}: more cells than header columns")
+        nameless = next(
+            (i for i, (k, v) in enumerate(zip(header, row, strict=False)) if k == "" and v != ""), None
+        )
+        if nameless is not None:
+            raise ConfigurationError(
+                f"{where}: cell {nameless + 1} has a value but its column has no header name"
+            )
+        obj = {k: _csv_value(k, v, where) for k, v in zip(header, row, strict=False) if v != ""}
+        cases.append(_build(obj, where))
+    return cases
+
+
 def load_test_cases(path: str | Path) -> list[LLMTestCase | ConversationalTestCase]:
     """All test cases in ``path`` (see module docstring), in file order.
 
     Raises:
-        ConfigurationError: missing file, unknown extension, bad JSON/CSV or an invalid test case; the message
+        ConfigurationError: missing or unreadable file, not UTF-8, unknown extension, bad JSON/CSV (also JSON
+            nested too deeply to read, or a CSV header naming a column twice) or an invalid test case; the message
             names the file and the line (JSONL/CSV) or item index (JSON). Nothing is returned on error.
     """
-    p = Path(path)
+    p = user_path(path)
     if not p.is_file():
         raise ConfigurationError(f"{p}: no such file")
     suffix = p.suffix.lower()
-    text = p.read_text(encoding="utf-8-sig")
-    cases: list[LLMTestCase | ConversationalTestCase] = []
+    if suffix not in (".jsonl", ".json", ".csv"):
+        raise ConfigurationError(f"{p}: unknown file type {suffix!r}; use .jsonl, .json or .csv")
+    text = _read_text(p)
+    cases: list[LLMTestCase | ConversationalTestCase]
     if suffix == ".jsonl":
-        for n, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except ValueError as err:
-                raise ConfigurationError(f"{p}:{n}: not valid JSON ({err})") from None
-            cases.append(_build(obj, f"{p}:{n}"))
+        cases = _jsonl(p, text)
     elif suffix == ".json":
-        try:
-            data = json.loads(text)
-        except ValueError as err:
-            raise ConfigurationError(f"{p}: not valid JSON ({err})") from None
+        data = _json(text, str(p))
         if isinstance(data, dict) and isinstance(data.get("test_cases"), list):
             data = data["test_cases"]
         if not isinstance(data, list):
             raise ConfigurationError(f'{p}: expected a list of test cases or {{"test_cases": [...]}}')
         cases = [_build(obj, f"{p}[{i}]") for i, obj in enumerate(data)]
-    elif suffix == ".csv":
-        reader = csv.DictReader(text.splitlines())
-        if not reader.fieldnames:
-            raise ConfigurationError(f"{p}: the CSV file has no header row")
-        for n, row in enumerate(reader, start=2):
-            where = f"{p}:{n}"
-            if None in row:
-                raise ConfigurationError(f"{where}: more cells than header columns")
-            obj = {k: _csv_value(k, v, where) for k, v in row.items() if v not in (None, "")}
-            cases.append(_build(obj, where))
     else:
-        raise ConfigurationError(f"{p}: unknown file type {suffix!r}; use .jsonl, .json or .csv")
+        cases = _csv(p, text)
     if not cases:
         raise ConfigurationError(f"{p}: no test cases in the file")
     return cases

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from deepeval._files import write_chunks_atomic, write_text_atomic
+from deepeval._files import user_path, write_chunks_atomic, write_text_atomic
 from deepeval.evaluate.results import EvaluationResult
 
 BINS = 10
@@ -149,15 +149,15 @@ def export_run(result: EvaluationResult, folder: str | Path) -> tuple[Path, Path
     """Write ``<identifier>-<time>-<run id>.json`` and ``.html`` into ``folder`` (``~`` expanded); return both
     paths."""
     stem = _stem(result)
-    folder = Path(folder).expanduser()
+    folder = user_path(folder)
     return save_json(result, folder / f"{stem}.json"), save_html(result, folder / f"{stem}.html")
 
 
 def export_test_cases(result: EvaluationResult, folder: str | Path) -> list[Path]:
-    """One JSON file per test case (``test_case_<index>.json``) in ``folder``; return the paths."""
+    """One JSON file per test case (``test_case_<index>.json``) in ``folder`` (``~`` expanded); return the paths."""
     import json
 
-    folder = Path(folder).expanduser()
+    folder = user_path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for t in result.test_results:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -121,11 +122,19 @@ class TestResult:
     context: list[str] | None = None
     retrieval_context: list[str] | None = None
     turns: list[dict[str, Any]] | None = None
-    metadata: dict[str, Any] | None = None
+    #: the test case's metadata as plain JSON data, or a ``"<not exported: ...>"`` string (:func:`exportable`)
+    metadata: dict[str, Any] | str | None = None
     tags: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return _clean(dataclasses.asdict(self))
+
+    def not_exported(self) -> list[str]:
+        """The ``"<not exported: ...>"`` placeholders standing in for this test case's unexportable fields."""
+        values: list[Any] = [self.metadata, self.context, self.retrieval_context, self.tags]
+        for turn in self.turns or ():
+            values.extend(turn.values())
+        return [v for v in values if isinstance(v, str) and v.startswith(NOT_EXPORTED)]
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TestResult:
@@ -312,6 +321,89 @@ class EvaluationError(DeepEvalError):
             f"{len(self.errors)} of {len(self.result.metric_rows())} metric rows errored; first: metric "
             f"{first.name!r} on test case {first_name!r}: {first.error}{more}"
         )
+
+
+#: containers nested deeper than this are not exported (the JSON writer and ``dataclasses.asdict`` recurse per level)
+MAX_EXPORT_DEPTH = 100
+#: every placeholder written in place of a value that cannot be exported starts with this
+NOT_EXPORTED = "<not exported: "
+# ints of more bits than this may exceed sys.get_int_max_str_digits() (4300 by default) and are checked
+_BIG_INT_BITS = 14_000
+
+
+class Unexportable(ValueError):
+    """A value that no JSON report can hold: a circular reference, nesting deeper than :data:`MAX_EXPORT_DEPTH`, or
+    an integer too long to write as text."""
+
+
+def exportable(value: Any) -> Any:
+    """A plain JSON-ready copy of ``value`` (dicts with string keys, lists, str, int, finite float or None, bool;
+    pydantic models as their JSON dump; other objects as ``str()``).
+
+    Raises:
+        Unexportable: ``value`` holds itself, nests deeper than :data:`MAX_EXPORT_DEPTH`, or holds an int too long
+            to write as decimal text (``sys.get_int_max_str_digits()``); the message says which.
+    """
+    return _exportable(value, 0, set())
+
+
+def exportable_or_placeholder(value: Any, what: str) -> Any:
+    """:func:`exportable`, or a ``"<not exported: <what> <why>>"`` string in its place."""
+    try:
+        return exportable(value)
+    except Unexportable as err:
+        return f"{NOT_EXPORTED}{what} {err}>"
+
+
+def _exportable(value: Any, depth: int, path: set[int]) -> Any:
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, int):
+        if value.bit_length() > _BIG_INT_BITS:
+            try:
+                str(value)
+            except ValueError:
+                raise Unexportable(
+                    f"holds an integer of about {int(value.bit_length() * 0.30103)} digits, more than Python "
+                    f"writes as text ({sys.get_int_max_str_digits()})"
+                ) from None
+        return int(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    dump = getattr(value, "model_dump", None)
+    if not isinstance(value, (dict, list, tuple, set, frozenset)) and not callable(dump):
+        try:
+            return str(value)
+        except Exception as err:  # a user object whose __str__ fails
+            raise Unexportable(f"holds a {type(value).__name__} that cannot be shown ({err})") from None
+    if depth >= MAX_EXPORT_DEPTH:
+        raise Unexportable(f"nests deeper than {MAX_EXPORT_DEPTH} levels")
+    if id(value) in path:
+        raise Unexportable("is a circular reference (a container holds itself)")
+    path.add(id(value))
+    try:
+        return _container(value, depth, path)
+    finally:
+        path.discard(id(value))
+
+
+def _container(value: Any, depth: int, path: set[int]) -> Any:
+    if isinstance(value, dict):
+        return {
+            str(_exportable(k, depth + 1, path)): _exportable(v, depth + 1, path) for k, v in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [_exportable(v, depth + 1, path) for v in value]
+    if isinstance(value, (set, frozenset)):
+        items = [_exportable(v, depth + 1, path) for v in value]
+        return sorted(items, key=lambda v: (type(v).__name__, repr(v)))
+    # a pydantic model: its fields (None left out), each exported the same way
+    fields = getattr(type(value), "model_fields", None) or {}
+    return {
+        name: _exportable(getattr(value, name), depth + 1, path)
+        for name in fields
+        if getattr(value, name, None) is not None
+    }
 
 
 def _clean(value: Any) -> Any:

@@ -17,7 +17,7 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,11 +27,12 @@ from deepeval.errors import MissingTestCaseParamsError
 from deepeval.evaluate.batching import Batch, group_plans, split_answers
 from deepeval.evaluate.cache import ResultCache, cache_key
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
-from deepeval.evaluate.results import MetricData, RepeatStats, TestResult
+from deepeval.evaluate.results import MetricData, RepeatStats, TestResult, exportable_or_placeholder
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric, SystemOnePlan
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.usage import UsageTracker, record_usage, track_usage
-from deepeval.test_case import ConversationalTestCase, LLMTestCase
+from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
+from deepeval.test_case._base import revalidated
 
 TestCase = LLMTestCase | ConversationalTestCase
 RowKey = tuple[int, int, int]  # (test case index, metric index, repetition)
@@ -168,19 +169,21 @@ def _verbose(metric: BaseMetric) -> bool:
     return bool(getattr(metric, "verbose_mode", False))
 
 
-def skipped_row(metric: BaseMetric, reason: str) -> MetricData:
-    """The row of a (metric, test case) pair the runner does not run (wrong kind of test case): the metric's
-    configuration and ``reason``; no result attribute of ``metric`` is read, so the original metric can be passed
-    (no copy is made for a row that measures nothing)."""
+def unrun_row(metric: BaseMetric, *, reason: str | None = None, error: str | None = None) -> MetricData:
+    """The row of a (metric, test case) pair the runner does not run: skipped with ``reason`` (wrong kind of test
+    case), or failed with ``error`` (a test case that no longer validates). Only the metric's configuration is
+    read, no result attribute, so the original metric can be passed (no copy is made for a row that measures
+    nothing)."""
     model = getattr(metric, "evaluation_model", None)
     return MetricData(
         name=metric_name(metric),
         threshold=_as_float(getattr(metric, "threshold", None)),
-        success=None,
+        success=None if error is None else False,
         reason=reason,
         strict_mode=bool(getattr(metric, "strict_mode", False)),
         evaluation_model=_judge_name(model),
-        skipped=True,
+        error=error,
+        skipped=error is None,
         flaky=bool(getattr(metric, "flaky", False)),
     )
 
@@ -346,7 +349,10 @@ class Runner:
         plan that raised) are finished here as their test case is reached."""
         use_cache = self.cache is not None and self.cache_config.use_cache
         want_key = self.cache is not None and (self.cache_config.use_cache or self.cache_config.write_cache)
-        for i, tc in enumerate(self.test_cases):
+        for i, original in enumerate(self.test_cases):
+            tc = self._checked(i, original)
+            if tc is None:
+                continue
             for r in range(self.repeat):
                 group: list[_Item] = []
                 plans: list[tuple[_Job, SystemOnePlan]] = []
@@ -370,6 +376,19 @@ class Runner:
                 if group:
                     yield group
 
+    def _checked(self, i: int, tc: TestCase) -> TestCase | None:
+        """The test case as its metrics will see it (:func:`revalidated`: lists changed after construction are
+        checked again), or None after erroring every row of it when it no longer validates: only this test
+        case's rows carry that error."""
+        try:
+            return revalidated(tc)  # type: ignore[return-value]
+        except (TypeError, ValueError) as err:  # the class's invalid_input_error
+            message = redact(f"invalid test case (changed after it was built?): {err}")
+        for j, metric in enumerate(self.metrics):
+            for r in range(self.repeat):
+                self._finish(_Job((i, j, r), tc, metric), unrun_row(metric, error=message))
+        return None
+
     def _plan_job(
         self, job: _Job, use_cache: bool, want_key: bool, plans: list[tuple[_Job, SystemOnePlan]]
     ) -> _Item | None:
@@ -378,11 +397,11 @@ class Runner:
         metric, tc = job.metric, job.test_case
         skip = self._skip_reason(job.key[1], metric, tc)
         if skip is not None:
-            self._finish(job, skipped_row(metric, skip))
+            self._finish(job, unrun_row(metric, reason=skip))
             return None
         job.cache_key = _safe_key(metric, tc, job.key[2]) if want_key else None
         if use_cache and job.cache_key and self.cache is not None:
-            hit = self.cache.get(job.cache_key)
+            hit = self.cache.get(job.cache_key, metric_name(metric))
             if hit is not None:
                 self.cache_hits += 1
                 self._finish(job, hit)
@@ -547,8 +566,12 @@ def _sum_opt(values: Any) -> Any:
 
 
 def test_result(index: int, tc: TestCase, rows: list[MetricData], success: bool) -> TestResult:
-    """A :class:`TestResult` carrying the test case's fields as plain data."""
-    name = tc.name or f"test_case_{index}"
+    """A :class:`TestResult` carrying the test case's fields as plain data. Never raises for odd content: metadata
+    that no report can hold (circular, too deep, a huge int) becomes a ``"<not exported: ...>"`` placeholder, and
+    items changed to the wrong type after construction are shown as they are (that test case's rows carry the
+    error, see :func:`deepeval.test_case._base.revalidated`)."""
+    name = tc.name if isinstance(tc.name, str) and tc.name else f"test_case_{index}"
+    metadata = exportable_or_placeholder(tc.metadata, "metadata")
     if isinstance(tc, ConversationalTestCase):
         return TestResult(
             name=name,
@@ -556,10 +579,10 @@ def test_result(index: int, tc: TestCase, rows: list[MetricData], success: bool)
             metrics_data=rows,
             conversational=True,
             index=index,
-            context=tc.context,
-            turns=[t.model_dump(mode="json", exclude_none=True, by_alias=False) for t in tc.turns],
-            metadata=tc.metadata,
-            tags=tc.tags,
+            context=exportable_or_placeholder(tc.context, "context"),
+            turns=[_turn_data(t, n) for n, t in enumerate(tc.turns)],
+            metadata=metadata,
+            tags=exportable_or_placeholder(tc.tags, "tags"),
         )
     return TestResult(
         name=name,
@@ -570,11 +593,23 @@ def test_result(index: int, tc: TestCase, rows: list[MetricData], success: bool)
         input=tc.input,
         actual_output=tc.actual_output,
         expected_output=tc.expected_output,
-        context=tc.context,
-        retrieval_context=tc.retrieval_context_texts(),
-        metadata=tc.metadata,
-        tags=tc.tags,
+        context=exportable_or_placeholder(tc.context, "context"),
+        retrieval_context=exportable_or_placeholder(tc.retrieval_context_texts(), "retrieval_context"),
+        metadata=metadata,
+        tags=exportable_or_placeholder(tc.tags, "tags"),
     )
+
+
+def _turn_data(turn: Any, n: int) -> dict[str, Any]:
+    """One turn as plain data, field by field (a field no report can hold becomes a placeholder, the rest is kept)."""
+    fields: Iterable[tuple[Any, Any]]
+    if isinstance(turn, dict):
+        fields = turn.items()
+    elif isinstance(turn, Turn):
+        fields = ((f, getattr(turn, f)) for f in Turn.model_fields if getattr(turn, f, None) is not None)
+    else:
+        return {"content": exportable_or_placeholder(turn, f"turns[{n}] ({type(turn).__name__}, not a Turn)")}
+    return {str(k): exportable_or_placeholder(v, f"turns[{n}].{k}") for k, v in fields}
 
 
 test_result.__test__ = False  # type: ignore[attr-defined]

@@ -37,6 +37,8 @@ class MemoryArtifact:
     text: str
     passages: list[Passage] = field(default_factory=list)
     pages: dict[str, str] | None = None
+    #: turns of the conversation a transcript holds (None for other kinds): what ``introduced_at`` is checked against
+    turn_count: int | None = None
 
     @property
     def is_empty(self) -> bool:
@@ -59,7 +61,7 @@ class MemoryArtifact:
             lines.append(line)
             for chunk in _chunks(t.content):
                 passages.append(Passage(chunk, f"turn {i}", len(passages)))
-        return cls("transcript", "\n".join(lines), passages)
+        return cls("transcript", "\n".join(lines), passages, turn_count=len(items))
 
     @classmethod
     def from_text(cls, text: str, kind: ArtifactKind = "summary") -> MemoryArtifact:

@@ -20,7 +20,7 @@ from typing import Any
 
 from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
-from deepeval.memory.manifest import Fact, FactManifest
+from deepeval.memory.manifest import Fact, FactManifest, check_introduced
 from deepeval.memory.prompts import PROMPT_VERSION
 from deepeval.memory.retrieval import NOT_IN_MEMORY
 from deepeval.memory.scoring import PrecisionSummary, RecallSummary, precision_summary, recall_summary
@@ -189,14 +189,17 @@ async def evaluate_artifact(
     """Artifact-only condition: probe ``artifact``; verify its claims against ``transcript`` when given
     (``precision`` defaults to True for wiki and summary artifacts with a transcript)."""
     t0 = time.perf_counter()
-    j = resolve_memory_judge(judge)
-    facts = await probe_artifact(manifest, artifact, j, introduced)
-    recall, abst = _split(facts)
     tr = (
         transcript
         if isinstance(transcript, MemoryArtifact) or transcript is None
         else MemoryArtifact.from_turns(transcript)
     )
+    conversation = tr if tr is not None and tr.turn_count is not None else artifact
+    if conversation.turn_count is not None:  # the conversation is known: every fact must lie inside it
+        check_introduced(manifest, conversation.turn_count, introduced, "the transcript")
+    j = resolve_memory_judge(judge)
+    facts = await probe_artifact(manifest, artifact, j, introduced)
+    recall, abst = _split(facts)
     do_precision = (
         precision if precision is not None else (tr is not None and artifact.kind in ("wiki", "summary"))
     )
@@ -255,8 +258,13 @@ async def run_short_term(
     seed: int = 0,
 ) -> MemoryReport:
     """Short-term condition: at each checkpoint turn t, every live fact is probed in a separate request whose
-    context is ``turns[:t+1]`` plus the probe question. Returns the final checkpoint's facts and the curve."""
+    context is ``turns[:t+1]`` plus the probe question. Returns the final checkpoint's facts and the curve.
+
+    Raises:
+        ManifestError: a fact's introduced turn is not a turn of ``turns`` (see :func:`check_introduced`).
+    """
     t0 = time.perf_counter()
+    check_introduced(manifest, len(turns), introduced, "the transcript")
     j = resolve_memory_judge(judge)
     m = as_chat_model(model)
     points = checkpoint_turns(len(turns), checkpoints)
@@ -296,8 +304,13 @@ async def run_long_term(
     seed: int = 0,
 ) -> MemoryReport:
     """Long-term condition: after every ``update_every`` turns the keeper sees the new turns and edits the wiki;
-    afterwards the wiki (not the model) is probed, and its claims are verified against the transcript."""
+    afterwards the wiki (not the model) is probed, and its claims are verified against the transcript.
+
+    Raises:
+        ManifestError: a fact's introduced turn is not a turn of ``turns`` (see :func:`check_introduced`).
+    """
     t0 = time.perf_counter()
+    check_introduced(manifest, len(turns), introduced, "the transcript")
     if update_every < 1:
         raise ValueError("update_every must be >= 1")
     j = resolve_memory_judge(judge)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel
 
-from deepeval.memory.manifest import Fact, FactManifest
+from deepeval.memory.manifest import Fact, FactManifest, check_introduced
 from deepeval.memory.prompts import PROMPT_VERSION, rewrite_fact_prompt
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.test_case import Turn
@@ -164,9 +164,11 @@ def generate_conversation(manifest: FactManifest, n_turns: int = 40, seed: int =
 
     Raises:
         ValueError: ``n_turns`` is odd or too small to hold one user turn per stated fact.
+        ManifestError: a fact's ``introduced_at`` is not a turn of the conversation (``>= n_turns``).
     """
     if n_turns < 2 or n_turns % 2:
         raise ValueError(f"n_turns must be an even number >= 2, got {n_turns}")
+    check_introduced(manifest, n_turns, conversation=f"the conversation to generate (n_turns={n_turns})")
     rng = random.Random(seed)
     plan = dict(plan_slots(manifest, n_turns, seed))
     fillers = list(_FILLER)

@@ -207,11 +207,72 @@ def parse_manifest(data: Any, source: str = "<manifest>") -> FactManifest:
         raise ManifestError(f"{source}: invalid fact manifest: " + "; ".join(problems)) from None
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: Any, line: int, first: int) -> None:
+        super().__init__(key, line, first)
+        self.key, self.line, self.first = key, line, first
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a mapping naming one key twice (PyYAML keeps the last value silently)."""
+
+
+def _unique_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":  # "<<: *anchor" may be overridden by later keys
+            continue
+        key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
+        try:
+            if key in seen:
+                raise _DuplicateKey(key, line, seen[key])
+        except TypeError:  # an unhashable key: the base constructor reports it
+            continue
+        seen[key] = line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _unique_mapping)
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key, 0, 0)
+        out[key] = value
+    return out
+
+
+def _parse_text(text: str, p: Path) -> Any:
+    is_json = p.suffix.lower() == ".json"
+    try:
+        if is_json:
+            return json.loads(text, object_pairs_hook=_unique_pairs)
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: plain data only
+    except (json.JSONDecodeError, yaml.YAMLError) as err:
+        raise ManifestError(f"{p}: not valid {'JSON' if is_json else 'YAML'}: {err}") from None
+    except RecursionError:
+        raise ManifestError(
+            f"{p}: the manifest is nested too deeply to read (a manifest is a mapping with a 'facts' list of flat "
+            "mappings)"
+        ) from None
+    except _DuplicateKey as dup:
+        where = f"{p}:{dup.line}" if dup.line else str(p)
+        first = f" (first at line {dup.first})" if dup.first else ""
+        raise ManifestError(
+            f"{where}: key {dup.key!r} appears twice in one mapping{first}; which value is meant would be a "
+            "guess, so remove one"
+        ) from None
+
+
 def load_manifest(path: str | Path) -> FactManifest:
     """Read a YAML (``.yaml``/``.yml``) or JSON manifest file.
 
     Raises:
-        ManifestError: unreadable or non-UTF-8 file, bad YAML/JSON, or an invalid manifest.
+        ManifestError: unreadable or non-UTF-8 file, bad YAML/JSON, nesting too deep to read, a key given twice
+            in one mapping (naming the key and line), or an invalid manifest.
     """
     p = Path(path)
     try:
@@ -223,10 +284,34 @@ def load_manifest(path: str | Path) -> FactManifest:
         ) from None
     except OSError as err:
         raise ManifestError(f"{p}: cannot read the manifest ({err.strerror})") from None
-    try:
-        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (json.JSONDecodeError, yaml.YAMLError) as err:
-        raise ManifestError(
-            f"{p}: not valid {'JSON' if p.suffix.lower() == '.json' else 'YAML'}: {err}"
-        ) from None
-    return parse_manifest(data, str(p))
+    return parse_manifest(_parse_text(text, p), str(p))
+
+
+def check_introduced(
+    manifest: FactManifest,
+    n_turns: int,
+    introduced: dict[str, int] | None = None,
+    conversation: str = "the conversation",
+) -> None:
+    """Refuse a fact placed beyond the conversation it is graded or generated on: its turn in ``introduced``
+    (fact id -> turn index, when given for it) or else its ``introduced_at`` must be a turn index below
+    ``n_turns``. Such a fact would otherwise be silently moved (generation) or probed at a turn that does not exist
+    (grading).
+
+    Raises:
+        ManifestError: naming the fact, the index and the conversation's length.
+    """
+    for f in manifest.stated():
+        given = introduced is not None and f.id in introduced
+        at = introduced[f.id] if introduced is not None and given else f.introduced_at
+        if at is not None and (not isinstance(at, int) or isinstance(at, bool)):
+            raise ManifestError(
+                f"fact {f.id!r}: introduced turn {at!r} is not a turn index (an integer from 0)"
+            )
+        if at is not None and not 0 <= at < n_turns:
+            field = "introduced turn" if given else "introduced_at"
+            last = f"turns 0-{n_turns - 1}" if n_turns else "no turns"
+            raise ManifestError(
+                f"fact {f.id!r}: {field} {at} is beyond {conversation} ({n_turns} turns: {last}); fix the "
+                "manifest or use a longer conversation"
+            )

@@ -27,7 +27,7 @@ from deepeval.errors import MissingTestCaseParamsError
 from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.conditions import evaluate_artifact
 from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
-from deepeval.memory.manifest import FactManifest, load_manifest, parse_manifest
+from deepeval.memory.manifest import FactManifest, check_introduced, load_manifest, parse_manifest
 from deepeval.memory.prompts import PROMPT_VERSION
 from deepeval.metrics.base_metric import BaseMetric
 from deepeval.models.base_model import DeepEvalBaseLLM
@@ -141,6 +141,8 @@ class MemoryRecallMetric(_MemoryMetric):
 
     async def _run(self, test_case: Any, meta: dict[str, Any]) -> float:
         manifest = _manifest(meta)
+        if turns := _turns(test_case):  # the conversation is known: every fact must lie inside it
+            check_introduced(manifest, len(turns), meta.get("memory_introduced"), "the test case's turns")
         report = await evaluate_artifact(
             manifest, self._artifact(test_case, meta), introduced=meta.get("memory_introduced"),
             judge=self.judge(), precision=False, seed=self.seed,

@@ -5,7 +5,8 @@ on bad input."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, ClassVar
+from types import UnionType
+from typing import Any, ClassVar, Union, get_args, get_origin
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
 from pydantic._internal._model_construction import ModelMetaclass
@@ -227,3 +228,43 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
         """JSON-ready dict with camelCase keys; fields left at their default (None, ``flaky=False``, a
         ``FUNCTION`` tool call type) are left out."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True)
+
+
+# Models nest at most case -> turn -> retrieved context / tool call; the depth bound also ends a case held by itself.
+_MAX_MODEL_DEPTH = 4
+
+
+def _is_list_field(annotation: Any) -> bool:
+    args = get_args(annotation) if get_origin(annotation) in (Union, UnionType) else (annotation,)
+    return any(get_origin(a) is list for a in args)
+
+
+def _current_fields(model: BaseModel, depth: int) -> dict[str, Any]:
+    """The model's field values as validation input: list fields rebuilt (their models as field dicts, so that
+    pydantic checks them again); every other value as it is (``metadata`` is never walked)."""
+    out: dict[str, Any] = {}
+    for name, field in type(model).model_fields.items():
+        value = getattr(model, name, None)
+        if isinstance(value, list) and depth < _MAX_MODEL_DEPTH and _is_list_field(field.annotation):
+            value = [_current_fields(v, depth + 1) if isinstance(v, CaseModel) else v for v in value]
+        out[name] = value
+    return out
+
+
+def revalidated(case: CaseModel) -> CaseModel:
+    """``case`` checked again as it is now, for the values that can change without validation: items appended to
+    or replaced in its lists after construction (``tc.turns.append("hi")``, ``tc.retrieval_context[0] = 3``).
+
+    Returns ``case`` itself when nothing changed its meaning, else a validated copy (a turn appended as a dict
+    becomes a :class:`Turn`, as at construction); ``case`` is never modified.
+
+    Raises:
+        TypeError: (the class's ``invalid_input_error``) naming the field path and index, as at construction
+            (``ConversationalTestCase.turns[2]: expected Turn, got str``).
+    """
+    copy = type(case).model_validate(_current_fields(case, 0))
+    try:
+        same = bool(copy == case)
+    except RecursionError:  # a self-holding metadata dict: compare what validation can change
+        same = False
+    return case if same else copy

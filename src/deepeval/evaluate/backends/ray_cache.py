@@ -18,7 +18,6 @@ cluster; any local path on a one-machine cluster).
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import sys
@@ -26,7 +25,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from deepeval.evaluate.cache import ResultCache
+from deepeval.evaluate.cache import ResultCache, row_from_json
 from deepeval.evaluate.results import MetricData
 
 PART_SUFFIX = ".sqlite"
@@ -50,7 +49,7 @@ class _ImmutableReader:
         uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
         self._conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
 
-    def get(self, key: str) -> MetricData | None:
+    def get(self, key: str, metric: str | None = None) -> MetricData | None:
         try:
             row = self._conn.execute("SELECT value FROM metric_rows WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error:
@@ -58,11 +57,11 @@ class _ImmutableReader:
         if row is None:
             return None
         try:
-            data = MetricData.from_dict(json.loads(row[0]))
-        except (ValueError, TypeError):
+            return row_from_json(
+                row[0], metric
+            )  # the same checks as the local cache: a bad row is measured again
+        except ValueError:
             return None
-        data.cached = True
-        return data
 
     def close(self) -> None:
         self._conn.close()
@@ -98,8 +97,8 @@ class BlockCache:
                     file=sys.stderr,
                 )
 
-    def get(self, key: str) -> MetricData | None:
-        return None if self._reader is None else self._reader.get(key)
+    def get(self, key: str, metric: str | None = None) -> MetricData | None:
+        return None if self._reader is None else self._reader.get(key, metric)
 
     def put(self, key: str, data: MetricData) -> None:
         if self._writer is not None:

@@ -56,7 +56,17 @@ from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import SystemOneAnswers
 from deepeval.models.usage import UsageTracker, record_usage, track_usage
+from deepeval.test_case._base import CaseModel, revalidated
 from deepeval.test_case._encodable import encodable
+
+
+def _judge_copy(test_case: Any) -> Any:
+    """The test case as judges see it: checked again (a list item changed to the wrong type after construction is
+    a ``TypeError`` naming the field and index, not an ``AttributeError`` deep in a judge), and with lone
+    surrogates as U+FFFD so its text encodes as UTF-8. The caller's test case is untouched."""
+    if isinstance(test_case, CaseModel):
+        test_case = revalidated(test_case)
+    return encodable(test_case)
 
 
 @dataclass
@@ -300,11 +310,10 @@ class EngineMetric(BaseMetric):
         return await self._measure(test_case, sequential=False)
 
     async def _measure(self, test_case: Any, *, sequential: bool) -> float:
-        # judges get text that encodes as UTF-8 (lone surrogates -> U+FFFD); the caller's test case is untouched
-        test_case = encodable(test_case)
         self.reset_result()
         with track_usage() as usage:
             try:
+                test_case = _judge_copy(test_case)
                 self._check_params(test_case)
                 judges = self.judges()
                 degenerate = self._degenerate(test_case)
@@ -416,7 +425,7 @@ class EngineMetric(BaseMetric):
         judges = self.judges()
         if judges.mode is not EvalMode.SYSTEM_ONE:
             return None
-        test_case = encodable(test_case)
+        test_case = _judge_copy(test_case)
         self._check_params(test_case)
         if self._degenerate(test_case) is not None:
             return None
@@ -440,7 +449,7 @@ class EngineMetric(BaseMetric):
         self.evaluation_cost = cost
         self.input_tokens, self.output_tokens = answers.input_tokens, answers.output_tokens
         self.system_one_fallback_reason = None
-        _, questions = self._system_one_request(encodable(test_case))
+        _, questions = self._system_one_request(_judge_copy(test_case))
         try:
             result = evaluate_answers(questions, answers, model_name=name, metric_name=self.__name__)
         except Exception as err:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import secrets
 import threading
-from pathlib import Path
 from typing import Any
 
+from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
 from deepeval.models.llms.local_model import LocalModel
 from deepeval.models.retry import RetryPolicy
@@ -68,7 +68,7 @@ class GGUFModel(LocalModel):
         retry_policy: RetryPolicy | None = None,
         **params: Any,
     ) -> None:
-        file = Path(path).expanduser()
+        file = user_path(path)
         if not file.is_file():
             raise FileNotFoundError(f"GGUF model file not found: {file}")
         if n_ctx < 1 or n_parallel < 1:

@@ -74,6 +74,7 @@ class LocalModel(OpenAICompatibleLLM):
             name,
             api_key=api_key or s.get("LOCAL_MODEL_API_KEY"),
             base_url=url,
+            base_url_setting="base_url" if base_url else "LOCAL_MODEL_BASE_URL",
             temperature=0.0 if temperature is None else temperature,
             format=format or s.get("LOCAL_MODEL_FORMAT"),
             generation_kwargs=generation_kwargs,

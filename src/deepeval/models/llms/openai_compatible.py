@@ -14,6 +14,7 @@ from __future__ import annotations
 import inspect
 import json
 import threading
+import urllib.parse
 import warnings
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
@@ -32,7 +33,8 @@ from deepeval.config.redaction import (
 )
 from deepeval.config.redaction import display_url as display_url  # imported from here by other clients
 from deepeval.config.settings import redact
-from deepeval.errors import JudgeError, StructuredOutputError
+from deepeval.config.urls import base_url_problem
+from deepeval.errors import ConfigurationError, JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.llms.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
 from deepeval.models.llms.per_loop import PerLoop, share_key
@@ -96,6 +98,33 @@ class Secret:
     __str__ = __repr__
 
 
+def _shown(url: str | None) -> str:
+    """``url`` as written, less user-info, query and fragment; for a URL that may not parse (a bad port)."""
+    try:
+        parts = urllib.parse.urlsplit(str(url))
+    except ValueError:
+        return "<invalid URL>"
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, "", ""))
+
+
+def check_base_url(url: str | None, setting: str) -> None:
+    """Refuse, when a judge is built, a base URL no request could use, instead of failing every row later.
+
+    ``setting`` names where the URL came from (``base_url``, ``OPENAI_BASE_URL``, ...); the message shows the URL
+    without user-info, query or fragment (where keys may sit), parsed or not.
+
+    Raises:
+        ConfigurationError: the URL does not parse, its scheme is not http/https, it has no host, or its port is
+            not a number in 1-65535.
+    """
+    problem = base_url_problem(url) if url else None
+    if problem is not None:
+        raise ConfigurationError(
+            f"{setting} {_shown(url)!r} is not a usable base URL: {problem}; fix the setting "
+            "(e.g. http://localhost:8000/v1)"
+        )
+
+
 @dataclass(frozen=True)
 class _Reply:
     text: str
@@ -138,12 +167,14 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         max_retries: int | None = None,
         max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
         retry_policy: RetryPolicy | None = None,
+        base_url_setting: str = "base_url",
         **client_kwargs: Any,
     ) -> None:
         if not model:
             raise ValueError(f"{type(self).__name__} needs a model name")
         if temperature is not None and temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature}")
+        check_base_url(base_url, base_url_setting)
         self._api_key = Secret(api_key)
         self.base_url = base_url
         split_url(base_url)  # registers the URL's credentials as secrets now

@@ -74,6 +74,7 @@ class OpenAIModel(OpenAICompatibleLLM):
             name,
             api_key=api_key,
             base_url=base_url or s.get("OPENAI_BASE_URL"),
+            base_url_setting="base_url" if base_url else "OPENAI_BASE_URL",
             temperature=temperature,
             format=format,
             generation_kwargs=generation_kwargs,

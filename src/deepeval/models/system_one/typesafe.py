@@ -28,7 +28,7 @@ from deepeval.config.redaction import SplitURL, install_log_redaction, split_url
 from deepeval.config.settings import get_settings, redact
 from deepeval.errors import JudgeError, RequestTooLargeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
-from deepeval.models.llms.openai_compatible import Secret, display_url
+from deepeval.models.llms.openai_compatible import Secret, check_base_url, display_url
 from deepeval.models.llms.per_loop import PerLoop, share_key
 from deepeval.models.llms.transport import (
     TIMEOUT_ERRORS,
@@ -258,6 +258,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         s = get_settings()
         self._api_key = Secret(api_key or s.get("TYPESAFE_API_KEY"))
         self.base_url = (base_url or s.get("TYPESAFE_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        check_base_url(self.base_url, "base_url" if base_url else "TYPESAFE_BASE_URL")
         split_url(self.base_url)  # registers the URL's credentials as secrets now
         install_log_redaction()
         if cost_per_input_token is None:
