@@ -13,6 +13,7 @@ from deepeval.evaluate import (
     DisplayConfig,
     ErrorConfig,
     EvaluationError,
+    TestResult,
     a_evaluate,
 )
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -152,6 +153,29 @@ def test_mixed_test_case_kinds_are_skipped_with_reason():
         {"role": "user", "content": "hi"},
         {"role": "assistant", "content": "hello"},
     ]
+
+
+def test_conversational_results_are_named_like_deepeval_and_turns_read_as_attributes():
+    convo = ConversationalTestCase(
+        turns=[Turn(role="user", content="hi"), Turn(role="assistant", content="hello")]
+    )
+    single = LLMTestCase(input="q", actual_output="a")
+    result = run([single, convo], [ScoreMetric(1.0, name="Single"), ConvMetric()])
+    assert [t.name for t in result.test_results] == ["test_case_0", "conversational_test_case_1"]
+    turns = result.test_results[1].turns
+    assert turns is not None
+    assert [(t.role, t.content, t.retrieval_context) for t in turns] == [
+        ("user", "hi", None),
+        ("assistant", "hello", None),
+    ]
+    with pytest.raises(AttributeError, match="no field 'rol'"):
+        _ = turns[0].rol
+    # still plain data: JSON export and the dict round trip are unchanged
+    data = result.test_results[1].to_dict()
+    assert data["turns"] == [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    assert type(data["turns"][0]) is dict
+    back = TestResult.from_dict(json.loads(json.dumps(data)))
+    assert back.turns is not None and back.turns[1].role == "assistant"
 
 
 def test_max_concurrent_bounds_measures_in_flight():

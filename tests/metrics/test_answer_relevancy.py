@@ -493,3 +493,14 @@ def test_invalid_eval_mode_raises_at_construction() -> None:
         AnswerRelevancyMetric(eval_mode="fast")
     with pytest.raises(ValueError):
         AnswerRelevancyMetric(eval_mode="nonsense")
+
+
+def test_statements_and_verdicts_are_set_after_a_measure_as_deepeval_does() -> None:
+    metric = AnswerRelevancyMetric(model=llm_with(["yes", "no", "idk"]), eval_mode="llm")
+    metric.measure(CASE)
+    assert metric.statements == STATEMENTS
+    assert [(v.verdict, v.reason) for v in metric.verdicts] == [
+        ("yes", "r0"),
+        ("no", "r1"),
+        ("borderline", "r2"),
+    ]

@@ -321,3 +321,22 @@ def test_a_template_written_for_deepeval_gets_its_keywords_extract_data_and_gene
     assert ("verdict", ("Hi Maya", ["name: Maya"])) in seen
     assert ("reason", (["forgot the name"], "0.50")) in seen
     assert all(c.prompt.startswith("MY_") for c in llm.calls)
+
+
+def test_knowledges_and_verdicts_are_set_after_a_measure_as_deepeval_does() -> None:
+    metric = KnowledgeRetentionMetric(model=make_llm(), eval_mode="llm")
+    metric.measure(FULL)
+    assert len(metric.knowledges) == len(FULL.turns)
+    assert [k.facts if k is not None else None for k in metric.knowledges] == [
+        FLAT_FACTS[U1],
+        None,
+        FLAT_FACTS[U2],
+        None,
+        FLAT_FACTS[U3],
+        None,
+        [],
+        None,
+        None,
+    ]
+    assert metric.knowledges[4].supersedes == ["The user's budget is 120 euros per night."]
+    assert [v.verdict for v in metric.verdicts] == ["no", "yes", "no", "no", "yes"]

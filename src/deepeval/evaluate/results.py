@@ -101,6 +101,26 @@ class MetricData:
         return cls(**kwargs)
 
 
+class TurnData(dict):  # type: ignore[type-arg]
+    """One turn of a conversational :class:`TestResult`: a plain dict (JSON-ready, ``turn["role"]``) whose fields
+    also read as attributes (``turn.role``), as deepeval's ``TurnApi``; a ``Turn`` field the turn did not set reads
+    as None."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError:
+            from deepeval.test_case import Turn
+
+            if name in Turn.model_fields:
+                return None
+            raise AttributeError(f"turn has no field {name!r}") from None
+
+
 @dataclass(slots=True)
 class TestResult:
     """One test case: its fields (as plain data) and one :class:`MetricData` per metric, in metric order.
@@ -121,10 +141,17 @@ class TestResult:
     expected_output: str | None = None
     context: list[str] | None = None
     retrieval_context: list[str] | None = None
+    #: one :class:`TurnData` per turn (a dict that also reads as attributes: ``turns[0].role``)
     turns: list[dict[str, Any]] | None = None
     #: the test case's metadata as plain JSON data, or a ``"<not exported: ...>"`` string (:func:`exportable`)
     metadata: dict[str, Any] | str | None = None
     tags: list[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.turns is not None:
+            self.turns = [
+                TurnData(t) if isinstance(t, dict) and not isinstance(t, TurnData) else t for t in self.turns
+            ]
 
     def to_dict(self) -> dict[str, Any]:
         return _clean(dataclasses.asdict(self))

@@ -39,9 +39,7 @@ class DeepEvalCollector:
     ) -> Generator[None, None, None]:
         def sink(result: TestResult) -> None:
             data = result.to_dict()
-            data["name"] = (
-                item.nodeid if result.name.startswith("test_case_") else f"{item.nodeid} [{result.name}]"
-            )
+            data["name"] = item.nodeid if _default_name(result.name) else f"{item.nodeid} [{result.name}]"
             item.user_properties.append((PROPERTY, json.dumps(data, default=str)))
 
         # logged when the test file was imported (collection), so known before the test's reports are made
@@ -125,6 +123,11 @@ class DeepEvalCollector:
                 )
             else:
                 terminalreporter.write_line(f"deepeval results written to {json_path} and {html_path}")
+
+
+def _default_name(name: str) -> bool:
+    """A name the runner gave (``test_case_N``, ``conversational_test_case_N``), not the user's."""
+    return name.startswith(("test_case_", "conversational_test_case_"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide, decision_sources
-from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
+from deepeval.metrics._engine.extractor import FactChanges, FactList, LLMExtractor
 from deepeval.metrics._engine.facts import apply_changes, fact_changes
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_turns
@@ -102,6 +102,14 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             )
         )
         changes_by_turn = dict(zip(user_idx, changes, strict=True))
+        # deepeval's attribute: per turn, what the user turn states (None for assistant turns)
+        self.knowledges = [
+            FactList(facts=changes_by_turn[i].added, supersedes=changes_by_turn[i].superseded)
+            if i in changes_by_turn
+            else None
+            for i in range(len(turns))
+        ]
+        self.verdicts: list[BinaryVerdict] = []
         ctx.log(
             "Facts per user turn",
             {
@@ -178,6 +186,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             for q, d in decisions.items()
         ]
         ctx.log("Verdicts (yes = attrition)", judged)
+        self.verdicts = [BinaryVerdict(verdict=d.verdict, reason=d.reason) for d in decisions.values()]
         attritions = sum(d.verdict == "yes" for d in decisions.values())
         score = (len(decisions) - attritions) / len(decisions)
         breakdown.update(
