@@ -17,7 +17,7 @@ from deepeval._files import user_path
 from deepeval._gc import older_objects_frozen
 from deepeval.errors import ConfigurationError
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
-from deepeval.evaluate.results import EvaluationError, EvaluationResult
+from deepeval.evaluate.results import EvaluationResult, evaluation_error
 
 if TYPE_CHECKING:
     from deepeval.evaluate.ray_backend import RayConfig
@@ -157,7 +157,7 @@ async def a_evaluate(
     if display_config.print_results:
         print_results(result, option, truncate_passing_cases=display_config.truncate_passing_cases)
     if result.errors and not error_config.ignore_errors:
-        raise EvaluationError(result)
+        raise evaluation_error(result)
     return result
 
 

@@ -330,7 +330,13 @@ class EvaluationResult:
 class EvaluationError(DeepEvalError):
     """Raised by ``evaluate(..., error_config=ErrorConfig(ignore_errors=False))`` after the whole run when some
     metric rows errored. ``result`` is the complete :class:`EvaluationResult` (no row is lost); ``errors`` lists
-    ``(test case name, MetricData)`` of the errored rows. The message names the first error and the count."""
+    ``(test case name, MetricData)`` of the errored rows. The message names the first error and the count.
+
+    deepeval re-raises the metric's own exception instead; so that ``except MissingTestCaseParamsError`` (or
+    ``except ValueError``) around ``evaluate()`` keeps working, :func:`evaluation_error` raises a subclass that is
+    also an instance of the first error's class, when that class is one of ``deepeval.errors`` or a builtin
+    exception (``ValueError``, ``TypeError``, ``RuntimeError``...) and can be combined.
+    """
 
     def __init__(self, result: EvaluationResult) -> None:
         self.result = result
@@ -447,3 +453,38 @@ def _clean(value: Any) -> Any:
     if value is None or isinstance(value, (str, int, bool)):
         return value
     return str(value)
+
+
+_COMBINED: dict[type[BaseException], type[EvaluationError]] = {}
+
+
+def _error_class(error: str | None) -> type[BaseException] | None:
+    """The exception class a row's ``"<Type>: <message>"`` error names, among ``deepeval.errors`` and builtins."""
+    import builtins
+
+    from deepeval import errors
+
+    name = (error or "").split(":", 1)[0].strip()
+    if not name.isidentifier():
+        return None
+    cls = getattr(errors, name, None) or getattr(builtins, name, None)
+    return cls if isinstance(cls, type) and issubclass(cls, Exception) else None
+
+
+def evaluation_error(result: EvaluationResult) -> EvaluationError:
+    """The :class:`EvaluationError` for ``result``, also an instance of its first error's class where possible."""
+    base = _error_class(result.errors[0][1].error) if result.errors else None
+    if base is None or issubclass(EvaluationError, base):
+        return EvaluationError(result)
+    cls = _COMBINED.get(base)
+    if cls is None:
+        try:
+            cls = type(f"EvaluationError_{base.__name__}", (EvaluationError, base), {"__module__": __name__})
+        except TypeError:  # incompatible layouts (a pydantic ValidationError)
+            return EvaluationError(result)
+        globals()[cls.__name__] = cls  # picklable by reference
+        _COMBINED[base] = cls
+    try:
+        return cls(result)
+    except TypeError:  # a base whose __init__ needs more than a message
+        return EvaluationError(result)
