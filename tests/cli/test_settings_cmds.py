@@ -392,6 +392,57 @@ def test_invalid_env_dir_path_is_exit_1(isolated: Path, monkeypatch: pytest.Monk
     assert code == 1
 
 
+def _fake_gguf(folder: Path) -> Path:
+    path = folder / "judge.gguf"
+    path.write_bytes(b"GGUF" + b"\0" * 60)
+    return path
+
+
+def test_set_gguf_model_stores_the_path_and_switches_off_the_local_server(isolated: Path) -> None:
+    (isolated / ".env.local").write_text("USE_LOCAL_MODEL=YES\nLOCAL_MODEL_BASE_URL=http://127.0.0.1:9/v1\n")
+    model = _fake_gguf(isolated)
+    code, out = _run("set-gguf-model", "judge.gguf", "--max-tokens", "256")
+    assert code == 0, out
+    stored = dotenv_values(isolated / ".env.local")
+    assert stored["GGUF_MODEL_PATH"] == str(model.resolve()) and stored["GGUF_MODEL_MAX_TOKENS"] == "256"
+    assert "USE_LOCAL_MODEL" not in stored
+    from deepeval.config import EvalMode, get_settings
+    from deepeval.config.eval_mode import configured_llm
+    from deepeval.metrics._engine.judges import key_names
+
+    s = get_settings()
+    assert configured_llm(s) == "gguf"
+    names = key_names(EvalMode.LLM, model=None, system_one_model=None, extractor=None, settings=s)
+    assert names is not None and names["llm"] == f"gguf:{model.resolve()}|max_tokens=256"
+    # set-openai hands the judge back to OpenAI
+    code, out = _run("set-openai", "--model", "gpt-4.1")
+    assert code == 0 and "GGUF_MODEL_PATH" in out
+    assert "GGUF_MODEL_PATH" not in (isolated / ".env.local").read_text()
+
+
+def test_unset_gguf_model(isolated: Path) -> None:
+    _fake_gguf(isolated)
+    assert _run("set-gguf-model", "judge.gguf", "--n-ctx", "2048")[0] == 0
+    code, out = _run("unset-gguf-model")
+    assert code == 0 and "GGUF_MODEL_PATH" in out and "GGUF_MODEL_N_CTX" in out
+    assert "GGUF_" not in (isolated / ".env.local").read_text()
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "words"),
+    [
+        (None, [], "is not a file"),
+        (b"PK\x03\x04zip", [], "is not a GGUF model file"),
+        (b"GGUF", ["--max-tokens", "0"], "must be >= 1"),
+    ],
+)
+def test_set_gguf_model_rejects_bad_input_without_writing(isolated: Path, content, args, words) -> None:
+    if content is not None:
+        (isolated / "judge.gguf").write_bytes(content)
+    code, out = _run("set-gguf-model", "judge.gguf", *args)
+    assert code == 2 and words in _plain(out)
+
+
 @pytest.mark.parametrize(
     ("url", "problem"),
     [

@@ -99,7 +99,7 @@ def test_deepeval_test_run_exit_code_and_table(tmp_path):
     out = proc.stdout
     assert proc.returncode == 1, out + proc.stderr  # pytest: some tests failed
     assert "2 passed" in out and "1 failed" in out
-    assert "Metrics failed on test case 'test_case_0'" in out
+    assert "Metrics failed on test case 'test_llm.py::test_answers[tiny]'" in out
     assert "Length (score: 0.4000, threshold: 0.5, strict: False) reason: 4 characters" in out
     assert "PytestAssertRewriteWarning" not in out
     assert "deepeval results" in out
@@ -331,3 +331,49 @@ def test_deepeval_test_run_survives_bad_input_on_a_strict_stdout(tmp_path):
     (report,) = [json.loads(p.read_text(encoding="utf-8")) for p in out_dir.glob("*.json")]
     metadata = [t.get("metadata") for t in report["test_results"]]
     assert any(isinstance(m, str) and m.startswith("<not exported: metadata is a circular") for m in metadata)
+
+
+RAG_FILE = textwrap.dedent(
+    """
+    import pytest
+    from deepeval import assert_test
+    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.test_case import LLMTestCase
+
+    class LengthMetric(BaseMetric):
+        def __init__(self, threshold=0.5):
+            self.threshold = threshold
+
+        @property
+        def __name__(self):
+            return "Length"
+
+        async def a_measure(self, tc, *a, **k):
+            return self.measure(tc)
+
+        def measure(self, tc, *a, **k):
+            self.score = min(1.0, len(tc.actual_output) / 10)
+            self.reason = f"{len(tc.actual_output)} characters"
+            return self.score
+
+    @pytest.mark.parametrize("product", ["shoes"])
+    def test_rag(product):
+        assert_test(LLMTestCase(input=f"policy for {product}?", actual_output="tiny"), [LengthMetric()])
+    """
+)
+
+
+def test_assert_test_failure_is_a_few_lines_named_by_node_id_without_our_frames(tmp_path):
+    (tmp_path / "test_file.py").write_text(RAG_FILE)
+    proc = _run([sys.executable, "-m", "pytest", "test_file.py", "-p", "no:cacheprovider"], tmp_path)
+    out = proc.stdout
+    assert proc.returncode == 1, out + proc.stderr
+    failure = out.split("= FAILURES =", 1)[1].split("deepeval results", 1)[0]
+    lines = [line for line in failure.splitlines()[1:] if line.strip() and not line.startswith("====")]
+    assert len(lines) <= 10, failure
+    assert "Metrics failed on test case 'test_file.py::test_rag[shoes]':" in failure
+    assert "Length (score: 0.4000, threshold: 0.5, strict: False) reason: 4 characters" in failure
+    assert "deepeval/evaluate" not in failure and "api.py" not in failure and "site-packages" not in failure
+    # the session table names the row the same way
+    table = out.split("deepeval results", 1)[1]
+    assert "│ test_file.py::test_rag[shoes] " in table and "FAIL test_file.py::test_rag[shoes]" in table

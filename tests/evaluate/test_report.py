@@ -66,17 +66,18 @@ def test_html_is_self_contained_escaped_and_complete():
     p = _Collect()
     p.feed(html)
     tags = [t for t, _ in p.tags]
-    # no scripts, no external assets
-    assert "script" not in tags and "link" not in tags and "img" not in tags
+    # one inline script, no external assets or URLs
+    assert tags.count("script") == 1 and "link" not in tags and "img" not in tags
     assert not any("src" in a or "href" in a for _, a in p.tags)
-    assert "url(" not in html and "@import" not in html
+    assert "url(" not in html and "@import" not in html and "http://" not in html and "https://" not in html
     # content under evaluation is text, not markup
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html and "evil &amp; co" in html
     assert "bad &lt;b&gt;judge&lt;/b&gt; reply" in html
-    # one table row per metric row, one histogram per metric with 10 bars
-    rows = [a for t, a in p.tags if t == "tr" and (a.get("class") or "").startswith("row-")]
+    # one details row per metric row, one histogram per metric with 10 bars
+    rows = [a for t, a in p.tags if t == "details"]
     assert len(rows) == 20
-    assert sum(1 for a in rows if a["class"] == "row-error") == 1
+    assert [a["data-status"] for a in rows].count("error") == 1
+    assert all(a["class"] == f"row row-{a['data-status']}" for a in rows)
     svgs = [a for t, a in p.tags if t == "svg"]
     assert [a["class"] for a in svgs] == ["histogram", "histogram"]
     bars = [a for t, a in p.tags if t == "rect" and a.get("class") == "bar"]
@@ -186,3 +187,155 @@ def test_report_renders_in_headless_chromium(tmp_path):
     red = np.sum(np.all(rgb == RED, axis=1))
     # bars are 25 px wide and up to 120 px high: both colours cover thousands of pixels
     assert green > 2000 and red > 2000, (green, red)
+
+
+def _detail_result():
+    from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
+
+    verdicts = [
+        {
+            "node": 0,
+            "statement": "Returns within 30 days.",
+            "verdict": "yes",
+            "decided_by": "system_one",
+            "p_yes": 0.91,
+        },
+        {
+            "node": 1,
+            "statement": "Opens at 9.",
+            "verdict": "no",
+            "decided_by": "llm_fallback",
+            "reason": "hours",
+        },
+    ]
+    single = TestResult(
+        name="returns",
+        success=False,
+        conversational=False,
+        index=0,
+        input="What is the return policy?",
+        actual_output="30 days <b>full</b> refund.",
+        expected_output="Thirty days.",
+        retrieval_context=["Returns within 30 days.", "Opens at 9."],
+        metrics_data=[
+            MetricData("Contextual Relevancy", 0.5, False, 0.5, reason="half relevant", verdicts=verdicts),
+            MetricData("Answer Relevancy", 0.5, False, None, error="JudgeError: timeout"),
+        ],
+    )
+    chat = TestResult(
+        name="chat",
+        success=True,
+        conversational=True,
+        index=1,
+        turns=[
+            {"role": "user", "content": "I live in Porto."},
+            {"role": "assistant", "content": "Noted, Porto."},
+        ],
+        metrics_data=[
+            MetricData(
+                "Knowledge Retention",
+                0.5,
+                True,
+                1.0,
+                verdicts=[
+                    {
+                        "turn": 1,
+                        "assistant_message": "Noted, Porto.",
+                        "facts": ["lives in Porto"],
+                        "verdict": "no",
+                        "attrition": False,
+                        "decided_by": "llm",
+                    }
+                ],
+            ),
+            MetricData("Answer Relevancy", 0.5, None, None, skipped=True, reason="skipped: conversational"),
+        ],
+    )
+    result = EvaluationResult(test_results=[single, chat], run_id="r" * 32, identifier="nightly")
+    result.extras["hyperparameters"] = {"model": "gpt-x", "temperature": 0.2}
+    return result
+
+
+def test_html_rows_open_to_every_detail():
+    html = render_html(_detail_result())
+    p = _Collect()
+    p.feed(html)
+    text = " ".join(" ".join(p.text).split())
+    rows = [a for t, a in p.tags if t == "details"]
+    assert [(a["data-status"], a["data-metric"], a["data-score"]) for a in rows] == [
+        ("failed", "Contextual Relevancy", "0.5"),
+        ("error", "Answer Relevancy", ""),
+        ("passed", "Knowledge Retention", "1.0"),
+        ("skipped", "Answer Relevancy", ""),
+    ]
+    for words in (
+        "What is the return policy?",
+        "Thirty days.",
+        "Returns within 30 days. Opens at 9.",
+        "node 0 Returns within 30 days. yes 0.91 System One",
+        "node 1 Opens at 9. hours no - LLM (System One fallback)",
+        "turn 1 Noted, Porto. facts: lives in Porto no - LLM",
+        "user I live in Porto.",
+        "Error JudgeError: timeout",
+        "Reason half relevant",
+        "identifier nightly",
+        "model gpt-x temperature 0.2",
+    ):
+        assert words in text, words
+    assert "30 days &lt;b&gt;full&lt;/b&gt; refund." in html
+    chips = [a["data-filter-status"] for t, a in p.tags if t == "button"]
+    assert chips == ["all", "passed", "failed", "error", "skipped", "scored"]
+
+
+def _dump_dom(html_path: Path, fragment: str, profile: Path) -> str:
+    proc = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            f"--user-data-dir={profile}",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+            html_path.as_uri() + fragment,
+        ],
+        capture_output=True,
+        timeout=90,
+    )
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")[-2000:]
+    return proc.stdout.decode()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium)")
+def test_report_filters_and_sorts_in_headless_chromium(tmp_path):
+    # The page's script applies "#status=...&metric=...&sort=..." by clicking the status chip and setting the
+    # selects, so the DOM chromium dumps is the page after a click on the filter.
+    html_path = save_html(make_result(), tmp_path / "report.html")
+
+    def visible(dom: str) -> list[dict[str, str | None]]:
+        p = _Collect()
+        p.feed(dom)
+        return [a for t, a in p.tags if t == "details" and "hidden" not in a]
+
+    everything = visible(_dump_dom(html_path, "", tmp_path / "p0"))
+    assert len(everything) == 20
+    failed = visible(_dump_dom(html_path, "#status=failed", tmp_path / "p1"))
+    assert [a["data-status"] for a in failed] == ["failed"] * 5
+    dom = _dump_dom(html_path, "#status=error", tmp_path / "p2")
+    assert [(a["data-status"], a["data-metric"]) for a in visible(dom)] == [("error", "Relevance")]
+    assert 'data-shown="1"' in dom and 'class="chip on" data-filter-status="error"' in dom
+    ordered = visible(_dump_dom(html_path, "#metric=Accuracy&sort=score-desc", tmp_path / "p3"))
+    assert [a["data-metric"] for a in ordered] == ["Accuracy"] * 10
+    assert [float(a["data-score"] or "nan") for a in ordered] == [
+        0.9,
+        0.8,
+        0.7,
+        0.6,
+        0.5,
+        0.4,
+        0.3,
+        0.2,
+        0.1,
+        0.0,
+    ]

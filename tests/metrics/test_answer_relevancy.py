@@ -495,10 +495,33 @@ def test_invalid_eval_mode_raises_at_construction() -> None:
         AnswerRelevancyMetric(eval_mode="nonsense")
 
 
-def test_statements_and_verdicts_are_set_after_a_measure_as_deepeval_does() -> None:
+def test_verdicts_name_each_statement_and_who_decided_it() -> None:
+    def verdicts(prompt: str) -> list[str]:
+        return ["no"]
+
+    llm = ScriptedLLM(router(statements=STATEMENTS, verdicts=verdicts))
+    s1 = ScriptedSystemOne(lambda state, qs: {"s0": 0.9, "s2": 0.2})
+    metric = AnswerRelevancyMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
+    metric.measure(CASE)
+    assert metric.verdicts == [
+        {"statement": STATEMENTS[0], "verdict": "yes", "decided_by": "system_one", "p_yes": 0.9},
+        {"statement": STATEMENTS[1], "verdict": "no", "decided_by": "llm_fallback", "reason": "r0"},
+        {"statement": STATEMENTS[2], "verdict": "no", "decided_by": "system_one", "p_yes": 0.2},
+    ]
+    llm_only = AnswerRelevancyMetric(model=llm_with(["yes", "no", "idk"]), eval_mode="llm")
+    llm_only.measure(CASE)
+    assert [(v["verdict"], v["decided_by"]) for v in llm_only.verdicts or []] == [
+        ("yes", "llm"),
+        ("no", "llm"),
+        ("borderline", "llm"),
+    ]
+
+
+def test_statements_and_verdicts_read_as_deepeval_attributes_after_a_measure() -> None:
     metric = AnswerRelevancyMetric(model=llm_with(["yes", "no", "idk"]), eval_mode="llm")
     metric.measure(CASE)
     assert metric.statements == STATEMENTS
+    assert metric.verdicts is not None
     assert [(v.verdict, v.reason) for v in metric.verdicts] == [
         ("yes", "r0"),
         ("no", "r1"),

@@ -339,4 +339,4 @@ def test_knowledges_and_verdicts_are_set_after_a_measure_as_deepeval_does() -> N
         None,
     ]
     assert metric.knowledges[4].supersedes == ["The user's budget is 120 euros per night."]
-    assert [v.verdict for v in metric.verdicts] == ["no", "yes", "no", "no", "yes"]
+    assert [v.verdict for v in metric.verdicts or []] == ["no", "yes", "no", "no", "yes"]

@@ -82,3 +82,39 @@ def test_missing_file_is_a_clear_error(tmp_path) -> None:
 
     with pytest.raises(FileNotFoundError, match="not found"):
         GGUFModel(tmp_path / "nope.gguf")
+
+
+def test_every_call_carries_the_token_cap() -> None:
+    # Measured on this model (2 threads): one AnswerRelevancy measure without a cap ran 304 s (every call timed out
+    # at 60 s); with the default cap it ended in 134 s after 3 calls and 161 output tokens, with a clear
+    # StructuredOutputError (a 135M model cannot count verdicts). Here only the cap itself is checked, cheaply.
+    from deepeval.models import GGUFModel
+    from deepeval.models.llms.gguf_model import DEFAULT_MAX_TOKENS
+
+    with GGUFModel(GGUF, n_ctx=512, n_threads=2, timeout=120, max_retries=0) as default:
+        assert default.max_tokens == DEFAULT_MAX_TOKENS == 512
+    with GGUFModel(GGUF, n_ctx=512, n_threads=2, max_tokens=24, timeout=120, max_retries=0) as capped:
+        with track_usage() as usage:
+            text, cost = capped.generate("Count from 1 to 1000, one number per line:")
+        assert 1 <= usage.output_tokens <= 24 and str(text) and cost == 0.0
+
+
+def test_gguf_model_path_setting_makes_it_the_default_judge(monkeypatch) -> None:
+    from deepeval.config import get_settings
+    from deepeval.config.eval_mode import configured_llm, llm_configured
+    from deepeval.models import GGUFModel
+    from deepeval.models.resolve import clear_shared_clients, resolve_llm
+
+    monkeypatch.setenv("GGUF_MODEL_PATH", str(GGUF))
+    monkeypatch.setenv("GGUF_MODEL_MAX_TOKENS", "64")
+    monkeypatch.setenv("GGUF_MODEL_N_CTX", "512")
+    clear_shared_clients()
+    try:
+        s = get_settings()
+        assert configured_llm(s) == "gguf" and llm_configured(s)
+        judge = resolve_llm(None)
+        assert isinstance(judge, GGUFModel) and judge.max_tokens == 64 and judge.path == GGUF
+        assert resolve_llm(None) is judge  # loaded once, shared
+        judge.close()
+    finally:
+        clear_shared_clients()

@@ -521,6 +521,23 @@ def test_callers_async_http_client_survives_sync_calls(fast_policy) -> None:
         assert http_client.is_closed is False
 
 
+def test_a_default_token_cap_is_sent_unless_the_call_sets_one() -> None:
+    from deepeval.models import LocalModel
+
+    with OpenAIChatServer(lambda req: "one two three four five six") as srv:
+        model = LocalModel(model="m", base_url=srv.base_url)
+        model.generate("hi")
+        assert "max_tokens" not in srv.counters.bodies[-1]  # no cap unless one is set
+        model.max_tokens = 4
+        text, _ = model.generate("hi")
+        assert srv.counters.bodies[-1]["max_tokens"] == 4 and text == "one two three four"
+        model.generate_with_logprobs("hi", top_logprobs=2)
+        assert srv.counters.bodies[-1]["max_tokens"] == 1  # the call's own cap wins
+        model.generation_kwargs = {"max_tokens": 2}
+        model.generate("hi")
+        assert srv.counters.bodies[-1]["max_tokens"] == 2  # and generation_kwargs win over the default
+
+
 BAD_URLS = [
     ("http://127.0.0.1:99999/v1", "port '99999' is not a number in 1-65535"),
     ("http://127.0.0.1:abc/v1", "port 'abc' is not a number in 1-65535"),

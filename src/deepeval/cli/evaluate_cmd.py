@@ -3,8 +3,9 @@
 Metrics are named ``answer_relevancy``, ``contextual_relevancy``, ``knowledge_retention`` or given as an import path
 ``package.module:ClassName`` (constructed with ``threshold=`` when ``--threshold`` is given, else with no
 arguments). Without ``--metric``: answer relevancy for single-turn cases, contextual relevancy when some case has a
-retrieval context, knowledge retention for conversations. Exit code: 0 when every test case passed, 1 when some
-failed or errored, 2 for bad input (nothing is run).
+retrieval context, knowledge retention for conversations. Exit code: 0 when no test case failed or errored (a
+skipped test case is reported as skipped, not as passed), 1 when some failed or errored, 2 for bad input (nothing
+is run). ``--csv FILE`` writes one row per test case x metric (the columns of ``EvaluationResult.to_pandas()``).
 """
 
 from __future__ import annotations
@@ -67,6 +68,16 @@ def _echo_files(result: Any) -> None:
         typer.echo(f"deepeval evaluate: {result.extras['export_error']}", err=True)
 
 
+def _write_csv(result: Any, path: str) -> None:
+    """Write the per-row CSV; a path that cannot be written is reported (exit 2), the table is already printed."""
+    try:
+        written = result.to_csv(path)
+    except OSError as err:
+        typer.echo(f"deepeval evaluate: cannot write --csv {path}: {err}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"rows: {written}")
+
+
 @app.command("evaluate")
 def evaluate_file(
     path: str = typer.Argument(..., help="Test cases: .jsonl, .json or .csv"),
@@ -96,6 +107,10 @@ def evaluate_file(
     ),
     ray_workers: int | None = typer.Option(None, "--ray-workers", min=1, help="Ray blocks running at once."),
     block_size: int | None = typer.Option(None, "--block-size", min=1, help="Test cases per Ray block."),
+    csv_path: str | None = typer.Option(
+        None, "--csv", help="Also write one row per test case x metric to this CSV file."
+    ),
+    full_reason: bool = typer.Option(False, "--full-reason", help="Print every reason and error in full."),
 ) -> None:
     """Evaluate the test cases in PATH and print the results table."""
     from deepeval.errors import DeepEvalError
@@ -135,6 +150,7 @@ def evaluate_file(
                 print_results=True,
                 display_option=display,
                 results_folder=results_folder,
+                show_full_reason=full_reason,
             ),
             cache_config=CacheConfig(write_cache=True, use_cache=use_cache),
             error_config=ErrorConfig(
@@ -150,10 +166,14 @@ def evaluate_file(
         )
     except EvaluationError as err:
         _echo_files(err.result)
+        if csv_path:
+            _write_csv(err.result, csv_path)
         typer.echo(f"deepeval evaluate: {err.summary()}; {_IGNORE_HINT}", err=True)
         raise typer.Exit(1) from None
     except DeepEvalError as err:
         typer.echo(f"deepeval evaluate: {err}", err=True)
         raise typer.Exit(2) from None
     _echo_files(result)
-    raise typer.Exit(0 if all(t.success for t in result.test_results) else 1)
+    if csv_path:
+        _write_csv(result, csv_path)
+    raise typer.Exit(1 if any(t.status in ("failed", "error") for t in result.test_results) else 0)

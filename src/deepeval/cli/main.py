@@ -33,7 +33,7 @@ def _register() -> None:
     # Each module adds its commands to ``app``; a missing optional module must not break the others.
     import importlib
 
-    for name in ("settings_cmds", "test_run", "memory_cmds", "evaluate_cmd", "quickstart"):
+    for name in ("settings_cmds", "test_run", "memory_cmds", "evaluate_cmd", "compare_cmd", "quickstart"):
         try:
             importlib.import_module(f"deepeval.cli.{name}")
         except ModuleNotFoundError as err:

@@ -12,6 +12,7 @@ import typer
 from deepeval.cli.main import app
 
 if TYPE_CHECKING:
+    from deepeval.memory.manifest import FactManifest
     from deepeval.memory.report import MemoryReport
     from deepeval.test_case import Turn
 
@@ -98,8 +99,17 @@ def validate_cmd(manifest: Path) -> None:
     except ManifestError as err:
         _fail(str(err))
         return
-    kinds = {k: sum(f.kind == k for f in m.facts) for k in ("stated", "superseded", "never_stated")}
-    typer.echo(f"ok: {len(m.facts)} facts ({', '.join(f'{v} {k}' for k, v in kinds.items())})")
+    typer.echo(f"ok: {len(m.facts)} facts ({_fact_counts(m)})")
+
+
+def _fact_counts(m: FactManifest) -> str:
+    """The one count of a manifest's facts that validate and generate both print: facts stated in the conversation
+    (current and superseded versions) and never-stated ones."""
+    current = len(m.stated()) - sum(f.kind == "superseded" for f in m.facts)
+    return (
+        f"{len(m.stated())} stated in the conversation ({current} current, {len(m.stated()) - current} superseded), "
+        f"{len(m.never_stated())} never_stated"
+    )
 
 
 @memory_app.command("generate")
@@ -133,7 +143,12 @@ def generate_cmd(
         write_text_atomic(out, json.dumps(conv.to_dict(), indent=2, ensure_ascii=False))
     except OSError as err:
         _fail(f"--out {out} cannot be written ({type(err).__name__}: {err.strerror or err})")
-    typer.echo(f"wrote {len(conv.turns)} turns to {out}; missing facts: {cov.missing or 'none'}")
+    found = len(m.stated()) - len(cov.missing)
+    typer.echo(
+        f"wrote {len(conv.turns)} turns to {out}; {_fact_counts(m)}; stated facts found in their turn: "
+        f"{found} of {len(m.stated())}; missing facts: {cov.missing or 'none'}"
+        + (f"; never-stated facts the conversation states: {cov.leaked}" if cov.leaked else "")
+    )
     if not cov.ok:
         raise typer.Exit(1)
 
@@ -232,10 +247,15 @@ def grade_cmd(
     r = report.recall
     typer.echo(f"recall ({r.n} facts): weighted {r.weighted or 0:.3f}, strict {r.strict or 0:.3f}, "
                f"normalised {r.normalised or 0:.3f}  judge: {report.judge}")  # fmt: skip
+    a = report.abstention
+    if a.n:
+        abstained = sum(f.score == 5 for f in report.facts if f.kind == "never_stated")
+        typer.echo(f"abstention ({a.n} never-stated facts): {abstained} answered 'not in memory'")
     if report.precision is not None and report.precision.precision is not None:
         p = report.precision
         typer.echo(
-            f"precision ({p.n_claims} claims): {p.precision:.3f}, hallucination rate {p.hallucination_rate:.3f}"
+            f"precision ({p.n_claims} claims): {p.precision:.3f}, hallucination rate {p.hallucination_rate:.3f} "
+            f"({p.n_hallucinations} scored 1), weakly supported (scored 2): {p.n_weakly_supported}"
         )
     _write_reports(report, json_out, html_out)
 

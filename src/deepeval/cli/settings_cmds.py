@@ -1,5 +1,6 @@
 """Settings commands: ``set-eval-mode``, ``unset-eval-mode``, ``set-openai``, ``unset-openai``, ``set-local-model``,
-``unset-local-model``, ``set-typesafe``, ``unset-typesafe`` and ``settings``.
+``unset-local-model``, ``set-gguf-model``, ``unset-gguf-model``, ``set-typesafe``, ``unset-typesafe`` and
+``settings``.
 
 Non-secret settings are written to the ``--save`` target (default ``.env.local`` in ``ENV_DIR_PATH`` or the current
 directory). API keys are read with a hidden prompt (``--prompt-api-key``), never echoed, and written only when
@@ -57,6 +58,7 @@ LOCAL_KEYS = (
     "LOCAL_MODEL_FORMAT",
     "LOCAL_MODEL_API_KEY",
 )
+GGUF_KEYS = ("GGUF_MODEL_PATH", "GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS")
 TYPESAFE_KEYS = (
     "TYPESAFE_MODEL_NAME",
     "TYPESAFE_BASE_URL",
@@ -319,8 +321,9 @@ def set_openai(
         key_label="OpenAI API key",
     )
     with _fail_cleanly():
-        if "USE_LOCAL_MODEL" in unset_keys(path, ["USE_LOCAL_MODEL"]) and not quiet:
-            typer.echo(f"Removed USE_LOCAL_MODEL from {_show_path(path)}: OpenAI is now the LLM judge.")
+        removed = unset_keys(path, ["USE_LOCAL_MODEL", "GGUF_MODEL_PATH"])
+        if removed and not quiet:
+            typer.echo(f"Removed {', '.join(removed)} from {_show_path(path)}: OpenAI is now the LLM judge.")
 
 
 @app.command("unset-openai")
@@ -390,6 +393,77 @@ def unset_local_model(
         path = _target(save)
         assert path is not None
         _remove(path, keys, quiet)
+
+
+def _gguf_file(value: str) -> str:
+    """The absolute path of a readable GGUF file (checked by its 4-byte ``GGUF`` magic)."""
+    path = Path(value).expanduser()
+    if not path.is_file():
+        raise typer.BadParameter(f"{value} is not a file", param_hint="PATH")
+    try:
+        with path.open("rb") as fh:
+            magic = fh.read(4)
+    except OSError as err:
+        raise typer.BadParameter(f"cannot read {value}: {err}", param_hint="PATH") from None
+    if magic != b"GGUF":
+        raise typer.BadParameter(
+            f"{value} is not a GGUF model file (it does not start with 'GGUF')", param_hint="PATH"
+        )
+    return str(path.resolve())
+
+
+def _positive(value: int | None, option: str) -> str | None:
+    if value is None:
+        return None
+    if value < 1:
+        raise typer.BadParameter(f"must be >= 1, got {value}", param_hint=option)
+    return str(value)
+
+
+@app.command("set-gguf-model")
+def set_gguf_model(
+    path: str = typer.Argument(
+        ..., help="A .gguf model file; it runs in this process (needs the gguf extra)."
+    ),
+    n_ctx: int | None = typer.Option(None, "--n-ctx", help="Context window in tokens (default 4096)."),
+    max_tokens: int | None = typer.Option(
+        None, "--max-tokens", help="Most tokens generated per judge call (default 512)."
+    ),
+    save: str | None = SaveOpt,
+    quiet: bool = QuietOpt,
+) -> None:
+    """Use your own GGUF file as the LLM judge, with no server to run (GGUF_MODEL_PATH; switches off
+    USE_LOCAL_MODEL in the file)."""
+    values = _options(
+        GGUF_MODEL_PATH=_gguf_file(path),
+        GGUF_MODEL_N_CTX=_positive(n_ctx, "--n-ctx"),
+        GGUF_MODEL_MAX_TOKENS=_positive(max_tokens, "--max-tokens"),
+    )
+    import importlib.util
+
+    with _fail_cleanly():
+        target = _target(save)
+        assert target is not None
+        _write(target, values, quiet)
+        stale = [k for k in ("GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS") if k not in values]
+        removed = unset_keys(target, ["USE_LOCAL_MODEL", *stale])
+        if "USE_LOCAL_MODEL" in removed and not quiet:
+            typer.echo(
+                f"Removed USE_LOCAL_MODEL from {_show_path(target)}: the GGUF file is now the LLM judge."
+            )
+    if importlib.util.find_spec("xllamacpp") is None:
+        _err(
+            'Note: the GGUF judge needs the gguf extra, which is not installed: pip install "deepeval-oss[gguf]"'
+        )
+
+
+@app.command("unset-gguf-model")
+def unset_gguf_model(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
+    """Remove GGUF_MODEL_* from the dotenv file (default: .env.local)."""
+    with _fail_cleanly():
+        path = _target(save)
+        assert path is not None
+        _remove(path, GGUF_KEYS, quiet)
 
 
 @app.command("set-typesafe")

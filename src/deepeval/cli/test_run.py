@@ -3,8 +3,8 @@
 Options map to ``assert_test`` through environment variables (read in :func:`deepeval.evaluate.assert_test`):
 ``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
 meaning, not pytest's ``-s``), ``-v`` DEEPEVAL_VERBOSE_MODE (metric verbose logs, not pytest verbosity), ``-r K``
-DEEPEVAL_REPEAT, ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``-id NAME``
-DEEPEVAL_TEST_RUN_IDENTIFIER (the run's identifier in the table's export), ``-d all|failing|passing``
+DEEPEVAL_REPEAT, ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``--full-reason``
+DEEPEVAL_SHOW_FULL_REASON (read by the plugin's table), ``-id NAME`` DEEPEVAL_TEST_RUN_IDENTIFIER (the run's identifier in the table's export), ``-d all|failing|passing``
 DEEPEVAL_TEST_RUN_DISPLAY (which rows the results table shows). ``-x``/``-X``, ``-n N`` (pytest-xdist),
 ``-m MARK``, ``--durations N``, ``--pdb``, ``--color`` and ``-W`` (no warnings summary) go to pytest as pytest
 options. ``-o/--official`` (a Confident AI baseline) is accepted and says once that it does nothing here. Any other
@@ -87,6 +87,9 @@ def run(
         "--official",
         help="Accepted for compatibility: Confident AI baselines do not exist here.",
     ),
+    full_reason: bool = typer.Option(
+        False, "--full-reason", help="Print every reason and error in full in the results table."
+    ),
 ) -> None:
     """Run pytest on PATH with the deepeval plugin; exit with pytest's exit code."""
     import pytest
@@ -141,6 +144,7 @@ def run(
         "DEEPEVAL_IGNORE_ERRORS": ignore_errors,
         "DEEPEVAL_SKIP_ON_MISSING_PARAMS": skip_on_missing_params,
         "DEEPEVAL_VERBOSE_MODE": verbose,
+        "DEEPEVAL_SHOW_FULL_REASON": full_reason,
     }
     for key, on in flags.items():
         if on:

@@ -57,12 +57,23 @@ def env_source(settings: Settings) -> str:
     return f"DEEPEVAL_EVAL_MODE (set in {settings.sources.get('DEEPEVAL_EVAL_MODE', '?')})"
 
 
-def llm_configured(settings: Settings | None = None) -> bool:
-    """True when an LLM judge is configured in settings (OpenAI key or a local model)."""
+def configured_llm(settings: Settings | None = None) -> str | None:
+    """Which LLM judge the settings configure, in order of precedence: ``"local"`` (``USE_LOCAL_MODEL`` with
+    ``LOCAL_MODEL_BASE_URL``), ``"gguf"`` (``GGUF_MODEL_PATH``), ``"openai"`` (``OPENAI_API_KEY``), else None.
+    The one rule behind :func:`llm_configured`, the judge resolution and the cache key's judge names."""
     s = settings or get_settings()
-    return bool(s.get("OPENAI_API_KEY")) or (
-        s.get_bool("USE_LOCAL_MODEL") and bool(s.get("LOCAL_MODEL_BASE_URL"))
-    )
+    if s.get_bool("USE_LOCAL_MODEL") and s.get("LOCAL_MODEL_BASE_URL"):
+        return "local"
+    if s.get("GGUF_MODEL_PATH"):
+        return "gguf"
+    if s.get("OPENAI_API_KEY"):
+        return "openai"
+    return None
+
+
+def llm_configured(settings: Settings | None = None) -> bool:
+    """True when an LLM judge is configured in settings (OpenAI key, a local model or a GGUF file)."""
+    return configured_llm(settings) is not None
 
 
 def resolve_eval_mode(

@@ -155,7 +155,12 @@ async def a_evaluate(
     _warn_not_exported(result)
     _export(result, display_config)
     if display_config.print_results:
-        print_results(result, option, truncate_passing_cases=display_config.truncate_passing_cases)
+        print_results(
+            result,
+            option,
+            truncate_passing_cases=display_config.truncate_passing_cases,
+            full_reason=display_config.show_full_reason,
+        )
     if result.errors and not error_config.ignore_errors:
         raise evaluation_error(result)
     return result
@@ -385,6 +390,7 @@ def assert_test(
         AssertionError: some metric failed (or errored, unless ignore-errors is on).
         TypeError / ValueError: bad arguments, as in :func:`evaluate`.
     """
+    __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
     from deepeval.evaluate import _session
 
     use_cache = _env_flag("DEEPEVAL_USE_CACHE")
@@ -421,7 +427,17 @@ def assert_test(
         ray_config=ray_config,
     )
     test_result = result.test_results[0]
+    node = _pytest_node_id()
+    if node is not None and test_case.name is None:
+        test_result.name = node  # named like pytest names the test (and like the session table)
     _session.record(test_result)
+    if test_result.status == "skipped":
+        reason = next((m.reason for m in test_result.metrics_data if m.reason), "every metric was skipped")
+        if node is not None:  # under pytest: a skipped test, not a passed one
+            import pytest
+
+            pytest.skip(f"deepeval: {reason}")
+        return
     failures = []
     for m in test_result.metrics_data:
         if m.flaky or m.skipped:
@@ -446,3 +462,12 @@ def assert_test(
         )
     elif failures:
         raise AssertionError(f"Metrics failed on test case {test_result.name!r}:\n" + "\n".join(failures))
+
+
+def _pytest_node_id() -> str | None:
+    """The running pytest test's node id (``test_file.py::test_rag[shoes]``), from ``PYTEST_CURRENT_TEST``."""
+    current = os.environ.get("PYTEST_CURRENT_TEST", "")
+    if not current:
+        return None
+    node = current.rsplit(" (", 1)[0]
+    return node or None

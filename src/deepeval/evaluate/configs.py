@@ -86,7 +86,8 @@ class DisplayConfig:
     inspector after runs that recorded traces, and ours records none, so there is nothing to offer.
     ``file_output_dir``: with ``file_type="html"`` or ``"md"``, write the whole report (untruncated) there as
     ``<identifier>_<time>.html`` / ``.md``; with no ``file_type``, one JSON file per test case (ours; deepeval
-    refuses a missing ``file_type``).
+    refuses a missing ``file_type``). ``show_full_reason`` (ours): every reason and error in full in the table
+    (and in the failing-case excerpts under it).
 
     Raises:
         ConfigurationError: at construction, for a ``file_type`` other than ``"html"``, ``"md"`` or None.
@@ -102,6 +103,7 @@ class DisplayConfig:
     inspect_after_run: bool = True
     file_type: Literal["html", "md"] | None = None
     file_output_dir: str | None = None
+    show_full_reason: bool = False
     # Internal: set by assert_test under the pytest plugin, whose session report replaces the per-call one.
     _session_report: bool = field(default=False, repr=False, compare=False)
 

@@ -51,7 +51,7 @@ from typing import Any
 from deepeval.errors import ConfigurationError, DeepEvalError
 from deepeval.evaluate.backends.ray_options import RateLimit
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
-from deepeval.evaluate.results import MetricData
+from deepeval.evaluate.results import MetricData, case_status
 
 __all__ = ["RateLimit", "RayConfig", "RayNotInstalledError", "RayRunOutput", "run_on_ray"]
 
@@ -209,7 +209,7 @@ def _failed_rows(
                 build_row(metric.fresh_copy(), None, None, error=None if skip else message, skip_reason=skip)
             )
         rows.append(row)
-        success.append(all(m.success is not False for m in row if not m.flaky))
+        success.append(case_status(row) == "passed")
     return rows, success
 
 
@@ -403,9 +403,7 @@ def _drive(
     missing = [i for i, s in enumerate(slots) if s is None]
     if missing:  # cannot happen when every block was accepted; never return a result with holes
         raise RuntimeError(f"Ray backend lost test cases {missing[:10]} (of {len(missing)})")
-    test_results = [
-        test_result(i, cases[i], slot[0], slot[1]) for i, slot in enumerate(slots) if slot is not None
-    ]
+    test_results = [test_result(i, cases[i], slot[0]) for i, slot in enumerate(slots) if slot is not None]
     workers: dict[str, dict[str, Any]] = {}
     for r in done.values():
         w = workers.setdefault(f"{r.worker.get('node')}:{r.worker['pid']}", {"blocks": 0, "max_rss_mb": 0.0})

@@ -1,9 +1,13 @@
 """Run exports: JSON (the whole :class:`EvaluationResult`) and a self-contained HTML report.
 
 The HTML report is one file: inline CSS, an inline SVG score histogram per metric (10 bins over [0, 1], bars
-coloured by whether the bin's midpoint reaches the metric's threshold), the per-metric summary, the judges used and
-the full table. No scripts and no external assets. Every value under evaluation is HTML-escaped (jinja2
-autoescape), so test-case content is shown as text and never interpreted.
+coloured by whether the bin's midpoint reaches the metric's threshold), the per-metric summary, the judges used, the
+run's identifier and hyperparameters, and one row per test case x metric that opens (``<details>``) to show the
+input, outputs, retrieval context or turns, the per-statement / per-fact verdicts with P(yes) and who decided them
+(System One, LLM, LLM fallback), the reason and the error. A small inline script filters rows by status and metric
+and sorts them by score (``#status=failed&metric=M&sort=score-asc&open=1`` in the URL applies a view on load). No
+external assets or URLs. Every value under evaluation is HTML-escaped (jinja2 autoescape), so test-case content
+is shown as text and never interpreted.
 """
 
 from __future__ import annotations
@@ -88,6 +92,9 @@ def iter_html(result: EvaluationResult, title: str | None = None) -> Iterator[st
     return _template().generate(
         title=title or f"deepeval run {result.identifier or result.run_id}",
         result=result,
+        hyperparameters=_hyperparameters(result),
+        status_counts=_status_counts(result),
+        deciders=DECIDERS,
         totals=result.totals(),
         panels=_metric_panels(result),
         judges=result.judges,
@@ -101,9 +108,27 @@ def iter_html(result: EvaluationResult, title: str | None = None) -> Iterator[st
     )
 
 
+#: how the report names who decided a verdict
+DECIDERS = {"system_one": "System One", "llm": "LLM", "llm_fallback": "LLM (System One fallback)"}
+
+
+def _hyperparameters(result: EvaluationResult) -> dict[str, Any] | None:
+    """The run's hyperparameters when the result carries them (attribute or ``extras``), else None."""
+    value = getattr(result, "hyperparameters", None) or result.extras.get("hyperparameters")
+    return dict(value) if isinstance(value, dict) and value else None
+
+
+def _status_counts(result: EvaluationResult) -> dict[str, int]:
+    counts = dict.fromkeys(("all", "passed", "failed", "error", "skipped", "scored"), 0)
+    for m in result.metric_rows():
+        counts["all"] += 1
+        counts[m.status] += 1
+    return counts
+
+
 @functools.lru_cache(maxsize=1)
-def _template() -> Any:
-    """The compiled report template (compiling it costs ~1.5 MB and a few ms, so once per process)."""
+def _template_env() -> Any:
+    """The jinja2 environment of the report templates (autoescape on, ``fmt`` / ``pct`` filters)."""
     import jinja2
 
     env = jinja2.Environment(
@@ -115,7 +140,13 @@ def _template() -> Any:
     )
     env.filters["fmt"] = lambda v, d=3: "-" if v is None else f"{v:.{d}f}"
     env.filters["pct"] = lambda v: "-" if v is None else f"{100 * v:.1f}%"
-    return env.get_template("report.html.j2")
+    return env
+
+
+@functools.lru_cache(maxsize=1)
+def _template() -> Any:
+    """The compiled report template (compiling it costs ~1.5 MB and a few ms, so once per process)."""
+    return _template_env().get_template("report.html.j2")
 
 
 def _stem(result: EvaluationResult) -> str:

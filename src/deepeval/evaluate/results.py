@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from deepeval._fielddict import FieldDict
 from deepeval.errors import DeepEvalError
 
 
@@ -49,7 +50,10 @@ class MetricData:
     ``output_tokens``, ``skipped`` (the reason says why), ``flaky``, ``duration_s`` (wall seconds of the measure or
     of its share of a batched request), ``retries``/``llm_calls``/``system_one_requests`` (judge calls counted by the
     clients), ``cached`` (served from the cache), ``system_one_batch`` (for rows measured through a merged System
-    One request: ``{"request_s", "metrics", "questions"}``), ``repeat`` (:class:`RepeatStats` when ``repeat > 1``).
+    One request: ``{"request_s", "metrics", "questions"}``), ``repeat`` (:class:`RepeatStats` when ``repeat > 1``),
+    ``prompt_version`` (the metric's prompt template version, when it has one), ``verdicts`` (our metrics: one
+    dict per statement / fact judged, with ``verdict``, ``p_yes`` and ``decided_by``: ``system_one``, ``llm`` or
+    ``llm_fallback``).
     """
 
     name: str
@@ -76,6 +80,8 @@ class MetricData:
     cached: bool = False
     system_one_batch: dict[str, Any] | None = None
     repeat: RepeatStats | None = None
+    prompt_version: str | None = None
+    verdicts: list[dict[str, Any]] | None = None
 
     @property
     def status(self) -> str:
@@ -101,32 +107,51 @@ class MetricData:
         return cls(**kwargs)
 
 
-class TurnData(dict):  # type: ignore[type-arg]
+class TurnData(FieldDict):
     """One turn of a conversational :class:`TestResult`: a plain dict (JSON-ready, ``turn["role"]``) whose fields
     also read as attributes (``turn.role``), as deepeval's ``TurnApi``; a ``Turn`` field the turn did not set reads
     as None."""
 
     __slots__ = ()
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        try:
-            return self[name]
-        except KeyError:
-            from deepeval.test_case import Turn
+    def _missing(self, name: str) -> Any:
+        from deepeval.test_case import Turn
 
-            if name in Turn.model_fields:
-                return None
-            raise AttributeError(f"turn has no field {name!r}") from None
+        if name in Turn.model_fields:
+            return None
+        raise AttributeError(f"turn has no field {name!r}")
+
+
+#: the statuses a test case can have (see :func:`case_status`)
+CASE_STATUSES = ("passed", "failed", "error", "skipped")
+
+
+def case_status(rows: list[MetricData]) -> str:
+    """The one rule for a test case's outcome, from its metric rows.
+
+    ``"skipped"`` when no row was evaluated (every row skipped, or no rows); else ``"error"`` when a non-flaky row
+    errored; else ``"failed"`` when a non-flaky row failed; else ``"passed"`` (rows that passed or are score-only;
+    flaky rows never fail a test case). ``TestResult.success`` is ``status == "passed"``, so a test case none of
+    whose metrics ran is never counted as passed.
+    """
+    evaluated = [m for m in rows if not m.skipped]
+    if not evaluated:
+        return "skipped"
+    deciding = {m.status for m in evaluated if not m.flaky}
+    if "error" in deciding:
+        return "error"
+    if "failed" in deciding:
+        return "failed"
+    return "passed"
 
 
 @dataclass(slots=True)
 class TestResult:
     """One test case: its fields (as plain data) and one :class:`MetricData` per metric, in metric order.
 
-    ``success`` is True when every non-flaky metric that was not skipped succeeded (``success is True``) or is
-    score-only; ``index`` is the test case's position in the input.
+    ``status`` (:func:`case_status`) is ``passed | failed | error | skipped``; ``success`` is ``status == "passed"``
+    (so a test case whose every row was skipped is not a success); ``index`` is the test case's position in the
+    input.
     """
 
     __test__ = False  # not a pytest test class
@@ -153,8 +178,15 @@ class TestResult:
                 TurnData(t) if isinstance(t, dict) and not isinstance(t, TurnData) else t for t in self.turns
             ]
 
+    @property
+    def status(self) -> str:
+        """``passed | failed | error | skipped``, from the rows by :func:`case_status`."""
+        return case_status(self.metrics_data)
+
     def to_dict(self) -> dict[str, Any]:
-        return _clean(dataclasses.asdict(self))
+        out: dict[str, Any] = _clean(dataclasses.asdict(self))
+        out["status"] = self.status
+        return out
 
     def not_exported(self) -> list[str]:
         """The ``"<not exported: ...>"`` placeholders standing in for this test case's unexportable fields."""
@@ -217,11 +249,23 @@ class EvaluationResult:
         costs = [m.evaluation_cost for m in self.metric_rows() if m.evaluation_cost is not None]
         return sum(costs) if costs else None
 
+    def case_counts(self) -> dict[str, int]:
+        """``test_cases_passed`` / ``_failed`` / ``_errored`` / ``_skipped``: test cases by :func:`case_status`."""
+        counts = dict.fromkeys(CASE_STATUSES, 0)
+        for t in self.test_results:
+            counts[t.status] += 1
+        return {
+            "test_cases_passed": counts["passed"],
+            "test_cases_failed": counts["failed"],
+            "test_cases_errored": counts["error"],
+            "test_cases_skipped": counts["skipped"],
+        }
+
     def totals(self) -> dict[str, Any]:
         rows = self.metric_rows()
         return {
             "test_cases": len(self.test_results),
-            "test_cases_passed": sum(1 for t in self.test_results if t.success),
+            **self.case_counts(),
             "metric_rows": len(rows),
             "passed": sum(1 for m in rows if m.status == "passed"),
             "failed": sum(1 for m in rows if m.status == "failed"),
@@ -283,6 +327,81 @@ class EvaluationResult:
         """Distinct ``evaluation_model`` values, sorted."""
         return sorted({m.evaluation_model for m in self.metric_rows() if m.evaluation_model})
 
+    # -- tables ---------------------------------------------------------------------------------------------------
+    def rows_table(self) -> list[dict[str, Any]]:
+        """One dict per test case x metric, in run order, with the keys of :data:`ROW_COLUMNS` (the columns of
+        :meth:`to_pandas` and ``deepeval evaluate --csv``)."""
+        return [_table_row(t, m) for t in self.test_results for m in t.metrics_data]
+
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` with one row per test case x metric (columns :data:`ROW_COLUMNS`).
+
+        Raises:
+            ImportError: pandas is not installed (``pip install pandas``).
+        """
+        try:
+            import pandas as pd
+        except ImportError as err:
+            raise ImportError(
+                "EvaluationResult.to_pandas() needs pandas, which is not installed: pip install pandas "
+                '(or pip install "deepeval-oss[pandas]")'
+            ) from err
+        return pd.DataFrame(self.rows_table(), columns=list(ROW_COLUMNS))
+
+    def to_csv(self, path: Any) -> int:
+        """Write :meth:`rows_table` to ``path`` as CSV (UTF-8, header row, empty cell for None); return the
+        number of rows written. ``~`` is expanded; folders are created.
+
+        Raises:
+            OSError: ``path`` cannot be written.
+        """
+        import csv
+        import io
+        from pathlib import Path
+
+        from deepeval._files import write_text_atomic
+
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=list(ROW_COLUMNS), lineterminator="\n")
+        writer.writeheader()
+        rows = self.rows_table()
+        writer.writerows(rows)
+        write_text_atomic(Path(path).expanduser(), buf.getvalue())
+        return len(rows)
+
+    # -- notebooks ------------------------------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        c = self.case_counts()
+        return (
+            f"EvaluationResult({len(self.test_results)} test cases: {c['test_cases_passed']} passed, "
+            f"{c['test_cases_failed']} failed, {c['test_cases_errored']} errored, {c['test_cases_skipped']} "
+            f"skipped; {len(self.metric_rows())} metric rows; run_id={self.run_id[:8] or '-'!r})"
+        )
+
+    def _repr_html_(self) -> str:
+        """Jupyter: a compact table (test case, metric, score, threshold, status, judge, reason)."""
+        from html import escape
+
+        c = self.case_counts()
+        head = (
+            f"<p><b>EvaluationResult</b> {len(self.test_results)} test cases: {c['test_cases_passed']} passed, "
+            f"{c['test_cases_failed']} failed, {c['test_cases_errored']} errored, {c['test_cases_skipped']} "
+            "skipped</p>"
+        )
+        cols = ("test_case", "metric", "score", "threshold", "status", "evaluation_model", "reason")
+        body = []
+        for row in self.rows_table()[:200]:
+            cells = []
+            for col in cols:
+                v = row[col] if col != "reason" else (row["error"] or row["reason"])
+                text = f"{v:.3f}" if isinstance(v, float) else ("" if v is None else str(v))
+                cells.append(f"<td>{escape(text[:200])}</td>")
+            body.append("<tr>" + "".join(cells) + "</tr>")
+        more = len(self.metric_rows()) - 200
+        tail = f"<p>... {more} more rows (to_pandas() has them all)</p>" if more > 0 else ""
+        header = "".join(f"<th>{escape(c)}</th>" for c in cols)
+        return f"{head}<table><thead><tr>{header}</tr></thead><tbody>{''.join(body)}</tbody></table>{tail}"
+
     # -- export --------------------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         out = self.to_dict_without_test_results()
@@ -325,6 +444,83 @@ class EvaluationResult:
             # newlines, so only line breaks between tokens are touched)
             yield ("," if i else "") + "\n    " + item.replace("\n", "\n    ")
         yield closing
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> EvaluationResult:
+        """Inverse of :meth:`to_dict` (the JSON export); totals and summaries are recomputed from the rows.
+
+        Raises:
+            ValueError: ``data`` is not a run export (no ``test_results`` list).
+        """
+        if not isinstance(data, dict) or not isinstance(data.get("test_results"), list):
+            raise ValueError("not a deepeval run export: expected a JSON object with a 'test_results' list")
+        tests = []
+        for i, t in enumerate(data["test_results"]):
+            if not isinstance(t, dict) or not isinstance(t.get("metrics_data", []), list):
+                raise ValueError(f"test_results[{i}] is not a test result object")
+            try:
+                tests.append(TestResult.from_dict(t))
+            except TypeError as err:
+                raise ValueError(f"test_results[{i}] is not a test result: {err}") from None
+        return cls(
+            test_results=tests,
+            run_id=str(data.get("run_id") or ""),
+            identifier=data.get("identifier"),
+            started_at=data.get("started_at"),
+            duration_s=data.get("duration_s"),
+            repeat=int(data.get("repeat") or 1),
+            cache_hits=int((data.get("totals") or {}).get("cache_hits") or 0),
+            system_one_batches=int((data.get("totals") or {}).get("system_one_batches") or 0),
+            extras=dict(data.get("extras") or {}),
+        )
+
+
+#: the columns of :meth:`EvaluationResult.to_pandas` / ``--csv``, in order
+ROW_COLUMNS = (
+    "test_case",
+    "test_case_index",
+    "test_case_status",
+    "metric",
+    "score",
+    "threshold",
+    "success",
+    "status",
+    "reason",
+    "error",
+    "evaluation_model",
+    "evaluation_cost",
+    "input_tokens",
+    "output_tokens",
+    "confidence",
+    "strict_mode",
+    "flaky",
+    "cached",
+    "duration_s",
+)
+
+
+def _table_row(t: TestResult, m: MetricData) -> dict[str, Any]:
+    return {
+        "test_case": t.name,
+        "test_case_index": t.index,
+        "test_case_status": t.status,
+        "metric": m.name,
+        "score": m.score,
+        "threshold": m.threshold,
+        "success": m.success,
+        "status": m.status,
+        "reason": m.reason,
+        "error": m.error,
+        "evaluation_model": m.evaluation_model,
+        "evaluation_cost": m.evaluation_cost,
+        "input_tokens": m.input_tokens,
+        "output_tokens": m.output_tokens,
+        "confidence": m.confidence,
+        "strict_mode": m.strict_mode,
+        "flaky": m.flaky,
+        "cached": m.cached,
+        "duration_s": m.duration_s,
+    }
 
 
 class EvaluationError(DeepEvalError):

@@ -27,7 +27,13 @@ from deepeval.errors import MissingTestCaseParamsError
 from deepeval.evaluate.batching import Batch, group_plans, split_answers
 from deepeval.evaluate.cache import ResultCache, cache_key
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
-from deepeval.evaluate.results import MetricData, RepeatStats, TestResult, exportable_or_placeholder
+from deepeval.evaluate.results import (
+    MetricData,
+    RepeatStats,
+    TestResult,
+    case_status,
+    exportable_or_placeholder,
+)
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric, SystemOnePlan
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.usage import UsageTracker, record_usage, track_usage
@@ -162,7 +168,24 @@ def build_row(
         retries=t.retries if t else 0,
         llm_calls=t.llm_calls if t else 0,
         system_one_requests=t.system_one_requests if t else 0,
+        prompt_version=_prompt_version(metric),
+        verdicts=_verdicts(metric),
     )
+
+
+def _verdicts(metric: BaseMetric) -> list[dict[str, Any]] | None:
+    value = getattr(metric, "verdicts", None)
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        return None
+    return [{k: redact(v) if isinstance(v, str) else v for k, v in item.items()} for item in value]
+
+
+def _prompt_version(metric: BaseMetric) -> str | None:
+    try:
+        version = getattr(metric, "prompt_version", None)
+    except Exception:  # a user property that raises must not cost the row
+        return None
+    return sys.intern(version) if isinstance(version, str) else None
 
 
 def _verbose(metric: BaseMetric) -> bool:
@@ -473,9 +496,7 @@ class Runner:
     def _results(self) -> list[TestResult]:
         out: list[TestResult] = []
         for i, tc in enumerate(self.test_cases):
-            rows = [self._row(i, j) for j in range(len(self.metrics))]
-            success = all(m.success is not False for m in rows if not m.flaky)
-            out.append(test_result(i, tc, rows, success))
+            out.append(test_result(i, tc, [self._row(i, j) for j in range(len(self.metrics))]))
         return out
 
     def _row(self, i: int, j: int) -> MetricData:
@@ -556,6 +577,8 @@ def aggregate_repeats(reps: list[MetricData]) -> MetricData:
         llm_calls=sum(r.llm_calls for r in reps),
         system_one_requests=sum(r.system_one_requests for r in reps),
         cached=all(r.cached for r in reps),
+        prompt_version=ok.prompt_version,
+        verdicts=ok.verdicts,
         repeat=RepeatStats(k=k, scores=scores, mean=mean, std=std, pass_rate=pass_rate, errors=len(errors)),
     )
 
@@ -565,11 +588,11 @@ def _sum_opt(values: Any) -> Any:
     return sum(vals) if vals else None
 
 
-def test_result(index: int, tc: TestCase, rows: list[MetricData], success: bool) -> TestResult:
-    """A :class:`TestResult` carrying the test case's fields as plain data. Never raises for odd content: metadata
-    that no report can hold (circular, too deep, a huge int) becomes a ``"<not exported: ...>"`` placeholder, and
-    items changed to the wrong type after construction are shown as they are (that test case's rows carry the
-    error, see :func:`deepeval.test_case._base.revalidated`)."""
+def test_result(index: int, tc: TestCase, rows: list[MetricData]) -> TestResult:
+    """A :class:`TestResult` carrying the test case's fields as plain data; ``success`` by :func:`case_status`.
+    Never raises for odd content: metadata that no report can hold (circular, too deep, a huge int) becomes a
+    ``"<not exported: ...>"`` placeholder, and items changed to the wrong type after construction are shown as they
+    are (that test case's rows carry the error, see :func:`deepeval.test_case._base.revalidated`)."""
     # deepeval's default names: conversational_test_case_N for a conversation, test_case_N otherwise
     default = (
         f"conversational_test_case_{index}"
@@ -577,6 +600,7 @@ def test_result(index: int, tc: TestCase, rows: list[MetricData], success: bool)
         else f"test_case_{index}"
     )
     name = tc.name if isinstance(tc.name, str) and tc.name else default
+    success = case_status(rows) == "passed"
     metadata = exportable_or_placeholder(tc.metadata, "metadata")
     if isinstance(tc, ConversationalTestCase):
         return TestResult(

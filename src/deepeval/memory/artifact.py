@@ -16,7 +16,6 @@ from deepeval.test_case import Turn
 from deepeval.test_case._encodable import encodable
 
 ArtifactKind = Literal["transcript", "summary", "wiki", "empty"]
-_SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
 _MAX_PASSAGE = 600
 
 
@@ -128,12 +127,16 @@ def _strip_md(line: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
+    """Sentences and list items of ``text`` (markdown stripped), split by the package's one sentence splitter
+    (:func:`deepeval.models.embedded.text.split_sentences`: "Dr.", "Mrs.", "e.g." do not end a sentence)."""
+    from deepeval.models.embedded.text import split_sentences
+
     out: list[str] = []
     for raw in text.splitlines():
         line = _strip_md(raw)
         if not line or set(line) <= set("-=|: "):
             continue
-        out.extend(s.strip() for s in _SENT.split(line) if len(s.strip()) > 1)
+        out.extend(s.strip() for s in split_sentences(line) if len(s.strip()) > 1)
     return out
 
 

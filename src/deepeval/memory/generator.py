@@ -240,8 +240,17 @@ class CoverageReport:
 
 
 def _fact_in(fact: Fact, text: str) -> bool:
+    """The turn states the fact: its statement or expected answer is in it (case, spacing and value formats aside),
+    or the offline grader recovers the expected answer from it (4 or 5)."""
     from deepeval.models.embedded.grading import grade_detail
+    from deepeval.models.embedded.text import normalize_formats
 
+    def norm(t: str) -> str:
+        return " ".join(normalize_formats(t).lower().split()).rstrip(".")
+
+    body = norm(text)
+    if norm(fact.statement) in body or norm(fact.expected) in body:
+        return True
     return grade_detail(fact.question, fact.expected, text).grade >= 4
 
 

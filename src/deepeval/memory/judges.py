@@ -93,7 +93,7 @@ class EmbeddedMemoryJudge:
     async def answer(self, question: str, artifact: MemoryArtifact) -> ProbeAnswer:
         if artifact.is_empty:
             return ProbeAnswer(NOT_IN_MEMORY, [])
-        r = self.index(artifact).search(question, self.top_k)
+        r = self.index(artifact).answer(question)
         return ProbeAnswer(
             r.answer_text(), [f"{p.source}: {p.text}" for p in r.passages] if r.answerable else []
         )
@@ -114,7 +114,7 @@ class EmbeddedMemoryJudge:
         return out
 
     async def verify(self, claim: str, transcript: MemoryArtifact) -> tuple[Graded, list[str]]:
-        from deepeval.models.embedded.grading import support_detail
+        from deepeval.models.embedded.grading import stale_values, support_detail
 
         if transcript.is_empty:
             return Graded(1, "the transcript is empty"), []
@@ -125,7 +125,11 @@ class EmbeddedMemoryJudge:
         if g.grade == 1 and page_free != claim:
             g2 = support_detail(claim, evidence)
             g = g2 if g2.grade > g.grade else g
-        return Graded(g.grade, g.reason), [f"{p.source}: {p.text}" for p in r.passages]
+        cited = [f"{p.source}: {p.text}" for p in r.passages]
+        stale = stale_values(page_free, [p.text for p in transcript.passages]) if g.grade > 1 else []
+        if stale:
+            return Graded(1, f"states a superseded value as current: {', '.join(stale)}"), cited
+        return Graded(g.grade, g.reason), cited
 
 
 class _AnswerOut(BaseModel):

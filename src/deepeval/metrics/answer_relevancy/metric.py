@@ -20,7 +20,7 @@ from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
-from deepeval.metrics._engine.schemas import TernaryVerdict, TernaryVerdicts
+from deepeval.metrics._engine.schemas import TernaryVerdicts
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.verdicts import ternary_from_probability
 from deepeval.metrics.answer_relevancy.prompts import AnswerRelevancyTemplate
@@ -94,10 +94,9 @@ class AnswerRelevancyMetric(EngineMetric):
             llm_decide=llm_decide,
         )
         judged = [{"statement": by_id[i], **d.as_log()} for i, d in decisions.items()]
-        # deepeval's attributes after a measure: the statements and one verdict per statement, in order
+        # deepeval's attribute after a measure: the statements, in order (verdicts: set by the engine)
         self.statements = list(statements)
-        self.verdicts = [TernaryVerdict(verdict=d.verdict, reason=d.reason) for d in decisions.values()]
-        ctx.log("Verdicts", judged)
+        ctx.log_verdicts("Verdicts", judged)
         counts = {v: sum(d.verdict == v for d in decisions.values()) for v in ("yes", "no", "borderline")}
         score = (counts["yes"] + counts["borderline"]) / len(statements)
         breakdown: dict[str, Any] = {

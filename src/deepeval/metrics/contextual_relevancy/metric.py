@@ -130,7 +130,7 @@ class ContextualRelevancyMetric(EngineMetric):
         judged = [
             {"node": node_of[i], "statement": statement_of[i], **d.as_log()} for i, d in decisions.items()
         ]
-        ctx.log("Verdicts", judged)
+        ctx.log_verdicts("Verdicts", judged)
         relevant = sum(d.verdict == "yes" for d in decisions.values())
         score = relevant / len(decisions)
         breakdown: dict[str, Any] = {

@@ -109,7 +109,6 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             else None
             for i in range(len(turns))
         ]
-        self.verdicts: list[BinaryVerdict] = []
         ctx.log(
             "Facts per user turn",
             {
@@ -185,8 +184,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             }
             for q, d in decisions.items()
         ]
-        ctx.log("Verdicts (yes = attrition)", judged)
-        self.verdicts = [BinaryVerdict(verdict=d.verdict, reason=d.reason) for d in decisions.values()]
+        ctx.log_verdicts("Verdicts (yes = attrition)", judged)
         attritions = sum(d.verdict == "yes" for d in decisions.values())
         score = (len(decisions) - attritions) / len(decisions)
         breakdown.update(

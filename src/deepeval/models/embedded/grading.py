@@ -23,7 +23,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from deepeval.models.embedded.text import _MONTHS  # one month table for extraction and grading
+from deepeval.models.embedded.text import (
+    _MONTHS,  # one month table for extraction and grading
+    normalize_formats,
+)
 from deepeval.models.system_one.schema import ScoreAnswer
 
 LEVELS_1_TO_5 = [
@@ -37,6 +40,9 @@ LEVELS_1_TO_5 = [
 #: thresholds on the cosine of e5-small passage embeddings (expected vs answer), set on tests/memory/data/grader_set
 PARAPHRASE_SIM = 0.90
 RELATED_SIM = 0.85
+#: a claim with no unsupported value but under this share of its words in the transcript is unsupported (1); from
+#: here to 0.4 it is "weakly supported" (2, counted apart from hallucinations in precision reports)
+WEAK_SUPPORT = 0.3
 
 Embedder = Callable[[list[str]], np.ndarray]
 
@@ -60,8 +66,11 @@ _ABSTAIN = re.compile(
 )
 _INJECTION = re.compile(
     r"(ignore\s+(all\s+|any\s+|the\s+|your\s+)?(previous|prior|above|earlier|grading|scoring)?\s*(instructions|rubric|"
-    r"rules|criteria|guidelines)|\b(give|assign|award|grant|mark|rate|score|grade)\s+(this|the|my|it)?\s*(answer|"
-    r"response|reply)?\s*(an?\s+|with\s+|as\s+)?(5|five|10|ten|full|maximum|max|top|perfect|highest)\b|"
+    r"rules|criteria|guidelines)|\b(give|assign|award|grant|mark|rate|score|grade)\s+(?:(this|my|it)\s*(answer|"
+    r"response|reply)?\s*|the\s+(answer|response|reply)\s*|)(an?\s+|with\s+|as\s+)(5|five|10|ten|full|maximum|max|"
+    r"top|perfect|highest)\b|\b(give|award|grant)\s+(this|my|it|the\s+answer)?\s*(5|five|10|ten|full|maximum|max|"
+    r"top|perfect|highest)\b|\b(grade|score|rate|mark)\s+(this|my|it)\s*(answer|response|reply)?\s*(5|five|10|ten|"
+    r"full|perfect)\b|"
     r"\b(score|grade|rating|mark)\s*(is|=|:|of)\s*(5|five|10|full|perfect)\b|\b(as|dear|attention|note\s+to)\s+"
     r"(the\s+)?(grader|judge|evaluator|assessor|scorer)\b|\b(grader|judge|evaluator)\s*[:,]|"
     r"\b(this|the|my)\s+answer\s+(is|should\s+be\s+(marked|graded|scored)|deserves)\s+(fully\s+)?"
@@ -266,10 +275,48 @@ def _duration_equivalents(text: str, found: Sequence[tuple[int, Number]]) -> lis
     return out
 
 
+# not entities: a title before a name ("Dr." in "Dr. Amara Oduya"), an abbreviation in capitals ("CTO", "IV",
+# "RPO": a keyword, matched as a word) and a label that opens a line or sentence ("Headcount:", "Overnight vet:")
+_TITLES = frozenset("dr mr mrs ms mx prof sir dame rev".split())
+_ACRONYM = re.compile(r"[A-Z]{2,5}s?")
+_LABEL = re.compile(
+    r"(?:^|(?<=[:.!?]\s)|(?<=\n))[ \t]*([A-Z][\w'/&-]*(?:[ \t]+[\w'/&-]+){0,3}):(?=\s|$)", re.M
+)
+
+
+def _label_spans(text: str) -> list[tuple[int, int]]:
+    return [(m.start(1), m.end(1)) for m in _LABEL.finditer(text)]
+
+
+def _possessive_parts(words: Sequence[str]) -> list[tuple[int, str]]:
+    """A capitalised run split after a possessive ("Pepper's Spec" -> "Pepper", "Spec"), each with its offset."""
+    parts: list[tuple[int, str]] = []
+    cur: list[str] = []
+    offset = pos = 0
+    for w in words:
+        if not cur:
+            offset = pos
+        if re.search(r"['\u2019]s$", w):
+            cur.append(w[:-2])
+            parts.append((offset, " ".join(cur)))
+            cur = []
+        else:
+            cur.append(w)
+        pos += len(w) + 1
+    if cur:
+        parts.append((offset, " ".join(cur)))
+    return [(o, p) for o, p in parts if p]
+
+
 def _entities(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     sentence_starts = {0} | {m.end() for m in re.finditer(r"[.!?:]\s+|\n\s*[-*#]*\s*", text)}
+    labels = _label_spans(text)
     for m in _ENTITY.finditer(text):
+        if any(a <= m.start() < b for a, b in labels):
+            continue
+        if m.group(0).strip().lower() in _TITLES or _ACRONYM.fullmatch(m.group(0).strip()):
+            continue
         phrase = m.group(0).strip()
         words = phrase.split()
         start = m.start()
@@ -282,10 +329,12 @@ def _entities(text: str) -> list[tuple[int, str]]:
             words = words[1:]
         if not words:
             continue
-        phrase = " ".join(words)
-        if len(phrase) == 1 or re.fullmatch(r"[\d.,]+", phrase) or phrase.lower() in _MONTHS:
-            continue
-        out.append((start, phrase))
+        for offset, part in _possessive_parts(words):
+            if len(part) == 1 or re.fullmatch(r"[\d.,]+", part) or part.lower() in _MONTHS:
+                continue
+            if part.lower() in _TITLES or _ACRONYM.fullmatch(part):
+                continue
+            out.append((start + offset, part))
     for m in _CAMEL.finditer(text):
         out.append((m.start(), m.group(0)))
     return out
@@ -342,6 +391,7 @@ def extract_slots(text: str) -> Slots:
         if (
             lt in _STOP
             or lt in ent_tokens
+            or lt.removesuffix("'s") in ent_tokens
             or lt[0].isdigit()
             or len(lt) < 2
             or lt in _MAG
@@ -599,11 +649,174 @@ def grade_detail(question: str, expected: str, answer: str, *, outdated: Sequenc
 
 
 def _strip_injection(answer: str) -> str:
-    parts = re.split(r"(?<=[.!?\n])\s+", answer)
-    return " ".join(p for p in parts if not is_instruction_bearing(p))
+    from deepeval.models.embedded.text import split_sentences
+
+    return " ".join(p for p in split_sentences(answer) if not is_instruction_bearing(p))
 
 
-def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -> Grade:
+@dataclass
+class _Case:
+    """Everything the grading rules read about one (question, expected, answer): slots, tokens, the per-slot match
+    results in the expected answer's order, and the keyword coverage."""
+
+    question: str
+    expected: str
+    answer: str
+    outdated: Sequence[str]
+    e_slots: Slots
+    a_slots: Slots
+    q_slots: Slots
+    a_tokens: TokenBag
+    results: list[tuple[str, str, str]]  # (slot type, text, status)
+    kws: list[str]
+    kw_hits: list[str]
+
+    @property
+    def kw_cov(self) -> float:
+        return len(self.kw_hits) / len(self.kws) if self.kws else 1.0
+
+    @property
+    def statuses(self) -> list[str]:
+        return [s for _, _, s in self.results]
+
+    @property
+    def all_matched(self) -> bool:
+        return bool(self.results) and all(s in (EXACT, APPROX) for s in self.statuses)
+
+
+def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots, q: Slots,
+                  a_tokens: TokenBag) -> list[tuple[str, str, str]]:  # fmt: skip
+    """Match status of each value of the expected answer, in its order (the first is the core)."""
+    results: list[tuple[str, str, str]] = []
+    for _, kind, i in e.order:
+        if kind == "number":
+            n = e.numbers[i]
+            if any(abs(n.value - x.value) < 1e-9 for x in q.numbers):
+                continue  # the question already names it
+            results.append((kind, n.text, _match_number(n, a, answer, q)))
+        elif kind == "date":
+            results.append((kind, e.dates[i].text, _match_date(e.dates[i], a, q)))
+        else:
+            ent = e.entities[i]
+            present = _entity_present(ent, answer, a_tokens)
+            if _entity_present(ent, question, _TOKEN.findall(question)) and not present:
+                continue  # a question entity repeated in the expected answer is not the fact itself
+            if present and _only_as_unreal(ent, answer):
+                present = False  # "Lives in Leeds (considered moving to York)" does not say York
+            results.append((kind, ent, EXACT if present else MISSING))
+    if any(k == "entity" and s == MISSING for k, _, s in results) and _entity_conflict(a, q, expected, e):
+        results = [(k, t, CONFLICT if (k == "entity" and s == MISSING) else s) for k, t, s in results]
+    return results
+
+
+def _case(question: str, expected: str, answer: str, outdated: Sequence[str]) -> _Case:
+    e, a, q = extract_slots(expected), extract_slots(answer), extract_slots(question)
+    a_tokens = TokenBag(_TOKEN.findall(answer))
+    q_tokens = {_stem(t) for t in _TOKEN.findall(question)}
+    kws = [k for k in e.keywords if _stem(k) not in q_tokens] or e.keywords
+    return _Case(question, expected, answer, outdated, e, a, q, a_tokens,
+                 _slot_results(expected, answer, question, e, a, q, a_tokens), kws,
+                 [k for k in kws if _token_match(k, a_tokens)])  # fmt: skip
+
+
+# -- the rules, in the order they apply; each returns a Grade or None (not its case) ------------------------------
+def _rule_yes_no(c: _Case) -> Grade | None:
+    """A yes/no fact: the same polarity is 5, the opposite 1."""
+    e_yes, e_no = bool(_YES.match(c.expected)), bool(_NO.match(c.expected))
+    if not (e_yes or e_no):
+        return None
+    a_yes, a_no = bool(_YES.match(c.answer)), bool(_NO.match(c.answer))
+    if (e_yes and a_no) or (e_no and a_yes):
+        return Grade(1, "the answer gives the opposite yes/no", 0.9)
+    if (e_yes and a_yes) or (e_no and a_no):
+        return Grade(5, "same yes/no answer", 0.85)
+    neg_e, neg_a = bool(_NEGATION.search(c.expected)), bool(_NEGATION.search(c.answer))
+    if e_no != neg_a and neg_a != neg_e:
+        return Grade(1, "the answer's polarity contradicts the expected answer", 0.6)
+    return None
+
+
+def _rule_stale(c: _Case) -> Grade | None:
+    """A superseded value given as the current one is 2 (the latest value, with or without its history, is not)."""
+    stale = _stale(c.outdated, c.answer, c.expected, c.results)
+    return (
+        Grade(2, f"gives the superseded value {stale!r} instead of the current one", 0.8) if stale else None
+    )
+
+
+def _rule_hedge(c: _Case) -> Grade | None:
+    """The expected value listed among other candidates ("Lisbon, Porto or Berlin") dodges the fact: 1."""
+    if not any(s in (EXACT, APPROX) for s in c.statuses):
+        return None
+    hedged = _hedge_candidates(c.answer, c.expected, c.e_slots)
+    if not hedged:
+        return None
+    return Grade(
+        1, f"lists other candidates ({', '.join(hedged)}) beside the expected value: dodges the fact", 0.75
+    )
+
+
+def _rule_all_values(c: _Case) -> Grade | None:
+    """Every expected value present: 5, or 4 with an approximate one, 3 when most of the wording is missing, 1
+    when the answer negates the value itself ("not PostgreSQL 16")."""
+    if not c.all_matched:
+        return None
+    if _negation_expected(c) and any(_value_negated(c.answer, t) for _, t, _ in c.results):
+        return Grade(1, "the answer negates the expected fact", 0.7)
+    if APPROX in c.statuses:
+        approx = ", ".join(t for _, t, s in c.results if s == APPROX)
+        return Grade(4, f"core fact right, a detail imprecise ({approx})", 0.7)
+    if c.kws and c.kw_cov < 0.34 and len(c.kws) >= 2:
+        if similarity(c.expected, c.answer) >= PARAPHRASE_SIM:
+            return Grade(5, "names the expected values; wording paraphrased", 0.6)
+        missing = ", ".join(k for k in c.kws if k not in c.kw_hits)
+        return Grade(3, f"names the core values but misses part of the expected answer ({missing})", 0.55)
+    return Grade(5, "every expected value is present", 0.85)
+
+
+def _rule_some_values(c: _Case) -> Grade | None:
+    """Some expected values missing or different: 3 (core right, a part missing), 2 (a value wrong), 1 (absent)."""
+    if not c.results or c.all_matched:
+        return None
+    conflicts = [t for _, t, s in c.results if s == CONFLICT]
+    matched = [s in (EXACT, APPROX) for s in c.statuses]
+    if matched[0]:
+        if conflicts:
+            return Grade(2, f"core right but a detail is wrong ({', '.join(conflicts)})", 0.6)
+        missing = [t for _, t, s in c.results if s == MISSING]
+        return Grade(3, f"core fact present, missing {', '.join(missing)}", 0.65)
+    if conflicts:
+        return Grade(2, f"materially wrong: gives a different value for {conflicts[0]}", 0.8)
+    if any(matched):
+        return Grade(2, "only a secondary part of the fact is right", 0.5)
+    if c.kws and c.kw_cov >= 0.5 and similarity(c.expected, c.answer) >= PARAPHRASE_SIM:
+        return Grade(4, "paraphrases the fact without its exact values", 0.4)
+    return Grade(1, "the expected value is absent (vague or off-topic answer)", 0.75)
+
+
+def _rule_words(c: _Case) -> Grade:
+    """No explicit values in the expected answer: word coverage and embedding similarity decide."""
+    sim = similarity(c.expected, c.answer)
+    cov = c.kw_cov
+    if _negation_expected(c) and cov >= 0.5 and any(_value_negated(c.answer, k) for k in c.kw_hits):
+        return Grade(1, "the answer negates the expected fact", 0.6)
+    if cov >= 0.99 or (cov >= 0.6 and sim >= RELATED_SIM) or sim >= PARAPHRASE_SIM + 0.02:
+        return Grade(5, f"same content (word coverage {cov:.2f}, similarity {sim:.2f})", 0.6)
+    if cov >= 0.5 or sim >= PARAPHRASE_SIM:
+        return Grade(4 if sim >= RELATED_SIM else 3,
+                     f"partly the same content (word coverage {cov:.2f}, similarity {sim:.2f})", 0.45)  # fmt: skip
+    if cov > 0:
+        return Grade(2, f"touches the fact but misses most of it (word coverage {cov:.2f})", 0.45)
+    return Grade(1, f"the expected content is absent (similarity {sim:.2f})", 0.6)
+
+
+_RULES: tuple[Callable[[_Case], Grade | None], ...] = (
+    _rule_yes_no, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
+)  # fmt: skip
+
+
+def _rule_abstention(question: str, expected: str, answer: str) -> Grade | None:
+    """ "Not in memory": 5 for a never-stated fact, 1 otherwise; any asserted answer to a never-stated fact is 1."""
     expected_absent = is_abstention(expected)
     if is_abstention(answer):
         if expected_absent:
@@ -611,124 +824,71 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
         return Grade(1, "the answer says it does not know", 0.9)
     if expected_absent:
         return Grade(1, "asserts an answer for a fact that was never stated", 0.8)
+    return None
 
-    e_slots = extract_slots(expected)
-    a_slots = extract_slots(answer)
-    q_slots = extract_slots(question)
-    a_tokens = TokenBag(_TOKEN.findall(answer))
 
-    # yes/no facts
-    e_yes, e_no = bool(_YES.match(expected)), bool(_NO.match(expected))
-    if e_yes or e_no:
-        a_yes, a_no = bool(_YES.match(answer)), bool(_NO.match(answer))
-        if (e_yes and a_no) or (e_no and a_yes):
-            return Grade(1, "the answer gives the opposite yes/no", 0.9)
-        if (e_yes and a_yes) or (e_no and a_no):
-            return Grade(5, "same yes/no answer", 0.85)
-        neg_e, neg_a = bool(_NEGATION.search(expected)), bool(_NEGATION.search(answer))
-        if e_no != neg_a and neg_a != neg_e:
-            return Grade(1, "the answer's polarity contradicts the expected answer", 0.6)
+def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -> Grade:
+    first = _rule_abstention(question, expected, answer)
+    if first is not None:
+        return first
+    c = _case(normalize_formats(question), normalize_formats(expected), normalize_formats(answer),
+              [normalize_formats(o) for o in outdated])  # fmt: skip
+    for rule in _RULES:
+        g = rule(c)
+        if g is not None:
+            return g
+    return _rule_words(c)
 
-    # slot matching, in the order the expected answer names them (the first is the core)
-    results: list[tuple[str, str, str]] = []  # (slot type, text, status)
-    for _, kind, i in e_slots.order:
-        if kind == "number":
-            n = e_slots.numbers[i]
-            if any(abs(n.value - q.value) < 1e-9 for q in q_slots.numbers):
-                continue  # the question already names it
-            results.append((kind, n.text, _match_number(n, a_slots, answer, q_slots)))
-        elif kind == "date":
-            d = e_slots.dates[i]
-            results.append((kind, d.text, _match_date(d, a_slots, q_slots)))
-        else:
-            ent = e_slots.entities[i]
-            if _entity_present(ent, question, _TOKEN.findall(question)) and not _entity_present(
-                ent, answer, a_tokens
-            ):
-                continue  # a question entity repeated in the expected answer is not the fact itself
-            status = EXACT if _entity_present(ent, answer, a_tokens) else MISSING
-            if status == EXACT and _only_as_unreal(ent, answer):
-                status = MISSING  # "Lives in Leeds (considered moving to York)" does not say York
-            results.append((kind, ent, status))
-    if any(k == "entity" and s == MISSING for k, s in ((k, s) for k, _, s in results)):
-        if _entity_conflict(a_slots, q_slots, expected, e_slots):
-            results = [(k, t, CONFLICT if (k == "entity" and s == MISSING) else s) for k, t, s in results]
 
-    q_tokens = {_stem(t) for t in _TOKEN.findall(question)}
-    kws = [k for k in e_slots.keywords if _stem(k) not in q_tokens] or e_slots.keywords
-    kw_hits = [k for k in kws if _token_match(k, a_tokens)]
-    kw_cov = len(kw_hits) / len(kws) if kws else 1.0
-
-    stale = _stale(outdated, answer, expected, results)
-    if stale:
-        return Grade(2, f"gives the superseded value {stale!r} instead of the current one", 0.8)
-
-    if any(s in (EXACT, APPROX) for _, _, s in results):
-        hedged = _hedge_candidates(answer, expected, e_slots)
-        if hedged:
-            return Grade(
-                1,
-                f"lists other candidates ({', '.join(hedged)}) beside the expected value: dodges the fact",
-                0.75,
-            )
-
-    negated = (
-        bool(_NEGATION.search(answer)) and not _NEGATION.search(expected) and not _NEGATION.search(question)
+def _negation_expected(c: _Case) -> bool:
+    """The answer has a negation that neither the expected answer nor the question has."""
+    return (
+        bool(_NEGATION.search(c.answer))
+        and not _NEGATION.search(c.expected)
+        and not _NEGATION.search(c.question)
     )
-    statuses = [s for _, _, s in results]
-    if results:
-        matched = [s in (EXACT, APPROX) for s in statuses]
-        if all(matched):
-            if negated and _negation_near(answer, [t for _, t, _ in results] + kw_hits):
-                return Grade(1, "the answer negates the expected fact", 0.7)
-            if APPROX in statuses:
-                return Grade(
-                    4,
-                    "core fact right, a detail imprecise ("
-                    + ", ".join(t for _, t, s in results if s == APPROX)
-                    + ")",
-                    0.7,
-                )
-            if kws and kw_cov < 0.34 and len(kws) >= 2:
-                if similarity(expected, answer) >= PARAPHRASE_SIM:
-                    return Grade(5, "names the expected values; wording paraphrased", 0.6)
-                return Grade(
-                    3,
-                    "names the core values but misses part of the expected answer ("
-                    + ", ".join(k for k in kws if k not in kw_hits)
-                    + ")",
-                    0.55,
-                )
-            return Grade(5, "every expected value is present", 0.85)
-        conflicts = [t for _, t, s in results if s == CONFLICT]
-        if matched[0]:
-            if conflicts:
-                return Grade(2, f"core right but a detail is wrong ({', '.join(conflicts)})", 0.6)
-            missing = [t for _, t, s in results if s == MISSING]
-            return Grade(3, f"core fact present, missing {', '.join(missing)}", 0.65)
-        if conflicts:
-            return Grade(2, f"materially wrong: gives a different value for {conflicts[0]}", 0.8)
-        if any(matched):
-            return Grade(2, "only a secondary part of the fact is right", 0.5)
-        if kws and kw_cov >= 0.5 and similarity(expected, answer) >= PARAPHRASE_SIM:
-            return Grade(4, "paraphrases the fact without its exact values", 0.4)
-        return Grade(1, "the expected value is absent (vague or off-topic answer)", 0.75)
 
-    # no explicit values: words and embeddings decide
-    sim = similarity(expected, answer)
-    if negated and kw_cov >= 0.5:
-        return Grade(1, "the answer negates the expected fact", 0.6)
-    if kw_cov >= 0.99 or (kw_cov >= 0.6 and sim >= RELATED_SIM) or sim >= PARAPHRASE_SIM + 0.02:
-        return Grade(5, f"same content (word coverage {kw_cov:.2f}, similarity {sim:.2f})", 0.6)
-    if kw_cov >= 0.5 or sim >= PARAPHRASE_SIM:
-        return Grade(
-            4 if sim >= RELATED_SIM else 3,
-            f"partly the same content (word coverage {kw_cov:.2f}, similarity {sim:.2f})",
-            0.45,
-        )
-    if kw_cov > 0:
-        return Grade(2, f"touches the fact but misses most of it (word coverage {kw_cov:.2f})", 0.45)
-    return Grade(1, f"the expected content is absent (similarity {sim:.2f})", 0.6)
+
+# a cue right before a value that makes it the negated or the old one: "not 15", "instead of 15", "from 40 mg"
+_OLD_CUE = re.compile(
+    r"\b(?:not|no\s+longer|never|isn't|wasn't|aren't|instead\s+of|rather\s+than|(?:down|up|reduced|cut\s+down|"
+    r"increased|raised|lowered|changed|moved|switched|revised|corrected|updated|dropped|cut|bumped|pushed|"
+    r"brought\s+forward)?\s*from(?:\s+(?:every|about|around|roughly))?|previously|formerly|originally|initially|replacing|replaces|replaced|"
+    r"superseding|supersedes|was|used\s+to\s+be|old|earlier)\s+(?:the\s+|a\s+|an\s+)?$",
+    re.IGNORECASE,
+)
+_CUE_WINDOW = 3  # words between the cue and the value ("not the 15 we planned" -> within the window)
+
+
+def _value_marked(text: str, value: str, cue: re.Pattern[str]) -> list[bool]:
+    """For each mention of ``value`` in ``text``: is it preceded, in its clause and within a few words, by ``cue``?"""
+    out: list[bool] = []
+    for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text, flags=re.IGNORECASE):
+        clause = re.split(r"[.;:!?()\n]|,\s|\band\b|\bbut\b", text[: m.start()])[-1]
+        tail = " ".join(clause.split()[-(_CUE_WINDOW + 2) :])
+        out.append(bool(cue.search(tail + " ")))
+    return out
+
+
+_NEG_CUE = re.compile(
+    r"\b(?:not|no\s+longer|never|isn't|wasn't|aren't|weren't|didn't|doesn't|don't|won't|cannot|can't|no)\b"
+    r"(?:\s+\w+){0," + str(_CUE_WINDOW - 1) + r"}\s+$",
+    re.IGNORECASE,
+)
+
+
+def _value_negated(answer: str, value: str) -> bool:
+    """Some mention of ``value`` in ``answer`` follows a negation within its clause ("is not PostgreSQL 16"), and
+    no mention states it plainly."""
+    marks = _value_marked(answer, value, _NEG_CUE)
+    return bool(marks) and all(marks)
+
+
+def marked_old(text: str, value: str) -> bool:
+    """``value`` appears in ``text`` only as a negated or former value ("16, not 15", "now 20 mg (reduced from 40
+    mg)", "moved from 9:30 am"): the text says it is no longer the current one."""
+    marks = _value_marked(text, value, _OLD_CUE)
+    return bool(marks) and all(marks)
 
 
 # a value named only as a past, considered or wished-for one is not the answer's value
@@ -833,10 +993,10 @@ def _negation_near(answer: str, targets: Sequence[str]) -> bool:
 def _stale(
     outdated: Sequence[str], answer: str, expected: str, results: list[tuple[str, str, str]]
 ) -> str | None:
-    if not outdated:
-        return None
+    """The superseded value the answer gives as current, or None. The latest value wins whether or not the old one
+    is mentioned too ("PostgreSQL 16, not 15", "now 20 mg (reduced from 40 mg)"), unless the answer marks the latest
+    as the old one and states the old one plainly ("15, not 16")."""
     current_ok = bool(results) and all(s in (EXACT, APPROX) for _, _, s in results)
-    low = answer.lower()
     for old in outdated:
         o_slots = extract_slots(old)
         probe = (
@@ -845,18 +1005,15 @@ def _stale(
             + o_slots.entities
         )
         probe = [p for p in probe if p.lower() not in expected.lower()] or [old]
-        pos_old = max((low.rfind(p.lower()) for p in probe), default=-1)
-        if pos_old < 0:
+        present = [p for p in probe if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", answer, re.IGNORECASE)]
+        if not present:
             continue
+        plain_old = [p for p in present if not marked_old(answer, p)]
         if not current_ok:
-            return old
-        # both present: the later mention is the memory's current belief unless a correction cue marks the old one
-        pos_new = max((low.rfind(t.lower()) for _, t, _ in results), default=-1)
-        cue = re.search(
-            r"\b(not|no longer|instead of|previously|formerly|was|changed|moved|replac\w*|corrected)\b",
-            low[max(0, pos_old - 40) : pos_old + 40],
-        )
-        if pos_old > pos_new and not cue:
+            if plain_old:
+                return old
+            continue
+        if plain_old and all(marked_old(answer, t) for _, t, _ in results):
             return old
     return None
 
@@ -866,6 +1023,37 @@ def grade_from_score_answer(ans: ScoreAnswer) -> int:
     return int(min(4, max(0, ans.top_level))) + 1
 
 
+def stale_values(claim: str, passages: Sequence[str]) -> list[str]:
+    """Values (a number or date with the word after it: "18.4 kg", "14 April") that ``claim`` states as current but
+    a passage of the transcript on the same subject (sharing one of the claim's content words) names only as a former
+    or negated value ("17.9 kg, not 18.4 kg", "moved from 14 April"). Values the claim itself marks as old
+    ("(reduced from 45 mL/h)") are not counted."""
+    c = normalize_formats(claim)
+    slots = extract_slots(c)
+    values = []
+    for v in [n.text for n in slots.numbers if not n.alias] + [d.text for d in slots.dates]:
+        m = re.search(rf"(?<!\w){re.escape(v)}(?:\s+[A-Za-z%µ°/]+)?", c)
+        values.append((m.group(0) if m else v, v))
+    out = []
+    for v, bare in values:
+        if marked_old(c, v):
+            continue
+        for p in passages:
+            pn = normalize_formats(p)
+            # the value with its unit when the passage writes it so, else the bare value ("not 18.4")
+            form = v if v.lower() in pn.lower() else bare
+            if not marked_old(pn, form):
+                continue
+            toks = TokenBag(_TOKEN.findall(pn))
+            same_unit = form != bare
+            if same_unit or any(
+                _token_match(k, toks) for k in slots.keywords if len(k) > 3 and k not in v.lower()
+            ):
+                out.append(v)
+                break
+    return out
+
+
 def support_detail(claim: str, evidence: str) -> Grade:
     """How well ``evidence`` (transcript passages) supports ``claim``, 1-5 (1 = unsupported or contradicted: a
     hallucination; 5 = every value and most content words of the claim appear in the evidence).
@@ -873,6 +1061,7 @@ def support_detail(claim: str, evidence: str) -> Grade:
     Every number, date and named entity of the claim must appear in the evidence; an unsupported one makes the
     claim a hallucination (1), since a memory must not add specifics that were never said.
     """
+    claim, evidence = normalize_formats(claim), normalize_formats(evidence)
     c = extract_slots(claim)
     ev = extract_slots(evidence)
     ev_tokens = TokenBag(_TOKEN.findall(evidence))
@@ -899,9 +1088,11 @@ def support_detail(claim: str, evidence: str) -> Grade:
         return Grade(1, "not supported by the transcript: " + ", ".join(unsupported), 0.75)
     kw_hits = [k for k in c.keywords if _token_match(k, ev_tokens)]
     kw_cov = len(kw_hits) / len(c.keywords) if c.keywords else 1.0
-    negated = bool(_NEGATION.search(claim)) != bool(_NEGATION.search(evidence))
+    # the transcript negates what the claim asserts: a negation right before one of the claim's words or values
+    targets = [*kw_hits, *(n.text for n in c.numbers if not n.alias), *c.entities]
+    negated = not _NEGATION.search(claim) and any(_value_negated(evidence, t) for t in targets)
     if kw_cov >= 0.8 and not approx:
-        if negated and _negation_near(claim + " " + evidence, kw_hits):
+        if negated:
             return Grade(2, "the transcript states the opposite polarity", 0.45)
         return Grade(5, "every value and the wording are supported", 0.8)
     sim = similarity(claim, evidence)
@@ -911,7 +1102,7 @@ def support_detail(claim: str, evidence: str) -> Grade:
         )
     if kw_cov >= 0.4 or sim >= RELATED_SIM:
         return Grade(3, f"partly supported (word coverage {kw_cov:.2f}, similarity {sim:.2f})", 0.45)
-    if kw_cov >= 0.2:
+    if kw_cov >= WEAK_SUPPORT:
         return Grade(2, f"weakly supported (word coverage {kw_cov:.2f}, similarity {sim:.2f})", 0.45)
     return Grade(1, f"no support in the transcript (similarity {sim:.2f})", 0.6)
 
@@ -928,5 +1119,6 @@ __all__ = [
     "is_instruction_bearing",
     "set_embedder",
     "similarity",
+    "stale_values",
     "support_detail",
 ]

@@ -398,3 +398,37 @@ def without_instructions_to_evaluator(text: str) -> str:
     remaining sentences); ``""`` when every sentence is such an instruction."""
     kept = [s for s in split_sentences(text) if not is_instruction_to_evaluator(s)]
     return "\n".join(kept)
+
+
+# -- value formats --------------------------------------------------------------------------------------------------
+# One spelling per value so that "9 h 20 min" = "9 hours 20 minutes", "1.2 molar" = "1.2 M", "ten years" = "10 years".
+_CARDINALS = {
+    w: n
+    for w, n in _NUMBER_WORDS.items()
+    if isinstance(n, int) and w not in ("hundred", "thousand", "dozen", "once", "twice", "single", "couple", "twins")
+    and not w.endswith(("st", "nd", "rd", "th"))
+}  # fmt: skip
+_UNIT_WORDS = r"(?:years?|months?|weeks?|days?|hours?|minutes?|seconds?|nights?|shifts?|people|staff|routes?)"
+_WORD_BEFORE_UNIT = re.compile(
+    rf"\b({'|'.join(sorted(_CARDINALS, key=len, reverse=True))})(?=[\s-]+{_UNIT_WORDS}\b)", re.IGNORECASE
+)
+_SHORT_UNITS = (
+    (re.compile(r"(?<=\d)\s?(?:h|hrs?)\b\.?", re.IGNORECASE), " hours"),
+    (re.compile(r"(?<=\d)\s?(?:min|mins)\b\.?", re.IGNORECASE), " minutes"),
+    (re.compile(r"(?<=\d)\s?(?:sec|secs)\b\.?", re.IGNORECASE), " seconds"),
+    (re.compile(r"(?<=\d)\s?(?:yrs?)\b\.?", re.IGNORECASE), " years"),
+    (re.compile(r"(?<=\d)\s?millimolar\b", re.IGNORECASE), " mM"),
+    (re.compile(r"(?<=\d)\s?micromolar\b", re.IGNORECASE), " µM"),
+    (re.compile(r"(?<=\d)\s?molar\b", re.IGNORECASE), " M"),
+)
+
+
+def normalize_formats(text: str) -> str:
+    """``text`` with number, unit and duration formats in one spelling: short duration units written out
+    (``9 h 20 min`` -> ``9 hours 20 minutes``), molarity as its symbol (``1.2 molar`` -> ``1.2 M``) and a number
+    word before a unit as digits (``ten years`` -> ``10 years``, ``seven-year`` -> ``7-year``). Everything else is
+    left as it is; the result is the same length or longer, never shorter in content."""
+    out = _WORD_BEFORE_UNIT.sub(lambda m: str(_CARDINALS[m.group(1).lower()]), text)
+    for pat, repl in _SHORT_UNITS:
+        out = pat.sub(repl, out)
+    return out

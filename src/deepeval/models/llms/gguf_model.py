@@ -2,8 +2,10 @@
 
 xllamacpp embeds llama.cpp's C++ server. We start it bound to 127.0.0.1 on a free port with a random API key
 (no other process can use it) and talk to it with the same OpenAI-compatible client as :class:`LocalModel`, so the
-structured-output ladder (llama.cpp constrains decoding to the JSON schema), logprobs, retries and usage work
-unchanged. Costs are 0 (the hardware is yours).
+structured-output ladder (llama.cpp constrains decoding to the JSON schema: ``format="json_schema"`` by default),
+logprobs, retries and usage work unchanged. Every call carries a token cap (``max_tokens``, default
+:data:`DEFAULT_MAX_TOKENS`; also the server's own ``n_predict``), so a small model that never closes its JSON stops
+there instead of generating until the context is full. Costs are 0 (the hardware is yours).
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
 from deepeval.models.llms.local_model import LocalModel
 from deepeval.models.retry import RetryPolicy
+
+#: tokens a GGUF judge generates per call at most, unless ``max_tokens=`` says otherwise: enough for the longest
+#: structured replies of our metrics (statement lists, verdict lists with reasons), far below a full context
+DEFAULT_MAX_TOKENS = 512
 
 
 def _import_xllamacpp() -> Any:
@@ -39,6 +45,8 @@ class GGUFModel(LocalModel):
         n_threads: CPU threads (default: llama.cpp's choice).
         n_gpu_layers: layers offloaded to a GPU when the wheel has GPU support (default: llama.cpp's choice).
         n_parallel: concurrent sequences the server decodes (default 1); the client's concurrency cap follows.
+        max_tokens: most tokens generated per call (default :data:`DEFAULT_MAX_TOKENS`; None: no cap, the server
+            generates until the reply ends or the context is full). ``generation_kwargs={"max_tokens": n}`` wins.
         temperature, format, generation_kwargs, timeout, max_retries, retry_policy: as :class:`LocalModel`.
         **params: extra ``xllamacpp.CommonParams`` attributes set before start (e.g. ``n_batch=256``).
 
@@ -60,6 +68,7 @@ class GGUFModel(LocalModel):
         n_threads: int | None = None,
         n_gpu_layers: int | None = None,
         n_parallel: int = 1,
+        max_tokens: int | None = DEFAULT_MAX_TOKENS,
         temperature: float | None = 0.0,
         format: str | None = "json_schema",
         generation_kwargs: dict[str, Any] | None = None,
@@ -73,6 +82,8 @@ class GGUFModel(LocalModel):
             raise FileNotFoundError(f"GGUF model file not found: {file}")
         if n_ctx < 1 or n_parallel < 1:
             raise ValueError("n_ctx and n_parallel must be >= 1")
+        if max_tokens is not None and (isinstance(max_tokens, bool) or int(max_tokens) < 1):
+            raise ValueError(f"max_tokens must be >= 1 or None, got {max_tokens!r}")
         xlc = _import_xllamacpp()
         self.path = file
         self._server_lock = threading.Lock()
@@ -89,6 +100,8 @@ class GGUFModel(LocalModel):
             cp.cpuparams_batch.n_threads = n_threads
         if n_gpu_layers is not None:
             cp.n_gpu_layers = n_gpu_layers
+        if max_tokens is not None:
+            cp.n_predict = int(max_tokens)  # the server's own cap, behind the per-request one
         for name, value in params.items():
             if not hasattr(cp, name):
                 raise ConfigurationError(f"xllamacpp.CommonParams has no attribute {name!r}")
@@ -114,6 +127,7 @@ class GGUFModel(LocalModel):
             max_concurrency=n_parallel,
             retry_policy=retry_policy,
         )
+        self.max_tokens = None if max_tokens is None else int(max_tokens)
 
     def close(self) -> None:
         """Stop the embedded server and free the weights (idempotent)."""

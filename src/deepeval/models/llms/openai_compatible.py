@@ -181,6 +181,9 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         install_log_redaction()
         self.temperature = temperature
         self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})
+        #: default cap on generated tokens per call (sent as ``max_tokens_param`` unless the call or
+        #: ``generation_kwargs`` sets one); None sends no cap (the server's default)
+        self.max_tokens: int | None = None
         self.price = price
         self.retry_policy = retry_policy or RetryPolicy.from_settings(
             timeout=timeout, max_retries=max_retries
@@ -356,6 +359,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 content = prompt + schema_instruction(schema)
         request["messages"] = [{"role": "user", "content": content}]
         request.update(extra or {})
+        if self.max_tokens is not None:
+            request.setdefault(self.max_tokens_param, self.max_tokens)
         request.update(self.generation_kwargs)
         while True:
             body = dict(request)

@@ -1,0 +1,150 @@
+"""deepeval compare on two run exports: per-row changes, newly failing / passing rows, the seeded bootstrap
+interval, judge and prompt-version differences, and the exit codes a CI gate relies on."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+from html.parser import HTMLParser
+
+import pytest
+from typer.testing import CliRunner
+
+from deepeval import evaluate
+from deepeval.cli.main import app
+from deepeval.evaluate import CacheConfig, DisplayConfig, ErrorConfig
+from deepeval.evaluate.compare import bootstrap_ci, compare_files, render_html
+from deepeval.evaluate.report import save_json
+from deepeval.test_case import LLMTestCase
+
+from ._fakes import ScoreMetric
+
+SCORES_A = {"q0": 0.9, "q1": 0.2, "q2": 0.7, "q3": 0.6}
+SCORES_B = {"q0": 0.3, "q1": 0.8, "q2": 0.7, "q3": 0.65}
+
+
+def _run(scores, judge, prompt_version, path, error_on=None):
+    cases = [LLMTestCase(input=q, actual_output="a", name=f"case {q}") for q in scores]
+    metric = ScoreMetric(
+        lambda tc, n: scores[tc.input],
+        name="Acc",
+        judge=judge,
+        prompt_version=prompt_version,
+        fail_on=(lambda tc: "judge down" if tc.input == error_on else None),
+    )
+    result = evaluate(
+        cases,
+        [metric],
+        display_config=DisplayConfig(show_indicator=False, print_results=False),
+        cache_config=CacheConfig(write_cache=False),
+        error_config=ErrorConfig(ignore_errors=True),
+        identifier=path.stem,
+    )
+    save_json(result, path)
+    return path
+
+
+@pytest.fixture
+def runs(tmp_path):
+    a = _run(SCORES_A, "judge-a", "p1", tmp_path / "a.json")
+    b = _run(SCORES_B, "judge-b", "p2", tmp_path / "b.json")
+    return a, b
+
+
+def test_compare_rows_metrics_and_differences(runs):
+    cmp = compare_files(str(runs[0]), str(runs[1]), seed=7)
+    assert [(r.test_case, r.status_a, r.status_b) for r in cmp.newly_failing] == [
+        ("case q0", "passed", "failed")
+    ]
+    assert [r.test_case for r in cmp.newly_passing] == ["case q1"]
+    deltas = {r.test_case: r.delta for r in cmp.rows}
+    assert deltas["case q0"] == pytest.approx(-0.6) and deltas["case q2"] == pytest.approx(0.0)
+    assert [r.test_case for r in cmp.changed] == ["case q0", "case q1", "case q3"]
+    (m,) = cmp.metrics
+    assert m.paired == 4 and m.mean_delta == pytest.approx((-0.6 + 0.6 + 0 + 0.05) / 4)
+    # the interval is a seeded percentile bootstrap of the paired changes
+    values = [-0.6, 0.6, 0.0, 0.05]
+    rng = random.Random(7)
+    means = sorted(statistics.fmean(rng.choices(values, k=4)) for _ in range(2000))
+    assert (m.ci_low, m.ci_high) == (pytest.approx(means[49]), pytest.approx(means[1950]))
+    assert m.ci_low < m.mean_delta < m.ci_high
+    assert compare_files(str(runs[0]), str(runs[1]), seed=7).metrics[0].ci_low == m.ci_low  # reproducible
+    assert [(d.metric, d.a, d.b) for d in cmp.judges] == [("Acc", ["judge-a"], ["judge-b"])]
+    assert [(d.metric, d.a, d.b) for d in cmp.prompt_versions] == [("Acc", ["p1"], ["p2"])]
+
+
+def test_bootstrap_edges():
+    assert bootstrap_ci([]) == (None, None)
+    assert bootstrap_ci([0.25]) == (0.25, 0.25)
+    assert bootstrap_ci([0.1, 0.1, 0.1]) == (pytest.approx(0.1), pytest.approx(0.1))
+
+
+def test_cli_compare_exit_1_on_newly_failing_and_writes_html(runs, tmp_path):
+    html = tmp_path / "cmp.html"
+    res = CliRunner().invoke(app, ["compare", str(runs[0]), str(runs[1]), "--html", str(html)])
+    assert res.exit_code == 1, res.output
+    assert "1 newly failing; 1 newly passing" in res.output
+    assert "Judges differ for Acc: A judge-a; B judge-b" in res.output
+    assert "Prompt versions differ for Acc: A p1; B p2" in res.output
+    assert "case q0 / Acc: 0.900 -> 0.300 (failed)" in res.output
+    page = html.read_text()
+    tags: list[tuple[str, dict]] = []
+
+    class P(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            tags.append((tag, dict(attrs)))
+
+    P().feed(page)
+    assert not any(t in ("script", "link", "img") for t, _ in tags)
+    classes = [a.get("class") for t, a in tags if t == "tr" and a.get("class")]
+    assert classes == ["newly-failing", "newly-passing", "same", "same"]
+    assert render_html(compare_files(str(runs[0]), str(runs[1]))) == page
+
+
+def test_cli_compare_exit_0_when_nothing_newly_fails(runs):
+    res = CliRunner().invoke(app, ["compare", str(runs[1]), str(runs[1])])
+    assert res.exit_code == 0, res.output
+    assert "0 changed; 0 newly failing" in res.output
+
+
+def test_an_error_after_a_pass_counts_as_newly_failing(tmp_path):
+    a = _run(SCORES_A, "j", "p", tmp_path / "a.json")
+    b = _run(SCORES_A, "j", "p", tmp_path / "b.json", error_on="q2")
+    cmp = compare_files(str(a), str(b))
+    assert [(r.test_case, r.status_b, r.delta) for r in cmp.newly_failing] == [("case q2", "error", None)]
+    assert cmp.metrics[0].paired == 3
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (None, "no such file"),
+        ("{not json", "not JSON"),
+        ('{"runs": []}', "not a deepeval run export"),
+        ('{"test_results": [1]}', "test_results[0] is not a test result"),
+    ],
+)
+def test_cli_compare_bad_files_exit_2_without_traceback(runs, tmp_path, content, words):
+    bad = tmp_path / "bad.json"
+    if content is not None:
+        bad.write_text(content)
+    res = CliRunner().invoke(app, ["compare", str(runs[0]), str(bad)])
+    assert res.exit_code == 2
+    assert words in res.output and "Traceback" not in res.output
+    assert str(bad) in res.output
+
+
+def test_cli_compare_usage_error_exit_2(runs):
+    res = CliRunner().invoke(app, ["compare", str(runs[0])])
+    assert res.exit_code == 2
+
+
+def test_rows_only_in_one_run_are_listed(tmp_path):
+    a = _run(SCORES_A, "j", "p", tmp_path / "a.json")
+    b = _run({"q0": 0.9, "q9": 0.5}, "j", "p", tmp_path / "b.json")
+    cmp = compare_files(str(a), str(b))
+    assert [k[0] for k in cmp.only_in_a] == ["case q1", "case q2", "case q3"]
+    assert cmp.only_in_b == [("case q9", "Acc", 0)]
+    data = json.loads(b.read_text())
+    assert data["totals"]["test_cases"] == 2
