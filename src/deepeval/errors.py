@@ -7,6 +7,9 @@ API key (see :func:`deepeval.config.redact`).
 from __future__ import annotations
 
 import enum
+from typing import Any
+
+from pydantic_core import PydanticCustomError, ValidationError
 
 
 class DeepEvalError(Exception):
@@ -15,6 +18,11 @@ class DeepEvalError(Exception):
 
 class MissingTestCaseParamsError(DeepEvalError):
     """A metric needs a test-case field that is ``None`` (or an ``actual_output`` that is empty)."""
+
+
+class WrongTestCaseTypeError(DeepEvalError, TypeError, ValueError):
+    """A metric given the wrong kind of test case (an ``LLMTestCase`` to a conversational metric, or the reverse).
+    A ``ValueError``, as deepeval raises, and a ``TypeError``."""
 
 
 class InvalidEvalModeError(DeepEvalError, ValueError):
@@ -76,7 +84,7 @@ class JudgeError(DeepEvalError):
         self.kind: ErrorKind | str = _kind_of(kind)
 
 
-class StructuredOutputError(JudgeError):
+class StructuredOutputError(JudgeError, ValueError):
     """The judge's reply could not be parsed into the requested schema, even after repair and one re-ask."""
 
     def __init__(self, message: str, *, model: str | None = None) -> None:
@@ -100,6 +108,44 @@ class RequestTooLargeError(SystemOneError):
 
     def __init__(self, message: str, *, model: str | None = None) -> None:
         super().__init__(message, model=model, kind="context_limit")
+
+
+class InvalidTestCaseError(ValidationError, DeepEvalError, TypeError):
+    """A test case (``LLMTestCase``, ``Turn``, ``ToolCall``, ``ConversationalTestCase``...) built or assigned with a
+    missing or wrongly typed field.
+
+    A pydantic ``ValidationError`` (so a ``ValueError``) with pydantic's ``.errors()``, as deepeval's pydantic test
+    cases raise; also a ``TypeError``, which deepeval raises for some checks and this package raised before. ``str()``
+    is one readable line per wrong field (``LLMTestCase.input is required``). Build one with :meth:`wrap`.
+    """
+
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+    @classmethod
+    def wrap(cls, err: ValidationError, message: str) -> InvalidTestCaseError:
+        """``err``'s errors (same types, locations and inputs) under ``message``."""
+        lines: list[Any] = [
+            {
+                "type": e["type"],
+                "loc": e["loc"],
+                "input": e["input"],
+                **({"ctx": e["ctx"]} if "ctx" in e else {}),
+            }
+            for e in err.errors()
+        ]
+        try:
+            new = cls.from_exception_data(err.title, lines)
+        except (KeyError, TypeError, ValueError):  # an error type of our own (PydanticCustomError) or odd ctx
+            lines = [
+                {"type": PydanticCustomError(e["type"], e["msg"]), "loc": e["loc"], "input": e["input"]}
+                for e in err.errors()
+            ]
+            new = cls.from_exception_data(err.title, lines)
+        new.message = message
+        return new
 
 
 class DatasetError(DeepEvalError, ValueError):

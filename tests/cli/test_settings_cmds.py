@@ -305,7 +305,20 @@ def test_set_local_model(isolated: Path) -> None:
     assert "Eval mode: llm (default: an LLM judge is configured)" in out
     assert SECRET not in out
     assert _run("unset-local-model")[0] == 0
+    assert dotenv_values(path) == {"LOCAL_MODEL_API_KEY": SECRET}  # the key stays unless -x, as deepeval's
+    assert _run("unset-local-model", "-x")[0] == 0
     assert dotenv_values(path) == {}
+
+
+def test_set_local_model_short_options(isolated: Path) -> None:
+    code, out = _run("set-local-model", "-m", "qwen2.5:7b", "-u", "http://127.0.0.1:11434/v1", "-f", "json")
+    assert code == 0, out
+    assert dotenv_values(isolated / ".env.local") == {
+        "USE_LOCAL_MODEL": "YES",
+        "LOCAL_MODEL_NAME": "qwen2.5:7b",
+        "LOCAL_MODEL_BASE_URL": "http://127.0.0.1:11434/v1",
+        "LOCAL_MODEL_FORMAT": "json",
+    }
 
 
 @pytest.mark.parametrize(

@@ -25,10 +25,10 @@ def test_bad_golden_is_a_type_error_and_a_value_error_naming_the_field():
         Golden()  # type: ignore[call-arg]
     with pytest.raises(TypeError, match=r"ConversationalGolden\.scenario is required"):
         ConversationalGolden()  # type: ignore[call-arg]
-    # test cases keep raising a plain TypeError
+    # test cases raise a pydantic ValidationError (a ValueError) that is also a TypeError, as goldens do
     with pytest.raises(TypeError) as tc_info:
         LLMTestCase(input=3)  # type: ignore[arg-type]
-    assert not isinstance(tc_info.value, ValueError)
+    assert isinstance(tc_info.value, ValueError)
 
 
 def test_camel_case_in_and_out():

@@ -175,6 +175,56 @@ def test_deepeval_test_run_writes_one_session_report(tmp_path, workers):
     }
 
 
+def test_test_run_accepts_deepeval_options_identifier_display_and_pytest_ones(tmp_path):
+    """-id names the run in its export, -d failing keeps only failing rows in the table, --mark/--durations go to
+    pytest, and -o (a Confident AI baseline) is accepted with one notice."""
+    (tmp_path / "test_llm.py").write_text(TEST_FILE)
+    folder = tmp_path / "results"
+    args = [str(DEEPEVAL), "test", "run", "test_llm.py", "-p", "no:cacheprovider", "-id", "nightly"]
+    args += ["-d", "failing", "--mark", "not slow", "--durations", "2", "-o", "-W", "-X", "--color", "no"]
+    proc = subprocess.run(
+        args,
+        cwd=tmp_path,
+        env={
+            **os.environ,
+            "DEEPEVAL_DISABLE_DOTENV": "1",
+            "COLUMNS": "160",
+            "DEEPEVAL_RESULTS_FOLDER": str(folder),
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "2 passed" in proc.stdout and "1 failed" in proc.stdout
+    assert "slowest 2 durations" in proc.stdout
+    assert proc.stderr.count("--official") == 1
+    table = proc.stdout.split("deepeval results", 1)[1].split("slowest 2 durations", 1)[0]
+    assert "test_answers[tiny]" in table and "test_answers[a long enough answer]" not in table
+    (report,) = _reports(folder)
+    assert report["identifier"] == "nightly"
+    assert len(report["test_results"]) == 2  # -d only filters the table
+
+
+HYPER_FILE = textwrap.dedent(
+    """
+    import deepeval
+    from deepeval import assert_test
+    from deepeval.test_case import LLMTestCase
+    from test_llm import LengthMetric
+
+    deepeval.login("not-a-" + "real-key")  # split: pytest's warning summary quotes this source line
+
+    @deepeval.log_hyperparameters(model="gpt-x", prompt_template="Answer: {q}")
+    def hyperparameters():
+        return {"temperature": 0.2, "unused": None}
+
+    def test_one():
+        assert_test(LLMTestCase(input="q", actual_output="a long enough answer"), [LengthMetric()])
+    """
+)
+
+
 BAD_INPUT_TESTS = textwrap.dedent(
     """
     import json
@@ -212,6 +262,50 @@ BAD_INPUT_TESTS = textwrap.dedent(
         assert_test(tc, [Turns()])
     """
 )
+
+
+@pytest.mark.parametrize("workers", [None, 2])
+def test_log_hyperparameters_in_a_test_file_reach_the_run_export(tmp_path, workers):
+    (tmp_path / "test_llm.py").write_text(TEST_FILE)
+    (tmp_path / "test_hyper.py").write_text(HYPER_FILE)
+    folder = tmp_path / "results"
+    args = [str(DEEPEVAL), "test", "run", ".", "-p", "no:cacheprovider"]
+    if workers is not None:
+        args += ["-n", str(workers)]
+    proc = subprocess.run(
+        args,
+        cwd=tmp_path,
+        env={
+            **os.environ,
+            "DEEPEVAL_DISABLE_DOTENV": "1",
+            "COLUMNS": "160",
+            "DEEPEVAL_RESULTS_FOLDER": str(folder),
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # test_answers[tiny] fails
+    (report,) = _reports(folder)
+    assert report["hyperparameters"] == {
+        "temperature": "0.2",
+        "model": "gpt-x",
+        "prompt_template": "Answer: {q}",
+    }
+    names = {r["name"] for r in report["test_results"]}
+    assert names == {
+        "test_hyper.py::test_one",
+        "test_llm.py::test_answers[a long enough answer]",
+        "test_llm.py::test_answers[tiny]",
+    }
+    assert "not-a-real-key" not in proc.stdout + proc.stderr
+
+
+def test_pytest_xdist_is_a_normal_dependency():
+    from importlib.metadata import requires
+
+    reqs = [r for r in requires("deepeval-oss") or [] if r.startswith("pytest-xdist")]
+    assert reqs and all("extra ==" not in r for r in reqs[:1]), reqs
 
 
 def test_deepeval_test_run_survives_bad_input_on_a_strict_stdout(tmp_path):

@@ -20,7 +20,14 @@ def test_top_level_exports_are_the_api_functions() -> None:
     from deepeval import a_evaluate, assert_test, evaluate
 
     assert (a_evaluate, assert_test, evaluate) == (api.a_evaluate, api.assert_test, api.evaluate)
-    assert set(deepeval.__all__) == {"__version__", "a_evaluate", "assert_test", "evaluate"}
+    assert set(deepeval.__all__) == {
+        "__version__",
+        "a_evaluate",
+        "assert_test",
+        "evaluate",
+        "log_hyperparameters",
+        "login",
+    }
 
 
 def test_a_evaluate_from_the_top_level_runs_on_the_callers_loop() -> None:
@@ -46,3 +53,59 @@ def test_import_deepeval_stays_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.strip() == ""
+
+
+def test_log_hyperparameters_records_the_function_dict_in_both_spellings(monkeypatch) -> None:
+    import pytest
+
+    from deepeval.evaluate import _session
+    from deepeval.test_run import log_hyperparameters
+
+    monkeypatch.setattr(_session, "_hyperparameters", None)
+
+    @deepeval.log_hyperparameters
+    def plain() -> dict:
+        return {"model": "gpt-4.1", "top_k": 3, "dropped": None}
+
+    assert _session.hyperparameters() == {"model": "gpt-4.1", "top_k": "3"}
+    assert plain() == {"model": "gpt-4.1", "top_k": 3, "dropped": None}  # the function still works
+
+    @log_hyperparameters(model="m", prompt_template="T")
+    def older() -> dict:
+        return {"temperature": 0.5}
+
+    assert _session.hyperparameters() == {"temperature": "0.5", "model": "m", "prompt_template": "T"}
+    with pytest.raises(TypeError, match="must return a dict"):
+        log_hyperparameters(lambda: ["not", "a", "dict"])
+
+
+def test_login_is_a_warned_no_op_that_never_shows_the_key(monkeypatch) -> None:
+    import warnings
+
+    import pytest
+
+    from deepeval import _login
+
+    monkeypatch.setattr(_login, "_warned", False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        deepeval.login("sk-confident-secret-1234")
+        deepeval.login("sk-confident-secret-1234")
+    assert len(caught) == 1 and "Confident AI" in str(caught[0].message)
+    assert "secret" not in str(caught[0].message)
+    for bad in ("", None, 3):
+        with pytest.raises(ValueError, match="non-empty API key"):
+            deepeval.login(bad)  # type: ignore[arg-type]
+
+
+def test_deepeval_import_paths_for_result_types_and_run_ids() -> None:
+    from deepeval.evaluate.results import EvaluationResult as Ours
+    from deepeval.evaluate.types import EvaluationResult, MetricData, TestResult
+    from deepeval.test_run import MetricData as RunMetricData
+    from deepeval.test_run import TestRunResultDisplay
+
+    assert EvaluationResult is Ours and MetricData is RunMetricData and TestResult.__name__ == "TestResult"
+    assert TestRunResultDisplay("failing").value == "failing"
+    run = Ours(test_results=[], run_id="abc")
+    assert (run.test_run_id, run.confident_link) == ("abc", None)
+    assert Ours(test_results=[]).test_run_id is None

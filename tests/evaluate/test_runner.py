@@ -13,6 +13,7 @@ from deepeval.evaluate import (
     DisplayConfig,
     ErrorConfig,
     EvaluationError,
+    TestResult,
     a_evaluate,
 )
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -152,6 +153,29 @@ def test_mixed_test_case_kinds_are_skipped_with_reason():
         {"role": "user", "content": "hi"},
         {"role": "assistant", "content": "hello"},
     ]
+
+
+def test_conversational_results_are_named_like_deepeval_and_turns_read_as_attributes():
+    convo = ConversationalTestCase(
+        turns=[Turn(role="user", content="hi"), Turn(role="assistant", content="hello")]
+    )
+    single = LLMTestCase(input="q", actual_output="a")
+    result = run([single, convo], [ScoreMetric(1.0, name="Single"), ConvMetric()])
+    assert [t.name for t in result.test_results] == ["test_case_0", "conversational_test_case_1"]
+    turns = result.test_results[1].turns
+    assert turns is not None
+    assert [(t.role, t.content, t.retrieval_context) for t in turns] == [
+        ("user", "hi", None),
+        ("assistant", "hello", None),
+    ]
+    with pytest.raises(AttributeError, match="no field 'rol'"):
+        _ = turns[0].rol
+    # still plain data: JSON export and the dict round trip are unchanged
+    data = result.test_results[1].to_dict()
+    assert data["turns"] == [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    assert type(data["turns"][0]) is dict
+    back = TestResult.from_dict(json.loads(json.dumps(data)))
+    assert back.turns is not None and back.turns[1].role == "assistant"
 
 
 def test_max_concurrent_bounds_measures_in_flight():
@@ -358,3 +382,38 @@ def test_a_failing_finish_hook_is_an_error_row_not_a_crash():
     )
     assert [m.status for t in result.test_results for m in t.metrics_data] == ["error", "passed"] * 2
     assert result.test_results[0].metrics_data[0].error == "metric set a score that is not a number (str)"
+
+
+class _Raises(ScoreMetric):
+    def __init__(self, exc: Exception) -> None:
+        super().__init__(0.5, name="Raises")
+        self.exc = exc
+
+    def measure(self, tc, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise self.exc
+
+    async def a_measure(self, tc, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise self.exc
+
+
+def test_evaluation_error_is_also_the_first_errors_class_so_deepeval_excepts_keep_working():
+    import pickle
+
+    from deepeval.errors import MissingTestCaseParamsError
+
+    class OwnError(Exception):
+        pass
+
+    with pytest.raises(MissingTestCaseParamsError) as info:
+        run(cases(2), [_Raises(MissingTestCaseParamsError("Raises needs context"))])
+    err = info.value
+    assert isinstance(err, EvaluationError) and len(err.result.test_results) == 2  # no row lost
+    assert "MissingTestCaseParamsError: Raises needs context" in str(err)
+    assert pickle.loads(pickle.dumps(type(err))) is type(err)
+    with pytest.raises(ValueError) as value_info:
+        run(cases(1), [_Raises(ValueError("bad judge json"))])
+    assert isinstance(value_info.value, EvaluationError)
+    # a class outside deepeval.errors and the builtins cannot be named from the row: a plain EvaluationError
+    with pytest.raises(EvaluationError) as plain:
+        run(cases(1), [_Raises(OwnError("mine"))])
+    assert type(plain.value) is EvaluationError

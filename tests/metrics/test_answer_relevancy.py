@@ -515,3 +515,15 @@ def test_verdicts_name_each_statement_and_who_decided_it() -> None:
         ("no", "llm"),
         ("borderline", "llm"),
     ]
+
+
+def test_statements_and_verdicts_read_as_deepeval_attributes_after_a_measure() -> None:
+    metric = AnswerRelevancyMetric(model=llm_with(["yes", "no", "idk"]), eval_mode="llm")
+    metric.measure(CASE)
+    assert metric.statements == STATEMENTS
+    assert metric.verdicts is not None
+    assert [(v.verdict, v.reason) for v in metric.verdicts] == [
+        ("yes", "r0"),
+        ("no", "r1"),
+        ("borderline", "r2"),
+    ]

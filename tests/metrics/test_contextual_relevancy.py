@@ -422,3 +422,31 @@ def test_sync_path_makes_the_same_calls(mode: str) -> None:
         results.append((score, calls_by_schema(llm), s1.call_count, metric.score_breakdown))
     assert results[0] == results[1]
     assert results[0][0] == pytest.approx(0.5)
+
+
+def test_a_template_written_for_deepeval_generate_verdicts_per_node_is_used_in_llm_mode() -> None:
+    """deepeval 4.3.1's per-node prompt is generate_verdicts(input, context); an override of that shape replaces
+    ours (generate_node_verdicts), called by keyword once per node."""
+    seen: list[tuple[str, str]] = []
+
+    class DeepevalStyle(ContextualRelevancyTemplate):
+        @staticmethod
+        def generate_verdicts(input: str, context: str, multimodal: bool = False) -> str:  # type: ignore[override]
+            seen.append((input, context))
+            return f"MY_CR_VERDICTS {context}"
+
+    def respond(prompt: str, schema: object) -> object:
+        if getattr(schema, "__name__", None) == "StatementVerdicts":
+            node = prompt.removeprefix("MY_CR_VERDICTS ")
+            return {
+                "verdicts": [
+                    {"statement": st, "verdict": VERDICTS[st], "reason": "r"} for st in STATEMENTS[node]
+                ]
+            }
+        return {"reason": "cr reason"}
+
+    llm = ScriptedLLM(respond)
+    metric = ContextualRelevancyMetric(model=llm, eval_mode="llm", evaluation_template=DeepevalStyle)
+    assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(0.5)
+    assert sorted(seen) == sorted((case([]).input, n) for n in (NODE_A, NODE_B, NODE_C))
+    assert calls_by_schema(llm) == {"StatementVerdicts": 3, "ReasonReply": 1}

@@ -72,9 +72,35 @@ def test_env_eval_mode_used_and_invalid_env_raises(monkeypatch: pytest.MonkeyPat
         metric.measure(CASE)
 
 
-def test_invalid_threshold() -> None:
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), "0.5", True])
+def test_invalid_threshold(bad: object) -> None:
     with pytest.raises(ValueError, match="threshold"):
-        AnswerRelevancyMetric(threshold=1.5)
+        AnswerRelevancyMetric(threshold=bad)  # type: ignore[arg-type]
+
+
+def test_threshold_above_one_is_accepted_and_never_passes() -> None:
+    """deepeval 4.3.1 accepts any number; a score in [0, 1] cannot reach 1.01."""
+    metric = AnswerRelevancyMetric(model=ScriptedLLM(router()), threshold=1.01)
+    assert metric.threshold == 1.01
+
+
+def test_wrong_test_case_type_is_a_value_error_and_a_type_error() -> None:
+    from deepeval.errors import WrongTestCaseTypeError
+    from deepeval.metrics import KnowledgeRetentionMetric
+    from deepeval.test_case import ConversationalTestCase, Turn
+
+    with pytest.raises(ValueError, match="evaluates a ConversationalTestCase") as info:
+        KnowledgeRetentionMetric(model=ScriptedLLM(router())).measure(CASE)
+    assert isinstance(info.value, (WrongTestCaseTypeError, TypeError))
+    conv = ConversationalTestCase(turns=[Turn(role="user", content="hi")])
+    with pytest.raises(ValueError, match="evaluates an LLMTestCase"):
+        AnswerRelevancyMetric(model=ScriptedLLM(router())).measure(conv)  # type: ignore[arg-type]
+
+
+def test_structured_output_error_is_a_value_error() -> None:
+    from deepeval.errors import JudgeError, StructuredOutputError
+
+    assert issubclass(StructuredOutputError, ValueError) and issubclass(StructuredOutputError, JudgeError)
 
 
 def test_cache_config_names_mode_judges_and_versions() -> None:

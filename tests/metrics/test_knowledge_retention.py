@@ -273,3 +273,70 @@ def test_sync_equals_async() -> None:
     s = KnowledgeRetentionMetric(model=make_llm(), eval_mode="llm", async_mode=False)
     assert a.measure(FULL) == s.measure(FULL)
     assert (a.reason, a.score_breakdown, a.verbose_logs) == (s.reason, s.score_breakdown, s.verbose_logs)
+
+
+def test_a_template_written_for_deepeval_gets_its_keywords_extract_data_and_generate_verdict() -> None:
+    """deepeval 4.3.1 calls extract_data(user_message, previous_turns) and generate_verdict(llm_message,
+    accumulated_knowledge) by keyword; an override declaring only those must be used, with those values."""
+    from deepeval.metrics.knowledge_retention import KnowledgeRetentionTemplate
+
+    seen: list[tuple[str, object]] = []
+
+    class DeepevalStyle(KnowledgeRetentionTemplate):
+        @staticmethod
+        def extract_data(user_message, previous_turns):  # type: ignore[no-untyped-def]
+            seen.append(("extract", (user_message, previous_turns)))
+            return f"MY_EXTRACT {user_message}"
+
+        @staticmethod
+        def generate_verdict(llm_message, accumulated_knowledge):  # type: ignore[no-untyped-def]
+            seen.append(("verdict", (llm_message, list(accumulated_knowledge))))
+            return f"MY_VERDICT {llm_message}"
+
+        @staticmethod
+        def generate_reason(attritions, score):  # type: ignore[no-untyped-def]
+            seen.append(("reason", (list(attritions), score)))
+            return "MY_REASON"
+
+    def respond(prompt: str, schema: object) -> object:
+        name = getattr(schema, "__name__", None)
+        if name == "KnowledgeData":
+            return {"data": {"name": "Maya"}} if "Maya" in prompt else {"data": {}}
+        if name == "BinaryVerdict":
+            return {"verdict": "yes" if "Who are you" in prompt else "no", "reason": "forgot the name"}
+        return {"reason": "custom reason"}
+
+    llm = ScriptedLLM(respond)
+    metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm", evaluation_template=DeepevalStyle)
+    tc = convo(
+        ("user", "I'm Maya"), ("assistant", "Hi Maya"), ("user", "Help me"), ("assistant", "Who are you?")
+    )
+    assert metric.measure(tc) == pytest.approx(0.5)
+    assert metric.reason == "custom reason"
+    assert ("extract", ("I'm Maya", [])) in seen
+    assert (
+        "extract",
+        ("Help me", [{"role": "user", "content": "I'm Maya"}, {"role": "assistant", "content": "Hi Maya"}]),
+    ) in seen
+    assert ("verdict", ("Hi Maya", ["name: Maya"])) in seen
+    assert ("reason", (["forgot the name"], "0.50")) in seen
+    assert all(c.prompt.startswith("MY_") for c in llm.calls)
+
+
+def test_knowledges_and_verdicts_are_set_after_a_measure_as_deepeval_does() -> None:
+    metric = KnowledgeRetentionMetric(model=make_llm(), eval_mode="llm")
+    metric.measure(FULL)
+    assert len(metric.knowledges) == len(FULL.turns)
+    assert [k.facts if k is not None else None for k in metric.knowledges] == [
+        FLAT_FACTS[U1],
+        None,
+        FLAT_FACTS[U2],
+        None,
+        FLAT_FACTS[U3],
+        None,
+        [],
+        None,
+        None,
+    ]
+    assert metric.knowledges[4].supersedes == ["The user's budget is 120 euros per night."]
+    assert [v.verdict for v in metric.verdicts or []] == ["no", "yes", "no", "no", "yes"]

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 
+import pydantic
 import pytest
 
 from deepeval.errors import MissingTestCaseParamsError as ErrorsMissing
 from deepeval.test_case import (
+    ConversationalTestCase,
     LLMTestCase,
     MissingTestCaseParamsError,
     RetrievedContextData,
     ToolCall,
+    Turn,
 )
 
 # (snake name, camelCase alias, a valid value)
@@ -129,11 +132,44 @@ def test_nested_errors_keep_the_full_path() -> None:
         LLMTestCase(input="q", expected_tools=[{"name": "a"}, {"description": "no name"}])
 
 
-def test_missing_input_and_unknown_fields() -> None:
-    with pytest.raises(TypeError, match=r"^LLMTestCase\.input is required$"):
+def test_missing_input_is_a_pydantic_validation_error_and_a_type_error() -> None:
+    with pytest.raises(pydantic.ValidationError, match=r"^LLMTestCase\.input is required$") as info:
         LLMTestCase(actual_output="a")
-    with pytest.raises(TypeError, match=r"^LLMTestCase\.retrival_context: unknown field"):
-        LLMTestCase(input="q", retrival_context=["typo"])
+    assert isinstance(info.value, ValueError) and isinstance(info.value, TypeError)
+    assert [(e["type"], e["loc"]) for e in info.value.errors()] == [("missing", ("input",))]
+
+
+def test_unknown_keywords_are_ignored_as_deepeval_does() -> None:
+    tc = LLMTestCase(input="q", retrival_context=["typo"], foo=1)
+    assert tc.retrieval_context is None and not hasattr(tc, "foo")
+    assert "foo" not in tc.to_dict() and "retrivalContext" not in tc.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("build", "owner", "types"),
+    [
+        (lambda: Turn(role="system", content="x"), "Turn", [("value_error", ("role",))]),
+        (lambda: Turn(role="user"), "Turn", [("missing", ("content",))]),
+        (lambda: ToolCall(), "ToolCall", [("missing", ("name",))]),
+        (
+            lambda: ConversationalTestCase(turns=[{"role": "bad", "content": "x"}]),
+            "ConversationalTestCase",
+            [("value_error", ("turns", 0, "role"))],
+        ),
+    ],
+)
+def test_turn_tool_call_and_conversation_errors_are_validation_errors(build, owner, types) -> None:
+    with pytest.raises(pydantic.ValidationError) as info:
+        build()
+    assert str(info.value).startswith(f"{owner}.")
+    assert [(e["type"], e["loc"]) for e in info.value.errors()] == types
+
+
+def test_unknown_keywords_on_turn_tool_call_and_conversation_are_ignored() -> None:
+    turn = Turn(role="user", content="x", foo=2)
+    call = ToolCall(name="n", foo=3)
+    conv = ConversationalTestCase(turns=[turn], foo=4)
+    assert not any(hasattr(o, "foo") for o in (turn, call, conv))
 
 
 def test_several_errors_are_all_reported() -> None:

@@ -345,11 +345,13 @@ def unset_openai(
 
 @app.command("set-local-model")
 def set_local_model(
-    model: str = typer.Option(..., "--model", help="Model name on the OpenAI-compatible server."),
-    base_url: str = typer.Option(..., "--base-url", help="Server base URL, e.g. http://127.0.0.1:8000/v1."),
+    model: str = typer.Option(..., "--model", "-m", help="Model name on the OpenAI-compatible server."),
+    base_url: str = typer.Option(
+        ..., "--base-url", "-u", help="Server base URL, e.g. http://127.0.0.1:8000/v1."
+    ),
     prompt_api_key: bool = PromptOpt,
     fmt: str | None = typer.Option(
-        None, "--format", help=f"Structured-output format: {' | '.join(LOCAL_FORMATS)}."
+        None, "--format", "-f", help=f"Structured-output format: {' | '.join(LOCAL_FORMATS)}."
     ),
     save: str | None = SaveOpt,
     quiet: bool = QuietOpt,
@@ -377,12 +379,20 @@ def set_local_model(
 
 
 @app.command("unset-local-model")
-def unset_local_model(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
-    """Remove USE_LOCAL_MODEL and LOCAL_MODEL_* from the dotenv file (default: .env.local)."""
+def unset_local_model(
+    save: str | None = SaveOpt,
+    clear_secrets: bool = typer.Option(
+        False, "--clear-secrets", "-x", help="Also remove LOCAL_MODEL_API_KEY from the dotenv file."
+    ),
+    quiet: bool = QuietOpt,
+) -> None:
+    """Remove USE_LOCAL_MODEL and LOCAL_MODEL_* from the dotenv file (default: .env.local); the API key stays
+    unless --clear-secrets, as deepeval's."""
+    keys = [k for k in LOCAL_KEYS if clear_secrets or k != "LOCAL_MODEL_API_KEY"]
     with _fail_cleanly():
         path = _target(save)
         assert path is not None
-        _remove(path, LOCAL_KEYS, quiet)
+        _remove(path, keys, quiet)
 
 
 def _gguf_file(value: str) -> str:

@@ -4,9 +4,11 @@ Options map to ``assert_test`` through environment variables (read in :func:`dee
 ``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
 meaning, not pytest's ``-s``), ``-v`` DEEPEVAL_VERBOSE_MODE (metric verbose logs, not pytest verbosity), ``-r K``
 DEEPEVAL_REPEAT, ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``--full-reason``
-DEEPEVAL_SHOW_FULL_REASON (read by the plugin's table). ``-x`` and ``-n N`` go to
-pytest (``-n`` needs pytest-xdist). Any other argument is passed to pytest unchanged (e.g. ``-k name``,
-``--tb=short``). The exit code is pytest's.
+DEEPEVAL_SHOW_FULL_REASON (read by the plugin's table), ``-id NAME`` DEEPEVAL_TEST_RUN_IDENTIFIER (the run's identifier in the table's export), ``-d all|failing|passing``
+DEEPEVAL_TEST_RUN_DISPLAY (which rows the results table shows). ``-x``/``-X``, ``-n N`` (pytest-xdist),
+``-m MARK``, ``--durations N``, ``--pdb``, ``--color`` and ``-W`` (no warnings summary) go to pytest as pytest
+options. ``-o/--official`` (a Confident AI baseline) is accepted and says once that it does nothing here. Any other
+argument is passed to pytest unchanged (e.g. ``-k name``, ``--tb=short``). The exit code is pytest's.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 import typer
 
 from deepeval.cli.main import app
+from deepeval.evaluate.configs import TestRunResultDisplay
 
 test_app = typer.Typer(help="Run test files that use assert_test (pytest + the deepeval results table).")
 app.add_typer(test_app, name="test")
@@ -37,7 +40,7 @@ def run(
         help="Test file or folder, or a pytest node id (test_x.py::test_name, test_x.py::TestC::test_m[p]).",
     ),
     num_processes: int | None = typer.Option(
-        None, "-n", "--num-processes", help="Parallel workers (needs pytest-xdist)."
+        None, "-n", "--num-processes", help="Parallel workers (pytest-xdist)."
     ),
     use_cache: bool = typer.Option(
         False, "-c", "--use-cache", help="Serve metric rows from the result cache."
@@ -51,12 +54,39 @@ def run(
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Turn on every metric's verbose mode."),
     repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Measure each metric K times and aggregate."),
     exit_on_first_failure: bool = typer.Option(
-        False, "-x", "--exit-on-first-failure", help="Stop at the first failure."
+        False, "--exit-on-first-failure", "-x/-X", help="Stop at the first failure (-X: run on, the default)."
     ),
     backend: str = typer.Option(
         "local", "--backend", help="local | ray: where assert_test measures (ray extra)."
     ),
     ray_address: str | None = typer.Option(None, "--ray-address", help="Ray cluster for --backend ray."),
+    identifier: str | None = typer.Option(
+        None, "-id", "--identifier", help="Name this test run (the identifier of its exported results)."
+    ),
+    display: TestRunResultDisplay = typer.Option(
+        TestRunResultDisplay.ALL,
+        "-d",
+        "--display",
+        case_sensitive=False,
+        help="Which test cases the table shows.",
+    ),
+    mark: str | None = typer.Option(
+        None, "-m", "--mark", help="Run only tests matching this pytest mark expression."
+    ),
+    durations: int | None = typer.Option(
+        None, "--durations", help="Show the N slowest tests (pytest --durations)."
+    ),
+    pdb: bool = typer.Option(False, "--pdb/--no-pdb", help="Start the debugger on failures (pytest --pdb)."),
+    color: str | None = typer.Option(None, "--color", help="yes | no | auto (pytest --color)."),
+    show_warnings: bool = typer.Option(
+        True, "--show-warnings/--hide-warnings", "-w/-W", help="Show pytest's warnings summary (-W hides it)."
+    ),
+    official: bool = typer.Option(
+        False,
+        "-o",
+        "--official",
+        help="Accepted for compatibility: Confident AI baselines do not exist here.",
+    ),
     full_reason: bool = typer.Option(
         False, "--full-reason", help="Print every reason and error in full in the results table."
     ),
@@ -101,6 +131,13 @@ def run(
         args += ["-n", str(num_processes)]
     if exit_on_first_failure:
         args.append("-x")
+    args += _pytest_options(mark, durations, pdb, color, show_warnings)
+    if official:
+        typer.echo(
+            "deepeval test run: --official marks a Confident AI baseline; this implementation keeps results "
+            "local, so it has no effect.",
+            err=True,
+        )
     args += list(ctx.args)
     flags = {
         "DEEPEVAL_USE_CACHE": use_cache,
@@ -115,6 +152,11 @@ def run(
         else:
             os.environ.pop(key, None)
     os.environ["DEEPEVAL_REPEAT"] = str(repeat)
+    os.environ["DEEPEVAL_TEST_RUN_DISPLAY"] = display.value
+    if identifier:
+        os.environ["DEEPEVAL_TEST_RUN_IDENTIFIER"] = identifier
+    else:
+        os.environ.pop("DEEPEVAL_TEST_RUN_IDENTIFIER", None)
     os.environ["DEEPEVAL_BACKEND"] = backend
     if ray_address:
         os.environ["DEEPEVAL_RAY_ADDRESS"] = ray_address
@@ -124,3 +166,21 @@ def run(
         args += ["-p", "deepeval.plugins.pytest_plugin"]
     code = pytest.main(args)
     raise typer.Exit(int(code))
+
+
+def _pytest_options(
+    mark: str | None, durations: int | None, pdb: bool, color: str | None, show_warnings: bool
+) -> list[str]:
+    """deepeval's ``test run`` options that are pytest options under another spelling."""
+    args: list[str] = []
+    if mark:
+        args += ["-m", mark]
+    if durations is not None:
+        args.append(f"--durations={durations}")
+    if pdb:
+        args.append("--pdb")
+    if color:
+        args.append(f"--color={color}")
+    if not show_warnings:
+        args.append("--disable-warnings")
+    return args

@@ -54,6 +54,8 @@ KNOWN_KEYS: dict[str, str] = {
     "DEEPEVAL_SKIP_ON_MISSING_PARAMS": "assert_test: skip metrics whose test-case fields are missing (-s)",
     "DEEPEVAL_VERBOSE_MODE": "assert_test: verbose metric logs (deepeval test run -v)",
     "DEEPEVAL_SHOW_FULL_REASON": "pytest plugin table: full reasons instead of shortened ones",
+    "DEEPEVAL_TEST_RUN_DISPLAY": "pytest plugin table: which rows to show (all | failing | passing; deepeval test run -d)",
+    "DEEPEVAL_TEST_RUN_IDENTIFIER": "pytest plugin: the run's identifier in its export (deepeval test run -id)",
     "DEEPEVAL_REPEAT": "assert_test: repetitions per test case (deepeval test run -r, default 1)",
     "DEEPEVAL_BACKEND": "assert_test: local | ray (deepeval test run --backend)",
     "DEEPEVAL_RAY_ADDRESS": "assert_test with the ray backend: address of the Ray cluster",

@@ -17,7 +17,7 @@ from deepeval._files import user_path
 from deepeval._gc import older_objects_frozen
 from deepeval.errors import ConfigurationError
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
-from deepeval.evaluate.results import EvaluationError, EvaluationResult
+from deepeval.evaluate.results import EvaluationResult, evaluation_error
 
 if TYPE_CHECKING:
     from deepeval.evaluate.backends.ray.backend import RayConfig
@@ -162,7 +162,7 @@ async def a_evaluate(
             full_reason=display_config.show_full_reason,
         )
     if result.errors and not error_config.ignore_errors:
-        raise EvaluationError(result)
+        raise evaluation_error(result)
     return result
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from deepeval._fielddict import FieldDict
 from deepeval.errors import DeepEvalError
 
 
@@ -106,6 +107,21 @@ class MetricData:
         return cls(**kwargs)
 
 
+class TurnData(FieldDict):
+    """One turn of a conversational :class:`TestResult`: a plain dict (JSON-ready, ``turn["role"]``) whose fields
+    also read as attributes (``turn.role``), as deepeval's ``TurnApi``; a ``Turn`` field the turn did not set reads
+    as None."""
+
+    __slots__ = ()
+
+    def _missing(self, name: str) -> Any:
+        from deepeval.test_case import Turn
+
+        if name in Turn.model_fields:
+            return None
+        raise AttributeError(f"turn has no field {name!r}")
+
+
 #: the statuses a test case can have (see :func:`case_status`)
 CASE_STATUSES = ("passed", "failed", "error", "skipped")
 
@@ -150,10 +166,17 @@ class TestResult:
     expected_output: str | None = None
     context: list[str] | None = None
     retrieval_context: list[str] | None = None
+    #: one :class:`TurnData` per turn (a dict that also reads as attributes: ``turns[0].role``)
     turns: list[dict[str, Any]] | None = None
     #: the test case's metadata as plain JSON data, or a ``"<not exported: ...>"`` string (:func:`exportable`)
     metadata: dict[str, Any] | str | None = None
     tags: list[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.turns is not None:
+            self.turns = [
+                TurnData(t) if isinstance(t, dict) and not isinstance(t, TurnData) else t for t in self.turns
+            ]
 
     @property
     def status(self) -> str:
@@ -200,6 +223,16 @@ class EvaluationResult:
     cache_hits: int = 0
     system_one_batches: int = 0
     extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def test_run_id(self) -> str | None:
+        """deepeval's name for the run's id: :attr:`run_id` (None when the run has none)."""
+        return self.run_id or None
+
+    @property
+    def confident_link(self) -> None:
+        """deepeval's Confident AI link to the run: always None, results stay local."""
+        return None
 
     # -- aggregates ----------------------------------------------------------------------------------------------
     def metric_rows(self) -> list[MetricData]:
@@ -493,7 +526,13 @@ def _table_row(t: TestResult, m: MetricData) -> dict[str, Any]:
 class EvaluationError(DeepEvalError):
     """Raised by ``evaluate(..., error_config=ErrorConfig(ignore_errors=False))`` after the whole run when some
     metric rows errored. ``result`` is the complete :class:`EvaluationResult` (no row is lost); ``errors`` lists
-    ``(test case name, MetricData)`` of the errored rows. The message names the first error and the count."""
+    ``(test case name, MetricData)`` of the errored rows. The message names the first error and the count.
+
+    deepeval re-raises the metric's own exception instead; so that ``except MissingTestCaseParamsError`` (or
+    ``except ValueError``) around ``evaluate()`` keeps working, :func:`evaluation_error` raises a subclass that is
+    also an instance of the first error's class, when that class is one of ``deepeval.errors`` or a builtin
+    exception (``ValueError``, ``TypeError``, ``RuntimeError``...) and can be combined.
+    """
 
     def __init__(self, result: EvaluationResult) -> None:
         self.result = result
@@ -610,3 +649,38 @@ def _clean(value: Any) -> Any:
     if value is None or isinstance(value, (str, int, bool)):
         return value
     return str(value)
+
+
+_COMBINED: dict[type[BaseException], type[EvaluationError]] = {}
+
+
+def _error_class(error: str | None) -> type[BaseException] | None:
+    """The exception class a row's ``"<Type>: <message>"`` error names, among ``deepeval.errors`` and builtins."""
+    import builtins
+
+    from deepeval import errors
+
+    name = (error or "").split(":", 1)[0].strip()
+    if not name.isidentifier():
+        return None
+    cls = getattr(errors, name, None) or getattr(builtins, name, None)
+    return cls if isinstance(cls, type) and issubclass(cls, Exception) else None
+
+
+def evaluation_error(result: EvaluationResult) -> EvaluationError:
+    """The :class:`EvaluationError` for ``result``, also an instance of its first error's class where possible."""
+    base = _error_class(result.errors[0][1].error) if result.errors else None
+    if base is None or issubclass(EvaluationError, base):
+        return EvaluationError(result)
+    cls = _COMBINED.get(base)
+    if cls is None:
+        try:
+            cls = type(f"EvaluationError_{base.__name__}", (EvaluationError, base), {"__module__": __name__})
+        except TypeError:  # incompatible layouts (a pydantic ValidationError)
+            return EvaluationError(result)
+        globals()[cls.__name__] = cls  # picklable by reference
+        _COMBINED[base] = cls
+    try:
+        return cls(result)
+    except TypeError:  # a base whose __init__ needs more than a message
+        return EvaluationError(result)

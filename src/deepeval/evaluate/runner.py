@@ -593,7 +593,13 @@ def test_result(index: int, tc: TestCase, rows: list[MetricData]) -> TestResult:
     Never raises for odd content: metadata that no report can hold (circular, too deep, a huge int) becomes a
     ``"<not exported: ...>"`` placeholder, and items changed to the wrong type after construction are shown as they
     are (that test case's rows carry the error, see :func:`deepeval.test_case._base.revalidated`)."""
-    name = tc.name if isinstance(tc.name, str) and tc.name else f"test_case_{index}"
+    # deepeval's default names: conversational_test_case_N for a conversation, test_case_N otherwise
+    default = (
+        f"conversational_test_case_{index}"
+        if isinstance(tc, ConversationalTestCase)
+        else f"test_case_{index}"
+    )
+    name = tc.name if isinstance(tc.name, str) and tc.name else default
     success = case_status(rows) == "passed"
     metadata = exportable_or_placeholder(tc.metadata, "metadata")
     if isinstance(tc, ConversationalTestCase):

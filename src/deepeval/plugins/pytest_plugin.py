@@ -19,6 +19,9 @@ from deepeval.evaluate import _session
 from deepeval.evaluate.results import TestResult
 
 PROPERTY = "deepeval_result"
+#: ``deepeval.log_hyperparameters`` runs when a test file is imported, in the worker under pytest-xdist: its dict
+#: travels on the reports like the results do
+HYPER_PROPERTY = "deepeval_hyperparameters"
 
 
 class DeepEvalCollector:
@@ -27,6 +30,7 @@ class DeepEvalCollector:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.results: list[TestResult] = []
+        self.hyperparameters: dict[str, str] | None = None
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(
@@ -34,10 +38,14 @@ class DeepEvalCollector:
     ) -> Generator[None, None, None]:
         def sink(result: TestResult) -> None:
             data = result.to_dict()
-            unnamed = result.name == item.nodeid or result.name.startswith("test_case_")
+            unnamed = result.name == item.nodeid or _default_name(result.name)
             data["name"] = item.nodeid if unnamed else f"{item.nodeid} [{result.name}]"
             item.user_properties.append((PROPERTY, json.dumps(data, default=str)))
 
+        # logged when the test file was imported (collection), so known before the test's reports are made
+        hyper = _session.hyperparameters()
+        if hyper is not None:
+            item.user_properties.append((HYPER_PROPERTY, json.dumps(hyper)))
         previous = _session.set_sink(sink)
         try:
             yield
@@ -49,6 +57,8 @@ class DeepEvalCollector:
         if report.when != "teardown":
             return
         for key, raw in report.user_properties:
+            if key == HYPER_PROPERTY:
+                self._keep_hyperparameters(raw)
             if key != PROPERTY:
                 continue
             try:
@@ -56,10 +66,20 @@ class DeepEvalCollector:
             except (TypeError, ValueError):
                 continue
 
+    def _keep_hyperparameters(self, raw: object) -> None:
+        try:
+            value = json.loads(str(raw))
+        except ValueError:
+            return
+        if isinstance(value, dict):
+            self.hyperparameters = {str(k): str(v) for k, v in value.items()}
+
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
         # An xdist worker's results reach the controller on its test reports; only the controller reports.
         if not self.results or hasattr(config, "workerinput"):
             return
+        from deepeval.config import get_settings
+        from deepeval.evaluate.configs import TestRunResultDisplay
         from deepeval.evaluate.display import render_results
         from deepeval.evaluate.results import EvaluationResult
 
@@ -67,7 +87,9 @@ class DeepEvalCollector:
             r.index = i
         run = EvaluationResult(
             test_results=list(self.results),
-            identifier="pytest",
+            # deepeval test run -id NAME; "pytest" otherwise
+            identifier=get_settings().get("DEEPEVAL_TEST_RUN_IDENTIFIER") or "pytest",
+            hyperparameters=self.hyperparameters or _session.hyperparameters(),
             cache_hits=sum(1 for r in self.results for m in r.metrics_data if m.cached),
             # DEEPEVAL_REPEAT (deepeval test run -r) applies to every assert_test, so the rows say the run's k
             repeat=max((m.repeat.k for r in self.results for m in r.metrics_data if m.repeat), default=1),
@@ -79,12 +101,15 @@ class DeepEvalCollector:
         if notice and config.getoption("capture", "fd") != "no":  # captured inside the test: say it here once
             terminalreporter.write_line(notice)
         width = max(80, int(getattr(getattr(terminalreporter, "_tw", None), "fullwidth", 120)))
-        from deepeval.config import get_settings
 
+        try:  # deepeval test run -d all|failing|passing
+            option = TestRunResultDisplay(
+                (get_settings().get("DEEPEVAL_TEST_RUN_DISPLAY") or "all").strip().lower()
+            )
+        except ValueError:
+            option = TestRunResultDisplay.ALL
         full = get_settings().get_bool("DEEPEVAL_SHOW_FULL_REASON")
-        terminalreporter.write(render_results(run, width=width, full_reason=full))
-        from deepeval.config import get_settings
-
+        terminalreporter.write(render_results(run, option, width=width, full_reason=full))
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
         if folder:
             import uuid
@@ -102,6 +127,11 @@ class DeepEvalCollector:
                 )
             else:
                 terminalreporter.write_line(f"deepeval results written to {json_path} and {html_path}")
+
+
+def _default_name(name: str) -> bool:
+    """A name the runner gave (``test_case_N``, ``conversational_test_case_N``), not the user's."""
+    return name.startswith(("test_case_", "conversational_test_case_"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,4 +1,6 @@
-"""Shared pydantic base for test-case types: camelCase aliases, ``TypeError`` naming the field on bad input."""
+"""Shared pydantic base for test-case types: camelCase aliases, unknown fields ignored (as deepeval's), and an
+:class:`~deepeval.errors.InvalidTestCaseError` (a pydantic ``ValidationError`` and a ``TypeError``) naming the field
+on bad input."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError, Valid
 from pydantic._internal._model_construction import ModelMetaclass
 from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails, PydanticCustomError
+
+from deepeval.errors import InvalidTestCaseError
 
 # Union members appear in pydantic error locations as type tags ("str", "int", "RetrievedContextData"); they are not
 # field names, so they are folded into the message instead of the path.
@@ -129,9 +133,19 @@ def describe_validation_error(err: ValidationError, owner: str) -> str:
     return "; ".join(lines)
 
 
+def invalid_input(cls: Any, err: ValidationError) -> Exception:
+    """What bad input to ``cls`` raises: its ``invalid_input_error`` with the readable message; an
+    :class:`~deepeval.errors.InvalidTestCaseError` keeps ``err``'s pydantic ``.errors()``."""
+    message = describe_validation_error(err, cls.__name__)
+    error: type[Exception] = getattr(cls, "invalid_input_error", InvalidTestCaseError)
+    if issubclass(error, InvalidTestCaseError):
+        return error.wrap(err, message)
+    return error(message)
+
+
 class _CaseMeta(ModelMetaclass):
-    """Turns a construction-time ``ValidationError`` into ``TypeError`` (the class's ``invalid_input_error``) at the
-    outermost call only.
+    """Turns a construction-time ``ValidationError`` into the class's ``invalid_input_error`` at the outermost call
+    only.
 
     Nested objects (a dict turned into a ``Turn`` inside ``ConversationalTestCase``) are validated by pydantic without
     going through this ``__call__``, so the error keeps its full path from the outer object.
@@ -141,29 +155,30 @@ class _CaseMeta(ModelMetaclass):
         try:
             return super().__call__(*args, **kwargs)
         except ValidationError as err:
-            error: type[Exception] = getattr(cls, "invalid_input_error", TypeError)
-            raise error(describe_validation_error(err, cls.__name__)) from None
+            raise invalid_input(cls, err) from None
 
 
 class CaseModel(BaseModel, metaclass=_CaseMeta):
-    """Accepts snake_case and camelCase field names, serialises camelCase, raises ``TypeError`` on bad input.
+    """Accepts snake_case and camelCase field names, serialises camelCase, ignores unknown keywords (as deepeval's
+    test cases do, so ``LLMTestCase(**row)`` with extra keys works), raises ``invalid_input_error`` on bad input.
 
     Raises:
-        TypeError: on construction, ``model_validate``/``model_validate_json`` and assignment, when a field has
-            the wrong type, a required field is missing, an unknown field is given, or one field is given under
-            both spellings (``actual_output`` and ``actualOutput``); the message names the field as it was spelled,
-            with list indexes (e.g. ``ConversationalTestCase.turns[1].role``).
+        InvalidTestCaseError: (a pydantic ``ValidationError``, ``ValueError`` and ``TypeError``) on construction,
+            ``model_validate``/``model_validate_json`` and assignment, when a field has the wrong type, a required
+            field is missing, or one field is given under both spellings (``actual_output`` and ``actualOutput``);
+            the message names the field as it was spelled, with list indexes (e.g.
+            ``ConversationalTestCase.turns[1].role``).
     """
 
-    #: what bad input raises (the message is the same whatever the class); goldens raise one that is also a
-    #: ``ValueError``, as deepeval's pydantic goldens do
-    invalid_input_error: ClassVar[type[Exception]] = TypeError
+    #: what bad input raises (the message is the same whatever the class); goldens raise
+    #: :class:`~deepeval.errors.InvalidGoldenError`
+    invalid_input_error: ClassVar[type[Exception]] = InvalidTestCaseError
 
     model_config = ConfigDict(
         alias_generator=to_camel,
         populate_by_name=True,
         serialize_by_alias=True,
-        extra="forbid",
+        extra="ignore",
         arbitrary_types_allowed=False,
         validate_assignment=True,
     )
@@ -194,20 +209,20 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
         try:
             return super().model_validate(obj, *args, **kwargs)
         except ValidationError as err:
-            raise cls.invalid_input_error(describe_validation_error(err, cls.__name__)) from None
+            raise invalid_input(cls, err) from None
 
     @classmethod
     def model_validate_json(cls, json_data: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         try:
             return super().model_validate_json(json_data, *args, **kwargs)
         except ValidationError as err:
-            raise cls.invalid_input_error(describe_validation_error(err, cls.__name__)) from None
+            raise invalid_input(cls, err) from None
 
     def __setattr__(self, name: str, value: Any) -> None:
         try:
             super().__setattr__(name, value)
         except ValidationError as err:
-            raise self.invalid_input_error(describe_validation_error(err, type(self).__name__)) from None
+            raise invalid_input(type(self), err) from None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict with camelCase keys; fields left at their default (None, ``flaky=False``, a

@@ -11,6 +11,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from deepeval._fielddict import FieldDict
 from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.judges import gather_all
 from deepeval.metrics._engine.verdicts import Verdict
@@ -81,9 +82,9 @@ class MeasureContext:
         ``llm_fallback`` (an LLM decision in hybrid mode, where System One decides unless it failed)."""
         if not self.verdicts:
             return None
-        out = []
+        out: list[dict[str, Any]] = []
         for item in self.verdicts:
-            row = dict(item)
+            row = FieldDict(item)  # also reads as attributes (verdict.verdict), as deepeval's verdict objects
             if self.mode is EvalMode.HYBRID and row.get("decided_by") == "llm":
                 row["decided_by"] = "llm_fallback"
             out.append(row)

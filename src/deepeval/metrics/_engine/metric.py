@@ -25,6 +25,7 @@ another, so both paths give identical results.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -48,6 +49,7 @@ from deepeval.metrics._engine.judges import (
 from deepeval.metrics._engine.schemas import ReasonReply
 from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
 from deepeval.metrics._engine.system_one import WeightedQuestion, build_reason, evaluate_answers
+from deepeval.metrics._engine.template_calls import call_template, reason_keywords, takes
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
@@ -122,8 +124,13 @@ class EngineMetric(BaseMetric):
     ) -> None:
         self._judges: Judges | None = None
         self.eval_mode = eval_mode  # type: ignore[assignment]  # the setter parses it
-        if threshold is not None and (isinstance(threshold, bool) or not 0.0 <= float(threshold) <= 1.0):
-            raise ValueError(f"threshold must be a number in [0, 1] or None, got {threshold!r}")
+        # any finite number, as deepeval accepts (a threshold above 1 can never pass; below 0 always passes)
+        if threshold is not None and (
+            isinstance(threshold, bool)
+            or not isinstance(threshold, (int, float))
+            or not math.isfinite(float(threshold))
+        ):
+            raise ValueError(f"threshold must be a finite number or None, got {threshold!r}")
         self.threshold = effective_threshold(None if threshold is None else float(threshold), strict_mode)
         self.model_argument = model
         self.system_one_model_argument = system_one_model
@@ -392,11 +399,17 @@ class EngineMetric(BaseMetric):
         fallback: Callable[[float, list[dict[str, Any]]], str],
         *prompt_args: Any,
     ) -> str:
-        """The reason: the LLM writes it from ``evaluation_template.generate_reason(*prompt_args, score, judged)``;
+        """The reason: the LLM writes it from ``evaluation_template.generate_reason(*prompt_args, score, judged)``
+        (by deepeval 4.3.1's keywords when the method names ``score`` but not ``judged``, see
+        :func:`~deepeval.metrics._engine.template_calls.reason_keywords`);
         with no LLM (hybrid on the embedded judge) ``fallback(score, judged)`` builds it from the verdicts."""
         if ctx.llm is None:
             return fallback(score, judged)
-        prompt = self.evaluation_template.generate_reason(*prompt_args, score, judged)
+        method = self.evaluation_template.generate_reason
+        if takes(method, "judged") or not takes(method, "score"):
+            prompt = method(*prompt_args, score, judged)
+        else:  # a template written for deepeval 4.3.1: its keywords (irrelevant_statements, attritions...)
+            prompt = call_template(method, **reason_keywords(score, judged, prompt_args))
         return (await a_generate_structured(ctx.llm, prompt, ReasonReply)).reason
 
     def _set_verbose(self, logs: str) -> None:

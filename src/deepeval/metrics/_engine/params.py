@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from deepeval.errors import MissingTestCaseParamsError
+from deepeval.errors import MissingTestCaseParamsError, WrongTestCaseTypeError
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
 
@@ -13,11 +13,13 @@ def require_fields(test_case: Any, fields: Sequence[str], metric_name: str) -> N
     """Check that ``test_case`` is an :class:`LLMTestCase` with every field in ``fields`` set.
 
     Raises:
-        TypeError: not an ``LLMTestCase``.
+        WrongTestCaseTypeError: (a ``ValueError`` and a ``TypeError``) not an ``LLMTestCase``.
         MissingTestCaseParamsError: a field is ``None``, or ``actual_output`` is ``""``; names field and metric.
     """
     if not isinstance(test_case, LLMTestCase):
-        raise TypeError(f"{metric_name} evaluates an LLMTestCase, not {type(test_case).__name__}")
+        raise WrongTestCaseTypeError(
+            f"{metric_name} evaluates an LLMTestCase, not {type(test_case).__name__}"
+        )
     missing = [f for f in fields if getattr(test_case, f) is None]
     if missing:
         raise MissingTestCaseParamsError(
@@ -33,11 +35,13 @@ def require_turns(test_case: Any, metric_name: str) -> None:
     """Check that ``test_case`` is a :class:`ConversationalTestCase` (its ``turns`` are non-empty by construction).
 
     Raises:
-        TypeError: not a ``ConversationalTestCase``.
+        WrongTestCaseTypeError: (a ``ValueError`` and a ``TypeError``) not a ``ConversationalTestCase``.
         MissingTestCaseParamsError: ``turns`` is missing or empty.
     """
     if not isinstance(test_case, ConversationalTestCase):
-        raise TypeError(f"{metric_name} evaluates a ConversationalTestCase, not {type(test_case).__name__}")
+        raise WrongTestCaseTypeError(
+            f"{metric_name} evaluates a ConversationalTestCase, not {type(test_case).__name__}"
+        )
     if not test_case.turns:
         raise MissingTestCaseParamsError(f"{metric_name} needs the test-case field turns, which is empty")
 

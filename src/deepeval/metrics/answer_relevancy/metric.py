@@ -80,6 +80,8 @@ class AnswerRelevancyMetric(EngineMetric):
         decisions = await self._judge_statements(ctx, question, statements)
         by_id = {f"s{i}": st for i, st in enumerate(statements)}
         judged = [{"statement": by_id[i], **d.as_log()} for i, d in decisions.items()]
+        # deepeval's attribute after a measure: the statements, in order (verdicts: set by the engine)
+        self.statements = list(statements)
         ctx.log_verdicts("Verdicts", judged)
         counts = {v: sum(d.verdict == v for d in decisions.values()) for v in ("yes", "no", "borderline")}
         score = (counts["yes"] + counts["borderline"]) / len(statements)

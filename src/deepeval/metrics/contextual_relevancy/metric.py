@@ -39,6 +39,7 @@ from deepeval.metrics._engine.schemas import (
     non_blank_statements,
 )
 from deepeval.metrics._engine.system_one import WeightedQuestion
+from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.contextual_relevancy.prompts import ContextualRelevancyTemplate
 from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
@@ -106,7 +107,10 @@ class ContextualRelevancyMetric(EngineMetric):
     async def _evaluate(self, test_case: LLMTestCase, ctx: MeasureContext) -> Outcome:
         question = test_case.input
         nodes = retrieved_texts(test_case)
-        judge_nodes = getattr(self.evaluation_template, "generate_node_verdicts", None)
+        template = self.evaluation_template
+        judge_nodes = getattr(template, "generate_node_verdicts", None)
+        if _deepeval_node_prompt(template) is not None:  # a template written for deepeval 4.3.1
+            judge_nodes = _deepeval_node_prompt(template)
         if ctx.mode is EvalMode.LLM and ctx.own_extraction and judge_nodes is not None:
             per_node, decisions = await self._split_and_judge(ctx, question, nodes)
             ctx.log("Statements per node", per_node)
@@ -154,12 +158,20 @@ class ContextualRelevancyMetric(EngineMetric):
         llm = ctx.llm
         assert llm is not None
 
+        template = self.evaluation_template
+        per_node = _deepeval_node_prompt(template)
+
+        def node_prompt(node: str) -> str:
+            if per_node is not None:
+                return call_template(per_node, input=question, context=node, multimodal=False)
+            return str(template.generate_node_verdicts(question, node))
+
         async def one(node: str) -> list[tuple[str, Decision]]:
             if not has_words(node):
                 return []
             reply = await a_generate_structured(
                 llm,
-                self.evaluation_template.generate_node_verdicts(question, node),
+                node_prompt(node),
                 StatementVerdicts,
                 check=non_blank_statements,
             )
@@ -167,11 +179,11 @@ class ContextualRelevancyMetric(EngineMetric):
 
         results: list[list[tuple[str, Decision]]] = await ctx.gather(*(one(node) for node in nodes))
         ctx.llm_used = True
-        per_node = [[st for st, _ in pairs] for pairs in results]
+        statements = [[st for st, _ in pairs] for pairs in results]
         decisions = {
             i: d for n, pairs in enumerate(results) for i, (_, d) in zip(_ids(n, pairs), pairs, strict=True)
         }
-        return per_node, decisions
+        return statements, decisions
 
     async def _decide(
         self, ctx: MeasureContext, question: str, per_node: Sequence[Sequence[str]], nodes: Sequence[str]
@@ -227,6 +239,14 @@ def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> s
         f"The score is {score:.2f}: {n - len(bad)} of {n} statements of the retrieval context are relevant. "
         f"Not relevant to the input: {'; '.join(show(j) for j in bad)}."
     )
+
+
+def _deepeval_node_prompt(template: Any) -> Any:
+    """deepeval 4.3.1's per-node prompt, ``generate_verdicts(input, context)`` (it splits one node into statements
+    and judges them, as our ``generate_node_verdicts``), when the template has that shape; else None (ours is
+    ``generate_verdicts(input, statements)``)."""
+    method = getattr(template, "generate_verdicts", None)
+    return method if method is not None and takes(method, "context") else None
 
 
 def _ids(node: int, items: Sequence[Any]) -> list[str]:

@@ -15,17 +15,20 @@ facts ("Hello there") still scores 1.0 after the fact extraction finds none, and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from pydantic import BaseModel, Field
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide, decision_sources
-from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
+from deepeval.metrics._engine.extractor import FactChanges, FactList, LLMExtractor
 from deepeval.metrics._engine.facts import apply_changes, fact_changes
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_turns
 from deepeval.metrics._engine.schemas import BinaryVerdict
 from deepeval.metrics._engine.system_one import WeightedQuestion
+from deepeval.metrics._engine.template_calls import call_template
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.knowledge_retention.prompts import KnowledgeRetentionTemplate
@@ -56,6 +59,9 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         require_turns(test_case, self.__name__)
 
     def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
+        extract_data = getattr(self.evaluation_template, "extract_data", None)
+        if callable(extract_data):  # a template written for deepeval 4.3.1
+            return _KnowledgeDataExtractor(llm, extract_data)
         return LLMExtractor(llm, facts_prompt=self.evaluation_template.extract_facts)
 
     def _degenerate(self, test_case: ConversationalTestCase) -> Outcome | None:
@@ -126,6 +132,13 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             )
         )
         changes_by_turn = dict(zip(user_idx, changes, strict=True))
+        # deepeval's attribute: per turn, what the user turn states (None for assistant turns)
+        self.knowledges = [
+            FactList(facts=changes_by_turn[i].added, supersedes=changes_by_turn[i].superseded)
+            if i in changes_by_turn
+            else None
+            for i in range(len(turns))
+        ]
         ctx.log(
             "Facts per user turn",
             {
@@ -162,7 +175,13 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         async def judge_turn(qid: str) -> tuple[str, Decision]:
             assert ctx.llm is not None
             c = checks[qid]
-            prompt = self.evaluation_template.generate_verdict(c["message"], c["facts"], c["user_message"])
+            prompt = call_template(
+                self.evaluation_template.generate_verdict,
+                llm_message=c["message"],
+                accumulated_knowledge=c["facts"],
+                user_message=c["user_message"],
+                multimodal=False,
+            )
             reply = await a_generate_structured(ctx.llm, prompt, BinaryVerdict)
             return qid, Decision(reply.verdict, None, "llm", reply.reason)
 
@@ -185,6 +204,36 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             llm_decide=llm_decide,
         )
         return checks, decisions, breakdown
+
+
+class KnowledgeData(BaseModel):
+    """deepeval's fact-extraction reply: ``{"data": {name: value}}``."""
+
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class _KnowledgeDataExtractor(LLMExtractor):
+    """Fact extraction through a custom template's ``extract_data(user_message, previous_turns)`` (deepeval 4.3.1's
+    prompt): each ``data`` entry becomes the fact ``"name: value"``; such a reply names no superseded fact."""
+
+    def __init__(self, model: DeepEvalBaseLLM, extract_data: Callable[..., str]) -> None:
+        super().__init__(model)
+        self._extract_data = extract_data
+
+    async def fact_updates(self, user_message: str, previous: Sequence[tuple[str, str]]) -> FactChanges:
+        return FactChanges(await self.facts(user_message, previous), [])
+
+    async def facts(self, user_message: str, previous: Sequence[tuple[str, str]]) -> list[str]:
+        if not has_words(user_message):
+            return []
+        prompt = call_template(
+            self._extract_data,
+            user_message=user_message,
+            previous_turns=[{"role": role, "content": content} for role, content in previous],
+            multimodal=False,
+        )
+        reply = await a_generate_structured(self.model, prompt, KnowledgeData)
+        return [f"{k}: {v}" for k, v in reply.data.items() if v not in (None, "", [], {})]
 
 
 def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:

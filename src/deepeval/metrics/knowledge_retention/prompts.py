@@ -20,7 +20,14 @@ CORRECTIONS_RULE = (
 
 
 class KnowledgeRetentionTemplate:
-    """Prompt builders: ``extract_facts``, ``generate_verdict``, ``generate_reason``."""
+    """Prompt builders: ``extract_facts``, ``generate_verdict``, ``generate_reason``.
+
+    Methods are called by keyword with the arguments their signature names (as deepeval 4.3.1 calls them), so a
+    subclass written for deepeval works: ``generate_verdict(llm_message, accumulated_knowledge)`` gets the assistant
+    message and the facts known so far (a list of sentences); an ``extract_data(user_message, previous_turns)``
+    override replaces the fact extraction (``previous_turns`` as ``{"role", "content"}`` dicts; the reply is
+    deepeval's ``{"data": {...}}``, each entry becoming one fact), and ``generate_reason(attritions, score)``
+    gets the attrition reasons and the score as ``"0.50"``."""
 
     PROMPT_VERSION = PROMPT_VERSION
 
@@ -30,13 +37,16 @@ class KnowledgeRetentionTemplate:
         return facts_prompt(user_message, previous_turns)
 
     @staticmethod
-    def generate_verdict(assistant_message: str, facts: Sequence[str], user_message: str | None) -> str:
+    def generate_verdict(
+        llm_message: str, accumulated_knowledge: Sequence[str], user_message: str | None = None
+    ) -> str:
         """Does one assistant turn show knowledge attrition? Reply ``{"verdict": "yes"|"no", "reason": "..."}``."""
         last_user = (
             f"The user's message just before it:\n{quote('user message', user_message)}\n\n"
             if user_message
             else ""
         )
+        facts, assistant_message = accumulated_knowledge, llm_message
         return f"""Check whether an assistant kept in mind what the user told it earlier in a conversation.
 
 {DATA_NOTICE}
