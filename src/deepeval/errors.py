@@ -6,6 +6,8 @@ API key (see :func:`deepeval.config.redact`).
 
 from __future__ import annotations
 
+import enum
+
 
 class DeepEvalError(Exception):
     """Base class of every error this package raises on purpose."""
@@ -23,12 +25,36 @@ class ConfigurationError(DeepEvalError, ValueError):
     """A setting or CLI option has a value we cannot use."""
 
 
+class ErrorKind(enum.StrEnum):
+    """What went wrong in a judge call. A str enum: ``err.kind == "timeout"`` and ``err.kind in {"timeout"}`` hold
+    (member names equal their values, so hashes match the plain strings)."""
+
+    connection = "connection"
+    timeout = "timeout"
+    rate_limit = "rate_limit"
+    context_limit = "context_limit"
+    auth = "auth"
+    bad_request = "bad_request"
+    server = "server"
+    invalid_output = "invalid_output"
+    missing_answer = "missing_answer"
+    unsupported_question = "unsupported_question"
+    error = "error"
+
+
 class JudgeError(DeepEvalError):
     """A judge (LLM or System One model) call failed after retries.
 
     ``model`` names the judge; ``status_code`` is the HTTP status when there was one; ``retryable`` says whether the
     failure was transient (timeout, 429, 5xx, connection) so that hybrid mode may fall back to the LLM.
     """
+
+    #: seconds the server asked us to wait (``Retry-After``), when it said
+    retry_after: float | None = None
+    #: the request field the server blamed (OpenAI's ``error.param``), when it said
+    param: str | None = None
+    #: attempts made before giving up (set by :func:`deepeval.models.http.retry.call_with_retries`)
+    attempts: int | None = None
 
     def __init__(
         self,
@@ -37,7 +63,7 @@ class JudgeError(DeepEvalError):
         model: str | None = None,
         status_code: int | None = None,
         retryable: bool = False,
-        kind: str = "error",
+        kind: ErrorKind | str = ErrorKind.error,
     ) -> None:
         from deepeval.config.settings import redact
 
@@ -46,9 +72,8 @@ class JudgeError(DeepEvalError):
         self.model = model
         self.status_code = status_code
         self.retryable = retryable
-        #: one of "connection", "timeout", "rate_limit", "context_limit", "auth", "bad_request", "server",
-        #: "invalid_output", "missing_answer", "unsupported_question", "error"
-        self.kind = kind
+        #: an :class:`ErrorKind` (a kind of a caller's own that is not one of them stays the string given)
+        self.kind: ErrorKind | str = _kind_of(kind)
 
 
 class StructuredOutputError(JudgeError):
@@ -116,3 +141,10 @@ class ConfidentAIRequiredError(UnsupportedFeatureError, ValueError):
     """A dataset method that talks to Confident AI (``pull``, ``push``, ``queue``...); this package has no cloud
     backend. The message names the local-file method that does the same job. Also a ``ValueError``: deepeval raises
     one when no Confident AI key is set, and code may catch that."""
+
+
+def _kind_of(kind: ErrorKind | str) -> ErrorKind | str:
+    try:
+        return ErrorKind(kind)
+    except ValueError:
+        return kind

@@ -17,9 +17,9 @@ import pytest
 from deepeval import evaluate
 from deepeval.errors import ConfigurationError
 from deepeval.evaluate import CacheConfig, DisplayConfig, RateLimit, RayConfig
-from deepeval.evaluate.backends.ray_cache import BlockCache, merge_parts, part_path
-from deepeval.evaluate.backends.ray_limits import LimiterState, install_limits, judges_of, remove_limits
-from deepeval.evaluate.ray_backend import RayNotInstalledError, plan_blocks
+from deepeval.evaluate.backends.ray.backend import RayNotInstalledError, plan_blocks
+from deepeval.evaluate.backends.ray.cache import BlockCache, merge_parts, part_path
+from deepeval.evaluate.backends.ray.limits import LimiterState, install_limits, judges_of, remove_limits
 from deepeval.evaluate.results import MetricData
 from deepeval.metrics import AnswerRelevancyMetric
 from deepeval.test_case import LLMTestCase
@@ -199,7 +199,7 @@ def test_hook_with_star_limit_and_rate_delay() -> None:
 # -- pickling ------------------------------------------------------------------------------------------------------
 def test_payload_rebuilds_locks_contextvars_and_http_client_pools() -> None:
     pytest.importorskip("ray", reason='needs the ray extra (its cloudpickle): pip install -e ".[ray]"')
-    from deepeval.evaluate.backends.ray_pickle import dumps, loads
+    from deepeval.evaluate.backends.ray.pickle import dumps, loads
     from deepeval.models.llms.openai_model import OpenAIModel
 
     judge = OpenAIModel(model="gpt-4.1", api_key="sk-test-key-1", base_url="http://127.0.0.1:9/v1")
@@ -231,7 +231,7 @@ def test_metric_class_from_main_with_name_property_travels_by_value(tmp_path: Pa
     script.write_text(
         "import pickle, subprocess, sys\n"
         "from deepeval.metrics.base_metric import BaseMetric\n"
-        "from deepeval.evaluate.backends.ray_pickle import dumps\n"
+        "from deepeval.evaluate.backends.ray.pickle import dumps\n"
         "class MyMetric(BaseMetric):\n"
         "    def __init__(self): self.threshold = 0.5\n"
         "    @property\n"
@@ -250,7 +250,7 @@ def test_metric_class_from_main_with_name_property_travels_by_value(tmp_path: Pa
 
 def test_unpicklable_metric_gives_a_clear_type_error() -> None:
     pytest.importorskip("ray", reason='needs the ray extra (its cloudpickle): pip install -e ".[ray]"')
-    from deepeval.evaluate.backends.ray_pickle import dumps
+    from deepeval.evaluate.backends.ray.pickle import dumps
 
     metric = AnswerRelevancyMetric(model=ScriptedLLM(lambda p, s: "x"), eval_mode="llm")
     metric.pending = (n for n in range(3))  # type: ignore[attr-defined]
@@ -289,7 +289,7 @@ def test_block_cache_reads_main_writes_part_and_merge_moves_rows(tmp_path: Path)
 def test_default_parts_folder_sits_next_to_the_main_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from deepeval.evaluate.backends.ray_cache import default_parts_dir
+    from deepeval.evaluate.backends.ray.cache import default_parts_dir
 
     monkeypatch.chdir(tmp_path)
     assert default_parts_dir(".deepeval/cache.sqlite") == tmp_path / ".deepeval" / "cache.sqlite.parts"
@@ -350,7 +350,7 @@ def test_limit_matches_model_name_then_name_attribute_then_star() -> None:
 
 
 def test_a_call_woken_late_after_a_stall_books_a_new_slot(monkeypatch: pytest.MonkeyPatch) -> None:
-    from deepeval.evaluate.backends import ray_limits
+    from deepeval.evaluate.backends.ray import limits as ray_limits
 
     real_sleep = asyncio.sleep
     stalls = [0.05]  # the first wake-up comes 50 ms late (event loop busy); later ones on time

@@ -47,6 +47,19 @@ KNOWN_KEYS: dict[str, str] = {
     "DEEPEVAL_HTTP_CLIENT": "HTTP transport of async OpenAI-compatible judge calls: aiohttp (default) | httpx",
     "DEEPEVAL_RESULTS_FOLDER": "folder for JSON/HTML results",
     "DEEPEVAL_CACHE_PATH": "SQLite cache file (default .deepeval/cache.sqlite)",
+    "LOCAL_MODEL_COST_PER_INPUT_TOKEN": "USD per input token of the local model (default 0)",
+    "LOCAL_MODEL_COST_PER_OUTPUT_TOKEN": "USD per output token of the local model (default 0)",
+    "DEEPEVAL_USE_CACHE": "assert_test: read and write the result cache (deepeval test run -c)",
+    "DEEPEVAL_IGNORE_ERRORS": "assert_test: a metric error does not fail the assertion (deepeval test run -i)",
+    "DEEPEVAL_SKIP_ON_MISSING_PARAMS": "assert_test: skip metrics whose test-case fields are missing (-s)",
+    "DEEPEVAL_VERBOSE_MODE": "assert_test: verbose metric logs (deepeval test run -v)",
+    "DEEPEVAL_SHOW_FULL_REASON": "pytest plugin table: full reasons instead of shortened ones",
+    "DEEPEVAL_REPEAT": "assert_test: repetitions per test case (deepeval test run -r, default 1)",
+    "DEEPEVAL_BACKEND": "assert_test: local | ray (deepeval test run --backend)",
+    "DEEPEVAL_RAY_ADDRESS": "assert_test with the ray backend: address of the Ray cluster",
+    "DEEPEVAL_SHARED_DATASETS": "folder of shared memory datasets (default ../shared/datasets)",
+    "ENV_DIR_PATH": "folder of the .env / .env.local files (read from the process environment only)",
+    "DEEPEVAL_DISABLE_DOTENV": "1 to ignore .env files (read from the process environment only)",
 }
 
 

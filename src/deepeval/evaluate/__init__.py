@@ -2,6 +2,7 @@
 result types. Importing this package is cheap (no rich, jinja2, sqlite or metric code until a run starts)."""
 
 from deepeval.evaluate.api import a_evaluate, assert_test, evaluate
+from deepeval.evaluate.backends.ray.backend import RateLimit, RayConfig
 from deepeval.evaluate.configs import (
     AsyncConfig,
     CacheConfig,
@@ -9,7 +10,6 @@ from deepeval.evaluate.configs import (
     ErrorConfig,
     TestRunResultDisplay,
 )
-from deepeval.evaluate.ray_backend import RateLimit, RayConfig
 from deepeval.evaluate.results import EvaluationError, EvaluationResult, MetricData, RepeatStats, TestResult
 
 __all__ = [

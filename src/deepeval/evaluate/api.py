@@ -20,7 +20,7 @@ from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, E
 from deepeval.evaluate.results import EvaluationError, EvaluationResult
 
 if TYPE_CHECKING:
-    from deepeval.evaluate.ray_backend import RayConfig
+    from deepeval.evaluate.backends.ray.backend import RayConfig
     from deepeval.metrics.base_metric import BaseMetric
     from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -107,9 +107,9 @@ async def a_evaluate(
     t0 = time.perf_counter()
     try:
         with Progress(len(cases) * len(mets) * repeat, display_config.show_indicator) as progress:
-            # backend="ray": the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.ray_backend)
+            # backend="ray": the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.backends.ray.backend)
             if backend == "ray":
-                from deepeval.evaluate.ray_backend import run_on_ray
+                from deepeval.evaluate.backends.ray.backend import run_on_ray
 
                 out: Any = await run_on_ray(
                     cases,
@@ -324,12 +324,12 @@ def evaluate(
         identifier: a label stored in the result, shown in the report title and used in export file names.
         backend: ``"local"`` (this process) or ``"ray"``: the same runner on a Ray cluster, in blocks of test
             cases, with worker-crash retries, a shared cache and cluster-wide judge rate limits; same rows
-            (needs the ``ray`` extra; see :mod:`deepeval.evaluate.ray_backend`).
+            (needs the ``ray`` extra; see :mod:`deepeval.evaluate.backends.ray.backend`).
         hyperparameters: ``{name: str | int | float | None}`` describing the run (model, prompt version, top-k...);
             kept as deepeval keeps them (values as strings, None values dropped) in ``result.hyperparameters``,
             the JSON export and the HTML report header.
         metric_collection: deepeval's Confident AI metric collection; accepted, warned about once, ignored.
-        ray_config: :class:`~deepeval.evaluate.ray_backend.RayConfig` for ``backend="ray"`` (cluster address,
+        ray_config: :class:`~deepeval.evaluate.backends.ray.backend.RayConfig` for ``backend="ray"`` (cluster address,
             workers, block size, retries, cache folder, rate limits). Default: ``RayConfig()``.
 
     Returns:
@@ -367,10 +367,6 @@ def evaluate(
     )
 
 
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on", "y"}
-
-
 def assert_test(
     test_case: LLMTestCase | ConversationalTestCase,
     metrics: list[BaseMetric],
@@ -380,7 +376,7 @@ def assert_test(
 
     The message has one line per failed metric: name, score, threshold, and reason or error. Under pytest (our
     plugin) the result is also recorded for the end-of-session table. ``deepeval test run`` options arrive through
-    environment variables: ``DEEPEVAL_USE_CACHE`` (-c), ``DEEPEVAL_IGNORE_ERRORS`` (-i: errors do not fail the
+    settings (process environment > ``.env.local`` > ``.env``): ``DEEPEVAL_USE_CACHE`` (-c), ``DEEPEVAL_IGNORE_ERRORS`` (-i: errors do not fail the
     assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v), ``DEEPEVAL_REPEAT`` (-r).
     The cache is used only when ``DEEPEVAL_USE_CACHE`` is set (then also written).
 
@@ -391,21 +387,23 @@ def assert_test(
         TypeError / ValueError: bad arguments, as in :func:`evaluate`.
     """
     __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
+    from deepeval.config import get_settings
     from deepeval.evaluate import _session
 
-    use_cache = _env_flag("DEEPEVAL_USE_CACHE")
-    ignore_errors = _env_flag("DEEPEVAL_IGNORE_ERRORS")
-    repeat_raw = os.environ.get("DEEPEVAL_REPEAT", "").strip() or "1"
+    settings = get_settings()  # process environment > .env.local > .env, like every other key
+    use_cache = settings.get_bool("DEEPEVAL_USE_CACHE")
+    ignore_errors = settings.get_bool("DEEPEVAL_IGNORE_ERRORS")
+    repeat_raw = (settings.get("DEEPEVAL_REPEAT") or "").strip() or "1"
     try:
         repeat = int(repeat_raw)
     except ValueError:
         raise ConfigurationError(f"DEEPEVAL_REPEAT must be an integer >= 1, got {repeat_raw!r}") from None
-    backend = os.environ.get("DEEPEVAL_BACKEND", "").strip().lower() or "local"
+    backend = (settings.get("DEEPEVAL_BACKEND") or "").strip().lower() or "local"
     ray_config = None
     if backend == "ray":
-        from deepeval.evaluate.ray_backend import RayConfig
+        from deepeval.evaluate.backends.ray.backend import RayConfig
 
-        ray_config = RayConfig(address=os.environ.get("DEEPEVAL_RAY_ADDRESS", "").strip() or None)
+        ray_config = RayConfig(address=(settings.get("DEEPEVAL_RAY_ADDRESS") or "").strip() or None)
     result = evaluate(
         [test_case],
         list(metrics),
@@ -413,14 +411,14 @@ def assert_test(
         display_config=DisplayConfig(
             show_indicator=False,
             print_results=False,
-            verbose_mode=True if _env_flag("DEEPEVAL_VERBOSE_MODE") else None,
+            verbose_mode=True if settings.get_bool("DEEPEVAL_VERBOSE_MODE") else None,
             # Under the pytest plugin the session writes one DEEPEVAL_RESULTS_FOLDER report holding this result;
             # a second file per assert_test call would only duplicate it.
             _session_report=_session.collecting(),
         ),
         cache_config=CacheConfig(write_cache=use_cache, use_cache=use_cache),
         error_config=ErrorConfig(
-            ignore_errors=True, skip_on_missing_params=_env_flag("DEEPEVAL_SKIP_ON_MISSING_PARAMS")
+            ignore_errors=True, skip_on_missing_params=settings.get_bool("DEEPEVAL_SKIP_ON_MISSING_PARAMS")
         ),
         repeat=repeat,
         backend=backend,

@@ -2,8 +2,10 @@
 
 Key: sha256 of a canonical JSON (sorted keys, no whitespace) of ``{"deepeval": __version__, "metric":
 metric.cache_config(), "judges": judge names and eval mode found on the metric, "test_case": the test case's JSON
-dump, "repeat_index": r}``. ``cache_config()`` of our metrics holds the eval mode, judge model names and prompt
-version, so changing any of them misses. Value: the :class:`~deepeval.evaluate.results.MetricData` fields as JSON,
+dump, "repeat_index": r}``. ``cache_config()`` of our metrics holds the eval mode, the judge names and digests of
+the content (:mod:`deepeval._digest`: the prompt text and questions actually built for a fixed probe, the embedded
+judge's data file and rule code when it can decide the result), so changing any of them misses; version constants
+are labels only. Value: the :class:`~deepeval.evaluate.results.MetricData` fields as JSON,
 every string passed through :func:`deepeval.config.redact`; nothing else (no clients, no keys) is stored.
 
 Rows are written one by one as each metric finishes (autocommit), so a run that is killed keeps everything it
@@ -154,32 +156,17 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_json_default)
 
 
-def _judge_names(metric: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for attr in ("model", "system_one_model"):
-        judge = getattr(metric, attr, None)
-        getter = getattr(judge, "get_model_name", None)
-        if callable(getter):
-            try:
-                out[attr] = f"{type(judge).__qualname__}:{getter()}"
-            except Exception:  # a judge that cannot name itself: keep the class only
-                out[attr] = type(judge).__qualname__
-    mode = getattr(metric, "eval_mode", None)
-    if mode is not None:
-        out["eval_mode"] = getattr(mode, "value", mode)
-    return out
-
-
 def cache_key(metric: Any, test_case: Any, repeat_index: int = 0) -> str:
     """sha256 hex digest identifying ``metric`` (its ``cache_config()``) on ``test_case`` for repetition
     ``repeat_index`` under this deepeval version."""
     from deepeval import __version__
+    from deepeval.models.resolve import judge_names_of
 
     dump = getattr(test_case, "model_dump", None)
     payload = {
         "deepeval": __version__,
         "metric": metric.cache_config(),
-        "judges": _judge_names(metric),
+        "judges": judge_names_of(metric),
         "test_case": {
             "type": type(test_case).__qualname__,
             "fields": dump(mode="json") if callable(dump) else test_case,

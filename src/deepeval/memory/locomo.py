@@ -13,7 +13,6 @@ Mapping: speaker_a -> ``user`` turns, speaker_b -> ``assistant`` turns; each tur
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,9 @@ _DIA = re.compile(r"D(\d+):(\d+)")
 
 def default_datasets_dir() -> Path:
     """``$DEEPEVAL_SHARED_DATASETS`` or ``../shared/datasets`` relative to the current directory."""
-    return Path(os.environ.get("DEEPEVAL_SHARED_DATASETS", Path.cwd().parent / "shared" / "datasets"))
+    from deepeval.config import get_settings
+
+    return Path(get_settings().get("DEEPEVAL_SHARED_DATASETS") or Path.cwd().parent / "shared" / "datasets")
 
 
 @dataclass

@@ -89,31 +89,8 @@ class FactManifest(BaseModel):
             if f.id in by_id:
                 raise ValueError(f"duplicate fact id {f.id!r}")
             by_id[f.id] = f
-        superseded_by: dict[str, str] = {}
-        for f in self.facts:
-            if f.supersedes is None:
-                continue
-            if f.supersedes == f.id:
-                raise ValueError(f"fact {f.id!r} supersedes itself")
-            if f.supersedes not in by_id:
-                raise ValueError(f"fact {f.id!r} supersedes {f.supersedes!r}, which is not in the manifest")
-            if f.kind == "never_stated":
-                raise ValueError(f"fact {f.id!r} is never_stated and cannot supersede another fact")
-            if by_id[f.supersedes].kind == "never_stated":
-                raise ValueError(f"fact {f.id!r} supersedes {f.supersedes!r}, which is never_stated")
-            if f.supersedes in superseded_by:
-                raise ValueError(
-                    f"facts {superseded_by[f.supersedes]!r} and {f.id!r} both supersede {f.supersedes!r}"
-                )
-            superseded_by[f.supersedes] = f.id
-        for f in self.facts:  # cycles
-            seen = {f.id}
-            cur = f
-            while cur.supersedes is not None:
-                if cur.supersedes in seen:
-                    raise ValueError(f"supersedes links form a cycle through {f.id!r}")
-                seen.add(cur.supersedes)
-                cur = by_id[cur.supersedes]
+        superseded_by = _supersedes_links(self.facts, by_id)
+        _check_no_cycles(self.facts, by_id)
         for f in self.facts:
             if f.id in superseded_by:
                 if f.kind not in (None, "superseded"):
@@ -315,3 +292,42 @@ def check_introduced(
                 f"fact {f.id!r}: {field} {at} is beyond {conversation} ({n_turns} turns: {last}); fix the "
                 "manifest or use a longer conversation"
             )
+
+
+def _supersedes_links(facts: list[Fact], by_id: dict[str, Fact]) -> dict[str, str]:
+    """``{superseded id: superseding id}``, after checking each ``supersedes`` link points at one other stated fact.
+
+    Raises:
+        ValueError: a link to itself, to a missing or never-stated fact, from a never-stated fact, or two facts
+            superseding the same one.
+    """
+    superseded_by: dict[str, str] = {}
+    for f in facts:
+        if f.supersedes is None:
+            continue
+        if f.supersedes == f.id:
+            raise ValueError(f"fact {f.id!r} supersedes itself")
+        if f.supersedes not in by_id:
+            raise ValueError(f"fact {f.id!r} supersedes {f.supersedes!r}, which is not in the manifest")
+        if f.kind == "never_stated":
+            raise ValueError(f"fact {f.id!r} is never_stated and cannot supersede another fact")
+        if by_id[f.supersedes].kind == "never_stated":
+            raise ValueError(f"fact {f.id!r} supersedes {f.supersedes!r}, which is never_stated")
+        if f.supersedes in superseded_by:
+            raise ValueError(
+                f"facts {superseded_by[f.supersedes]!r} and {f.id!r} both supersede {f.supersedes!r}"
+            )
+        superseded_by[f.supersedes] = f.id
+    return superseded_by
+
+
+def _check_no_cycles(facts: list[Fact], by_id: dict[str, Fact]) -> None:
+    """Raises ValueError when ``supersedes`` links form a cycle."""
+    for f in facts:
+        seen = {f.id}
+        cur = f
+        while cur.supersedes is not None:
+            if cur.supersedes in seen:
+                raise ValueError(f"supersedes links form a cycle through {f.id!r}")
+            seen.add(cur.supersedes)
+            cur = by_id[cur.supersedes]

@@ -26,12 +26,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from deepeval._concurrency import run_sync
+from deepeval._digest import embedded_judge_digest
 from deepeval.errors import MissingTestCaseParamsError
 from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.conditions import evaluate_artifact
 from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
 from deepeval.memory.manifest import FactManifest, check_introduced, load_manifest, parse_manifest
-from deepeval.memory.prompts import PROMPT_VERSION
+from deepeval.memory.prompts import PROMPT_VERSION, memory_prompt_digest
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.usage import track_usage
@@ -83,8 +84,12 @@ class _MemoryMetric(BaseConversationalMetric):
         return self._judge
 
     def cache_config(self) -> dict[str, Any]:
-        return {**super().cache_config(), "judge": self.judge().get_model_name(), "prompt_version": PROMPT_VERSION,
-                "seed": self.seed}  # fmt: skip
+        judge = self.judge().get_model_name()
+        cfg = {**super().cache_config(), "judge": judge, "prompt_version": PROMPT_VERSION,
+               "prompt_digest": memory_prompt_digest(), "seed": self.seed}  # fmt: skip
+        if "embedded" in judge.lower():
+            cfg["embedded_judge_digest"] = embedded_judge_digest()
+        return cfg
 
     def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
         return run_sync(self.a_measure(test_case))

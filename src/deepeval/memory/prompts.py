@@ -104,3 +104,14 @@ WIKI_KEEPER_SYSTEM = (
     "update pages when facts change, and keep pages short and organised by topic. Only write what the conversation "
     "says. When you have nothing more to record, reply with a short plain message and no tool calls."
 )
+
+
+def memory_prompt_digest() -> str:
+    """Digest of every memory prompt (this module's builders and texts, and the probe instruction of
+    :mod:`deepeval.memory.conditions`) for the cache key: a changed text misses, whatever ``PROMPT_VERSION`` says."""
+    import sys
+
+    from deepeval._digest import content_digest
+    from deepeval.memory import conditions
+
+    return content_digest(sys.modules[__name__], conditions.PROBE_INSTRUCTION)

@@ -49,7 +49,7 @@ async def _close(client: Any) -> None:
 class EndpointChatModel:
     """A model behind an OpenAI-compatible ``/chat/completions`` endpoint (vLLM, Ollama, llama.cpp, OpenAI).
     The API key is kept private and never shown in reprs or results. Each event loop gets its own client (see
-    :class:`~deepeval.models.llms.per_loop.PerLoop`), so one model serves several ``asyncio.run`` calls."""
+    :class:`~deepeval.models.http.per_loop.PerLoop`), so one model serves several ``asyncio.run`` calls."""
 
     def __init__(
         self,
@@ -64,7 +64,7 @@ class EndpointChatModel:
         self._api_key = api_key
         self.temperature = temperature
         self.timeout = timeout
-        from deepeval.models.llms.per_loop import PerLoop
+        from deepeval.models.http.per_loop import PerLoop
 
         self._clients: PerLoop[Any] = PerLoop(
             lambda: _client(self.base_url, self._api_key, self.timeout), _close

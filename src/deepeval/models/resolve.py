@@ -10,8 +10,13 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from deepeval.config.eval_mode import EvalMode, configured_llm
 from deepeval.config.settings import Settings, get_settings
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
+from deepeval.models.extraction import Extractor
+
+#: ``system_one_model`` strings that select the embedded judge
+EMBEDDED_NAMES = frozenset({"embedded", "local", "deepeval-local", "deepeval-local-1"})
 
 _announced = threading.Event()
 _notice: str | None = None
@@ -132,12 +137,7 @@ def resolve_system_one(
             f"system_one_model must be a model name or a DeepEvalBaseSystemOneModel, not {type(model).__name__}"
         )
     s = settings or get_settings()
-    if isinstance(model, str) and model.lower() in {
-        "embedded",
-        "local",
-        "deepeval-local",
-        "deepeval-local-1",
-    }:
+    if isinstance(model, str) and model.lower() in EMBEDDED_NAMES:
         return embedded_judge()
     if isinstance(model, str) or s.get("TYPESAFE_API_KEY"):
         from deepeval.models.system_one.typesafe import TypeSafeModel
@@ -207,3 +207,76 @@ def describe(obj: Any) -> str | None:
         return str(obj.get_model_name())
     except Exception:
         return type(obj).__name__
+
+
+def key_names(
+    mode: EvalMode,
+    *,
+    model: str | DeepEvalBaseLLM | None,
+    system_one_model: str | DeepEvalBaseSystemOneModel | None,
+    extractor: Extractor | None,
+    settings: Settings | None = None,
+) -> dict[str, str | None] | None:
+    """Judge names for the cache key WITHOUT resolving the judges: no client is built, no embedded model is loaded,
+    nothing touches the network; judges the settings would pick are named from the settings alone (``openai:<name>``,
+    ``local:<name>``, ``typesafe:<name>``, ``embedded``; ``default`` when no name is set). Same keys as
+    :meth:`Judges.names`, None for a judge the mode does not use. Returns None when ``mode`` is ``llm`` and no LLM is
+    available (the measure will raise ``ConfigurationError``).
+    """
+    s = settings or get_settings()
+    llm: str | None
+    if isinstance(model, DeepEvalBaseLLM):
+        llm = describe(model)
+    elif isinstance(model, str):
+        llm = f"openai:{model}"
+    else:
+        kind = configured_llm(s)
+        if kind == "local":
+            llm = f"local:{s.get('LOCAL_MODEL_NAME') or 'default'}"
+        elif kind == "gguf":
+            llm = f"gguf:{s.get('GGUF_MODEL_PATH')}|max_tokens={s.get('GGUF_MODEL_MAX_TOKENS') or 'default'}"
+        elif kind == "openai":
+            llm = f"openai:{s.get('OPENAI_MODEL_NAME') or 'default'}"
+        else:
+            llm = None
+    s1: str | None
+    if isinstance(system_one_model, DeepEvalBaseSystemOneModel):
+        s1 = describe(system_one_model)
+    elif isinstance(system_one_model, str):
+        s1 = "embedded" if system_one_model.lower() in EMBEDDED_NAMES else f"typesafe:{system_one_model}"
+    elif s.get("TYPESAFE_API_KEY"):
+        s1 = f"typesafe:{s.get('TYPESAFE_MODEL_NAME') or 'default'}"
+    else:
+        s1 = "embedded"
+    ext = describe(extractor)
+    if mode is EvalMode.SYSTEM_ONE:
+        return {"llm": None, "system_one": s1, "extractor": None}
+    if mode is EvalMode.LLM:
+        return None if llm is None else {"llm": llm, "system_one": None, "extractor": ext}
+    if ext is None and llm is None:
+        ext = "deterministic"
+    return {"llm": llm, "system_one": s1, "extractor": ext}
+
+
+def judge_names_of(metric: Any) -> dict[str, Any]:
+    """Judge names of any metric for the cache key (ours and users'): the judges it was given (``model=`` /
+    ``system_one_model=``, kept by our metrics as ``model_argument`` / ``system_one_model_argument`` and by
+    deepeval-style custom metrics as ``model`` / ``system_one_model``) and its eval mode. Nothing is resolved."""
+    out: dict[str, Any] = {}
+    for attr in ("model", "system_one_model"):
+        judge = getattr(metric, f"{attr}_argument", None)
+        if judge is None:
+            judge = getattr(metric, attr, None)
+        if isinstance(judge, str):
+            out[attr] = judge
+            continue
+        getter = getattr(judge, "get_model_name", None)
+        if callable(getter):
+            try:
+                out[attr] = f"{type(judge).__qualname__}:{getter()}"
+            except Exception:  # a judge that cannot name itself: keep the class only
+                out[attr] = type(judge).__qualname__
+    mode = getattr(metric, "eval_mode_argument", None) or getattr(metric, "eval_mode", None)
+    if mode is not None:
+        out["eval_mode"] = getattr(mode, "value", mode)
+    return out

@@ -1,10 +1,15 @@
 """Structured output from any :class:`DeepEvalBaseLLM`, without breaking runs.
 
-Ladder for one call: take the model's reply (a string, a schema instance, a dict, or ``(result, cost)``); parse
-JSON (code fences stripped); if that fails repair it with ``json_repair``; validate against the pydantic schema and
-the caller's extra check (e.g. one verdict per statement); if anything fails, re-ask once with the validation error
-appended; if that fails too raise :class:`StructuredOutputError` naming the model and quoting the first 200
-characters received.
+Ladder for one call (:func:`run_ladder`, the only place that re-asks): take the model's reply (a string, a schema
+instance, a dict, or ``(result, cost)``); parse JSON (code fences stripped); if that fails repair it with
+``json_repair``; validate against the pydantic schema and the caller's extra check (e.g. one verdict per statement);
+if anything fails, re-ask once with the validation error appended; if that fails too raise
+:class:`StructuredOutputError` naming the model and quoting the first 200 characters received.
+
+A model that implements :class:`StructuredAttempts` (our OpenAI-compatible clients) hands back one raw reply per
+request, so the ladder runs here once, whether the caller is this layer or the client's own ``a_generate(prompt,
+schema)``; any other model is asked through ``a_generate`` and its reply goes through the same ladder. Every request
+counts in ``llm_calls`` (see :func:`deepeval.models.usage.counted_call`).
 
 A custom model whose ``a_generate`` raises ``NotImplementedError`` (it wrote only ``generate``) is called through
 ``generate`` in a worker thread, so ``async_mode=True`` works with it.
@@ -16,17 +21,27 @@ import asyncio
 import inspect
 import json
 import re
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from json_repair import repair_json
 from pydantic import BaseModel, ValidationError
 
 from deepeval.errors import StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
-from deepeval.models.usage import record_usage
+from deepeval.models.usage import counted_call, record_usage
 
 T = TypeVar("T", bound=BaseModel)
+
+
+@runtime_checkable
+class StructuredAttempts(Protocol):
+    """A model that returns one unvalidated reply per request for a schema (the ladder runs in this module)."""
+
+    async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> tuple[Any, float | None]:
+        """One request for ``schema``: ``(raw reply, cost)``; counts itself with ``record_llm_request``."""
+        ...
+
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 
@@ -130,17 +145,16 @@ async def _call(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel] | N
 
 
 async def _counted_call(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel] | None) -> Any:
-    """:func:`_call`, counted as one ``llm_calls`` whether it succeeds or fails (a call that failed after its
-    retries still sent its requests: ``llm_calls + retries`` is what reached the server)."""
-    record_usage(llm_calls=1)
-    reply = await _call(model, prompt, schema)
+    """One call, counted as one ``llm_calls`` whether it succeeds or fails (a call that failed after its retries
+    still sent its requests: ``llm_calls + retries`` is what reached the server). Its cost is recorded."""
+    with counted_call():
+        if schema is not None and isinstance(model, StructuredAttempts):
+            reply = await model.a_structured_attempt(prompt, schema)
+        else:
+            reply = await _call(model, prompt, schema)
     result, cost = split_cost(reply)
     record_usage(cost=cost)
     return result
-
-
-async def _ask(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel]) -> Any:
-    return await _counted_call(model, prompt, schema)
 
 
 def describe_invalid(exc: Exception) -> str:
@@ -155,6 +169,43 @@ def describe_invalid(exc: Exception) -> str:
 def _excerpt(reply: Any) -> str:
     text = reply if isinstance(reply, str) else repr(reply)
     return text[:200]
+
+
+def reask_prompt(prompt: str, problem: str) -> str:
+    """The prompt of the one re-ask: the original one and why its reply was rejected (our wording)."""
+    return (
+        f"{prompt}\n\nYour previous reply was rejected ({problem}). Reply once more with just the JSON object, "
+        "exactly in the requested format."
+    )
+
+
+async def run_ladder(
+    ask: Callable[[str], Awaitable[Any]],
+    prompt: str,
+    schema: type[T],
+    *,
+    name: str,
+    check: Callable[[T], None] | None = None,
+) -> T:
+    """The ladder of the module docstring over ``ask(prompt) -> reply``: at most two calls of ``ask``.
+
+    Raises:
+        StructuredOutputError: still invalid after the re-ask.
+    """
+    reply = await ask(prompt)
+    try:
+        return coerce(reply, schema, check)
+    except (ValueError, ValidationError) as first_error:
+        problem = describe_invalid(first_error)
+    reply = await ask(reask_prompt(prompt, problem))
+    try:
+        return coerce(reply, schema, check)
+    except (ValueError, ValidationError) as second_error:
+        raise StructuredOutputError(
+            f"judge {name} returned output that does not match {schema.__name__} after one re-ask "
+            f"({describe_invalid(second_error)[:200]}); first 200 characters received: {_excerpt(reply)!r}",
+            model=name,
+        ) from None
 
 
 async def a_generate_structured(
@@ -173,25 +224,11 @@ async def a_generate_structured(
         StructuredOutputError: still invalid after the re-ask.
         JudgeError: the model call itself failed (propagated from the client).
     """
-    reply = await _ask(model, prompt, schema)
-    try:
-        return coerce(reply, schema, check)
-    except (ValueError, ValidationError) as first_error:
-        problem = describe_invalid(first_error)
-    retry_prompt = (
-        f"{prompt}\n\nYour previous reply could not be used: {problem}\n"
-        "Reply again with only a JSON object that matches the requested format exactly."
-    )
-    reply = await _ask(model, retry_prompt, schema)
-    try:
-        return coerce(reply, schema, check)
-    except (ValueError, ValidationError) as second_error:
-        name = model_name(model)
-        raise StructuredOutputError(
-            f"judge {name} returned output that does not match {schema.__name__} after one re-ask "
-            f"({describe_invalid(second_error)[:200]}); first 200 characters received: {_excerpt(reply)!r}",
-            model=name,
-        ) from None
+
+    async def ask(text: str) -> Any:
+        return await _counted_call(model, text, schema)
+
+    return await run_ladder(ask, prompt, schema, name=model_name(model), check=check)
 
 
 async def a_generate_text(model: DeepEvalBaseLLM, prompt: str) -> str:

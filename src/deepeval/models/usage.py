@@ -82,3 +82,33 @@ class _Chained(UsageTracker):
     def add(self, **kwargs: int | float | None) -> None:  # type: ignore[override]
         self._inner.add(**kwargs)  # type: ignore[arg-type]
         self._outer.add(**kwargs)  # type: ignore[arg-type]
+
+
+#: one box per call the structured layer counted: how many of its ``llm_calls`` a client has not claimed yet
+_counted: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
+    "deepeval_counted_call", default=None
+)
+
+
+@contextlib.contextmanager
+def counted_call() -> Iterator[None]:
+    """Count one ``llm_calls`` now for a call made inside the block (the structured layer's view of one call, made
+    whether it succeeds or fails). A client inside it that counts its own requests with :func:`record_llm_request`
+    claims that count for its first request instead of adding another, so a call that became two requests (a
+    client's own re-ask) is counted twice, never three times."""
+    record_usage(llm_calls=1)
+    token = _counted.set([1])
+    try:
+        yield
+    finally:
+        _counted.reset(token)
+
+
+def record_llm_request() -> None:
+    """A client sends one LLM request: it counts in ``llm_calls`` unless it is the call an enclosing
+    :func:`counted_call` already counted."""
+    box = _counted.get()
+    if box is not None and box[0] > 0:
+        box[0] -= 1
+        return
+    record_usage(llm_calls=1)

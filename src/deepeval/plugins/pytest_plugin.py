@@ -10,7 +10,6 @@ are also written there as JSON and HTML.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Generator
 from typing import Any
 
@@ -80,7 +79,9 @@ class DeepEvalCollector:
         if notice and config.getoption("capture", "fd") != "no":  # captured inside the test: say it here once
             terminalreporter.write_line(notice)
         width = max(80, int(getattr(getattr(terminalreporter, "_tw", None), "fullwidth", 120)))
-        full = os.environ.get("DEEPEVAL_SHOW_FULL_REASON", "").strip().lower() in {"1", "true", "yes", "on"}
+        from deepeval.config import get_settings
+
+        full = get_settings().get_bool("DEEPEVAL_SHOW_FULL_REASON")
         terminalreporter.write(render_results(run, width=width, full_reason=full))
         from deepeval.config import get_settings
 

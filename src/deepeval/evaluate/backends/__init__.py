@@ -1,2 +1,1 @@
-"""Pieces of the Ray backend (:mod:`deepeval.evaluate.ray_backend`): payload pickling, the per-block worker, the
-cluster-wide judge rate limiter and the block cache. None of these modules imports ``ray`` at import time."""
+"""Evaluation backends other than the local runner: :mod:`deepeval.evaluate.backends.ray`."""

@@ -18,16 +18,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from deepeval.config.eval_mode import EvalMode, configured_llm, resolve_eval_mode
-from deepeval.config.settings import Settings, get_settings
+from pydantic import BaseModel
+
+from deepeval._concurrency import run_sync
+from deepeval.config.eval_mode import EvalMode, resolve_eval_mode
 from deepeval.errors import ConfigurationError
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
-from deepeval.models.resolve import describe, resolve_llm, resolve_system_one
-from deepeval.models.system_one.schema import Questions, SystemOneAnswers
+from deepeval.models.resolve import EMBEDDED_NAMES, describe, key_names, resolve_llm, resolve_system_one
 
-#: ``system_one_model`` strings that select the embedded judge (as in :func:`deepeval.models.resolve.resolve_system_one`)
-EMBEDDED_NAMES = frozenset({"embedded", "local", "deepeval-local", "deepeval-local-1"})
+__all__ = ["EMBEDDED_NAMES", "NO_LLM_HELP", "Judges", "key_names", "resolve_judges"]
+from deepeval.models.structured import StructuredAttempts
+from deepeval.models.system_one.schema import Questions, SystemOneAnswers
 
 NO_LLM_HELP = (
     "no LLM judge is available: set OPENAI_API_KEY, configure a local model (USE_LOCAL_MODEL=YES and "
@@ -52,55 +54,6 @@ class Judges:
             "system_one": describe(self.system_one),
             "extractor": describe(self.extractor),
         }
-
-
-def key_names(
-    mode: EvalMode,
-    *,
-    model: str | DeepEvalBaseLLM | None,
-    system_one_model: str | DeepEvalBaseSystemOneModel | None,
-    extractor: Extractor | None,
-    settings: Settings | None = None,
-) -> dict[str, str | None] | None:
-    """Judge names for the cache key WITHOUT resolving the judges: no client is built, no embedded model is loaded,
-    nothing touches the network; judges the settings would pick are named from the settings alone (``openai:<name>``,
-    ``local:<name>``, ``typesafe:<name>``, ``embedded``; ``default`` when no name is set). Same keys as
-    :meth:`Judges.names`, None for a judge the mode does not use. Returns None when ``mode`` is ``llm`` and no LLM is
-    available (the measure will raise ``ConfigurationError``).
-    """
-    s = settings or get_settings()
-    llm: str | None
-    if isinstance(model, DeepEvalBaseLLM):
-        llm = describe(model)
-    elif isinstance(model, str):
-        llm = f"openai:{model}"
-    else:
-        kind = configured_llm(s)
-        if kind == "local":
-            llm = f"local:{s.get('LOCAL_MODEL_NAME') or 'default'}"
-        elif kind == "gguf":
-            llm = f"gguf:{s.get('GGUF_MODEL_PATH')}|max_tokens={s.get('GGUF_MODEL_MAX_TOKENS') or 'default'}"
-        elif kind == "openai":
-            llm = f"openai:{s.get('OPENAI_MODEL_NAME') or 'default'}"
-        else:
-            llm = None
-    s1: str | None
-    if isinstance(system_one_model, DeepEvalBaseSystemOneModel):
-        s1 = describe(system_one_model)
-    elif isinstance(system_one_model, str):
-        s1 = "embedded" if system_one_model.lower() in EMBEDDED_NAMES else f"typesafe:{system_one_model}"
-    elif s.get("TYPESAFE_API_KEY"):
-        s1 = f"typesafe:{s.get('TYPESAFE_MODEL_NAME') or 'default'}"
-    else:
-        s1 = "embedded"
-    ext = describe(extractor)
-    if mode is EvalMode.SYSTEM_ONE:
-        return {"llm": None, "system_one": s1, "extractor": None}
-    if mode is EvalMode.LLM:
-        return None if llm is None else {"llm": llm, "system_one": None, "extractor": ext}
-    if ext is None and llm is None:
-        ext = "deterministic"
-    return {"llm": llm, "system_one": s1, "extractor": ext}
 
 
 def deterministic_extractor() -> Extractor:
@@ -166,6 +119,13 @@ class SyncLLM(DeepEvalBaseLLM):
         return self._inner.generate(prompt)  # type: ignore[call-arg]
 
     async def a_generate(self, prompt: str, schema: Any = None) -> Any:
+        return self.generate(prompt, schema)
+
+    async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> Any:
+        """One unvalidated request when the wrapped model offers that (the structured layer's only re-ask stays
+        the only one), else its sync ``generate``."""
+        if isinstance(self._inner, StructuredAttempts):
+            return run_sync(self._inner.a_structured_attempt(prompt, schema))
         return self.generate(prompt, schema)
 
     def get_model_name(self) -> str:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from deepeval._concurrency import run_sync
+from deepeval._digest import content_digest, embedded_judge_digest
 from deepeval.config.eval_mode import EvalMode, parse_eval_mode, resolve_eval_mode
 from deepeval.config.settings import redact
 from deepeval.errors import ConfigurationError, InvalidEvalModeError
@@ -272,9 +273,11 @@ class EngineMetric(BaseMetric):
         """
         cfg = super().cache_config()
         cfg.update(
-            prompt_version=self.prompt_version,
+            prompt_version=self.prompt_version,  # labels; the digests below are what keys the content
             extraction_prompt_version=EXTRACTION_PROMPT_VERSION,
             question_set_version=self.question_set_version,
+            prompt_digest=content_digest(self.evaluation_template, _extractor_module()),
+            question_set_digest=content_digest(self.question_set),
         )
         try:
             mode = self._judges.mode if self._judges is not None else self._resolve_mode()
@@ -290,6 +293,8 @@ class EngineMetric(BaseMetric):
             extractor=self.extractor,
         )
         cfg["judges"] = names if names is not None else f"unresolved: {ConfigurationError.__name__}"
+        if names is None or _uses_embedded(mode, names):
+            cfg["embedded_judge_digest"] = embedded_judge_digest()
         return cfg
 
     # -- measure ---------------------------------------------------------------------------------------------------
@@ -469,3 +474,16 @@ class EngineMetric(BaseMetric):
             lines.append(f"Question {q.id} (weight {q.weight:g}): {q.label}\n  answer: {v.as_dict()}")
         self._set_verbose("\n\n".join(lines))
         return score
+
+
+def _extractor_module() -> Any:
+    from deepeval.metrics._engine import extractor
+
+    return extractor
+
+
+def _uses_embedded(mode: EvalMode, names: dict[str, str | None]) -> bool:
+    """Whether the embedded judge (System One answers or deterministic extraction) can decide this metric's result."""
+    if any(v is not None and "embedded" in v.lower() for v in names.values()):
+        return True
+    return mode is not EvalMode.LLM and names.get("llm") is None and names.get("extractor") is None

@@ -11,8 +11,8 @@ _LAZY = {
     "LocalModel": "deepeval.models.llms.local_model",
     "GGUFModel": "deepeval.models.llms.gguf_model",
     "OpenAICompatibleLLM": "deepeval.models.llms.openai_compatible",
-    "LogprobCompletion": "deepeval.models.llms.logprobs",
-    "TokenLogprob": "deepeval.models.llms.logprobs",
+    "LogprobCompletion": "deepeval.models.logprobs",
+    "TokenLogprob": "deepeval.models.logprobs",
 }
 
 __all__ = list(_LAZY)

@@ -17,8 +17,8 @@ from typing import Any
 
 from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.llms.local_model import LocalModel
-from deepeval.models.retry import RetryPolicy
 
 #: tokens a GGUF judge generates per call at most, unless ``max_tokens=`` says otherwise: enough for the longest
 #: structured replies of our metrics (statement lists, verdict lists with reasons), far below a full context

@@ -6,10 +6,10 @@ from typing import Any
 
 from deepeval.config.settings import get_settings
 from deepeval.errors import ConfigurationError
+from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.llms.openai_compatible import OpenAICompatibleLLM
 from deepeval.models.pricing import Price
-from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY
-from deepeval.models.retry import RetryPolicy
 
 
 class LocalModel(OpenAICompatibleLLM):

@@ -4,8 +4,8 @@ LM Studio, xllamacpp). :class:`~deepeval.models.llms.openai_model.OpenAIModel` a
 
 What a call does: builds the request for the client's current structured-output rung (see
 :mod:`deepeval.models.llms.response_format`), sends it through the official ``openai`` SDK with the SDK's own
-retries off, under :func:`deepeval.models.retry.call_with_retries` and the client's
-:class:`~deepeval.models.rate_limit.AdaptiveLimiter`; parses the raw JSON reply itself (so a non-JSON body or a
+retries off, under :func:`deepeval.models.http.retry.call_with_retries` and the client's
+:class:`~deepeval.models.http.rate_limit.AdaptiveLimiter`; parses the raw JSON reply itself (so a non-JSON body or a
 reply missing ``choices`` is a clear error), records token usage, and prices it.
 """
 
@@ -14,46 +14,28 @@ from __future__ import annotations
 import inspect
 import json
 import threading
-import urllib.parse
 import warnings
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 import openai
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from deepeval._concurrency import run_sync
 from deepeval.config.redaction import (
     SplitURL,
     install_log_redaction,
-    register_secret,
     split_url,
     split_url_cached,
 )
-from deepeval.config.redaction import display_url as display_url  # imported from here by other clients
+from deepeval.config.redaction import display_url as display_url  # kept importable from here
 from deepeval.config.settings import redact
-from deepeval.config.urls import base_url_problem
-from deepeval.errors import ConfigurationError, JudgeError, StructuredOutputError
+from deepeval.errors import JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
-from deepeval.models.llms.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
-from deepeval.models.llms.per_loop import PerLoop, share_key
-from deepeval.models.llms.response_format import (
-    RUNGS,
-    normalise_format,
-    reask_suffix,
-    response_format,
-    schema_instruction,
-)
-from deepeval.models.llms.transport import (
-    async_http_client_class,
-    connection_failure_in,
-    transport_setting,
-    unsent_request_error,
-)
-from deepeval.models.pricing import Price
-from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
-from deepeval.models.retry import (
+from deepeval.models.http.per_loop import PerLoop, share_key
+from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
+from deepeval.models.http.retry import (
     RetryPolicy,
     call_with_retries,
     connection_error,
@@ -61,68 +43,31 @@ from deepeval.models.retry import (
     parse_retry_after,
     timeout_error,
 )
-from deepeval.models.structured import coerce, describe_invalid
-from deepeval.models.tls import library_of, shared_context
-from deepeval.models.usage import record_usage
+from deepeval.models.http.secrets import Secret as Secret  # kept importable from here
+from deepeval.models.http.secrets import check_base_url as check_base_url
+from deepeval.models.http.tls import library_of, shared_context
+from deepeval.models.http.transport import (
+    async_http_client_class,
+    connection_failure_in,
+    transport_setting,
+    unsent_request_error,
+)
+from deepeval.models.llms.response_format import (
+    RUNGS,
+    normalise_format,
+    response_format,
+    schema_instruction,
+)
+from deepeval.models.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
+from deepeval.models.pricing import Price
+from deepeval.models.structured import run_ladder
+from deepeval.models.usage import record_llm_request, record_usage
 
 #: stale keep-alive connections skipped per request (the SDK's default pool holds at most 1,000)
 _STALE_CONNECTIONS_MAX = 1000
 
 T = TypeVar("T", bound=BaseModel)
 T2 = TypeVar("T2")
-
-
-class Secret:
-    """Holds an API key; its repr and str never show it.
-
-    Surrounding whitespace is dropped (a key read from a file or pasted from a terminal often ends in a newline,
-    which no HTTP header may carry). :attr:`malformed` is True for a key that still holds a control character: no
-    request can carry it, and clients refuse it with an ``auth`` error that does not quote it."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str | None) -> None:
-        self._value = value.strip() if isinstance(value, str) else value
-        register_secret(self._value)  # scrubbed by value from every message, log record and export
-
-    @property
-    def malformed(self) -> bool:
-        return bool(self._value) and any(ord(c) < 32 or ord(c) == 127 for c in str(self._value))
-
-    def get(self) -> str | None:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "<secret>" if self._value else "<unset>"
-
-    __str__ = __repr__
-
-
-def _shown(url: str | None) -> str:
-    """``url`` as written, less user-info, query and fragment; for a URL that may not parse (a bad port)."""
-    try:
-        parts = urllib.parse.urlsplit(str(url))
-    except ValueError:
-        return "<invalid URL>"
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, "", ""))
-
-
-def check_base_url(url: str | None, setting: str) -> None:
-    """Refuse, when a judge is built, a base URL no request could use, instead of failing every row later.
-
-    ``setting`` names where the URL came from (``base_url``, ``OPENAI_BASE_URL``, ...); the message shows the URL
-    without user-info, query or fragment (where keys may sit), parsed or not.
-
-    Raises:
-        ConfigurationError: the URL does not parse, its scheme is not http/https, it has no host, or its port is
-            not a number in 1-65535.
-    """
-    problem = base_url_problem(url) if url else None
-    if problem is not None:
-        raise ConfigurationError(
-            f"{setting} {_shown(url)!r} is not a usable base URL: {problem}; fix the setting "
-            "(e.g. http://localhost:8000/v1)"
-        )
 
 
 @dataclass(frozen=True)
@@ -256,6 +201,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     ) -> tuple[Any, float | None]:
         """See the class docstring."""
         if schema is None:
+            record_llm_request()
             reply = await self._complete(prompt, rung=None, schema=None)
             return reply.text, self._cost(reply)
         return await self._generate_structured(prompt, schema)
@@ -308,25 +254,33 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
     # -- structured output -----------------------------------------------------------------------------------------
     async def _generate_structured(self, prompt: str, schema: type[T]) -> tuple[T, float | None]:
-        first = await self._structured_call(prompt, schema)
-        cost = self._cost(first)
+        """The structured layer's ladder (:func:`deepeval.models.structured.run_ladder`) over
+        :meth:`a_structured_attempt`: the one re-ask happens there, and each request counts in ``llm_calls``."""
+        cost: float | None = None
+
+        async def ask(text: str) -> str:
+            nonlocal cost
+            reply, spent = await self._structured_once(text, schema)
+            cost = _add(cost, spent)
+            return reply
+
         try:
-            return coerce(first.text, schema), cost
-        except (ValueError, ValidationError) as exc:
-            problem = describe_invalid(exc)
-        record_usage(llm_calls=1)  # the re-ask: the caller sees one call, we make two
-        second = await self._structured_call(prompt + reask_suffix(problem), schema)
-        cost = _add(cost, self._cost(second))
-        try:
-            return coerce(second.text, schema), cost
-        except (ValueError, ValidationError) as exc:
+            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), cost
+        except StructuredOutputError:
             record_usage(cost=cost)  # nothing is returned, so the spend is recorded here
-            name = self.get_model_name()
-            raise StructuredOutputError(
-                f"judge {name} returned output that does not match {schema.__name__} after one re-ask "
-                f"({describe_invalid(exc)}); first 200 characters received: {second.text[:200]!r}",
-                model=name,
-            ) from None
+            raise
+
+    async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> tuple[str, float | None]:
+        """One structured-output request on the current rung (moving down a rung on a 400 that blames
+        ``response_format``): the unvalidated reply text and its cost. Counted as one ``llm_calls``."""
+        return await self._structured_once(prompt, schema)
+
+    async def _structured_once(self, prompt: str, schema: type[BaseModel]) -> tuple[str, float | None]:
+        """:meth:`a_structured_attempt` itself; the ladder of ``a_generate(prompt, schema)`` calls this one, so a
+        wrapper around the public methods (the Ray rate limiter) sees that call once."""
+        record_llm_request()
+        reply = await self._structured_call(prompt, schema)
+        return reply.text, self._cost(reply)
 
     async def _structured_call(self, prompt: str, schema: type[BaseModel]) -> _Reply:
         while True:
@@ -534,7 +488,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     def _sdk_kwargs(self, key: str) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "api_key": key,
-            "max_retries": 0,  # retries are ours (deepeval.models.retry), so counts are exact
+            "max_retries": 0,  # retries are ours (deepeval.models.http.retry), so counts are exact
             "timeout": self.retry_policy.timeout + 1.0,
         }
         endpoint = self._endpoint
@@ -590,8 +544,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     @staticmethod
     def _with_shared_tls(kwargs: dict[str, Any], http_client_class: Any, *, is_async: bool) -> dict[str, Any]:
         """``kwargs`` plus the SDK's own HTTP client (``DefaultHttpxClient``, or for async calls the class
-        :func:`~deepeval.models.llms.transport.async_http_client_class` picks: the SDK's defaults) built with the
-        process-wide TLS context (:mod:`deepeval.models.tls`), unless the caller passed ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
+        :func:`~deepeval.models.http.transport.async_http_client_class` picks: the SDK's defaults) built with the
+        process-wide TLS context (:mod:`deepeval.models.http.tls`), unless the caller passed ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
         an ``httpx.Client`` the sync client of :meth:`load_model`); the other side gets the default."""
         given = kwargs.get("http_client")
         if given is not None:
@@ -637,7 +591,7 @@ def _is_aiohttp_based(client: Any) -> bool:
 
 
 def _blames(exc: JudgeError, param: str) -> bool:
-    blamed = getattr(exc, "param", None)
+    blamed = exc.param
     return blamed == param or param in str(exc)
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from deepeval.config.settings import get_settings
+from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.llms.openai_compatible import OpenAICompatibleLLM
 from deepeval.models.pricing import resolve_price
-from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY
-from deepeval.models.retry import RetryPolicy
 
 DEFAULT_OPENAI_MODEL = "gpt-5.4"
 

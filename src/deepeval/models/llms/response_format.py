@@ -108,11 +108,3 @@ def _schema_instruction(schema: type[BaseModel]) -> str:
         "\n\nFormat of your reply: one JSON object, with no text before or after it, valid against this JSON "
         f"Schema:\n{json.dumps(schema.model_json_schema(), separators=(',', ':'))}"
     )
-
-
-def reask_suffix(problem: str) -> str:
-    """Text appended to the prompt when a reply did not validate (our wording)."""
-    return (
-        f"\n\nYour previous reply was rejected ({problem}). Reply once more with just the JSON object, "
-        "exactly in the requested format."
-    )

@@ -31,7 +31,7 @@ from pydantic import BaseModel
 from deepeval._concurrency import run_sync
 from deepeval.errors import JudgeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
-from deepeval.models.llms.logprobs import LogprobCompletion, SupportsLogprobs, TokenLogprob
+from deepeval.models.logprobs import LogprobCompletion, SupportsLogprobs, TokenLogprob
 from deepeval.models.system_one.schema import (
     ChoiceAnswer,
     ChoiceQuestion,

@@ -1,5 +1,5 @@
 """TypeSafe's hosted System One model (Jev) over HTTP: ``POST {base}/v1/systemone`` (REFERENCE §5), on the openai
-SDK's aiohttp transport or on httpx (``DEEPEVAL_HTTP_CLIENT``, see :mod:`deepeval.models.llms.transport`).
+SDK's aiohttp transport or on httpx (``DEEPEVAL_HTTP_CLIENT``, see :mod:`deepeval.models.http.transport`).
 
 Wire mapping of our questions (our ``kind``/``data`` fields never leave the process):
 
@@ -24,28 +24,35 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
-from deepeval.config.redaction import SplitURL, install_log_redaction, split_url, split_url_cached
+from deepeval.config.redaction import (
+    SplitURL,
+    display_url,
+    install_log_redaction,
+    split_url,
+    split_url_cached,
+)
 from deepeval.config.settings import get_settings, redact
 from deepeval.errors import JudgeError, RequestTooLargeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
-from deepeval.models.llms.openai_compatible import Secret, check_base_url, display_url
-from deepeval.models.llms.per_loop import PerLoop, share_key
-from deepeval.models.llms.transport import (
-    TIMEOUT_ERRORS,
-    TRANSPORT_ERRORS,
-    connection_failure_in,
-    system_one_client_class,
-    transport_setting,
-    unsent_request_error,
-)
-from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
-from deepeval.models.retry import (
+from deepeval.models.http.per_loop import PerLoop, share_key
+from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
+from deepeval.models.http.retry import (
     RetryPolicy,
     call_with_retries,
     connection_error,
     error_for_status,
     parse_retry_after,
     timeout_error,
+)
+from deepeval.models.http.secrets import Secret, check_base_url
+from deepeval.models.http.tls import library_of, shared_context
+from deepeval.models.http.transport import (
+    TIMEOUT_ERRORS,
+    TRANSPORT_ERRORS,
+    connection_failure_in,
+    system_one_client_class,
+    transport_setting,
+    unsent_request_error,
 )
 from deepeval.models.system_one.schema import (
     ChoiceAnswer,
@@ -57,7 +64,6 @@ from deepeval.models.system_one.schema import (
     ScoreQuestion,
     SystemOneAnswers,
 )
-from deepeval.models.tls import library_of, shared_context
 from deepeval.models.usage import record_usage
 
 T = TypeVar("T")
@@ -432,7 +438,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         library = httpx if aio_class is None else library_of(aio_class)
         context = shared_context(library) if library is not None else None
         if context is not None and not {"verify", "cert"} & set(self._client_kwargs):
-            # built once per process (deepeval.models.tls); a caller's own TLS settings never touch it
+            # built once per process (deepeval.models.http.tls); a caller's own TLS settings never touch it
             kwargs["verify"] = context
         kwargs.update(self._client_kwargs)
         if aio_class is None:

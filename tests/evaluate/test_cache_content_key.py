@@ -1,0 +1,122 @@
+"""Cache keys come from content: the prompt text a metric actually sends, its questions, the embedded judge's files
+and the judge names. A changed text misses the cache without anyone bumping a version label; identical content
+keeps the key."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from deepeval import _digest
+from deepeval.evaluate.cache import cache_key
+from deepeval.memory import conditions
+from deepeval.memory.judges import EmbeddedMemoryJudge
+from deepeval.memory.metrics import MemoryRecallMetric
+from deepeval.metrics import AnswerRelevancyMetric
+from deepeval.metrics.answer_relevancy import AnswerRelevancyQuestions, AnswerRelevancyTemplate
+from deepeval.test_case import LLMTestCase
+
+CASE = LLMTestCase(input="What is the capital of France?", actual_output="Paris is the capital.")
+
+
+def _hybrid() -> AnswerRelevancyMetric:
+    return AnswerRelevancyMetric(eval_mode="hybrid", system_one_model="embedded")
+
+
+def test_identical_content_keeps_the_key() -> None:
+    assert cache_key(_hybrid(), CASE) == cache_key(_hybrid(), CASE)
+
+
+def test_changed_prompt_text_changes_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = cache_key(_hybrid(), CASE)
+    original = AnswerRelevancyTemplate.generate_verdicts
+
+    def edited(input: str, statements: list[str]) -> str:
+        return original(input, statements) + "\nBe strict."
+
+    monkeypatch.setattr(AnswerRelevancyTemplate, "generate_verdicts", staticmethod(edited))
+    assert AnswerRelevancyTemplate.PROMPT_VERSION == "answer_relevancy/2026-1"  # nobody bumped the label
+    assert cache_key(_hybrid(), CASE) != before
+    monkeypatch.undo()
+    assert cache_key(_hybrid(), CASE) == before
+
+
+def test_bumped_label_alone_changes_nothing_but_the_label(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = _hybrid().cache_config()
+    monkeypatch.setattr(AnswerRelevancyTemplate, "PROMPT_VERSION", "answer_relevancy/relabelled")
+    after = _hybrid().cache_config()
+    assert after["prompt_digest"] == before["prompt_digest"]
+    assert after["prompt_version"] == "answer_relevancy/relabelled"
+
+
+def test_changed_question_text_changes_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = cache_key(_hybrid(), CASE)
+    original = AnswerRelevancyQuestions.statement_relevant
+
+    def edited(input: str, statement: str):  # type: ignore[no-untyped-def]
+        q = original(input, statement)
+        return q.model_copy(update={"instructions": q.instructions + " Answer carefully."})
+
+    monkeypatch.setattr(AnswerRelevancyQuestions, "statement_relevant", staticmethod(edited))
+    assert cache_key(_hybrid(), CASE) != before
+
+
+def _copy_embedded(tmp_path: Path) -> Path:
+    root = tmp_path / "embedded"
+    shutil.copytree(_digest.EMBEDDED_DIR, root, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def test_embedded_judge_data_file_and_rule_code_are_in_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = cache_key(_hybrid(), CASE)
+    root = _copy_embedded(tmp_path)
+    monkeypatch.setattr(_digest, "EMBEDDED_DIR", root)
+    assert cache_key(_hybrid(), CASE) == before  # same files, same key
+    data = root / "data" / "embedded_judge.json"
+    data.write_bytes(data.read_bytes().rstrip() + b"\n\n")  # a retrained judge: only the bytes differ
+    retrained = cache_key(_hybrid(), CASE)
+    assert retrained != before
+    rules = root / "grading.py"
+    rules.write_text(rules.read_text() + "\n# a rule edited\n")
+    assert cache_key(_hybrid(), CASE) not in (before, retrained)
+
+
+def test_llm_only_metric_key_ignores_the_embedded_judge(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    metric = AnswerRelevancyMetric(model="gpt-4.1", eval_mode="llm")
+    before = cache_key(metric, CASE)
+    root = _copy_embedded(tmp_path)
+    (root / "data" / "embedded_judge.json").write_text("{}")
+    monkeypatch.setattr(_digest, "EMBEDDED_DIR", root)
+    assert cache_key(metric, CASE) == before
+
+
+def test_memory_probe_instruction_is_in_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    metric = MemoryRecallMetric(model=EmbeddedMemoryJudge())
+    before = metric.cache_config()
+    assert "embedded_judge_digest" in before
+    monkeypatch.setattr(conditions, "PROBE_INSTRUCTION", conditions.PROBE_INSTRUCTION + " Be brief.")
+    assert metric.cache_config()["prompt_digest"] != before["prompt_digest"]
+    monkeypatch.undo()
+    assert metric.cache_config() == before
+
+
+def test_judge_names_are_read_from_our_metrics_and_custom_ones() -> None:
+    from deepeval.metrics import BaseMetric
+    from deepeval.models.resolve import judge_names_of
+
+    ours = AnswerRelevancyMetric(model="gpt-4.1", eval_mode="hybrid", system_one_model="embedded")
+    assert judge_names_of(ours) == {"model": "gpt-4.1", "system_one_model": "embedded", "eval_mode": "hybrid"}
+
+    class Custom(BaseMetric):
+        def __init__(self, model: str) -> None:
+            self.model = model
+            self.threshold = 0.5
+
+    assert judge_names_of(Custom("gpt-4o-mini")) == {"model": "gpt-4o-mini"}
+    assert cache_key(Custom("gpt-4o-mini"), CASE) != cache_key(Custom("gpt-4.1"), CASE)
