@@ -478,3 +478,64 @@ def test_json_nested_too_deeply_is_an_error_naming_the_file(tmp_path, name, data
     with pytest.raises(DatasetFileError) as info:
         _load(loader, str(path))
     assert str(info.value).startswith(str(path)) and message in str(info.value)
+
+
+SWALLOW = 'input,expected_output\nq1,e1\n"q2 unterminated,e2\nq3,e3\nq4,e4\n'
+
+
+def test_csv_unterminated_quote_is_an_error_naming_the_line_it_opens_on(tmp_path):
+    path = tmp_path / "swallow.csv"
+    path.write_text(SWALLOW, encoding="utf-8")
+    ds = EvaluationDataset()
+    with pytest.raises(DatasetFileError) as info:
+        ds.add_goldens_from_csv_file(str(path))
+    assert str(info.value).startswith(f"{path}, row 2 (line 3): unterminated quoted field")
+    assert info.value.line == 3 and len(ds) == 0
+
+
+def test_csv_row_of_empty_cells_is_kept_and_checked_so_a_missing_input_names_its_line(tmp_path):
+    path = tmp_path / "emptyrow.csv"
+    path.write_text("input,expected_output\nq1,e1\n,\nq3,e3\n", encoding="utf-8")
+    with pytest.raises(DatasetFileError) as info:
+        _load("csv", str(path))
+    assert str(info.value).startswith(f"{path}, row 2 (line 3)") and "input" in str(info.value)
+    assert info.value.line == 3
+    saved = EvaluationDataset(
+        goldens=[Golden(input="a"), Golden(input="", expected_output=""), Golden(input="b")]
+    )
+    with pytest.raises(DatasetFileError, match=r"row 2 \(line 3\)"):  # never a silent 2-golden reload
+        _load("csv", saved.save_as("csv", str(tmp_path), "v"))
+    path.write_text("input,expected_output\nq1,e1\n\nq3,e3\n", encoding="utf-8")  # a blank line is not a row
+    assert [g.input for g in _load("csv", str(path)).goldens] == ["q1", "q3"]
+
+
+@pytest.mark.parametrize("ft", ["json", "jsonl"])
+def test_integer_too_long_to_read_is_an_error_naming_file_and_line(tmp_path, ft):
+    item = '{"input": "q", "expected_output": ' + "9" * 5000 + "}"
+    text = f'[\n{{"input": "ok"}},\n{item}\n]\n' if ft == "json" else f'{{"input": "ok"}}\n{item}\n'
+    path = tmp_path / f"big.{ft}"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DatasetFileError) as info:
+        _load(ft, str(path))
+    assert str(info.value).startswith(str(path)) and "digits" in str(info.value)
+    assert info.value.line == (3 if ft == "json" else 2)
+
+
+@pytest.mark.parametrize("ft", ["json", "jsonl"])
+def test_duplicate_json_key_is_an_error_naming_file_line_and_key(tmp_path, ft):
+    item = '{"input": "q", "expected_output": "e", "input": "dup"}'
+    text = f'[\n{{"input": "ok"}},\n{item}\n]\n' if ft == "json" else f'{{"input": "ok"}}\n{item}\n'
+    path = tmp_path / f"dup.{ft}"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DatasetFileError) as info:
+        _load(ft, str(path))
+    assert str(info.value).startswith(str(path)) and "'input' appears twice" in str(info.value)
+    assert info.value.line == (3 if ft == "json" else 2)
+
+
+def test_csv_row_with_fewer_cells_than_the_header_is_an_error_naming_the_line(tmp_path):
+    path = tmp_path / "short.csv"
+    path.write_text("input,expected_output\nq1,e1\nq2\n", encoding="utf-8")
+    with pytest.raises(DatasetFileError) as info:
+        _load("csv", str(path))
+    assert str(info.value) == f"{path}, row 2 (line 3): 1 cells but the header has 2 columns"

@@ -187,3 +187,26 @@ def test_turn_metadata_that_holds_itself_keeps_the_turn_text() -> None:
     )
     assert result.test_results[0].metrics_data[0].error is None
     json.loads(result.to_json())  # the whole run serialises
+
+
+def test_turn_appended_as_a_str_still_writes_the_html_report_with_every_row(tmp_path: Path) -> None:
+    bad = _conversation("Hello.")
+    bad.turns.append("where do I live?")  # type: ignore[arg-type]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = evaluate(
+            [bad, LLMTestCase(input="When does the store open?", actual_output="At 9 am.")],
+            [ScoreMetric(0.75), ConvMetric()],
+            display_config=DisplayConfig(
+                show_indicator=False, print_results=False, results_folder=str(tmp_path / "out")
+            ),
+            cache_config=NO_CACHE,
+            error_config=KEEP,
+        )
+    assert not [w for w in caught if "could not write" in str(w.message)]
+    assert "export_error" not in result.extras
+    (html_file,) = (tmp_path / "out").glob("*.html")
+    page = html_file.read_text(encoding="utf-8")
+    assert "where do I live?" in page and "When does the store open?" in page
+    assert "invalid test case" in page and "ConversationalTestCase.turns[2]" in page
+    assert len(list((tmp_path / "out").glob("*.json"))) == 1

@@ -154,3 +154,42 @@ def test_interpreter_exit_is_not_blocked_by_an_abandoned_measure_thread(tmp_path
     assert done.returncode == 0, done.stderr
     assert "ROW TimeoutError: measure did not finish within 0.3 s" in done.stdout
     assert elapsed < 15, f"the process took {elapsed:.1f} s to exit"
+
+
+def test_measure_timeout_fires_while_the_embedded_extractor_is_busy_on_a_long_output(
+    monkeypatch: pytest.MonkeyPatch, release: threading.Event
+) -> None:
+    """The embedded extractor's rules are CPU-bound (segmenting a 300 KB output takes longer than any deadline):
+    they run off the event loop, so the deadline fires, the busy row times out and the other row is scored."""
+    from deepeval.metrics import AnswerRelevancyMetric
+    from deepeval.models.embedded.extraction import DeterministicExtractor
+
+    busy = "a. " * 1000
+    original = DeterministicExtractor.statements_sync
+
+    def statements_sync(self: DeterministicExtractor, text: str) -> list[str]:
+        if text == busy:
+            release.wait(60)  # stands in for seconds of segmenting: the calling thread is held throughout
+        return original(self, text)
+
+    monkeypatch.setattr(DeterministicExtractor, "statements_sync", statements_sync)
+    healthy_case = LLMTestCase(input="Is it open?", actual_output="It is open.")
+    options: dict[str, Any] = {
+        "display_config": QUIET,
+        "cache_config": CacheConfig(write_cache=False, use_cache=False),
+        "error_config": ErrorConfig(ignore_errors=True),
+    }
+    evaluate(
+        [healthy_case], [AnswerRelevancyMetric()], **options
+    )  # the judge is loaded before the clock starts
+    start = time.monotonic()
+    result = evaluate(
+        [LLMTestCase(input="q?", actual_output=busy), healthy_case],
+        [AnswerRelevancyMetric()],
+        async_config=AsyncConfig(measure_timeout=2),
+        **options,
+    )
+    assert time.monotonic() - start < 8
+    stuck, healthy = (t.metrics_data[0] for t in result.test_results)
+    assert stuck.score is None and stuck.error is not None and "TimeoutError" in stuck.error
+    assert healthy.error is None and healthy.score == 1.0

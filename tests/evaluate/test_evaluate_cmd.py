@@ -68,6 +68,29 @@ def test_load_jsonl_json_csv(tmp_path):
         ("bad.csv", "actual_output\nx\n", r"bad.csv:2: .*input"),
         ("empty.jsonl", "\n", "no test cases"),
         ("x.txt", "hello", "unknown file type"),
+        (
+            "swallow.csv",
+            'input,actual_output\nq1,a1\n"q2 unterminated,a2\nq3,a3\nq4,a4\n',
+            r"swallow.csv:3: unterminated quoted field",
+        ),
+        (
+            "short.csv",
+            "input,actual_output\nq1,a1\nq2\n",
+            r"short.csv:3: 1 cells but the header has 2 columns",
+        ),
+        ("long.csv", "input,actual_output\nq1,a1,x\n", r"long.csv:2: 3 cells but the header has 2 columns"),
+        ("emptyrow.csv", "input,actual_output\nq1,a1\n,\n", r"emptyrow.csv:3: .*input"),
+        (
+            "dup.jsonl",
+            '{"input": "q"}\n{"input": "q", "input": "d"}\n',
+            r"dup.jsonl:2: .*'input' appears twice",
+        ),
+        (
+            "dup.json",
+            '[{"input": "q", "actual_output": "a", "actual_output": "b"}]',
+            r"dup.json: .*appears twice",
+        ),
+        ("big.jsonl", '{"input": "q", "metadata": {"n": ' + "9" * 5000 + "}}\n", r"big.jsonl:1: .*digits"),
     ],
 )
 def test_load_errors_name_file_and_line(tmp_path, name, content, match):

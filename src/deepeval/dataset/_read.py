@@ -8,16 +8,15 @@ the row or item, its line and the field (by the key or column name the caller ga
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from deepeval import _records
 from deepeval.dataset import _cells
 from deepeval.errors import DatasetFileError
 from deepeval.test_case._base import describe_validation_error
@@ -93,76 +92,90 @@ def _kind(value: object) -> str:
     return _cells._kind(value)
 
 
-#: the csv module refuses cells over 128 KiB by default; a long retrieved document is a normal cell
-_FIELD_LIMIT = 2**31 - 1
-
-
 def read_csv(path: str, encoding: str) -> Source:
+    """The rows of a CSV file under the shared reading rules (:mod:`deepeval._records`): an unterminated quote or a
+    row whose cell count differs from the header's is an error naming its line; a row of empty cells is kept (it is
+    checked like any other, so a missing ``input`` names the line)."""
     src = Source(path, "csv")
     text = _read_text(path, encoding)
-    reader = csv.reader(io.StringIO(text, newline=""))
-    previous_limit = csv.field_size_limit(_FIELD_LIMIT)
+    rows = _records.csv_rows(text)
     try:
-        header = next(reader)
+        _, header = next(rows)
         names = [h.strip() for h in header]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise src.error(f"the header names column {dupes[0]!r} more than once")
         src.columns = names
-        start = reader.line_num + 1
-        number = 0
-        for row in reader:
-            number += 1
-            record = Record({}, number, start)
-            start = reader.line_num + 1
-            if not any(cell.strip() for cell in row):
-                number -= 1  # a blank line is not a row
-                continue
-            if len(row) > len(names):
-                raise src.error(f"{len(row)} cells but the header has {len(names)} columns", record)
-            record.values.update(zip(names, row, strict=False))  # a short row: the rest are empty
-            src.records.append(record)
-    except csv.Error as err:
-        raise src.error(f"line {reader.line_num}: not valid CSV ({err})") from None
-    finally:
-        csv.field_size_limit(previous_limit)
+        for line, row in rows:
+            src.records.append(Record(dict(zip(names, row, strict=True)), len(src.records) + 1, line))
+    except StopIteration:
+        raise src.error("the CSV file has no header row") from None
+    except _records.RecordTextError as err:
+        if src.columns is None or err.line is None:  # the header itself
+            raise DatasetFileError(
+                f"{path}, line {err.line}: {err.reason}", path=path, line=err.line
+            ) from None
+        raise src.error(err.reason, Record({}, len(src.records) + 1, err.line)) from None
     return src
 
 
-def _json_error(src: Source, err: json.JSONDecodeError) -> DatasetFileError:
-    return DatasetFileError(
-        f"{src.path}, line {err.lineno}, column {err.colno}: not valid JSON ({err.msg})",
-        path=src.path,
-        line=err.lineno,
-    )
+def _items(text: str, decoder: json.JSONDecoder) -> Iterator[tuple[int, Any]]:
+    """``(line, value)`` for each item of the JSON array ``text``, read one by one with ``decoder``."""
+    pos = text.index("[") + 1
+    line, counted = 1, 0
+    while True:
+        while pos < len(text) and text[pos] in " \t\r\n,":
+            pos += 1
+        if pos >= len(text) or text[pos] == "]":
+            return
+        line += text.count("\n", counted, pos)
+        counted = pos
+        try:
+            value, pos = decoder.raw_decode(text, pos)
+        except RecursionError:
+            raise _records.RecordTextError("nested too deeply to read", line) from None
+        except ValueError as err:
+            reason = err.reason if isinstance(err, _records.RecordTextError) else str(err)
+            raise _records.RecordTextError(reason, line) from None
+        yield line, value
 
 
 def read_json(path: str, encoding: str) -> Source:
     src = Source(path, "json")
     text = _read_text(path, encoding)
     try:
-        whole = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise _json_error(src, err) from None
-    except RecursionError:
-        raise src.error("not valid JSON (nested too deeply to read)") from None
+        whole = _records.loads_json(text)
+    except _records.RecordTextError as err:
+        if err.line is not None:
+            where = f"line {err.line}, column {err.column}"
+            raise DatasetFileError(f"{path}, {where}: {err.reason}", path=path, line=err.line) from None
+        raise _located(src, text, err) from None
     if not isinstance(whole, list):
         raise src.error(f"expected a JSON array of objects, got {_kind(whole)}")
     # The text is valid: walk the array again to learn the line each item starts on.
-    decoder = json.JSONDecoder()
-    pos = text.index("[") + 1
-    line, counted = 1, 0
-    for number in range(1, len(whole) + 1):
-        while text[pos] in " \t\r\n,":
-            pos += 1
-        line += text.count("\n", counted, pos)
-        counted = pos
-        value, pos = decoder.raw_decode(text, pos)
+    for number, (line, value) in enumerate(_items(text, json.JSONDecoder()), start=1):
         record = Record(value if isinstance(value, dict) else {}, number, line)
         if not isinstance(value, dict):
             raise src.error(f"is {_kind(value)}, expected an object", record)
         src.records.append(record)
     return src
+
+
+def _located(src: Source, text: str, err: _records.RecordTextError) -> DatasetFileError:
+    """The error for valid JSON syntax that breaks a rule inside one item (a duplicate key, an integer too long to
+    read), naming the line that item starts on when the text is an array."""
+    if text.lstrip().startswith("["):
+        hooked = json.JSONDecoder(object_pairs_hook=_records.no_duplicate_keys)
+        try:
+            for _ in _items(text, hooked):
+                pass
+        except _records.RecordTextError as located:
+            return DatasetFileError(
+                f"{src.path}, line {located.line}: not valid JSON ({located.reason})",
+                path=src.path,
+                line=located.line,
+            )
+    return src.error(err.reason)
 
 
 def read_jsonl(path: str, encoding: str) -> Source:
@@ -178,11 +191,10 @@ def read_jsonl(path: str, encoding: str) -> Source:
         number += 1
         record = Record({}, number, line_no)
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise src.error(f"not valid JSON ({err.msg}, column {err.colno})", record) from None
-        except RecursionError:
-            raise src.error("not valid JSON (nested too deeply to read)", record) from None
+            value = _records.loads_json(line)
+        except _records.RecordTextError as err:
+            column = f", column {err.column}" if err.column is not None else ""
+            raise src.error(f"{err.reason}{column}", record) from None
         if not isinstance(value, dict):
             raise src.error(f"is {_kind(value)}, expected an object", record)
         record.values.update(value)

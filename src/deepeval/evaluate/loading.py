@@ -17,13 +17,11 @@ may be snake_case or camelCase.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from deepeval import _records
 from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
@@ -43,13 +41,13 @@ def _build(obj: Any, where: str) -> LLMTestCase | ConversationalTestCase:
 
 
 def _json(text: str, where: str, what: str = "not valid JSON") -> Any:
-    """``json.loads(text)``; any failure (bad syntax, nesting too deep for the parser) names ``where``."""
+    """``text`` read under the shared JSON rules (:func:`deepeval._records.loads_json`: bad syntax, a duplicate
+    key, an integer too long to read, nesting too deep); any failure names ``where``."""
     try:
-        return json.loads(text)
-    except RecursionError:
-        raise ConfigurationError(f"{where}: {what} (nested too deeply to read)") from None
-    except ValueError as err:
-        raise ConfigurationError(f"{where}: {what} ({err})") from None
+        return _records.loads_json(text)
+    except _records.RecordTextError as err:
+        reason = err.reason.removeprefix("not valid JSON (").removesuffix(")")
+        raise ConfigurationError(f"{where}: {what} ({reason})") from None
 
 
 def _csv_value(column: str, raw: str, where: str) -> Any:
@@ -99,26 +97,16 @@ def _jsonl(p: Path, text: str) -> list[LLMTestCase | ConversationalTestCase]:
     return cases
 
 
-# A CSV cell may be longer than the csv module's default limit (131,072 characters): long outputs and contexts are
-# normal test-case content. The limit is a C long.
-_CSV_FIELD_LIMIT = min(sys.maxsize, 2**31 - 1)
-
-
 def _csv(p: Path, text: str) -> list[LLMTestCase | ConversationalTestCase]:
-    previous = csv.field_size_limit(_CSV_FIELD_LIMIT)
+    """The test cases of a CSV file under the shared reading rules (:func:`deepeval._records.csv_rows`)."""
     try:
-        # newline="": the csv module sees line ends as written, so quoted cells keep theirs, and U+2028 / U+0085
-        # inside a cell are kept (they are not line ends in CSV).
-        reader = csv.reader(io.StringIO(text, newline=""))
-        return _csv_rows(p, reader)
-    except csv.Error as err:
-        raise ConfigurationError(f"{p}:{reader.line_num}: not valid CSV ({err})") from None
-    finally:
-        csv.field_size_limit(previous)
+        return _csv_rows(p, _records.csv_rows(text))
+    except _records.RecordTextError as err:
+        raise ConfigurationError(f"{p}:{err.line}: {err.reason}") from None
 
 
-def _csv_rows(p: Path, reader: Any) -> list[LLMTestCase | ConversationalTestCase]:
-    header = next(reader, None)
+def _csv_rows(p: Path, rows: Iterator[tuple[int, list[str]]]) -> list[LLMTestCase | ConversationalTestCase]:
+    _, header = next(rows, (0, []))
     if not header:
         raise ConfigurationError(f"{p}: the CSV file has no header row")
     seen: set[str] = set()
@@ -132,22 +120,16 @@ def _csv_rows(p: Path, reader: Any) -> list[LLMTestCase | ConversationalTestCase
             )
         seen.add(column)
     cases = []
-    start = reader.line_num + 1
-    for row in reader:
-        where = f"{p}:{start}"
-        start = reader.line_num + 1
-        if not row:
-            continue
-        if len(row) > len(header):
-            raise ConfigurationError(f"{where}: more cells than header columns")
+    for line, row in rows:
+        where = f"{p}:{line}"
         nameless = next(
-            (i for i, (k, v) in enumerate(zip(header, row, strict=False)) if k == "" and v != ""), None
+            (i for i, (k, v) in enumerate(zip(header, row, strict=True)) if k == "" and v != ""), None
         )
         if nameless is not None:
             raise ConfigurationError(
                 f"{where}: cell {nameless + 1} has a value but its column has no header name"
             )
-        obj = {k: _csv_value(k, v, where) for k, v in zip(header, row, strict=False) if v != ""}
+        obj = {k: _csv_value(k, v, where) for k, v in zip(header, row, strict=True) if v != ""}
         cases.append(_build(obj, where))
     return cases
 

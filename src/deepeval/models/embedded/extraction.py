@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from deepeval._concurrency import to_daemon_thread
 from deepeval.models.embedded import text as tx
 from deepeval.models.embedded.lists import split_with_lists
 
@@ -299,18 +300,20 @@ class DeterministicExtractor:
         return NAME
 
     # -- Extractor protocol ------------------------------------------------------------------------------------
+    # The async methods run the CPU-bound rules in a worker thread: a very long text (a 300 KB output takes
+    # seconds to segment) must not hold the event loop, which enforces measure_timeout and handles Ctrl-C.
     async def statements(self, text: str) -> list[str]:
         """Sentences of ``text``; ``[]`` for blank text."""
-        return self.statements_sync(text)
+        return await to_daemon_thread(self.statements_sync, text)
 
     async def facts(self, user_message: str, previous: Sequence[tuple[str, str]]) -> list[str]:
         """Facts stated in ``user_message`` (corrections rewritten to be self-contained); ``[]`` for questions,
         greetings and requests that carry no information. ``previous``: earlier ``(role, content)`` turns."""
-        return self.fact_updates(user_message, previous).added
+        return (await to_daemon_thread(self.fact_updates, user_message, previous)).added
 
     async def claims(self, text: str) -> list[str]:
         """Atomic claims of a markdown memory page."""
-        return self.claims_sync(text)
+        return await to_daemon_thread(self.claims_sync, text)
 
     # -- sync API ----------------------------------------------------------------------------------------------
     def statements_sync(self, text: str) -> list[str]:
