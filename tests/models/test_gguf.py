@@ -100,11 +100,20 @@ def test_every_call_carries_the_token_cap() -> None:
 
 
 def test_gguf_model_path_setting_makes_it_the_default_judge(monkeypatch) -> None:
+    import xllamacpp
+
     from deepeval.config import get_settings
     from deepeval.config.eval_mode import configured_llm, llm_configured
     from deepeval.models import GGUFModel
     from deepeval.models.resolve import clear_shared_clients, resolve_llm
 
+    class IdleServer:  # resolution is under test, not llama.cpp: a second real server in one process can hang
+        listening_address = "127.0.0.1:9"  # in its destructor (seen after the capped-model test above)
+
+        def __init__(self, params: object) -> None:
+            self.params = params
+
+    monkeypatch.setattr(xllamacpp, "Server", IdleServer)
     monkeypatch.setenv("GGUF_MODEL_PATH", str(GGUF))
     monkeypatch.setenv("GGUF_MODEL_MAX_TOKENS", "64")
     monkeypatch.setenv("GGUF_MODEL_N_CTX", "512")
