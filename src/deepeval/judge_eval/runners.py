@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,6 +151,24 @@ def _timed_units(units: list[Unit], seconds: float) -> None:
         u.seconds = seconds / max(1, len(units))
 
 
+async def _decide_units(
+    j: _Judging, units: list[Unit], decide: Callable[[], Awaitable[Mapping[str, Any]]]
+) -> None:
+    """Await the metric's own per-statement decisions and fill each unit's P and verdict (keyed by ``unit.where``);
+    a failed call is every unit's error, never a lost unit. The call's wall time is shared out over the units."""
+    t0 = time.perf_counter()
+    try:
+        decisions = await decide()
+        for u in units:
+            dec = decisions[u.where]
+            u.p = _p_of(dec)
+            u.verdict = _verdict_word(j.metric, u.p, dec.verdict)
+    except Exception as err:
+        for u in units:
+            u.error = _error(err)
+    _timed_units(units, time.perf_counter() - t0)
+
+
 async def _answer_relevancy(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
     from deepeval.test_case import LLMTestCase
 
@@ -170,17 +188,9 @@ async def _answer_relevancy(j: _Judging, item: Item) -> tuple[list[Unit], ItemSc
     ]
     for u in units:
         u.baseline_positive = baselines.relevant_by_overlap(u.baseline_p)
-    t0 = time.perf_counter()
-    try:
-        decisions = await j.instance._judge_statements(j.context(), q, [u.text for u in units])
-        for u in units:
-            dec = decisions[u.where]
-            u.p = _p_of(dec)
-            u.verdict = _verdict_word(j.metric, u.p, dec.verdict)
-    except Exception as err:
-        for u in units:
-            u.error = _error(err)
-    _timed_units(units, time.perf_counter() - t0)
+    await _decide_units(
+        j, units, lambda: j.instance._judge_statements(j.context(), q, [u.text for u in units])
+    )
     score = await _item(j, item, LLMTestCase(input=q, actual_output=d["actual_output"]), units)
     return units, score
 
@@ -208,17 +218,7 @@ async def _contextual_relevancy(j: _Judging, item: Item) -> tuple[list[Unit], It
         per_node[n].append(st["text"])
     for u in units:
         u.baseline_positive = baselines.relevant_by_overlap(u.baseline_p)
-    t0 = time.perf_counter()
-    try:
-        decisions = await j.instance._decide(j.context(), q, per_node, nodes)
-        for u in units:
-            dec = decisions[u.where]
-            u.p = _p_of(dec)
-            u.verdict = _verdict_word(j.metric, u.p, dec.verdict)
-    except Exception as err:
-        for u in units:
-            u.error = _error(err)
-    _timed_units(units, time.perf_counter() - t0)
+    await _decide_units(j, units, lambda: j.instance._decide(j.context(), q, per_node, nodes))
     case = LLMTestCase(
         input=q, actual_output=d.get("actual_output") or "(not given)", retrieval_context=nodes
     )
