@@ -9,7 +9,8 @@ Usage (from the repo root, venv active)::
 Per kind (``statement_relevant`` from the answer-relevancy set, ``context_statement_relevant`` from the
 contextual-relevancy set), a logistic model over the first stage's logit ``z``, ``z_weak`` (``z`` when the statement
 shares no content word with the request: weak evidence, whose confidence the fit may shrink towards 0.5) and the
-named rules of :mod:`deepeval.models.embedded.relevance_rules`. L2 is chosen by log-loss of a 5-fold CV grouped by
+named rules of :mod:`deepeval.models.embedded.relevance_rules`; for answer statements also ``sib_best`` and ``link``
+(the statement beside the answer's most relevant other statement, :func:`scorers.statement_relevant_parts`). L2 is chosen by log-loss of a 5-fold CV grouped by
 item; the CV numbers are printed (an honest estimate on blind-dev). Blind-test is never read here: score it with
 ``python training/blind_eval.py``.
 """
@@ -37,10 +38,13 @@ OUT = REPO / "src" / "deepeval" / "models" / "embedded" / "data" / "blind_calibr
 BLIND = REPO / "training" / "blind" / "rel"
 RULES = ("social", "filler", "boilerplate", "other_variant", "weak")
 FEATURES = {
-    "statement_relevant": ("z", "z_weak", *RULES),
+    "statement_relevant": ("z", "z_weak", *RULES, "sib_best", "link"),
     "context_statement_relevant": ("z", "z_weak", *RULES, "below_best", "node_best"),
 }
 L2_GRID = (0.3, 1.0, 3.0, 10.0, 30.0)
+#: candidate margins of the item-score ramp (deepeval.models.embedded.calibrated.share_weight)
+RAMP_GRID = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35)
+BAND = 0.15
 FOLDS = 5
 
 
@@ -53,22 +57,27 @@ def rows(kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     xs, ys, groups, ps = [], [], [], []
     for g, item in enumerate(items):
         nodes = item.get("retrieval_context") or []
+        answer = "\n".join(st["text"] for st in item["statements"])
         for st in item["statements"]:
             if tx.is_instruction_to_evaluator(st["text"]):
                 continue
             if kind == "statement_relevant":
-                p, rules = scorers.statement_relevant_parts(item["input"], st["text"])
+                p, rules = scorers.statement_relevant_parts(item["input"], st["text"], answer)
             else:
                 p, rules = scorers.context_statement_relevant_parts(
                     item["input"], st["text"], nodes[st["node"]], "\n".join(nodes)
                 )
             z = logit(p)
             feats = {"z": z, "z_weak": z * rules["weak"], **rules}
-            xs.append([feats[f] for f in FEATURES[kind]])
+            xs.append([feats.get(f, np.nan) for f in FEATURES[kind]])  # NaN: not given (a lone statement)
             ys.append(1.0 if st["label"] == "relevant" else 0.0)
             groups.append(g)
             ps.append(p)
-    return np.array(xs), np.array(ys), np.array(groups), np.array(ps)
+    x = np.array(xs)
+    x = np.where(
+        np.isnan(x), np.nanmean(x, axis=0), x
+    )  # a feature not given counts as its mean, as in the scorer
+    return x, np.array(ys), np.array(groups), np.array(ps)
 
 
 def prewarm(kind: str, items: list[dict]) -> None:
@@ -119,6 +128,20 @@ def _log_loss(y: np.ndarray, p: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
+def ramp(p: np.ndarray, margin: float) -> np.ndarray:
+    """Each statement's weight in an item score: 0 up to ``margin``, 1 from ``1 - margin``, linear between (the
+    formula of :func:`deepeval.models.embedded.calibrated.share_weight`)."""
+    return np.clip((p - margin) / (1.0 - 2.0 * margin), 0.0, 1.0)
+
+
+def band_share(p: np.ndarray, y: np.ndarray, groups: np.ndarray, margin: float) -> float:
+    """Share of items whose ramped mean is within :data:`BAND` of the item's gold share of relevant statements."""
+    hits = [
+        abs(ramp(p[groups == g], margin).mean() - y[groups == g].mean()) <= BAND for g in np.unique(groups)
+    ]
+    return float(np.mean(hits))
+
+
 def fmt(s: dict[str, float]) -> str:
     return f"acc={s['accuracy']:.3f} auc={s['auroc']:.3f} brier={s['brier']:.3f} ece={s['ece']:.3f}"
 
@@ -128,12 +151,19 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     models = {}
+    bands: dict[float, list[float]] = {m: [] for m in RAMP_GRID}
     for kind in ("statement_relevant", "context_statement_relevant"):
         x, y, groups, p0 = rows(kind)
         best = min(L2_GRID, key=lambda l2: _log_loss(y, _cv(x, y, groups, l2)))
         cv = _cv(x, y, groups, best)
         print(f"{kind}: n={len(y)} first stage {fmt(summary(y, p0))}")
         print(f"{kind}: recalibrated, grouped {FOLDS}-fold CV on blind-dev (l2={best}) {fmt(summary(y, cv))}")
+        for m in RAMP_GRID:
+            bands[m].append(band_share(cv, y, groups, m))
+        print(
+            "  item band of the CV probabilities by ramp margin: "
+            + ", ".join(f"{m}: {bands[m][-1]:.3f}" for m in RAMP_GRID)
+        )
         mean, std, w, b = _fit(x, y, best)
         print("  weights: " + ", ".join(f"{f}={v:+.2f}" for f, v in zip(FEATURES[kind], w, strict=True)))
         models[kind] = {
@@ -146,8 +176,12 @@ def main() -> None:
             "l2": best,
             "n_train": len(y),
         }
+    # best worst-kind CV band, then best mean; on a tie the widest margin (nearest to counting verdicts)
+    margin = max(RAMP_GRID, key=lambda m: (min(bands[m]), np.mean(bands[m]), m))
+    print(f"share ramp margin {margin} (best worst-kind CV item band {min(bands[margin]):.3f})")
     if not args.no_write:
         doc = {
+            "share_ramp": margin,
             "trained_by": "training/calibrate_blind.py",
             "data": "training/blind/rel/*.blind_dev.jsonl (blind-dev only; blind-test is never fitted)",
             "models": models,

@@ -92,3 +92,22 @@ def test_work_grows_linearly_with_the_sentences_of_a_node(work: Work) -> None:
     assert large / small < 10.0, (small, large)
     # every sentence is checked for instructions a bounded number of times, not once per statement
     assert work.instruction_checks < 12 * (100 + 800)
+
+
+def _measure_answer(n: int, salt: str, work: Work) -> int:
+    from deepeval.metrics import AnswerRelevancyMetric
+
+    before = work.total
+    metric = AnswerRelevancyMetric(eval_mode="hybrid", include_reason=False, threshold=None)
+    metric.measure(
+        LLMTestCase(input="When does the harbour ferry leave pier 3?", actual_output=_node(n, salt))
+    )
+    assert metric.score_breakdown is not None and metric.score_breakdown["statements"] == n
+    return work.total - before
+
+
+def test_answer_statements_read_beside_their_siblings_in_linear_work(work: Work) -> None:
+    """Each answer statement is judged beside the answer's best other statement, found once per answer."""
+    small = _measure_answer(100, "c", work)
+    large = _measure_answer(800, "d", work)
+    assert large / small < 10.0, (small, large)

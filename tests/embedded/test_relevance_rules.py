@@ -73,3 +73,24 @@ def test_shipped_recalibration_lowers_social_statements_and_keeps_order() -> Non
     assert ps == sorted(ps) and ps[0] < ps[-1]
     assert recalibrated("statement_relevant", 0.9, {**plain, "social": 1.0}) < 0.1 < ps[-1]
     assert recalibrated("statement_relevant", 0.9, {**plain, "other_variant": 1.0}) < ps[-1]
+
+
+@pytest.mark.parametrize(
+    ("statement", "best_other", "continues"),
+    [
+        # the condition repeats "deposit" of the answer, not of the request
+        ("The deposit is refunded on return.", "Yes, a deposit of 200 euros is taken at pick-up.", True),
+        ("Our vans are all electric.", "Yes, a deposit of 200 euros is taken at pick-up.", False),
+        # a word the request already has is no link: it is what the request-overlap features measure
+        ("Hire cars can be collected at noon.", "Hire cars need a deposit.", False),
+        ("The deposit is refunded on return.", None, False),
+    ],
+)
+def test_continues_answer(statement: str, best_other: str | None, continues: bool) -> None:
+    assert rr.continues_answer("Do I need to pay anything for hire cars?", statement, best_other) is continues
+
+
+def test_weak_context_sentence_beside_others_in_its_node_is_not_floored() -> None:
+    weak = rr.rule_features("What if these boots don't fit?", "We offer a 30-day full refund.")
+    assert rr.unsure_when_weak(0.1, {**weak, "single": 1.0}) == 0.26
+    assert rr.unsure_when_weak(0.1, {**weak, "single": 0.0}) == 0.1

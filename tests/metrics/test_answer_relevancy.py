@@ -64,6 +64,7 @@ def test_breakdown_counts() -> None:
         "borderline": 1,
         "decided_by_system_one": 0,
         "decided_by_llm": 3,
+        "weighted_by_probability": False,
     }
 
 

@@ -32,7 +32,13 @@ def test_lead_in_list_with_irrelevant_items_is_not_perfect() -> None:
 @pytest.mark.parametrize("answer", ["Yes, it is.", "Correct.", "Yes, that's right.", "Yes, indeed."])
 def test_direct_confirmation_is_relevant(answer: str) -> None:
     metric = AnswerRelevancyMetric()
-    assert metric.measure(LLMTestCase(input="Is Paris the capital of France?", actual_output=answer)) == 1.0
+    score = metric.measure(LLMTestCase(input="Is Paris the capital of France?", actual_output=answer))
+    # every statement is a "yes" (P > 0.65); the embedded judge weighs each by P(relevant), so 1.0 needs P >= 0.9
+    assert (
+        metric.score_breakdown is not None
+        and metric.score_breakdown["yes"] == metric.score_breakdown["statements"]
+    )
+    assert score >= 0.85
 
 
 def test_direct_confirmation_controls() -> None:

@@ -13,7 +13,10 @@ NODE = "You can return items within 30 days for a full refund."
 
 def test_same_sentence_is_a_relevant_answer() -> None:
     """Held up: as an answer, the node's sentence is relevant to the question."""
-    assert AnswerRelevancyMetric().measure(LLMTestCase(input=QUESTION, actual_output=NODE)) == 1.0
+    metric = AnswerRelevancyMetric()
+    # judged relevant; the embedded judge weighs it by P(relevant), so 1.0 needs P >= 0.9
+    assert metric.measure(LLMTestCase(input=QUESTION, actual_output=NODE)) >= 0.9
+    assert metric.score_breakdown is not None and metric.score_breakdown["yes"] == 1
 
 
 @pytest.mark.xfail(

@@ -139,8 +139,15 @@ def test_adding_an_irrelevant_node_does_not_raise_contextual_relevancy() -> None
     iron = "Iron is a chemical element with symbol Fe and atomic number 26; it is the most common element on Earth by mass."
     reef = "The Great Barrier Reef is the world's largest coral reef system."
 
-    def cr(nodes: list[str]) -> float:
+    def cr(nodes: list[str]) -> tuple[float, int]:
         tc = LLMTestCase(input=question, actual_output="Fatigue and pale skin.", retrieval_context=nodes)
-        return ContextualRelevancyMetric().measure(tc)
+        metric = ContextualRelevancyMetric()
+        score = metric.measure(tc)
+        assert metric.score_breakdown is not None
+        return score, metric.score_breakdown["relevant"]
 
-    assert cr([reef, iron]) <= cr([iron])
+    (with_reef, relevant_with_reef), (alone, relevant_alone) = cr([reef, iron]), cr([iron])
+    assert relevant_with_reef <= relevant_alone == 0
+    # the embedded judge weighs each statement by P(relevant): the reef sentence shares no word with the request, so
+    # the judge is unsure (P 0.26, weight 0.2), which may add at most that weight over the two statements
+    assert with_reef <= alone + 0.2 / 2 + 1e-9

@@ -96,6 +96,13 @@ class DeepEvalBaseSystemOneModel(ABC):
     def get_model_name(self) -> str:
         """The judge's name as shown in results."""
 
+    def share_weight(self, probability: float) -> float | None:
+        """How much one statement this model decided with P(yes) = ``probability`` counts towards a share score
+        (AnswerRelevancy, ContextualRelevancy). ``None``, the default and deepeval's rule, counts its verdict (1 or
+        0); a model whose probabilities are calibrated may return a weight in [0, 1] so that unsure statements
+        count in part (ours)."""
+        return None
+
     # -- per-type helpers --------------------------------------------------------------------------------------
     def noul(
         self, state: Any, questions: dict[str, NoulQuestion]

@@ -65,6 +65,39 @@ def decision_sources(decisions: Mapping[str, Decision]) -> dict[str, int]:
     }
 
 
+def share_score(
+    ctx: MeasureContext, decisions: Mapping[str, Decision], counts: Callable[[Decision], bool]
+) -> tuple[float, dict[str, float]]:
+    """The share of ``decisions`` that ``counts`` (e.g. verdict yes), and the weights the System One model gave.
+    A System One decision weighs what the model's ``share_weight(P)`` says when it gives a weight (the embedded
+    judge: by its calibrated probability, so an unsure statement counts in part); otherwise, and for LLM decisions,
+    it counts 1 or 0 by its verdict (deepeval's rule). ``decisions`` must not be empty."""
+    weigh = getattr(ctx.system_one, "share_weight", None)
+    weights: dict[str, float] = {}
+    total = 0.0
+    for i, d in decisions.items():
+        w = (
+            weigh(d.probability)
+            if weigh is not None and d.source == "system_one" and d.probability is not None
+            else None
+        )
+        if w is None:
+            total += float(counts(d))
+        else:
+            weights[i] = float(w)
+            total += float(w)
+    return total / len(decisions), weights
+
+
+WEIGHTED_NOTE = "each statement counts by its P(relevant), so unsure ones count in part"
+
+
+def weighted_note(judged: Sequence[Mapping[str, Any]]) -> str:
+    """`` (<WEIGHTED_NOTE>)`` when some verdict of ``judged`` was weighed by its probability (a ``weight`` key),
+    else ``""``: the reason then says why the score is not the plain count."""
+    return f" ({WEIGHTED_NOTE})" if any("weight" in j for j in judged) else ""
+
+
 def _describe_error(err: BaseException) -> str:
     kind = getattr(err, "kind", None) or type(err).__name__
     return redact(f"{kind}: {err}")

@@ -3,7 +3,9 @@
 llm: the LLM splits the output into statements and gives one verdict per statement (yes / no / borderline);
 ``score = (yes + borderline) / statements``; no statements -> 1.0 (an output with words from which the LLM draws no
 statements). hybrid: the LLM extracts and writes the reason;
-System One decides each statement in one request (P > 0.65 yes, P < 0.35 no, else borderline). system_one: three
+System One decides each statement in one request (P > 0.65 yes, P < 0.35 no, else borderline); ours: with a System
+One model that weighs statements (``share_weight``: the embedded judge, whose probabilities are calibrated), each
+statement counts by its weight instead of 1 or 0 (see :func:`deepeval.metrics._engine.decisions.share_score`). system_one: three
 whole-metric questions. An ``actual_output`` of ``""`` raises ``MissingTestCaseParamsError``; a whitespace-only output,
 or one with no letter or digit at all (``"..."``, ``"-"``, emoji only), scores 0 with a reason and calls no judge, in
 every mode (ours: deepeval scores an empty output 1.0).
@@ -15,13 +17,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
-from deepeval.metrics._engine.decisions import decide, decision_sources, llm_verdicts
+from deepeval.metrics._engine.decisions import (
+    decide,
+    decision_sources,
+    llm_verdicts,
+    share_score,
+    weighted_note,
+)
 from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.schemas import TernaryVerdicts
 from deepeval.metrics._engine.system_one import WeightedQuestion
+from deepeval.metrics._engine.template_calls import takes
 from deepeval.metrics._engine.verdicts import ternary_from_probability
 from deepeval.metrics.answer_relevancy.prompts import AnswerRelevancyTemplate
 from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
@@ -79,15 +88,23 @@ class AnswerRelevancyMetric(EngineMetric):
             return Outcome(1.0, NO_STATEMENTS_REASON, {"statements": 0, "yes": 0, "no": 0, "borderline": 0})
         decisions = await self._judge_statements(ctx, question, statements)
         by_id = {f"s{i}": st for i, st in enumerate(statements)}
-        judged = [{"statement": by_id[i], **d.as_log()} for i, d in decisions.items()]
+        score, weights = share_score(ctx, decisions, lambda d: d.verdict in ("yes", "borderline"))
+        judged = [
+            {
+                "statement": by_id[i],
+                **d.as_log(),
+                **({"weight": round(weights[i], 4)} if i in weights else {}),
+            }
+            for i, d in decisions.items()
+        ]
         # deepeval's attribute after a measure: the statements, in order (verdicts: set by the engine)
         self.statements = list(statements)
         ctx.log_verdicts("Verdicts", judged)
         counts = {v: sum(d.verdict == v for d in decisions.values()) for v in ("yes", "no", "borderline")}
-        score = (counts["yes"] + counts["borderline"]) / len(statements)
         breakdown: dict[str, Any] = {
             "statements": len(statements),
             **counts,
+            "weighted_by_probability": bool(weights),
             **decision_sources(decisions),
         }
         reason = (
@@ -104,6 +121,7 @@ class AnswerRelevancyMetric(EngineMetric):
         verdict prompt, or System One with ``question_set.statement_relevant`` (also used by ``judge-eval``)."""
         ids = [f"s{i}" for i in range(len(statements))]
         by_id = dict(zip(ids, statements, strict=True))
+        answer = "\n".join(statements)  # one string shared by every question (local judges read siblings)
 
         async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
             assert ctx.llm is not None
@@ -114,10 +132,17 @@ class AnswerRelevancyMetric(EngineMetric):
         return await decide(
             ctx,
             state={"note": STATE_NOTE, "input": question},
-            questions={i: self.question_set.statement_relevant(question, by_id[i]) for i in ids},
+            questions={i: self._statement_question(question, by_id[i], answer) for i in ids},
             to_verdict=ternary_from_probability,
             llm_decide=llm_decide,
         )
+
+    def _statement_question(self, question: str, statement: str, answer: str) -> Any:
+        """The question set's ``statement_relevant``, with ``answer`` when it takes one (a user question set written
+        for the two-argument form still works)."""
+        if takes(self.question_set.statement_relevant, "answer"):
+            return self.question_set.statement_relevant(question, statement, answer=answer)
+        return self.question_set.statement_relevant(question, statement)
 
 
 def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:
@@ -125,14 +150,15 @@ def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> s
     n = len(judged)
     bad = [j for j in judged if j["verdict"] == "no"]
     unsure = [j for j in judged if j["verdict"] == "borderline"]
+    note = weighted_note(judged)
     if not bad and not unsure:
-        return f"The score is {score:.2f} because all {n} statements of the output are relevant to the input."
+        return f"The score is {score:.2f} because all {n} statements of the output are relevant to the input{note}."
 
     def show(j: Mapping[str, Any]) -> str:
         p = j.get("p_yes")
         return f"{j['statement']!r}" + (f" (P(relevant)={p:.2f})" if p is not None else "")
 
-    parts = [f"The score is {score:.2f}: {n - len(bad)} of {n} statements count as relevant."]
+    parts = [f"The score is {score:.2f}: {n - len(bad)} of {n} statements count as relevant{note}."]
     if bad:
         parts.append(f"Irrelevant to the input: {'; '.join(show(j) for j in bad)}.")
     if unsure:

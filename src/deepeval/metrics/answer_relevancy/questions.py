@@ -14,7 +14,7 @@ from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "answer_relevancy-q/2026-4"
+QUESTION_SET_VERSION = "answer_relevancy-q/2026-5"
 
 RELEVANT_SHARE_LEVELS = ["none", "less than half", "most", "all"]
 
@@ -25,16 +25,21 @@ class AnswerRelevancyQuestions:
     VERSION = QUESTION_SET_VERSION
 
     @staticmethod
-    def statement_relevant(input: str, statement: str) -> NoulQuestion:
+    def statement_relevant(input: str, statement: str, answer: str | None = None) -> NoulQuestion:
         """Yes = the statement is relevant to the input (kind ``statement_relevant``). The request is the state's
-        ``input``; only the statement is quoted."""
+        ``input``; only the statement is quoted. ``answer`` (every statement of the output, one per line) rides in
+        ``data`` for local judges, which read a statement beside the answer's others; it is never quoted."""
         return NoulQuestion(
             instructions=(
                 "Does this statement from the answer help answer the request `input`?\n"
                 + quote("statement", statement)
             ),
             kind=kinds.STATEMENT_RELEVANT,
-            data={"input": input, "statement": statement},
+            data={
+                "input": input,
+                "statement": statement,
+                **({"answer": answer} if answer is not None else {}),
+            },
         )
 
     @staticmethod

@@ -1,6 +1,8 @@
 """ContextualRelevancyMetric: how much of the retrieval context is relevant to the input (REFERENCE §2-§4).
 
-``score = relevant / statements`` over all nodes; no statements -> 0. ``retrieval_context=[]``, or nodes none of
+``score = relevant / statements`` over all nodes; no statements -> 0. Ours: with a System One model that weighs
+statements (``share_weight``: the embedded judge), each statement counts by its weight instead of 1 or 0 (see
+:func:`deepeval.metrics._engine.decisions.share_score`). ``retrieval_context=[]``, or nodes none of
 which has a letter or digit, scores 0 with a reason and calls no judge, in every mode. ``RetrievedContextData`` nodes
 are judged by their ``context`` text; the ``source`` is metadata (ours: deepeval crashes on them in llm/hybrid). Blank nodes (no letter or
 digit) are never sent.
@@ -28,7 +30,13 @@ from typing import Any
 
 from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.context import Decision, MeasureContext
-from deepeval.metrics._engine.decisions import decide, decision_sources, llm_verdicts
+from deepeval.metrics._engine.decisions import (
+    decide,
+    decision_sources,
+    llm_verdicts,
+    share_score,
+    weighted_note,
+)
 from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor, statements_batch_prompt
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
@@ -127,17 +135,24 @@ class ContextualRelevancyMetric(EngineMetric):
         statement_of = {
             i: st for n, sts in enumerate(per_node) for i, st in zip(_ids(n, sts), sts, strict=True)
         }
+        score, weights = share_score(ctx, decisions, lambda d: d.verdict == "yes")
         judged = [
-            {"node": node_of[i], "statement": statement_of[i], **d.as_log()} for i, d in decisions.items()
+            {
+                "node": node_of[i],
+                "statement": statement_of[i],
+                **d.as_log(),
+                **({"weight": round(weights[i], 4)} if i in weights else {}),
+            }
+            for i, d in decisions.items()
         ]
         ctx.log_verdicts("Verdicts", judged)
         relevant = sum(d.verdict == "yes" for d in decisions.values())
-        score = relevant / len(decisions)
         breakdown: dict[str, Any] = {
             "nodes": len(nodes),
             "statements": len(decisions),
             "relevant": relevant,
             "irrelevant": len(decisions) - relevant,
+            "weighted_by_probability": bool(weights),
             "relevant_per_node": [
                 sum(1 for j in judged if j["node"] == n and j["verdict"] == "yes") for n in range(len(nodes))
             ],
@@ -228,15 +243,16 @@ def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> s
     """Reason built from the verdicts alone (hybrid mode without an LLM)."""
     n = len(judged)
     bad = [j for j in judged if j["verdict"] != "yes"]
+    note = weighted_note(judged)
     if not bad:
-        return f"The score is {score:.2f} because all {n} statements of the retrieval context are relevant to the input."
+        return f"The score is {score:.2f} because all {n} statements of the retrieval context are relevant to the input{note}."
 
     def show(j: Mapping[str, Any]) -> str:
         p = j.get("p_yes")
         return f"node {j['node']}: {j['statement']!r}" + (f" (P(relevant)={p:.2f})" if p is not None else "")
 
     return (
-        f"The score is {score:.2f}: {n - len(bad)} of {n} statements of the retrieval context are relevant. "
+        f"The score is {score:.2f}: {n - len(bad)} of {n} statements of the retrieval context are relevant{note}. "
         f"Not relevant to the input: {'; '.join(show(j) for j in bad)}."
     )
 

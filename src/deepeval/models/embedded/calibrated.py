@@ -108,6 +108,26 @@ def load_recalibrations() -> dict[str, CalibratedModel]:
     return {kind: CalibratedModel.from_dict(d) for kind, d in doc["models"].items()}
 
 
+@lru_cache(maxsize=1)
+def share_ramp() -> float | None:
+    """The item-score ramp margin chosen on blind-dev by ``training/calibrate_blind.py`` (None when not shipped)."""
+    path = resources.files("deepeval.models.embedded").joinpath("data", RECALIBRATION_FILE)
+    if not path.is_file():
+        return None
+    margin = json.loads(path.read_text(encoding="utf-8")).get("share_ramp")
+    return None if margin is None else float(margin)
+
+
+def share_weight(p: float) -> float | None:
+    """A statement's weight in a share score: 0 for ``p`` up to the ramp margin ``m``, 1 from ``1 - m``, linear
+    between, so confident verdicts count whole and unsure ones in part (the mean of calibrated probabilities is the
+    expected share; the ramp keeps 0 and 1 reachable). None without a shipped margin (count verdicts)."""
+    m = share_ramp()
+    if m is None:
+        return None
+    return min(1.0, max(0.0, (p - m) / (1.0 - 2.0 * m)))
+
+
 def logit(p: float) -> float:
     """``log(p / (1 - p))`` of a probability clipped to [P_MIN, P_MAX]."""
     q = min(P_MAX, max(P_MIN, p))

@@ -96,7 +96,8 @@ def answer_relevancy(fields: dict[str, Any]) -> dict[str, Any]:
     question = str(_get(fields, "input") or "")
     output = str(_get(fields, "actual_output", "actualOutput") or "")
     statements = _EXTRACTOR.statements_sync(output)
-    ps = [scorers.statement_relevant(question, s) for s in statements]
+    answer = "\n".join(statements)
+    ps = [scorers.statement_relevant(question, s, answer) for s in statements]
     return {"statements": statements, "probabilities": ps}
 
 

@@ -330,6 +330,11 @@ class _Passage:
     position: dict[str, int]
 
 
+def distinct_sentence_count(text: str) -> int:
+    """How many distinct sentences ``text`` has (repeats counted once, as the context features read a passage)."""
+    return len(_passage(text).sentences) if text.strip() else 0
+
+
 @lru_cache(maxsize=64)
 def _passage(text: str) -> _Passage:
     sents = tuple(_distinct(sentences_of(text)))

@@ -157,6 +157,13 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
     def get_model_name(self) -> str:
         return MODEL_NAME
 
+    def share_weight(self, probability: float) -> float | None:
+        """Its probabilities are recalibrated on the blind-dev sets, so a share score weighs each statement by them
+        (:func:`deepeval.models.embedded.calibrated.share_weight`)."""
+        from deepeval.models.embedded.calibrated import share_weight
+
+        return share_weight(probability)
+
     def decide(self, state: Any, questions: Questions) -> tuple[SystemOneAnswers, float | None]:
         """Answer every question; returns ``(answers, 0.0)``.
 
@@ -195,7 +202,8 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
     def _probability(self, kind: str, fields: dict[str, Any], memo: dict[str, Any]) -> float:
         if kind == K.STATEMENT_RELEVANT:
             q, s = _require(fields, kind, "input", "statement")
-            return scorers.statement_relevant(str(q), str(s))
+            answer = fields.get("answer")
+            return scorers.statement_relevant(str(q), str(s), answer if isinstance(answer, str) else None)
         if kind == K.CONTEXT_STATEMENT_RELEVANT:
             q, s = _require(fields, kind, "input", "statement")
             node, context = fields.get("node"), fields.get("context")
