@@ -29,7 +29,10 @@ def test_each_kind_names_its_first_missing_field(kind: str) -> None:
 
 
 def test_kind_with_its_own_scale_fits_the_asked_levels() -> None:
-    state = {"input": "What is the capital of France?", "retrieval_context": ["Paris is the capital of France."]}
+    state = {
+        "input": "What is the capital of France?",
+        "retrieval_context": ["Paris is the capital of France."],
+    }
     judge = get_embedded_judge()
     four = ScoreQuestion(instructions="x", kind=K.CR_RELEVANT_SHARE, levels=list("1234"))
     five = ScoreQuestion(instructions="x", kind=K.CR_RELEVANT_SHARE, levels=list("12345"))
