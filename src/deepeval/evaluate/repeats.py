@@ -7,13 +7,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from deepeval.evaluate.results import MetricData, RepeatStats
+from deepeval.metrics._engine.scoring import success_of
 
 
 def aggregate_repeats(reps: list[MetricData]) -> MetricData:
     """One row from k repetitions: score = mean of the scores that exist; :class:`RepeatStats` with the
     population std and pass rate; cost/tokens/calls summed; confidence = min; reason and model from the first
-    repetition; ``error`` set (and ``success`` False) when any repetition errored; ``success`` otherwise is
-    ``mean >= threshold`` (None without a threshold). All skipped -> the first skipped row."""
+    repetition; ``error`` set when any repetition errored; ``success`` by :func:`~deepeval.metrics._engine.scoring.success_of`
+    over the mean (False when errored, None without a threshold, else ``mean >= threshold``). All skipped -> the first skipped row."""
     first = reps[0]
     if all(r.skipped for r in reps):
         return first
@@ -27,12 +28,7 @@ def aggregate_repeats(reps: list[MetricData]) -> MetricData:
     error = None
     if errors:
         error = f"{len(errors)} of {k} repetitions errored; first: {errors[0].error}"
-    if error is not None or mean is None:
-        success: bool | None = False
-    elif first.threshold is None:
-        success = None
-    else:
-        success = mean >= first.threshold
+    success = success_of(mean, first.threshold, errored=error is not None)
     ok = next((r for r in reps if r.error is None), first)
     costs = [r.evaluation_cost for r in reps if r.evaluation_cost is not None]
     confs = [r.confidence for r in reps if r.confidence is not None]

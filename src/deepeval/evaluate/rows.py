@@ -15,6 +15,7 @@ from typing import Any
 
 from deepeval.config import redact
 from deepeval.evaluate.results import MetricData, TestResult, case_status, exportable_or_placeholder
+from deepeval.metrics._engine.scoring import success_of
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric
 from deepeval.models.usage import UsageTracker
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -50,16 +51,18 @@ def not_applicable_reason(metric: BaseMetric, test_case: TestCase) -> str | None
 
 
 def _success(metric: BaseMetric, score: float | None, error: str | None, skipped: bool) -> bool | None:
+    """None for a skipped row; else :func:`~deepeval.metrics._engine.scoring.success_of`, except that a metric's own
+    ``is_successful()`` decides a row with a score and a threshold (a user metric may override it)."""
     if skipped:
         return None
-    if error is not None or score is None:
-        return False
-    if getattr(metric, "threshold", None) is None:
-        return None
+    threshold = _as_float(getattr(metric, "threshold", None))
+    verdict = success_of(score, threshold, errored=error is not None)
+    if verdict is None or score is None or error is not None:
+        return verdict
     try:
         return bool(metric.is_successful())
     except Exception:
-        return bool(score >= metric.threshold)  # type: ignore[operator]
+        return verdict
 
 
 def _as_float(value: Any) -> float | None:
