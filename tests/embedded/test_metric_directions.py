@@ -123,7 +123,7 @@ def test_using_a_corrected_name_is_not_forgetting(
 
 @known_limit(
     reason="LIMITATION (embedded AR, bare list items): each bullet item is its own statement, so irrelevant items "
-    "are caught (test_breaker3_answer_lists), but the 4-bit encoder does not place a bare 'A hat' with beach gear: "
+    "are caught (test_bulleted_answers.py), but the 4-bit encoder does not place a bare 'A hat' with beach gear: "
     "P(relevant)=0.14 (cos_z 0.47, elliptical fit 2.3; a model fitted on elliptical answers alone gives 0.48), so "
     "the bullets score 0.75 against 1.0 for the prose sentence. Reading the run as one statement (1cef4ce) passed "
     "this but scored 3-of-4-irrelevant lists 1.0",
