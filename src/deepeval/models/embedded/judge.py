@@ -4,7 +4,8 @@ It answers questions that carry a ``kind`` (see :mod:`deepeval.models.system_one
 (``{**state, **question.data}`` when the state is a dict). Decision kinds are scored by calibrated per-kind models
 over encoder similarities and explicit checks; whole-metric kinds compose those scorers over a deterministic
 extraction of the raw test case (:mod:`deepeval.models.embedded.composite`); ``answer_matches_expected`` goes to
-:func:`deepeval.models.embedded.grading.grade_answer`.
+:func:`deepeval.models.embedded.grading.grade_answer`. Which fields each kind needs and which scorer answers it is
+one table, :data:`deepeval.models.embedded.question_kinds.KINDS`; this module checks the fields and shapes answers.
 
 Answer shapes: a :class:`NoulQuestion` gets ``NoulAnswer(probability=P(yes))``; a :class:`ScoreQuestion` gets a
 ``ScoreAnswer`` whose ``probabilities`` are a distribution over level indices, ``score`` the expected level and
