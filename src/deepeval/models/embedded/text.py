@@ -449,11 +449,28 @@ _CARDINAL_AND_A_HALF = re.compile(
 )
 
 
+def _plural(unit: str) -> str:
+    return unit if unit.endswith("s") or unit.lower() in ("kg", "km") else unit + "s"
+
+
 def _halves(text: str) -> str:
     out = _CARDINAL_AND_A_HALF.sub(lambda m: str(_CARDINALS[m.group(1).lower()]), text)
     out = _AND_A_HALF.sub(lambda m: f"{int(m.group(1)) + 0.5:g} {m.group(2)}", out)
-    out = _UNIT_AND_A_HALF.sub(lambda m: f"{int(m.group(1) or 1) + 0.5:g} {m.group(2)}", out)
-    return _HALF_A.sub(lambda m: f"0.5 {m.group(1)}", out)
+    out = _UNIT_AND_A_HALF.sub(lambda m: f"{int(m.group(1) or 1) + 0.5:g} {_plural(m.group(2))}", out)
+    out = _HALF_A.sub(lambda m: f"0.5 {m.group(1)}", out)
+    return _A_UNIT.sub(_one_unit, out)
+
+
+# "an hour", "a week" is one of the unit, unless it closes a rate ("twice a day", "€1,200 a month", "20 a week")
+_A_UNIT = re.compile(r"(?<=\b)(an?)\s+(hour|minute|week|day|month|year|kilo|litre|liter|mile)\b", re.IGNORECASE)
+_RATE_BEFORE = re.compile(r"(?:\d\S*(?:\s+[^\W\d]+){0,2}|once|twice|times|thrice|per)\s*$", re.IGNORECASE)
+
+
+def _one_unit(m: re.Match[str]) -> str:
+    before = m.string[max(0, m.start() - 24) : m.start()]
+    if _RATE_BEFORE.search(before) or re.search(rf"(?:{'|'.join(_CARDINALS)})\s*$", before, re.IGNORECASE):
+        return m.group(0)
+    return f"1 {m.group(2)}"
 
 
 def normalize_formats(text: str) -> str:
@@ -481,6 +498,8 @@ _UNITS: dict[str, tuple[str, float]] = {
     **dict.fromkeys(("mg", "milligram", "milligrams"), ("mass", 1e-3)),
     **dict.fromkeys(("g", "gram", "grams"), ("mass", 1.0)),
     **dict.fromkeys(("kg", "kilo", "kilos", "kilogram", "kilograms"), ("mass", 1e3)),
+    **dict.fromkeys(("lb", "lbs"), ("mass", 453.59237)),
+    **dict.fromkeys(("oz", "ounce", "ounces"), ("mass", 28.349523125)),
     **dict.fromkeys(("ml", "millilitre", "millilitres", "milliliter", "milliliters"), ("volume", 1.0)),
     **dict.fromkeys(("l", "litre", "litres", "liter", "liters"), ("volume", 1e3)),
     **dict.fromkeys(("mm", "millimetre", "millimetres", "millimeter", "millimeters"), ("length", 1e-3)),
@@ -551,7 +570,8 @@ def _unit_of(m: re.Match[str]) -> tuple[str, float] | None:
         if key is None:  # "m", "l" or "mm" in another case: "l" is not litres, "mm"/"MM" is millimetres
             return _UNITS.get(cs.lower()) if cs.lower() == "mm" else None
         return _UNITS[key]
-    return _UNITS.get(m.group("ci").lower())
+    ci = m.group("ci")
+    return _UNITS["mm_molar"] if ci == "mM" else _UNITS.get(ci.lower())
 
 
 def rate_per(text: str, end: int) -> float | None:
