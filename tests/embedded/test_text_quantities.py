@@ -43,7 +43,8 @@ def test_dimensions_tell_units_apart() -> None:
 def test_million_and_money_are_not_units() -> None:
     assert quantities("They raised 23.5M USD") == []
     assert quantities("a $5mm round") == []
-    assert quantities("Meet at 10:30 by the gate") == []  # a bare h:mm under 24 is a time of day, not a duration
+    # a bare h:mm under 24 is a time of day, not a duration
+    assert quantities("Meet at 10:30 by the gate") == []
 
 
 def test_composite_duration_keeps_its_digits_and_first_number() -> None:

@@ -165,7 +165,9 @@ def test_every_value_but_a_missing_attribute_scores_3_and_a_synonym_does_not() -
     q = "What does Pia take and when?"
     got = g.grade_detail(q, "5 mg melatonin every night", "melatonin, 5 mg")
     assert got.grade == 3 and "night" in got.reason
-    assert g.grade_detail("Why did Pia move?", "for a job in Graz", "because she found work in Graz").grade == 5
+    assert (
+        g.grade_detail("Why did Pia move?", "for a job in Graz", "because she found work in Graz").grade == 5
+    )
 
 
 def test_values_of_the_expected_answer_are_not_wrong_values_of_each_other() -> None:
@@ -189,3 +191,7 @@ def test_a_surname_alone_is_approximate_but_another_first_name_is_not() -> None:
 def test_the_current_value_with_its_history_scores_5_without_an_outdated_list() -> None:
     assert g.grade_detail("What dose now?", "15 mg", "15 mg now (lowered from 30 mg)").grade == 5
     assert g.grade_detail("Which Java version?", "Java 21", "Java 21, not 17").grade == 5
+
+
+def test_a_word_the_question_names_is_not_a_missing_part() -> None:
+    assert g.grade_detail("How many desks does the office have?", "36 desks", "36").grade == 5

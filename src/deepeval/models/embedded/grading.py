@@ -812,7 +812,9 @@ def _missing_part(c: _Case) -> list[str]:
     """The expected answer's content words the answer neither repeats nor paraphrases: a missing attribute ("every
     evening", "seat 32A"). Paraphrased means the words together are close to the answer (:data:`RESIDUAL_SIM`) or
     each is close to one word of the answer (:data:`SYNONYM_SIM`: "job" / "work")."""
-    missing = [k for k in c.kws if k not in c.kw_hits]
+    # a word the question names is not missing ("48 rooms" / "48")
+    q_bag = TokenBag(_TOKEN.findall(c.question))
+    missing = [k for k in c.kws if k not in c.kw_hits and not q_bag.match(k)]
     if not missing or similarity(" ".join(missing), c.answer) >= RESIDUAL_SIM:
         return []
     words = list(dict.fromkeys(t.lower() for t in _TOKEN.findall(c.answer) if t.lower() not in _STOP))

@@ -462,7 +462,9 @@ def _halves(text: str) -> str:
 
 
 # "an hour", "a week" is one of the unit, unless it closes a rate ("twice a day", "€1,200 a month", "20 a week")
-_A_UNIT = re.compile(r"(?<=\b)(an?)\s+(hour|minute|week|day|month|year|kilo|litre|liter|mile)\b", re.IGNORECASE)
+_A_UNIT = re.compile(
+    r"(?<=\b)(an?)\s+(hour|minute|week|day|month|year|kilo|litre|liter|mile)\b", re.IGNORECASE
+)
 _RATE_BEFORE = re.compile(r"(?:\d\S*(?:\s+[^\W\d]+){0,2}|once|twice|times|thrice|per)\s*$", re.IGNORECASE)
 
 
