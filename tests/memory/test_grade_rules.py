@@ -195,3 +195,11 @@ def test_the_current_value_with_its_history_scores_5_without_an_outdated_list() 
 
 def test_a_word_the_question_names_is_not_a_missing_part() -> None:
     assert g.grade_detail("How many desks does the office have?", "36 desks", "36").grade == 5
+
+
+def test_another_relation_than_the_expected_one_is_another_person() -> None:
+    q = "Who taught Noor to swim?"
+    assert g.grade_detail(q, "her older brother", "her sister").grade == 2
+    assert g.grade_detail(q, "her brother Sami", "her cousin").grade == 2
+    assert g._rule_other_relation(g._case(q, "her brother Sami", "Sami, her brother", [])) is None
+    assert g.grade_detail(q, "her brother Sami", "Sami, her brother").grade == 5

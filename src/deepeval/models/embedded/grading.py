@@ -885,9 +885,32 @@ def _rule_other_option(c: _Case) -> Grade | None:
     return None
 
 
-_FILLER_WORDS = (
-    3  # an answer of at most this many new content words fills the asked slot with a name or phrase
+# people named by their relation to someone: another relation than the expected one is another person
+_RELATIONS = frozenset(
+    """mother father mom mum dad parent parents son daughter child children kid kids brother sister sibling aunt
+    uncle niece nephew cousin grandmother grandfather grandma grandpa granny grandson granddaughter grandparents
+    wife husband partner spouse boyfriend girlfriend fiance fiancee friend colleague coworker boss manager neighbour
+    neighbor roommate flatmate teacher coach mentor tutor stepmother stepfather stepson stepdaughter""".split()
 )
+
+
+def _relations(text: str) -> set[str]:
+    return {t.lower().removesuffix("'s") for t in _TOKEN.findall(text)} & _RELATIONS
+
+
+def _rule_other_relation(c: _Case) -> Grade | None:
+    """The answer names someone by another relation than the expected one ("her son" for "her daughter"): the
+    other person, 2 (materially wrong)."""
+    expected, given = _relations(c.expected), _relations(c.answer)
+    if not expected or not given or expected & given or _NEGATION.search(c.answer):
+        return None
+    return Grade(
+        2, f"names another relation ({', '.join(sorted(given))}) than {', '.join(sorted(expected))}", 0.75
+    )
+
+
+#: an answer of at most this many new content words fills the asked slot with a name or phrase
+_FILLER_WORDS = 3
 
 
 def _rule_other_filler(c: _Case) -> Grade | None:
@@ -903,7 +926,7 @@ def _rule_other_filler(c: _Case) -> Grade | None:
 
 
 _RULES: tuple[Callable[[_Case], Grade | None], ...] = (
-    _rule_yes_no, _rule_other_option, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
+    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
     _rule_other_filler,
 )  # fmt: skip
 
