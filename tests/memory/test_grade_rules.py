@@ -203,3 +203,7 @@ def test_another_relation_than_the_expected_one_is_another_person() -> None:
     assert g.grade_detail(q, "her brother Sami", "her cousin").grade == 2
     assert g._rule_other_relation(g._case(q, "her brother Sami", "Sami, her brother", [])) is None
     assert g.grade_detail(q, "her brother Sami", "Sami, her brother").grade == 5
+
+
+def test_a_short_answer_about_another_attribute_scores_1() -> None:
+    assert g.grade_detail("How does Ivo get to work?", "by cycling", "he is 34").grade == 1

@@ -914,14 +914,17 @@ _FILLER_WORDS = 3
 
 
 def _rule_other_filler(c: _Case) -> Grade | None:
-    """A short answer that shares no word with the expected one ("her aunt" for "her grandmother", "a macaw" for
-    "African grey") names another thing in the asked slot: 2, whatever the embedding similarity of the pair."""
+    """A short answer that shares no word with the expected one but is of its kind ("her aunt" for "her
+    grandmother": similarity at least :data:`RELATED_SIM`) names another thing in the asked slot: 2, however close
+    the embeddings of the pair (0.93 here: similarity alone would call it a paraphrase)."""
     if c.results or not c.kws or c.kw_hits or _NEGATION.search(c.answer):
         return None
     q_bag = TokenBag(_TOKEN.findall(c.question))
     new = [t for t in _TOKEN.findall(c.answer) if t.lower() not in _STOP and not q_bag.match(t)]
-    if not 1 <= len(new) <= _FILLER_WORDS:
-        return None
+    if not 1 <= len(new) <= _FILLER_WORDS or similarity(c.expected, c.answer) < RELATED_SIM:
+        return (
+            None  # under RELATED_SIM the answer is about another attribute ("he is 34" for "by cycling"): 1
+        )
     return Grade(2, f"names something else in the asked slot ({' '.join(new)})", 0.55)
 
 
