@@ -38,13 +38,14 @@ def test_dimensions_tell_units_apart() -> None:
     assert _one("300 km")[1] == "length"
     assert _one("1.2 M")[1] == "molar"
     assert _one("9:15 pm") == (21 * 60 + 15, "clock")
+    assert _one("21:15") == (21 * 60 + 15, "clock")
 
 
 def test_million_and_money_are_not_units() -> None:
     assert quantities("They raised 23.5M USD") == []
     assert quantities("a $5mm round") == []
     # a bare h:mm under 24 is a time of day, not a duration
-    assert quantities("Meet at 10:30 by the gate") == []
+    assert [(q.value, q.dimension) for q in quantities("Meet at 10:30 by the gate")] == [(630.0, "clock")]
 
 
 def test_composite_duration_keeps_its_digits_and_first_number() -> None:

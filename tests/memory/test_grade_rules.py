@@ -207,3 +207,12 @@ def test_another_relation_than_the_expected_one_is_another_person() -> None:
 
 def test_a_short_answer_about_another_attribute_scores_1() -> None:
     assert g.grade_detail("How does Ivo get to work?", "by cycling", "he is 34").grade == 1
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "grade"),
+    [("9 May 2024", "9/5/2024", 5), ("19 May 2024", "5/19/2024", 5), ("9 May 2024", "9/6/2024", 2),
+     ("4 pm", "16:00", 5), ("4:15 pm", "16:45", 2)],
+)  # fmt: skip
+def test_numeric_dates_and_24_hour_times_are_the_same_values(expected: str, answer: str, grade: int) -> None:
+    assert g.grade_detail("When is it?", expected, answer).grade == grade

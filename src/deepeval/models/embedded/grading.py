@@ -88,6 +88,8 @@ _NO = re.compile(r"^\s*(no|nope|false|not\s+at\s+all|negative)\b", re.I)
 _MONTH_RE = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 _DATE_PATTERNS = [
     re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
+    # day first ("7/5/2023", "07.05.2023"); read month first when the day-first month is impossible ("5/17/2023")
+    re.compile(r"\b(?P<d>\d{1,2})[/.](?P<m>\d{1,2})[/.](?P<y>\d{4})\b"),
     re.compile(
         r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
         + _MONTH_RE.replace("(", "(?P<mn>", 1)
@@ -177,6 +179,8 @@ def _dates(text: str) -> tuple[list[tuple[int, DateVal]], str]:
             mn = g.get("mn")
             month = _MONTHS.get(mn.lower().rstrip(".")) if mn else (int(g["m"]) if g.get("m") else None)
             day = int(g["d"]) if g.get("d") else None
+            if month is not None and month > 12 and day is not None and day <= 12:
+                month, day = day, month
             q = int(g["q"][1]) if g.get("q") else None
             if day is not None and not 1 <= day <= 31:
                 continue

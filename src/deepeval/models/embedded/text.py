@@ -531,6 +531,7 @@ _CLOCK_DURATION = re.compile(
 _CLOCK_TIME = re.compile(
     r"(?<![\w:.])(\d{1,2})(?::([0-5]\d))?\s?(am|pm|a\.m\.|p\.m\.)(?![\w])", re.IGNORECASE
 )
+_CLOCK_24 = re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])")  # "15:00", "09:30"
 _PER = re.compile(
     r"^(?:\s+[A-Za-z]+){0,2}?\s*(?:/\s*|\s+per\s+|\s+an?\s+|\s+each\s+|\s+every\s+)(sec|secs|seconds?|min|mins|minutes?|"
     r"h|hr|hours?|day|days|night|week|month|year|yr)\b",
@@ -590,8 +591,8 @@ def quantities(text: str) -> list[Quantity]:
     """Numbers with units in ``text``, a run of parts in one dimension summed ("2 hours 55 minutes" -> 10500 s,
     "3 hours 41 minutes 5 seconds"), clock durations ("3:41:05" h:m:s; "48:30" m:s when the first part is 24 or
     more) and the rate after each ("1,000 requests per minute"). Durations are exact for hours and below; a month
-    is a twelfth of a year (365.25 days). A time of day ("3:30 pm") is a ``clock`` quantity in minutes after
-    midnight."""
+    is a twelfth of a year (365.25 days). A time of day ("3:30 pm", "15:30") is a ``clock`` quantity in minutes
+    after midnight."""
     out: list[Quantity] = []
     for m in _CLOCK_TIME.finditer(text):
         h, mi, ap = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower().replace(".", "")
@@ -599,6 +600,12 @@ def quantities(text: str) -> list[Quantity]:
             continue
         value = float((h % 12 + (12 if ap == "pm" else 0)) * 60 + mi)
         out.append(Quantity(value, "clock", float(h), m.start(), m.end(), m.group(0), _sig(value)))
+    for m in _CLOCK_24.finditer(text):
+        if not any(q.start <= m.start() < q.end for q in out):
+            value = float(int(m.group(1)) * 60 + int(m.group(2)))
+            out.append(
+                Quantity(value, "clock", float(m.group(1)), m.start(), m.end(), m.group(0), _sig(value))
+            )
     for m in _CLOCK_DURATION.finditer(text):
         if any(q.start <= m.start() < q.end for q in out):
             continue
