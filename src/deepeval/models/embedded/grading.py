@@ -55,6 +55,9 @@ SYNONYM_SIM = 0.90
 #: here to 0.4 it is "weakly supported" (2, counted apart from hallucinations in precision reports)
 WEAK_SUPPORT = 0.3
 
+#: a hedged time of day within this many minutes of the expected one is approximate ("around 4 pm" for 4:10 pm)
+CLOCK_NEAR_MIN = 15
+
 Embedder = Callable[[list[str]], np.ndarray]
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -449,6 +452,11 @@ def _match_number(n: Number, answer: Slots, answer_text: str, question: Slots) -
                 return EXACT
             continue
         nv, mv = _comparable(n, m)
+        if n.kind == m.kind == "qty:clock":  # a time of day: the same minute, or a hedged one near it
+            if nv == mv:
+                return EXACT
+            best = APPROX if abs(nv - mv) <= CLOCK_NEAR_MIN and _HEDGE.search(answer_text) else best
+            continue
         rel = abs(nv - mv) / max(abs(nv), 1e-9)
         if rel <= 1e-3:
             return EXACT
