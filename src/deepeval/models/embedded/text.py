@@ -1,5 +1,6 @@
-"""Light text analysis for the embedded judge: sentence split, tokens, values (numbers, dates, times), negation,
-named entities and question form.
+"""Light text analysis for the embedded judge and the memory grader: sentence split, tokens, values (numbers,
+dates, times, quantities with units in base units, value formats), negation, named entities, question form and
+instructions addressed to the evaluator.
 
 Everything here is deterministic, pure Python and fast (well under 1 ms per sentence). Sentence splitting uses
 ``pysbd`` (rule-based, English); the rest is regular expressions and small word lists of our own.
