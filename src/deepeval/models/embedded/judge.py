@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from deepeval.errors import SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.embedded import composite, encoder, features, scorers
+from deepeval.models.embedded.names import MODEL_NAME
 from deepeval.models.system_one import kinds as K
 from deepeval.models.system_one.schema import (
     NoulAnswer,
@@ -33,8 +34,6 @@ from deepeval.models.system_one.schema import (
     SystemOneQuestion,
     distribution_confidence,
 )
-
-MODEL_NAME = "deepeval-local-1 (embedded, offline)"
 
 SUPPORTED_KINDS = frozenset(K.DECISION_KINDS | K.WHOLE_METRIC_KINDS)
 
