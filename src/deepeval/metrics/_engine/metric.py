@@ -26,6 +26,7 @@ another, so both paths give identical results.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -48,7 +49,13 @@ from deepeval.metrics._engine.judges import (
 from deepeval.metrics._engine.schemas import ReasonReply
 from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
 from deepeval.metrics._engine.system_one import WeightedQuestion, build_reason, evaluate_answers
-from deepeval.metrics._engine.template_calls import call_template, reason_keywords, takes
+from deepeval.metrics._engine.template_calls import (
+    call_template,
+    overridden_methods,
+    reason_keywords,
+    takes,
+    unused_methods_note,
+)
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
@@ -74,6 +81,10 @@ def _judge_copy(test_case: Any) -> Any:
     if isinstance(test_case, CaseModel):
         test_case = revalidated(test_case)
     return encodable(test_case)
+
+
+#: (metric class, template, mode, no LLM, reason) already warned about by ``_note_unused_template``
+_TEMPLATE_NOTES: set[tuple[Any, ...]] = set()
 
 
 @dataclass
@@ -294,7 +305,32 @@ class EngineMetric(BaseMetric):
                 extractor=self.extractor,
                 metric_name=self.__name__,
             )
+            self._note_unused_template(self._judges)
         return self._judges
+
+    def _note_unused_template(self, judges: Judges) -> None:
+        """Warn (once per metric class, template, mode and judge set-up) about ``evaluation_template`` methods the
+        resolved mode does not call (:func:`~deepeval.metrics._engine.template_calls.unused_methods_note`): an
+        override is never ignored silently."""
+        methods = overridden_methods(self.evaluation_template, self.default_template)
+        note = unused_methods_note(
+            methods,
+            mode=judges.mode.value,
+            has_llm=judges.llm is not None,
+            llm_extracts=judges.extractor is None,
+        )
+        if note is None:
+            return
+        key = (type(self).__qualname__, id(self.evaluation_template), judges.mode, judges.llm is None, note[1])
+        if key in _TEMPLATE_NOTES:
+            return
+        _TEMPLATE_NOTES.add(key)
+        warnings.warn(
+            f"{self.__name__}: evaluation_template method(s) {', '.join(note[0])} not used in eval mode "
+            f"'{judges.mode.value}': {note[1]}",
+            UserWarning,
+            stacklevel=4,
+        )
 
     def cache_config(self) -> dict[str, Any]:
         """Base config plus the RESOLVED eval mode, judge names, prompt, extraction and question-set versions.
