@@ -35,7 +35,9 @@ def _template() -> type:
             return f"JUDGE {len(statements)}"
 
         @staticmethod
-        def generate_reason(irrelevant_statements: list[str], input: str, score: str, multimodal: bool = False) -> str:
+        def generate_reason(
+            irrelevant_statements: list[str], input: str, score: str, multimodal: bool = False
+        ) -> str:
             return f"EXPLAIN {score} {len(irrelevant_statements)}"
 
     return Deepeval431Style
@@ -54,7 +56,9 @@ def test_hybrid_with_an_llm_calls_the_extraction_and_reason_overrides() -> None:
     metric = AnswerRelevancyMetric(
         model=llm, system_one_model=_s1(0.1), eval_mode="hybrid", evaluation_template=_template()
     )
-    with pytest.warns(UserWarning, match=r"generate_verdicts not used in eval mode 'hybrid'.*only when it fails"):
+    with pytest.warns(
+        UserWarning, match=r"generate_verdicts not used in eval mode 'hybrid'.*only when it fails"
+    ):
         assert metric.measure(_case("hybrid-llm")) == 0.0
     assert llm.prompts == [f"SPLIT {OUT}", "EXPLAIN 0.00 2"]  # System One decided: no JUDGE prompt
 
@@ -66,7 +70,10 @@ def test_hybrid_fallback_uses_the_verdict_override_when_system_one_fails() -> No
         raise RuntimeError("System One down")
 
     metric = AnswerRelevancyMetric(
-        model=llm, system_one_model=ScriptedSystemOne(broken), eval_mode="hybrid", evaluation_template=_template()
+        model=llm,
+        system_one_model=ScriptedSystemOne(broken),
+        eval_mode="hybrid",
+        evaluation_template=_template(),
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
@@ -99,14 +106,14 @@ def test_modes_without_llm_prompts_name_every_override(mode: str, why: str) -> N
 def test_the_warning_comes_once_per_metric_set_up() -> None:
     template = _template()
     with pytest.warns(UserWarning):
-        AnswerRelevancyMetric(system_one_model=_s1(), eval_mode="system_one", evaluation_template=template).measure(
-            _case("once-1")
-        )
+        AnswerRelevancyMetric(
+            system_one_model=_s1(), eval_mode="system_one", evaluation_template=template
+        ).measure(_case("once-1"))
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
-        AnswerRelevancyMetric(system_one_model=_s1(), eval_mode="system_one", evaluation_template=template).measure(
-            _case("once-2")
-        )
+        AnswerRelevancyMetric(
+            system_one_model=_s1(), eval_mode="system_one", evaluation_template=template
+        ).measure(_case("once-2"))
 
 
 def test_a_subclass_counts_only_what_it_overrides() -> None:

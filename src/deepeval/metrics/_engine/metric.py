@@ -321,7 +321,13 @@ class EngineMetric(BaseMetric):
         )
         if note is None:
             return
-        key = (type(self).__qualname__, id(self.evaluation_template), judges.mode, judges.llm is None, note[1])
+        key = (
+            type(self).__qualname__,
+            id(self.evaluation_template),
+            judges.mode,
+            judges.llm is None,
+            note[1],
+        )
         if key in _TEMPLATE_NOTES:
             return
         _TEMPLATE_NOTES.add(key)

@@ -86,7 +86,10 @@ def unused_methods_note(
     if not methods:
         return None
     if mode == "system_one":
-        return methods, "System One answers the metric's question_set instead (pass question_set= to change it)"
+        return (
+            methods,
+            "System One answers the metric's question_set instead (pass question_set= to change it)",
+        )
     if mode == "hybrid" and not has_llm:
         return methods, (
             "without an LLM judge, extraction and reasons are deterministic and System One decides "
@@ -99,5 +102,7 @@ def unused_methods_note(
         verdicts = [m for m in methods if m in VERDICT_METHODS]
         unused += verdicts
         if verdicts:
-            why.append("System One decides; the verdict prompts are used only when it fails and the LLM decides")
+            why.append(
+                "System One decides; the verdict prompts are used only when it fails and the LLM decides"
+            )
     return (unused, "; ".join(why)) if unused else None
