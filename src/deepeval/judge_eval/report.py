@@ -48,18 +48,24 @@ def _binary(units: list[Unit]) -> dict[str, Any]:
     return out
 
 
+#: tags of a wrong answer that is vague or off-topic rather than a wrong value (training/blind/SCHEMA.md)
+VAGUE_TAGS = frozenset({"vague", "vague_date", "different_attribute"})
+
+
 def _grades(units: list[Unit]) -> dict[str, Any]:
     ok = [u for u in units if u.grade is not None and u.gold_grade is not None]
     if not ok:
         return {}
     diff = [abs(int(u.grade) - int(u.gold_grade)) for u in ok]  # type: ignore[arg-type,misc]
     wrong = [u for u in ok if int(u.gold_grade) <= 2]  # type: ignore[arg-type,misc]
+    vague = [u for u in wrong if VAGUE_TAGS & set(u.tags)]
     base = [abs(int(u.baseline_grade or 1) - int(u.gold_grade)) for u in ok]  # type: ignore[arg-type,misc]
     return {
         "exact": sum(d == 0 for d in diff) / len(ok),
         "within_1": sum(d <= 1 for d in diff) / len(ok),
         "mean_abs_error": sum(diff) / len(ok),
         "wrong_graded_4_plus": (sum(int(u.grade) >= 4 for u in wrong) / len(wrong)) if wrong else None,  # type: ignore[arg-type,misc]
+        "vague_wrong_graded_4_plus": (sum(int(u.grade) >= 4 for u in vague) / len(vague)) if vague else None,  # type: ignore[arg-type,misc]
         "baseline_exact": sum(d == 0 for d in base) / len(ok),
         "baseline_within_1": sum(d <= 1 for d in base) / len(ok),
     }
@@ -193,7 +199,7 @@ def render_text(summary: dict[str, Any]) -> str:
         lines.append(
             f"  grades: exact {_f(g['exact'])} (baseline {_f(g['baseline_exact'])}), within +-1 {_f(g['within_1'])}"
             f" (baseline {_f(g['baseline_within_1'])}), wrong answers (gold <= 2) graded >= 4: "
-            f"{_f(g['wrong_graded_4_plus'])}"
+            f"{_f(g['wrong_graded_4_plus'])} (vague or off-topic ones: {_f(g.get('vague_wrong_graded_4_plus'))})"
         )
     il = summary.get("item_level")
     if il:

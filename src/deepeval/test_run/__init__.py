@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from deepeval.evaluate import _session
 from deepeval.evaluate.configs import TestRunResultDisplay
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
+from deepeval.test_run.hooks import invoke_test_run_end_hook, on_test_run_end
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -194,5 +195,7 @@ __all__ = [
     "TestRunManager",
     "TestRunResultDisplay",
     "global_test_run_manager",
+    "invoke_test_run_end_hook",
     "log_hyperparameters",
+    "on_test_run_end",
 ]
