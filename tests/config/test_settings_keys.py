@@ -23,7 +23,13 @@ def _sources() -> list[Path]:
 
 
 def test_every_key_our_sources_name_is_known() -> None:
-    named = {m for p in _sources() for m in _KEY.findall(p.read_text(encoding="utf-8"))}
+    # key_handler.py lists deepeval's key enums (every provider's keys, most of which no judge of ours reads)
+    named = {
+        m
+        for p in _sources()
+        if p.name != "key_handler.py"
+        for m in _KEY.findall(p.read_text(encoding="utf-8"))
+    }
     assert len(named) >= 30  # the grep itself works
     assert sorted(named - set(KNOWN_KEYS)) == []
 

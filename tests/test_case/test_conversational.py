@@ -32,7 +32,7 @@ def test_conversation_fields_accept_both_spellings(snake: str, camel: str, value
     a = ConversationalTestCase(turns=_turns(), **{snake: value})
     b = ConversationalTestCase(turns=_turns(), **{camel: value})
     assert getattr(a, snake) == getattr(b, snake) == value
-    assert a.model_dump()[camel] == value
+    assert a.model_dump()[snake] == a.model_dump(by_alias=True)[camel] == value
 
 
 @pytest.mark.parametrize(("snake", "camel", "value"), TURN_FIELDS)
@@ -40,7 +40,7 @@ def test_turn_fields_accept_both_spellings(snake: str, camel: str, value: object
     a = Turn(role="user", content="x", **{snake: value})
     b = Turn(role="user", content="x", **{camel: value})
     assert getattr(a, snake) == getattr(b, snake) == value
-    assert camel in a.model_dump()
+    assert snake in a.model_dump() and camel in a.model_dump(by_alias=True)
 
 
 def test_field_lists_cover_the_reference_fields() -> None:

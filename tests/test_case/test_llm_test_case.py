@@ -40,7 +40,7 @@ def _base(**extra: object) -> dict[str, object]:
 
 
 @pytest.mark.parametrize(("snake", "camel", "value"), LLM_FIELDS)
-def test_every_field_accepts_snake_and_camel_and_serialises_camel(
+def test_every_field_accepts_snake_and_camel_and_dumps_by_field_name(
     snake: str, camel: str, value: object
 ) -> None:
     by_snake = LLMTestCase(**{**_base(), snake: value})
@@ -48,13 +48,15 @@ def test_every_field_accepts_snake_and_camel_and_serialises_camel(
     assert getattr(by_snake, snake) == value
     assert getattr(by_camel, snake) == value
     assert by_snake == by_camel
-    dumped = by_snake.model_dump()
-    assert camel in dumped
+    dumped = by_snake.model_dump()  # field names, as deepeval's model_dump()
+    assert snake in dumped
     if snake != camel:
-        assert snake not in dumped
+        assert camel not in dumped
+    camel_dump = by_snake.model_dump(by_alias=True)
+    assert camel in camel_dump and (snake == camel or snake not in camel_dump)
     assert (
         by_snake.to_dict()[camel]
-        == by_snake.model_dump(mode="json", exclude_none=True, exclude_defaults=True)[camel]
+        == by_snake.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True)[camel]
     )
 
 
@@ -229,8 +231,9 @@ def test_tool_call_fields_and_aliases() -> None:
         "description": "web",
         "reasoning": "need facts",
         "output": [1, 2],
-        "inputParameters": {"q": "x"},
+        "input_parameters": {"q": "x"},
     }
+    assert call.model_dump(by_alias=True)["inputParameters"] == {"q": "x"}
     with pytest.raises(TypeError, match=r"^ToolCall\.input_parameters: .*dictionary.*\(got list\)$"):
         ToolCall(name="x", input_parameters=[1])
 

@@ -25,7 +25,7 @@ DELIMITER = "|"
 TOOLS_DELIMITER = ";"
 
 _MARKER = re.compile(r"^deepeval_source=(?P<source>.*?),deepeval_context=(?P<context>.*)$", re.DOTALL)
-# Turn keys deepeval writes that this package's Turn does not have; dropped on reading when null.
+# the Turn keys deepeval's dataset files hold (null ones are dropped on reading)
 _TURN_KEYS_WRITTEN = (
     "role",
     "content",
@@ -227,7 +227,7 @@ def parse_number(value: Any, *, integer: bool) -> float | int | None:
 
 def parse_turns(value: Any) -> list[Turn] | None:
     """Turns from a file: a JSON array of turn objects (a string holding one, in CSV). Null keys are dropped
-    (deepeval writes ``user_id`` and ``mcp_*`` keys this package does not have, usually null)."""
+    (deepeval writes every key of a turn, usually null)."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -254,8 +254,14 @@ def parse_turns(value: Any) -> list[Turn] | None:
     return turns
 
 
+def _dump_models(items: list[Any] | None) -> list[Any] | None:
+    """A list of pydantic objects as JSON data (None when empty or unset)."""
+    return [item.model_dump(mode="json") for item in items] if items else None
+
+
 def dump_turns(turns: list[Turn] | None) -> list[dict[str, Any]] | None:
-    """Turns with deepeval's key set (keys this package lacks are written as null)."""
+    """Turns with deepeval's key set (``role``, ``content``, ``user_id``, ``retrieval_context``, ``tools_called``,
+    the three ``mcp_*`` lists and ``metadata``; unset ones as null)."""
     if turns is None:
         return None
     out: list[dict[str, Any]] = []
@@ -264,8 +270,12 @@ def dump_turns(turns: list[Turn] | None) -> list[dict[str, Any]] | None:
         record.update(
             role=t.role,
             content=t.content,
+            user_id=t.user_id,
             retrieval_context=dump_retrieval_context(t.retrieval_context),
             tools_called=dump_tools(t.tools_called) or None,
+            mcp_tools_called=_dump_models(t.mcp_tools_called),
+            mcp_resources_called=_dump_models(t.mcp_resources_called),
+            mcp_prompts_called=_dump_models(t.mcp_prompts_called),
             metadata=t.metadata or None,
         )
         out.append(record)

@@ -616,15 +616,17 @@ class EvaluationDataset:
         self._cloud("get_versions")
 
     def evals_iterator(self, metrics: Any = None, **kwargs: Any) -> Iterator[AnyGolden]:
-        """Not provided: deepeval's loop scores traces recorded by ``@observe``, which this package does not have.
+        """Not provided: deepeval's loop scores the traces of ``@observe``-instrumented code (component-level
+        evaluation); :mod:`deepeval.tracing` here records spans but does not evaluate them.
 
         Raises:
             UnsupportedFeatureError: always, naming the equivalent: build one test case per golden and call
                 ``evaluate(test_cases, metrics)``.
         """
         raise UnsupportedFeatureError(
-            "EvaluationDataset.evals_iterator() scores traces recorded with deepeval's @observe tracing, which this "
-            "package does not have. Build one test case per golden and evaluate them: "
+            "EvaluationDataset.evals_iterator() scores the traces of @observe-instrumented code (component-level "
+            "evaluation), which this package does not run (deepeval.tracing here only records spans). Build one "
+            "test case per golden and evaluate them: "
             "test_cases = [LLMTestCase(input=g.input, actual_output=your_app(g.input), "
             "expected_output=g.expected_output) for g in dataset.goldens]; evaluate(test_cases, metrics)."
         )

@@ -53,3 +53,17 @@ def merge_hyperparameters(func_result: Any, extra: dict[str, Any]) -> dict[str, 
             f"a log_hyperparameters function must return a dict or None, got {type(func_result).__name__}"
         )
     return {**(func_result or {}), **extra}
+
+
+_latest: Any = None
+
+
+def set_latest(result: Any) -> None:
+    """Keep the last finished run (an ``EvaluationResult`` of ``evaluate()`` or of a ``deepeval test run``
+    session), for ``deepeval.test_run.global_test_run_manager.get_latest_test_run_data()``."""
+    global _latest
+    _latest = result
+
+
+def latest() -> Any:
+    return _latest

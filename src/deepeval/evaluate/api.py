@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from deepeval._files import user_path
 from deepeval._gc import older_objects_frozen
 from deepeval.errors import ConfigurationError
+from deepeval.evaluate import _session
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.results import EvaluationResult, evaluation_error
 
@@ -152,6 +153,7 @@ async def a_evaluate(
         system_one_batches=out.system_one_batches,
         extras=dict(getattr(out, "extras", {})),
     )
+    _session.set_latest(result)
     _warn_not_exported(result)
     _export(result, display_config)
     if display_config.print_results:

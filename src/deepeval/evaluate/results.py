@@ -19,7 +19,7 @@ from deepeval._fielddict import FieldDict
 from deepeval.errors import DeepEvalError
 
 
-@dataclass(slots=True)
+@dataclass
 class RepeatStats:
     """Aggregate of ``repeat=k`` runs of one metric on one test case.
 
@@ -37,7 +37,7 @@ class RepeatStats:
     errors: int = 0
 
 
-@dataclass(slots=True)
+@dataclass
 class MetricData:
     """One metric's result on one test case.
 
@@ -145,7 +145,7 @@ def case_status(rows: list[MetricData]) -> str:
     return "passed"
 
 
-@dataclass(slots=True)
+@dataclass
 class TestResult:
     """One test case: its fields (as plain data) and one :class:`MetricData` per metric, in metric order.
 

@@ -258,6 +258,83 @@ def key_names(
     return {"llm": llm, "system_one": s1, "extractor": ext}
 
 
+def evaluation_model_name(
+    mode: EvalMode, *, llm: str | None, extractor: str | None, system_one: str | None
+) -> str | None:
+    """The ``evaluation_model`` string of a metric, from its judges' names (``get_model_name()``): the LLM (else,
+    outside ``system_one`` mode, the extractor that stood in for it), then the System One model outside ``llm``
+    mode, joined by ``" + "``; None when no judge is named. The one rule for the name a metric shows at
+    construction (:func:`expected_judge_names`) and the one a measure sets (the judges that took part)."""
+    parts: list[str] = []
+    if mode is not EvalMode.SYSTEM_ONE and (llm or extractor):
+        parts.append(str(llm or extractor))
+    if mode is not EvalMode.LLM and system_one:
+        parts.append(system_one)
+    return " + ".join(parts) or None
+
+
+def _settings_llm_name(s: Settings) -> str | None:
+    """``get_model_name()`` of the LLM judge the settings select (:func:`configured_llm`), without building it."""
+    kind = configured_llm(s)
+    if kind == "local":
+        from deepeval.models.llms.local_model import local_model_name
+
+        return local_model_name(None, s)
+    if kind == "gguf":
+        from deepeval.models.llms.gguf_model import gguf_model_name
+
+        return gguf_model_name(str(s.get("GGUF_MODEL_PATH")))
+    if kind == "openai":
+        from deepeval.models.llms.openai_model import openai_model_name
+
+        return openai_model_name(None, s)
+    return None
+
+
+def expected_judge_names(
+    mode: EvalMode,
+    *,
+    model: str | DeepEvalBaseLLM | None,
+    system_one_model: str | DeepEvalBaseSystemOneModel | None,
+    extractor: Extractor | None,
+    settings: Settings | None = None,
+) -> dict[str, str | None]:
+    """The names (``get_model_name()``) of the judges a measure in ``mode`` will resolve, from the arguments and
+    the settings alone: no client is built, no model file or embedded model is loaded, nothing is contacted. Keys
+    as :meth:`Judges.names`; None for a judge the mode does not use (or, in ``llm`` mode, when no LLM is
+    available). A TypeSafe judge is named as before its first reply (the version it resolves to is only known
+    then)."""
+    from deepeval.models.embedded.names import EXTRACTOR_NAME, MODEL_NAME
+    from deepeval.models.system_one.typesafe import typesafe_model_name
+
+    s = settings or get_settings()
+    llm: str | None = None
+    ext: str | None = None
+    if mode is not EvalMode.SYSTEM_ONE:
+        if isinstance(model, DeepEvalBaseLLM):
+            llm = describe(model)
+        elif isinstance(model, str):
+            from deepeval.models.llms.openai_model import openai_model_name
+
+            llm = openai_model_name(model, s)
+        else:
+            llm = _settings_llm_name(s)
+        ext = describe(extractor)
+        if ext is None and llm is None and mode is EvalMode.HYBRID:
+            ext = EXTRACTOR_NAME
+    s1: str | None = None
+    if mode is not EvalMode.LLM:
+        if isinstance(system_one_model, DeepEvalBaseSystemOneModel):
+            s1 = describe(system_one_model)
+        elif isinstance(system_one_model, str) and system_one_model.lower() in EMBEDDED_NAMES:
+            s1 = MODEL_NAME
+        elif isinstance(system_one_model, str) or s.get("TYPESAFE_API_KEY"):
+            s1 = typesafe_model_name(system_one_model, s)
+        else:
+            s1 = MODEL_NAME
+    return {"llm": llm, "system_one": s1, "extractor": ext}
+
+
 def judge_names_of(metric: Any) -> dict[str, Any]:
     """Judge names of any metric for the cache key (ours and users'): the judges it was given (``model=`` /
     ``system_one_model=``, kept by our metrics as ``model_argument`` / ``system_one_model_argument`` and by

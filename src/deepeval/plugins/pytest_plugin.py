@@ -62,9 +62,11 @@ class DeepEvalCollector:
             if key != PROPERTY:
                 continue
             try:
-                self.results.append(TestResult.from_dict(json.loads(str(raw))))
+                result = TestResult.from_dict(json.loads(str(raw)))
             except (TypeError, ValueError):
                 continue
+            self.results.append(result)
+            _current_run().add_test_case(result)  # deepeval.test_run.global_test_run_manager.get_test_run()
 
     def _keep_hyperparameters(self, raw: object) -> None:
         try:
@@ -99,6 +101,8 @@ class DeepEvalCollector:
             run.extras["interrupted"] = (
                 f"the run was stopped after {len(self.results)} test result(s); tests not yet run have no row"
             )
+        _session.set_latest(run)  # global_test_run_manager.get_latest_test_run_data()
+        _current_run().calculate_test_passes_and_fails()
         terminalreporter.section("deepeval results")
         from deepeval.models.resolve import embedded_notice
 
@@ -134,6 +138,17 @@ class DeepEvalCollector:
                 )
             else:
                 terminalreporter.write_line(f"deepeval results written to {json_path} and {html_path}")
+
+
+def _current_run() -> Any:
+    """The session's run in ``deepeval.test_run.global_test_run_manager`` (created on its first result)."""
+    from deepeval.config import get_settings
+    from deepeval.test_run import global_test_run_manager
+
+    if global_test_run_manager.test_run is None:
+        identifier = get_settings().get("DEEPEVAL_TEST_RUN_IDENTIFIER") or "pytest"
+        global_test_run_manager.create_test_run(identifier=identifier)
+    return global_test_run_manager.get_test_run()
 
 
 def _default_name(name: str) -> bool:

@@ -177,7 +177,7 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
     model_config = ConfigDict(
         alias_generator=to_camel,
         populate_by_name=True,
-        serialize_by_alias=True,
+        serialize_by_alias=False,  # model_dump() by field name, as deepeval; by_alias=True gives camelCase
         extra="ignore",
         arbitrary_types_allowed=False,
         validate_assignment=True,

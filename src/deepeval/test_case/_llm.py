@@ -115,7 +115,7 @@ class ToolCall(CaseModel):
 class LLMTestCase(CaseModel):
     """One input/output interaction of the application under test.
 
-    Fields accept snake_case or camelCase names; ``model_dump()`` uses camelCase. ``retrieval_context`` items may be
+    Fields accept snake_case or camelCase names; ``model_dump()`` uses the snake_case field names, as deepeval (``by_alias=True``: camelCase). ``retrieval_context`` items may be
     strings or :class:`RetrievedContextData`; metrics read them through :meth:`retrieval_context_texts`.
 
     Raises:

@@ -2,19 +2,27 @@
 
 :func:`log_hyperparameters` records the run's hyperparameters at import time of the test file; the pytest plugin
 puts them in the session's :class:`~deepeval.evaluate.results.EvaluationResult` (``hyperparameters``, kept as
-``evaluate(hyperparameters=...)`` keeps them) and in its export. Confident AI test-run objects have no local
-equivalent here.
+``evaluate(hyperparameters=...)`` keeps them) and in its export.
+
+:class:`TestRun` and :data:`global_test_run_manager` give deepeval's names to our test-run state: during a
+``deepeval test run`` (pytest) session ``global_test_run_manager.get_test_run()`` holds the results recorded so far
+(one :class:`~deepeval.evaluate.results.TestResult` per ``assert_test``, where deepeval keeps its API test-case
+objects); ``get_latest_test_run_data()`` is the last finished run, of ``evaluate()`` or of a session.
+``get_latest_test_run_link()`` is always None (results stay local: there is no Confident AI link).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar, overload
+from pathlib import Path
+from typing import IO, Any, TypeVar, overload
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from deepeval.evaluate import _session
 from deepeval.evaluate.configs import TestRunResultDisplay
-from deepeval.evaluate.results import MetricData
+from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
 from deepeval.test_run.hooks import invoke_test_run_end_hook, on_test_run_end
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -53,9 +61,140 @@ def log_hyperparameters(func: F | None = None, /, **values: Any) -> F | Callable
     return lambda f: _record(f, values)
 
 
+class TestRun(BaseModel):
+    """One test run, with deepeval 4.3.1's field names (and their camelCase aliases): the test cases' results
+    split into ``test_cases`` and ``conversational_test_cases``, the pass/fail counts (a test case passes when its
+    status is ``passed``; errored ones count as failed, as deepeval counts them), the summed known
+    ``evaluation_cost`` (None when none is known), ``run_duration`` in seconds, ``identifier`` and
+    ``hyperparameters``."""
+
+    __test__ = False  # not a pytest test class
+    model_config = ConfigDict(populate_by_name=True, arbitrary_types_allowed=True)
+
+    test_file: str | None = Field(None, alias="testFile")
+    test_cases: list[TestResult] = Field(default_factory=list, alias="testCases")
+    conversational_test_cases: list[TestResult] = Field(default_factory=list, alias="conversationalTestCases")
+    identifier: str | None = None
+    hyperparameters: dict[str, Any] | None = None
+    test_passed: int | None = Field(None, alias="testPassed")
+    test_failed: int | None = Field(None, alias="testFailed")
+    run_duration: float = Field(0.0, alias="runDuration")
+    evaluation_cost: float | None = Field(None, alias="evaluationCost")
+
+    def add_test_case(self, result: TestResult) -> None:
+        """Add one test case's result (by its ``conversational`` flag) and its known cost."""
+        (self.conversational_test_cases if result.conversational else self.test_cases).append(result)
+        costs = [m.evaluation_cost for m in result.metrics_data if m.evaluation_cost is not None]
+        if costs:
+            self.evaluation_cost = (self.evaluation_cost or 0.0) + sum(costs)
+
+    def calculate_test_passes_and_fails(self) -> None:
+        """Set ``test_passed`` / ``test_failed`` from the results (skipped test cases count as neither)."""
+        statuses = [r.status for r in self.test_cases + self.conversational_test_cases]
+        self.test_passed = statuses.count("passed")
+        self.test_failed = statuses.count("failed") + statuses.count("error")
+
+    @classmethod
+    def from_evaluation_result(cls, result: EvaluationResult, test_file: str | None = None) -> TestRun:
+        run = cls.model_validate(
+            {
+                "test_file": test_file,
+                "identifier": result.identifier,
+                "hyperparameters": result.hyperparameters,
+                "run_duration": result.duration_s or 0.0,
+            }
+        )
+        for r in result.test_results:
+            run.add_test_case(r)
+        run.calculate_test_passes_and_fails()
+        return run
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data (results as :meth:`TestResult.to_dict`), under deepeval's camelCase keys."""
+        out = self.model_dump(by_alias=True, exclude={"test_cases", "conversational_test_cases"})
+        out["testCases"] = [r.to_dict() for r in self.test_cases]
+        out["conversationalTestCases"] = [r.to_dict() for r in self.conversational_test_cases]
+        return out
+
+    def save(self, f: IO[str]) -> None:
+        """Write :meth:`to_dict` as JSON to the open text file ``f``."""
+        import json
+
+        json.dump(self.to_dict(), f, default=str)
+
+    @classmethod
+    def load(cls, f: IO[str]) -> TestRun:
+        """Read a run written by :meth:`save`."""
+        import json
+
+        data = json.load(f)
+        for key in ("testCases", "conversationalTestCases"):
+            data[key] = [TestResult.from_dict(r) for r in data.get(key) or []]
+        return cls.model_validate(data)
+
+
+class TestRunManager:
+    """deepeval's test-run manager over our run state (see module docstring)."""
+
+    __test__ = False
+
+    def __init__(self) -> None:
+        self.test_run: TestRun | None = None
+
+    def reset(self) -> None:
+        self.test_run = None
+
+    def create_test_run(
+        self,
+        identifier: str | None = None,
+        file_name: str | None = None,
+        disable_request: bool | None = False,
+    ) -> None:
+        """Start a new, empty current run (``disable_request`` is accepted: nothing is ever posted)."""
+        self.test_run = TestRun.model_validate({"identifier": identifier, "test_file": file_name})
+
+    def set_test_run(self, test_run: TestRun) -> None:
+        self.test_run = test_run
+
+    def get_test_run(self, identifier: str | None = None) -> TestRun:
+        """The current run, created empty when there is none."""
+        if self.test_run is None:
+            self.create_test_run(identifier=identifier)
+        assert self.test_run is not None
+        return self.test_run
+
+    def clear_test_run(self) -> None:
+        self.test_run = None
+
+    def save_test_run(self, path: str | Path, save_under_key: str | None = None) -> None:
+        """Write the current run as JSON to ``path`` (under ``{save_under_key: ...}`` when given)."""
+        import json
+
+        data: Any = self.get_test_run().to_dict()
+        if save_under_key:
+            data = {save_under_key: data}
+        Path(path).write_text(json.dumps(data, default=str), encoding="utf-8")
+
+    def get_latest_test_run_data(self) -> TestRun | None:
+        """The last finished run of this process (``evaluate()`` or a ``deepeval test run`` session), or None."""
+        latest = _session.latest()
+        return None if latest is None else TestRun.from_evaluation_result(latest)
+
+    def get_latest_test_run_link(self) -> None:
+        """Always None: runs are not uploaded, so there is no link."""
+        return None
+
+
+#: the process's test-run manager (the pytest plugin adds each result to its current run)
+global_test_run_manager = TestRunManager()
+
+
 __all__ = [
     "MetricData",
+    "TestRun",
+    "TestRunManager",
     "TestRunResultDisplay",
+    "global_test_run_manager",
     "invoke_test_run_end_hook",
     "log_hyperparameters",
     "on_test_run_end",

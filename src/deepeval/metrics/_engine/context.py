@@ -17,7 +17,7 @@ from deepeval.metrics._engine.judges import gather_all
 from deepeval.metrics._engine.verdicts import Verdict
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
-from deepeval.models.resolve import describe
+from deepeval.models.resolve import describe, evaluation_model_name
 from deepeval.models.system_one.schema import SystemOneAnswers
 
 
@@ -96,18 +96,19 @@ class MeasureContext:
             self.system_one_version = answers.model
 
     def evaluation_model(self) -> str | None:
-        """Every judge that contributed, e.g. ``"gpt-5.4 + jev-latest (jev-2026-01)"``."""
-        parts: list[str] = []
-        if self.llm is not None:
-            parts.append(describe(self.llm) or "llm")
-        elif self.llm is None and self.extractor is not None and self.mode is not EvalMode.SYSTEM_ONE:
-            parts.append(describe(self.extractor) or "extractor")
+        """Every judge that contributed, e.g. ``"gpt-5.4 + jev-latest (jev-2026-01)"``
+        (:func:`~deepeval.models.resolve.evaluation_model_name`)."""
+        system_one: str | None = None
         if self.system_one is not None and self.system_one_used:
-            name = describe(self.system_one) or "system-one"
-            if self.system_one_version and self.system_one_version not in name:
-                name = f"{name} ({self.system_one_version})"
-            parts.append(name)
-        return " + ".join(parts) or None
+            system_one = describe(self.system_one) or "system-one"
+            if self.system_one_version and self.system_one_version not in system_one:
+                system_one = f"{system_one} ({self.system_one_version})"
+        return evaluation_model_name(
+            self.mode,
+            llm=None if self.llm is None else describe(self.llm) or "llm",
+            extractor=None if self.extractor is None else describe(self.extractor) or "extractor",
+            system_one=system_one,
+        )
 
     def confidence(self) -> float | None:
         return min(self.confidences) if self.confidences else None

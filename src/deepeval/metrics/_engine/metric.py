@@ -26,6 +26,7 @@ another, so both paths give identical results.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -38,7 +39,6 @@ from deepeval.errors import ConfigurationError, InvalidEvalModeError
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import EXTRACTION_PROMPT_VERSION
 from deepeval.metrics._engine.judges import (
-    EMBEDDED_NAMES,
     Judges,
     SyncLLM,
     SyncSystemOne,
@@ -49,11 +49,23 @@ from deepeval.metrics._engine.judges import (
 from deepeval.metrics._engine.schemas import ReasonReply
 from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
 from deepeval.metrics._engine.system_one import WeightedQuestion, build_reason, evaluate_answers
-from deepeval.metrics._engine.template_calls import call_template, reason_keywords, takes
+from deepeval.metrics._engine.template_calls import (
+    call_template,
+    overridden_methods,
+    reason_keywords,
+    takes,
+    unused_methods_note,
+)
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
-from deepeval.models.resolve import describe, resolve_llm, resolve_system_one
+from deepeval.models.resolve import (
+    describe,
+    evaluation_model_name,
+    expected_judge_names,
+    resolve_llm,
+    resolve_system_one,
+)
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import SystemOneAnswers
@@ -69,6 +81,10 @@ def _judge_copy(test_case: Any) -> Any:
     if isinstance(test_case, CaseModel):
         test_case = revalidated(test_case)
     return encodable(test_case)
+
+
+#: (metric class, template, mode, no LLM, reason) already warned about by ``_note_unused_template``
+_TEMPLATE_NOTES: set[tuple[Any, ...]] = set()
 
 
 @dataclass
@@ -181,62 +197,83 @@ class EngineMetric(BaseMetric):
     def eval_mode(self, value: str | EvalMode | None) -> None:
         self.eval_mode_argument = None if value is None else parse_eval_mode(value, "the eval_mode argument")
         self._judges = None
+        if "model_argument" in self.__dict__:  # not while __init__ is still setting the arguments
+            self.evaluation_model = self._expected_evaluation_model()
 
     @property
     def model(self) -> DeepEvalBaseLLM | None:
-        """The LLM judge, as deepeval exposes it: the ``model=`` instance; else the resolved one after the first
-        measure; before that the client built for a ``model=`` name (a client object only: no connection, no
-        key needed); None when it comes from the settings (resolved on the first measure). Assigning a model (or
-        None) re-resolves the judges on the next measure."""
+        """The LLM judge, as deepeval exposes it: None in ``system_one`` mode (as deepeval, even when ``model=`` was
+        given: that mode never calls it); else the resolved one after the first measure; before that the
+        ``model=`` instance, or the client the first measure will use (built on first access, from the ``model=``
+        name or the settings: a client object only, no connection and no key needed; a ``GGUF_MODEL_PATH`` judge
+        loads its file then, as a measure would). None in ``system_one`` mode, when no LLM is configured, or
+        while the configuration cannot build one (the first measure reports why). Assigning a model (or None)
+        re-resolves the judges on the next measure."""
         arg = self.model_argument
-        if isinstance(arg, DeepEvalBaseLLM):
-            return arg
         if self._judges is not None:
             return self._judges.llm
-        return resolve_llm(arg) if isinstance(arg, str) else None
+        mode = self._mode_or_none()
+        if mode is EvalMode.SYSTEM_ONE:
+            return None
+        if isinstance(arg, DeepEvalBaseLLM) or mode is None:
+            return arg if isinstance(arg, DeepEvalBaseLLM) else None
+        try:
+            return resolve_llm(arg)
+        except Exception:  # a bad configuration: the measure raises it, with the metric's error set
+            return None
 
     @model.setter
     def model(self, value: str | DeepEvalBaseLLM | None) -> None:
         self.model_argument = value
         self._judges = None
+        self.evaluation_model = self._expected_evaluation_model()
 
     @property
     def system_one_model(self) -> DeepEvalBaseSystemOneModel | None:
         """The System One judge, like :attr:`model`: the ``system_one_model=`` instance; else the resolved one
-        after the first measure; before that the client for a TypeSafe model name; else None (the embedded judge is
-        only loaded by a measure that needs it)."""
+        after the first measure; before that the one the first measure will use (a TypeSafe client object, or
+        the embedded judge); None in ``llm`` mode (even when given) or while the configuration cannot build one."""
         arg = self.system_one_model_argument
-        if isinstance(arg, DeepEvalBaseSystemOneModel):
-            return arg
         if self._judges is not None:
             return self._judges.system_one
-        if isinstance(arg, str) and arg.lower() not in EMBEDDED_NAMES:
+        mode = self._mode_or_none()
+        if mode is EvalMode.LLM:
+            return None
+        if isinstance(arg, DeepEvalBaseSystemOneModel) or mode is None:
+            return arg if isinstance(arg, DeepEvalBaseSystemOneModel) else None
+        try:
             return resolve_system_one(arg)
-        return None
+        except Exception:  # as in ``model``
+            return None
 
     @system_one_model.setter
     def system_one_model(self, value: str | DeepEvalBaseSystemOneModel | None) -> None:
         self.system_one_model_argument = value
         self._judges = None
+        self.evaluation_model = self._expected_evaluation_model()
 
     def _expected_evaluation_model(self) -> str | None:
-        """``evaluation_model`` before any measure (deepeval sets it at construction): the judges the resolved
-        mode will use, named from the arguments (``get_model_name()`` of an instance, else the name given);
-        None for a judge that comes from the settings. Nothing is built, loaded or contacted."""
+        """``evaluation_model`` before any measure (deepeval sets it at construction): the names of the judges the
+        resolved mode will use (:func:`~deepeval.models.resolve.expected_judge_names`, from the arguments and the
+        settings), composed by the rule a measure uses. Nothing is built, loaded or contacted."""
+        mode = self._mode_or_none()
+        if mode is None:
+            return None
+        names = expected_judge_names(
+            mode,
+            model=self.model_argument,
+            system_one_model=self.system_one_model_argument,
+            extractor=self.extractor,
+        )
+        return evaluation_model_name(
+            mode, llm=names["llm"], extractor=names["extractor"], system_one=names["system_one"]
+        )
+
+    def _mode_or_none(self) -> EvalMode | None:
         try:
-            mode = self._resolve_mode()
+            return self._resolve_mode()
         except InvalidEvalModeError:
             return None
-
-        def name(arg: Any) -> str | None:
-            return arg if isinstance(arg, str) else describe(arg)
-
-        llm, s1 = name(self.model_argument), name(self.system_one_model_argument)
-        if mode is EvalMode.LLM:
-            return llm
-        if mode is EvalMode.SYSTEM_ONE:
-            return s1
-        return " + ".join(n for n in (llm, s1) if n) or None
 
     def _resolve_mode(self) -> EvalMode:
         return resolve_eval_mode(
@@ -268,7 +305,38 @@ class EngineMetric(BaseMetric):
                 extractor=self.extractor,
                 metric_name=self.__name__,
             )
+            self._note_unused_template(self._judges)
         return self._judges
+
+    def _note_unused_template(self, judges: Judges) -> None:
+        """Warn (once per metric class, template, mode and judge set-up) about ``evaluation_template`` methods the
+        resolved mode does not call (:func:`~deepeval.metrics._engine.template_calls.unused_methods_note`): an
+        override is never ignored silently."""
+        methods = overridden_methods(self.evaluation_template, self.default_template)
+        note = unused_methods_note(
+            methods,
+            mode=judges.mode.value,
+            has_llm=judges.llm is not None,
+            llm_extracts=judges.extractor is None,
+        )
+        if note is None:
+            return
+        key = (
+            type(self).__qualname__,
+            id(self.evaluation_template),
+            judges.mode,
+            judges.llm is None,
+            note[1],
+        )
+        if key in _TEMPLATE_NOTES:
+            return
+        _TEMPLATE_NOTES.add(key)
+        warnings.warn(
+            f"{self.__name__}: evaluation_template method(s) {', '.join(note[0])} not used in eval mode "
+            f"'{judges.mode.value}': {note[1]}",
+            UserWarning,
+            stacklevel=4,
+        )
 
     def cache_config(self) -> dict[str, Any]:
         """Base config plus the RESOLVED eval mode, judge names, prompt, extraction and question-set versions.

@@ -55,3 +55,54 @@ def reason_keywords(
     if prompt_args:
         out["input"] = prompt_args[0]
     return out
+
+
+#: template methods whose prompt asks the LLM for a decision (System One decides instead outside ``llm`` mode)
+VERDICT_METHODS = frozenset({"generate_verdicts", "generate_verdict", "generate_node_verdicts"})
+#: template methods that write the reason
+REASON_METHODS = frozenset({"generate_reason"})
+
+
+def overridden_methods(template: Any, default: Any) -> list[str]:
+    """Public methods of ``template`` that differ from ``default``'s (all of them for a template that does not
+    subclass ``default``, such as one written for deepeval 4.3.1); ``[]`` for the default itself."""
+    if template is default:
+        return []
+    names = sorted(n for n in dir(template) if not n.startswith("_") and callable(getattr(template, n, None)))
+    return [n for n in names if getattr(template, n) is not getattr(default, n, None)]
+
+
+def unused_methods_note(
+    methods: list[str], *, mode: str, has_llm: bool, llm_extracts: bool
+) -> tuple[list[str], str] | None:
+    """Which overridden template ``methods`` a measure in ``mode`` does not call, and why; None when it calls all.
+
+    * ``system_one``: none is called (System One answers the metric's ``question_set``);
+    * ``hybrid`` without an LLM judge: none (extraction and reasons are deterministic, System One decides);
+    * ``hybrid`` with an LLM: extraction (unless an ``extractor=`` replaces it) and reason methods are called;
+      verdict methods only when System One fails and the LLM decides instead;
+    * ``llm``: all are called (extraction methods unless an ``extractor=`` replaces them).
+    """
+    if not methods:
+        return None
+    if mode == "system_one":
+        return (
+            methods,
+            "System One answers the metric's question_set instead (pass question_set= to change it)",
+        )
+    if mode == "hybrid" and not has_llm:
+        return methods, (
+            "without an LLM judge, extraction and reasons are deterministic and System One decides "
+            "(configure an LLM with model= or eval_mode='llm' to use them)"
+        )
+    extraction = [m for m in methods if m not in VERDICT_METHODS and m not in REASON_METHODS]
+    unused = [] if llm_extracts else extraction
+    why = [] if llm_extracts else ["the extractor= given replaces the extraction prompts"]
+    if mode == "hybrid":
+        verdicts = [m for m in methods if m in VERDICT_METHODS]
+        unused += verdicts
+        if verdicts:
+            why.append(
+                "System One decides; the verdict prompts are used only when it fails and the LLM decides"
+            )
+    return (unused, "; ".join(why)) if unused else None

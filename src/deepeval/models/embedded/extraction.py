@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from deepeval._concurrency import to_daemon_thread
 from deepeval.models.embedded import text as tx
 from deepeval.models.embedded.lists import split_with_lists
+from deepeval.models.embedded.names import EXTRACTOR_NAME
 
-NAME = "deepeval-local-1 deterministic extraction"
+NAME = EXTRACTOR_NAME
 
 _CORRECTION = re.compile(
     r"^\s*(?:(?:oh|oops|wait|sorry|no|nope|actually|correction|scratch that|my bad|my mistake|to be clear)"

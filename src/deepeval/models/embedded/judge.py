@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from deepeval.errors import SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.embedded import encoder, features
+from deepeval.models.embedded.names import MODEL_NAME
 from deepeval.models.embedded.question_kinds import KINDS, Asked, Texts, binomial_levels
 from deepeval.models.system_one.schema import (
     NoulAnswer,
@@ -33,8 +34,6 @@ from deepeval.models.system_one.schema import (
     SystemOneQuestion,
     distribution_confidence,
 )
-
-MODEL_NAME = "deepeval-local-1 (embedded, offline)"
 
 #: the kinds of :data:`~deepeval.models.embedded.question_kinds.KINDS` (``DECISION_KINDS | WHOLE_METRIC_KINDS``)
 SUPPORTED_KINDS = frozenset(KINDS)

@@ -35,6 +35,12 @@ def _import_xllamacpp() -> Any:
     return xllamacpp
 
 
+def gguf_model_name(path: str | os.PathLike[str], model: str | None = None) -> str:
+    """The name a :class:`GGUFModel` for ``path`` reports: ``model``, else ``gguf:<file stem>`` (named without
+    loading the file)."""
+    return model or f"gguf:{user_path(path).stem}"
+
+
 class GGUFModel(LocalModel):
     """Run the GGUF file at ``path`` in this process and use it as an LLM judge.
 
@@ -114,7 +120,7 @@ class GGUFModel(LocalModel):
         if not address.startswith("http"):
             address = f"http://{address}"
         super().__init__(
-            model=model or f"gguf:{file.stem}",
+            model=gguf_model_name(file, model),
             api_key=key,
             base_url=f"{address.rstrip('/')}/v1",
             temperature=temperature,

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from deepeval.config.settings import get_settings
+from deepeval.config.settings import Settings, get_settings
 from deepeval.errors import ConfigurationError
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY
 from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.llms.openai_compatible import OpenAICompatibleLLM
 from deepeval.models.pricing import Price
+
+
+def local_model_name(model: str | None, settings: Settings) -> str | None:
+    """The name a :class:`LocalModel` built with ``model`` reports: ``model``, else ``LOCAL_MODEL_NAME``; None when
+    neither is set (building it then raises ``ConfigurationError``)."""
+    return model or settings.get("LOCAL_MODEL_NAME")
 
 
 class LocalModel(OpenAICompatibleLLM):
@@ -54,7 +60,7 @@ class LocalModel(OpenAICompatibleLLM):
         **client_kwargs: Any,
     ) -> None:
         s = get_settings()
-        name = model or s.get("LOCAL_MODEL_NAME")
+        name = local_model_name(model, s)
         url = base_url or s.get("LOCAL_MODEL_BASE_URL")
         if not name:
             raise ConfigurationError("LocalModel needs a model name: pass model= or set LOCAL_MODEL_NAME")

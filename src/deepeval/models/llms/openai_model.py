@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from deepeval.config.settings import get_settings
+from deepeval.config.settings import Settings, get_settings
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY
 from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.llms.openai_compatible import OpenAICompatibleLLM
 from deepeval.models.pricing import resolve_price
 
 DEFAULT_OPENAI_MODEL = "gpt-5.4"
+
+
+def openai_model_name(model: str | None, settings: Settings) -> str:
+    """The name an :class:`OpenAIModel` built with ``model`` reports (``get_model_name()``): ``model``, else
+    ``OPENAI_MODEL_NAME``, else :data:`DEFAULT_OPENAI_MODEL`. Metrics name a judge from settings with it, before
+    (or without) building the client."""
+    return model or settings.get("OPENAI_MODEL_NAME") or DEFAULT_OPENAI_MODEL
 
 
 class OpenAIModel(OpenAICompatibleLLM):
@@ -65,7 +72,7 @@ class OpenAIModel(OpenAICompatibleLLM):
     ) -> None:
         s = get_settings()
         api_key = api_key or client_kwargs.pop("_openai_api_key", None) or s.get("OPENAI_API_KEY")
-        name = model or s.get("OPENAI_MODEL_NAME") or DEFAULT_OPENAI_MODEL
+        name = openai_model_name(model, s)
         if cost_per_input_token is None:
             cost_per_input_token = s.get_float("OPENAI_COST_PER_INPUT_TOKEN")
         if cost_per_output_token is None:

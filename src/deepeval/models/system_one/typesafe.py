@@ -31,7 +31,7 @@ from deepeval.config.redaction import (
     split_url,
     split_url_cached,
 )
-from deepeval.config.settings import get_settings, redact
+from deepeval.config.settings import Settings, get_settings, redact
 from deepeval.errors import JudgeError, RequestTooLargeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.http.per_loop import PerLoop, share_key
@@ -72,6 +72,14 @@ DEFAULT_MODEL = "jev-latest"
 DEFAULT_BASE_URL = "https://api.typesafe.ai"
 #: USD per input token ($0.042 per million); output tokens are free.
 DEFAULT_COST_PER_INPUT_TOKEN = 0.042e-6
+
+
+def typesafe_model_name(model: str | None, settings: Settings) -> str:
+    """The name a :class:`TypeSafeModel` built with ``model`` reports before its first reply: ``model``, else
+    ``TYPESAFE_MODEL_NAME``, else :data:`DEFAULT_MODEL` (metrics name the judge from settings with it)."""
+    return model or settings.get("TYPESAFE_MODEL_NAME") or DEFAULT_MODEL
+
+
 #: token budgets (estimated tokens = ceil(chars / 3))
 STATE_PLUS_QUESTION_BUDGET = 32_000
 REQUEST_BUDGET = 64_000
@@ -291,7 +299,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
                 transport_setting(),
             ),
         )
-        super().__init__(model or s.get("TYPESAFE_MODEL_NAME") or DEFAULT_MODEL)
+        super().__init__(typesafe_model_name(model, s))
 
     @property
     def _endpoint(self) -> SplitURL:

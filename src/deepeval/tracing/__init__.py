@@ -1,0 +1,392 @@
+"""``deepeval.tracing``: ``@observe``, ``update_current_span`` and ``update_current_trace`` for code instrumented as
+deepeval's docs teach, recorded locally.
+
+deepeval 4.3.1 without a Confident AI key runs an observed function unchanged, builds its spans and then drops the
+trace ("Skipping trace posting"). Here the same code runs unchanged and each finished trace is kept in
+:data:`trace_manager` (``trace_manager.traces``, the most recent :data:`MAX_TRACES`; ``get_all_traces_dict()``;
+``clear_traces()``), so a test or script can read what ran: span names, types, inputs, outputs, errors, durations,
+nesting, and what ``update_current_span`` / ``update_current_trace`` set. Nothing is sent anywhere: there is no
+trace posting and no Confident AI dashboard.
+
+What is not done here, and says so instead of doing nothing silently: ``metrics=`` / ``metric_collection=`` on a
+span or trace (component-level evaluation, which deepeval runs inside its ``evals_iterator`` or on Confident AI)
+are kept on the span, and the first one in a process logs a warning that they are not evaluated; evaluate the
+span's test case with ``evaluate()`` or ``assert_test`` instead.
+
+``observe`` wraps plain and ``async`` functions. A generator function's span covers creating the generator, not
+iterating it.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import inspect
+import logging
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any, TypeVar, overload
+
+logger = logging.getLogger(__name__)
+
+#: finished traces kept by :data:`trace_manager` (older ones are dropped first)
+MAX_TRACES = 1000
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class SpanType(Enum):
+    AGENT = "agent"
+    LLM = "llm"
+    RETRIEVER = "retriever"
+    TOOL = "tool"
+
+
+class TraceSpanStatus(Enum):
+    SUCCESS = "SUCCESS"
+    ERRORED = "ERRORED"
+    IN_PROGRESS = "IN_PROGRESS"
+
+
+@dataclass
+class BaseSpan:
+    """One observed call. ``type`` is the ``observe(type=...)`` value (``None`` for a custom span), ``input`` the
+    call's arguments by parameter name unless ``update_current_span(input=...)`` replaced them, ``output`` its
+    return value unless replaced; ``error`` the exception text of a call that raised (status ``ERRORED``)."""
+
+    uuid: str
+    trace_uuid: str
+    name: str
+    start_time: float
+    type: str | None = None
+    parent_uuid: str | None = None
+    status: TraceSpanStatus = TraceSpanStatus.IN_PROGRESS
+    end_time: float | None = None
+    children: list[BaseSpan] = field(default_factory=list)
+    input: Any = None
+    output: Any = None
+    error: str | None = None
+    metadata: dict[str, Any] | None = None
+    retrieval_context: list[str] | None = None
+    context: list[str] | None = None
+    expected_output: str | None = None
+    tools_called: list[Any] | None = None
+    expected_tools: list[Any] | None = None
+    llm_test_case: Any = None
+    metrics: list[Any] | None = None
+    metric_collection: str | None = None
+    integration: str | None = None
+    provider: str | None = None
+    observe_kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Trace:
+    """One call tree: the spans with no observed parent (``root_spans``), and what ``update_current_trace`` set."""
+
+    uuid: str
+    start_time: float
+    status: TraceSpanStatus = TraceSpanStatus.IN_PROGRESS
+    end_time: float | None = None
+    root_spans: list[BaseSpan] = field(default_factory=list)
+    name: str | None = None
+    tags: list[str] | None = None
+    metadata: dict[str, Any] | None = None
+    thread_id: str | None = None
+    user_id: str | None = None
+    input: Any = None
+    output: Any = None
+    retrieval_context: list[str] | None = None
+    context: list[str] | None = None
+    expected_output: str | None = None
+    tools_called: list[Any] | None = None
+    expected_tools: list[Any] | None = None
+    llm_test_case: Any = None
+    metrics: list[Any] | None = None
+    metric_collection: str | None = None
+    test_case_id: str | None = None
+    test_run_id: str | None = None
+    turn_id: str | None = None
+
+
+current_span_context: contextvars.ContextVar[BaseSpan | None] = contextvars.ContextVar(
+    "deepeval_current_span", default=None
+)
+current_trace_context: contextvars.ContextVar[Trace | None] = contextvars.ContextVar(
+    "deepeval_current_trace", default=None
+)
+_metrics_warned = threading.Event()
+
+
+class TraceManager:
+    """The finished traces of this process (local only; see module docstring)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._traces: deque[Trace] = deque(maxlen=MAX_TRACES)
+
+    @property
+    def traces(self) -> list[Trace]:
+        """Finished traces, oldest first."""
+        with self._lock:
+            return list(self._traces)
+
+    def get_all_traces(self) -> list[Trace]:
+        return self.traces
+
+    def get_all_traces_dict(self) -> list[dict[str, Any]]:
+        """The finished traces as plain dicts (enum members as their values)."""
+        return [_plain(asdict(t)) for t in self.traces]
+
+    def clear_traces(self) -> None:
+        with self._lock:
+            self._traces.clear()
+
+    def _finish(self, trace: Trace) -> None:
+        with self._lock:
+            self._traces.append(trace)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+trace_manager = TraceManager()
+
+
+def _warn_metrics(where: str) -> None:
+    if not _metrics_warned.is_set():
+        _metrics_warned.set()
+        logger.warning(
+            "deepeval.tracing: metrics on a %s are kept but not evaluated here (component-level evaluation needs "
+            "deepeval's evals_iterator or Confident AI); evaluate its test case with evaluate() or assert_test",
+            where,
+        )
+
+
+def _arguments(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    try:
+        bound = inspect.signature(func).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return {"args": list(args), "kwargs": dict(kwargs)}
+    params = dict(bound.arguments)
+    params.pop("self", None)
+    return params
+
+
+class _Observation:
+    """Opening and closing one span (and its trace, for a root span)."""
+
+    def __init__(
+        self, name: str, span_type: str | None, metrics: Any, collection: str | None, extra: Any
+    ) -> None:
+        parent = current_span_context.get()
+        trace = current_trace_context.get()
+        self.owns_trace = trace is None
+        if trace is None:
+            trace = Trace(uuid=str(uuid.uuid4()), start_time=time.perf_counter())
+        self.trace = trace
+        self.span = BaseSpan(
+            uuid=str(uuid.uuid4()),
+            trace_uuid=trace.uuid,
+            name=name,
+            type=span_type,
+            start_time=time.perf_counter(),
+            parent_uuid=None if parent is None else parent.uuid,
+            metrics=metrics,
+            metric_collection=collection,
+            observe_kwargs=dict(extra),
+        )
+        if metrics or collection:
+            _warn_metrics("span")
+        (trace.root_spans if parent is None else parent.children).append(self.span)
+        self._tokens = (current_span_context.set(self.span), current_trace_context.set(trace))
+
+    def close(self, result: Any, error: BaseException | None) -> None:
+        span, trace = self.span, self.trace
+        span.end_time = time.perf_counter()
+        if error is not None:
+            span.status = TraceSpanStatus.ERRORED
+            span.error = str(error) or type(error).__name__
+        else:
+            span.status = TraceSpanStatus.SUCCESS
+            if span.output is None:
+                span.output = result
+        current_span_context.reset(self._tokens[0])
+        current_trace_context.reset(self._tokens[1])
+        if self.owns_trace:
+            trace.end_time = span.end_time
+            trace.status = span.status
+            trace_manager._finish(trace)
+
+
+@overload
+def observe(_func: F, /) -> F: ...
+@overload
+def observe(
+    _func: None = None,
+    /,
+    *,
+    metrics: list[Any] | None = None,
+    metric_collection: str | None = None,
+    type: str | None = None,
+    **observe_kwargs: Any,
+) -> Callable[[F], F]: ...
+def observe(
+    _func: F | None = None,
+    /,
+    *,
+    metrics: list[Any] | None = None,
+    metric_collection: str | None = None,
+    type: str | None = None,
+    **observe_kwargs: Any,
+) -> F | Callable[[F], F]:
+    """Record each call of the decorated function as a span (``@observe`` or ``@observe(type="llm", name=...)``):
+    the function runs exactly as before, its return value and exceptions pass through unchanged.
+
+    ``name`` (in ``observe_kwargs``) names the span, else the function's ``__name__``; other keywords (deepeval's
+    ``model=``, ``embedder=``...) are kept in ``span.observe_kwargs``.
+    """
+
+    def decorate(func: F) -> F:
+        name = str(observe_kwargs.get("name") or func.__name__)
+        span_type = type.value if isinstance(type, SpanType) else type
+
+        def opened(args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Observation:
+            obs = _Observation(name, span_type, metrics, metric_collection, observe_kwargs)
+            obs.span.input = _arguments(func, args, kwargs)
+            return obs
+
+        if inspect.iscoroutinefunction(func):
+
+            @functools.wraps(func)
+            async def a_wrapper(*args: Any, **kwargs: Any) -> Any:
+                obs = opened(args, kwargs)
+                try:
+                    result = await func(*args, **kwargs)
+                except BaseException as err:
+                    obs.close(None, err)
+                    raise
+                obs.close(result, None)
+                return result
+
+            return a_wrapper  # type: ignore[return-value]
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            obs = opened(args, kwargs)
+            try:
+                result = func(*args, **kwargs)
+            except BaseException as err:
+                obs.close(None, err)
+                raise
+            obs.close(result, None)
+            return result
+
+        return wrapper  # type: ignore[return-value]
+
+    if _func is not None:
+        return decorate(_func)
+    return decorate
+
+
+_CASE_FIELDS = ("input", "actual_output", "expected_output", "retrieval_context", "context", "tools_called")
+
+
+def _apply(target: BaseSpan | Trace, test_case: Any, values: dict[str, Any]) -> None:
+    if test_case is not None:
+        target.llm_test_case = test_case
+        for name in _CASE_FIELDS:
+            value = getattr(test_case, name, None)
+            setattr(target, "output" if name == "actual_output" else name, value)
+        target.expected_tools = getattr(test_case, "expected_tools", None)
+    for key, value in values.items():
+        if value is not None:
+            setattr(target, key, value)
+
+
+def update_current_span(
+    input: Any = None,
+    output: Any = None,
+    retrieval_context: list[str] | None = None,
+    context: list[str] | None = None,
+    expected_output: str | None = None,
+    tools_called: list[Any] | None = None,
+    expected_tools: list[Any] | None = None,
+    metadata: dict[str, Any] | None = None,
+    name: str | None = None,
+    integration: str | None = None,
+    provider: str | None = None,
+    test_case: Any = None,
+    metric_collection: str | None = None,
+    metrics: list[Any] | None = None,
+) -> None:
+    """Set fields of the span being observed (outside an observed call: nothing to update, as deepeval). A
+    ``test_case`` sets input, output, expected output, contexts and tools from it; the other arguments that are
+    not None win over it."""
+    span = current_span_context.get()
+    if span is None:
+        return
+    if metrics or metric_collection:
+        _warn_metrics("span")
+    values = {k: v for k, v in locals().items() if k not in {"span", "test_case"}}
+    _apply(span, test_case, values)
+
+
+def update_current_trace(
+    name: str | None = None,
+    tags: list[str] | None = None,
+    metadata: dict[str, Any] | None = None,
+    thread_id: str | None = None,
+    user_id: str | None = None,
+    input: Any = None,
+    output: Any = None,
+    retrieval_context: list[str] | None = None,
+    context: list[str] | None = None,
+    expected_output: str | None = None,
+    tools_called: list[Any] | None = None,
+    expected_tools: list[Any] | None = None,
+    test_case: Any = None,
+    confident_api_key: str | None = None,
+    test_case_id: str | None = None,
+    test_run_id: str | None = None,
+    turn_id: str | None = None,
+    metric_collection: str | None = None,
+    metrics: list[Any] | None = None,
+) -> None:
+    """Set fields of the current trace (outside an observed call: nothing to update). ``confident_api_key`` is
+    accepted and not kept (nothing is posted)."""
+    trace = current_trace_context.get()
+    if trace is None:
+        return
+    if metrics or metric_collection:
+        _warn_metrics("trace")
+    values = {k: v for k, v in locals().items() if k not in {"trace", "test_case", "confident_api_key"}}
+    _apply(trace, test_case, values)
+
+
+__all__ = [
+    "MAX_TRACES",
+    "BaseSpan",
+    "SpanType",
+    "Trace",
+    "TraceManager",
+    "TraceSpanStatus",
+    "current_span_context",
+    "current_trace_context",
+    "observe",
+    "trace_manager",
+    "update_current_span",
+    "update_current_trace",
+]

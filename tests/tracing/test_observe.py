@@ -1,0 +1,142 @@
+"""``@observe`` runs the function unchanged and records its spans locally; ``update_current_span`` /
+``update_current_trace`` set fields of the running span and trace."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from deepeval.test_case import LLMTestCase
+from deepeval.tracing import (
+    TraceSpanStatus,
+    observe,
+    trace_manager,
+    update_current_span,
+    update_current_trace,
+)
+
+
+@pytest.fixture(autouse=True)
+def _no_traces() -> Iterator[None]:
+    trace_manager.clear_traces()
+    yield
+    trace_manager.clear_traces()
+
+
+@observe(type="retriever", name="search")
+def retrieve(query: str) -> list[str]:
+    update_current_span(metadata={"k": 2})
+    return [f"doc about {query}", "other doc"]
+
+
+@observe(type="llm", model="gpt-4.1")
+def generate(query: str, docs: list[str]) -> str:
+    update_current_span(input=query)
+    return f"answer from {len(docs)} docs"
+
+
+@observe
+def app(query: str) -> str:
+    update_current_trace(name="rag", tags=["v1"], user_id="u-7", thread_id="t-1")
+    return generate(query, retrieve(query))
+
+
+def test_nested_calls_make_one_trace_with_the_span_tree() -> None:
+    assert app("paris") == "answer from 2 docs"
+    (trace,) = trace_manager.traces
+    assert (trace.name, trace.tags, trace.user_id, trace.thread_id) == ("rag", ["v1"], "u-7", "t-1")
+    assert trace.status is TraceSpanStatus.SUCCESS
+    (root,) = trace.root_spans
+    assert (root.name, root.type, root.input, root.output) == (
+        "app",
+        None,
+        {"query": "paris"},
+        "answer from 2 docs",
+    )
+    search, gen = root.children
+    assert (search.name, search.type, search.metadata) == ("search", "retriever", {"k": 2})
+    assert search.output == ["doc about paris", "other doc"] and search.parent_uuid == root.uuid
+    assert (gen.name, gen.type, gen.input, gen.observe_kwargs) == (
+        "generate",
+        "llm",
+        "paris",
+        {"model": "gpt-4.1"},
+    )
+    assert all(s.trace_uuid == trace.uuid for s in (root, search, gen))
+    assert root.end_time is not None and root.end_time >= gen.end_time >= gen.start_time  # type: ignore[operator]
+
+
+def test_an_exception_passes_through_and_the_span_says_errored() -> None:
+    @observe(name="boom")
+    def fails() -> None:
+        raise ValueError("bad input")
+
+    with pytest.raises(ValueError, match="bad input"):
+        fails()
+    (trace,) = trace_manager.traces
+    assert trace.status is TraceSpanStatus.ERRORED
+    assert trace.root_spans[0].error == "bad input"
+
+
+def test_async_functions_are_observed_and_concurrent_calls_stay_apart() -> None:
+    @observe(type="tool")
+    async def tool(x: int) -> int:
+        await asyncio.sleep(0.01)
+        update_current_span(output=x * 10)
+        return x
+
+    @observe
+    async def agent(x: int) -> int:
+        return await tool(x)
+
+    async def main() -> list[int]:
+        return list(await asyncio.gather(agent(1), agent(2)))
+
+    assert asyncio.run(main()) == [1, 2]
+    traces = trace_manager.get_all_traces_dict()
+    assert len(traces) == 2
+    outputs = sorted(t["root_spans"][0]["children"][0]["output"] for t in traces)
+    assert outputs == [10, 20]  # each tool span got its own update
+    assert traces[0]["status"] == "SUCCESS"
+
+
+def test_update_outside_an_observed_call_does_nothing() -> None:
+    update_current_span(output="x")
+    update_current_trace(name="y")
+    assert trace_manager.traces == []
+
+
+def test_a_test_case_fills_the_span_fields() -> None:
+    @observe
+    def answer() -> str:
+        update_current_span(
+            test_case=LLMTestCase(
+                input="q", actual_output="a", retrieval_context=["ctx"], expected_output="e"
+            )
+        )
+        return "a"
+
+    answer()
+    span = trace_manager.traces[0].root_spans[0]
+    assert (span.input, span.output, span.retrieval_context, span.expected_output) == ("q", "a", ["ctx"], "e")
+
+
+def test_span_metrics_are_kept_and_a_warning_says_they_are_not_evaluated(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from deepeval.tracing import _metrics_warned
+
+    _metrics_warned.clear()
+    marker = object()
+    with caplog.at_level(logging.WARNING, logger="deepeval.tracing"):
+
+        @observe(metrics=[marker])
+        def f() -> int:
+            return 1
+
+        assert f() == 1
+    assert trace_manager.traces[0].root_spans[0].metrics == [marker]
+    assert "not evaluated here" in caplog.text
