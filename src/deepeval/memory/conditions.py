@@ -31,7 +31,7 @@ from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
 from deepeval.memory.manifest import Fact, FactManifest, check_introduced
 from deepeval.memory.prompts import PROBE_INSTRUCTION as PROBE_INSTRUCTION  # its home is prompts
-from deepeval.memory.prompts import PROMPT_VERSION, probe_prompt
+from deepeval.memory.prompts import PROMPT_VERSION, probe_prompt, probe_question
 from deepeval.memory.retrieval import NOT_IN_MEMORY
 from deepeval.memory.scoring import PrecisionSummary, RecallSummary, precision_summary, recall_summary
 from deepeval.memory.subjects import ChatModel, EndpointWikiKeeper, as_chat_model, as_wiki_keeper
@@ -520,7 +520,7 @@ class TranscriptReader:
     async def chat(self, messages: list[dict[str, Any]]) -> str:
         if self.forget:
             return NOT_IN_MEMORY
-        question = str(messages[-1]["content"]).rsplit("Question:", 1)[-1].strip()
+        question = probe_question(str(messages[-1]["content"]))
         turns = [
             Turn(role=m["role"], content=m["content"])
             for m in messages[:-1]

@@ -9,6 +9,7 @@ notice: instructions inside the markers are ignored, and an answer that tries to
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from deepeval.metrics._engine.delimit import DATA_NOTICE, quote
@@ -102,6 +103,15 @@ def verify_claim_prompt(claim: str, transcript: str) -> str:
 def probe_prompt(question: str) -> str:
     """The probe a chat model under test answers from its own conversation (live memory)."""
     return PROBE_INSTRUCTION.format(question=_block("question", question))
+
+
+def probe_question(message: str) -> str:
+    """The question of a :func:`probe_prompt` message (the text after ``Question:`` for any other message)."""
+    m = _QUESTION_BLOCK.search(message)
+    return m.group(2) if m else message.rsplit("Question:", 1)[-1].strip()
+
+
+_QUESTION_BLOCK = re.compile(r"<<<BEGIN QUESTION #(\w+)>>>\n(.*)\n<<<END QUESTION #\1>>>", re.S)
 
 
 def wiki_exchange_prompt(exchange: str) -> str:

@@ -125,7 +125,7 @@ class EngineMetric(BaseMetric):
         extractor: Extractor | None = None,
     ) -> None:
         self._judges: Judges | None = None
-        self.eval_mode = eval_mode  # type: ignore[assignment]  # the setter parses it
+        self.eval_mode = eval_mode  # the setter parses it
         # any finite number, as deepeval accepts (a threshold above 1 can never pass; below 0 always passes)
         if threshold is not None and (
             isinstance(threshold, bool)
