@@ -24,11 +24,16 @@ def measuring(metric: BaseMetric) -> Iterator[UsageTracker]:
         try:
             yield usage
         except Exception as err:
-            metric.error = redact(str(err) or type(err).__name__)
-            metric.success = False
+            record_failure(metric, err)
             copy_usage(metric, usage)
             raise
     copy_usage(metric, usage)
+
+
+def record_failure(metric: BaseMetric, err: BaseException) -> None:
+    """``error``: ``err``'s message (its type's name when empty) with every secret redacted; ``success`` False."""
+    metric.error = redact(str(err) or type(err).__name__)
+    metric.success = False
 
 
 def copy_usage(metric: BaseMetric, usage: UsageTracker) -> None:

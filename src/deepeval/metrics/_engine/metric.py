@@ -34,11 +34,10 @@ from typing import Any, ClassVar
 from deepeval._concurrency import run_sync
 from deepeval._digest import content_digest, embedded_judge_digest
 from deepeval.config.eval_mode import EvalMode, parse_eval_mode, resolve_eval_mode
-from deepeval.config.settings import redact
 from deepeval.errors import ConfigurationError, InvalidEvalModeError
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import EXTRACTION_PROMPT_VERSION
-from deepeval.metrics._engine.flow import measuring
+from deepeval.metrics._engine.flow import measuring, record_failure
 from deepeval.metrics._engine.judges import (
     EMBEDDED_NAMES,
     Judges,
@@ -452,8 +451,7 @@ class EngineMetric(BaseMetric):
         try:
             result = evaluate_answers(questions, answers, model_name=name, metric_name=self.__name__)
         except Exception as err:
-            self.error = redact(str(err))
-            self.success = False
+            record_failure(self, err)
             raise
         if self.strict_mode:
             score = 1.0 if result.all_passed else 0.0
