@@ -8,6 +8,14 @@ __version__ = "0.1.0"
 # package in sys.modules). The import is light: the runner, rich, jinja2 and sqlite load when a run starts.
 from deepeval._login import login
 from deepeval.evaluate import a_evaluate, assert_test, evaluate
-from deepeval.test_run import log_hyperparameters
+from deepeval.test_run import log_hyperparameters, on_test_run_end
 
-__all__ = ["__version__", "a_evaluate", "assert_test", "evaluate", "log_hyperparameters", "login"]
+__all__ = [
+    "__version__",
+    "a_evaluate",
+    "assert_test",
+    "evaluate",
+    "log_hyperparameters",
+    "login",
+    "on_test_run_end",
+]

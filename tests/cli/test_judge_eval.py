@@ -211,3 +211,20 @@ def test_html_report_escapes_item_text(tmp_path: Path) -> None:
     run = asyncio.run(a_run("answer_relevancy", items, eval_mode="hybrid", system_one_model=judge))
     page = to_html(run, summarize(run))
     assert "&lt;b&gt;We sell towels.&lt;/b&gt;" in page and "<b>We sell" not in page
+
+
+def test_grade_summary_counts_vague_or_off_topic_wrong_answers_graded_4_or_more_apart() -> None:
+    from deepeval.judge_eval.report import _grades
+    from deepeval.judge_eval.runners import Unit
+
+    def unit(gold: int, grade: int, tags: list[str]) -> Unit:
+        return Unit(
+            "i", "item", "a", str(gold), gold >= 3, tags, gold_grade=gold, grade=grade, baseline_grade=1
+        )
+
+    g = _grades(
+        [unit(1, 4, ["vague_date"]), unit(1, 1, ["vague"]), unit(2, 5, ["wrong_number"]), unit(5, 5, [])]
+    )
+    assert g["wrong_graded_4_plus"] == pytest.approx(2 / 3)
+    assert g["vague_wrong_graded_4_plus"] == 0.5
+    assert _grades([unit(5, 5, [])])["vague_wrong_graded_4_plus"] is None

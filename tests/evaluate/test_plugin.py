@@ -377,3 +377,88 @@ def test_assert_test_failure_is_a_few_lines_named_by_node_id_without_our_frames(
     # the session table names the row the same way
     table = out.split("deepeval results", 1)[1]
     assert "│ test_file.py::test_rag[shoes] " in table and "FAIL test_file.py::test_rag[shoes]" in table
+
+
+HOOKED_FILE = textwrap.dedent(
+    """
+    from pathlib import Path
+
+    import deepeval
+    from deepeval import assert_test
+    from deepeval.metrics import BaseMetric
+    from deepeval.test_case import LLMTestCase
+
+    class AlwaysMetric(BaseMetric):
+        def __init__(self):
+            self.threshold = 0.5
+
+        def measure(self, tc):
+            self.score, self.success = 1.0, True
+            return self.score
+
+        def is_successful(self):
+            return self.success
+
+        @property
+        def __name__(self):
+            return "Always"
+
+    @deepeval.on_test_run_end
+    def finished():
+        marker = Path("hook_calls.txt")
+        marker.write_text(marker.read_text() + "x" if marker.exists() else "x")
+
+    def test_one():
+        assert_test(LLMTestCase(input="q", actual_output="a"), [AlwaysMetric()])
+    """
+)
+
+
+def test_on_test_run_end_hook_runs_once_after_deepeval_test_run(tmp_path):
+    (tmp_path / "test_hooked.py").write_text(HOOKED_FILE)
+    proc = _run([str(DEEPEVAL), "test", "run", "test_hooked.py", "-p", "no:cacheprovider"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "hook_calls.txt").read_text() == "x"
+    # a plain pytest run does not call it (deepeval calls it from its test run command only)
+    (tmp_path / "hook_calls.txt").unlink()
+    proc = _run([sys.executable, "-m", "pytest", "test_hooked.py", "-q", "-p", "no:cacheprovider"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not (tmp_path / "hook_calls.txt").exists()
+
+
+def test_a_raising_on_test_run_end_hook_fails_the_run_with_its_error(tmp_path):
+    (tmp_path / "test_hooked.py").write_text(
+        HOOKED_FILE.replace('marker = Path("hook_calls.txt")', 'raise RuntimeError("hook broke")')
+    )
+    proc = _run([str(DEEPEVAL), "test", "run", "test_hooked.py", "-p", "no:cacheprovider"], tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "on_test_run_end hook raised RuntimeError: hook broke" in proc.stderr
+
+
+def test_an_interrupted_test_run_says_so_in_the_table_and_both_reports(tmp_path):
+    # the second test stands in for Ctrl-C: pytest stops the session with exit status 2 (interrupted)
+    (tmp_path / "test_stop.py").write_text(
+        HOOKED_FILE + "\n\ndef test_two():\n    raise KeyboardInterrupt\n\n\ndef test_three():\n    pass\n"
+    )
+    folder = tmp_path / "results"
+    env = {
+        **os.environ,
+        "DEEPEVAL_DISABLE_DOTENV": "1",
+        "COLUMNS": "160",
+        "DEEPEVAL_RESULTS_FOLDER": str(folder),
+    }
+    proc = subprocess.run(
+        [str(DEEPEVAL), "test", "run", "test_stop.py", "-p", "no:cacheprovider", "-p", "no:randomly"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "deepeval: interrupted: the run was stopped after 1 test result(s)" in proc.stdout
+    (report,) = _reports(folder)
+    assert report["extras"]["interrupted"].startswith("the run was stopped after 1 test result(s)")
+    assert [r["name"] for r in report["test_results"]] == ["test_stop.py::test_one"]
+    (html,) = folder.glob("*.html")
+    assert 'id="interrupted"' in html.read_text()

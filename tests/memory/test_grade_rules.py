@@ -106,3 +106,113 @@ def test_grade_function_is_below_complexity_20() -> None:
     branches = sum(isinstance(n, (ast.If, ast.For, ast.While, ast.BoolOp, ast.IfExp, ast.comprehension))
                    for n in ast.walk(ast.parse(src)))  # fmt: skip
     assert branches + 1 <= 20
+
+
+# -- values with units, dates, options, fillers and missing parts (one rule each) ---------------------------------
+@pytest.mark.parametrize(
+    ("expected", "answer"),
+    [("250 g", "a quarter of a kilo is 250 grams"), ("2 litres", "2000 ml"), ("6.5 hours", "six and a half hours"),
+     ("4:05:30", "4 hours 5 minutes 30 seconds"), ("0.25 M", "250 mM"), ("600 calls per minute", "600 calls/min")],
+)  # fmt: skip
+def test_one_quantity_in_other_units_or_words_scores_5(expected: str, answer: str) -> None:
+    assert g.grade_detail("How much is it?", expected, answer).grade == 5
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer"),
+    [("300 g", "300 ml"), ("600 calls per minute", "600 calls per hour"), ("4:05:30", "4:50:30"),
+     ("9:15 pm", "9:15 am")],
+)  # fmt: skip
+def test_another_unit_rate_or_time_scores_2(expected: str, answer: str) -> None:
+    got = g.grade_detail("How much is it?", expected, answer)
+    assert got.grade == 2, got.reason
+
+
+def test_a_rounded_composite_duration_is_approximate() -> None:
+    assert g.grade_detail("How long is the drive?", "3 hours 50 minutes", "roughly four hours").grade == 4
+    assert g.grade_detail("How long does it bake?", "62 minutes", "about an hour").grade == 4
+
+
+def test_a_year_alone_for_a_day_precise_date_is_vague_but_a_month_is_approximate() -> None:
+    q = "When did Ines start her new job?"
+    assert g.grade_detail(q, "9 October 2021", "in 2021").grade == 1
+    assert g.grade_detail(q, "9 October 2021", "sometime in the autumn").grade == 1
+    assert g.grade_detail(q, "9 October 2021", "October 2021").grade == 4
+    assert g.grade_detail(q, "October 2021", "in 2021").grade == 4
+
+
+def test_the_other_option_of_an_either_or_question_scores_2() -> None:
+    q = "Does Tomas commute by tram or by bike?"
+    other = g._rule_other_option(g._case(q, "by bike", "the tram", []))
+    assert other is not None and other.grade == 2
+    assert g._rule_other_option(g._case(q, "by bike", "he cycles, by bike", [])) is None
+    assert g.grade_detail(q, "by bike", "by bike").grade == 5
+
+
+def test_a_short_answer_naming_something_else_scores_2_whatever_its_similarity() -> None:
+    q = "Who lent Ada the car?"
+    assert g.grade_detail(q, "her uncle", "her cousin").grade == 2
+    assert g.grade_detail(q, "her uncle", "her uncle did").grade == 5
+    assert g._rule_other_filler(g._case(q, "her uncle", "she never borrowed one", [])) is None  # a negation
+
+
+def test_a_paraphrase_in_another_word_form_scores_5() -> None:
+    assert g.grade_detail("How does Ivo relax?", "by swimming", "he swims").grade == 5
+    assert g.grade_detail("How does Ivo relax?", "through painting", "by painting landscapes").grade == 5
+
+
+def test_every_value_but_a_missing_attribute_scores_3_and_a_synonym_does_not() -> None:
+    q = "What does Pia take and when?"
+    got = g.grade_detail(q, "5 mg melatonin every night", "melatonin, 5 mg")
+    assert got.grade == 3 and "night" in got.reason
+    assert (
+        g.grade_detail("Why did Pia move?", "for a job in Graz", "because she found work in Graz").grade == 5
+    )
+
+
+def test_values_of_the_expected_answer_are_not_wrong_values_of_each_other() -> None:
+    q = "What are the loan terms?"
+    assert g.grade_detail(q, "$300,000 over 30 years at 4.2%", "$300,000 over 30 years").grade == 3
+    assert g.grade_detail(q, "$300,000 over 30 years at 4.2%", "$300,000 over 30 years at 4.8%").grade == 2
+
+
+def test_a_question_entity_repeated_in_the_expected_answer_is_not_the_fact() -> None:
+    q = "Which Node version does the build use?"
+    assert g.grade_detail(q, "Node 20", "a fairly new Node release").grade == 1
+    assert g.grade_detail(q, "Node 20", "Node 20").grade == 5
+
+
+def test_a_surname_alone_is_approximate_but_another_first_name_is_not() -> None:
+    q = "Who is Ada's landlord?"
+    assert g.grade_detail(q, "Marta Kowalski", "Ms Kowalski").grade == 4
+    assert g.grade_detail(q, "Marta Kowalski", "Piotr Kowalski").grade <= 2
+
+
+def test_the_current_value_with_its_history_scores_5_without_an_outdated_list() -> None:
+    assert g.grade_detail("What dose now?", "15 mg", "15 mg now (lowered from 30 mg)").grade == 5
+    assert g.grade_detail("Which Java version?", "Java 21", "Java 21, not 17").grade == 5
+
+
+def test_a_word_the_question_names_is_not_a_missing_part() -> None:
+    assert g.grade_detail("How many desks does the office have?", "36 desks", "36").grade == 5
+
+
+def test_another_relation_than_the_expected_one_is_another_person() -> None:
+    q = "Who taught Noor to swim?"
+    assert g.grade_detail(q, "her older brother", "her sister").grade == 2
+    assert g.grade_detail(q, "her brother Sami", "her cousin").grade == 2
+    assert g._rule_other_relation(g._case(q, "her brother Sami", "Sami, her brother", [])) is None
+    assert g.grade_detail(q, "her brother Sami", "Sami, her brother").grade == 5
+
+
+def test_a_short_answer_about_another_attribute_scores_1() -> None:
+    assert g.grade_detail("How does Ivo get to work?", "by cycling", "he is 34").grade == 1
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "grade"),
+    [("9 May 2024", "9/5/2024", 5), ("19 May 2024", "5/19/2024", 5), ("9 May 2024", "9/6/2024", 2),
+     ("4 pm", "16:00", 5), ("4:15 pm", "16:45", 2)],
+)  # fmt: skip
+def test_numeric_dates_and_24_hour_times_are_the_same_values(expected: str, answer: str, grade: int) -> None:
+    assert g.grade_detail("When is it?", expected, answer).grade == grade

@@ -138,6 +138,13 @@ def test_failure_rate_is_seeded() -> None:
     assert set(first) == {200, 502}
 
 
+def _settle(srv: OpenAIChatServer) -> None:
+    # A handler thread counts itself out just after its reply is written, so a client can see the reply first.
+    deadline = time.monotonic() + 5
+    while srv.counters.in_flight and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def test_max_in_flight_counts_concurrency() -> None:
     # Each reply waits at a barrier until all 4 requests are inside the server, so the 4 are provably in flight
     # together however slow the machine is (a server that handled them one at a time breaks the barrier: 500s).
@@ -151,10 +158,12 @@ def test_max_in_flight_counts_concurrency() -> None:
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             codes = list(pool.map(lambda _: _chat(srv.base_url, BASIC, timeout=30).status_code, range(4)))
         assert codes == [200] * 4, srv.responder_errors
+        _settle(srv)
         assert srv.counters.max_in_flight == 4 and srv.counters.in_flight == 0
         # one at a time afterwards: the high-water mark stays, nothing is left counted in flight
         barrier = threading.Barrier(1)
         assert [_chat(srv.base_url, BASIC).status_code for _ in range(2)] == [200, 200]
+        _settle(srv)
         assert (srv.counters.max_in_flight, srv.counters.in_flight, srv.counters.requests) == (4, 0, 6)
 
 

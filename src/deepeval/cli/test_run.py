@@ -164,8 +164,15 @@ def run(
         os.environ.pop("DEEPEVAL_RAY_ADDRESS", None)
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         args += ["-p", "deepeval.plugins.pytest_plugin"]
-    code = pytest.main(args)
-    raise typer.Exit(int(code))
+    code = int(pytest.main(args))
+    from deepeval.test_run.hooks import invoke_test_run_end_hook
+
+    try:  # @deepeval.on_test_run_end, registered when a test file was imported
+        invoke_test_run_end_hook()
+    except Exception as err:
+        typer.echo(f"deepeval: the on_test_run_end hook raised {type(err).__name__}: {err}", err=True)
+        code = code or 1
+    raise typer.Exit(code)
 
 
 def _pytest_options(

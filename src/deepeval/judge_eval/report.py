@@ -48,23 +48,31 @@ def _binary(units: list[Unit]) -> dict[str, Any]:
     return out
 
 
+#: tags of a wrong answer that is vague or off-topic rather than a wrong value (training/blind/SCHEMA.md)
+VAGUE_TAGS = frozenset({"vague", "vague_date", "different_attribute"})
+
+
 def _grades(units: list[Unit]) -> dict[str, Any]:
     graded = [
-        (int(grade), int(gold), int(u.baseline_grade or 1))
+        (int(grade), int(gold), int(u.baseline_grade or 1), bool(VAGUE_TAGS & set(u.tags)))
         for u in units
         if (grade := u.grade) is not None and (gold := u.gold_grade) is not None
     ]
     if not graded:
         return {}
     n = len(graded)
-    diff = [abs(grade - gold) for grade, gold, _ in graded]
-    wrong = [grade for grade, gold, _ in graded if gold <= 2]
-    base = [abs(baseline - gold) for _, gold, baseline in graded]
+    diff = [abs(grade - gold) for grade, gold, _, _ in graded]
+    wrong = [(grade, vague) for grade, gold, _, vague in graded if gold <= 2]
+    vague_wrong = [grade for grade, vague in wrong if vague]
+    base = [abs(baseline - gold) for _, gold, baseline, _ in graded]
     return {
         "exact": sum(d == 0 for d in diff) / n,
         "within_1": sum(d <= 1 for d in diff) / n,
         "mean_abs_error": sum(diff) / n,
-        "wrong_graded_4_plus": (sum(grade >= 4 for grade in wrong) / len(wrong)) if wrong else None,
+        "wrong_graded_4_plus": (sum(grade >= 4 for grade, _ in wrong) / len(wrong)) if wrong else None,
+        "vague_wrong_graded_4_plus": (
+            (sum(grade >= 4 for grade in vague_wrong) / len(vague_wrong)) if vague_wrong else None
+        ),
         "baseline_exact": sum(d == 0 for d in base) / n,
         "baseline_within_1": sum(d <= 1 for d in base) / n,
     }
@@ -198,7 +206,7 @@ def render_text(summary: dict[str, Any]) -> str:
         lines.append(
             f"  grades: exact {_f(g['exact'])} (baseline {_f(g['baseline_exact'])}), within +-1 {_f(g['within_1'])}"
             f" (baseline {_f(g['baseline_within_1'])}), wrong answers (gold <= 2) graded >= 4: "
-            f"{_f(g['wrong_graded_4_plus'])}"
+            f"{_f(g['wrong_graded_4_plus'])} (vague or off-topic ones: {_f(g.get('vague_wrong_graded_4_plus'))})"
         )
     il = summary.get("item_level")
     if il:

@@ -94,6 +94,11 @@ class DeepEvalCollector:
             # DEEPEVAL_REPEAT (deepeval test run -r) applies to every assert_test, so the rows say the run's k
             repeat=max((m.repeat.k for r in self.results for m in r.metrics_data if m.repeat), default=1),
         )
+        if exitstatus == pytest.ExitCode.INTERRUPTED:
+            # the table and the export hold only the tests that ended before Ctrl-C: say so wherever they go
+            run.extras["interrupted"] = (
+                f"the run was stopped after {len(self.results)} test result(s); tests not yet run have no row"
+            )
         terminalreporter.section("deepeval results")
         from deepeval.models.resolve import embedded_notice
 
@@ -110,6 +115,8 @@ class DeepEvalCollector:
             option = TestRunResultDisplay.ALL
         full = get_settings().get_bool("DEEPEVAL_SHOW_FULL_REASON")
         terminalreporter.write(render_results(run, option, width=width, full_reason=full))
+        if "interrupted" in run.extras:
+            terminalreporter.write_line(f"deepeval: interrupted: {run.extras['interrupted']}", red=True)
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
         if folder:
             import uuid

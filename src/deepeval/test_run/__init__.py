@@ -15,6 +15,7 @@ from typing import Any, TypeVar, overload
 from deepeval.evaluate import _session
 from deepeval.evaluate.configs import TestRunResultDisplay
 from deepeval.evaluate.results import MetricData
+from deepeval.test_run.hooks import invoke_test_run_end_hook, on_test_run_end
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,4 +53,10 @@ def log_hyperparameters(func: F | None = None, /, **values: Any) -> F | Callable
     return lambda f: _record(f, values)
 
 
-__all__ = ["MetricData", "TestRunResultDisplay", "log_hyperparameters"]
+__all__ = [
+    "MetricData",
+    "TestRunResultDisplay",
+    "invoke_test_run_end_hook",
+    "log_hyperparameters",
+    "on_test_run_end",
+]

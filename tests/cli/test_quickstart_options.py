@@ -1,0 +1,26 @@
+"""`deepeval quickstart` options with bad values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from _support.markers import REGRESSION
+from deepeval.cli.main import app
+
+pytestmark = REGRESSION
+
+
+def test_quickstart_eval_mode_typo_is_a_usage_error() -> None:
+    result = CliRunner().invoke(app, ["quickstart", "--eval-mode", "hybird", "--limit", "1", "--no-table"])
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2
+    assert "hybird" in result.output
+
+
+def test_quickstart_does_not_claim_reports_it_could_not_write(tmp_path: Path) -> None:
+    folder = "/proc/deepeval-breaker-reports"
+    result = CliRunner().invoke(app, ["quickstart", "--limit", "1", "--no-table", "--results-folder", folder])
+    assert not Path(folder).exists()
+    assert f"Reports written to {folder}" not in result.output

@@ -1,0 +1,147 @@
+"""`deepeval test run`: the session summary and report (cache hits, repeat, an unwritable results folder) and
+the targets a pytest user types."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from _support.markers import REGRESSION
+
+pytestmark = REGRESSION
+
+
+DEEPEVAL = Path(sys.executable).parent / "deepeval"
+
+TEST_FILE = """
+import pytest
+from deepeval import assert_test
+from deepeval.metrics import AnswerRelevancyMetric
+from deepeval.test_case import LLMTestCase
+
+@pytest.mark.parametrize("i", range(3))
+def test_cached(i):
+    assert_test(LLMTestCase(input=f"Who wrote play number {i}?", actual_output=f"Shakespeare wrote play {i}."),
+                [AnswerRelevancyMetric()])
+"""
+
+
+def test_session_report_counts_cache_hits(tmp_path: Path) -> None:
+    (tmp_path / "test_cached.py").write_text(TEST_FILE)
+    results = tmp_path / "results"
+    env = {
+        **os.environ,
+        "DEEPEVAL_DISABLE_DOTENV": "1",
+        "DEEPEVAL_RESULTS_FOLDER": str(results),
+        "DEEPEVAL_CACHE_PATH": str(tmp_path / "cache.sqlite"),
+        "COLUMNS": "160",
+    }
+    cmd = [str(DEEPEVAL), "test", "run", "test_cached.py", "-c", "-p", "no:cacheprovider"]
+    for _ in range(2):
+        proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+        assert proc.returncode == 0, (proc.stdout + proc.stderr)[-800:]
+    reports = sorted(results.glob("pytest-*.json"))
+    assert len(reports) == 2
+    second = json.loads(reports[-1].read_text(encoding="utf-8"))
+    cached_rows = sum(m["cached"] for t in second["test_results"] for m in t["metrics_data"])
+    assert cached_rows == 3
+    assert second["totals"]["cache_hits"] == 3
+    assert "cache hits 3" in proc.stdout
+
+
+# ----------------------------------------------------------------------------------------------------------
+# `deepeval test run -r K` and the session report's top-level ``repeat``.
+
+
+REPEATED_TEST_FILE = """
+import pytest
+from deepeval import assert_test
+from deepeval.metrics import AnswerRelevancyMetric
+from deepeval.test_case import LLMTestCase
+
+@pytest.mark.parametrize("i", range(2))
+def test_repeated(i):
+    assert_test(LLMTestCase(input=f"Who wrote play number {i}?", actual_output=f"Shakespeare wrote play {i}."),
+                [AnswerRelevancyMetric()])
+"""
+
+
+def test_session_report_records_repeat(tmp_path: Path) -> None:
+    (tmp_path / "test_repeated.py").write_text(REPEATED_TEST_FILE)
+    results = tmp_path / "results"
+    env = {
+        **os.environ,
+        "DEEPEVAL_DISABLE_DOTENV": "1",
+        "DEEPEVAL_RESULTS_FOLDER": str(results),
+        "COLUMNS": "160",
+    }
+    proc = subprocess.run(
+        [str(DEEPEVAL), "test", "run", "test_repeated.py", "-r", "2", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-800:]
+    (report,) = sorted(results.glob("pytest-*.json"))
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert {m["repeat"]["k"] for t in data["test_results"] for m in t["metrics_data"]} == {2}
+    assert data["repeat"] == 2
+
+
+# ----------------------------------------------------------------------------------------------------------
+# An unwritable DEEPEVAL_RESULTS_FOLDER under `deepeval test run` / the pytest plugin.
+
+
+PASSING_TEST_FILE = """
+from deepeval import assert_test
+from deepeval.metrics import AnswerRelevancyMetric
+from deepeval.test_case import LLMTestCase
+
+def test_one():
+    assert_test(LLMTestCase(input="Who wrote Hamlet?", actual_output="Shakespeare wrote Hamlet."),
+                [AnswerRelevancyMetric()])
+"""
+
+
+def test_unwritable_results_folder_does_not_fail_a_passing_session(tmp_path: Path) -> None:
+    (tmp_path / "test_one.py").write_text(PASSING_TEST_FILE)
+    (tmp_path / "afile").write_text("not a folder")
+    env = {
+        **os.environ,
+        "DEEPEVAL_DISABLE_DOTENV": "1",
+        "DEEPEVAL_RESULTS_FOLDER": "afile/sub",
+        "COLUMNS": "160",
+    }
+    proc = subprocess.run(
+        [str(DEEPEVAL), "test", "run", "test_one.py", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    out = proc.stdout + proc.stderr
+    assert "1 passed" in out
+    assert "Traceback" not in out, out[-800:]
+    assert proc.returncode == 0
+
+
+# ----------------------------------------------------------------------------------------------------------
+# `deepeval test run` with the targets a pytest user types.
+
+
+def test_test_run_accepts_a_pytest_node_id(tmp_path: Path) -> None:
+    (tmp_path / "test_plain.py").write_text(
+        "def test_one():\n    assert 1 + 1 == 2\n\ndef test_two():\n    assert False\n"
+    )
+    env = {**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1"}
+    proc = subprocess.run(
+        [str(DEEPEVAL), "test", "run", "test_plain.py::test_one", "-p", "no:cacheprovider"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-600:]

@@ -1,0 +1,33 @@
+"""Fixtures shared by every area. Keeps ``tests/`` on ``sys.path`` (this conftest's folder), so that any test
+imports the shared helpers as ``_support.<module>``.
+
+``regression_env``: the environment of a regression test (see ``tests/_support/markers.py``): it runs in its own
+folder with no dotenv files and no deepeval settings from the developer's environment, so the embedded offline
+judge is the default and nothing is cached across tests."""
+
+from __future__ import annotations
+
+import pytest
+
+_KEYS = (
+    "OPENAI_API_KEY",
+    "TYPESAFE_API_KEY",
+    "USE_LOCAL_MODEL",
+    "LOCAL_MODEL_BASE_URL",
+    "DEEPEVAL_EVAL_MODE",
+    "DEEPEVAL_RESULTS_FOLDER",
+    "DEEPEVAL_CACHE_PATH",
+    "DEEPEVAL_USE_CACHE",
+    "DEEPEVAL_IGNORE_ERRORS",
+    "DEEPEVAL_SKIP_ON_MISSING_PARAMS",
+    "DEEPEVAL_VERBOSE_MODE",
+    "DEEPEVAL_REPEAT",
+)
+
+
+@pytest.fixture
+def regression_env(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DEEPEVAL_DISABLE_DOTENV", "1")
+    for key in _KEYS:
+        monkeypatch.delenv(key, raising=False)

@@ -1,0 +1,43 @@
+"""The embedded judge's question-kind registry: one entry per kind the System One contract names, each checking
+its own fields before its scorer runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from deepeval.errors import SystemOneError
+from deepeval.models.embedded import get_embedded_judge
+from deepeval.models.embedded.judge import SUPPORTED_KINDS
+from deepeval.models.embedded.question_kinds import KINDS
+from deepeval.models.system_one import kinds as K
+from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
+
+
+def test_registry_holds_exactly_the_contract_kinds() -> None:
+    assert set(KINDS) == set(K.DECISION_KINDS | K.WHOLE_METRIC_KINDS)
+    assert SUPPORTED_KINDS == frozenset(KINDS)
+    assert all(spec.fields for spec in KINDS.values())
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_each_kind_names_its_first_missing_field(kind: str) -> None:
+    first = KINDS[kind].fields[0]
+    with pytest.raises(SystemOneError) as info:
+        get_embedded_judge().decide({}, {"q": NoulQuestion(instructions="x", kind=kind)})
+    assert info.value.kind == "bad_request"
+    assert f"question kind {kind!r} needs the field {first!r}" in str(info.value)
+
+
+def test_kind_with_its_own_scale_fits_the_asked_levels() -> None:
+    state = {
+        "input": "What is the capital of France?",
+        "retrieval_context": ["Paris is the capital of France."],
+    }
+    judge = get_embedded_judge()
+    four = ScoreQuestion(instructions="x", kind=K.CR_RELEVANT_SHARE, levels=list("1234"))
+    five = ScoreQuestion(instructions="x", kind=K.CR_RELEVANT_SHARE, levels=list("12345"))
+    answers, _ = judge.decide(state, {"four": four, "five": five})
+    assert set(answers.scores["four"].probabilities) == {0, 1, 2, 3}
+    assert set(answers.scores["five"].probabilities) == {0, 1, 2, 3, 4}
+    # the same relative expected level on both scales
+    assert answers.scores["four"].score / 3 == pytest.approx(answers.scores["five"].score / 4, abs=1e-9)

@@ -1,0 +1,82 @@
+"""The one stderr line that announces the embedded judge must be true for the configuration."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from _support.markers import REGRESSION
+
+pytestmark = REGRESSION
+
+SCRIPT = """
+from deepeval.metrics import AnswerRelevancyMetric
+from deepeval.test_case import LLMTestCase
+m = AnswerRelevancyMetric(eval_mode="system_one", include_reason=False)
+m.measure(LLMTestCase(input="What is the capital of France?", actual_output="Paris is the capital of France."))
+print(m.evaluation_model)
+"""
+
+
+def test_embedded_notice_does_not_claim_no_judge_when_an_llm_is_configured(tmp_path: object) -> None:
+    env = {
+        **{
+            k: v for k, v in os.environ.items() if not k.startswith(("DEEPEVAL_", "TYPESAFE_", "LOCAL_MODEL"))
+        },
+        "DEEPEVAL_DISABLE_DOTENV": "1",
+        "OPENAI_API_KEY": "sk-test-notice",
+        "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        cwd=str(tmp_path),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-600:]
+    assert "embedded" in proc.stdout  # the embedded judge did run
+    notice = [line for line in proc.stderr.splitlines() if "embedded offline judge" in line]
+    assert len(notice) == 1
+    assert "no judge configured" not in notice[0]
+
+
+TEST_FILE = """
+from deepeval import assert_test
+from deepeval.metrics import AnswerRelevancyMetric
+from deepeval.test_case import LLMTestCase
+
+def test_one():
+    assert_test(LLMTestCase(input="Who wrote Hamlet?", actual_output="Shakespeare wrote Hamlet."),
+                [AnswerRelevancyMetric()])
+"""
+
+
+def test_test_run_shows_the_embedded_judge_notice_once(tmp_path: Path) -> None:
+    (tmp_path / "test_one.py").write_text(TEST_FILE)
+    env = {
+        **{
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("DEEPEVAL_", "OPENAI_", "TYPESAFE_", "LOCAL_MODEL"))
+        },
+        "DEEPEVAL_DISABLE_DOTENV": "1",
+        "COLUMNS": "200",
+    }
+    deepeval = Path(sys.executable).parent / "deepeval"
+    proc = subprocess.run(
+        [str(deepeval), "test", "run", "test_one.py", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-800:]
+    lines = [
+        ln for ln in (proc.stdout + proc.stderr).splitlines() if "using the embedded offline judge" in ln
+    ]
+    assert len(lines) == 1
