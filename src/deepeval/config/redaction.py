@@ -100,8 +100,10 @@ def scrub(text: str, extra: Iterable[str] = ()) -> str:
 
 #: a run of at least this many characters of a secret, or of an encoded form of it, is scrubbed wherever it occurs
 MIN_FRAGMENT = 8
-#: runs are found from aligned probes of this many characters (any run of 2 * _GRAM - 1 characters holds one)
+#: runs are found from probes of ``_GRAM`` characters every ``_STRIDE`` characters: a run of MIN_FRAGMENT
+#: characters always holds one (``_STRIDE + _GRAM - 1 <= MIN_FRAGMENT``)
 _GRAM = 4
+_STRIDE = MIN_FRAGMENT - _GRAM + 1
 
 
 def secret_forms(value: str) -> tuple[str, ...]:
@@ -148,7 +150,7 @@ _URLSAFE_BASE64 = frozenset(_ALNUM + "-_=")
 class _Matcher:
     """Finds the forms of a set of secrets in a text: forms shorter than :data:`MIN_FRAGMENT` whole, longer ones
     by any run of :data:`MIN_FRAGMENT` or more of their characters (found from a probe of :data:`_GRAM` characters
-    at every ``_GRAM``-th position of the text, then extended both ways along the form)."""
+    at every ``_STRIDE``-th position of the text, then extended both ways along the form)."""
 
     def __init__(self, values: tuple[str, ...]) -> None:
         kinds: dict[str, bool] = {}
@@ -186,8 +188,10 @@ class _Matcher:
     def _spans(self, text: str) -> list[tuple[int, int]]:
         """The runs to scrub, sorted and merged where they overlap."""
         found: list[tuple[int, int]] = []
-        for p in range(0, len(text) - _GRAM + 1, _GRAM):
-            for i, j in self.grams.get(text[p : p + _GRAM], ()):
+        grams = self.grams
+        hits = [p for p in range(0, len(text) - _GRAM + 1, _STRIDE) if text[p : p + _GRAM] in grams]
+        for p in hits:
+            for i, j in grams[text[p : p + _GRAM]]:
                 start, end = self._extend(text, p, self.long[i], j)
                 if end - start < MIN_FRAGMENT:
                     continue
