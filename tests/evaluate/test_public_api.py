@@ -27,6 +27,7 @@ def test_top_level_exports_are_the_api_functions() -> None:
         "evaluate",
         "log_hyperparameters",
         "login",
+        "on_test_run_end",
     }
 
 
