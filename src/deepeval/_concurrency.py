@@ -64,7 +64,7 @@ class DaemonThreadExecutor(concurrent.futures.ThreadPoolExecutor):
         self._pool_lock = threading.Lock()
         self._closed = False
 
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:  # type: ignore[override]
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
         with self._pool_lock:
             if self._closed:

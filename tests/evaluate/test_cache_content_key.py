@@ -11,7 +11,7 @@ import pytest
 
 from deepeval import _digest
 from deepeval.evaluate.cache import cache_key
-from deepeval.memory import conditions
+from deepeval.memory import prompts
 from deepeval.memory.judges import EmbeddedMemoryJudge
 from deepeval.memory.metrics import MemoryRecallMetric
 from deepeval.metrics import AnswerRelevancyMetric
@@ -100,7 +100,7 @@ def test_memory_probe_instruction_is_in_the_key(monkeypatch: pytest.MonkeyPatch)
     metric = MemoryRecallMetric(model=EmbeddedMemoryJudge())
     before = metric.cache_config()
     assert "embedded_judge_digest" in before
-    monkeypatch.setattr(conditions, "PROBE_INSTRUCTION", conditions.PROBE_INSTRUCTION + " Be brief.")
+    monkeypatch.setattr(prompts, "PROBE_INSTRUCTION", prompts.PROBE_INSTRUCTION + " Be brief.")
     assert metric.cache_config()["prompt_digest"] != before["prompt_digest"]
     monkeypatch.undo()
     assert metric.cache_config() == before

@@ -14,13 +14,21 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
-from deepeval.memory.conditions import PROBE_INSTRUCTION
 from deepeval.memory.manifest import FactManifest
+from deepeval.memory.prompts import PROBE_INSTRUCTION
 
 PROBE_PREFIX = PROBE_INSTRUCTION.split("{", 1)[0]
+
+
+def block(prompt: str, label: str) -> str:
+    """The content a prompt delimits under ``label`` (``<<<BEGIN LABEL #hash>>>`` ... ``<<<END LABEL #hash>>>``)."""
+    m = re.search(rf"<<<BEGIN {label} #(\w+)>>>\n(.*?)\n<<<END {label} #\1>>>", prompt, re.S)
+    assert m is not None, f"no {label} block in the prompt"
+    return m.group(2)
 
 
 def _user_text(messages: list[dict[str, Any]]) -> str:
@@ -28,7 +36,7 @@ def _user_text(messages: list[dict[str, Any]]) -> str:
 
 
 def probe_answer(manifest: FactManifest, messages: list[dict[str, Any]]) -> str:
-    question = str(messages[-1]["content"]).rsplit("Question:", 1)[-1].strip()
+    question = block(str(messages[-1]["content"]), "QUESTION")
     context = _user_text(messages[1:-1]).lower()
     found = [
         (context.rfind(f.statement.lower().rstrip(".")), f.expected)

@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from _memory_models import block
 
 from deepeval.memory.generator import a_generate_conversation, check_coverage, generate_conversation
 from deepeval.memory.manifest import FactManifest
@@ -59,7 +60,7 @@ class _Rewriter(DeepEvalBaseLLM):
         return "fake-rewriter"
 
     def generate(self, prompt: str, schema=None):  # type: ignore[no-untyped-def]
-        fact = prompt.split('<data name="fact">\n', 1)[1].split("\n</data>", 1)[0]
+        fact = block(prompt, "FACT")
         if "Kestrel" in fact:
             return '{"message": "We picked some vendor for observability."}'
         return {"message": f"Hey, heads up: {fact}"}

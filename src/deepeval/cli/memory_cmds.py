@@ -13,8 +13,8 @@ import typer
 from deepeval.cli.main import app
 
 if TYPE_CHECKING:
+    from deepeval.memory.conditions import MemoryReport
     from deepeval.memory.manifest import FactManifest
-    from deepeval.memory.report import MemoryReport
     from deepeval.test_case import Turn
 
 memory_app = typer.Typer(help="Memory evaluation by QA-probing (fact manifests, recall and precision).",

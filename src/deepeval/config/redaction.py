@@ -3,7 +3,8 @@
 Every secret this process learns (an API key from settings or an argument, the password or token of a base URL's
 user-info, a credential in a base URL's query) is registered once with :func:`register_secret` /
 :func:`split_url`. :func:`redact` then replaces each registered value wherever it occurs, so nothing depends on
-what a server says: a key a server echoes in a 500 body or in a structured-output reply excerpt is scrubbed from
+what a server says: a key a server echoes in a 500 body or in a structured-output reply excerpt (whole, in part, or
+percent- or base64-encoded: :func:`secret_forms`) is scrubbed from
 row errors, ``EvaluationError``, the JSON/HTML reports, the console and pytest output, and (through
 :class:`RedactingFilter`, installed on the HTTP libraries' loggers by :func:`install_log_redaction`) from log
 records, where httpx / openai / aiohttp write full request URLs.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import base64
 import functools
 import logging
+import re
 import threading
 import urllib.parse
 from collections.abc import Iterable
@@ -83,19 +85,150 @@ def is_known_secret(value: str | None) -> bool:
 
 
 def scrub(text: str, extra: Iterable[str] = ()) -> str:
-    """``text`` with every registered secret and every value of ``extra`` replaced by ``***``."""
+    """``text`` with every registered secret and every value of ``extra`` replaced by ``***``, in every form a
+    server or an HTTP library may echo it (see :func:`secret_forms`): whole, and any run of at least
+    :data:`MIN_FRAGMENT` characters of a form (a key's prefix or suffix a server quotes, a key cut short by a
+    message limit)."""
     values = _ordered
     more = [v for v in extra if v and len(v) >= MIN_SECRET_LENGTH and v not in _values]
     if more:
         values = tuple(sorted({*values, *more}, key=len, reverse=True))
-    for value in values:
-        if value in text:
-            text = text.replace(value, "***")
-    for value in values:  # the same secret percent-encoded, as an HTTP library writes it inside a URL
-        quoted = urllib.parse.quote(value, safe="")
-        if quoted != value and quoted in text:
-            text = text.replace(quoted, "***")
-    return text
+    if not values or not text:
+        return text
+    return _matcher(values).scrub(text)
+
+
+#: a run of at least this many characters of a secret, or of an encoded form of it, is scrubbed wherever it occurs
+MIN_FRAGMENT = 8
+#: runs are found from probes of ``_GRAM`` characters every ``_STRIDE`` characters: a run of MIN_FRAGMENT
+#: characters always holds one (``_STRIDE + _GRAM - 1 <= MIN_FRAGMENT``)
+_GRAM = 4
+_STRIDE = MIN_FRAGMENT - _GRAM + 1
+
+
+def secret_forms(value: str) -> tuple[str, ...]:
+    """The forms of ``value`` that are scrubbed: the value itself; percent-encoded (``quote`` with and without
+    ``/`` kept, ``quote_plus``, upper- and lower-case hex); base64 of its UTF-8 bytes, standard and URL-safe
+    alphabets, at each of the three byte offsets it can sit at inside a longer encoded text (``user:key`` in a
+    Basic header, a JSON blob): the characters that depend on its bytes alone, so the form is found whatever
+    surrounds it (and the whole encoded token around a match is scrubbed). Encoded forms shorter than
+    :data:`MIN_FRAGMENT` are left out (they would match ordinary text)."""
+    return tuple(form for form, _ in _forms(value))
+
+
+def _forms(value: str) -> list[tuple[str, bool]]:
+    """:func:`secret_forms`, each with whether it is a base64 form."""
+    forms = [(value, False)]
+    for quoted in (
+        urllib.parse.quote(value, safe=""),
+        urllib.parse.quote(value, safe="/"),
+        urllib.parse.quote_plus(value, safe=""),
+    ):
+        forms += [(quoted, False), (_PERCENT.sub(lambda m: m.group(0).lower(), quoted), False)]
+    raw = value.encode("utf-8", errors="surrogatepass")
+    for offset in range(3):
+        encoded = base64.b64encode(b"\0" * offset + raw).decode("ascii").rstrip("=")
+        # the first characters mix in the bytes before it; the last one, unless the bytes end a 3-byte group, the
+        # bytes after it
+        core = encoded[(0, 2, 3)[offset] : len(encoded) - (1 if (offset + len(raw)) % 3 else 0)]
+        forms += [(core, True), (core.replace("+", "-").replace("/", "_"), True)]
+    out: list[tuple[str, bool]] = []
+    seen: set[str] = set()
+    for form, encoded_form in forms:
+        if form not in seen and (form == value or len(form) >= MIN_FRAGMENT):
+            seen.add(form)
+            out.append((form, encoded_form and form != value))
+    return out
+
+
+_PERCENT = re.compile(r"%[0-9A-F]{2}")
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_STANDARD_BASE64 = frozenset(_ALNUM + "+/=")
+_URLSAFE_BASE64 = frozenset(_ALNUM + "-_=")
+
+
+class _Matcher:
+    """Finds the forms of a set of secrets in a text: forms shorter than :data:`MIN_FRAGMENT` whole, longer ones
+    by any run of :data:`MIN_FRAGMENT` or more of their characters (found from a probe of :data:`_GRAM` characters
+    at every ``_STRIDE``-th position of the text, then extended both ways along the form)."""
+
+    def __init__(self, values: tuple[str, ...]) -> None:
+        kinds: dict[str, bool] = {}
+        for v in values:
+            for form, encoded in _forms(v):
+                kinds[form] = kinds.get(form, False) or encoded
+        forms = sorted(kinds, key=len, reverse=True)
+        self.whole = [f for f in forms if len(f) < MIN_FRAGMENT]
+        self.long = [f for f in forms if len(f) >= MIN_FRAGMENT]
+        #: for a long base64 form, its alphabet: a match there takes the whole encoded token around it
+        self.alphabet: list[frozenset[str] | None] = [
+            (_URLSAFE_BASE64 if "-" in f or "_" in f else _STANDARD_BASE64) if kinds[f] else None
+            for f in self.long
+        ]
+        self.grams: dict[str, list[tuple[int, int]]] = {}
+        for i, form in enumerate(self.long):
+            for j in range(len(form) - _GRAM + 1):
+                self.grams.setdefault(form[j : j + _GRAM], []).append((i, j))
+
+    def scrub(self, text: str) -> str:
+        for form in self.whole:
+            if form in text:
+                text = text.replace(form, "***")
+        spans = self._spans(text)
+        if not spans:
+            return text
+        parts: list[str] = []
+        last = 0
+        for start, end in spans:
+            parts += [text[last:start], "***"]
+            last = end
+        parts.append(text[last:])
+        return "".join(parts)
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        """The runs to scrub, sorted and merged where they overlap."""
+        found: list[tuple[int, int]] = []
+        grams = self.grams
+        hits = [p for p in range(0, len(text) - _GRAM + 1, _STRIDE) if text[p : p + _GRAM] in grams]
+        for p in hits:
+            for i, j in grams[text[p : p + _GRAM]]:
+                start, end = self._extend(text, p, self.long[i], j)
+                if end - start < MIN_FRAGMENT:
+                    continue
+                alphabet = self.alphabet[i]
+                if alphabet is not None:
+                    while start > 0 and text[start - 1] in alphabet:
+                        start -= 1
+                    while end < len(text) and text[end] in alphabet:
+                        end += 1
+                found.append((start, end))
+        if not found:
+            return []
+        found.sort()
+        merged = [found[0]]
+        for start, end in found[1:]:
+            if start < merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+            else:
+                merged.append((start, end))
+        return merged
+
+    @staticmethod
+    def _extend(text: str, p: int, form: str, j: int) -> tuple[int, int]:
+        """The longest run of ``text`` around ``text[p : p + _GRAM] == form[j : j + _GRAM]`` that is a run of
+        ``form`` too."""
+        start, k = p, j
+        while start > 0 and k > 0 and text[start - 1] == form[k - 1]:
+            start, k = start - 1, k - 1
+        end, k = p + _GRAM, j + _GRAM
+        while end < len(text) and k < len(form) and text[end] == form[k]:
+            end, k = end + 1, k + 1
+        return start, end
+
+
+@functools.lru_cache(maxsize=32)
+def _matcher(values: tuple[str, ...]) -> _Matcher:
+    return _Matcher(values)
 
 
 @dataclass(frozen=True)
@@ -218,6 +351,11 @@ LOGGERS = (
     "httpcore.http11",
     "httpcore.http2",
     "httpcore.proxy",
+    "httpcore2",  # httpx2's core (openai >= 3): logs reply headers at DEBUG
+    "httpcore2.connection",
+    "httpcore2.http11",
+    "httpcore2.http2",
+    "httpcore2.proxy",
     "openai",
     "openai._base_client",
     "openai.agents",

@@ -31,6 +31,7 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,7 @@ def _row_problem(data: Any) -> str | None:
         return f"score {score!r} is not a number in [0, 1]"
     if data.get("error") is not None or data.get("skipped"):
         return "an errored or skipped row (never stored)"
-    checks = (
+    checks: tuple[tuple[tuple[str, ...], Callable[[Any], bool], str], ...] = (
         (_TEXT_FIELDS, lambda v: isinstance(v, str), "a string"),
         (_NUMBER_FIELDS, _is_number, "a finite number"),
         (_COUNT_FIELDS, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a count"),

@@ -17,10 +17,13 @@ import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deepeval._files import user_path, write_chunks_atomic, write_text_atomic
 from deepeval.evaluate.results import EvaluationResult
+
+if TYPE_CHECKING:
+    import jinja2
 
 BINS = 10
 SVG_W, SVG_H = 340, 170
@@ -127,7 +130,7 @@ def _status_counts(result: EvaluationResult) -> dict[str, int]:
 
 
 @functools.lru_cache(maxsize=1)
-def _template_env() -> Any:
+def _template_env() -> jinja2.Environment:
     """The jinja2 environment of the report templates (autoescape on, ``fmt`` / ``pct`` filters)."""
     import jinja2
 
@@ -144,7 +147,7 @@ def _template_env() -> Any:
 
 
 @functools.lru_cache(maxsize=1)
-def _template() -> Any:
+def _template() -> jinja2.Template:
     """The compiled report template (compiling it costs ~1.5 MB and a few ms, so once per process)."""
     return _template_env().get_template("report.html.j2")
 

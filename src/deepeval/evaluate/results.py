@@ -95,7 +95,7 @@ class MetricData:
         return "passed" if self.success else "failed"
 
     def to_dict(self) -> dict[str, Any]:
-        return _clean(dataclasses.asdict(self))
+        return _clean_dict(dataclasses.asdict(self))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MetricData:
@@ -633,6 +633,11 @@ def _container(value: Any, depth: int, path: set[int]) -> Any:
         for name in fields
         if getattr(value, name, None) is not None
     }
+
+
+def _clean_dict(value: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_clean` of a dict (keys as strings)."""
+    return {str(k): _clean(v) for k, v in value.items()}
 
 
 def _clean(value: Any) -> Any:

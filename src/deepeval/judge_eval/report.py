@@ -31,7 +31,7 @@ def _binary(units: list[Unit]) -> dict[str, Any]:
     if not ok:
         return {"n": 0}
     y = np.array([1.0 if u.positive else 0.0 for u in ok])
-    p = np.array([float(u.p) for u in ok])  # type: ignore[arg-type,misc]
+    p = np.array([u.p for u in ok], dtype=float)  # ok holds the units with a p
     base_y = np.array([1.0 if u.baseline_positive else 0.0 for u in ok])
     wrong_confident = sum(
         1 for u in ok if u.judged_positive != u.positive and (u.confidence or 0.0) >= CONFIDENT
@@ -53,21 +53,28 @@ VAGUE_TAGS = frozenset({"vague", "vague_date", "different_attribute"})
 
 
 def _grades(units: list[Unit]) -> dict[str, Any]:
-    ok = [u for u in units if u.grade is not None and u.gold_grade is not None]
-    if not ok:
+    graded = [
+        (int(grade), int(gold), int(u.baseline_grade or 1), bool(VAGUE_TAGS & set(u.tags)))
+        for u in units
+        if (grade := u.grade) is not None and (gold := u.gold_grade) is not None
+    ]
+    if not graded:
         return {}
-    diff = [abs(int(u.grade) - int(u.gold_grade)) for u in ok]  # type: ignore[arg-type,misc]
-    wrong = [u for u in ok if int(u.gold_grade) <= 2]  # type: ignore[arg-type,misc]
-    vague = [u for u in wrong if VAGUE_TAGS & set(u.tags)]
-    base = [abs(int(u.baseline_grade or 1) - int(u.gold_grade)) for u in ok]  # type: ignore[arg-type,misc]
+    n = len(graded)
+    diff = [abs(grade - gold) for grade, gold, _, _ in graded]
+    wrong = [(grade, vague) for grade, gold, _, vague in graded if gold <= 2]
+    vague_wrong = [grade for grade, vague in wrong if vague]
+    base = [abs(baseline - gold) for _, gold, baseline, _ in graded]
     return {
-        "exact": sum(d == 0 for d in diff) / len(ok),
-        "within_1": sum(d <= 1 for d in diff) / len(ok),
-        "mean_abs_error": sum(diff) / len(ok),
-        "wrong_graded_4_plus": (sum(int(u.grade) >= 4 for u in wrong) / len(wrong)) if wrong else None,  # type: ignore[arg-type,misc]
-        "vague_wrong_graded_4_plus": (sum(int(u.grade) >= 4 for u in vague) / len(vague)) if vague else None,  # type: ignore[arg-type,misc]
-        "baseline_exact": sum(d == 0 for d in base) / len(ok),
-        "baseline_within_1": sum(d <= 1 for d in base) / len(ok),
+        "exact": sum(d == 0 for d in diff) / n,
+        "within_1": sum(d <= 1 for d in diff) / n,
+        "mean_abs_error": sum(diff) / n,
+        "wrong_graded_4_plus": (sum(grade >= 4 for grade, _ in wrong) / len(wrong)) if wrong else None,
+        "vague_wrong_graded_4_plus": (
+            (sum(grade >= 4 for grade in vague_wrong) / len(vague_wrong)) if vague_wrong else None
+        ),
+        "baseline_exact": sum(d == 0 for d in base) / n,
+        "baseline_within_1": sum(d <= 1 for d in base) / n,
     }
 
 
@@ -116,12 +123,12 @@ def _latency(run: Run) -> dict[str, Any]:
 def _item_level(run: Run) -> dict[str, Any] | None:
     if not run.items:
         return None
-    ok = [i for i in run.items if i.score is not None]
+    errors = [abs(score - i.gold) for i in run.items if (score := i.score) is not None]
     return {
         "n": len(run.items),
-        "errors": len(run.items) - len(ok),
-        "within_band": (sum(abs(float(i.score) - i.gold) <= BAND for i in ok) / len(ok)) if ok else None,  # type: ignore[arg-type,misc]
-        "mean_abs_error": (sum(abs(float(i.score) - i.gold) for i in ok) / len(ok)) if ok else None,  # type: ignore[arg-type,misc]
+        "errors": len(run.items) - len(errors),
+        "within_band": (sum(e <= BAND for e in errors) / len(errors)) if errors else None,
+        "mean_abs_error": (sum(errors) / len(errors)) if errors else None,
         "baseline_within_band": sum(abs(float(i.baseline or 0.0) - i.gold) <= BAND for i in run.items)
         / len(run.items),
         "band": BAND,
@@ -156,7 +163,7 @@ def _reliability(ok: list[Unit]) -> list[dict[str, float]]:
     if not ok:
         return []
     y = np.array([1.0 if u.positive else 0.0 for u in ok])
-    p = np.array([float(u.p) for u in ok])  # type: ignore[arg-type,misc]
+    p = np.array([u.p for u in ok], dtype=float)  # callers pass the units with a p
     return stats.reliability(y, p)
 
 

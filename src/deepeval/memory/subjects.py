@@ -8,7 +8,7 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from deepeval.memory.prompts import WIKI_KEEPER_SYSTEM
+from deepeval.memory.prompts import WIKI_KEEPER_SYSTEM, wiki_exchange_prompt
 from deepeval.memory.wiki import Wiki, tool_definitions
 from deepeval.test_case import Turn
 
@@ -142,7 +142,7 @@ class EndpointWikiKeeper:
             {"role": "system", "content": WIKI_KEEPER_SYSTEM},
             {
                 "role": "user",
-                "content": f"New exchange:\n<data>\n{exchange}\n</data>\nUpdate the wiki as needed.",
+                "content": wiki_exchange_prompt(exchange),
             },
         ]
         tools = tool_definitions()

@@ -72,7 +72,7 @@ class BaseMetric:
     verdicts: list[dict[str, Any]] | None = None
 
     @property
-    def __name__(self) -> str:  # type: ignore[override]
+    def __name__(self) -> str:
         cls_name: str = type(self).__qualname__
         return cls_name.removesuffix("Metric") or cls_name
 

@@ -41,7 +41,7 @@ def _shared_client(
         if client is None:
             client = make()
             _shared[key] = client
-        return client  # type: ignore[no-any-return]
+        return client
 
 
 def resolve_llm(

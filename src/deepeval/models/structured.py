@@ -131,13 +131,13 @@ async def _call(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel] | N
     try:
         if _accepts_schema(model.a_generate):
             return await model.a_generate(prompt, schema=schema)
-        return await model.a_generate(prompt)  # type: ignore[call-arg]
+        return await model.a_generate(prompt)
     except NotImplementedError:
         pass
     try:
         if _accepts_schema(model.generate):
             return await asyncio.to_thread(model.generate, prompt, schema=schema)
-        return await asyncio.to_thread(model.generate, prompt)  # type: ignore[call-arg]
+        return await asyncio.to_thread(model.generate, prompt)
     except NotImplementedError as err:
         raise NotImplementedError(
             f"judge {model_name(model)} implements neither a_generate nor generate (both raise NotImplementedError)"

@@ -79,7 +79,7 @@ class _Chained(UsageTracker):
         super().__init__()
         self._inner, self._outer = inner, outer
 
-    def add(self, **kwargs: int | float | None) -> None:  # type: ignore[override]
+    def add(self, **kwargs: int | float | None) -> None:
         self._inner.add(**kwargs)  # type: ignore[arg-type]
         self._outer.add(**kwargs)  # type: ignore[arg-type]
 

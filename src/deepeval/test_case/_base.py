@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import warnings
 from types import UnionType
-from typing import Any, ClassVar, Union, get_args, get_origin
+from typing import Any, ClassVar, Self, Union, get_args, get_origin
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
 from pydantic._internal._model_construction import ModelMetaclass
@@ -205,14 +205,14 @@ class CaseModel(BaseModel, metaclass=_CaseMeta):
         return data
 
     @classmethod
-    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> Self:
         try:
             return super().model_validate(obj, *args, **kwargs)
         except ValidationError as err:
             raise invalid_input(cls, err) from None
 
     @classmethod
-    def model_validate_json(cls, json_data: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def model_validate_json(cls, json_data: Any, *args: Any, **kwargs: Any) -> Self:
         try:
             return super().model_validate_json(json_data, *args, **kwargs)
         except ValidationError as err:

@@ -8,7 +8,7 @@ import random
 import socket
 import threading
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar, TypeVar
@@ -27,6 +27,9 @@ class Fault:
         * ``"non_json"``: reply 200 with ``text/html`` body ``body_text``.
         * ``"drop_field"``: answer normally but delete top-level ``field_name`` from the JSON reply.
         * ``"disconnect"``: close the connection without any reply.
+        * ``"echo"``: reply ``status`` with the JSON body and headers ``echo(credential)`` returns, where
+          ``credential`` is the request's ``Authorization`` header less its ``Bearer `` prefix (a server that
+          quotes the key it was sent, whole, cut or encoded).
     Build them with the class methods below rather than by hand.
     """
 
@@ -38,6 +41,7 @@ class Fault:
     body: Any = None
     body_text: str = "<html><body>502 Bad Gateway</body></html>"
     field_name: str = ""
+    echo: Callable[[str], tuple[Any, Mapping[str, str]]] | None = None
 
     @classmethod
     def rate_limited(cls, retry_after: float | None = None, retry_after_ms: int | None = None) -> Fault:
@@ -68,6 +72,11 @@ class Fault:
     def drop_field(cls, name: str) -> Fault:
         """A normal reply with the top-level field ``name`` removed (e.g. ``choices`` or ``answers``)."""
         return cls("drop_field", field_name=name)
+
+    @classmethod
+    def echo_credential(cls, status: int, echo: Callable[[str], tuple[Any, Mapping[str, str]]]) -> Fault:
+        """A ``status`` reply built by ``echo(credential) -> (json_body, headers)`` from the key the request sent."""
+        return cls("echo", status=status, echo=echo)
 
     @classmethod
     def disconnect(cls) -> Fault:
@@ -354,6 +363,10 @@ class LoopbackServer:
                 return
             if fault.kind == "non_json":
                 self._send(h, 200, fault.body_text)
+                return
+            if fault.kind == "echo" and fault.echo is not None:
+                body, echoed = fault.echo((auth or "").removeprefix("Bearer "))
+                self._send(h, fault.status, body, dict(echoed))
                 return
             if fault.kind == "disconnect":
                 h.close_connection = True

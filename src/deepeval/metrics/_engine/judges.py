@@ -116,7 +116,7 @@ class SyncLLM(DeepEvalBaseLLM):
     def generate(self, prompt: str, schema: Any = None) -> Any:
         if _takes_schema(self._inner.generate):
             return self._inner.generate(prompt, schema)
-        return self._inner.generate(prompt)  # type: ignore[call-arg]
+        return self._inner.generate(prompt)
 
     async def a_generate(self, prompt: str, schema: Any = None) -> Any:
         return self.generate(prompt, schema)

@@ -13,7 +13,8 @@ A concrete metric supplies:
   runner calls ``a_measure``, which scores it without a request);
 * class attributes ``default_template`` (with ``PROMPT_VERSION``) and ``default_question_set`` (with ``VERSION``).
 
-Flow of a measure: reset results; open ``track_usage()``; check fields; resolve judges once per instance (lazily,
+Flow of a measure (its frame is :func:`deepeval.metrics._engine.flow.measuring`, shared with the memory metrics):
+reset results; open ``track_usage()``; check fields; resolve judges once per instance (lazily,
 never in the constructor); score a degenerate input without a judge, or else run the mode; apply strict mode; set ``success`` (None when ``threshold`` is None); copy
 tokens and cost (``evaluation_cost`` None when no judge reported a cost). On any error: ``error`` is set,
 ``success`` is False and the exception is re-raised (``evaluate()`` catches it).
@@ -34,10 +35,10 @@ from typing import Any, ClassVar
 from deepeval._concurrency import run_sync
 from deepeval._digest import content_digest, embedded_judge_digest
 from deepeval.config.eval_mode import EvalMode, parse_eval_mode, resolve_eval_mode
-from deepeval.config.settings import redact
 from deepeval.errors import ConfigurationError, InvalidEvalModeError
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import EXTRACTION_PROMPT_VERSION
+from deepeval.metrics._engine.flow import measuring, record_failure
 from deepeval.metrics._engine.judges import (
     Judges,
     SyncLLM,
@@ -69,7 +70,7 @@ from deepeval.models.resolve import (
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import SystemOneAnswers
-from deepeval.models.usage import UsageTracker, record_usage, track_usage
+from deepeval.models.usage import record_usage
 from deepeval.test_case._base import CaseModel, revalidated
 from deepeval.test_case._encodable import encodable
 
@@ -139,7 +140,7 @@ class EngineMetric(BaseMetric):
         extractor: Extractor | None = None,
     ) -> None:
         self._judges: Judges | None = None
-        self.eval_mode = eval_mode  # type: ignore[assignment]  # the setter parses it
+        self.eval_mode = eval_mode  # the setter parses it
         # any finite number, as deepeval accepts (a threshold above 1 can never pass; below 0 always passes)
         if threshold is not None and (
             isinstance(threshold, bool)
@@ -384,33 +385,19 @@ class EngineMetric(BaseMetric):
         return await self._measure(test_case, sequential=False)
 
     async def _measure(self, test_case: Any, *, sequential: bool) -> float:
-        self.reset_result()
-        with track_usage() as usage:
-            try:
-                test_case = _judge_copy(test_case)
-                self._check_params(test_case)
-                judges = self.judges()
-                degenerate = self._degenerate(test_case)
-                if degenerate is not None:
-                    self._finish_without_judge(degenerate, judges)
-                elif judges.mode is EvalMode.SYSTEM_ONE:
-                    await self._measure_system_one(test_case, judges, sequential)
-                else:
-                    await self._measure_llm_hybrid(test_case, judges, sequential)
-            except Exception as err:
-                self.error = redact(str(err) or type(err).__name__)
-                self.success = False
-                self._copy_usage(usage)
-                raise
-        self._copy_usage(usage)
+        with measuring(self):  # reset, usage, redacted error (deepeval.metrics._engine.flow)
+            test_case = _judge_copy(test_case)
+            self._check_params(test_case)
+            judges = self.judges()
+            degenerate = self._degenerate(test_case)
+            if degenerate is not None:
+                self._finish_without_judge(degenerate, judges)
+            elif judges.mode is EvalMode.SYSTEM_ONE:
+                await self._measure_system_one(test_case, judges, sequential)
+            else:
+                await self._measure_llm_hybrid(test_case, judges, sequential)
         assert self.score is not None
         return self.score
-
-    def _copy_usage(self, usage: UsageTracker) -> None:
-        self.evaluation_cost = usage.cost
-        recorded = usage.input_tokens or usage.output_tokens
-        self.input_tokens = usage.input_tokens if recorded else None
-        self.output_tokens = usage.output_tokens if recorded else None
 
     def _context(self, judges: Judges, sequential: bool) -> MeasureContext:
         """A fresh :class:`MeasureContext` for ``judges`` (llm/hybrid; in system_one mode, a context whose
@@ -532,8 +519,7 @@ class EngineMetric(BaseMetric):
         try:
             result = evaluate_answers(questions, answers, model_name=name, metric_name=self.__name__)
         except Exception as err:
-            self.error = redact(str(err))
-            self.success = False
+            record_failure(self, err)
             raise
         if self.strict_mode:
             score = 1.0 if result.all_passed else 0.0

@@ -56,7 +56,7 @@ class AnswerRelevancyMetric(EngineMetric):
     default_question_set = AnswerRelevancyQuestions
 
     @property
-    def __name__(self) -> str:  # type: ignore[override]
+    def __name__(self) -> str:
         return "Answer Relevancy"
 
     def _check_params(self, test_case: Any) -> None:

@@ -84,7 +84,7 @@ class ContextualRelevancyMetric(EngineMetric):
     default_question_set = ContextualRelevancyQuestions
 
     @property
-    def __name__(self) -> str:  # type: ignore[override]
+    def __name__(self) -> str:
         return "Contextual Relevancy"
 
     def _check_params(self, test_case: Any) -> None:

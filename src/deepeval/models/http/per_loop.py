@@ -156,7 +156,7 @@ class PerLoop(Generic[C]):
                 guard = _start_guard(self._lock, self._clients, id(loop), client, self._closer)
                 entry = (weakref.ref(loop), client, guard)
                 self._clients[id(loop)] = entry
-            return entry[1]  # type: ignore[no-any-return]
+            return entry[1]
 
     async def run_private(self, coro: Coroutine[Any, Any, T]) -> T:
         """Await ``coro`` with a fresh client that is closed afterwards."""

@@ -7,17 +7,17 @@ instead. Never retry 400/401/403/404/422 or other client errors. Each attempt ru
 (``DEEPEVAL_JUDGE_TIMEOUT``, default 60 s); at most ``DEEPEVAL_JUDGE_MAX_RETRIES`` (default 4) retries follow the
 first attempt. Every retry is recorded with ``record_usage(retries=1)``.
 
-Clients turn transport failures into :class:`~deepeval.errors.JudgeError` with :func:`error_for_status` /
-:func:`timeout_error` / :func:`connection_error` and run attempts through :func:`call_with_retries`.
+Clients turn failures into :class:`~deepeval.errors.JudgeError` with :mod:`deepeval.models.http.errors` (the one
+mapping of transport errors, statuses and reply bodies; ``error_for_status``, ``timeout_error``,
+``connection_error`` and ``parse_retry_after`` stay importable from here) and run attempts through
+:func:`call_with_retries`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import random
-import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -25,6 +25,10 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_aft
 
 from deepeval.config.settings import Settings, get_settings
 from deepeval.errors import ConfigurationError, JudgeError
+from deepeval.models.http.errors import connection_error as connection_error
+from deepeval.models.http.errors import error_for_status as error_for_status
+from deepeval.models.http.errors import parse_retry_after as parse_retry_after
+from deepeval.models.http.errors import timeout_error as timeout_error
 from deepeval.models.http.rate_limit import AdaptiveLimiter
 from deepeval.models.usage import record_usage
 
@@ -91,111 +95,6 @@ class RetryPolicy:
         """Full-jitter wait before retry ``retry_number`` (0-based), seconds."""
         ceiling = min(self.max_delay, self.base_delay * (2**retry_number))
         return (rng or random).uniform(0.0, ceiling)
-
-
-# -- classification ------------------------------------------------------------------------------------------------
-
-
-def parse_retry_after(headers: Mapping[str, str] | None, now: float | None = None) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` (milliseconds) or ``Retry-After`` (seconds or an HTTP date).
-
-    Returns None when neither header is present or parseable; negative values become 0.
-    """
-    if not headers:
-        return None
-    lower = {k.lower(): v for k, v in headers.items()}
-    ms = lower.get("retry-after-ms")
-    if ms is not None:
-        try:
-            return max(0.0, float(ms) / 1000.0)
-        except ValueError:
-            pass
-    raw = lower.get("retry-after")
-    if raw is None:
-        return None
-    try:
-        return max(0.0, float(raw))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(raw)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - (now if now is not None else time.time()))
-
-
-_KIND_BY_STATUS = {
-    400: "bad_request",
-    401: "auth",
-    403: "auth",
-    404: "bad_request",
-    408: "timeout",
-    409: "server",
-    413: "context_limit",
-    422: "bad_request",
-    429: "rate_limit",
-}
-
-
-def error_for_status(
-    status: int,
-    *,
-    model: str,
-    detail: str = "",
-    retry_after: float | None = None,
-    code: str | None = None,
-    param: str | None = None,
-    error_cls: type[JudgeError] = JudgeError,
-) -> JudgeError:
-    """The :class:`JudgeError` for an HTTP error reply.
-
-    ``retryable`` is true for 408, 409, 429 (unless ``code`` is ``insufficient_quota``: a billing problem) and 5xx.
-    A 400 whose ``code`` is ``context_length_exceeded`` has kind ``context_limit``. The error carries
-    ``retry_after`` (seconds or None) and ``param`` (the request field the server blamed, or None). ``detail`` must already be free of secrets (it is the server's message).
-    """
-    kind = _KIND_BY_STATUS.get(status, "server" if status >= 500 else "bad_request")
-    retryable = status in (408, 409, 429) or status >= 500
-    if code == "context_length_exceeded":
-        kind, retryable = "context_limit", False
-    if status == 429 and code == "insufficient_quota":
-        retryable = False
-    hint = {
-        401: "check the API key",
-        403: "the key is not allowed to use this model",
-        404: "check the model name and base URL",
-        429: "rate limited",
-    }.get(status, "")
-    parts = [f"judge {model}: HTTP {status}"]
-    if hint:
-        parts.append(f" ({hint})")
-    if detail:
-        parts.append(f": {detail[:300]}")
-    err = error_cls("".join(parts), model=model, status_code=status, retryable=retryable, kind=kind)
-    err.retry_after = retry_after
-    err.param = param
-    return err
-
-
-def timeout_error(model: str, seconds: float, error_cls: type[JudgeError] = JudgeError) -> JudgeError:
-    """A retryable timeout error naming the model and the per-attempt deadline."""
-    return error_cls(
-        f"judge {model}: no reply within {seconds:g} s (DEEPEVAL_JUDGE_TIMEOUT)",
-        model=model,
-        retryable=True,
-        kind="timeout",
-    )
-
-
-def connection_error(
-    model: str, where: str, cause: str, error_cls: type[JudgeError] = JudgeError
-) -> JudgeError:
-    """A retryable connection error; ``where`` is the base URL (no credentials), ``cause`` the exception type."""
-    return error_cls(
-        f"judge {model}: could not connect to {where} ({cause})",
-        model=model,
-        retryable=True,
-        kind="connection",
-    )
 
 
 # -- the retry loop ------------------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ SDK's httpx-style client, so the SDK maps its errors to the same ``openai.APIErr
 Known differences, handled: aiohttp reports a refused or dropped connection as a connect timeout (we read the cause
 and say ``connection``), lets its own errors through (a reply that is not HTTP, a reply header line over its 8,190-
 byte limit: ``connection`` errors naming the switch to httpx), and refuses URL credentials next to an
-``Authorization`` header (base URLs with user-info always use httpx).
+``Authorization`` header (base URLs with user-info always use httpx). The mapping of these errors to judge errors is
+:func:`deepeval.models.http.errors.transport_error`.
 
 ``DEEPEVAL_HTTP_CLIENT``: ``aiohttp`` (the default when it is installed) or ``httpx``. The synchronous client of
 ``load_model()`` is always httpx. The TypeSafe System One client follows the same setting
@@ -26,15 +27,14 @@ import importlib.util
 import re
 import sys
 import urllib.parse
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
 import openai
 
 from deepeval.config.settings import get_settings
-from deepeval.errors import ConfigurationError, JudgeError
-from deepeval.models.http.retry import connection_error
+from deepeval.errors import ConfigurationError
 
 CHOICES = ("aiohttp", "httpx")
 
@@ -170,41 +170,3 @@ def connection_failure_in(exc: BaseException) -> BaseException | None:
 def _is_aiohttp_connection_error(exc: BaseException) -> bool:
     aiohttp = sys.modules.get("aiohttp")  # only loaded when its transport is in use
     return aiohttp is not None and isinstance(exc, aiohttp.ClientConnectionError)
-
-
-def unsent_request_error(
-    exc: BaseException,
-    *,
-    label: str,
-    model: str,
-    base_url: str,
-    redact: Callable[[str], str],
-    error_cls: type[JudgeError] = JudgeError,
-) -> JudgeError | None:
-    """The judge error for a request the HTTP stack itself failed on, or None when ``exc`` is not one of those.
-
-    * ``ValueError``: the request could not be built (e.g. a header value it cannot send): ``bad_request``.
-    * a reply body that does not decode (bad ``Content-Encoding``): a retryable ``server`` error.
-    * aiohttp's own errors that the SDK's aiohttp transport lets through (a reply that is not HTTP, a reply header
-      over aiohttp's 8,190-byte limit): a retryable ``connection`` error naming the switch to httpx.
-    Messages show the URL without its query or credentials (library messages may quote the request URL); ``label``
-    is how the judge is named (``judge m``, ``System One model jev-latest``).
-    """
-    if isinstance(exc, ValueError):
-        return error_cls(
-            f"{label}: the request could not be sent ({type(exc).__name__}: {redact(scrub_urls(str(exc)))[:200]})",
-            model=model,
-            kind="bad_request",
-        )
-    if isinstance(exc, DECODING_ERRORS):
-        return error_cls(
-            f"{label}: the server at {base_url} sent a reply body that could not be decoded ({type(exc).__name__})",
-            model=model,
-            retryable=True,
-            kind="server",
-        )
-    if is_http_library_error(exc):
-        return connection_error(
-            model, base_url, f"{type(exc).__name__}; DEEPEVAL_HTTP_CLIENT=httpx may read it", error_cls
-        )
-    return None

@@ -12,7 +12,6 @@ reply missing ``choices`` is a clear error), records token usage, and prices it.
 from __future__ import annotations
 
 import inspect
-import json
 import threading
 import warnings
 from collections.abc import Coroutine, Mapping
@@ -30,28 +29,22 @@ from deepeval.config.redaction import (
     split_url_cached,
 )
 from deepeval.config.redaction import display_url as display_url  # kept importable from here
-from deepeval.config.settings import redact
 from deepeval.errors import JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.http.errors import (
+    int_or_none,
+    malformed_key_error,
+    read_json,
+    status_error,
+    transport_error,
+)
 from deepeval.models.http.per_loop import PerLoop, share_key
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
-from deepeval.models.http.retry import (
-    RetryPolicy,
-    call_with_retries,
-    connection_error,
-    error_for_status,
-    parse_retry_after,
-    timeout_error,
-)
+from deepeval.models.http.retry import RetryPolicy, call_with_retries
 from deepeval.models.http.secrets import Secret as Secret  # kept importable from here
 from deepeval.models.http.secrets import check_base_url as check_base_url
 from deepeval.models.http.tls import library_of, shared_context
-from deepeval.models.http.transport import (
-    async_http_client_class,
-    connection_failure_in,
-    transport_setting,
-    unsent_request_error,
-)
+from deepeval.models.http.transport import async_http_client_class, transport_setting
 from deepeval.models.llms.response_format import (
     RUNGS,
     normalise_format,
@@ -343,12 +336,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     async def _attempt(self, body: dict[str, Any]) -> _Reply:
         name = self.get_model_name()
         if self._api_key.malformed:
-            raise JudgeError(
-                f"judge {name}: the API key contains a control character (e.g. a line break inside it); "
-                "no HTTP request can carry it",
-                model=name,
-                kind="auth",
-            )
+            raise malformed_key_error(f"judge {name}", model=name)
         client = self._client()
         try:
             # The SDK's generic POST (its documented way to send a body as is) rather than
@@ -357,16 +345,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             # transform fields our plain JSON body never has. Auth, headers, timeout and errors are the same; the
             # reply comes back as text, which :meth:`_parse` reads.
             text = await self._post(client, body)
-        except openai.APITimeoutError as exc:
-            failure = connection_failure_in(exc)
-            if failure is None:
-                raise timeout_error(name, self.retry_policy.timeout) from None
-            # The aiohttp transport reports a refused or dropped connection as a connect *timeout*; the underlying
-            # error says what happened.
-            raise connection_error(name, display_url(self.base_url), type(failure).__name__) from None
-        except openai.APIConnectionError as exc:
-            cause = type(exc.__cause__).__name__ if exc.__cause__ else type(exc).__name__
-            raise connection_error(name, display_url(self.base_url), cause) from None
+        except openai.APIStatusError as exc:
+            raise self._status_error(exc) from None
         except RuntimeError as exc:
             if "attached to a different loop" in str(exc) or (
                 "Event loop is closed" in str(exc) and self._callers_client_is_loop_bound
@@ -379,31 +359,33 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                     kind="bad_request",
                 ) from None
             raise
-        except openai.APIStatusError as exc:
-            err_body: dict[str, Any] = exc.body if isinstance(exc.body, dict) else {}
-            nested = err_body.get("error")
-            inner: dict[str, Any] = nested if isinstance(nested, dict) else err_body
-            detail = str(inner.get("message") or inner.get("detail") or exc.message or "")
-            raise error_for_status(
-                exc.status_code,
-                model=name,
-                detail=self._redact(detail),
-                retry_after=_retry_after(exc.response.headers),
-                code=_str_or_none(inner.get("code")),
-                param=_str_or_none(inner.get("param")),
-            ) from None
         except Exception as exc:
-            unsent = unsent_request_error(
+            mapped = transport_error(
                 exc,
                 label=f"judge {name}",
                 model=name,
                 base_url=display_url(self.base_url),
-                redact=self._redact,
+                timeout=self.retry_policy.timeout,
             )
-            if unsent is None:
+            if mapped is None:
                 raise
-            raise unsent from None
+            raise mapped from None
         return self._parse(text)
+
+    def _status_error(self, exc: openai.APIStatusError) -> JudgeError:
+        """OpenAI's error body (``{"error": {"message", "code", "param"}}``, or a bare ``message`` / ``detail``)
+        read into the shared status mapping."""
+        err_body: dict[str, Any] = exc.body if isinstance(exc.body, dict) else {}
+        nested = err_body.get("error")
+        inner: dict[str, Any] = nested if isinstance(nested, dict) else err_body
+        return status_error(
+            exc.status_code,
+            model=self.get_model_name(),
+            detail=str(inner.get("message") or inner.get("detail") or exc.message or ""),
+            headers=exc.response.headers,
+            code=_str_or_none(inner.get("code")),
+            param=_str_or_none(inner.get("param")),
+        )
 
     async def _post(self, client: openai.AsyncOpenAI, body: dict[str, Any]) -> str:
         """One POST; with a caller's httpx ``http_client``, keep-alive connections it opened on an event loop that
@@ -429,16 +411,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     def _parse(self, text: str) -> _Reply:
         """Read a successful (2xx) chat-completions reply body."""
         name = self.get_model_name()
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise JudgeError(
-                f"judge {name}: the server at {display_url(self.base_url)} replied (HTTP 2xx) with a body that "
-                f"is not JSON, starting {self._redact(text[:80])!r}",
-                model=name,
-                retryable=True,
-                kind="server",
-            ) from None
+        data = read_json(text, label=f"judge {name}", model=name, base_url=display_url(self.base_url))
         try:
             choice = data["choices"][0]
             message = choice["message"]
@@ -465,8 +438,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         return _Reply(
             text=str(content),
             tokens=tokens,
-            input_tokens=_int_or_none(usage.get("prompt_tokens")),
-            output_tokens=_int_or_none(usage.get("completion_tokens")),
+            input_tokens=int_or_none(usage.get("prompt_tokens")),
+            output_tokens=int_or_none(usage.get("completion_tokens")),
         )
 
     # -- plumbing ----------------------------------------------------------------------------------------------
@@ -474,10 +447,6 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         if self.price is None:
             return None
         return self.price.cost(reply.input_tokens or 0, reply.output_tokens or 0)
-
-    def _redact(self, text: str) -> str:
-        key = self._api_key.get()
-        return redact(text, {"key": key} if key else {})
 
     def _key_or_none(self) -> str | None:
         key = self._api_key.get()
@@ -595,22 +564,8 @@ def _blames(exc: JudgeError, param: str) -> bool:
     return blamed == param or param in str(exc)
 
 
-def _retry_after(headers: Any) -> float | None:
-    try:
-        return parse_retry_after(dict(headers.items()))
-    except Exception:
-        return None
-
-
 def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
-
-
-def _int_or_none(value: Any) -> int | None:
-    try:
-        return None if value is None else int(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def _add(a: float | None, b: float | None) -> float | None:

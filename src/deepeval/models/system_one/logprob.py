@@ -23,7 +23,7 @@ import asyncio
 import json
 import math
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -174,8 +174,11 @@ class LogprobSystemOneModel(DeepEvalBaseSystemOneModel):
     def decide(self, state: Any, questions: Questions) -> tuple[SystemOneAnswers, float | None]:
         """Sync :meth:`a_decide` (works inside a running event loop too)."""
         coro = self.a_decide(state, questions)
-        private = getattr(self.llm, "run_with_private_client", None)
-        return run_sync(private(coro) if private is not None else coro)
+        private = getattr(self.llm, "run_with_private_client", None)  # an OpenAI-compatible client's own loop
+        wrapped: Coroutine[Any, Any, tuple[SystemOneAnswers, float | None]] = (
+            private(coro) if private is not None else coro
+        )
+        return run_sync(wrapped)
 
     async def a_decide(self, state: Any, questions: Questions) -> tuple[SystemOneAnswers, float | None]:
         """One LLM call per question, concurrently; see the module docstring."""

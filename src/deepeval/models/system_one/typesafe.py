@@ -34,26 +34,19 @@ from deepeval.config.redaction import (
 from deepeval.config.settings import Settings, get_settings, redact
 from deepeval.errors import JudgeError, RequestTooLargeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
+from deepeval.models.http.errors import (
+    int_or_none,
+    malformed_key_error,
+    read_json,
+    status_error,
+    transport_error,
+)
 from deepeval.models.http.per_loop import PerLoop, share_key
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
-from deepeval.models.http.retry import (
-    RetryPolicy,
-    call_with_retries,
-    connection_error,
-    error_for_status,
-    parse_retry_after,
-    timeout_error,
-)
+from deepeval.models.http.retry import RetryPolicy, call_with_retries
 from deepeval.models.http.secrets import Secret, check_base_url
 from deepeval.models.http.tls import library_of, shared_context
-from deepeval.models.http.transport import (
-    TIMEOUT_ERRORS,
-    TRANSPORT_ERRORS,
-    connection_failure_in,
-    system_one_client_class,
-    transport_setting,
-    unsent_request_error,
-)
+from deepeval.models.http.transport import system_one_client_class, transport_setting
 from deepeval.models.system_one.schema import (
     ChoiceAnswer,
     ChoiceQuestion,
@@ -221,8 +214,9 @@ def parse_answers(
             continue
     raw_usage = data.get("usage")
     usage: dict[str, Any] = raw_usage if isinstance(raw_usage, dict) else {}
-    tin, tout = _int_or_none(usage.get("input_tokens")), _int_or_none(usage.get("output_tokens"))
-    resolved = data.get("model") if isinstance(data.get("model"), str) else None
+    tin, tout = int_or_none(usage.get("input_tokens")), int_or_none(usage.get("output_tokens"))
+    # the server's own text, kept in results (evaluation_model) and shown: redacted like every message
+    resolved = redact(data["model"]) if isinstance(data.get("model"), str) else None
     answers = SystemOneAnswers(
         nouls=nouls, choices=choices, scores=scores, model=resolved, input_tokens=tin, output_tokens=tout
     )
@@ -373,12 +367,10 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
     # -- HTTP ------------------------------------------------------------------------------------------------------
     async def _post(self, content: bytes) -> Any:
         name = str(self.name)
+        label = f"System One model {name}"
         if self._api_key.malformed:
-            raise SystemOneError(
-                f"System One model {name}: the TypeSafe API key contains a control character (e.g. a line break "
-                "inside it); no HTTP request can carry it",
-                model=name,
-                kind="auth",
+            raise malformed_key_error(
+                label, model=name, key_name="TypeSafe API key", error_cls=SystemOneError
             )
         client = self._clients.get()
         try:
@@ -390,49 +382,34 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
                     "Content-Type": "application/json",
                 },
             )
-        except TIMEOUT_ERRORS as exc:
-            failure = connection_failure_in(exc)
-            if failure is None:
-                raise timeout_error(name, self.retry_policy.timeout, SystemOneError) from None
-            # aiohttp reports a refused or dropped connection as a connect timeout; the cause says what happened
-            raise connection_error(
-                name, display_url(self.base_url), type(failure).__name__, SystemOneError
-            ) from None
-        except TRANSPORT_ERRORS as exc:
-            raise connection_error(
-                name, display_url(self.base_url), type(exc).__name__, SystemOneError
-            ) from None
         except Exception as exc:
-            unsent = unsent_request_error(
+            mapped = transport_error(
                 exc,
-                label=f"System One model {name}",
+                label=label,
                 model=name,
                 base_url=display_url(self.base_url),
-                redact=self._redact,
+                timeout=self.retry_policy.timeout,
                 error_cls=SystemOneError,
             )
-            if unsent is None:
+            if mapped is None:
                 raise
-            raise unsent from None
+            raise mapped from None
         if resp.status_code != 200:
-            raise error_for_status(
+            raise status_error(
                 resp.status_code,
                 model=name,
-                detail=self._redact(_detail_text(resp)),
-                retry_after=parse_retry_after(dict(resp.headers.items())),
+                detail=_detail_text(resp),
+                headers=resp.headers,
                 error_cls=SystemOneError,
             )
-        try:
-            return resp.json()
-        except ValueError:
-            raise SystemOneError(
-                f"System One model {name}: the server at {display_url(self.base_url)} replied with a body that "
-                f"is not JSON, starting {self._redact(resp.text[:80])!r}",
-                model=name,
-                status_code=resp.status_code,
-                retryable=True,
-                kind="server",
-            ) from None
+        return read_json(
+            resp.content,
+            label=label,
+            model=name,
+            base_url=display_url(self.base_url),
+            status=resp.status_code,
+            error_cls=SystemOneError,
+        )
 
     def _new_client(self) -> Any:
         """An ``httpx.AsyncClient``, or the SDK's aiohttp-based one (same API, httpx2 underneath)."""
@@ -456,21 +433,18 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
     async def _run_private(self, coro: Coroutine[Any, Any, T]) -> T:
         return await self._clients.run_private(coro)
 
-    def _redact(self, text: str) -> str:
-        key = self._api_key.get()
-        return redact(text, {"key": key} if key else {})
-
 
 async def _aclose(client: Any) -> None:
     await client.aclose()
 
 
 def _detail_text(resp: Any) -> str:
-    """The server's error detail: FastAPI ``{"detail": str | [{loc, msg}]}`` or the body's start."""
+    """The server's error detail: FastAPI ``{"detail": str | [{loc, msg}]}``, else the body (uncut: the shared
+    mapping redacts it before shortening it)."""
     try:
         data = resp.json()
     except ValueError:
-        return resp.text[:200]
+        return str(resp.text)
     detail = data.get("detail") if isinstance(data, dict) else None
     if isinstance(detail, list):
         parts = []
@@ -483,11 +457,4 @@ def _detail_text(resp: Any) -> str:
         return "; ".join(parts)
     if detail is not None:
         return str(detail)
-    return json.dumps(data)[:200]
-
-
-def _int_or_none(value: Any) -> int | None:
-    try:
-        return None if value is None else int(value)
-    except (TypeError, ValueError):
-        return None
+    return json.dumps(data)

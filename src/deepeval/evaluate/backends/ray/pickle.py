@@ -20,6 +20,7 @@ object store only and are never logged.
 from __future__ import annotations
 
 import contextvars
+import inspect
 import io
 import pickle
 import threading
@@ -73,11 +74,11 @@ def _set_judge_state(obj: Any, state: dict[str, Any]) -> Any:
 
 
 def _plain_pickling(cls: type[Any]) -> bool:
-    default = getattr(object, "__getstate__", None)
-    return (
-        getattr(cls, "__getstate__", None) is default
-        and cls.__reduce_ex__ is object.__reduce_ex__
-        and cls.__reduce__ is object.__reduce__
+    """Whether ``cls`` pickles as ``object`` does: it defines none of ``__getstate__``, ``__reduce_ex__`` and
+    ``__reduce__`` itself (each one found on the class is the very one ``object`` has)."""
+    return all(
+        inspect.getattr_static(cls, name, None) is inspect.getattr_static(object, name, None)
+        for name in ("__getstate__", "__reduce_ex__", "__reduce__")
     )
 
 
@@ -133,7 +134,7 @@ def _pickler_class() -> type[Any]:
 
     base: type[Any] = cloudpickle.CloudPickler
 
-    class _Pickler(base):  # type: ignore[misc, valid-type]
+    class _Pickler(base):  # type: ignore[misc]
         def reducer_override(self, obj: Any) -> Any:
             reduced = _reducer(obj)
             if reduced is not NotImplemented:

@@ -1,0 +1,44 @@
+"""The frame every measure of our metrics runs in (the engine's three metrics and the memory metrics alike).
+
+:func:`measuring` clears the result attributes, opens a :func:`~deepeval.models.usage.track_usage` block for the
+judge calls, and copies their tokens and cost onto the metric when the block ends. When the block raises, ``error``
+is the exception's message with every secret redacted (:func:`deepeval.config.redact`), ``success`` is False, the
+usage so far is still copied, and the exception propagates (``evaluate()`` turns it into the row's error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from deepeval.config.settings import redact
+from deepeval.metrics.base_metric import BaseMetric
+from deepeval.models.usage import UsageTracker, track_usage
+
+
+@contextmanager
+def measuring(metric: BaseMetric) -> Iterator[UsageTracker]:
+    """See the module docstring; yields the measure's usage tracker."""
+    metric.reset_result()
+    with track_usage() as usage:
+        try:
+            yield usage
+        except Exception as err:
+            record_failure(metric, err)
+            copy_usage(metric, usage)
+            raise
+    copy_usage(metric, usage)
+
+
+def record_failure(metric: BaseMetric, err: BaseException) -> None:
+    """``error``: ``err``'s message (its type's name when empty) with every secret redacted; ``success`` False."""
+    metric.error = redact(str(err) or type(err).__name__)
+    metric.success = False
+
+
+def copy_usage(metric: BaseMetric, usage: UsageTracker) -> None:
+    """``evaluation_cost`` (None when no judge reported a cost) and tokens (None when no judge reported any)."""
+    metric.evaluation_cost = usage.cost
+    recorded = usage.input_tokens or usage.output_tokens
+    metric.input_tokens = usage.input_tokens if recorded else None
+    metric.output_tokens = usage.output_tokens if recorded else None

@@ -1,0 +1,291 @@
+"""One mapping from what an HTTP exchange can go wrong with to :class:`~deepeval.errors.JudgeError` kinds, for
+both client families (the OpenAI-compatible chat client and the System One client call these; neither maps a
+transport failure, a status or a bad reply body on its own).
+
+* :func:`transport_error`: an exception raised while sending (the openai SDK's ``APITimeoutError`` /
+  ``APIConnectionError``, httpx's / httpx2's ``TimeoutException`` / ``TransportError``, aiohttp's own errors, a
+  request that could not be built, a body that does not decode) -> ``timeout`` / ``connection`` / ``bad_request``
+  / ``server``; None for anything else (the caller re-raises it).
+* :func:`status_error`: an HTTP error reply -> :func:`error_for_status` with the server's detail redacted before
+  it is cut and ``Retry-After`` read without ever failing.
+* :func:`read_json`: a reply body -> its JSON, or a retryable ``server`` error quoting its (redacted) start.
+* :func:`malformed_key_error`: a key no HTTP header can carry -> ``auth``, never quoting it.
+* :func:`int_or_none`: a token count from a reply's ``usage``.
+* :func:`parse_retry_after`: the wait a 429 asks for.
+
+Every message goes through :func:`deepeval.config.redact` (redaction by value, see
+:mod:`deepeval.config.redaction`), and text is redacted *before* it is shortened, so a cut cannot leave a piece
+of a key behind.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import openai
+
+from deepeval.config.settings import redact
+from deepeval.errors import ErrorKind, JudgeError
+from deepeval.models.http.transport import (
+    DECODING_ERRORS,
+    TIMEOUT_ERRORS,
+    TRANSPORT_ERRORS,
+    connection_failure_in,
+    is_http_library_error,
+    scrub_urls,
+)
+
+#: how much of a server's text is redacted before it is shortened for a message (bounds the work on a huge body)
+_REDACT_SPAN = 10_000
+
+
+class _Headers(Protocol):
+    def items(self) -> Any: ...
+
+
+_KIND_BY_STATUS = {
+    400: ErrorKind.bad_request,
+    401: ErrorKind.auth,
+    403: ErrorKind.auth,
+    404: ErrorKind.bad_request,
+    408: ErrorKind.timeout,
+    409: ErrorKind.server,
+    413: ErrorKind.context_limit,
+    422: ErrorKind.bad_request,
+    429: ErrorKind.rate_limit,
+}
+
+_HINTS = {
+    401: "check the API key",
+    403: "the key is not allowed to use this model",
+    404: "check the model name and base URL",
+    429: "rate limited",
+}
+
+
+def error_for_status(
+    status: int,
+    *,
+    model: str,
+    detail: str = "",
+    retry_after: float | None = None,
+    code: str | None = None,
+    param: str | None = None,
+    error_cls: type[JudgeError] = JudgeError,
+) -> JudgeError:
+    """The :class:`JudgeError` for an HTTP error reply.
+
+    ``retryable`` is true for 408, 409, 429 (unless ``code`` is ``insufficient_quota``: a billing problem) and 5xx.
+    A 400 whose ``code`` is ``context_length_exceeded`` has kind ``context_limit``. The error carries
+    ``retry_after`` (seconds or None) and ``param`` (the request field the server blamed, or None). ``detail`` must
+    already be free of secrets (it is the server's message; :func:`status_error` redacts it).
+    """
+    kind = _KIND_BY_STATUS.get(status, ErrorKind.server if status >= 500 else ErrorKind.bad_request)
+    retryable = status in (408, 409, 429) or status >= 500
+    if code == "context_length_exceeded":
+        kind, retryable = ErrorKind.context_limit, False
+    if status == 429 and code == "insufficient_quota":
+        retryable = False
+    hint = _HINTS.get(status, "")
+    parts = [f"judge {model}: HTTP {status}"]
+    if hint:
+        parts.append(f" ({hint})")
+    if detail:
+        parts.append(f": {detail[:300]}")
+    err = error_cls("".join(parts), model=model, status_code=status, retryable=retryable, kind=kind)
+    err.retry_after = retry_after
+    err.param = param
+    return err
+
+
+def timeout_error(model: str, seconds: float, error_cls: type[JudgeError] = JudgeError) -> JudgeError:
+    """A retryable timeout error naming the model and the per-attempt deadline."""
+    return error_cls(
+        f"judge {model}: no reply within {seconds:g} s (DEEPEVAL_JUDGE_TIMEOUT)",
+        model=model,
+        retryable=True,
+        kind=ErrorKind.timeout,
+    )
+
+
+def connection_error(
+    model: str, where: str, cause: str, error_cls: type[JudgeError] = JudgeError
+) -> JudgeError:
+    """A retryable connection error; ``where`` is the base URL (no credentials), ``cause`` the exception type."""
+    return error_cls(
+        f"judge {model}: could not connect to {where} ({cause})",
+        model=model,
+        retryable=True,
+        kind=ErrorKind.connection,
+    )
+
+
+def transport_error(
+    exc: BaseException,
+    *,
+    label: str,
+    model: str,
+    base_url: str,
+    timeout: float,
+    error_cls: type[JudgeError] = JudgeError,
+) -> JudgeError | None:
+    """The judge error for ``exc``, raised by the HTTP stack while a request was being sent, or None when ``exc``
+    is none of those (the caller re-raises it unchanged).
+
+    * a timeout (the SDK's ``APITimeoutError``, httpx's ``TimeoutException``): ``timeout`` after ``timeout``
+      seconds, unless its cause chain holds a failed connection (the aiohttp transport reports a refused or dropped
+      connection as a connect timeout): then ``connection`` naming that cause;
+    * a failed connection (the SDK's ``APIConnectionError``, named by its cause; httpx's ``TransportError``):
+      ``connection``;
+    * a request that could not be built (``ValueError``, e.g. a header value it cannot send): ``bad_request``;
+    * a reply body that does not decode (bad ``Content-Encoding``): a retryable ``server`` error;
+    * aiohttp's own errors that the SDK's aiohttp transport lets through (a reply that is not HTTP, a header over
+      aiohttp's 8,190-byte limit): a retryable ``connection`` error naming the switch to httpx.
+
+    ``base_url`` is the URL as shown (no credentials or query); ``label`` names the judge (``judge m``,
+    ``System One model jev-latest``).
+    """
+    if isinstance(exc, (openai.APITimeoutError, *TIMEOUT_ERRORS)):
+        failure = connection_failure_in(exc)
+        if failure is None:
+            return timeout_error(model, timeout, error_cls)
+        return connection_error(model, base_url, type(failure).__name__, error_cls)
+    if isinstance(exc, openai.APIConnectionError):
+        return connection_error(model, base_url, type(exc.__cause__ or exc).__name__, error_cls)
+    if isinstance(exc, TRANSPORT_ERRORS):
+        return connection_error(model, base_url, type(exc).__name__, error_cls)
+    if isinstance(exc, ValueError):
+        return error_cls(
+            f"{label}: the request could not be sent ({type(exc).__name__}: {redact(scrub_urls(str(exc)))[:200]})",
+            model=model,
+            kind=ErrorKind.bad_request,
+        )
+    if isinstance(exc, DECODING_ERRORS):
+        return error_cls(
+            f"{label}: the server at {base_url} sent a reply body that could not be decoded ({type(exc).__name__})",
+            model=model,
+            retryable=True,
+            kind=ErrorKind.server,
+        )
+    if is_http_library_error(exc):
+        return connection_error(
+            model, base_url, f"{type(exc).__name__}; DEEPEVAL_HTTP_CLIENT=httpx may read it", error_cls
+        )
+    return None
+
+
+def status_error(
+    status: int,
+    *,
+    model: str,
+    detail: str,
+    headers: _Headers | Mapping[str, str] | None,
+    code: str | None = None,
+    param: str | None = None,
+    error_cls: type[JudgeError] = JudgeError,
+) -> JudgeError:
+    """:func:`error_for_status` for a reply the wire format has read ``detail`` (and OpenAI's ``code`` /
+    ``param``) from: the detail is redacted before it is shortened, and ``Retry-After`` / ``retry-after-ms`` are
+    read from ``headers`` (a header that does not parse, or headers that cannot be read, mean "not said")."""
+    return error_for_status(
+        status,
+        model=model,
+        detail=redact(detail[:_REDACT_SPAN]),
+        retry_after=_retry_after(headers),
+        code=code,
+        param=param,
+        error_cls=error_cls,
+    )
+
+
+def parse_retry_after(headers: Mapping[str, str] | None, now: float | None = None) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` (milliseconds) or ``Retry-After`` (seconds or an HTTP date).
+
+    Returns None when neither header is present or parseable; negative values become 0.
+    """
+    if not headers:
+        return None
+    lower = {k.lower(): v for k, v in headers.items()}
+    ms = lower.get("retry-after-ms")
+    if ms is not None:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    raw = lower.get("retry-after")
+    if raw is None:
+        return None
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (now if now is not None else time.time()))
+
+
+def _retry_after(headers: _Headers | Mapping[str, str] | None) -> float | None:
+    if headers is None:
+        return None
+    try:
+        return parse_retry_after({str(k): str(v) for k, v in headers.items()})
+    except Exception:  # an error path must not fail on a header it cannot read
+        return None
+
+
+def read_json(
+    body: str | bytes,
+    *,
+    label: str,
+    model: str,
+    base_url: str,
+    status: int | None = None,
+    error_cls: type[JudgeError] = JudgeError,
+) -> Any:
+    """``body`` (a successful reply) parsed as JSON.
+
+    Raises:
+        JudgeError: (``error_cls``) a body that is not JSON: a retryable ``server`` error quoting its redacted
+            start, with ``status_code`` ``status`` (None: some 2xx).
+    """
+    try:
+        return json.loads(body)
+    except ValueError:
+        text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
+        shown = "2xx" if status is None else str(status)
+        raise error_cls(
+            f"{label}: the server at {base_url} replied (HTTP {shown}) with a body that is not JSON, starting "
+            f"{redact(text[:_REDACT_SPAN])[:80]!r}",
+            model=model,
+            status_code=status,
+            retryable=True,
+            kind=ErrorKind.server,
+        ) from None
+
+
+def malformed_key_error(
+    label: str, *, model: str, key_name: str = "API key", error_cls: type[JudgeError] = JudgeError
+) -> JudgeError:
+    """The ``auth`` error for a key holding a control character (no HTTP header can carry it); the key is never
+    quoted."""
+    return error_cls(
+        f"{label}: the {key_name} contains a control character (e.g. a line break inside it); "
+        "no HTTP request can carry it",
+        model=model,
+        kind=ErrorKind.auth,
+    )
+
+
+def int_or_none(value: Any) -> int | None:
+    """A count from a reply (``usage.prompt_tokens``, ``usage.input_tokens``...): ``int(value)``, or None when
+    absent or not a number."""
+    try:
+        return None if value is None else int(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
