@@ -369,3 +369,15 @@ def test_a_call_woken_late_after_a_stall_books_a_new_slot(monkeypatch: pytest.Mo
     assert actor.log == [("reserve", ("j",)), ("reserve", ("j", True))]  # late for its slot: booked again
     assert llm.call_count == 1
     remove_limits([llm])
+
+
+def test_no_address_starts_a_local_cluster_never_one_another_process_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from deepeval.evaluate.backends.ray.backend import init_address
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    assert init_address(RayConfig()) == "local"
+    assert init_address(RayConfig(address="auto")) == "auto"
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:6379")
+    assert init_address(RayConfig()) is None  # ray.init reads RAY_ADDRESS itself

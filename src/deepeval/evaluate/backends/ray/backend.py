@@ -42,6 +42,7 @@ worker's environment.
 from __future__ import annotations
 
 import math
+import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -68,7 +69,7 @@ class RayConfig:
     """Options of the Ray backend.
 
     ``address``: the cluster to join (``"auto"``, ``"ray://host:10001"``, ...); None starts a local cluster (or
-    joins ``RAY_ADDRESS``). Ignored when Ray is already initialised in this process.
+    joins ``RAY_ADDRESS``), never a cluster another process started with ``ray start`` (give ``"auto"`` for that). Ignored when Ray is already initialised in this process.
     ``num_workers``: blocks running at once (>= 1); None = the cluster's CPU count / ``num_cpus_per_block``.
     ``block_size``: test cases per block (>= 1); None = about four blocks per worker, at most 256 cases each.
     Smaller blocks mean finer progress and less work lost to a crash; larger blocks less overhead.
@@ -162,7 +163,7 @@ def _connect(ray: Any, config: RayConfig) -> None:
         return
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": True}
     kwargs.update(config.init_kwargs)
-    kwargs.setdefault("address", config.address)
+    kwargs.setdefault("address", init_address(config))
     started = threading.Event()
     failure: list[BaseException] = []
 
@@ -182,6 +183,15 @@ def _connect(ray: Any, config: RayConfig) -> None:
         started.wait()
     if failure:
         raise failure[0]
+
+
+def init_address(config: RayConfig) -> str | None:
+    """The ``address`` for ``ray.init``: ``config.address``; for None, ``RAY_ADDRESS`` when set, else ``"local"``.
+    ``ray.init(address=None)`` would also join a cluster another process started with ``ray start`` on this
+    machine (and then refuse ``num_cpus``), where None is documented to start a local cluster."""
+    if config.address is not None or os.environ.get("RAY_ADDRESS"):
+        return config.address
+    return "local"
 
 
 def _block_bounds(n: int, block_size: int) -> list[tuple[int, int]]:
