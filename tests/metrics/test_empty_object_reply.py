@@ -73,3 +73,18 @@ def test_reply_without_the_asked_fields_is_a_structured_output_error(
         metric.measure(case)
     assert metric.success is not True
     assert llm.calls == 2  # the first reply and exactly one re-ask
+
+
+def test_a_huge_non_json_reply_fails_fast_instead_of_being_repaired() -> None:
+    from deepeval.models.structured import REPAIR_MAX_CHARS, parse_json_text
+
+    llm = ObjectReplyLLM("a" * (REPAIR_MAX_CHARS * 20))
+    metric = _metric(AnswerRelevancyMetric, llm, "llm")
+    with pytest.raises(StructuredOutputError, match="replies over 1,000,000 are not repaired"):
+        metric.measure(SINGLE)
+    assert llm.calls == 2
+    # a huge reply that is valid JSON still parses
+    assert (
+        parse_json_text('{"statements": ["' + "b" * (REPAIR_MAX_CHARS * 2) + '"]}')["statements"][0][:3]
+        == "bbb"
+    )

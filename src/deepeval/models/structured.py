@@ -76,6 +76,10 @@ def model_name(model: Any) -> str:
         return type(model).__name__
 
 
+#: the longest reply text :func:`parse_json_text` hands to ``json_repair`` (judge replies are a few KB)
+REPAIR_MAX_CHARS = 1_000_000
+
+
 def parse_json_text(text: str) -> Any:
     """Parse ``text`` as JSON: strict first, then the first ``{...}``/``[...]`` span, then ``json_repair``.
 
@@ -94,6 +98,12 @@ def parse_json_text(text: str) -> Any:
             return json.loads(body[start : max(body.rfind("}"), body.rfind("]")) + 1])
         except json.JSONDecodeError:
             pass
+    if len(body) > REPAIR_MAX_CHARS:
+        # json_repair is pure Python: a multi-megabyte non-JSON reply would hold the event loop for minutes, out of
+        # reach of the per-attempt timeout
+        raise ValueError(
+            f"no JSON found in the reply ({len(body):,} characters; replies over {REPAIR_MAX_CHARS:,} are not repaired)"
+        )
     repaired = repair_json(body, return_objects=True)
     if repaired in ("", None, [], {}) and body not in ("[]", "{}"):
         raise ValueError("no JSON found in the reply")
