@@ -188,3 +188,23 @@ def test_a_non_json_body_is_a_retryable_server_error_quoting_its_redacted_start(
 )
 def test_token_counts_parse_once_for_both_families(value: object, expected: int | None) -> None:
     assert int_or_none(value) == expected
+
+
+@pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
+def test_an_html_error_page_is_quoted_as_text_by_both_clients(
+    transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a proxy's error page is the only clue the server gives: its text reaches the error, tags dropped, key hidden
+    monkeypatch.setenv("DEEPEVAL_HTTP_CLIENT", transport)
+    page = f"<html><head><style>p {{x: 1}}</style></head><body><h1>400 Bad Request</h1><p>model not loaded {KEY}</p></body></html>"
+    with OpenAIChatServer(faults=[Fault.non_json(page, status=400)]) as srv:
+        with pytest.raises(JudgeError) as a:
+            LocalModel(model="m", base_url=srv.base_url, api_key=KEY, retry_policy=POLICY).generate("q")
+    with SystemOneServer(faults=[Fault.non_json(page, status=400)]) as srv:
+        with pytest.raises(SystemOneError) as b:
+            TypeSafeModel(model="m", api_key=KEY, base_url=srv.base_url, retry_policy=POLICY).decide(
+                "s", {"q": NoulQuestion(instructions="Is it?")}
+            )
+    for err in (a.value, b.value):
+        assert str(err) == "judge m: HTTP 400: 400 Bad Request model not loaded ***"
+        assert err.kind == "bad_request" and not err.retryable

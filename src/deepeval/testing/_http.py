@@ -24,7 +24,7 @@ class Fault:
         * ``"status"``: reply ``status`` with JSON ``body`` (a default error body when None) and, for 429,
           ``Retry-After: retry_after`` (seconds) and/or ``retry-after-ms: retry_after_ms``.
         * ``"slow"``: wait ``delay`` seconds, then answer normally (a client with a shorter deadline times out).
-        * ``"non_json"``: reply 200 with ``text/html`` body ``body_text``.
+        * ``"non_json"``: reply ``status`` (200 unless given) with ``text/html`` body ``body_text``.
         * ``"drop_field"``: answer normally but delete top-level ``field_name`` from the JSON reply.
         * ``"disconnect"``: close the connection without any reply.
         * ``"echo"``: reply ``status`` with the JSON body and headers ``echo(credential)`` returns, where
@@ -64,9 +64,9 @@ class Fault:
         return cls("slow", delay=delay)
 
     @classmethod
-    def non_json(cls, text: str = "<html><body>502 Bad Gateway</body></html>") -> Fault:
-        """A 200 reply whose body is not JSON."""
-        return cls("non_json", body_text=text)
+    def non_json(cls, text: str = "<html><body>502 Bad Gateway</body></html>", status: int = 200) -> Fault:
+        """A reply (200 unless ``status`` is given) whose body is not JSON."""
+        return cls("non_json", body_text=text, status=status)
 
     @classmethod
     def drop_field(cls, name: str) -> Fault:
@@ -362,7 +362,7 @@ class LoopbackServer:
                 self._send(h, fault.status, body, headers)
                 return
             if fault.kind == "non_json":
-                self._send(h, 200, fault.body_text)
+                self._send(h, fault.status, fault.body_text)
                 return
             if fault.kind == "echo" and fault.echo is not None:
                 body, echoed = fault.echo((auth or "").removeprefix("Bearer "))

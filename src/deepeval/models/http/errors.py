@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import re
 import time
 from collections.abc import Mapping
 from typing import Any, Protocol
@@ -176,6 +177,15 @@ def transport_error(
             model, base_url, f"{type(exc).__name__}; DEEPEVAL_HTTP_CLIENT=httpx may read it", error_cls
         )
     return None
+
+
+_TAG = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.IGNORECASE | re.DOTALL)
+
+
+def plain_text(body: str) -> str:
+    """An error body that is not JSON, as one line of text: HTML tags (and script/style blocks) removed, runs of
+    whitespace joined, so a proxy's error page reads as its message."""
+    return " ".join(_TAG.sub(" ", body).split())
 
 
 def status_error(

@@ -34,6 +34,7 @@ from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.http.errors import (
     int_or_none,
     malformed_key_error,
+    plain_text,
     read_json,
     status_error,
     transport_error,
@@ -378,10 +379,12 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         err_body: dict[str, Any] = exc.body if isinstance(exc.body, dict) else {}
         nested = err_body.get("error")
         inner: dict[str, Any] = nested if isinstance(nested, dict) else err_body
+        # a body that is not JSON (a proxy's HTML page) is the only clue the server gave: quote its text
+        raw = plain_text(exc.body) if isinstance(exc.body, str) else ""
         return status_error(
             exc.status_code,
             model=self.get_model_name(),
-            detail=str(inner.get("message") or inner.get("detail") or exc.message or ""),
+            detail=str(inner.get("message") or inner.get("detail") or raw or exc.message or ""),
             headers=exc.response.headers,
             code=_str_or_none(inner.get("code")),
             param=_str_or_none(inner.get("param")),

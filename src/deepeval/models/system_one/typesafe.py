@@ -37,6 +37,7 @@ from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.http.errors import (
     int_or_none,
     malformed_key_error,
+    plain_text,
     read_json,
     status_error,
     transport_error,
@@ -444,7 +445,7 @@ def _detail_text(resp: Any) -> str:
     try:
         data = resp.json()
     except ValueError:
-        return str(resp.text)
+        return plain_text(str(resp.text))
     detail = data.get("detail") if isinstance(data, dict) else None
     if isinstance(detail, list):
         parts = []
