@@ -123,6 +123,14 @@ def test_secret_in_error_is_redacted(monkeypatch, tmp_path):
         assert secret not in f.read_text()
 
 
+def test_secret_in_a_judge_name_is_redacted_on_the_row(monkeypatch):
+    secret = "sk-test-SECRET-0123456789"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    result = run(cases(1), [ScoreMetric(0.5, judge=f"proxy-judge?key={secret}")])
+    assert result.test_results[0].metrics_data[0].evaluation_model == "proxy-judge?key=***"
+    assert secret not in result.to_json()
+
+
 def test_skip_on_missing_params_marks_rows_skipped():
     needs_ctx = ScoreMetric(1.0, name="Ctx", requires=["retrieval_context"])
     other = ScoreMetric(1.0, name="Other")

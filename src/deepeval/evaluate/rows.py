@@ -30,8 +30,9 @@ def metric_name(metric: Any) -> str:
 
 
 def _judge_name(model: Any) -> str | None:
-    """``evaluation_model`` as a string, interned (a run has a handful of distinct judge names)."""
-    return None if model is None else sys.intern(str(model))
+    """``evaluation_model`` as a string, redacted (a custom model's name can be built from its settings) and
+    interned (a run has a handful of distinct judge names)."""
+    return None if model is None else sys.intern(redact(str(model)))
 
 
 def format_error(err: BaseException) -> str:
