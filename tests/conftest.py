@@ -31,3 +31,17 @@ def regression_env(tmp_path, monkeypatch):
     monkeypatch.setenv("DEEPEVAL_DISABLE_DOTENV", "1")
     for key in _KEYS:
         monkeypatch.delenv(key, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _registered_secrets_restored():
+    """Secrets a test registers (a model's key, URL credentials) are process-wide by design; forget them after
+    the test, so a test asserting what ``redact`` leaves alone does not depend on which tests ran before it."""
+    from deepeval.config import redaction
+
+    with redaction._lock:
+        before = set(redaction._values)
+    yield
+    with redaction._lock:
+        redaction._values.intersection_update(before)
+        redaction._ordered = tuple(sorted(redaction._values, key=len, reverse=True))

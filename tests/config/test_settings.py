@@ -149,9 +149,25 @@ def test_empty_process_value_wins_and_counts_as_unset(
         ("http://[::1]:8000/v1", "http://[::1]:8000/v1"),
         ("http://tok_123@host/p?a=1&b=", "http://***@host/p?a=***&b=***"),
         ("not a url", "not a url"),
+        # URLs that do not parse (port out of range, unclosed bracket) still lose their credentials, even when the
+        # password was never registered as a secret
+        (
+            "http://u:NEVERSEEN99@127.0.0.1:99999/v1?api_key=Q7654321",
+            "http://***@127.0.0.1:99999/v1?api_key=***",
+        ),
+        ("http://[::1/v1?k=abc#frag", "http://[::1/v1?k=***"),
     ],
 )
 def test_safe_url_hides_password_and_query_values(url: str, shown: str) -> None:
     from deepeval.config.settings import safe_url
 
     assert safe_url(url) == shown
+
+
+def test_display_url_of_a_url_that_does_not_parse_drops_credentials_and_query() -> None:
+    from deepeval.config.redaction import display_url
+
+    assert (
+        display_url("http://u:NEVERSEEN99@127.0.0.1:99999/v1?api_key=Q7654321")
+        == "http://***@127.0.0.1:99999/v1"
+    )

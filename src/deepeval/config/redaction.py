@@ -292,6 +292,21 @@ def _host(hostname: str | None, port: int | None) -> str:
     return f"{host}:{port}" if port is not None else host
 
 
+_USERINFO = re.compile(r"(?<=//)[^/?#]*@")
+_QUERY_VALUE = re.compile(r"=[^&#]*")
+
+
+def _rough(url: str, query: bool) -> str:
+    """A URL that does not parse (a bad port, an unclosed ``[``), made safe by pattern: user-info becomes
+    ``***@``; the query and fragment go, or (``query``) keep their names with ``***`` values; then known secrets
+    are scrubbed."""
+    text = _USERINFO.sub("***@", url, count=1)
+    base, sep, rest = text.partition("?") if "?" in text else text.partition("#")
+    if sep == "?" and query:
+        base += "?" + _QUERY_VALUE.sub("=***", rest.split("#", 1)[0])
+    return scrub(base)
+
+
 def display_url(url: str | None) -> str:
     """``url`` without user-info, query or fragment (safe to show in messages); ``<default>`` when unset."""
     if not url:
@@ -300,7 +315,7 @@ def display_url(url: str | None) -> str:
         parts = urllib.parse.urlsplit(str(url))
         host = _host(parts.hostname, parts.port)
     except ValueError:
-        return scrub(str(url))
+        return _rough(str(url), query=False)
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
@@ -312,7 +327,7 @@ def safe_url(url: str) -> str:
         parts = urllib.parse.urlsplit(url)
         port = parts.port
     except ValueError:
-        return scrub(url)
+        return _rough(url, query=True)
     if not parts.scheme or not parts.netloc:
         return scrub(url)
     host = _host(parts.hostname, port)
