@@ -103,6 +103,43 @@ def main() -> None:
         report["blind"] = blind
         REPORT.write_text(json.dumps(report, indent=1) + "\n")
         print(f"wrote the blind section of {REPORT.relative_to(REPO)}")
+        PACKAGED.write_text(json.dumps(packaged_summary(blind), indent=1) + "\n")
+        print(f"wrote {PACKAGED.relative_to(REPO)}")
+
+
+#: the blind-test lines the installed package shows (``deepeval quickstart``): a copy of report.json's numbers
+PACKAGED = REPO / "src" / "deepeval" / "models" / "embedded" / "data" / "blind_test_summary.json"
+_SHOWN = {
+    "answer_relevancy": (
+        "accuracy",
+        "baseline_accuracy",
+        "ece",
+        "item_within_0.15",
+        "baseline_item_within_0.15",
+    ),
+    "contextual_relevancy": (
+        "accuracy",
+        "baseline_accuracy",
+        "ece",
+        "item_within_0.15",
+        "baseline_item_within_0.15",
+    ),
+    "knowledge_retention": ("accuracy", "baseline_accuracy", "ece", "keeps_judged_keeps"),
+    "memory_grade": ("grade_within_1", "grade_baseline_within_1", "grade_wrong_graded_4_plus"),
+    "claim_support": ("accuracy", "baseline_accuracy", "ece"),
+}
+
+
+def packaged_summary(blind: dict[str, Any]) -> dict[str, Any]:
+    """The blind-test numbers of each metric (the keys of :data:`_SHOWN`), for the package data file."""
+    out: dict[str, Any] = {
+        "about": "embedded judge on the blind-test sets (training/blind/), from training/blind_eval.py"
+    }
+    for metric, keys in _SHOWN.items():
+        test = blind.get(metric, {}).get("blind_test")
+        if test:
+            out[metric] = {k: test[k] for k in keys if k in test} | {"units": test.get("units")}
+    return out
 
 
 if __name__ == "__main__":

@@ -24,3 +24,20 @@ def test_quickstart_does_not_claim_reports_it_could_not_write(tmp_path: Path) ->
     result = CliRunner().invoke(app, ["quickstart", "--limit", "1", "--no-table", "--results-folder", folder])
     assert not Path(folder).exists()
     assert f"Reports written to {folder}" not in result.output
+
+
+def test_the_shipped_blind_test_summary_is_the_report_s_blind_test_numbers() -> None:
+    import json
+
+    from deepeval.cli.quickstart import _BLIND_ROWS, blind_test_table
+
+    root = Path(__file__).resolve().parents[2]
+    report = json.loads((root / "training" / "report.json").read_text())["blind"]
+    shipped = json.loads(
+        (root / "src" / "deepeval" / "models" / "embedded" / "data" / "blind_test_summary.json").read_text()
+    )
+    for key, _label, measured, baseline, _what in _BLIND_ROWS:
+        for name in (measured, baseline):
+            if name is not None:
+                assert shipped[key][name] == report[key]["blind_test"][name], (key, name)
+    assert blind_test_table().row_count == len(_BLIND_ROWS)

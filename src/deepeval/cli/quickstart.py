@@ -13,6 +13,73 @@ from rich.table import Table
 from deepeval.cli.main import app
 from deepeval.errors import ConfigurationError, DeepEvalError
 
+#: (metric key, label, the measured number, its baseline, what the number is)
+_BLIND_ROWS = (
+    ("answer_relevancy", "AnswerRelevancy", "accuracy", "baseline_accuracy", "statements judged right"),
+    (
+        "contextual_relevancy",
+        "ContextualRelevancy",
+        "accuracy",
+        "baseline_accuracy",
+        "context sentences judged right",
+    ),
+    ("answer_relevancy", "AnswerRelevancy", "item_within_0.15", None, "item scores within +-0.15 of gold"),
+    (
+        "contextual_relevancy",
+        "ContextualRelevancy",
+        "item_within_0.15",
+        None,
+        "item scores within +-0.15 of gold",
+    ),
+    (
+        "knowledge_retention",
+        "KnowledgeRetention",
+        "accuracy",
+        "baseline_accuracy",
+        "assistant turns judged right",
+    ),
+    (
+        "knowledge_retention",
+        "KnowledgeRetention",
+        "keeps_judged_keeps",
+        None,
+        "turns that keep facts judged keeping",
+    ),
+    (
+        "memory_grade",
+        "memory grade",
+        "grade_within_1",
+        "grade_baseline_within_1",
+        "grades within +-1 of gold",
+    ),
+)
+
+
+def blind_test_table() -> Table:
+    """The embedded judge's numbers on the blind-test sets (written without sight of its rules; shipped as
+    ``models/embedded/data/blind_test_summary.json`` by ``training/blind_eval.py``), beside a trivial baseline."""
+    import json
+    from importlib import resources
+
+    raw = (
+        resources.files("deepeval.models.embedded")
+        .joinpath("data", "blind_test_summary.json")
+        .read_text("utf-8")
+    )
+    data: dict[str, Any] = json.loads(raw)
+    table = Table(
+        title="Embedded judge on blind-test sets nobody here wrote (training/blind/)", show_lines=False
+    )
+    for column in ("metric", "what is measured", "blind-test", "trivial baseline"):
+        table.add_column(column, justify="right" if column in ("blind-test", "trivial baseline") else "left")
+    for key, label, measured, baseline, what in _BLIND_ROWS:
+        numbers = data.get(key, {})
+        if measured not in numbers:
+            continue
+        base = numbers.get(baseline) if baseline else None
+        table.add_row(label, what, f"{numbers[measured]:.2f}", "-" if base is None else f"{base:.2f}")
+    return table
+
 
 def _pearson(xs: list[float], ys: list[float]) -> float | None:
     if len(xs) < 3 or statistics.pstdev(xs) == 0 or statistics.pstdev(ys) == 0:
@@ -124,7 +191,10 @@ def _report(
         if r.metrics_data[0].error is None
     ]
 
-    summary = Table(title="Quickstart summary: scores against human labels", show_lines=False)
+    summary = Table(
+        title="Quickstart summary: scores against human labels (ours: the quickstart's own labels)",
+        show_lines=False,
+    )
     summary.add_column("metric")
     summary.add_column("what is compared")
     summary.add_column("value", justify="right")
@@ -154,6 +224,8 @@ def _report(
     summary.add_row("all", "wall time (s)", f"{elapsed:.1f}")
     console.print(summary)
     console.print(f"Judge(s): {', '.join(judges) if judges else 'none'}")
+    if any("(embedded, offline)" in j for j in judges):
+        console.print(blind_test_table())
     for name, metric, err in errored[:10]:
         console.print(f"[red]error[/red] {name} / {metric}: {err}")
     export_errors = [str(r.extras["export_error"]) for r in (rag, conv) if r.extras.get("export_error")]
