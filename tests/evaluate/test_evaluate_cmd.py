@@ -365,3 +365,61 @@ def test_tilde_in_the_test_case_file_path_is_the_home_folder(tmp_path, monkeypat
     monkeypatch.setenv("HOME", str(home))
     (home / "cases.jsonl").write_text('{"input": "q"}\n', encoding="utf-8")
     assert [c.input for c in load_test_cases("~/cases.jsonl")] == ["q"]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "bad"),
+    [
+        (
+            "cases.jsonl",
+            '{"input": "q1", "actual_output": "one two three four"}\n'
+            '{"input": "q2", "actual_output": "a", "retrieval_context": "not a list"}\n'
+            "{not json\n"
+            '{"input": "q4", "actual_output": "one two"}\n',
+            [":2: ", ":3: "],
+        ),
+        (
+            "cases.json",
+            '[{"input": "q1", "actual_output": "one two three four"}, 7, {"input": "q4", "actual_output": "one two"}]',
+            ["[1]: "],
+        ),
+        (
+            "cases.csv",
+            "input,actual_output,completion_time\nq1,one two three four,\nq2,a,soon\nq4,one two,\n",
+            [":3: "],
+        ),
+    ],
+)
+def test_skip_invalid_loads_the_valid_test_cases_and_names_each_skipped_one(tmp_path, name, content, bad):
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(ConfigurationError):
+        load_test_cases(path)  # without the option, one bad record stops the load
+    invalid: list[str] = []
+    cases = load_test_cases(path, invalid=invalid)
+    assert [c.input for c in cases] == ["q1", "q4"]
+    assert len(invalid) == len(bad) and all(
+        f"{path}{where}" in msg for where, msg in zip(bad, invalid, strict=True)
+    )
+
+
+def test_cli_skip_invalid_evaluates_the_rest_and_reports_every_skipped_line(tmp_path, metric_module):
+    data = tmp_path / "cases.jsonl"
+    data.write_text(
+        '{"input": "q1", "actual_output": "one two three four"}\n'
+        '{"input": "q2", "actual_output": "a", "retrieval_context": "not a list"}\n'
+        '{"input": "q3", "actual_output": "one two three four five"}\n'
+    )
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--no-progress"])
+    assert res.exit_code == 2 and f"{data}:2: " in res.output
+    res = CliRunner().invoke(
+        app, ["evaluate", str(data), "-m", metric_module, "--no-progress", "--skip-invalid"]
+    )
+    assert res.exit_code == 0, res.output
+    assert f"deepeval evaluate: skipped {data}:2: " in res.output
+    assert "1 invalid test case(s) skipped, 2 evaluated" in res.output
+    assert "2/2 test cases passed" in res.output
+    # nothing valid left: still a clear error, naming what was skipped
+    data.write_text('{"input": "q2", "actual_output": "a", "retrieval_context": "x"}\n')
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--skip-invalid"])
+    assert res.exit_code == 2 and "no test cases in the file (1 invalid skipped; first: " in res.output

@@ -111,6 +111,11 @@ def evaluate_file(
         None, "--csv", help="Also write one row per test case x metric to this CSV file."
     ),
     full_reason: bool = typer.Option(False, "--full-reason", help="Print every reason and error in full."),
+    skip_invalid: bool = typer.Option(
+        False,
+        "--skip-invalid",
+        help="Skip test cases that are not valid (each is named on stderr) and evaluate the rest.",
+    ),
 ) -> None:
     """Evaluate the test cases in PATH and print the results table."""
     from deepeval.errors import DeepEvalError
@@ -127,7 +132,15 @@ def evaluate_file(
     from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
     try:
-        cases = load_test_cases(path)
+        invalid: list[str] | None = [] if skip_invalid else None
+        cases = load_test_cases(path, invalid=invalid)
+        for message in invalid or []:
+            typer.echo(f"deepeval evaluate: skipped {message}", err=True)
+        if invalid:
+            typer.echo(
+                f"deepeval evaluate: {len(invalid)} invalid test case(s) skipped, {len(cases)} evaluated",
+                err=True,
+            )
         specs = list(metric or [])
         if not specs:
             if any(isinstance(c, LLMTestCase) for c in cases):

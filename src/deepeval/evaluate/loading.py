@@ -17,7 +17,8 @@ may be snake_case or camelCase.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,27 +86,48 @@ def _read_text(p: Path) -> str:
         ) from None
 
 
-def _jsonl(p: Path, text: str) -> list[LLMTestCase | ConversationalTestCase]:
-    cases = []
+_Case = LLMTestCase | ConversationalTestCase
+
+
+def _keep(cases: list[_Case], make: Callable[[], _Case], invalid: list[str] | None) -> None:
+    """Append ``make()`` to ``cases``; with an ``invalid`` list, a record that fails goes there as its message
+    (file and line or index named) instead of stopping the load."""
+    try:
+        cases.append(make())
+    except ConfigurationError as err:
+        if invalid is None:
+            raise
+        invalid.append(str(err))
+
+
+def _jsonl_case(line: str, where: str) -> _Case:
+    return _build(_json(line, where), where)
+
+
+def _jsonl(p: Path, text: str, invalid: list[str] | None = None) -> list[_Case]:
+    cases: list[_Case] = []
     # Lines end at "\n" only (and "\r\n"): str.splitlines() would also split at U+2028, U+0085 and other
     # characters that JSON allows raw inside a string.
     for n, line in enumerate(text.split("\n"), start=1):
         line = line.removesuffix("\r")
         if not line.strip():
             continue
-        cases.append(_build(_json(line, f"{p}:{n}"), f"{p}:{n}"))
+        where = f"{p}:{n}"
+        _keep(cases, functools.partial(_jsonl_case, line, where), invalid)
     return cases
 
 
-def _csv(p: Path, text: str) -> list[LLMTestCase | ConversationalTestCase]:
+def _csv(p: Path, text: str, invalid: list[str] | None = None) -> list[_Case]:
     """The test cases of a CSV file under the shared reading rules (:func:`deepeval._records.csv_rows`)."""
     try:
-        return _csv_rows(p, _records.csv_rows(text))
+        return _csv_rows(p, _records.csv_rows(text), invalid)
     except _records.RecordTextError as err:
         raise ConfigurationError(f"{p}:{err.line}: {err.reason}") from None
 
 
-def _csv_rows(p: Path, rows: Iterator[tuple[int, list[str]]]) -> list[LLMTestCase | ConversationalTestCase]:
+def _csv_rows(
+    p: Path, rows: Iterator[tuple[int, list[str]]], invalid: list[str] | None = None
+) -> list[_Case]:
     _, header = next(rows, (0, []))
     if not header:
         raise ConfigurationError(f"{p}: the CSV file has no header row")
@@ -119,23 +141,29 @@ def _csv_rows(p: Path, rows: Iterator[tuple[int, list[str]]]) -> list[LLMTestCas
                 "guess, so rename or remove one"
             )
         seen.add(column)
-    cases = []
+    cases: list[_Case] = []
     for line, row in rows:
-        where = f"{p}:{line}"
-        nameless = next(
-            (i for i, (k, v) in enumerate(zip(header, row, strict=True)) if k == "" and v != ""), None
-        )
-        if nameless is not None:
-            raise ConfigurationError(
-                f"{where}: cell {nameless + 1} has a value but its column has no header name"
-            )
-        obj = {k: _csv_value(k, v, where) for k, v in zip(header, row, strict=True) if v != ""}
-        cases.append(_build(obj, where))
+        _keep(cases, functools.partial(_csv_case, header, row, f"{p}:{line}"), invalid)
     return cases
 
 
-def load_test_cases(path: str | Path) -> list[LLMTestCase | ConversationalTestCase]:
+def _csv_case(header: list[str], row: list[str], where: str) -> _Case:
+    nameless = next(
+        (i for i, (k, v) in enumerate(zip(header, row, strict=True)) if k == "" and v != ""), None
+    )
+    if nameless is not None:
+        raise ConfigurationError(
+            f"{where}: cell {nameless + 1} has a value but its column has no header name"
+        )
+    obj = {k: _csv_value(k, v, where) for k, v in zip(header, row, strict=True) if v != ""}
+    return _build(obj, where)
+
+
+def load_test_cases(path: str | Path, *, invalid: list[str] | None = None) -> list[_Case]:
     """All test cases in ``path`` (see module docstring), in file order.
+
+    With ``invalid`` (a list), a record that is not a valid test case (a bad JSONL line, JSON item or CSV row) is
+    skipped and its message appended there, naming its line or index; problems of the whole file still raise.
 
     Raises:
         ConfigurationError: missing or unreadable file, not UTF-8, unknown extension, bad JSON/CSV (also JSON
@@ -149,18 +177,20 @@ def load_test_cases(path: str | Path) -> list[LLMTestCase | ConversationalTestCa
     if suffix not in (".jsonl", ".json", ".csv"):
         raise ConfigurationError(f"{p}: unknown file type {suffix!r}; use .jsonl, .json or .csv")
     text = _read_text(p)
-    cases: list[LLMTestCase | ConversationalTestCase]
+    cases: list[_Case] = []
     if suffix == ".jsonl":
-        cases = _jsonl(p, text)
+        cases = _jsonl(p, text, invalid)
     elif suffix == ".json":
         data = _json(text, str(p))
         if isinstance(data, dict) and isinstance(data.get("test_cases"), list):
             data = data["test_cases"]
         if not isinstance(data, list):
             raise ConfigurationError(f'{p}: expected a list of test cases or {{"test_cases": [...]}}')
-        cases = [_build(obj, f"{p}[{i}]") for i, obj in enumerate(data)]
+        for i, obj in enumerate(data):
+            _keep(cases, functools.partial(_build, obj, f"{p}[{i}]"), invalid)
     else:
-        cases = _csv(p, text)
+        cases = _csv(p, text, invalid)
     if not cases:
-        raise ConfigurationError(f"{p}: no test cases in the file")
+        skipped = f" ({len(invalid)} invalid skipped; first: {invalid[0]})" if invalid else ""
+        raise ConfigurationError(f"{p}: no test cases in the file{skipped}")
     return cases
