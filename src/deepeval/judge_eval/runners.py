@@ -169,25 +169,27 @@ async def _decide_units(
     _timed_units(units, time.perf_counter() - t0)
 
 
+def _relevancy_unit(item: Item, unit_id: str, st: dict[str, Any], question: str) -> Unit:
+    """One labelled answer or context statement, with the word-overlap baseline's P and verdict."""
+    unit = Unit(
+        item.id,
+        unit_id,
+        st["text"],
+        st["label"],
+        st["label"] == "relevant",
+        list(st.get("tags", [])),
+        baseline_p=baselines.relevancy_overlap(question, st["text"]),
+    )
+    unit.baseline_positive = baselines.relevant_by_overlap(unit.baseline_p)
+    return unit
+
+
 async def _answer_relevancy(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
     from deepeval.test_case import LLMTestCase
 
     d = item.data
     q = d["input"]
-    units = [
-        Unit(
-            item.id,
-            f"s{i}",
-            st["text"],
-            st["label"],
-            st["label"] == "relevant",
-            list(st.get("tags", [])),
-            baseline_p=baselines.relevancy_overlap(q, st["text"]),
-        )
-        for i, st in enumerate(d["statements"])
-    ]
-    for u in units:
-        u.baseline_positive = baselines.relevant_by_overlap(u.baseline_p)
+    units = [_relevancy_unit(item, f"s{i}", st, q) for i, st in enumerate(d["statements"])]
     await _decide_units(
         j, units, lambda: j.instance._judge_statements(j.context(), q, [u.text for u in units])
     )
@@ -204,20 +206,8 @@ async def _contextual_relevancy(j: _Judging, item: Item) -> tuple[list[Unit], It
     units: list[Unit] = []
     for st in d["statements"]:
         n = st["node"]
-        units.append(
-            Unit(
-                item.id,
-                f"n{n}s{len(per_node[n])}",
-                st["text"],
-                st["label"],
-                st["label"] == "relevant",
-                list(st.get("tags", [])),
-                baseline_p=baselines.relevancy_overlap(q, st["text"]),
-            )
-        )
+        units.append(_relevancy_unit(item, f"n{n}s{len(per_node[n])}", st, q))
         per_node[n].append(st["text"])
-    for u in units:
-        u.baseline_positive = baselines.relevant_by_overlap(u.baseline_p)
     await _decide_units(j, units, lambda: j.instance._decide(j.context(), q, per_node, nodes))
     case = LLMTestCase(
         input=q, actual_output=d.get("actual_output") or "(not given)", retrieval_context=nodes
