@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from _support.judges import UserSystemOne
 from deepeval.errors import SystemOneError
 from deepeval.metrics import AnswerRelevancyMetric
-from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.system_one.call import a_decide_checked, check_decision
 from deepeval.models.system_one.schema import NoulAnswer, ScoreAnswer, SystemOneAnswers
 from deepeval.test_case import LLMTestCase
@@ -37,40 +36,20 @@ def whole_answers(questions: Any) -> SystemOneAnswers:
     return SystemOneAnswers(nouls=nouls, scores=scores)
 
 
-class UserS1(DeepEvalBaseSystemOneModel):
-    def __init__(self, fn: Callable[[Any, Any], Any], name: str = "my-s1") -> None:
-        self.fn = fn
-        self.calls = 0
-        super().__init__(name)
-
-    def load_model(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    def decide(self, state: Any, questions: Any) -> Any:
-        self.calls += 1
-        return self.fn(state, questions)
-
-    async def a_decide(self, state: Any, questions: Any) -> Any:
-        return self.decide(state, questions)
-
-    def get_model_name(self) -> str:
-        return str(self.name)
-
-
 def llm() -> ScriptedLLM:
     return ScriptedLLM(router(statements=["A.", "B."], verdicts=["yes", "no"], reason="llm reason"))
 
 
 @pytest.mark.parametrize("async_mode", [True, False])
 def test_bare_answers_accepted_with_cost_none(async_mode: bool) -> None:
-    s1 = UserS1(lambda s, q: whole_answers(q))
+    s1 = UserSystemOne(lambda s, q: whole_answers(q))
     m = AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one", async_mode=async_mode)
     assert m.measure(CASE) == pytest.approx(EXPECTED)
     assert m.evaluation_cost is None and m.error is None
 
 
 def test_dict_answers_accepted_and_cost_kept() -> None:
-    s1 = UserS1(lambda s, q: (whole_answers(q).model_dump(), 0.25))
+    s1 = UserSystemOne(lambda s, q: (whole_answers(q).model_dump(), 0.25))
     m = AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one")
     assert m.measure(CASE) == pytest.approx(EXPECTED)
     assert m.evaluation_cost == pytest.approx(0.25)
@@ -89,7 +68,7 @@ def test_dict_answers_accepted_and_cost_kept() -> None:
 def test_wrong_shapes_get_a_clear_error_in_system_one_mode(
     returned: Any, described: str, async_mode: bool
 ) -> None:
-    s1 = UserS1(lambda s, q: returned, name="shape-s1")
+    s1 = UserSystemOne(lambda s, q: returned, name="shape-s1")
     m = AnswerRelevancyMetric(system_one_model=s1, eval_mode="system_one", async_mode=async_mode)
     with pytest.raises(SystemOneError) as info:
         m.measure(CASE)
@@ -102,11 +81,11 @@ def test_wrong_shapes_get_a_clear_error_in_system_one_mode(
 def test_bad_cost_is_named() -> None:
     answers = SystemOneAnswers()
     with pytest.raises(SystemOneError, match="a cost of type str"):
-        check_decision((answers, "0.1"), UserS1(lambda s, q: None))
+        check_decision((answers, "0.1"), UserSystemOne(lambda s, q: None))
     with pytest.raises(SystemOneError, match="a cost of type bool"):
-        check_decision((answers, True), UserS1(lambda s, q: None))
-    assert check_decision((answers, 1), UserS1(lambda s, q: None)) == (answers, 1.0)
-    assert check_decision(answers, UserS1(lambda s, q: None)) == (answers, None)
+        check_decision((answers, True), UserSystemOne(lambda s, q: None))
+    assert check_decision((answers, 1), UserSystemOne(lambda s, q: None)) == (answers, 1.0)
+    assert check_decision(answers, UserSystemOne(lambda s, q: None)) == (answers, None)
 
 
 @pytest.mark.parametrize(
@@ -124,7 +103,7 @@ def test_plain_exceptions_become_system_one_errors(exc: Exception, kind: str) ->
     def boom(s: Any, q: Any) -> Any:
         raise exc
 
-    model = UserS1(boom, name="boom-s1")
+    model = UserSystemOne(boom, name="boom-s1")
     with pytest.raises(SystemOneError) as info:
         asyncio.run(a_decide_checked(model, {}, {}))
     assert info.value.kind == kind and info.value.model == "boom-s1"
@@ -140,7 +119,7 @@ def test_our_own_errors_pass_unchanged() -> None:
         raise err
 
     with pytest.raises(SystemOneError) as info:
-        asyncio.run(a_decide_checked(UserS1(boom), {}, {}))
+        asyncio.run(a_decide_checked(UserSystemOne(boom), {}, {}))
     assert info.value is err
 
 
@@ -152,7 +131,10 @@ def test_hybrid_falls_back_to_llm_on_any_model_failure(exc: Exception, async_mod
 
     judge = llm()
     m = AnswerRelevancyMetric(
-        model=judge, system_one_model=UserS1(boom, name="flaky-s1"), eval_mode="hybrid", async_mode=async_mode
+        model=judge,
+        system_one_model=UserSystemOne(boom, name="flaky-s1"),
+        eval_mode="hybrid",
+        async_mode=async_mode,
     )
     assert m.measure(CASE) == 0.5  # the LLM: one of two statements relevant
     reason = m.system_one_fallback_reason
@@ -164,7 +146,7 @@ def test_hybrid_falls_back_to_llm_on_any_model_failure(exc: Exception, async_mod
 
 def test_hybrid_falls_back_on_a_wrong_shape_and_records_it() -> None:
     m = AnswerRelevancyMetric(
-        model=llm(), system_one_model=UserS1(lambda s, q: None, name="none-s1"), eval_mode="hybrid"
+        model=llm(), system_one_model=UserSystemOne(lambda s, q: None, name="none-s1"), eval_mode="hybrid"
     )
     assert m.measure(CASE) == 0.5
     assert m.system_one_fallback_reason is not None
@@ -176,7 +158,7 @@ def test_hybrid_without_llm_reports_both_causes() -> None:
         raise ConnectionError("refused")
 
     m = AnswerRelevancyMetric(
-        system_one_model=UserS1(boom, name="down-s1"),
+        system_one_model=UserSystemOne(boom, name="down-s1"),
         eval_mode="hybrid",
         extractor=FakeExtractor(statements={"A. B.": ["A.", "B."]}),
     )
