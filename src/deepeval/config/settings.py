@@ -36,6 +36,7 @@ KNOWN_KEYS: dict[str, str] = {
     "LOCAL_MODEL_API_KEY": "API key of the OpenAI-compatible server",
     "LOCAL_MODEL_FORMAT": "structured-output format: json_schema | json | text",
     "GGUF_MODEL_PATH": "a .gguf file run in-process as the default LLM judge (GGUFModel; gguf extra)",
+    "DEEPEVAL_MODELS_DIR": "folder of models assembled from PyPI chunk packages (default ~/.cache/deepeval/models)",
     "GGUF_MODEL_N_CTX": "context window of the GGUF judge in tokens (default 4096)",
     "GGUF_MODEL_MAX_TOKENS": "most tokens the GGUF judge generates per call (default 512)",
     "TYPESAFE_API_KEY": "TypeSafe API key (System One model Jev)",
