@@ -11,9 +11,10 @@ from typing import Any
 
 from pydantic_core import PydanticCustomError, ValidationError
 
-
-class DeepEvalError(Exception):
-    """Base class of every error this package raises on purpose."""
+# defined below config/ (which raises them), public here
+from deepeval.base_errors import ConfigurationError as ConfigurationError
+from deepeval.base_errors import DeepEvalError as DeepEvalError
+from deepeval.base_errors import InvalidEvalModeError as InvalidEvalModeError
 
 
 class MissingTestCaseParamsError(DeepEvalError):
@@ -23,14 +24,6 @@ class MissingTestCaseParamsError(DeepEvalError):
 class WrongTestCaseTypeError(DeepEvalError, TypeError, ValueError):
     """A metric given the wrong kind of test case (an ``LLMTestCase`` to a conversational metric, or the reverse).
     A ``ValueError``, as deepeval raises, and a ``TypeError``."""
-
-
-class InvalidEvalModeError(DeepEvalError, ValueError):
-    """An eval mode that is not one of ``llm``, ``hybrid``, ``system_one`` (from an argument or the environment)."""
-
-
-class ConfigurationError(DeepEvalError, ValueError):
-    """A setting or CLI option has a value we cannot use."""
 
 
 class ErrorKind(enum.StrEnum):

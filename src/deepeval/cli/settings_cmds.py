@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli.app import app
 from deepeval.config.dotenv_file import DEFAULT_DOTENV, parse_save_target, set_keys, unset_keys
 from deepeval.config.eval_mode import EVAL_MODES, env_source, llm_configured, parse_eval_mode
 from deepeval.config.redaction import is_known_secret

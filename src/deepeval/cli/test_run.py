@@ -19,7 +19,7 @@ from pathlib import Path
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli.app import app
 from deepeval.evaluate.configs import TestRunResultDisplay
 
 test_app = typer.Typer(help="Run test files that use assert_test (pytest + the deepeval results table).")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from deepeval._files import user_path
 from deepeval._gc import older_objects_frozen
 from deepeval.errors import ConfigurationError
-from deepeval.evaluate import _session
+from deepeval.evaluate import session
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.results import EvaluationResult, evaluation_error
 
@@ -153,7 +153,7 @@ async def a_evaluate(
         system_one_batches=out.system_one_batches,
         extras=dict(getattr(out, "extras", {})),
     )
-    _session.set_latest(result)
+    session.set_latest(result)
     _warn_not_exported(result)
     _export(result, display_config)
     if display_config.print_results:
@@ -390,7 +390,7 @@ def assert_test(
     """
     __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
     from deepeval.config import get_settings
-    from deepeval.evaluate import _session
+    from deepeval.evaluate import session
 
     settings = get_settings()  # process environment > .env.local > .env, like every other key
     use_cache = settings.get_bool("DEEPEVAL_USE_CACHE")
@@ -416,7 +416,7 @@ def assert_test(
             verbose_mode=True if settings.get_bool("DEEPEVAL_VERBOSE_MODE") else None,
             # Under the pytest plugin the session writes one DEEPEVAL_RESULTS_FOLDER report holding this result;
             # a second file per assert_test call would only duplicate it.
-            _session_report=_session.collecting(),
+            _session_report=session.collecting(),
         ),
         cache_config=CacheConfig(write_cache=use_cache, use_cache=use_cache),
         error_config=ErrorConfig(
@@ -430,7 +430,7 @@ def assert_test(
     node = _pytest_node_id()
     if node is not None and test_case.name is None:
         test_result.name = node  # named like pytest names the test (and like the session table)
-    _session.record(test_result)
+    session.record(test_result)
     if test_result.status == "skipped":
         reason = next((m.reason for m in test_result.metrics_data if m.reason), "every metric was skipped")
         if node is not None:  # under pytest: a skipped test, not a passed one

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from deepeval.evaluate import _session
+from deepeval.evaluate import session
 from deepeval.evaluate.results import TestResult
 
 PROPERTY = "deepeval_result"
@@ -43,14 +43,14 @@ class DeepEvalCollector:
             item.user_properties.append((PROPERTY, json.dumps(data, default=str)))
 
         # logged when the test file was imported (collection), so known before the test's reports are made
-        hyper = _session.hyperparameters()
+        hyper = session.hyperparameters()
         if hyper is not None:
             item.user_properties.append((HYPER_PROPERTY, json.dumps(hyper)))
-        previous = _session.set_sink(sink)
+        previous = session.set_sink(sink)
         try:
             yield
         finally:
-            _session.set_sink(previous)
+            session.set_sink(previous)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # user_properties accumulate over setup/call/teardown; the teardown report holds them all.
@@ -91,7 +91,7 @@ class DeepEvalCollector:
             test_results=list(self.results),
             # deepeval test run -id NAME; "pytest" otherwise
             identifier=get_settings().get("DEEPEVAL_TEST_RUN_IDENTIFIER") or "pytest",
-            hyperparameters=self.hyperparameters or _session.hyperparameters(),
+            hyperparameters=self.hyperparameters or session.hyperparameters(),
             cache_hits=sum(1 for r in self.results for m in r.metrics_data if m.cached),
             # DEEPEVAL_REPEAT (deepeval test run -r) applies to every assert_test, so the rows say the run's k
             repeat=max((m.repeat.k for r in self.results for m in r.metrics_data if m.repeat), default=1),
@@ -101,7 +101,7 @@ class DeepEvalCollector:
             run.extras["interrupted"] = (
                 f"the run was stopped after {len(self.results)} test result(s); tests not yet run have no row"
             )
-        _session.set_latest(run)  # global_test_run_manager.get_latest_test_run_data()
+        session.set_latest(run)  # global_test_run_manager.get_latest_test_run_data()
         _current_run().calculate_test_passes_and_fails()
         terminalreporter.section("deepeval results")
         from deepeval.models.resolve import embedded_notice

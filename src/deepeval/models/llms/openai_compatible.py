@@ -22,9 +22,9 @@ import openai
 from pydantic import BaseModel
 
 from deepeval._concurrency import run_sync
+from deepeval.config.log_redaction import install_log_redaction
 from deepeval.config.redaction import (
     SplitURL,
-    install_log_redaction,
     split_url,
     split_url_cached,
 )

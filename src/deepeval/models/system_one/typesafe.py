@@ -24,10 +24,10 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
+from deepeval.config.log_redaction import install_log_redaction
 from deepeval.config.redaction import (
     SplitURL,
     display_url,
-    install_log_redaction,
     split_url,
     split_url_cached,
 )
