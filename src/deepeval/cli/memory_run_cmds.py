@@ -9,7 +9,6 @@ live mode cannot see) go to stderr as ``warning:`` lines and into the reports.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -83,11 +82,12 @@ def _inputs(manifest: Path, transcript: Path) -> tuple[FactManifest, list[Turn],
 def _endpoint(
     base_url: str, model: str, api_key_env: str, temperature: float, timeout: float
 ) -> EndpointChatModel:
+    from deepeval.config.environment import process_env
     from deepeval.memory.subjects import EndpointChatModel
 
     _check_base_url(base_url)
     return EndpointChatModel(
-        base_url, model, api_key=os.environ.get(api_key_env), temperature=temperature, timeout=timeout
+        base_url, model, api_key=process_env(api_key_env), temperature=temperature, timeout=timeout
     )
 
 

@@ -389,23 +389,17 @@ def assert_test(
         TypeError / ValueError: bad arguments, as in :func:`evaluate`.
     """
     __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
-    from deepeval.config import get_settings
+    from deepeval.config.test_run_options import TestRunOptions
     from deepeval.evaluate import session
 
-    settings = get_settings()  # process environment > .env.local > .env, like every other key
-    use_cache = settings.get_bool("DEEPEVAL_USE_CACHE")
-    ignore_errors = settings.get_bool("DEEPEVAL_IGNORE_ERRORS")
-    repeat_raw = (settings.get("DEEPEVAL_REPEAT") or "").strip() or "1"
-    try:
-        repeat = int(repeat_raw)
-    except ValueError:
-        raise ConfigurationError(f"DEEPEVAL_REPEAT must be an integer >= 1, got {repeat_raw!r}") from None
-    backend = (settings.get("DEEPEVAL_BACKEND") or "").strip().lower() or "local"
+    options = TestRunOptions.read()  # process environment > .env.local > .env, like every other key
+    use_cache = options.use_cache
+    repeat = options.repeat_count()
     ray_config = None
-    if backend == "ray":
+    if options.backend == "ray":
         from deepeval.evaluate.backends.ray.backend import RayConfig
 
-        ray_config = RayConfig(address=(settings.get("DEEPEVAL_RAY_ADDRESS") or "").strip() or None)
+        ray_config = RayConfig(address=options.ray_address)
     result = evaluate(
         [test_case],
         list(metrics),
@@ -413,17 +407,15 @@ def assert_test(
         display_config=DisplayConfig(
             show_indicator=False,
             print_results=False,
-            verbose_mode=True if settings.get_bool("DEEPEVAL_VERBOSE_MODE") else None,
+            verbose_mode=True if options.verbose_mode else None,
             # Under the pytest plugin the session writes one DEEPEVAL_RESULTS_FOLDER report holding this result;
             # a second file per assert_test call would only duplicate it.
             _session_report=session.collecting(),
         ),
         cache_config=CacheConfig(write_cache=use_cache, use_cache=use_cache),
-        error_config=ErrorConfig(
-            ignore_errors=True, skip_on_missing_params=settings.get_bool("DEEPEVAL_SKIP_ON_MISSING_PARAMS")
-        ),
+        error_config=ErrorConfig(ignore_errors=True, skip_on_missing_params=options.skip_on_missing_params),
         repeat=repeat,
-        backend=backend,
+        backend=options.backend,
         ray_config=ray_config,
     )
     test_result = result.test_results[0]
@@ -442,7 +434,7 @@ def assert_test(
     for m in test_result.metrics_data:
         if m.flaky or m.skipped:
             continue
-        if m.error is not None and ignore_errors:
+        if m.error is not None and options.ignore_errors:
             continue
         if m.error is not None or m.success is False:
             score = "none" if m.score is None else f"{m.score:.4f}"
@@ -466,7 +458,9 @@ def assert_test(
 
 def _pytest_node_id() -> str | None:
     """The running pytest test's node id (``test_file.py::test_rag[shoes]``), from ``PYTEST_CURRENT_TEST``."""
-    current = os.environ.get("PYTEST_CURRENT_TEST", "")
+    from deepeval.config.environment import process_env
+
+    current = process_env("PYTEST_CURRENT_TEST") or ""
     if not current:
         return None
     node = current.rsplit(" (", 1)[0]

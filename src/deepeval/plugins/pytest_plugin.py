@@ -81,16 +81,18 @@ class DeepEvalCollector:
         if not self.results or hasattr(config, "workerinput"):
             return
         from deepeval.config import get_settings
+        from deepeval.config.test_run_options import TestRunOptions
         from deepeval.evaluate.configs import TestRunResultDisplay
         from deepeval.evaluate.display import render_results
         from deepeval.evaluate.results import EvaluationResult
 
         for i, r in enumerate(self.results):
             r.index = i
+        options = TestRunOptions.read()
         run = EvaluationResult(
             test_results=list(self.results),
             # deepeval test run -id NAME; "pytest" otherwise
-            identifier=get_settings().get("DEEPEVAL_TEST_RUN_IDENTIFIER") or "pytest",
+            identifier=options.identifier or "pytest",
             hyperparameters=self.hyperparameters or session.hyperparameters(),
             cache_hits=sum(1 for r in self.results for m in r.metrics_data if m.cached),
             # DEEPEVAL_REPEAT (deepeval test run -r) applies to every assert_test, so the rows say the run's k
@@ -112,13 +114,10 @@ class DeepEvalCollector:
         width = max(80, int(getattr(getattr(terminalreporter, "_tw", None), "fullwidth", 120)))
 
         try:  # deepeval test run -d all|failing|passing
-            option = TestRunResultDisplay(
-                (get_settings().get("DEEPEVAL_TEST_RUN_DISPLAY") or "all").strip().lower()
-            )
+            option = TestRunResultDisplay(options.display)
         except ValueError:
             option = TestRunResultDisplay.ALL
-        full = get_settings().get_bool("DEEPEVAL_SHOW_FULL_REASON")
-        terminalreporter.write(render_results(run, option, width=width, full_reason=full))
+        terminalreporter.write(render_results(run, option, width=width, full_reason=options.show_full_reason))
         if "interrupted" in run.extras:
             terminalreporter.write_line(f"deepeval: interrupted: {run.extras['interrupted']}", red=True)
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
@@ -142,11 +141,11 @@ class DeepEvalCollector:
 
 def _current_run() -> Any:
     """The session's run in ``deepeval.test_run.global_test_run_manager`` (created on its first result)."""
-    from deepeval.config import get_settings
+    from deepeval.config.test_run_options import TestRunOptions
     from deepeval.test_run import global_test_run_manager
 
     if global_test_run_manager.test_run is None:
-        identifier = get_settings().get("DEEPEVAL_TEST_RUN_IDENTIFIER") or "pytest"
+        identifier = TestRunOptions.read().identifier or "pytest"
         global_test_run_manager.create_test_run(identifier=identifier)
     return global_test_run_manager.get_test_run()
 

@@ -1,0 +1,48 @@
+"""Rules read from the sources (``src/deepeval``), each with the one place it points to:
+
+* the process environment is read and written only in ``config/`` (settings, the environment, the hand-off of
+  ``deepeval test run``'s options);
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import deepeval
+
+SRC = Path(deepeval.__file__).resolve().parent
+
+
+def _offenders(pattern: re.Pattern[str], allowed: tuple[str, ...] = ()) -> list[str]:
+    """``file:line`` of every source line matching ``pattern`` outside the ``allowed`` folders/files."""
+    out = []
+    for path in sorted(SRC.rglob("*.py")):
+        rel = path.relative_to(SRC).as_posix()
+        if rel.startswith(allowed):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                out.append(f"{rel}:{number}")
+    return out
+
+
+ENVIRONMENT = re.compile(
+    r"\bos\.environ\b|\bgetenv\(|\bputenv\(|\bunsetenv\(|from os import [^#]*\benviron\b"
+)
+
+
+def test_the_process_environment_is_touched_only_in_config() -> None:
+    assert _offenders(ENVIRONMENT, ("config/",)) == []
+    assert len(_offenders(ENVIRONMENT)) >= 3  # the grep itself works: config/ reads and writes it
+
+
+def test_the_environment_grep_sees_every_spelling() -> None:
+    for line in (
+        "x = os.environ.get('A')",
+        "os.environ['A'] = '1'",
+        "os.getenv('A')",
+        "from os import environ",
+    ):
+        assert ENVIRONMENT.search(line), line
+    assert not ENVIRONMENT.search("settings (process environment > .env.local > .env)")
