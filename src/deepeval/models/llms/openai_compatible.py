@@ -285,6 +285,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 if exc.status_code == 400 and rung < len(RUNGS) - 1 and _blames(exc, "response_format"):
                     with self._lock:
                         self._rung = max(self._rung, rung + 1)
+                    record_llm_request()  # the resend on the next rung is a request the server sees
                     continue
                 raise
 
@@ -329,6 +330,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                     and _blames(exc, "temperature")
                 ):
                     self._send_temperature = False  # e.g. reasoning models accept only their default
+                    record_llm_request()  # the resend without it is a request the server sees
                     continue
                 raise
             record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
