@@ -2,6 +2,9 @@
 
 * the process environment is read and written only in ``config/`` (settings, the environment, the hand-off of
   ``deepeval test run``'s options);
+* an OpenAI SDK client is built only in ``models/`` (key as a ``Secret``, URL credentials split off and
+  redacted, the shared retries): the memory evaluation's model under test goes through
+  ``models/llms/chat_endpoint.py`` too;
 """
 
 from __future__ import annotations
@@ -46,3 +49,12 @@ def test_the_environment_grep_sees_every_spelling() -> None:
     ):
         assert ENVIRONMENT.search(line), line
     assert not ENVIRONMENT.search("settings (process environment > .env.local > .env)")
+
+
+SDK_CLIENT = re.compile(r"\b(?:Async)?OpenAI\(")
+
+
+def test_openai_sdk_clients_are_built_only_in_models() -> None:
+    assert _offenders(SDK_CLIENT, ("models/",)) == []
+    assert len(_offenders(SDK_CLIENT)) >= 2  # the grep itself works: models/llms builds them
+    assert not SDK_CLIENT.search("OpenAIModel(api_key=key)")

@@ -15,7 +15,7 @@ import inspect
 import threading
 import warnings
 from collections.abc import Coroutine, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 import openai
@@ -70,6 +70,8 @@ class _Reply:
     tokens: list[TokenLogprob]
     input_tokens: int | None
     output_tokens: int | None
+    #: the reply's ``choices[0].message`` as the server sent it
+    message: dict[str, Any] = field(default_factory=dict)
 
 
 class OpenAICompatibleLLM(DeepEvalBaseLLM):
@@ -234,6 +236,20 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         completion = LogprobCompletion(reply.text, reply.tokens, reply.input_tokens, reply.output_tokens)
         return completion, self._cost(reply)
 
+    async def a_chat(self, messages: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+        """One chat-completions request with these OpenAI-style ``messages`` and request ``fields`` (``tools=``...),
+        through this client's key handling, retries, limiter and usage accounting (one ``llm_calls``): the reply's
+        ``choices[0].message`` as sent (``content``; ``tool_calls`` when the model called tools, then ``content``
+        may be None). ``temperature`` is sent as for every call unless ``fields`` sets it.
+
+        Raises:
+            JudgeError: as every call (kind connection, timeout, rate_limit, auth, bad_request, server...), or
+                ``invalid_output`` for a reply with neither content nor tool calls.
+        """
+        record_llm_request()
+        reply = await self._send({"model": self.name, "messages": list(messages), **fields}, tools=True)
+        return reply.message
+
     async def aclose(self) -> None:
         """Close the HTTP client this object opened on the running loop (others go when their loop closes)."""
         await self._async_clients.aclose()
@@ -311,13 +327,21 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         if self.max_tokens is not None:
             request.setdefault(self.max_tokens_param, self.max_tokens)
         request.update(self.generation_kwargs)
+        return await self._send(request)
+
+    async def _send(self, request: dict[str, Any], *, tools: bool = False) -> _Reply:
+        """``request`` under the retry policy, resent once without ``temperature`` when the server refuses it."""
         while True:
             body = dict(request)
-            if self._send_temperature and "temperature" not in self.generation_kwargs:
+            if (
+                self._send_temperature
+                and "temperature" not in self.generation_kwargs
+                and "temperature" not in request
+            ):
                 body["temperature"] = self.temperature
             try:
                 reply = await call_with_retries(
-                    lambda body=body: self._attempt(body),  # type: ignore[misc]
+                    lambda body=body: self._attempt(body, tools=tools),  # type: ignore[misc]
                     policy=self.retry_policy,
                     model=self.get_model_name(),
                     limiter=self.limiter,
@@ -327,6 +351,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                     exc.status_code == 400
                     and "temperature" in body
                     and "temperature" not in self.generation_kwargs
+                    and "temperature" not in request
                     and _blames(exc, "temperature")
                 ):
                     self._send_temperature = False  # e.g. reasoning models accept only their default
@@ -336,7 +361,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
             return reply
 
-    async def _attempt(self, body: dict[str, Any]) -> _Reply:
+    async def _attempt(self, body: dict[str, Any], *, tools: bool = False) -> _Reply:
         name = self.get_model_name()
         if self._api_key.malformed:
             raise malformed_key_error(f"judge {name}", model=name)
@@ -373,7 +398,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             if mapped is None:
                 raise
             raise mapped from None
-        return self._parse(text)
+        return self._parse(text, tools=tools)
 
     def _status_error(self, exc: openai.APIStatusError) -> JudgeError:
         """OpenAI's error body (``{"error": {"message", "code", "param"}}``, or a bare ``message`` / ``detail``)
@@ -413,8 +438,9 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             kind="connection",
         )
 
-    def _parse(self, text: str) -> _Reply:
-        """Read a successful (2xx) chat-completions reply body."""
+    def _parse(self, text: str, *, tools: bool = False) -> _Reply:
+        """Read a successful (2xx) chat-completions reply body (with ``tools``, a message that only calls tools
+        is a reply too)."""
         name = self.get_model_name()
         data = read_json(text, label=f"judge {name}", model=name, base_url=display_url(self.base_url))
         try:
@@ -429,6 +455,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 kind="server",
             ) from None
         content = message.get("content") if isinstance(message, dict) else None
+        if content is None and tools and isinstance(message, dict) and message.get("tool_calls"):
+            content = ""
         if content is None:
             refusal = message.get("refusal") if isinstance(message, dict) else None
             why = f"refused: {str(refusal)[:200]}" if refusal else "returned no content"
@@ -445,6 +473,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             tokens=tokens,
             input_tokens=int_or_none(usage.get("prompt_tokens")),
             output_tokens=int_or_none(usage.get("completion_tokens")),
+            message=message,
         )
 
     # -- plumbing ----------------------------------------------------------------------------------------------
