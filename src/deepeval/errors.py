@@ -81,7 +81,7 @@ class StructuredOutputError(JudgeError, ValueError):
     """The judge's reply could not be parsed into the requested schema, even after repair and one re-ask."""
 
     def __init__(self, message: str, *, model: str | None = None) -> None:
-        super().__init__(message, model=model, kind="invalid_output")
+        super().__init__(message, model=model, kind=ErrorKind.invalid_output)
 
 
 class SystemOneError(JudgeError):
@@ -92,7 +92,7 @@ class UnsupportedQuestionError(SystemOneError):
     """A local System One model was asked a question kind it cannot answer; the message names the kind."""
 
     def __init__(self, message: str, *, model: str | None = None, question_kind: str | None = None) -> None:
-        super().__init__(message, model=model, kind="unsupported_question")
+        super().__init__(message, model=model, kind=ErrorKind.unsupported_question)
         self.question_kind = question_kind
 
 
@@ -100,7 +100,7 @@ class RequestTooLargeError(SystemOneError):
     """A System One request exceeds the token budget; it was refused before sending."""
 
     def __init__(self, message: str, *, model: str | None = None) -> None:
-        super().__init__(message, model=model, kind="context_limit")
+        super().__init__(message, model=model, kind=ErrorKind.context_limit)
 
 
 class InvalidTestCaseError(ValidationError, DeepEvalError, TypeError):

@@ -29,7 +29,7 @@ from deepeval.config.redaction import (
     split_url_cached,
 )
 from deepeval.config.redaction import display_url as display_url  # kept importable from here
-from deepeval.errors import JudgeError, StructuredOutputError
+from deepeval.errors import ErrorKind, JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.http.errors import (
     int_or_none,
@@ -231,7 +231,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 f"judge {self.get_model_name()}: the server returned no token log-probabilities "
                 "(it may not support logprobs)",
                 model=self.get_model_name(),
-                kind="invalid_output",
+                kind=ErrorKind.invalid_output,
             )
         completion = LogprobCompletion(reply.text, reply.tokens, reply.input_tokens, reply.output_tokens)
         return completion, self._cost(reply)
@@ -384,7 +384,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                     "on and cannot serve another (each evaluate()/measure() call runs on its own loop); use "
                     "a_evaluate()/a_measure() on one loop, or pass no http_client",
                     model=name,
-                    kind="bad_request",
+                    kind=ErrorKind.bad_request,
                 ) from None
             raise
         except Exception as exc:
@@ -435,7 +435,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             "closed (an httpx.AsyncClient shared across evaluate() calls); retrying",
             model=name,
             retryable=True,
-            kind="connection",
+            kind=ErrorKind.connection,
         )
 
     def _parse(self, text: str, *, tools: bool = False) -> _Reply:
@@ -452,7 +452,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 f"{sorted(data) if isinstance(data, dict) else type(data).__name__})",
                 model=name,
                 retryable=True,
-                kind="server",
+                kind=ErrorKind.server,
             ) from None
         content = message.get("content") if isinstance(message, dict) else None
         if content is None and tools and isinstance(message, dict) and message.get("tool_calls"):
@@ -460,12 +460,14 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         if content is None:
             refusal = message.get("refusal") if isinstance(message, dict) else None
             why = f"refused: {str(refusal)[:200]}" if refusal else "returned no content"
-            raise JudgeError(f"judge {name} {why}", model=name, kind="invalid_output")
+            raise JudgeError(f"judge {name} {why}", model=name, kind=ErrorKind.invalid_output)
         try:
             tokens = parse_logprobs(choice.get("logprobs"))
         except ValueError as exc:
             raise JudgeError(
-                f"judge {name}: malformed logprobs in the reply ({exc})", model=name, kind="invalid_output"
+                f"judge {name}: malformed logprobs in the reply ({exc})",
+                model=name,
+                kind=ErrorKind.invalid_output,
             ) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         return _Reply(
@@ -512,7 +514,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         return JudgeError(
             f"judge {self.get_model_name()}: no {self.provider} API key; set OPENAI_API_KEY or pass api_key=",
             model=self.get_model_name(),
-            kind="auth",
+            kind=ErrorKind.auth,
         )
 
     def _new_private_async_client(self) -> openai.AsyncOpenAI:
