@@ -18,7 +18,7 @@ from deepeval._gc import older_objects_frozen
 from deepeval.errors import ConfigurationError
 from deepeval.evaluate import session
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
-from deepeval.evaluate.results import EvaluationResult, evaluation_error
+from deepeval.evaluate.results import EvaluationResult, evaluation_error, failing_rows
 
 if TYPE_CHECKING:
     from deepeval.evaluate.backends.ray.backend import RayConfig
@@ -431,18 +431,13 @@ def assert_test(
             pytest.skip(f"deepeval: {reason}")
         return
     failures = []
-    for m in test_result.metrics_data:
-        if m.flaky or m.skipped:
-            continue
-        if m.error is not None and options.ignore_errors:
-            continue
-        if m.error is not None or m.success is False:
-            score = "none" if m.score is None else f"{m.score:.4f}"
-            threshold = "none" if m.threshold is None else f"{m.threshold:g}"
-            detail = f"error: {m.error}" if m.error is not None else f"reason: {m.reason}"
-            failures.append(
-                f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
-            )
+    for m in failing_rows(test_result.metrics_data, ignore_errors=options.ignore_errors):
+        score = "none" if m.score is None else f"{m.score:.4f}"
+        threshold = "none" if m.threshold is None else f"{m.threshold:g}"
+        detail = f"error: {m.error}" if m.error is not None else f"reason: {m.reason}"
+        failures.append(
+            f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
+        )
     if failures and getattr(test_case, "flaky", False):
         # deepeval: a flaky test case's failure is reported, not raised, so it does not fail the run
         import warnings
