@@ -59,23 +59,23 @@ def test_import_deepeval_stays_light() -> None:
 def test_log_hyperparameters_records_the_function_dict_in_both_spellings(monkeypatch) -> None:
     import pytest
 
-    from deepeval.evaluate import _session
+    from deepeval.evaluate import session
     from deepeval.test_run import log_hyperparameters
 
-    monkeypatch.setattr(_session, "_hyperparameters", None)
+    monkeypatch.setattr(session, "_hyperparameters", None)
 
     @deepeval.log_hyperparameters
     def plain() -> dict:
         return {"model": "gpt-4.1", "top_k": 3, "dropped": None}
 
-    assert _session.hyperparameters() == {"model": "gpt-4.1", "top_k": "3"}
+    assert session.hyperparameters() == {"model": "gpt-4.1", "top_k": "3"}
     assert plain() == {"model": "gpt-4.1", "top_k": 3, "dropped": None}  # the function still works
 
     @log_hyperparameters(model="m", prompt_template="T")
     def older() -> dict:
         return {"temperature": 0.5}
 
-    assert _session.hyperparameters() == {"temperature": "0.5", "model": "m", "prompt_template": "T"}
+    assert session.hyperparameters() == {"temperature": "0.5", "model": "m", "prompt_template": "T"}
     with pytest.raises(TypeError, match="must return a dict"):
         log_hyperparameters(lambda: ["not", "a", "dict"])
 

@@ -22,7 +22,7 @@ from deepeval.memory.prompts import (
     verify_claim_prompt,
     wiki_exchange_prompt,
 )
-from deepeval.metrics._engine.delimit import DATA_NOTICE, markers
+from deepeval.metrics.delimit import DATA_NOTICE, markers
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
 

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from deepeval.cli.main import app
 from deepeval.memory.generator import GeneratedConversation
 from deepeval.memory.manifest import FactManifest
-from deepeval.testing.servers import OpenAIChatServer
+from deepeval.testing.servers import Fault, OpenAIChatServer
 
 
 @pytest.fixture
@@ -123,9 +123,33 @@ def test_endpoint_timeout_is_one_line_and_exit_1(conv_file: Path) -> None:
         code, out = _invoke(["short-term", str(EXAMPLE), "--transcript", str(conv_file), "--base-url", url,
                              "--model", "slow", "--offline", "--checkpoints", "1", "--timeout", "0.2"])  # fmt: skip
     assert code == 1
-    assert out.strip().splitlines() == [
-        f"error: the model under test at {url} (model 'slow') failed: APITimeoutError: Request timed out."
+    assert out.strip().splitlines() == [  # the first attempt and its 2 retries
+        f"error: the model under test at {url} (model 'slow') failed: no reply within 0.2 s (--timeout), 3 attempts"
     ]
+
+
+def test_endpoint_failure_never_shows_the_key_or_the_base_urls_credentials(
+    conv_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model under test goes through the judges' client: its key and the URL's user-info and query token are
+    secrets, so the one error line names the endpoint without them."""
+    key, password, token = "sk-subject-KEY-0123456789", "pw-subject-98765", "tok-subject-13579"
+    monkeypatch.setenv("SUBJECT_KEY", key)
+    deny = {"error": {"message": f"Incorrect API key provided: {key} (token {token}, password {password})"}}
+    with OpenAIChatServer(faults=[Fault.http_status(401, deny)] * 50) as srv:  # every request is refused
+        port = srv.port
+        url = f"http://user:{password}@127.0.0.1:{port}/v1?token={token}"
+        code, out = _invoke(["short-term", str(EXAMPLE), "--transcript", str(conv_file), "--base-url", url,
+                             "--model", "m", "--api-key-env", "SUBJECT_KEY", "--offline", "--checkpoints", "1"])  # fmt: skip
+        assert srv.counters.faults_served >= 1  # replies that quote every secret were sent
+    assert code == 1
+    lines = out.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: the model under test at http://127.0.0.1:{port}/v1 "
+    )
+    assert "HTTP 401" in lines[0]
+    for secret in (key, password, token):
+        assert secret not in out
 
 
 @pytest.mark.parametrize(

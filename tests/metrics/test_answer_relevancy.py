@@ -12,7 +12,7 @@ from deepeval.errors import (
     SystemOneError,
 )
 from deepeval.metrics import AnswerRelevancyMetric
-from deepeval.metrics._engine.delimit import STATE_NOTE
+from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.test_case import LLMTestCase
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 

@@ -6,8 +6,8 @@ import pytest
 
 from deepeval.errors import MissingTestCaseParamsError, StructuredOutputError, SystemOneError
 from deepeval.metrics import ContextualRelevancyMetric
-from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics.contextual_relevancy import ContextualRelevancyTemplate
+from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.test_case import LLMTestCase, RetrievedContextData
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 

@@ -5,8 +5,8 @@ import pytest
 from deepeval.config.eval_mode import EvalMode
 from deepeval.errors import ConfigurationError, InvalidEvalModeError, SystemOneError
 from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
-from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics.base_metric import SystemOnePlan
+from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.models.system_one.schema import NoulAnswer, ScoreAnswer, SystemOneAnswers
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne

@@ -6,8 +6,8 @@ import pytest
 
 from deepeval.errors import SystemOneError
 from deepeval.metrics import KnowledgeRetentionMetric
-from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics.base_metric import BaseConversationalMetric
+from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.metrics.knowledge_retention.questions import DECISION_NOTE
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne

@@ -4,15 +4,15 @@ import re
 
 import pytest
 
-from deepeval.metrics._engine.delimit import markers, quote
-from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
 from deepeval.metrics._engine.verdicts import (
     binary_from_probability,
     normalize_verdict,
     ternary_from_probability,
 )
 from deepeval.metrics.answer_relevancy.prompts import AnswerRelevancyTemplate
+from deepeval.metrics.delimit import markers, quote
 from deepeval.metrics.knowledge_retention.prompts import KnowledgeRetentionTemplate
+from deepeval.metrics.scoring import apply_strict, effective_threshold, success_of
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli.app import app
 
 
 @app.command("compare")

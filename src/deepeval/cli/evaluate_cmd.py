@@ -15,7 +15,7 @@ from typing import Any
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli.app import app
 
 BUILTIN = {
     "answer_relevancy": "AnswerRelevancyMetric",

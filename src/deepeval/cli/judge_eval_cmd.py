@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli.app import app
 from deepeval.judge_eval.schema import METRICS
 
 

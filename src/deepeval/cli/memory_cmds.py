@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli.app import app
 
 if TYPE_CHECKING:
     from deepeval.memory.conditions import MemoryReport

@@ -9,7 +9,6 @@ live mode cannot see) go to stderr as ``warning:`` lines and into the reports.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,8 +23,10 @@ from deepeval.cli.memory_cmds import (
     _write_reports,
     memory_app,
 )
+from deepeval.config.settings import redact
 
 if TYPE_CHECKING:
+    from deepeval.errors import JudgeError
     from deepeval.memory.conditions import MemoryReport
     from deepeval.memory.manifest import FactManifest
     from deepeval.memory.subjects import EndpointChatModel
@@ -33,16 +34,19 @@ if TYPE_CHECKING:
 
 
 def _check_base_url(url: str) -> None:
-    """Exit 2 unless ``url`` is an absolute http(s) URL with a host."""
+    """Exit 2 unless ``url`` is an absolute http(s) URL with a host (quoted with its credentials hidden)."""
     import httpx
+
+    from deepeval.config.redaction import safe_url
 
     try:
         parsed = httpx.URL(url)
     except (httpx.InvalidURL, TypeError, ValueError) as err:
-        _fail(f"--base-url {url!r} is not a valid URL ({err})")
+        _fail(f"--base-url {safe_url(url)!r} is not a valid URL ({redact(str(err))})")
     if parsed.scheme not in ("http", "https") or not parsed.host:
         _fail(
-            f"--base-url {url!r} must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8000/v1"
+            f"--base-url {safe_url(url)!r} must be an http:// or https:// URL with a host, "
+            "e.g. http://127.0.0.1:8000/v1"
         )
 
 
@@ -83,35 +87,48 @@ def _inputs(manifest: Path, transcript: Path) -> tuple[FactManifest, list[Turn],
 def _endpoint(
     base_url: str, model: str, api_key_env: str, temperature: float, timeout: float
 ) -> EndpointChatModel:
+    from deepeval.config.environment import process_env
     from deepeval.memory.subjects import EndpointChatModel
 
     _check_base_url(base_url)
     return EndpointChatModel(
-        base_url, model, api_key=os.environ.get(api_key_env), temperature=temperature, timeout=timeout
+        base_url, model, api_key=process_env(api_key_env), temperature=temperature, timeout=timeout
     )
 
 
 def _run(
-    make: Callable[[Any], Coroutine[Any, Any, MemoryReport]], quiet: bool, base_url: str, model: str
+    make: Callable[[Any], Coroutine[Any, Any, MemoryReport]], quiet: bool, subject: EndpointChatModel
 ) -> MemoryReport:
     """Run the condition under a progress bar; a usage problem found by the run exits 2, an endpoint failure 1."""
-    import openai
-
     from deepeval._concurrency import run_sync
     from deepeval.cli.memory_progress import MemoryProgress
+    from deepeval.config.redaction import display_url
+    from deepeval.errors import JudgeError
 
     try:
         with MemoryProgress(quiet) as progress:
             return run_sync(make(progress))
-    except openai.APIError as err:
-        # the SDK's message never holds the key; the endpoint is named so the user can check it
+    except JudgeError as err:
+        # the endpoint is named (without credentials) so the user can check it; the message is redacted
         typer.echo(
-            f"error: the model under test at {base_url} (model {model!r}) failed: {type(err).__name__}: {err}",
+            f"error: the model under test at {display_url(subject.base_url)} (model {subject.name!r}) failed: "
+            f"{_failure(err, subject.timeout)}",
             err=True,
         )
         raise typer.Exit(1) from None
     except ValueError as err:
         _fail(str(err))
+
+
+def _failure(err: JudgeError, timeout: float) -> str:
+    """What went wrong, in the command's terms: a timeout names ``--timeout`` (the error itself names the judges'
+    setting); anything else is the error's own redacted message."""
+    from deepeval.errors import ErrorKind
+
+    if err.kind == ErrorKind.timeout:
+        attempts = err.attempts or 1
+        return f"no reply within {timeout:g} s (--timeout), {attempts} attempt{'s' if attempts > 1 else ''}"
+    return str(err)
 
 
 def _print_common(report: MemoryReport) -> None:
@@ -180,7 +197,7 @@ def short_term_cmd(
     judge = EmbeddedMemoryJudge() if offline else None
     report = _run(lambda progress: run_short_term(m, turns, intro, subject, judge=judge, checkpoints=checkpoints,
                                                   system_prompt=prompt, concurrency=concurrency, live=live,
-                                                  progress=progress), quiet, base_url, model)  # fmt: skip
+                                                  progress=progress), quiet, subject)  # fmt: skip
     for c in report.curve:
         typer.echo(f"turn {c.turn}: {c.recall.n} facts, normalised recall {c.recall.normalised or 0:.3f}")
     _print_common(report)
@@ -238,7 +255,7 @@ def long_term_cmd(
     report = _run(lambda progress: run_long_term(m, turns, intro, keeper, judge=judge, update_every=update_every,
                                                  live=live, system_prompt=prompt or DEFAULT_SYSTEM_PROMPT,
                                                  concurrency=concurrency, progress=progress),
-                  quiet, base_url, model)  # fmt: skip
+                  quiet, subject)  # fmt: skip
     r = report.recall
     pages = report.wiki_pages or {}
     typer.echo(f"wiki: {len(pages)} pages, {sum(len(v) for v in pages.values())} characters; "

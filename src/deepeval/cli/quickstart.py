@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from deepeval.cli.main import app
+from deepeval.cli.app import app
 from deepeval.errors import ConfigurationError, DeepEvalError
 
 #: (metric key, label, the measured number, its baseline, what the number is)

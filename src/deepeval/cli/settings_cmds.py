@@ -14,7 +14,6 @@ invalid ``ENV_DIR_PATH``, an empty API key).
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,8 +21,9 @@ from urllib.parse import urlsplit
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli.app import app
 from deepeval.config.dotenv_file import DEFAULT_DOTENV, parse_save_target, set_keys, unset_keys
+from deepeval.config.environment import process_env
 from deepeval.config.eval_mode import EVAL_MODES, env_source, llm_configured, parse_eval_mode
 from deepeval.config.redaction import is_known_secret
 from deepeval.config.settings import (
@@ -162,7 +162,7 @@ def _show_path(path: Path) -> str:
 
 def _read_notes(path: Path, keys: list[str], quiet: bool) -> None:
     """Warn when what we just wrote will not take effect: env overrides, dotenv disabled, file not auto-read."""
-    overridden = [k for k in keys if os.environ.get(k)]
+    overridden = [k for k in keys if process_env(k)]
     for key in overridden:
         _err(
             f"Note: {key} is also set in the process environment, which takes precedence over {_show_path(path)}."
@@ -202,7 +202,7 @@ def _remove(path: Path, keys: tuple[str, ...] | list[str], quiet: bool) -> list[
             typer.echo(f"Removed from {_show_path(path)}: {', '.join(removed)}")
         else:
             typer.echo(f"Nothing to remove: none of {', '.join(keys)} is set in {_show_path(path)}")
-    still = [k for k in keys if os.environ.get(k)]
+    still = [k for k in keys if process_env(k)]
     for key in still:
         _err(f"Note: {key} is still set in the process environment.")
     return removed

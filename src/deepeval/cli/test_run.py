@@ -1,7 +1,7 @@
 """``deepeval test run FILE|DIR|FILE::TEST``: run pytest with the deepeval plugin and print the results table.
 
-Options map to ``assert_test`` through environment variables (read in :func:`deepeval.evaluate.assert_test`):
-``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
+Options reach ``assert_test`` and the pytest plugin as settings keys, handed off by
+:class:`deepeval.config.test_run_options.TestRunOptions`: ``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
 meaning, not pytest's ``-s``), ``-v`` DEEPEVAL_VERBOSE_MODE (metric verbose logs, not pytest verbosity), ``-r K``
 DEEPEVAL_REPEAT, ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``--full-reason``
 DEEPEVAL_SHOW_FULL_REASON (read by the plugin's table), ``-id NAME`` DEEPEVAL_TEST_RUN_IDENTIFIER (the run's identifier in the table's export), ``-d all|failing|passing``
@@ -14,12 +14,13 @@ argument is passed to pytest unchanged (e.g. ``-k name``, ``--tb=short``). The e
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli.app import app
+from deepeval.config.environment import process_env
+from deepeval.config.test_run_options import TestRunOptions
 from deepeval.evaluate.configs import TestRunResultDisplay
 
 test_app = typer.Typer(help="Run test files that use assert_test (pytest + the deepeval results table).")
@@ -139,30 +140,19 @@ def run(
             err=True,
         )
     args += list(ctx.args)
-    flags = {
-        "DEEPEVAL_USE_CACHE": use_cache,
-        "DEEPEVAL_IGNORE_ERRORS": ignore_errors,
-        "DEEPEVAL_SKIP_ON_MISSING_PARAMS": skip_on_missing_params,
-        "DEEPEVAL_VERBOSE_MODE": verbose,
-        "DEEPEVAL_SHOW_FULL_REASON": full_reason,
-    }
-    for key, on in flags.items():
-        if on:
-            os.environ[key] = "1"
-        else:
-            os.environ.pop(key, None)
-    os.environ["DEEPEVAL_REPEAT"] = str(repeat)
-    os.environ["DEEPEVAL_TEST_RUN_DISPLAY"] = display.value
-    if identifier:
-        os.environ["DEEPEVAL_TEST_RUN_IDENTIFIER"] = identifier
-    else:
-        os.environ.pop("DEEPEVAL_TEST_RUN_IDENTIFIER", None)
-    os.environ["DEEPEVAL_BACKEND"] = backend
-    if ray_address:
-        os.environ["DEEPEVAL_RAY_ADDRESS"] = ray_address
-    else:
-        os.environ.pop("DEEPEVAL_RAY_ADDRESS", None)
-    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+    TestRunOptions(
+        use_cache=use_cache,
+        ignore_errors=ignore_errors,
+        skip_on_missing_params=skip_on_missing_params,
+        verbose_mode=verbose,
+        show_full_reason=full_reason,
+        repeat=str(repeat),
+        display=display.value,
+        identifier=identifier,
+        backend=backend,
+        ray_address=ray_address,
+    ).hand_off()
+    if process_env("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         args += ["-p", "deepeval.plugins.pytest_plugin"]
     code = int(pytest.main(args))
     from deepeval.test_run.hooks import invoke_test_run_end_hook

@@ -16,8 +16,8 @@ from pathlib import Path
 from dotenv import set_key, unset_key
 
 from deepeval._files import user_path
+from deepeval.base_errors import ConfigurationError
 from deepeval.config.settings import env_dir, is_secret_key
-from deepeval.errors import ConfigurationError
 
 #: The default file of ``--save``: local, git-ignored overrides.
 DEFAULT_DOTENV = ".env.local"

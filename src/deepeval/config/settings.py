@@ -16,6 +16,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from deepeval._files import user_path
+from deepeval.base_errors import ConfigurationError
 from deepeval.config.redaction import is_secret_name, scrub
 from deepeval.config.redaction import safe_url as safe_url  # its home is deepeval.config.redaction
 
@@ -118,8 +119,6 @@ def env_dir() -> Path:
         return Path(os.getcwd())
     path = user_path(raw)
     if not path.is_dir():
-        from deepeval.errors import ConfigurationError
-
         raise ConfigurationError(
             f"ENV_DIR_PATH={raw!r} is not a directory; point it at the folder holding .env files"
         )
@@ -149,8 +148,6 @@ class Settings:
         try:
             return float(raw)
         except ValueError:
-            from deepeval.errors import ConfigurationError
-
             raise ConfigurationError(f"{key} must be a number, got {raw!r}") from None
 
     def get_bool(self, key: str, default: bool = False) -> bool:

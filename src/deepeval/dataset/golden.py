@@ -16,7 +16,7 @@ from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, field
 
 from deepeval.errors import InvalidGoldenError
 from deepeval.test_case import RetrievedContextData, ToolCall, Turn
-from deepeval.test_case._base import CaseModel
+from deepeval.test_case.base import CaseModel
 
 FREQUENCIES = ("rare", "normal", "frequent")
 OVERLAPS = ("yield", "adaptive", "insist")

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from deepeval._files import user_path
 from deepeval._gc import older_objects_frozen
 from deepeval.errors import ConfigurationError
-from deepeval.evaluate import _session
+from deepeval.evaluate import session
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
-from deepeval.evaluate.results import EvaluationResult, evaluation_error
+from deepeval.evaluate.results import EvaluationResult, evaluation_error, failing_rows
 
 if TYPE_CHECKING:
     from deepeval.evaluate.backends.ray.backend import RayConfig
@@ -153,7 +153,7 @@ async def a_evaluate(
         system_one_batches=out.system_one_batches,
         extras=dict(getattr(out, "extras", {})),
     )
-    _session.set_latest(result)
+    session.set_latest(result)
     _warn_not_exported(result)
     _export(result, display_config)
     if display_config.print_results:
@@ -389,23 +389,17 @@ def assert_test(
         TypeError / ValueError: bad arguments, as in :func:`evaluate`.
     """
     __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
-    from deepeval.config import get_settings
-    from deepeval.evaluate import _session
+    from deepeval.config.test_run_options import TestRunOptions
+    from deepeval.evaluate import session
 
-    settings = get_settings()  # process environment > .env.local > .env, like every other key
-    use_cache = settings.get_bool("DEEPEVAL_USE_CACHE")
-    ignore_errors = settings.get_bool("DEEPEVAL_IGNORE_ERRORS")
-    repeat_raw = (settings.get("DEEPEVAL_REPEAT") or "").strip() or "1"
-    try:
-        repeat = int(repeat_raw)
-    except ValueError:
-        raise ConfigurationError(f"DEEPEVAL_REPEAT must be an integer >= 1, got {repeat_raw!r}") from None
-    backend = (settings.get("DEEPEVAL_BACKEND") or "").strip().lower() or "local"
+    options = TestRunOptions.read()  # process environment > .env.local > .env, like every other key
+    use_cache = options.use_cache
+    repeat = options.repeat_count()
     ray_config = None
-    if backend == "ray":
+    if options.backend == "ray":
         from deepeval.evaluate.backends.ray.backend import RayConfig
 
-        ray_config = RayConfig(address=(settings.get("DEEPEVAL_RAY_ADDRESS") or "").strip() or None)
+        ray_config = RayConfig(address=options.ray_address)
     result = evaluate(
         [test_case],
         list(metrics),
@@ -413,24 +407,22 @@ def assert_test(
         display_config=DisplayConfig(
             show_indicator=False,
             print_results=False,
-            verbose_mode=True if settings.get_bool("DEEPEVAL_VERBOSE_MODE") else None,
+            verbose_mode=True if options.verbose_mode else None,
             # Under the pytest plugin the session writes one DEEPEVAL_RESULTS_FOLDER report holding this result;
             # a second file per assert_test call would only duplicate it.
-            _session_report=_session.collecting(),
+            _session_report=session.collecting(),
         ),
         cache_config=CacheConfig(write_cache=use_cache, use_cache=use_cache),
-        error_config=ErrorConfig(
-            ignore_errors=True, skip_on_missing_params=settings.get_bool("DEEPEVAL_SKIP_ON_MISSING_PARAMS")
-        ),
+        error_config=ErrorConfig(ignore_errors=True, skip_on_missing_params=options.skip_on_missing_params),
         repeat=repeat,
-        backend=backend,
+        backend=options.backend,
         ray_config=ray_config,
     )
     test_result = result.test_results[0]
     node = _pytest_node_id()
     if node is not None and test_case.name is None:
         test_result.name = node  # named like pytest names the test (and like the session table)
-    _session.record(test_result)
+    session.record(test_result)
     if test_result.status == "skipped":
         reason = next((m.reason for m in test_result.metrics_data if m.reason), "every metric was skipped")
         if node is not None:  # under pytest: a skipped test, not a passed one
@@ -439,18 +431,13 @@ def assert_test(
             pytest.skip(f"deepeval: {reason}")
         return
     failures = []
-    for m in test_result.metrics_data:
-        if m.flaky or m.skipped:
-            continue
-        if m.error is not None and ignore_errors:
-            continue
-        if m.error is not None or m.success is False:
-            score = "none" if m.score is None else f"{m.score:.4f}"
-            threshold = "none" if m.threshold is None else f"{m.threshold:g}"
-            detail = f"error: {m.error}" if m.error is not None else f"reason: {m.reason}"
-            failures.append(
-                f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
-            )
+    for m in failing_rows(test_result.metrics_data, ignore_errors=options.ignore_errors):
+        score = "none" if m.score is None else f"{m.score:.4f}"
+        threshold = "none" if m.threshold is None else f"{m.threshold:g}"
+        detail = f"error: {m.error}" if m.error is not None else f"reason: {m.reason}"
+        failures.append(
+            f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
+        )
     if failures and getattr(test_case, "flaky", False):
         # deepeval: a flaky test case's failure is reported, not raised, so it does not fail the run
         import warnings
@@ -466,7 +453,9 @@ def assert_test(
 
 def _pytest_node_id() -> str | None:
     """The running pytest test's node id (``test_file.py::test_rag[shoes]``), from ``PYTEST_CURRENT_TEST``."""
-    current = os.environ.get("PYTEST_CURRENT_TEST", "")
+    from deepeval.config.environment import process_env
+
+    current = process_env("PYTEST_CURRENT_TEST") or ""
     if not current:
         return None
     node = current.rsplit(" (", 1)[0]

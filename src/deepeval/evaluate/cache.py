@@ -21,7 +21,6 @@ into it. ``~`` in the path is the home folder.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import hashlib
 import json
 import math
@@ -35,10 +34,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from deepeval._digest import canonical_json as canonical_json  # its home is deepeval._digest
 from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
 from deepeval.evaluate.results import MetricData, RepeatStats
-from deepeval.test_case._encodable import encodable
+from deepeval.test_case.encodable import encodable
 
 DEFAULT_CACHE_PATH = os.path.join(".deepeval", "cache.sqlite")
 _TABLE = "metric_rows"
@@ -137,30 +137,10 @@ def _check_schema(conn: sqlite3.Connection) -> str | None:
     return None
 
 
-def _json_default(value: Any) -> Any:
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json")
-    if isinstance(value, enum.Enum):
-        return value.value
-    name = getattr(value, "get_model_name", None)
-    if callable(name):
-        return {"judge": type(value).__qualname__, "name": name()}
-    if isinstance(value, (set, frozenset)):
-        return sorted(map(str, value))
-    # Unknown object: its repr may hold a memory address, which makes the key miss (safe, never a false hit).
-    return f"{type(value).__module__}.{type(value).__qualname__}:{value!r}"
-
-
-def canonical_json(value: Any) -> str:
-    """Deterministic JSON text: sorted keys, compact separators, UTF-8 kept."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_json_default)
-
-
 def cache_key(metric: Any, test_case: Any, repeat_index: int = 0) -> str:
     """sha256 hex digest identifying ``metric`` (its ``cache_config()``) on ``test_case`` for repetition
     ``repeat_index`` under this deepeval version."""
-    from deepeval import __version__
+    from deepeval._version import __version__
     from deepeval.models.resolve import judge_names_of
 
     dump = getattr(test_case, "model_dump", None)
@@ -174,7 +154,7 @@ def cache_key(metric: Any, test_case: Any, repeat_index: int = 0) -> str:
         },
         "repeat_index": repeat_index,
     }
-    # surrogatepass: a lone surrogate in test-case text (see deepeval.test_case._encodable) still gets a distinct key
+    # surrogatepass: a lone surrogate in test-case text (see deepeval.test_case.encodable) still gets a distinct key
     return hashlib.sha256(canonical_json(payload).encode("utf-8", errors="surrogatepass")).hexdigest()
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from deepeval.evaluate.configs import TestRunResultDisplay
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
-from deepeval.test_case._encodable import encodable
+from deepeval.test_case.encodable import encodable
 
 _STATUS_STYLE = {
     "passed": ("PASS", "green"),
@@ -119,7 +119,7 @@ def _short(text: str | None, limit: int | None = REASON_LIMIT) -> str:
 
 def _text(value: str) -> Any:
     """A rich ``Text`` of ``value`` that any console can encode: test-case names, metric names, judges, reasons and
-    errors may hold lone surrogates (see :mod:`deepeval.test_case._encodable`), which a strict UTF-8 stdout refuses
+    errors may hold lone surrogates (see :mod:`deepeval.test_case.encodable`), which a strict UTF-8 stdout refuses
     with ``UnicodeEncodeError`` after the whole run was measured; they are shown as U+FFFD."""
     from rich.text import Text
 

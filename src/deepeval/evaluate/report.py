@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from deepeval._files import user_path, write_chunks_atomic, write_text_atomic
 from deepeval.evaluate.results import EvaluationResult
+from deepeval.metrics.scoring import success_of
 
 if TYPE_CHECKING:
     import jinja2
@@ -46,7 +47,7 @@ def _histogram_bars(scores: list[float], threshold: float | None) -> list[dict[s
     for b, c in enumerate(counts):
         h = round(_PLOT_H * c / top, 1)
         mid = (b + 0.5) / BINS
-        ok = threshold is None or mid >= threshold
+        ok = success_of(mid, threshold) is not False  # the bin's scores pass (or there is no threshold)
         bars.append(
             {
                 "x": _PLOT_X0 + b * _BAR_STEP,

@@ -126,6 +126,19 @@ class TurnData(FieldDict):
 CASE_STATUSES = ("passed", "failed", "error", "skipped")
 
 
+def failing_rows(rows: list[MetricData], *, ignore_errors: bool = False) -> list[MetricData]:
+    """The rows that fail their test case: evaluated (not skipped), not flaky, and failed (``success`` False by
+    :func:`~deepeval.metrics.scoring.success_of`) or errored (unless ``ignore_errors``: ``assert_test`` under
+    ``deepeval test run -i``). Score-only rows never fail."""
+    return [
+        m
+        for m in rows
+        if not m.skipped
+        and not m.flaky
+        and (m.status == "failed" or (m.status == "error" and not ignore_errors))
+    ]
+
+
 def case_status(rows: list[MetricData]) -> str:
     """The one rule for a test case's outcome, from its metric rows.
 
@@ -134,13 +147,12 @@ def case_status(rows: list[MetricData]) -> str:
     flaky rows never fail a test case). ``TestResult.success`` is ``status == "passed"``, so a test case none of
     whose metrics ran is never counted as passed.
     """
-    evaluated = [m for m in rows if not m.skipped]
-    if not evaluated:
+    if all(m.skipped for m in rows):
         return "skipped"
-    deciding = {m.status for m in evaluated if not m.flaky}
-    if "error" in deciding:
+    failing = {m.status for m in failing_rows(rows)}
+    if "error" in failing:
         return "error"
-    if "failed" in deciding:
+    if "failed" in failing:
         return "failed"
     return "passed"
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from deepeval.config import redact
 from deepeval.evaluate.results import MetricData, TestResult, case_status, exportable_or_placeholder
-from deepeval.metrics._engine.scoring import success_of
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric
+from deepeval.metrics.scoring import success_of
 from deepeval.models.usage import UsageTracker
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 
@@ -52,7 +52,7 @@ def not_applicable_reason(metric: BaseMetric, test_case: TestCase) -> str | None
 
 
 def _success(metric: BaseMetric, score: float | None, error: str | None, skipped: bool) -> bool | None:
-    """None for a skipped row; else :func:`~deepeval.metrics._engine.scoring.success_of`, except that a metric's own
+    """None for a skipped row; else :func:`~deepeval.metrics.scoring.success_of`, except that a metric's own
     ``is_successful()`` decides a row with a score and a threshold (a user metric may override it)."""
     if skipped:
         return None
@@ -197,7 +197,7 @@ def test_result(index: int, tc: TestCase, rows: list[MetricData]) -> TestResult:
     """A :class:`TestResult` carrying the test case's fields as plain data; ``success`` by :func:`case_status`.
     Never raises for odd content: metadata that no report can hold (circular, too deep, a huge int) becomes a
     ``"<not exported: ...>"`` placeholder, and items changed to the wrong type after construction are shown as they
-    are (that test case's rows carry the error, see :func:`deepeval.test_case._base.revalidated`)."""
+    are (that test case's rows carry the error, see :func:`deepeval.test_case.base.revalidated`)."""
     # deepeval's default names: conversational_test_case_N for a conversation, test_case_N otherwise
     default = (
         f"conversational_test_case_{index}"

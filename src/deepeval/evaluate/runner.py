@@ -42,7 +42,7 @@ from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.usage import record_usage, track_usage
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
-from deepeval.test_case._base import revalidated
+from deepeval.test_case.base import revalidated
 
 __all__ = [
     "OnRow",

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from deepeval.evaluate import _session
+from deepeval.evaluate import session
 from deepeval.evaluate.results import TestResult
 
 PROPERTY = "deepeval_result"
@@ -43,14 +43,14 @@ class DeepEvalCollector:
             item.user_properties.append((PROPERTY, json.dumps(data, default=str)))
 
         # logged when the test file was imported (collection), so known before the test's reports are made
-        hyper = _session.hyperparameters()
+        hyper = session.hyperparameters()
         if hyper is not None:
             item.user_properties.append((HYPER_PROPERTY, json.dumps(hyper)))
-        previous = _session.set_sink(sink)
+        previous = session.set_sink(sink)
         try:
             yield
         finally:
-            _session.set_sink(previous)
+            session.set_sink(previous)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # user_properties accumulate over setup/call/teardown; the teardown report holds them all.
@@ -81,17 +81,19 @@ class DeepEvalCollector:
         if not self.results or hasattr(config, "workerinput"):
             return
         from deepeval.config import get_settings
+        from deepeval.config.test_run_options import TestRunOptions
         from deepeval.evaluate.configs import TestRunResultDisplay
         from deepeval.evaluate.display import render_results
         from deepeval.evaluate.results import EvaluationResult
 
         for i, r in enumerate(self.results):
             r.index = i
+        options = TestRunOptions.read()
         run = EvaluationResult(
             test_results=list(self.results),
             # deepeval test run -id NAME; "pytest" otherwise
-            identifier=get_settings().get("DEEPEVAL_TEST_RUN_IDENTIFIER") or "pytest",
-            hyperparameters=self.hyperparameters or _session.hyperparameters(),
+            identifier=options.identifier or "pytest",
+            hyperparameters=self.hyperparameters or session.hyperparameters(),
             cache_hits=sum(1 for r in self.results for m in r.metrics_data if m.cached),
             # DEEPEVAL_REPEAT (deepeval test run -r) applies to every assert_test, so the rows say the run's k
             repeat=max((m.repeat.k for r in self.results for m in r.metrics_data if m.repeat), default=1),
@@ -101,7 +103,7 @@ class DeepEvalCollector:
             run.extras["interrupted"] = (
                 f"the run was stopped after {len(self.results)} test result(s); tests not yet run have no row"
             )
-        _session.set_latest(run)  # global_test_run_manager.get_latest_test_run_data()
+        session.set_latest(run)  # global_test_run_manager.get_latest_test_run_data()
         _current_run().calculate_test_passes_and_fails()
         terminalreporter.section("deepeval results")
         from deepeval.models.resolve import embedded_notice
@@ -112,13 +114,10 @@ class DeepEvalCollector:
         width = max(80, int(getattr(getattr(terminalreporter, "_tw", None), "fullwidth", 120)))
 
         try:  # deepeval test run -d all|failing|passing
-            option = TestRunResultDisplay(
-                (get_settings().get("DEEPEVAL_TEST_RUN_DISPLAY") or "all").strip().lower()
-            )
+            option = TestRunResultDisplay(options.display)
         except ValueError:
             option = TestRunResultDisplay.ALL
-        full = get_settings().get_bool("DEEPEVAL_SHOW_FULL_REASON")
-        terminalreporter.write(render_results(run, option, width=width, full_reason=full))
+        terminalreporter.write(render_results(run, option, width=width, full_reason=options.show_full_reason))
         if "interrupted" in run.extras:
             terminalreporter.write_line(f"deepeval: interrupted: {run.extras['interrupted']}", red=True)
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
@@ -142,11 +141,11 @@ class DeepEvalCollector:
 
 def _current_run() -> Any:
     """The session's run in ``deepeval.test_run.global_test_run_manager`` (created on its first result)."""
-    from deepeval.config import get_settings
+    from deepeval.config.test_run_options import TestRunOptions
     from deepeval.test_run import global_test_run_manager
 
     if global_test_run_manager.test_run is None:
-        identifier = get_settings().get("DEEPEVAL_TEST_RUN_IDENTIFIER") or "pytest"
+        identifier = TestRunOptions.read().identifier or "pytest"
         global_test_run_manager.create_test_run(identifier=identifier)
     return global_test_run_manager.get_test_run()
 

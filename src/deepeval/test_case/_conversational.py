@@ -17,10 +17,10 @@ from pydantic import (
 )
 
 from deepeval.test_case._audio import Audio
-from deepeval.test_case._base import CaseModel, MetadataAlias, deprecated_metadata_alias
 from deepeval.test_case._expectations import Expectations
 from deepeval.test_case._llm import RetrievedContextData, ToolCall
 from deepeval.test_case._mcp import MCPPromptCall, MCPResourceCall, MCPServer, MCPToolCall
+from deepeval.test_case.base import CaseModel, MetadataAlias, deprecated_metadata_alias
 
 ROLES = ("user", "assistant")
 

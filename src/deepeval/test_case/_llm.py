@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr
 
-from deepeval.test_case._base import CaseModel, MetadataAlias, deprecated_metadata_alias
 from deepeval.test_case._expectations import Expectations
 from deepeval.test_case._mcp import MCPPromptCall, MCPResourceCall, MCPServer, MCPToolCall
+from deepeval.test_case.base import CaseModel, MetadataAlias, deprecated_metadata_alias
 
 
 class SingleTurnParams(str, Enum):

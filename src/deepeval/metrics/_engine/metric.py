@@ -13,7 +13,7 @@ A concrete metric supplies:
   runner calls ``a_measure``, which scores it without a request);
 * class attributes ``default_template`` (with ``PROMPT_VERSION``) and ``default_question_set`` (with ``VERSION``).
 
-Flow of a measure (its frame is :func:`deepeval.metrics._engine.flow.measuring`, shared with the memory metrics):
+Flow of a measure (its frame is :func:`deepeval.metrics.flow.measuring`, shared with the memory metrics):
 reset results; open ``track_usage()``; check fields; resolve judges once per instance (lazily,
 never in the constructor); score a degenerate input without a judge, or else run the mode; apply strict mode; set ``success`` (None when ``threshold`` is None); copy
 tokens and cost (``evaluation_cost`` None when no judge reported a cost). On any error: ``error`` is set,
@@ -38,7 +38,6 @@ from deepeval.config.eval_mode import EvalMode, parse_eval_mode, resolve_eval_mo
 from deepeval.errors import ConfigurationError, InvalidEvalModeError
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import EXTRACTION_PROMPT_VERSION
-from deepeval.metrics._engine.flow import measuring, record_failure
 from deepeval.metrics._engine.judges import (
     Judges,
     SyncLLM,
@@ -48,7 +47,6 @@ from deepeval.metrics._engine.judges import (
     resolve_judges,
 )
 from deepeval.metrics._engine.schemas import ReasonReply
-from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
 from deepeval.metrics._engine.system_one import WeightedQuestion, build_reason, evaluate_answers
 from deepeval.metrics._engine.template_calls import (
     call_template,
@@ -58,6 +56,8 @@ from deepeval.metrics._engine.template_calls import (
     unused_methods_note,
 )
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
+from deepeval.metrics.flow import measuring, record_failure
+from deepeval.metrics.scoring import apply_strict, effective_threshold, success_of
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
 from deepeval.models.resolve import (
@@ -71,8 +71,8 @@ from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import SystemOneAnswers
 from deepeval.models.usage import record_usage
-from deepeval.test_case._base import CaseModel, revalidated
-from deepeval.test_case._encodable import encodable
+from deepeval.test_case.base import CaseModel, revalidated
+from deepeval.test_case.encodable import encodable
 
 
 def _judge_copy(test_case: Any) -> Any:
@@ -385,7 +385,7 @@ class EngineMetric(BaseMetric):
         return await self._measure(test_case, sequential=False)
 
     async def _measure(self, test_case: Any, *, sequential: bool) -> float:
-        with measuring(self):  # reset, usage, redacted error (deepeval.metrics._engine.flow)
+        with measuring(self):  # reset, usage, redacted error (deepeval.metrics.flow)
             test_case = _judge_copy(test_case)
             self._check_params(test_case)
             judges = self.judges()

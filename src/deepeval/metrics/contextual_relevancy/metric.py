@@ -37,7 +37,6 @@ from deepeval.metrics._engine.decisions import (
     share_score,
     weighted_note,
 )
-from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor, statements_batch_prompt
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
@@ -51,6 +50,7 @@ from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.contextual_relevancy.prompts import ContextualRelevancyTemplate
 from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
+from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
 from deepeval.models.structured import a_generate_structured

@@ -1244,10 +1244,24 @@ def support_detail(claim: str, evidence: str) -> Grade:
     return Grade(1, f"no support in the transcript (similarity {sim:.2f})", 0.6)
 
 
+# -- public names for the memory passage index (deepeval.memory.retrieval) ------------------------------------------
+
+
+def word_tokens(text: str) -> list[str]:
+    """The words the grading rules match on (letters and digits, with inner apostrophes and hyphens)."""
+    return _TOKEN.findall(text)
+
+
+#: ``word`` matches one of ``tokens``: exactly, by stem, by a 4+-character prefix or fuzzily (ratio >= 85)
+token_match = _token_match
+#: every content word of ``entity`` is in the answer (or the entity is, verbatim)
+entity_present = _entity_present
+
 __all__ = [
     "LEVELS_1_TO_5",
     "Grade",
     "TokenBag",
+    "entity_present",
     "extract_slots",
     "grade_answer",
     "grade_detail",
@@ -1258,4 +1272,6 @@ __all__ = [
     "similarity",
     "stale_values",
     "support_detail",
+    "token_match",
+    "word_tokens",
 ]

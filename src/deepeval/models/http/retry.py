@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from deepeval.config.settings import Settings, get_settings
-from deepeval.errors import ConfigurationError, JudgeError
+from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
 from deepeval.models.http.errors import connection_error as connection_error
 from deepeval.models.http.errors import error_for_status as error_for_status
 from deepeval.models.http.errors import parse_retry_after as parse_retry_after
@@ -135,7 +135,7 @@ async def call_with_retries(
             except asyncio.TimeoutError:
                 raise timeout_error(model, policy.timeout, error_cls) from None
         except JudgeError as exc:
-            if limiter is not None and exc.kind == "rate_limit":
+            if limiter is not None and exc.kind == ErrorKind.rate_limit:
                 limiter.on_rate_limited(exc.retry_after, started_epoch=epoch)
             raise
         finally:

@@ -24,15 +24,21 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
+from deepeval.config.log_redaction import install_log_redaction
 from deepeval.config.redaction import (
     SplitURL,
     display_url,
-    install_log_redaction,
     split_url,
     split_url_cached,
 )
 from deepeval.config.settings import Settings, get_settings, redact
-from deepeval.errors import JudgeError, RequestTooLargeError, SystemOneError, UnsupportedQuestionError
+from deepeval.errors import (
+    ErrorKind,
+    JudgeError,
+    RequestTooLargeError,
+    SystemOneError,
+    UnsupportedQuestionError,
+)
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.http.errors import (
     int_or_none,
@@ -176,7 +182,7 @@ def parse_answers(
             f"System One model {model}: the reply has no 'answers' object (fields present: {fields})",
             model=model,
             retryable=True,
-            kind="server",
+            kind=ErrorKind.server,
         )
     raw: dict[str, Any] = data["answers"]
     nouls: dict[str, NoulAnswer] = {}
@@ -229,7 +235,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
 
     Args:
         model: default ``TYPESAFE_MODEL_NAME``, else ``jev-latest``.
-        api_key: default ``TYPESAFE_API_KEY``; without one, calls raise ``SystemOneError(kind="auth")``
+        api_key: default ``TYPESAFE_API_KEY``; without one, calls raise ``SystemOneError(kind=ErrorKind.auth)``
             (construction does not fail).
         base_url: default ``TYPESAFE_BASE_URL``, else ``https://api.typesafe.ai``.
         cost_per_input_token: USD per input token; default ``TYPESAFE_COST_PER_INPUT_TOKEN``, else 0.042e-6.
@@ -331,7 +337,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
             raise SystemOneError(
                 f"System One model {name}: no TypeSafe API key; set TYPESAFE_API_KEY or pass api_key=",
                 model=name,
-                kind="auth",
+                kind=ErrorKind.auth,
             )
         content = _dumps(body).encode()
 

@@ -42,13 +42,13 @@ worker's environment.
 from __future__ import annotations
 
 import math
-import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deepeval.config.environment import process_env
 from deepeval.errors import ConfigurationError, DeepEvalError
 from deepeval.evaluate.backends.ray.options import RateLimit
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
@@ -189,7 +189,7 @@ def init_address(config: RayConfig) -> str | None:
     """The ``address`` for ``ray.init``: ``config.address``; for None, ``RAY_ADDRESS`` when set, else ``"local"``.
     ``ray.init(address=None)`` would also join a cluster another process started with ``ray start`` on this
     machine (and then refuse ``num_cpus``), where None is documented to start a local cluster."""
-    if config.address is not None or os.environ.get("RAY_ADDRESS"):
+    if config.address is not None or process_env("RAY_ADDRESS"):
         return config.address
     return "local"
 

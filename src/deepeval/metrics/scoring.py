@@ -1,11 +1,14 @@
 """Scoring rules shared by the metrics (REFERENCE §2).
 
 * ``strict_mode``: the threshold becomes 1 and any score below 1 becomes 0.
-* ``success``: ``None`` when the threshold is ``None`` (score-only mode); ``False`` when the metric errored; else
-  ``score >= threshold`` (a minimum, for all three metrics).
+* ``success`` (:func:`success_of`, the one rule: a metric's ``success`` and ``is_successful()``, its result row,
+  a repeat aggregate, the memory metrics): ``False`` when the metric errored or has no score; ``None`` when the
+  threshold is ``None`` (score-only mode); else ``score >= threshold`` (a minimum, for every metric).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 def effective_threshold(threshold: float | None, strict_mode: bool) -> float | None:
@@ -21,13 +24,17 @@ def apply_strict(score: float, strict_mode: bool) -> float:
     return score
 
 
-def success_of(score: float | None, threshold: float | None, *, errored: bool = False) -> bool | None:
-    """See module docstring."""
+def success_of(score: Any, threshold: Any, *, errored: bool = False) -> bool | None:
+    """See module docstring. A score and threshold that do not compare (a ``TypeError``, as a user metric's score of
+    another type raises) is no success, as in deepeval; any other error of the comparison propagates."""
     if errored or score is None:
         return False
     if threshold is None:
         return None
-    return score >= threshold
+    try:
+        return bool(score >= threshold)
+    except TypeError:
+        return False
 
 
 def ratio(numerator: int, denominator: int, *, empty: float) -> float:
