@@ -144,6 +144,38 @@ def test_save_errors(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.regression
+@pytest.mark.parametrize("file_name", ["../../x", "../x", "sub/../../x", "ABSOLUTE"])
+def test_save_as_file_name_stays_inside_the_directory(tmp_path, file_name):
+    """Deliberate (docs: deepeval._safe_path): ``file_name`` names a file inside ``directory``."""
+    from deepeval._safe_path import UnsafePathError
+
+    directory = tmp_path / "a" / "b" / "data"
+    if file_name == "ABSOLUTE":
+        file_name = str(tmp_path / "elsewhere")
+    with pytest.raises(UnsafePathError, match="save_as file_name"):
+        EvaluationDataset(goldens=[Golden(input="q")]).save_as("json", str(directory), file_name)
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+@pytest.mark.regression
+def test_save_as_refuses_a_link_at_the_file_it_would_write(tmp_path):
+    from deepeval._safe_path import UnsafePathError
+
+    target = tmp_path / "target.txt"
+    target.write_text("keep me")
+    (tmp_path / "v1.json").symlink_to(target)
+    with pytest.raises(UnsafePathError, match="is a symbolic link"):
+        EvaluationDataset(goldens=[Golden(input="q")]).save_as("json", str(tmp_path), "v1")
+    assert target.read_text() == "keep me" and (tmp_path / "v1.json").is_symlink()
+
+
+def test_save_as_file_name_may_name_a_subfolder(tmp_path):
+    path = EvaluationDataset(goldens=[Golden(input="q")]).save_as("json", str(tmp_path), "v2/goldens")
+    assert Path(path) == tmp_path / "v2" / "goldens.json"
+    assert _load("json", path).goldens == [Golden(input="q")]
+
+
 def test_conversational_round_trip(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)

@@ -2,7 +2,9 @@
 
 Files we create get mode 0600 (owner read/write only); an existing file that receives a secret is chmod-ed to 0600
 before the secret is written. Writes go through python-dotenv's ``set_key``/``unset_key`` (which rewrite the file via
-a temporary file in the same folder and keep the other lines as they were).
+a temporary file in the same folder and keep the other lines as they were). A dotenv file that is a symbolic link is
+refused, as every file we write (:mod:`deepeval._safe_path`): rewriting it would replace the link with a copy, and
+writing through it would put keys wherever it points; give the real path (``--save dotenv:PATH``).
 """
 
 from __future__ import annotations
@@ -59,6 +61,15 @@ def parse_save_target(value: str | None, *, default: bool = True) -> Path | None
     return path
 
 
+def _not_a_link(path: Path) -> None:
+    from deepeval._safe_path import UnsafePathError, refuse_link
+
+    try:
+        refuse_link(path, "the dotenv file")
+    except UnsafePathError as err:
+        raise ConfigurationError(str(err)) from None
+
+
 def _check_key(key: str) -> None:
     if not _KEY_RE.match(key):
         raise ConfigurationError(f"invalid dotenv key {key!r}: use letters, digits and underscores")
@@ -106,8 +117,8 @@ def set_keys(path: str | os.PathLike[str], values: Mapping[str, str]) -> Path:
 
     Raises:
         ConfigurationError: a key that is not a valid name, a multi-line value or one containing ``${`` (dotenv
-            would expand it), a missing parent folder or a path that is not a regular file. Nothing is written when
-            validation fails.
+            would expand it), a missing parent folder, a path that is a symbolic link or not a regular file. Nothing
+            is written when validation fails.
     """
     target = Path(path)
     for key, value in values.items():
@@ -115,6 +126,7 @@ def set_keys(path: str | os.PathLike[str], values: Mapping[str, str]) -> Path:
         _check_value(key, value)
     if not values:
         return target
+    _not_a_link(target)
     private = any(is_secret_key(k) for k in values)
     _ensure_file(target, private=private)
     for key, value in values.items():
@@ -131,12 +143,14 @@ def unset_keys(path: str | os.PathLike[str], keys: Iterable[str]) -> list[str]:
         The keys that were present and removed (a missing file removes nothing).
 
     Raises:
-        ConfigurationError: a key that is not a valid name, or a path that is not a regular file.
+        ConfigurationError: a key that is not a valid name, or a path that is a symbolic link or not a regular
+            file.
     """
     target = Path(path)
     keys = list(keys)
     for key in keys:
         _check_key(key)
+    _not_a_link(target)
     if not target.exists():
         return []
     if not target.is_file():

@@ -205,13 +205,26 @@ def process_hyperparameters(hyperparameters: Any) -> dict[str, str] | None:
 
 
 def _results_folder(display_config: DisplayConfig) -> str | None:
+    """The folder of the run's JSON and HTML files: ``results_folder`` (or ``DEEPEVAL_RESULTS_FOLDER``), with
+    ``results_subfolder`` inside it.
+
+    Raises:
+        ConfigurationError: ``results_subfolder`` is absolute, has a ``..`` component or leads out of the results
+            folder through a link (deliberate: it stays inside, see :mod:`deepeval._safe_path`).
+    """
+    from deepeval._safe_path import UnsafePathError, inside
     from deepeval.config import get_settings
 
     folder = display_config.results_folder
     if folder is None and not display_config._session_report:
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
     if folder and display_config.results_subfolder:
-        return os.path.join(str(folder), display_config.results_subfolder)
+        try:
+            return str(
+                inside(user_path(folder), display_config.results_subfolder, "DisplayConfig.results_subfolder")
+            )
+        except UnsafePathError as err:
+            raise ConfigurationError(f"{err} (nothing was measured)") from None
     return str(folder) if folder else None
 
 
