@@ -176,6 +176,32 @@ def test_save_as_file_name_may_name_a_subfolder(tmp_path):
     assert _load("json", path).goldens == [Golden(input="q")]
 
 
+@pytest.mark.regression
+def test_save_as_csv_neutralises_formula_cells_and_loads_them_back(tmp_path):
+    """The one CSV rule (deepeval._csv_cells): text cells starting with = + - @ TAB CR get a leading quote in the
+    file, and loading our file gives back the values written."""
+    import csv
+
+    g = Golden(
+        input='=HYPERLINK("http://x","y")',
+        actual_output="+1+cmd|' /C calc'!A0",
+        expected_output="-2+3",
+        name="@SUM(A1)",
+        comments="\t=1",
+        source_file="\r=2",
+        context=["=first", "second"],
+        retrieval_context=["'-already quoted"],
+    )
+    path = EvaluationDataset(goldens=[g]).save_as("csv", str(tmp_path), "f")
+    with open(path, encoding="utf-8", newline="") as f:
+        [row] = list(csv.DictReader(f))
+    assert row["input"] == "'" + g.input and row["actual_output"] == "'" + g.actual_output
+    assert row["expected_output"] == "'-2+3" and row["name"] == "'@SUM(A1)" and row["comments"] == "'\t=1"
+    assert row["source_file"] == "'\r=2" and row["context"] == "'=first|second"
+    assert row["retrieval_context"] == "''-already quoted"
+    assert _load("csv", path).goldens == [g]
+
+
 def test_conversational_round_trip(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)

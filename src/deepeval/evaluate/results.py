@@ -349,24 +349,21 @@ class EvaluationResult:
         return pd.DataFrame(self.rows_table(), columns=list(ROW_COLUMNS))
 
     def to_csv(self, path: Any) -> int:
-        """Write :meth:`rows_table` to ``path`` as CSV (UTF-8, header row, empty cell for None); return the
-        number of rows written. ``~`` is expanded; folders are created.
+        """Write :meth:`rows_table` to ``path`` as CSV (UTF-8, header row, ``\n`` line ends, empty cell for None);
+        return the number of rows written. ``~`` is expanded; folders are created. Text cells follow the one CSV
+        rule (:mod:`deepeval._csv_cells`): a cell starting with ``=``, ``+``, ``-``, ``@``, TAB or CR gets a
+        leading ``'`` (spreadsheets would run it as a formula), and a cell holding a comma, quote, CR or LF is
+        quoted.
 
         Raises:
-            OSError: ``path`` cannot be written.
+            OSError: ``path`` cannot be written (a symbolic link there included, see :mod:`deepeval._safe_path`).
         """
-        import csv
-        import io
-        from pathlib import Path
+        from deepeval._csv_cells import csv_lines
+        from deepeval._files import user_path, write_chunks_atomic
 
-        from deepeval._files import write_text_atomic
-
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=list(ROW_COLUMNS), lineterminator="\n")
-        writer.writeheader()
         rows = self.rows_table()
-        writer.writerows(rows)
-        write_text_atomic(Path(path).expanduser(), buf.getvalue())
+        lines = csv_lines(ROW_COLUMNS, ([row[c] for c in ROW_COLUMNS] for row in rows), line_end="\n")
+        write_chunks_atomic(user_path(path), lines)
         return len(rows)
 
     # -- notebooks ------------------------------------------------------------------------------------------------
