@@ -18,6 +18,7 @@ from pathlib import Path
 from dotenv import set_key, unset_key
 
 from deepeval._files import user_path
+from deepeval.config.dotenv_read import dotenv_text
 from deepeval.config.settings import env_dir, is_secret_key
 from deepeval.errors import ConfigurationError
 
@@ -127,6 +128,8 @@ def set_keys(path: str | os.PathLike[str], values: Mapping[str, str]) -> Path:
     if not values:
         return target
     _not_a_link(target)
+    if target.is_file():
+        dotenv_text(target)  # a file that is not UTF-8 is named now, before python-dotenv would fail on it
     private = any(is_secret_key(k) for k in values)
     _ensure_file(target, private=private)
     for key, value in values.items():
@@ -155,9 +158,9 @@ def unset_keys(path: str | os.PathLike[str], keys: Iterable[str]) -> list[str]:
         return []
     if not target.is_file():
         raise ConfigurationError(f"cannot edit {target}: not a regular file")
-    from dotenv import dotenv_values
+    from deepeval.config.dotenv_read import read_dotenv
 
-    present = set(dotenv_values(target))
+    present = set(read_dotenv(target))
     removed: list[str] = []
     for key in keys:
         if key in present:
