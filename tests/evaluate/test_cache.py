@@ -239,6 +239,8 @@ def _store_then_spoil(tmp_path: Path, value: str) -> tuple[str, list[LLMTestCase
         '{"name": "Score", "score": NaN, "success": true}',
         '{"name": "Score", "score": 0.9, "success": "yes"}',
         '{"name": "Score", "score": 0.9, "retries": -1}',
+        '{"name": "Score", "score": 1' + "0" * 400 + ', "success": true}',  # an int no float can hold
+        '{"name": "Score", "score": 0.9, "threshold": 1' + "0" * 400 + "}",
         '{"name": "Score", "score": 0.9, "error": "boom"}',
         "[0.5, true]",
         '"0.5"',

@@ -20,24 +20,21 @@ into it. ``~`` in the path is the home folder.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import hashlib
 import json
-import math
 import os
 import sqlite3
 import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
-from deepeval.evaluate.results import MetricData, RepeatStats
+from deepeval.evaluate.results import MetricData, is_finite_number, metric_row_problem
 from deepeval.test_case._encodable import encodable
 
 DEFAULT_CACHE_PATH = os.path.join(".deepeval", "cache.sqlite")
@@ -57,38 +54,18 @@ def default_cache_path() -> Path:
     return user_path(get_settings().get("DEEPEVAL_CACHE_PATH") or DEFAULT_CACHE_PATH)
 
 
-_TEXT_FIELDS = ("reason", "evaluation_model", "verbose_logs", "system_one_fallback_reason")
-_NUMBER_FIELDS = ("threshold", "evaluation_cost", "confidence", "duration_s")
-_COUNT_FIELDS = ("retries", "llm_calls", "system_one_requests", "input_tokens", "output_tokens")
-_FLAG_FIELDS = ("success", "strict_mode", "skipped", "flaky", "cached")
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _row_problem(data: Any) -> str | None:
-    """Why a stored value is not a row this cache could have written (None when it is one)."""
-    if not isinstance(data, dict):
-        return f"a JSON {type(data).__name__}, not an object"
-    if not isinstance(data.get("name"), str) or not data["name"]:
-        return "no metric name"
+    """Why a stored value is not a row this cache could have written (None when it is one): the field types of
+    every metric row read back (:func:`~deepeval.evaluate.results.metric_row_problem`), plus the cache's own rules:
+    a score in [0, 1], never an errored or skipped row."""
+    problem = metric_row_problem(data)
+    if problem is not None:
+        return problem
     score: Any = data.get("score")
-    if not _is_number(score) or not 0.0 <= score <= 1.0:
+    if not is_finite_number(score) or not 0.0 <= score <= 1.0:
         return f"score {score!r} is not a number in [0, 1]"
     if data.get("error") is not None or data.get("skipped"):
         return "an errored or skipped row (never stored)"
-    checks: tuple[tuple[tuple[str, ...], Callable[[Any], bool], str], ...] = (
-        (_TEXT_FIELDS, lambda v: isinstance(v, str), "a string"),
-        (_NUMBER_FIELDS, _is_number, "a finite number"),
-        (_COUNT_FIELDS, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a count"),
-        (_FLAG_FIELDS, lambda v: isinstance(v, bool), "true/false"),
-        (("score_breakdown", "system_one_batch", "repeat"), lambda v: isinstance(v, dict), "an object"),
-    )
-    for fields, ok, what in checks:
-        for name in fields:
-            if data.get(name) is not None and not ok(data[name]):
-                return f"{name} {data[name]!r} is not {what}"
     return None
 
 
@@ -107,15 +84,9 @@ def row_from_json(text: Any, metric: str | None = None) -> MetricData:
     problem = _row_problem(data)
     if problem is None and metric is not None and data["name"] != metric:
         problem = f"it is a row of metric {data['name']!r}, not {metric!r}"
-    if problem is None and isinstance(data.get("repeat"), dict):
-        try:
-            data["repeat"] = RepeatStats(**data["repeat"])
-        except TypeError as err:
-            problem = f"repeat is not repetition statistics ({err})"
     if problem is not None:
         raise ValueError(problem)
-    names = {f.name for f in dataclasses.fields(MetricData)}
-    row = MetricData(**{k: v for k, v in data.items() if k in names})
+    row = MetricData.from_dict(data)
     row.cached = True
     return row
 
