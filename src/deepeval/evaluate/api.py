@@ -22,6 +22,7 @@ from deepeval.evaluate.results import EvaluationResult, evaluation_error
 
 if TYPE_CHECKING:
     from deepeval.evaluate.backends.ray.backend import RayConfig
+    from deepeval.evaluate.cache import ResultCache
     from deepeval.metrics.base_metric import BaseMetric
     from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -77,7 +78,6 @@ async def a_evaluate(
     metric_collection: str | None = None,
 ) -> EvaluationResult:
     """Async :func:`evaluate` (same arguments, result and errors); awaits on the caller's event loop."""
-    from deepeval.evaluate.cache import ResultCache, default_cache_path
     from deepeval.evaluate.display import Progress, print_results
     from deepeval.evaluate.runner import Runner
 
@@ -101,9 +101,7 @@ async def a_evaluate(
         raise ConfigurationError('ray_config is set but backend is "local"; pass backend="ray" to run on Ray')
     _check_output_folders(display_config)
 
-    cache = None
-    if cache_config.use_cache or cache_config.write_cache:
-        cache = ResultCache(cache_config.cache_path or default_cache_path())
+    cache, cache_error = open_cache(cache_config)
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     try:
@@ -153,6 +151,8 @@ async def a_evaluate(
         system_one_batches=out.system_one_batches,
         extras=dict(getattr(out, "extras", {})),
     )
+    if cache_error is not None:
+        result.extras["cache_error"] = cache_error
     _session.set_latest(result)
     _warn_not_exported(result)
     _export(result, display_config)
@@ -166,6 +166,35 @@ async def a_evaluate(
     if result.errors and not error_config.ignore_errors:
         raise evaluation_error(result)
     return result
+
+
+def open_cache(cache_config: CacheConfig) -> tuple[ResultCache | None, str | None]:
+    """The run's result cache (None when caching is off) and, when the default cache could not be opened for a run
+    that only writes it, why (also printed as one stderr line; the run goes on uncached).
+
+    Raises:
+        ConfigurationError: the cache cannot be used and the run reads it (``use_cache``) or its path was chosen
+            (``cache_path``, ``DEEPEVAL_CACHE_PATH``): checked before anything is measured.
+    """
+    import sys
+
+    from deepeval.config import get_settings
+    from deepeval.evaluate.cache import CacheUnusableError, ResultCache, default_cache_path
+
+    if not (cache_config.use_cache or cache_config.write_cache):
+        return None, None
+    chosen = bool(cache_config.cache_path or get_settings().get("DEEPEVAL_CACHE_PATH"))
+    try:
+        return ResultCache(cache_config.cache_path or default_cache_path()), None
+    except CacheUnusableError as err:
+        if cache_config.use_cache or chosen:
+            raise
+        message = (
+            f"the result cache at {err.path} cannot be used ({err.problem}); this run is measured without it and "
+            "writes nothing there (move that file away, or set DEEPEVAL_CACHE_PATH)"
+        )
+        print(f"deepeval: {message}", file=sys.stderr)
+        return None, message
 
 
 _WARNED: set[str] = set()

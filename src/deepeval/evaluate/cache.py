@@ -14,8 +14,11 @@ finished and a rerun with ``use_cache=True`` redoes only the rest. Error and ski
 Rows are checked when read (:func:`row_from_json`): one with the right key but content this cache would never have
 written (a score outside [0, 1], NaN, a string, a list, wrong field types, another metric's row) is measured again
 and replaced, with one warning per run. A file at the path that is not this cache (another SQLite database, other
-columns, not SQLite at all) is refused once, before anything is measured, naming the path; nothing is written
-into it. ``~`` in the path is the home folder.
+columns, not SQLite at all, a file where its folder should be) is refused once, before anything is measured, naming
+the path; nothing is written into it. Deliberate: a run that only *writes* the cache at the *default* path (no
+``use_cache``, no ``cache_path``, no ``DEEPEVAL_CACHE_PATH``) goes on without it after one stderr line (see
+:func:`deepeval.evaluate.api.open_cache`), so a stray ``./.deepeval`` file does not stop every run in that folder.
+``~`` in the path is the home folder.
 """
 
 from __future__ import annotations
@@ -161,11 +164,25 @@ def _redacted(value: Any, secrets: dict[str, str]) -> Any:
     return value
 
 
+class CacheUnusableError(ConfigurationError):
+    """The file at the cache path is not this cache, or the cache cannot be created there; ``path`` and ``problem``
+    (the reason alone) are kept for callers that go on without the cache."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(
+            f"cannot use the result cache at {path}: {problem}. Delete the file or pass "
+            "CacheConfig(cache_path=...) / set DEEPEVAL_CACHE_PATH to another location (nothing was measured)."
+        )
+        self.path = path
+        self.problem = problem
+
+
 class ResultCache:
     """Thread-safe handle on the cache file.
 
     Raises:
-        ConfigurationError: the file exists but is not a SQLite database, or its folder cannot be created.
+        CacheUnusableError: the file exists but is not a SQLite database, or its folder cannot be created (a
+            :class:`~deepeval.errors.ConfigurationError`).
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -175,7 +192,10 @@ class ResultCache:
         self.bad_rows = 0
         problem = None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            folder = self.path.parent
+            if folder.exists() and not folder.is_dir():
+                raise CacheUnusableError(self.path, f"{folder} is a file, not a folder")
+            folder.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(
                 str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False
             )
@@ -189,10 +209,7 @@ class ResultCache:
         if problem is not None:
             if hasattr(self, "_conn"):
                 self._conn.close()
-            raise ConfigurationError(
-                f"cannot use the result cache at {self.path}: {problem}. Delete the file or pass "
-                "CacheConfig(cache_path=...) / set DEEPEVAL_CACHE_PATH to another location (nothing was measured)."
-            )
+            raise CacheUnusableError(self.path, problem)
         from deepeval.config import get_settings
 
         self._secrets = get_settings().secrets()
