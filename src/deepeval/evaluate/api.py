@@ -6,6 +6,7 @@ stays cheap.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as _dt
 import os
 import time
@@ -23,6 +24,7 @@ from deepeval.evaluate.results import EvaluationResult, evaluation_error
 if TYPE_CHECKING:
     from deepeval.evaluate.backends.ray.backend import RayConfig
     from deepeval.evaluate.cache import ResultCache
+    from deepeval.evaluate.runner import Runner
     from deepeval.metrics.base_metric import BaseMetric
     from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -104,6 +106,7 @@ async def a_evaluate(
     cache, cache_error = open_cache(cache_config)
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
+    runner: Runner | None = None
     try:
         with Progress(len(cases) * len(mets) * repeat, display_config.show_indicator) as progress:
             # backend="ray": the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.backends.ray.backend)
@@ -136,6 +139,13 @@ async def a_evaluate(
                 )
                 with older_objects_frozen():  # no full GC pass over pre-run objects mid-run: see deepeval._gc
                     out = await runner.run()
+    except asyncio.CancelledError:  # SIGINT, SIGTERM or a cancelled task: keep what was finished, then stop
+        if runner is not None:
+            partial = runner.interrupted_output()
+            _save_interrupted(
+                partial, started, time.perf_counter() - t0, identifier, hyper, repeat, display_config
+            )
+        raise
     finally:
         if cache is not None:
             cache.close()
@@ -166,6 +176,49 @@ async def a_evaluate(
     if result.errors and not error_config.ignore_errors:
         raise evaluation_error(result)
     return result
+
+
+def _save_interrupted(
+    out: Any,
+    started: str,
+    duration_s: float,
+    identifier: str | None,
+    hyper: dict[str, str] | None,
+    repeat: int,
+    display_config: DisplayConfig,
+) -> None:
+    """The result of an interrupted run (every row; the unfinished ones errors saying so; ``extras["interrupted"]``
+    says what stopped it and how much was done) becomes the latest result and is exported like a finished one; one
+    stderr line says where. Never raises: the interruption itself must go on."""
+    import sys
+
+    from deepeval._concurrency import stop_reason
+
+    try:
+        reason = stop_reason() or "cancelled"
+        note = f"{reason}: {out.finished} of {out.total} rows finished"
+        result = EvaluationResult(
+            test_results=out.test_results,
+            run_id=uuid.uuid4().hex,
+            identifier=identifier,
+            hyperparameters=hyper,
+            started_at=started,
+            duration_s=duration_s,
+            repeat=repeat,
+            cache_hits=out.cache_hits,
+            system_one_batches=out.system_one_batches,
+            extras={"interrupted": note},
+        )
+        _session.set_latest(result)
+        _export(result, display_config)
+        where = result.extras.get("json_path")
+        written = f"written to {where}" if where else "no results folder, so no report was written"
+        print(
+            f"deepeval: run stopped by {reason}: {out.finished} of {out.total} rows finished; {written}",
+            file=sys.stderr,
+        )
+    except Exception as err:  # pragma: no cover - a bug here must not mask the interruption
+        print(f"deepeval: the interrupted run's rows could not be written ({err})", file=sys.stderr)
 
 
 def open_cache(cache_config: CacheConfig) -> tuple[ResultCache | None, str | None]:
@@ -387,6 +440,12 @@ def evaluate(
             ``RayNotInstalledError`` (a ConfigurationError) for ``backend="ray"`` without Ray installed.
         EvaluationError: after the whole run, when some rows errored and ``ignore_errors`` is False; its
             ``.result`` holds every row.
+        KeyboardInterrupt / SystemExit(143): SIGINT / SIGTERM during the run (from sync code). The run is cancelled
+            and what it finished is kept first: a result with every row (the unfinished ones errors saying
+            ``interrupted: ...``) and ``extras["interrupted"]`` (``"SIGTERM: 3 of 6 rows finished"``), exported
+            to ``results_folder`` like a finished run and available as the latest result
+            (``deepeval.test_run.global_test_run_manager.get_latest_test_run_data()``); one stderr line says
+            where. SIGTERM is handled only when the application has no handler of its own.
 
     Works from sync code (own event loop) and inside a running loop (Jupyter, FastAPI, pytest-asyncio: the run
     goes to a worker thread; no ``nest_asyncio``). In async code prefer ``await a_evaluate(...)``.

@@ -200,6 +200,15 @@ def missing_row(metric: BaseMetric) -> MetricData:
     return MetricData(name=metric_name(metric), error="internal error: no result was recorded")
 
 
+#: the error of a row whose run was stopped (SIGINT, SIGTERM, a cancelled task) before it finished
+INTERRUPTED_ERROR = "interrupted: the run was stopped before this row finished"
+
+
+def interrupted_row(metric: BaseMetric) -> MetricData:
+    """Stands in for a row an interrupted run did not finish: the partial result still has every row."""
+    return MetricData(name=metric_name(metric), error=INTERRUPTED_ERROR)
+
+
 def _maybe_redact(value: Any) -> str | None:
     return None if value is None else redact(str(value))
 
