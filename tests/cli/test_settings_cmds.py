@@ -50,6 +50,17 @@ def test_version_as_a_process() -> None:
     assert proc.stdout == f"deepeval {__version__}\n"
 
 
+def test_module_entry_point_has_every_command() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "deepeval.cli.main", "evaluate", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Test cases: .jsonl, .json or .csv" in proc.stdout
+
+
 def test_console_script_version() -> None:
     script = Path(sys.executable).parent / "deepeval"
     if not script.exists():
