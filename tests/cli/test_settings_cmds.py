@@ -50,6 +50,17 @@ def test_version_as_a_process() -> None:
     assert proc.stdout == f"deepeval {__version__}\n"
 
 
+def test_module_entry_point_has_every_command() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "deepeval.cli.main", "evaluate", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Test cases: .jsonl, .json or .csv" in proc.stdout
+
+
 def test_console_script_version() -> None:
     script = Path(sys.executable).parent / "deepeval"
     if not script.exists():
@@ -520,3 +531,14 @@ def test_set_openai_takes_deepevals_short_options(isolated: Path) -> None:
         "OPENAI_COST_PER_INPUT_TOKEN": "1e-06",
         "OPENAI_COST_PER_OUTPUT_TOKEN": "4e-06",
     }
+
+
+@pytest.mark.regression
+def test_set_command_refuses_a_linked_env_local_in_one_line() -> None:
+    shared = Path.cwd().parent / "shared.env"
+    shared.write_text("A=1\n")
+    Path(".env.local").symlink_to(shared)
+    code, out = _run("set-eval-mode", "hybrid")
+    assert code == 1
+    assert _plain(out).startswith("Error: the dotenv file ") and "is a symbolic link" in out
+    assert Path(".env.local").is_symlink() and shared.read_text() == "A=1\n"

@@ -423,3 +423,18 @@ def test_cli_skip_invalid_evaluates_the_rest_and_reports_every_skipped_line(tmp_
     data.write_text('{"input": "q2", "actual_output": "a", "retrieval_context": "x"}\n')
     res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--skip-invalid"])
     assert res.exit_code == 2 and "no test cases in the file (1 invalid skipped; first: " in res.output
+
+
+@pytest.mark.regression
+def test_csv_saved_by_save_as_loads_back_with_its_formula_cells_unescaped(tmp_path):
+    from deepeval.dataset import EvaluationDataset, Golden
+
+    golden = Golden(input="=1+1", actual_output="-minus", name="@at", expected_output="''+two quotes")
+    path = EvaluationDataset(goldens=[golden]).save_as("csv", str(tmp_path), "cases")
+    [case] = load_test_cases(path)
+    assert (case.input, case.actual_output, case.name, case.expected_output) == (
+        "=1+1",
+        "-minus",
+        "@at",
+        "''+two quotes",
+    )

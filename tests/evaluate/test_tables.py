@@ -205,3 +205,64 @@ def test_evaluate_in_jupyter_without_ipywidgets_warns_nothing(monkeypatch):
             cache_config=CacheConfig(write_cache=False),
         )
     assert result.test_results[0].status == "passed"
+
+
+FORMULAS = ['=HYPERLINK("http://x")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "'=kept"]
+
+
+@pytest.mark.regression
+def test_to_csv_neutralises_formula_cells_and_keeps_numbers(tmp_path):
+    """OWASP's rule (deepeval._csv_cells): a text cell starting with = + - @ TAB CR gets one leading quote."""
+    result = _result()
+    rows = result.test_results[0].metrics_data
+    result.test_results[0].name = FORMULAS[0]
+    rows[0].reason, rows[1].reason = FORMULAS[2], FORMULAS[3]
+    rows[0].evaluation_model = FORMULAS[1]
+    result.test_results[1].name = FORMULAS[4]
+    result.test_results[2].name = FORMULAS[6]
+    result.test_results[1].metrics_data[0].reason = FORMULAS[5]
+    result.test_results[1].metrics_data[0].score = -0.5  # a number stays a number
+    result.to_csv(tmp_path / "rows.csv")
+    with open(tmp_path / "rows.csv", encoding="utf-8", newline="") as f:
+        got = list(csv.DictReader(f))
+    assert [r["test_case"] for r in got] == ["'" + FORMULAS[0]] * 2 + ["'\t=1"] * 2 + ["''=kept"] * 2
+    assert [got[0]["reason"], got[1]["reason"], got[2]["reason"]] == ["'-2+3", "'@SUM(A1)", "'\r=1"]
+    assert got[0]["evaluation_model"] == "'" + FORMULAS[1]
+    assert got[2]["score"] == "-0.5" and got[0]["metric"] == "Accuracy"
+
+
+@pytest.mark.regression
+def test_to_csv_quotes_a_bare_carriage_return_so_one_row_stays_one_row(tmp_path):
+    result = _result()
+    result.test_results[0].name = "shoes\r=injected"
+    result.test_results[1].name = "two\nlines"
+    result.to_csv(tmp_path / "rows.csv")
+    raw = (tmp_path / "rows.csv").read_bytes()
+    assert b'"shoes\r=injected"' in raw and b'"two\nlines"' in raw
+    with open(tmp_path / "rows.csv", encoding="utf-8", newline="") as f:
+        got = list(csv.DictReader(f))
+    assert len(got) == 6
+    assert [r["test_case"] for r in got[:4]] == ["shoes\r=injected"] * 2 + ["two\nlines"] * 2
+
+
+@pytest.mark.regression
+def test_cli_evaluate_csv_neutralises_the_name_and_reason(tmp_path, monkeypatch):
+    (tmp_path / "echo_metrics.py").write_text(
+        "from deepeval.metrics.base_metric import BaseMetric\n"
+        "class Echo(BaseMetric):\n"
+        "    def __init__(self, threshold=0.5):\n        self.threshold = threshold\n"
+        "    async def a_measure(self, tc, *a, **k):\n        return self.measure(tc)\n"
+        "    def measure(self, tc, *a, **k):\n"
+        "        self.score = 1.0\n        self.reason = tc.actual_output\n        return self.score\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    data = tmp_path / "cases.jsonl"
+    data.write_text('{"input": "q", "actual_output": "=WEBSERVICE(\\"http://x\\")", "name": "@evil\\rrow"}\n')
+    out = tmp_path / "rows.csv"
+    res = CliRunner().invoke(
+        app, ["evaluate", str(data), "-m", "echo_metrics:Echo", "--no-progress", "--csv", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    with open(out, encoding="utf-8", newline="") as f:
+        [row] = list(csv.DictReader(f))
+    assert row["test_case"] == "'@evil\rrow" and row["reason"] == '\'=WEBSERVICE("http://x")'

@@ -62,6 +62,27 @@ def test_long_term_cli_runs_the_wiki_condition(
     assert "sk-h18-secret" not in out + out_json.read_text(encoding="utf-8") + html
 
 
+@pytest.mark.regression
+def test_long_term_save_wiki_refuses_a_link_planted_in_the_folder_and_still_writes_the_report(
+    manifest: FactManifest, conv_file: Path, tmp_path: Path
+) -> None:
+    outside, wiki_dir, out_json = tmp_path / "outside.txt", tmp_path / "wiki", tmp_path / "lt.json"
+    outside.write_text("keep me", encoding="utf-8")
+    wiki_dir.mkdir()
+    (wiki_dir / "Notes.md").symlink_to(outside)  # the page the scripted model writes
+    with OpenAIChatServer(chatbot(manifest)) as srv:
+        code, out = _invoke(["long-term", str(EXAMPLE), "--transcript", str(conv_file), "--base-url", srv.base_url,
+                             "--model", "keeper", "--offline", "--update-every", "10", "--json", str(out_json),
+                             "--save-wiki", str(wiki_dir)])  # fmt: skip
+    assert code == 1, out
+    assert (
+        f"error: could not save the wiki to {wiki_dir} (wiki page file {wiki_dir / 'Notes.md'} is a symbolic "
+        in out
+    )
+    assert outside.read_text(encoding="utf-8") == "keep me" and (wiki_dir / "Notes.md").is_symlink()
+    assert json.loads(out_json.read_text(encoding="utf-8"))["condition"] == "long_term"
+
+
 def test_long_term_cli_warns_when_the_model_never_calls_a_tool(conv_file: Path, tmp_path: Path) -> None:
     with OpenAIChatServer(lambda body: "Sure, I'll remember.") as srv:
         code, out = _invoke(["long-term", str(EXAMPLE), "--transcript", str(conv_file), "--base-url", srv.base_url,

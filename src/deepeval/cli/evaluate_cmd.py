@@ -6,6 +6,8 @@ arguments). Without ``--metric``: answer relevancy for single-turn cases, contex
 retrieval context, knowledge retention for conversations. Exit code: 0 when no test case failed or errored (a
 skipped test case is reported as skipped, not as passed), 1 when some failed or errored, 2 for bad input (nothing
 is run). ``--csv FILE`` writes one row per test case x metric (the columns of ``EvaluationResult.to_pandas()``).
+Stopped by SIGINT or SIGTERM, the run still writes what it finished (``--results-folder`` report and ``--csv``, the
+unfinished rows as ``interrupted`` errors) before it ends (exit 130 after Ctrl-C, 143 after SIGTERM).
 """
 
 from __future__ import annotations
@@ -75,7 +77,22 @@ def _write_csv(result: Any, path: str) -> None:
     except OSError as err:
         typer.echo(f"deepeval evaluate: cannot write --csv {path}: {err}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"rows: {written}")
+    interrupted = result.extras.get("interrupted")
+    note = f" (the run was interrupted: {interrupted.split(': ', 1)[-1]})" if interrupted else ""
+    typer.echo(f"rows: {written}{note}")
+
+
+def _csv_of_interrupted_run(before: Any, csv_path: str | None) -> None:
+    """After SIGINT / SIGTERM: write the CSV of the rows the run finished (evaluate() keeps that partial result,
+    marked ``extras["interrupted"]``, as the latest result). Never raises: the interruption goes on."""
+    from deepeval.evaluate import session
+
+    latest = session.latest()
+    if csv_path and latest is not before and latest is not None and latest.extras.get("interrupted"):
+        try:
+            _write_csv(latest, csv_path)
+        except typer.Exit:
+            pass
 
 
 @app.command("evaluate")
@@ -153,6 +170,9 @@ def evaluate_file(
     except (DeepEvalError, ValueError) as err:
         typer.echo(f"deepeval evaluate: {err}", err=True)
         raise typer.Exit(2) from None
+    from deepeval.evaluate import session
+
+    before = session.latest()
     try:
         result = evaluate(
             cases,
@@ -177,6 +197,9 @@ def evaluate_file(
                 else None
             ),
         )
+    except (KeyboardInterrupt, SystemExit):  # SIGINT / SIGTERM: the rows it finished still go to --csv
+        _csv_of_interrupted_run(before, csv_path)
+        raise
     except EvaluationError as err:
         _echo_files(err.result)
         if csv_path:

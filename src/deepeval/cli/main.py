@@ -34,4 +34,8 @@ _register()
 __all__ = ["app"]
 
 if __name__ == "__main__":
-    app()
+    # run as ``python -m deepeval.cli.main``: the command modules register on the imported module's app, not on
+    # this __main__ copy of it
+    from deepeval.cli.main import app as registered_app
+
+    registered_app()

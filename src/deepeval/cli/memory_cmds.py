@@ -4,7 +4,6 @@ runs are in :mod:`deepeval.cli.memory_run_cmds`)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -49,22 +48,17 @@ def _check_reports(json_out: Path | None, html_out: Path | None) -> None:
 
 
 def _check_writable(path: Path | None, option: str) -> None:
-    """Exit 2 before any grading when ``path`` cannot be written, so an unwritable report path loses no run.
-    Creates missing parent folders (as the report writer would); leaves no file behind."""
+    """Exit 2 before any grading when ``path`` cannot be written (:func:`deepeval._safe_path.check_writable_file`),
+    so an unwritable report path loses no run. Creates missing parent folders (as the report writer would); leaves
+    no file behind."""
+    from deepeval._safe_path import check_writable_file
+
     if path is None:
         return
     try:
-        if path.is_dir():
-            _fail(f"{option} {path} is a directory; give a file path")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            if not os.access(path, os.W_OK):
-                _fail(f"{option} {path} is not writable")
-        else:
-            path.touch(exist_ok=False)
-            path.unlink()
+        check_writable_file(path, option)
     except OSError as err:
-        _fail(f"{option} {path} cannot be written ({type(err).__name__}: {err.strerror or err})")
+        _fail(str(err))
 
 
 def _write_reports(report: MemoryReport, json_out: Path | None, html_out: Path | None) -> None:

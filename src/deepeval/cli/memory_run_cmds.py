@@ -268,12 +268,14 @@ def long_term_cmd(
             f"precision ({p.n_claims} claims): {p.precision:.3f}, hallucination rate {p.hallucination_rate:.3f}"
         )
     _print_common(report)
-    if save_wiki is not None:
-        _save_wiki(pages, save_wiki)
-    _write_reports(report, json_out, html_out)
+    saved = save_wiki is None or _save_wiki(pages, save_wiki)
+    _write_reports(report, json_out, html_out)  # written even when the wiki could not be saved
+    if not saved:
+        raise typer.Exit(1)
 
 
-def _save_wiki(pages: dict[str, str], directory: Path) -> None:
+def _save_wiki(pages: dict[str, str], directory: Path) -> bool:
+    """Save the wiki; False (one error line) when it cannot be, so the reports are still written."""
     from deepeval.memory.wiki import Wiki, WikiError
 
     try:
@@ -282,5 +284,6 @@ def _save_wiki(pages: dict[str, str], directory: Path) -> None:
         typer.echo(
             f"error: could not save the wiki to {directory} ({err}); the results above are complete", err=True
         )
-        raise typer.Exit(1) from None
+        return False
     typer.echo(f"wiki saved to {directory} ({len(pages)} pages; grade it again with `memory grade --wiki`)")
+    return True

@@ -2,8 +2,9 @@
 
 Precedence (highest first): the process environment, ``.env.local``, ``.env``. Files are looked up in
 ``ENV_DIR_PATH`` if set, else the current working directory. ``DEEPEVAL_DISABLE_DOTENV=1`` skips both files.
-Settings are read fresh on every :func:`get_settings` call (cheap: two small files), so a test or CLI command that
-changes the environment sees the change.
+Settings are read fresh on every :func:`get_settings` call (cheap: two small files, read in time linear in their
+size by :mod:`deepeval.config.dotenv_read`), so a test or CLI command that changes the environment sees the change.
+A dotenv file that is not valid UTF-8 is a :class:`~deepeval.errors.ConfigurationError` naming the file and line.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from dotenv import dotenv_values
 
 from deepeval._files import user_path
 from deepeval.base_errors import ConfigurationError
@@ -92,7 +91,9 @@ def _current_secrets() -> dict[str, str]:
     try:
         return get_settings().secrets()
     except Exception:
-        return {k: v for k, v in os.environ.items() if is_secret_key(k) and v}
+        # only the variables settings read: PWD and OLDPWD look like secret names, and masking them would hide
+        # the current folder in the very error that names a file in it
+        return {k: v for k, v in _environment_values().items() if is_secret_key(k) and v}
 
 
 def is_url_key(key: str) -> bool:
@@ -162,9 +163,11 @@ class Settings:
 
 
 def _file_values(path: Path) -> dict[str, str]:
+    from deepeval.config.dotenv_read import read_dotenv
+
     if not path.is_file():
         return {}
-    return {k: v for k, v in dotenv_values(path).items() if v is not None}
+    return {k: v for k, v in read_dotenv(path).items() if v is not None}
 
 
 def get_settings() -> Settings:
@@ -175,7 +178,8 @@ def get_settings() -> Settings:
     :meth:`Settings.get`.
 
     Raises:
-        ConfigurationError: ``ENV_DIR_PATH`` is set but is not a directory.
+        ConfigurationError: ``ENV_DIR_PATH`` is set but is not a directory, or a dotenv file is not valid UTF-8 or
+            cannot be read (naming the file).
     """
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
@@ -185,11 +189,16 @@ def get_settings() -> Settings:
             for k, v in _file_values(base / name).items():
                 values[k] = v
                 sources[k] = str(base / name)
-    for k, v in os.environ.items():
-        if k in KNOWN_KEYS or k.startswith(("DEEPEVAL_", "OPENAI_", "TYPESAFE_", "LOCAL_MODEL_")):
-            values[k] = v
-            sources[k] = "environment"
+    for k, v in _environment_values().items():
+        values[k] = v
+        sources[k] = "environment"
     return Settings(values=values, sources=sources)
+
+
+def _environment_values() -> dict[str, str]:
+    """The process environment variables settings read: :data:`KNOWN_KEYS` and our prefixes."""
+    prefixes = ("DEEPEVAL_", "OPENAI_", "TYPESAFE_", "LOCAL_MODEL_")
+    return {k: v for k, v in os.environ.items() if k in KNOWN_KEYS or k.startswith(prefixes)}
 
 
 def reset_settings_cache() -> None:

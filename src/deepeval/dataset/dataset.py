@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import datetime
-import os
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal, NoReturn
 
 from deepeval._files import write_text_atomic
+from deepeval._safe_path import inside
 from deepeval.dataset import _read, _write
 from deepeval.dataset._cells import DELIMITER, TOOLS_DELIMITER
 from deepeval.dataset.golden import ConversationalGolden, Golden, Persona
@@ -550,8 +550,14 @@ class EvaluationDataset:
         written whole or not at all; loading it with the matching ``add_goldens_from_*_file`` gives the same goldens
         (in CSV an empty string reads back as ``None``, and a persona keeps only its characteristics).
 
+        ``file_name`` names a file inside ``directory`` (it may hold sub-folders); an absolute name or one with a
+        ``..`` component is refused (deliberate: deepeval 4.3.1 writes wherever it points), and so is a symbolic
+        link at the file's path (see :mod:`deepeval._safe_path`).
+
         Raises:
             DatasetError: unknown file type, or nothing to save.
+            UnsafePathError: ``file_name`` leaves ``directory``, or the file's path is a symbolic link (an
+                ``OSError``; nothing is written).
         """
         if file_type not in FILE_TYPES:
             raise DatasetError(
@@ -565,7 +571,7 @@ class EvaluationDataset:
         name = (
             datetime.datetime.now().strftime("%Y%m%d_%H%M%S") if file_name is None else file_name
         ) + f".{file_type}"
-        path = os.path.join(directory, name)
+        path = str(inside(directory, name, "save_as file_name"))
         write_text_atomic(path, _write.render(goldens, file_type))
         print(f"Evaluation dataset saved at {path}!")
         return path

@@ -6,6 +6,7 @@ stays cheap.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as _dt
 import os
 import time
@@ -22,6 +23,8 @@ from deepeval.evaluate.results import EvaluationResult, evaluation_error, failin
 
 if TYPE_CHECKING:
     from deepeval.evaluate.backends.ray.backend import RayConfig
+    from deepeval.evaluate.cache import ResultCache
+    from deepeval.evaluate.runner import Runner
     from deepeval.metrics.base_metric import BaseMetric
     from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -77,7 +80,6 @@ async def a_evaluate(
     metric_collection: str | None = None,
 ) -> EvaluationResult:
     """Async :func:`evaluate` (same arguments, result and errors); awaits on the caller's event loop."""
-    from deepeval.evaluate.cache import ResultCache, default_cache_path
     from deepeval.evaluate.display import Progress, print_results
     from deepeval.evaluate.runner import Runner
 
@@ -101,11 +103,10 @@ async def a_evaluate(
         raise ConfigurationError('ray_config is set but backend is "local"; pass backend="ray" to run on Ray')
     _check_output_folders(display_config)
 
-    cache = None
-    if cache_config.use_cache or cache_config.write_cache:
-        cache = ResultCache(cache_config.cache_path or default_cache_path())
+    cache, cache_error = open_cache(cache_config)
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
+    runner: Runner | None = None
     try:
         with Progress(len(cases) * len(mets) * repeat, display_config.show_indicator) as progress:
             # backend="ray": the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.backends.ray.backend)
@@ -138,6 +139,13 @@ async def a_evaluate(
                 )
                 with older_objects_frozen():  # no full GC pass over pre-run objects mid-run: see deepeval._gc
                     out = await runner.run()
+    except asyncio.CancelledError:  # SIGINT, SIGTERM or a cancelled task: keep what was finished, then stop
+        if runner is not None:
+            partial = runner.interrupted_output()
+            _save_interrupted(
+                partial, started, time.perf_counter() - t0, identifier, hyper, repeat, display_config
+            )
+        raise
     finally:
         if cache is not None:
             cache.close()
@@ -153,6 +161,8 @@ async def a_evaluate(
         system_one_batches=out.system_one_batches,
         extras=dict(getattr(out, "extras", {})),
     )
+    if cache_error is not None:
+        result.extras["cache_error"] = cache_error
     session.set_latest(result)
     _warn_not_exported(result)
     _export(result, display_config)
@@ -166,6 +176,78 @@ async def a_evaluate(
     if result.errors and not error_config.ignore_errors:
         raise evaluation_error(result)
     return result
+
+
+def _save_interrupted(
+    out: Any,
+    started: str,
+    duration_s: float,
+    identifier: str | None,
+    hyper: dict[str, str] | None,
+    repeat: int,
+    display_config: DisplayConfig,
+) -> None:
+    """The result of an interrupted run (every row; the unfinished ones errors saying so; ``extras["interrupted"]``
+    says what stopped it and how much was done) becomes the latest result and is exported like a finished one; one
+    stderr line says where. Never raises: the interruption itself must go on."""
+    import sys
+
+    from deepeval._concurrency import stop_reason
+
+    try:
+        reason = stop_reason() or "cancelled"
+        note = f"{reason}: {out.finished} of {out.total} rows finished"
+        result = EvaluationResult(
+            test_results=out.test_results,
+            run_id=uuid.uuid4().hex,
+            identifier=identifier,
+            hyperparameters=hyper,
+            started_at=started,
+            duration_s=duration_s,
+            repeat=repeat,
+            cache_hits=out.cache_hits,
+            system_one_batches=out.system_one_batches,
+            extras={"interrupted": note},
+        )
+        session.set_latest(result)
+        _export(result, display_config)
+        where = result.extras.get("json_path")
+        written = f"written to {where}" if where else "no results folder, so no report was written"
+        print(
+            f"deepeval: run stopped by {reason}: {out.finished} of {out.total} rows finished; {written}",
+            file=sys.stderr,
+        )
+    except Exception as err:  # pragma: no cover - a bug here must not mask the interruption
+        print(f"deepeval: the interrupted run's rows could not be written ({err})", file=sys.stderr)
+
+
+def open_cache(cache_config: CacheConfig) -> tuple[ResultCache | None, str | None]:
+    """The run's result cache (None when caching is off) and, when the default cache could not be opened for a run
+    that only writes it, why (also printed as one stderr line; the run goes on uncached).
+
+    Raises:
+        ConfigurationError: the cache cannot be used and the run reads it (``use_cache``) or its path was chosen
+            (``cache_path``, ``DEEPEVAL_CACHE_PATH``): checked before anything is measured.
+    """
+    import sys
+
+    from deepeval.config import get_settings
+    from deepeval.evaluate.cache import CacheUnusableError, ResultCache, default_cache_path
+
+    if not (cache_config.use_cache or cache_config.write_cache):
+        return None, None
+    chosen = bool(cache_config.cache_path or get_settings().get("DEEPEVAL_CACHE_PATH"))
+    try:
+        return ResultCache(cache_config.cache_path or default_cache_path()), None
+    except CacheUnusableError as err:
+        if cache_config.use_cache or chosen:
+            raise
+        message = (
+            f"the result cache at {err.path} cannot be used ({err.problem}); this run is measured without it and "
+            "writes nothing there (move that file away, or set DEEPEVAL_CACHE_PATH)"
+        )
+        print(f"deepeval: {message}", file=sys.stderr)
+        return None, message
 
 
 _WARNED: set[str] = set()
@@ -205,13 +287,26 @@ def process_hyperparameters(hyperparameters: Any) -> dict[str, str] | None:
 
 
 def _results_folder(display_config: DisplayConfig) -> str | None:
+    """The folder of the run's JSON and HTML files: ``results_folder`` (or ``DEEPEVAL_RESULTS_FOLDER``), with
+    ``results_subfolder`` inside it.
+
+    Raises:
+        ConfigurationError: ``results_subfolder`` is absolute, has a ``..`` component or leads out of the results
+            folder through a link (deliberate: it stays inside, see :mod:`deepeval._safe_path`).
+    """
+    from deepeval._safe_path import UnsafePathError, inside
     from deepeval.config import get_settings
 
     folder = display_config.results_folder
     if folder is None and not display_config._session_report:
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
     if folder and display_config.results_subfolder:
-        return os.path.join(str(folder), display_config.results_subfolder)
+        try:
+            return str(
+                inside(user_path(folder), display_config.results_subfolder, "DisplayConfig.results_subfolder")
+            )
+        except UnsafePathError as err:
+            raise ConfigurationError(f"{err} (nothing was measured)") from None
     return str(folder) if folder else None
 
 
@@ -345,6 +440,12 @@ def evaluate(
             ``RayNotInstalledError`` (a ConfigurationError) for ``backend="ray"`` without Ray installed.
         EvaluationError: after the whole run, when some rows errored and ``ignore_errors`` is False; its
             ``.result`` holds every row.
+        KeyboardInterrupt / SystemExit(143): SIGINT / SIGTERM during the run (from sync code). The run is cancelled
+            and what it finished is kept first: a result with every row (the unfinished ones errors saying
+            ``interrupted: ...``) and ``extras["interrupted"]`` (``"SIGTERM: 3 of 6 rows finished"``), exported
+            to ``results_folder`` like a finished run and available as the latest result
+            (``deepeval.test_run.global_test_run_manager.get_latest_test_run_data()``); one stderr line says
+            where. SIGTERM is handled only when the application has no handler of its own.
 
     Works from sync code (own event loop) and inside a running loop (Jupyter, FastAPI, pytest-asyncio: the run
     goes to a worker thread; no ``nest_asyncio``). In async code prefer ``await a_evaluate(...)``.

@@ -75,6 +75,17 @@ def _as_float(value: Any) -> float | None:
         return None
 
 
+def _as_count(value: Any) -> int | None:
+    """A token count as an int (``12.0`` -> 12), None for anything that is not a whole non-negative number (a row
+    read back is checked by :func:`~deepeval.evaluate.results.metric_row_problem`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return int(value) if value >= 0 and value == int(value) else None
+    except (OverflowError, ValueError):  # inf, NaN
+        return None
+
+
 def _row_error(metric: BaseMetric, score: float | None, error: str | None, skipped: bool) -> str | None:
     """The row's error: the runner's (an exception), else the metric's own, else a score that is no number."""
     if error is not None or skipped:
@@ -111,8 +122,8 @@ def build_row(
     cost = _as_float(getattr(metric, "evaluation_cost", None))
     if cost is None and t is not None:
         cost = t.cost
-    in_tok = getattr(metric, "input_tokens", None)
-    out_tok = getattr(metric, "output_tokens", None)
+    in_tok = _as_count(getattr(metric, "input_tokens", None))
+    out_tok = _as_count(getattr(metric, "output_tokens", None))
     if in_tok is None and t is not None and (t.input_tokens or t.output_tokens):
         in_tok, out_tok = t.input_tokens, t.output_tokens
     model = getattr(metric, "evaluation_model", None)
@@ -187,6 +198,15 @@ def unrun_row(metric: BaseMetric, *, reason: str | None = None, error: str | Non
 def missing_row(metric: BaseMetric) -> MetricData:
     """Stands in for a row that was never recorded (a bug): the run still returns every row."""
     return MetricData(name=metric_name(metric), error="internal error: no result was recorded")
+
+
+#: the error of a row whose run was stopped (SIGINT, SIGTERM, a cancelled task) before it finished
+INTERRUPTED_ERROR = "interrupted: the run was stopped before this row finished"
+
+
+def interrupted_row(metric: BaseMetric) -> MetricData:
+    """Stands in for a row an interrupted run did not finish: the partial result still has every row."""
+    return MetricData(name=metric_name(metric), error=INTERRUPTED_ERROR)
 
 
 def _maybe_redact(value: Any) -> str | None:

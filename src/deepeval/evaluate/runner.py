@@ -31,6 +31,7 @@ from deepeval.evaluate.results import MetricData, TestResult
 from deepeval.evaluate.rows import (
     build_row,
     format_error,
+    interrupted_row,
     metric_name,
     missing_row,
     not_applicable_reason,
@@ -74,6 +75,8 @@ class RunOutput:
     test_results: list[TestResult]
     cache_hits: int
     system_one_batches: int
+    finished: int | None = None  # set for an interrupted run (:meth:`Runner.interrupted_output`)
+    total: int | None = None
 
 
 class Runner:
@@ -106,6 +109,7 @@ class Runner:
         self._skip_reasons: dict[tuple[int, bool], str | None] = {}
         self.cache_hits = 0
         self.batches = 0
+        self._interrupted = False
 
     # -- row bookkeeping -------------------------------------------------------------------------------------------
     def _finish(self, job: _Job, data: MetricData) -> None:
@@ -328,7 +332,15 @@ class Runner:
         return reps[0] if self.repeat == 1 else aggregate_repeats(reps)
 
     def _missing(self, j: int) -> MetricData:
-        return missing_row(self.metrics[j])
+        return interrupted_row(self.metrics[j]) if self._interrupted else missing_row(self.metrics[j])
+
+    def interrupted_output(self) -> RunOutput:
+        """What a cancelled :meth:`run` finished: every row, the unfinished ones as
+        :func:`~deepeval.evaluate.rows.interrupted_row` errors; ``finished`` / ``total`` count the measures (test
+        case x metric x repetition) that did / should have."""
+        self._interrupted = True
+        done = sum(row is not None for row in self.rows)
+        return RunOutput(self._results(), self.cache_hits, self.batches, finished=done, total=len(self.rows))
 
 
 def _safe_key(metric: BaseMetric, tc: TestCase, repeat_index: int) -> str | None:

@@ -82,7 +82,7 @@ def extract_claims_prompt(page: str, text: str) -> str:
         "Split the memory page below into atomic claims: each claim is one self-contained factual statement (name "
         "the subject instead of using pronouns), and together they cover everything the page asserts. Skip headings, "
         "formatting and statements with no factual content.\n"
-        f"{_DATA_RULE}\n{_block(f'page {page}', text)}\n"
+        f"{_DATA_RULE}\n{_block('page name', page)}\n{_block('page', text)}\n"
         'Reply with JSON only: {"claims": ["<claim>", ...]}'
     )
 

@@ -167,13 +167,16 @@ class TestRunManager:
         self.test_run = None
 
     def save_test_run(self, path: str | Path, save_under_key: str | None = None) -> None:
-        """Write the current run as JSON to ``path`` (under ``{save_under_key: ...}`` when given)."""
+        """Write the current run as JSON to ``path`` (under ``{save_under_key: ...}`` when given), whole or not at
+        all and never through a symbolic link (:func:`deepeval._files.write_text_atomic`)."""
         import json
+
+        from deepeval._files import write_text_atomic
 
         data: Any = self.get_test_run().to_dict()
         if save_under_key:
             data = {save_under_key: data}
-        Path(path).write_text(json.dumps(data, default=str), encoding="utf-8")
+        write_text_atomic(path, json.dumps(data, default=str))
 
     def get_latest_test_run_data(self) -> TestRun | None:
         """The last finished run of this process (``evaluate()`` or a ``deepeval test run`` session), or None."""
