@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from deepeval.errors import DeepEvalError
+from deepeval.base_errors import DeepEvalError
 
 
 class UnsafePathError(DeepEvalError, OSError):

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from deepeval.errors import ConfigurationError
+from deepeval.base_errors import ConfigurationError
 
 _MULTILINE_WS = re.compile(r"\s*")
 _WS = re.compile(r"[^\S\r\n]*")
