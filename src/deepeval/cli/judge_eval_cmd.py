@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from deepeval.cli._echo import echo
 from deepeval.cli.main import app
 from deepeval.judge_eval.schema import METRICS
 
@@ -40,9 +41,7 @@ def judge_eval_cmd(
     from deepeval.judge_eval.schema import load_items
 
     if metric not in METRICS:
-        typer.echo(
-            f"deepeval judge-eval: --metric must be one of {', '.join(METRICS)}; got {metric!r}", err=True
-        )
+        echo(f"deepeval judge-eval: --metric must be one of {', '.join(METRICS)}; got {metric!r}", err=True)
         raise typer.Exit(2)
     try:
         items = load_items(path, metric, limit=limit)
@@ -57,11 +56,11 @@ def judge_eval_cmd(
             )
         )
     except (DeepEvalError, ValueError) as err:
-        typer.echo(f"deepeval judge-eval: {err}", err=True)
+        echo(f"deepeval judge-eval: {err}", err=True)
         raise typer.Exit(2) from None
     summary = report.summarize(run)
-    typer.echo(report.render_text(summary))
+    echo(report.render_text(summary))
     for out, text in ((json_out, report.to_json(run, summary)), (html_out, report.to_html(run, summary))):
         if out is not None:
             report.write(out, text)
-            typer.echo(f"wrote {out}")
+            echo(f"wrote {out}")

@@ -42,6 +42,7 @@ def _register() -> None:
         "compare_cmd",
         "judge_eval_cmd",
         "quickstart",
+        "view_cmd",
     )
     for name in names:
         try:

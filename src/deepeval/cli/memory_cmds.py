@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
+from deepeval.cli._echo import echo
 from deepeval.cli.main import app
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ app.add_typer(memory_app, name="memory")
 
 
 def _fail(msg: str) -> NoReturn:
-    typer.echo(f"error: {msg}", err=True)
+    echo(f"error: {msg}", err=True)
     raise typer.Exit(2)
 
 
@@ -74,7 +75,7 @@ def _write_reports(report: MemoryReport, json_out: Path | None, html_out: Path |
     try:
         write_report(report, json_out, html_out)
     except OSError as err:
-        typer.echo(
+        echo(
             f"error: could not write the report ({type(err).__name__}: {err.strerror or err}); "
             "the results above are complete",
             err=True,
@@ -87,7 +88,7 @@ def schema_cmd() -> None:
     """Print the JSON schema of the fact manifest."""
     from deepeval.memory.manifest import manifest_json_schema
 
-    typer.echo(json.dumps(manifest_json_schema(), indent=2))
+    echo(json.dumps(manifest_json_schema(), indent=2))
 
 
 @memory_app.command("validate")
@@ -100,7 +101,7 @@ def validate_cmd(manifest: Path) -> None:
     except ManifestError as err:
         _fail(str(err))
         return
-    typer.echo(f"ok: {len(m.facts)} facts ({_fact_counts(m)})")
+    echo(f"ok: {len(m.facts)} facts ({_fact_counts(m)})")
 
 
 def _fact_counts(m: FactManifest) -> str:
@@ -151,7 +152,7 @@ def generate_cmd(
     except OSError as err:
         _fail(f"--out {out} cannot be written ({type(err).__name__}: {err.strerror or err})")
     found = len(m.stated()) - len(cov.missing)
-    typer.echo(
+    echo(
         f"wrote {len(conv.turns)} turns to {out}; {_fact_counts(m)}; stated facts found in their turn: "
         f"{found} of {len(m.stated())}; missing facts: {cov.missing or 'none'}"
         + (f"; never-stated facts the conversation states: {cov.leaked}" if cov.leaked else "")
@@ -257,15 +258,15 @@ def grade_cmd(
     except (ManifestError, ValueError, OSError) as err:
         _fail(str(err))
     r = report.recall
-    typer.echo(f"recall ({r.n} facts): weighted {r.weighted or 0:.3f}, strict {r.strict or 0:.3f}, "
+    echo(f"recall ({r.n} facts): weighted {r.weighted or 0:.3f}, strict {r.strict or 0:.3f}, "
                f"normalised {r.normalised or 0:.3f}  judge: {report.judge}")  # fmt: skip
     a = report.abstention
     if a.n:
         abstained = sum(f.score == 5 for f in report.facts if f.kind == "never_stated")
-        typer.echo(f"abstention ({a.n} never-stated facts): {abstained} answered 'not in memory'")
+        echo(f"abstention ({a.n} never-stated facts): {abstained} answered 'not in memory'")
     if report.precision is not None and report.precision.precision is not None:
         p = report.precision
-        typer.echo(
+        echo(
             f"precision ({p.n_claims} claims): {p.precision:.3f}, hallucination rate {p.hallucination_rate:.3f} "
             f"({p.n_hallucinations} scored 1), weakly supported (scored 2): {p.n_weakly_supported}"
         )
