@@ -297,4 +297,6 @@ def test_repeat_and_progress_match_local(ray_cluster: Any) -> None:
     assert comparable(on_ray) == comparable(local)
     assert all(m.repeat is not None and m.repeat.k == 2 for m in on_ray.metric_rows())
     assert len(seen) == 12 * 2  # one call per row and repetition, as locally
-    assert sorted(seen) == sorted(list(range(12)) * 2)  # each with its test case, so the bar counts test cases
+    assert sorted(seen) == sorted(
+        list(range(12)) * 2
+    )  # each with its test case, so the bar counts test cases

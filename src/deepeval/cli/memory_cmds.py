@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
@@ -21,6 +21,16 @@ if TYPE_CHECKING:
 memory_app = typer.Typer(help="Memory evaluation by QA-probing (fact manifests, recall and precision).",
                          no_args_is_help=True)  # fmt: skip
 app.add_typer(memory_app, name="memory")
+
+
+def echo_recall(report: Any) -> None:
+    """The recall line of a report, normalised recall first (0 for an empty memory, 1 for a perfect one; the
+    README's controls), and what weighted recall's floor is, so an empty memory's 0.200 reads as the floor."""
+    r = report.recall
+    echo(f"recall ({r.n} facts): normalised {r.normalised or 0:.3f}, weighted {r.weighted or 0:.3f}, "
+         f"strict {r.strict or 0:.3f}  judge: {report.judge}")  # fmt: skip
+    echo("  normalised: 0 = nothing recalled (an empty memory), 1 = every fact; weighted = mean grade / 5, so an "
+         "empty memory's weighted recall is 0.200")  # fmt: skip
 
 
 def _fail(msg: str) -> NoReturn:
@@ -257,9 +267,7 @@ def grade_cmd(
                                                 judge=EmbeddedMemoryJudge() if offline else None))  # fmt: skip
     except (ManifestError, ValueError, OSError) as err:
         _fail(str(err))
-    r = report.recall
-    echo(f"recall ({r.n} facts): weighted {r.weighted or 0:.3f}, strict {r.strict or 0:.3f}, "
-               f"normalised {r.normalised or 0:.3f}  judge: {report.judge}")  # fmt: skip
+    echo_recall(report)
     a = report.abstention
     if a.n:
         abstained = sum(f.score == 5 for f in report.facts if f.kind == "never_stated")

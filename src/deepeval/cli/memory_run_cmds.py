@@ -23,6 +23,7 @@ from deepeval.cli.memory_cmds import (
     _load_conversation,
     _read_text,
     _write_reports,
+    echo_recall,
     memory_app,
 )
 
@@ -240,12 +241,10 @@ def long_term_cmd(
                                                  live=live, system_prompt=prompt or DEFAULT_SYSTEM_PROMPT,
                                                  concurrency=concurrency, progress=progress),
                   quiet, base_url, model)  # fmt: skip
-    r = report.recall
     pages = report.wiki_pages or {}
     echo(f"wiki: {len(pages)} pages, {sum(len(v) for v in pages.values())} characters; "
                f"{keeper.n_tool_calls} tool calls in {keeper.n_requests} requests")  # fmt: skip
-    echo(f"recall ({r.n} facts): weighted {r.weighted or 0:.3f}, strict {r.strict or 0:.3f}, "
-               f"normalised {r.normalised or 0:.3f}  judge: {report.judge}")  # fmt: skip
+    echo_recall(report)
     p = report.precision
     if p is not None and p.precision is not None:
         echo(
