@@ -179,8 +179,8 @@ def retention_table(conv: Any, labels: list[list[int]]) -> Table:
         show_lines=False,
     )
     table.add_column("conversation", overflow="fold")
-    for column in ("forgets (hand label)", "flagged by the judge", "result"):
-        table.add_column(column)
+    for column in ("forgets (hand)", "flagged (judge)", "result"):
+        table.add_column(column, overflow="fold")
     for r, hand in zip(conv.test_results, labels, strict=True):
         m = r.metrics_data[0]
         flagged = [int(v["turn"]) for v in m.verdicts or [] if v.get("attrition")]

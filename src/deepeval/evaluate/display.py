@@ -308,9 +308,11 @@ class _ResultsView:
         return table
 
     def _list(self, console: Any, width: int) -> Iterator[Any]:
-        """One line per test case (its status and name), one per evaluated row (metric, score, threshold, status
-        and, for a passing row of a passing test case, its reason cut to the line), the reason of any other row on
-        the lines under it at nearly the full width, and one line for all of a test case's skipped rows."""
+        """A passing test case on one line (its name and each metric's score); any other test case on a line of
+        its own, then one line per evaluated row (metric, score, threshold, status and, for a passing row, its
+        reason cut to the line), the reason of a failing or errored row on the lines under it at nearly the full
+        width, and one line for all of its skipped rows. ``truncate_passing_cases=False`` or ``full_reason``:
+        passing test cases are shown row by row too."""
         from rich.text import Text
 
         names = [m.name + (" (flaky)" if m.flaky else "") for t in self.cases for m in t.metrics_data]
@@ -323,6 +325,9 @@ class _ResultsView:
             label, style = _STATUS_STYLE[t.status]
             head = Text(f"{label:<5} ", style=style)
             head.append(terminal(t.name, one_line=True), style="bold")
+            if t.status == "passed" and self.truncate and not self.full_reason:
+                yield self._passing_case_line(t, head)  # nothing to read but the scores: one line
+                continue
             yield head
             for item in _lines(t):
                 if isinstance(item, list):
@@ -335,6 +340,20 @@ class _ResultsView:
                     )
                     continue
                 yield from self._list_row(t, item, mw, console, width)
+
+    def _passing_case_line(self, t: TestResult, head: Any) -> Any:
+        """A passing test case on one line: its name, then each row's metric and score (skipped rows counted)."""
+        parts = [
+            f"{m.name}{' (flaky)' if m.flaky else ''} {_fmt(m.score)}"
+            for m in t.metrics_data
+            if not m.skipped
+        ]
+        skipped = sum(m.skipped for m in t.metrics_data)
+        if skipped:
+            parts.append(f"{skipped} skipped")
+        head.append("  " + terminal(" · ".join(parts), one_line=True))
+        head.no_wrap, head.overflow = True, "ellipsis"
+        return head
 
     def _list_row(self, t: TestResult, m: MetricData, mw: int, console: Any, width: int) -> Iterator[Any]:
         from rich.text import Text
