@@ -151,7 +151,8 @@ def test_console_at_80_columns_names_the_one_judge_once_and_shows_failing_excerp
     rows = text.split("Judge:")[0]
     assert "J1" not in rows  # one judge: no judge column to fill
     # a list at 80 columns: each test case on its line, each row on its line under it
-    assert "PASS  shoes" in lines and "FAIL  test_case_1" in lines and "ERROR test_case_2" in lines
+    assert "FAIL  test_case_1" in lines and "ERROR test_case_2" in lines
+    assert any(line.startswith("PASS  shoes  Accuracy 0.900 · Relevance 0.") for line in lines)  # one line
     details = text.split("Failing test cases", 1)[1]
     assert "FAIL test_case_1" in details and "ERROR test_case_2" in details and "shoes" not in details
     assert "input: q2 xxxx" in " ".join(details.split()) and "x…" in details  # an excerpt, cut
