@@ -132,7 +132,10 @@ def test_report_fits_the_screen_with_every_row_open(
 ) -> None:
     html = render_html(kr_run).replace(
         "</body>",
-        "<script>window.addEventListener('load', function () { var d = document.documentElement; "
+        "<script>window.addEventListener('load', function () { var d = document.documentElement, wide = []; "
+        "document.querySelectorAll('*').forEach(function (e) { var r = e.getBoundingClientRect(); "
+        "if (r.right > d.clientWidth + 1) { wide.push(e.tagName + '.' + e.className + ':' + Math.round(r.right)); } "
+        "}); document.body.setAttribute('data-wide', wide.slice(0, 12).join(' '));"
         "document.body.setAttribute('data-widths', d.scrollWidth + ' ' + d.clientWidth); });</script></body>",
     )
     path = save_html(EvaluationResult(test_results=[]), tmp_path / "r.html")
@@ -157,9 +160,9 @@ def test_report_fits_the_screen_with_every_row_open(
     widths = re.search(r'data-widths="(\d+) (\d+)"', dom)
     assert widths is not None, proc.stderr.decode(errors="replace")[-2000:]
     scroll, client = int(widths.group(1)), int(widths.group(2))
-    assert (
-        scroll <= client + 1
-    )  # nothing wider than the window (1 px: sub-pixel rounding): no sideways scrolling
+    wide = re.search(r'data-wide="([^"]*)"', dom)
+    # nothing wider than the window (1 px: sub-pixel rounding): no sideways scrolling
+    assert scroll <= client + 1, wide.group(1) if wide else dom[:2000]
     # headless Chromium lays a window out at least 485 px wide (500 less the scrollbar): asked for 400, the
     # page is still laid out by its narrow-screen rules (max-width 640 px)
     assert client <= 640 if width == 400 else client > 1200
