@@ -357,7 +357,7 @@ def test_print_results_and_json_export(tmp_path, capsys):
     assert result.extras["html_path"].endswith(".html")
 
 
-def test_progress_indicator_counts_rows_on_stderr(capsys):
+def test_progress_indicator_counts_test_cases_as_the_summary_does(capsys):
     evaluate(
         cases(4),
         [ScoreMetric(0.7, name="A"), ScoreMetric(0.2, name="B")],
@@ -366,7 +366,8 @@ def test_progress_indicator_counts_rows_on_stderr(capsys):
     )
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert "8/8" in captured.err and "pass 4 fail 4 err 0 skip 0" in captured.err
+    # 4 test cases of 2 rows each: the bar counts test cases (each fails: metric B scores 0.2)
+    assert "4/4 test cases, 0 passed 4 failed" in captured.err and "8/8" not in captured.err
 
 
 def test_broken_cache_config_only_disables_caching_for_that_metric(tmp_path):

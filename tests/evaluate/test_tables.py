@@ -141,20 +141,34 @@ def _console_text(result, width: int = 80, full_reason: bool = False) -> str:
     return buf.getvalue()
 
 
-def test_console_at_80_columns_names_each_judge_once_and_shows_failing_excerpts():
+def test_console_at_80_columns_names_the_one_judge_once_and_shows_failing_excerpts():
     text = _console_text(_result())
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= 80
     flat = " ".join(text.split())  # long lines wrap at 80 columns
-    assert flat.count(LONG_JUDGE) == 1  # named once, under the table
-    assert f"Judges: J1 = {LONG_JUDGE}" in flat
-    table = text.split("Judges:")[0]
-    assert table.count("J1") == 5  # one alias per row that has a judge (the errored row has none)
+    assert flat.count(LONG_JUDGE) == 1  # named once, under the rows
+    assert f"Judge: {LONG_JUDGE}" in flat
+    rows = text.split("Judge:")[0]
+    assert "J1" not in rows  # one judge: no judge column to fill
+    # a list at 80 columns: each test case on its line, each row on its line under it
+    assert "FAIL  test_case_1" in lines and "ERROR test_case_2" in lines
+    assert any(line.startswith("PASS  shoes  Accuracy 0.900 · Relevance 0.") for line in lines)  # one line
     details = text.split("Failing test cases", 1)[1]
     assert "FAIL test_case_1" in details and "ERROR test_case_2" in details and "shoes" not in details
     assert "input: q2 xxxx" in " ".join(details.split()) and "x…" in details  # an excerpt, cut
     assert "judge returned garbage" in " ".join(details.split())
     assert "FINAL-SENTENCE" not in text  # the reason is cut without show_full_reason
+
+
+def test_console_with_two_judges_names_each_once_under_a_judge_column():
+    result = _result()
+    for t in result.test_results:
+        t.metrics_data[1].evaluation_model = "judge-two"
+    text = _console_text(result, width=160)
+    assert "Judges:\n  J1 = " + LONG_JUDGE in text and "J2 = judge-two" in text
+    table = text.split("Judges:")[0]
+    assert "Judge" in table.splitlines()[2]  # the header has a judge column
+    assert table.count("J1") == 3 and table.count("J2") == 3
 
 
 def test_console_full_reason_on_demand():

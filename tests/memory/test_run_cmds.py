@@ -47,9 +47,10 @@ def test_long_term_cli_runs_the_wiki_condition(
     lines = out.splitlines()
     assert lines[0] == "wiki: 1 pages, " + lines[0].split(", ", 1)[1]
     assert lines[0].endswith("10 tool calls in 20 requests")  # 40 turns / 4 per update = 10 updates
-    assert lines[1].startswith("recall (10 facts): weighted 1.000, strict 1.000, normalised 1.000")
-    assert lines[2].startswith("precision (") and "hallucination rate 0.000" in lines[2]
-    assert lines[3] == f"wiki saved to {wiki_dir} (1 pages; grade it again with `memory grade --wiki`)"
+    assert lines[1].startswith("recall (10 facts): normalised 1.000, weighted 1.000, strict 1.000")
+    assert lines[2].startswith("  normalised: 0 = nothing recalled")
+    assert lines[3].startswith("precision (") and "hallucination rate 0.000" in lines[3]
+    assert lines[4] == f"wiki saved to {wiki_dir} (1 pages; grade it again with `memory grade --wiki`)"
     assert all(b["model"] == "keeper" and b["temperature"] == 0.2 for b in bodies)
     assert tool_names(bodies[0])[2:] == ["wiki_write_page", "wiki_append_to_page"]
     assert auth == {"Bearer sk-h18-secret"}  # the key named by --api-key-env is sent, and shown nowhere

@@ -17,6 +17,7 @@ from typing import Any
 
 import typer
 
+from deepeval.cli._echo import echo
 from deepeval.cli.app import app
 
 BUILTIN = {
@@ -65,9 +66,9 @@ _IGNORE_HINT = "the table above has every row; pass -i (--ignore-errors) to trea
 
 def _echo_files(result: Any) -> None:
     if "json_path" in result.extras:
-        typer.echo(f"results: {result.extras['json_path']} and {result.extras['html_path']}")
+        echo(f"results: {result.extras['json_path']} and {result.extras['html_path']}")
     if "export_error" in result.extras:
-        typer.echo(f"deepeval evaluate: {result.extras['export_error']}", err=True)
+        echo(f"deepeval evaluate: {result.extras['export_error']}", err=True)
 
 
 def _write_csv(result: Any, path: str) -> None:
@@ -75,11 +76,11 @@ def _write_csv(result: Any, path: str) -> None:
     try:
         written = result.to_csv(path)
     except OSError as err:
-        typer.echo(f"deepeval evaluate: cannot write --csv {path}: {err}", err=True)
+        echo(f"deepeval evaluate: cannot write --csv {path}: {err}", err=True)
         raise typer.Exit(2) from None
     interrupted = result.extras.get("interrupted")
     note = f" (the run was interrupted: {interrupted.split(': ', 1)[-1]})" if interrupted else ""
-    typer.echo(f"rows: {written}{note}")
+    echo(f"rows: {written}{note}")
 
 
 def _csv_of_interrupted_run(before: Any, csv_path: str | None) -> None:
@@ -152,9 +153,9 @@ def evaluate_file(
         invalid: list[str] | None = [] if skip_invalid else None
         cases = load_test_cases(path, invalid=invalid)
         for message in invalid or []:
-            typer.echo(f"deepeval evaluate: skipped {message}", err=True)
+            echo(f"deepeval evaluate: skipped {message}", err=True)
         if invalid:
-            typer.echo(
+            echo(
                 f"deepeval evaluate: {len(invalid)} invalid test case(s) skipped, {len(cases)} evaluated",
                 err=True,
             )
@@ -168,7 +169,7 @@ def evaluate_file(
                 specs.append("knowledge_retention")
         metrics = [_metric(s, threshold, eval_mode) for s in specs]
     except (DeepEvalError, ValueError) as err:
-        typer.echo(f"deepeval evaluate: {err}", err=True)
+        echo(f"deepeval evaluate: {err}", err=True)
         raise typer.Exit(2) from None
     from deepeval.evaluate import session
 
@@ -204,10 +205,10 @@ def evaluate_file(
         _echo_files(err.result)
         if csv_path:
             _write_csv(err.result, csv_path)
-        typer.echo(f"deepeval evaluate: {err.summary()}; {_IGNORE_HINT}", err=True)
+        echo(f"deepeval evaluate: {err.summary()}; {_IGNORE_HINT}", err=True)
         raise typer.Exit(1) from None
     except DeepEvalError as err:
-        typer.echo(f"deepeval evaluate: {err}", err=True)
+        echo(f"deepeval evaluate: {err}", err=True)
         raise typer.Exit(2) from None
     _echo_files(result)
     if csv_path:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from deepeval.cli._echo import echo
 from deepeval.cli.app import app
 from deepeval.judge_eval.schema import METRICS
 
@@ -41,9 +42,7 @@ def judge_eval_cmd(
     from deepeval.judge_eval.schema import load_items
 
     if metric not in METRICS:
-        typer.echo(
-            f"deepeval judge-eval: --metric must be one of {', '.join(METRICS)}; got {metric!r}", err=True
-        )
+        echo(f"deepeval judge-eval: --metric must be one of {', '.join(METRICS)}; got {metric!r}", err=True)
         raise typer.Exit(2)
     outputs = [
         (option, out) for option, out in (("--json", json_out), ("--html", html_out)) if out is not None
@@ -62,10 +61,10 @@ def judge_eval_cmd(
             )
         )
     except (DeepEvalError, ValueError) as err:
-        typer.echo(f"deepeval judge-eval: {err}", err=True)
+        echo(f"deepeval judge-eval: {err}", err=True)
         raise typer.Exit(2) from None
     summary = report.summarize(run)
-    typer.echo(report.render_text(summary))
+    echo(report.render_text(summary))
     failed = False
     for option, out in outputs:
         text = report.to_json(run, summary) if option == "--json" else report.to_html(run, summary)
@@ -74,10 +73,10 @@ def judge_eval_cmd(
         except (
             OSError
         ) as err:  # disk full, folder removed mid-run: the summary above stands, the next file is tried
-            typer.echo(f"deepeval judge-eval: cannot write {option} {out}: {err.strerror or err}", err=True)
+            echo(f"deepeval judge-eval: cannot write {option} {out}: {err.strerror or err}", err=True)
             failed = True
             continue
-        typer.echo(f"wrote {out}")
+        echo(f"wrote {out}")
     if failed:
         raise typer.Exit(1)
 
@@ -88,7 +87,7 @@ def _check_outputs(outputs: list[tuple[str, Path]]) -> None:
     from deepeval._safe_path import check_writable_file
 
     if len(outputs) == 2 and outputs[0][1].expanduser().resolve() == outputs[1][1].expanduser().resolve():
-        typer.echo(
+        echo(
             f"deepeval judge-eval: --json and --html both name {outputs[0][1]}; give each its own file",
             err=True,
         )
@@ -97,5 +96,5 @@ def _check_outputs(outputs: list[tuple[str, Path]]) -> None:
         try:
             check_writable_file(out.expanduser(), option)
         except OSError as err:
-            typer.echo(f"deepeval judge-eval: {err}", err=True)
+            echo(f"deepeval judge-eval: {err}", err=True)
             raise typer.Exit(2) from None

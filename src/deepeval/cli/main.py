@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "deepeval.cli.compare_cmd",
     "deepeval.cli.judge_eval_cmd",
     "deepeval.cli.quickstart",
+    "deepeval.cli.view_cmd",
 )
 
 

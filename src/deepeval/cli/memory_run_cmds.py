@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from deepeval.cli._echo import echo
 from deepeval.cli.memory_cmds import (
     _check_reports,
     _fail,
     _load_conversation,
     _read_text,
     _write_reports,
+    echo_recall,
     memory_app,
 )
 from deepeval.config.settings import redact
@@ -110,7 +112,7 @@ def _run(
             return run_sync(make(progress))
     except JudgeError as err:
         # the endpoint is named (without credentials) so the user can check it; the message is redacted
-        typer.echo(
+        echo(
             f"error: the model under test at {display_url(subject.base_url)} (model {subject.name!r}) failed: "
             f"{_failure(err, subject.timeout)}",
             err=True,
@@ -134,9 +136,9 @@ def _failure(err: JudgeError, timeout: float) -> str:
 def _print_common(report: MemoryReport) -> None:
     if report.live and report.transcript is not None:
         n = sum(t["role"] == "assistant" for t in report.transcript)
-        typer.echo(f"live: the model wrote {n} assistant turns (kept in the JSON/HTML report)")
+        echo(f"live: the model wrote {n} assistant turns (kept in the JSON/HTML report)")
     for w in report.warnings:
-        typer.echo(f"warning: {w}", err=True)
+        echo(f"warning: {w}", err=True)
 
 
 _BASE_URL = typer.Option(
@@ -199,7 +201,7 @@ def short_term_cmd(
                                                   system_prompt=prompt, concurrency=concurrency, live=live,
                                                   progress=progress), quiet, subject)  # fmt: skip
     for c in report.curve:
-        typer.echo(f"turn {c.turn}: {c.recall.n} facts, normalised recall {c.recall.normalised or 0:.3f}")
+        echo(f"turn {c.turn}: {c.recall.n} facts, normalised recall {c.recall.normalised or 0:.3f}")
     _print_common(report)
     _write_reports(report, json_out, html_out)
 
@@ -256,15 +258,13 @@ def long_term_cmd(
                                                  live=live, system_prompt=prompt or DEFAULT_SYSTEM_PROMPT,
                                                  concurrency=concurrency, progress=progress),
                   quiet, subject)  # fmt: skip
-    r = report.recall
     pages = report.wiki_pages or {}
-    typer.echo(f"wiki: {len(pages)} pages, {sum(len(v) for v in pages.values())} characters; "
+    echo(f"wiki: {len(pages)} pages, {sum(len(v) for v in pages.values())} characters; "
                f"{keeper.n_tool_calls} tool calls in {keeper.n_requests} requests")  # fmt: skip
-    typer.echo(f"recall ({r.n} facts): weighted {r.weighted or 0:.3f}, strict {r.strict or 0:.3f}, "
-               f"normalised {r.normalised or 0:.3f}  judge: {report.judge}")  # fmt: skip
+    echo_recall(report)
     p = report.precision
     if p is not None and p.precision is not None:
-        typer.echo(
+        echo(
             f"precision ({p.n_claims} claims): {p.precision:.3f}, hallucination rate {p.hallucination_rate:.3f}"
         )
     _print_common(report)
@@ -281,9 +281,9 @@ def _save_wiki(pages: dict[str, str], directory: Path) -> bool:
     try:
         Wiki.from_pages(pages).save(directory)
     except (OSError, WikiError) as err:
-        typer.echo(
+        echo(
             f"error: could not save the wiki to {directory} ({err}); the results above are complete", err=True
         )
         return False
-    typer.echo(f"wiki saved to {directory} ({len(pages)} pages; grade it again with `memory grade --wiki`)")
+    echo(f"wiki saved to {directory} ({len(pages)} pages; grade it again with `memory grade --wiki`)")
     return True

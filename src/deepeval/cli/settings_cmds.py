@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 
 import typer
 
+from deepeval._safe_text import terminal
+from deepeval.cli._echo import echo
 from deepeval.cli.app import app
 from deepeval.config.dotenv_file import DEFAULT_DOTENV, parse_save_target, set_keys, unset_keys
 from deepeval.config.environment import process_env
@@ -72,7 +74,7 @@ TYPESAFE_KEYS = (
 
 
 def _err(message: str) -> None:
-    typer.echo(redact(message), err=True)
+    echo(redact(message), err=True)
 
 
 @contextmanager
@@ -191,7 +193,7 @@ def _write(path: Path, values: dict[str, str], quiet: bool) -> None:
             for k, v in values.items()
         )
         secret = any(is_secret_key(k) for k in values)
-        typer.echo(f"Saved to {_show_path(path)}{' (mode 0600)' if secret else ''}: {shown}")
+        echo(f"Saved to {_show_path(path)}{' (mode 0600)' if secret else ''}: {shown}")
     _read_notes(path, list(values), quiet)
 
 
@@ -199,9 +201,9 @@ def _remove(path: Path, keys: tuple[str, ...] | list[str], quiet: bool) -> list[
     removed = unset_keys(path, keys)
     if not quiet:
         if removed:
-            typer.echo(f"Removed from {_show_path(path)}: {', '.join(removed)}")
+            echo(f"Removed from {_show_path(path)}: {', '.join(removed)}")
         else:
-            typer.echo(f"Nothing to remove: none of {', '.join(keys)} is set in {_show_path(path)}")
+            echo(f"Nothing to remove: none of {', '.join(keys)} is set in {_show_path(path)}")
     still = [k for k in keys if process_env(k)]
     for key in still:
         _err(f"Note: {key} is still set in the process environment.")
@@ -210,7 +212,7 @@ def _remove(path: Path, keys: tuple[str, ...] | list[str], quiet: bool) -> list[
 
 def _not_saved_note(quiet: bool, what: str) -> None:
     if not quiet:
-        typer.echo(
+        echo(
             f"No API key saved ({what} is read from the environment; use --prompt-api-key with --save to store one)."
         )
 
@@ -239,7 +241,7 @@ def _save_judge(
         if prompt_api_key:
             values[key_env] = _prompt_key(key_label)
         if not values and nothing_note and not quiet:
-            typer.echo(nothing_note)
+            echo(nothing_note)
         _write(path, values, quiet)
         if not prompt_api_key:
             _not_saved_note(quiet, key_env)
@@ -273,7 +275,7 @@ def set_eval_mode(
         assert path is not None
         set_keys(path, {"DEEPEVAL_EVAL_MODE": parsed.value})
         if not quiet:
-            typer.echo(f"Eval mode set to {parsed.value} (DEEPEVAL_EVAL_MODE in {_show_path(path)}).")
+            echo(f"Eval mode set to {parsed.value} (DEEPEVAL_EVAL_MODE in {_show_path(path)}).")
         _read_notes(path, ["DEEPEVAL_EVAL_MODE"], quiet)
 
 
@@ -286,7 +288,7 @@ def unset_eval_mode(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
         _remove(path, ["DEEPEVAL_EVAL_MODE"], quiet)
         if not quiet:
             mode, why = _resolved_mode(get_settings())
-            typer.echo(f"Eval mode now resolves to {mode} ({why}).")
+            echo(f"Eval mode now resolves to {mode} ({why}).")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -323,7 +325,7 @@ def set_openai(
     with _fail_cleanly():
         removed = unset_keys(path, ["USE_LOCAL_MODEL", "GGUF_MODEL_PATH"])
         if removed and not quiet:
-            typer.echo(f"Removed {', '.join(removed)} from {_show_path(path)}: OpenAI is now the LLM judge.")
+            echo(f"Removed {', '.join(removed)} from {_show_path(path)}: OpenAI is now the LLM judge.")
 
 
 @app.command("unset-openai")
@@ -448,9 +450,7 @@ def set_gguf_model(
         stale = [k for k in ("GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS") if k not in values]
         removed = unset_keys(target, ["USE_LOCAL_MODEL", *stale])
         if "USE_LOCAL_MODEL" in removed and not quiet:
-            typer.echo(
-                f"Removed USE_LOCAL_MODEL from {_show_path(target)}: the GGUF file is now the LLM judge."
-            )
+            echo(f"Removed USE_LOCAL_MODEL from {_show_path(target)}: the GGUF file is now the LLM judge.")
     if importlib.util.find_spec("xllamacpp") is None:
         _err(
             'Note: the GGUF judge needs the gguf extra, which is not installed: pip install "deepeval-oss[gguf]"'
@@ -544,8 +544,9 @@ def _display(key: str, value: str, secrets: dict[str, str]) -> str:
     is a known secret (a key repeated under another name), whatever the name; a URL with its credentials hidden."""
     stripped = value.strip()
     if is_secret_key(key) or stripped in {v.strip() for v in secrets.values()} or is_known_secret(stripped):
-        return mask(value)
-    return redact(safe_url(value) if is_url_key(key) else value, secrets)
+        return terminal(mask(value), one_line=True)
+    # a value is data: its escape sequences and line breaks are shown, never sent to the terminal
+    return terminal(redact(safe_url(value) if is_url_key(key) else value, secrets), one_line=True)
 
 
 @app.command("settings")
@@ -562,8 +563,8 @@ def show_settings(
         if dotenv_disabled()
         else f"{base / DEFAULT_DOTENV}, {base / '.env'}"
     )
-    typer.echo("Precedence: process environment > .env.local > .env")
-    typer.echo(f"Dotenv files: {files}")
+    echo("Precedence: process environment > .env.local > .env")
+    echo(f"Dotenv files: {files}")
     keys = [k for k in KNOWN_KEYS if show_all or s.get(k) is not None]
     keys += sorted(k for k in s.values if k not in KNOWN_KEYS and s.get(k) is not None)
     rows = [
@@ -574,12 +575,12 @@ def show_settings(
         w1 = max(len(r[0]) for r in rows)
         w2 = min(max(len(r[1]) for r in rows), 60)
         for key, value, source in rows:
-            typer.echo(f"  {key:<{w1}}  {value:<{w2}}  {source}")
+            echo(f"  {key:<{w1}}  {value:<{w2}}  {source}")
     else:
-        typer.echo("  (no settings found)")
+        echo("  (no settings found)")
     mode, why = _resolved_mode(s)
-    typer.echo(f"Eval mode: {mode} ({redact(why, secrets)})")
+    echo(f"Eval mode: {mode} ({redact(why, secrets)})")
     for label, text in _judges(s):
-        typer.echo(f"{label}: {redact(text, secrets)}")
+        echo(f"{label}: {redact(text, secrets)}")
     if mode == "INVALID":
         raise typer.Exit(1)

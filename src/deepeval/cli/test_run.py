@@ -18,8 +18,9 @@ from pathlib import Path
 
 import typer
 
+from deepeval.cli._echo import echo
 from deepeval.cli.app import app
-from deepeval.config.environment import process_env
+from deepeval.config.environment import process_env, restored_env
 from deepeval.config.test_run_options import TestRunOptions
 from deepeval.evaluate.configs import TestRunResultDisplay
 
@@ -98,16 +99,16 @@ def run(
     # a pytest node id names a file before its first "::"; only that file part has to exist
     file_part = path.split("::", 1)[0]
     if not Path(file_part).exists():
-        typer.echo(
+        echo(
             f"deepeval test run: {file_part} does not exist (give a test file or folder, or a node id FILE::TEST)",
             err=True,
         )
         raise typer.Exit(USAGE_ERROR)
     if backend not in ("local", "ray"):
-        typer.echo(f"deepeval test run: --backend must be local or ray, got {backend!r}", err=True)
+        echo(f"deepeval test run: --backend must be local or ray, got {backend!r}", err=True)
         raise typer.Exit(USAGE_ERROR)
     if backend == "ray" and importlib.util.find_spec("ray") is None:
-        typer.echo(
+        echo(
             'deepeval test run: --backend ray needs Ray; install it with pip install "deepeval-oss[ray]"',
             err=True,
         )
@@ -120,10 +121,10 @@ def run(
     ]
     if num_processes is not None:
         if num_processes < 1:
-            typer.echo("deepeval test run: -n must be >= 1", err=True)
+            echo("deepeval test run: -n must be >= 1", err=True)
             raise typer.Exit(USAGE_ERROR)
         if importlib.util.find_spec("xdist") is None:
-            typer.echo(
+            echo(
                 "deepeval test run: -n needs pytest-xdist, which is not installed. Install it with "
                 "`pip install pytest-xdist`, or run without -n.",
                 err=True,
@@ -134,7 +135,7 @@ def run(
         args.append("-x")
     args += _pytest_options(mark, durations, pdb, color, show_warnings)
     if official:
-        typer.echo(
+        echo(
             "deepeval test run: --official marks a Confident AI baseline; this implementation keeps results "
             "local, so it has no effect.",
             err=True,
@@ -154,13 +155,16 @@ def run(
     ).hand_off()
     if process_env("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         args += ["-p", "deepeval.plugins.pytest_plugin"]
-    code = int(pytest.main(args))
+    from deepeval.plugins.pytest_plugin import QuietAsyncioScope
+
+    with restored_env("PYTEST_ADDOPTS"):  # QuietAsyncioScope passes its value to xdist workers through it
+        code = int(pytest.main(args, plugins=[QuietAsyncioScope()]))
     from deepeval.test_run.hooks import invoke_test_run_end_hook
 
     try:  # @deepeval.on_test_run_end, registered when a test file was imported
         invoke_test_run_end_hook()
     except Exception as err:
-        typer.echo(f"deepeval: the on_test_run_end hook raised {type(err).__name__}: {err}", err=True)
+        echo(f"deepeval: the on_test_run_end hook raised {type(err).__name__}: {err}", err=True)
         code = code or 1
     raise typer.Exit(code)
 

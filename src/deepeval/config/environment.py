@@ -10,8 +10,29 @@ settings key is set in the process environment itself (it then overrides what a 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def process_env(name: str) -> str | None:
     """The process environment's value of ``name``; None when it is unset (a dotenv file does not count)."""
     return os.environ.get(name)
+
+
+def append_to_env(name: str, text: str) -> None:
+    """Append ``text`` to the process environment's ``name`` (space-separated), for child processes started later
+    (pytest-xdist workers read ``PYTEST_ADDOPTS``)."""
+    os.environ[name] = " ".join(part for part in (os.environ.get(name, ""), text) if part)
+
+
+@contextmanager
+def restored_env(name: str) -> Iterator[None]:
+    """Give ``name`` back its value (or its absence) when the block ends, whatever the block set it to."""
+    before = os.environ.get(name)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before

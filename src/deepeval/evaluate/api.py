@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from deepeval._files import user_path
 from deepeval._gc import older_objects_frozen
+from deepeval._safe_text import terminal
 from deepeval.errors import ConfigurationError
 from deepeval.evaluate import session
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
@@ -108,7 +109,7 @@ async def a_evaluate(
     t0 = time.perf_counter()
     runner: Runner | None = None
     try:
-        with Progress(len(cases) * len(mets) * repeat, display_config.show_indicator) as progress:
+        with Progress(len(cases), len(mets) * repeat, display_config.show_indicator) as progress:
             # backend="ray": the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.backends.ray.backend)
             if backend == "ray":
                 from deepeval.evaluate.backends.ray.backend import run_on_ray
@@ -166,6 +167,10 @@ async def a_evaluate(
     session.set_latest(result)
     _warn_not_exported(result)
     _export(result, display_config)
+    if display_config.print_results or "json_path" in result.extras:
+        from deepeval.evaluate.latest import keep_latest
+
+        keep_latest(result)  # for deepeval view (best effort)
     if display_config.print_results:
         print_results(
             result,
@@ -536,8 +541,11 @@ def assert_test(
         score = "none" if m.score is None else f"{m.score:.4f}"
         threshold = "none" if m.threshold is None else f"{m.threshold:g}"
         detail = f"error: {m.error}" if m.error is not None else f"reason: {m.reason}"
+        # pytest prints this message on the terminal: escape sequences in a reason or error are shown inert
         failures.append(
-            f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
+            terminal(
+                f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
+            )
         )
     if failures and getattr(test_case, "flaky", False):
         # deepeval: a flaky test case's failure is reported, not raised, so it does not fail the run
@@ -549,6 +557,7 @@ def assert_test(
             stacklevel=2,
         )
     elif failures:
+        # the name's repr shows control characters as escapes
         raise AssertionError(f"Metrics failed on test case {test_result.name!r}:\n" + "\n".join(failures))
 
 

@@ -52,8 +52,12 @@ class MetricData:
     clients), ``cached`` (served from the cache), ``system_one_batch`` (for rows measured through a merged System
     One request: ``{"request_s", "metrics", "questions"}``), ``repeat`` (:class:`RepeatStats` when ``repeat > 1``),
     ``prompt_version`` (the metric's prompt template version, when it has one), ``verdicts`` (our metrics: one
-    dict per statement / fact judged, with ``verdict``, ``p_yes`` and ``decided_by``: ``system_one``, ``llm`` or
-    ``llm_fallback``).
+    dict per statement / fact judged, with ``verdict``, ``p_yes`` and ``decided_by``: ``system_one``,
+    ``embedded`` (the embedded offline judge, in the System One role), ``llm`` or ``llm_fallback``).
+
+    Numbers are kept as computed (``score`` 0.19999999999999998 stays so in ``to_dict``, the JSON export and the
+    CSV, which programs read); everything a person reads (the console, the HTML and Markdown reports,
+    ``assert_test``'s message) rounds them for display.
     """
 
     name: str

@@ -59,7 +59,7 @@ __all__ = [
 
 TestCase = LLMTestCase | ConversationalTestCase
 RowKey = tuple[int, int, int]  # (test case index, metric index, repetition)
-OnRow = Callable[[MetricData], None]
+OnRow = Callable[[MetricData, int], None]
 
 
 @dataclass
@@ -117,7 +117,7 @@ class Runner:
         if self.cache is not None and self.cache_config.write_cache and not data.cached and job.cache_key:
             self.cache.put(job.cache_key, data)
         if self.on_row is not None:
-            self.on_row(data)
+            self.on_row(data, job.key[0])
 
     def _slot(self, key: RowKey) -> int:
         i, j, r = key

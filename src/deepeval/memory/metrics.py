@@ -106,7 +106,9 @@ class _MemoryMetric(BaseConversationalMetric):
             if not self.include_reason:
                 self.reason = None
         if self.verbose_mode:
-            print(f"[{self.__name__} verbose logs]\n{self.verbose_logs}")
+            from deepeval._safe_text import terminal
+
+            print(terminal(f"[{self.__name__} verbose logs]\n{self.verbose_logs}"))
         return score
 
     def _artifact(self, test_case: Any, meta: dict[str, Any]) -> MemoryArtifact:

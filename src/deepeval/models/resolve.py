@@ -199,6 +199,11 @@ def embedded_notice() -> str | None:
     return _notice
 
 
+def is_embedded(obj: Any) -> bool:
+    """Whether ``obj`` is the embedded offline judge (so results name it, not "System One", as the decider)."""
+    return obj is not None and type(obj).__module__.startswith("deepeval.models.embedded")
+
+
 def describe(obj: Any) -> str | None:
     """Judge name for results, or None."""
     if obj is None:

@@ -31,6 +31,9 @@ class DeepEvalCollector:
         self.config = config
         self.results: list[TestResult] = []
         self.hyperparameters: dict[str, str] | None = None
+        #: per result (same order): whether pytest failed the test that measured it
+        self.test_failed: list[bool] = []
+        self._failed_tests: set[str] = set()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(
@@ -54,6 +57,8 @@ class DeepEvalCollector:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # user_properties accumulate over setup/call/teardown; the teardown report holds them all.
+        if report.failed and not hasattr(report, "wasxfail"):
+            self._failed_tests.add(report.nodeid)
         if report.when != "teardown":
             return
         for key, raw in report.user_properties:
@@ -66,6 +71,7 @@ class DeepEvalCollector:
             except (TypeError, ValueError):
                 continue
             self.results.append(result)
+            self.test_failed.append(report.nodeid in self._failed_tests)
             _current_run().add_test_case(result)  # deepeval.test_run.global_test_run_manager.get_test_run()
 
     def _keep_hyperparameters(self, raw: object) -> None:
@@ -80,10 +86,10 @@ class DeepEvalCollector:
         # An xdist worker's results reach the controller on its test reports; only the controller reports.
         if not self.results or hasattr(config, "workerinput"):
             return
-        from deepeval.config import get_settings
         from deepeval.config.test_run_options import TestRunOptions
         from deepeval.evaluate.configs import TestRunResultDisplay
         from deepeval.evaluate.display import render_results
+        from deepeval.evaluate.latest import keep_latest
         from deepeval.evaluate.results import EvaluationResult
 
         for i, r in enumerate(self.results):
@@ -105,6 +111,8 @@ class DeepEvalCollector:
             )
         session.set_latest(run)  # global_test_run_manager.get_latest_test_run_data()
         _current_run().calculate_test_passes_and_fails()
+        exported = self._export(run, terminalreporter)
+        keep_latest(run)  # for deepeval view (best effort)
         terminalreporter.section("deepeval results")
         from deepeval.models.resolve import embedded_notice
 
@@ -118,25 +126,89 @@ class DeepEvalCollector:
         except ValueError:
             option = TestRunResultDisplay.ALL
         terminalreporter.write(render_results(run, option, width=width, full_reason=options.show_full_reason))
+        for line in self._reconcile():
+            terminalreporter.write_line(line, yellow=True)
         if "interrupted" in run.extras:
             terminalreporter.write_line(f"deepeval: interrupted: {run.extras['interrupted']}", red=True)
+        for line, red in exported:
+            terminalreporter.write_line(line, red=red)
+
+    def _export(self, run: Any, terminalreporter: Any) -> list[tuple[str, bool]]:
+        """Write the session's JSON and HTML to ``DEEPEVAL_RESULTS_FOLDER`` when it is set; the lines to print
+        (after the table: a bad folder must not hide it behind a traceback)."""
+        from deepeval._safe_text import terminal
+        from deepeval.config import get_settings
+
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
-        if folder:
-            import uuid
+        if not folder:
+            return []
+        import uuid
 
-            from deepeval.evaluate.report import export_run
+        from deepeval.evaluate.report import export_run
 
-            run.run_id = uuid.uuid4().hex
-            try:
-                json_path, html_path = export_run(run, folder)
-            except Exception as err:
-                # the table above is complete; a bad folder (or any export failure) must not hide it behind a traceback
-                terminalreporter.write_line(
-                    f"deepeval: could not write the results to {folder} ({type(err).__name__}: {err})",
-                    red=True,
-                )
-            else:
-                terminalreporter.write_line(f"deepeval results written to {json_path} and {html_path}")
+        run.run_id = uuid.uuid4().hex
+        try:
+            json_path, html_path = export_run(run, folder)
+        except Exception as err:
+            message = f"deepeval: could not write the results to {folder} ({type(err).__name__}: {err})"
+            return [(terminal(message), True)]
+        run.extras["json_path"], run.extras["html_path"] = str(json_path), str(html_path)
+        return [(terminal(f"deepeval results written to {json_path} and {html_path}"), False)]
+
+    def _reconcile(self) -> list[str]:
+        """Why pytest's count and deepeval's differ: test cases that failed or errored in a test pytest did not
+        fail (metric errors ignored with -i, a flaky test case, a test that expected the failure)."""
+        quiet = [
+            r
+            for r, test_failed in zip(self.results, self.test_failed, strict=True)
+            if r.status in ("failed", "error") and not test_failed
+        ]
+        if not quiet:
+            return []
+        errored = sum(r.status == "error" for r in quiet)
+        failed = len(quiet) - errored
+        parts = []
+        if errored:
+            parts.append(f"{errored} errored")
+        if failed:
+            parts.append(f"{failed} failed")
+        return [
+            f"deepeval: {' and '.join(parts)} test case(s) above did not fail their pytest test: metric errors "
+            "are ignored with -i (DEEPEVAL_IGNORE_ERRORS), a flaky test case only warns, and a test may expect "
+            "the failure (pytest.raises, xfail); pytest's own count is in its last line"
+        ]
+
+
+class QuietAsyncioScope:
+    """Under ``deepeval test run`` only: pytest-asyncio (0.24 and later) warns at every start that ``asyncio_default_fixture_loop_scope`` is unset: a
+    deprecation the user of ``deepeval test run`` did not cause and cannot act on inside our command. When the
+    option is unset, this gives it the value with which pytest-asyncio keeps the behaviour it has when unset
+    (``fixture-scope``, its ``_MATCH_FIXTURE_SCOPE``), so nothing changes but the warning. A value the user set is
+    kept; a pytest-asyncio without that value is left as it is (the warning stays)."""
+
+    OPTION = "asyncio_default_fixture_loop_scope"
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_configure(self, config: pytest.Config) -> None:
+        try:
+            from pytest_asyncio import plugin as asyncio_plugin
+        except ImportError:
+            return
+        keep_current = getattr(asyncio_plugin, "_MATCH_FIXTURE_SCOPE", None)
+        cache = getattr(config, "_inicache", None)
+        if not isinstance(keep_current, str) or not isinstance(cache, dict):
+            return
+        try:
+            if config.getini(self.OPTION):
+                return
+        except ValueError:
+            return
+        cache[self.OPTION] = keep_current
+        # pytest-xdist workers (started later, from this process's environment) read PYTEST_ADDOPTS: the same
+        # value reaches them; `deepeval test run` restores the variable when pytest returns
+        from deepeval.config.environment import append_to_env
+
+        append_to_env("PYTEST_ADDOPTS", f"-o {self.OPTION}={keep_current}")
 
 
 def _current_run() -> Any:

@@ -83,6 +83,12 @@ def _spellings(name: str, field: Any) -> list[str]:
     return out
 
 
+def input_names(model: type[BaseModel]) -> set[str]:
+    """Every name ``model``'s constructor reads a field from (field names, camelCase aliases, validation alias
+    choices); other keyword arguments are ignored by the constructor, as deepeval's are."""
+    return {n for name, field in model.model_fields.items() for n in _spellings(name, field)}
+
+
 def describe_validation_error(err: ValidationError, owner: str) -> str:
     """One readable line per wrong field: ``Owner.field[index].sub: what was expected (got <type>)``.
 

@@ -470,7 +470,9 @@ class EngineMetric(BaseMetric):
     def _set_verbose(self, logs: str) -> None:
         self.verbose_logs = logs
         if self.verbose_mode:
-            print(f"[{self.__name__} verbose logs]\n{logs}")
+            from deepeval._safe_text import terminal
+
+            print(terminal(f"[{self.__name__} verbose logs]\n{logs}"))
 
     # -- system_one mode (also the runner's batching hooks) --------------------------------------------------------
     async def _measure_system_one(self, test_case: Any, judges: Judges, sequential: bool) -> None:

@@ -256,7 +256,7 @@ async def run_on_ray(
     error_config: ErrorConfig,
     repeat: int,
     cache_path: Path | None,
-    on_row: Callable[[MetricData], None] | None,
+    on_row: Callable[[MetricData, int], None] | None,
     config: RayConfig | None = None,
 ) -> RayRunOutput:
     """Run every metric on every test case on Ray; rows in input order (see the module docstring).
@@ -322,7 +322,7 @@ def _drive(
     error_config: ErrorConfig,
     repeat: int,
     cache_path: Path | None,
-    on_row: Callable[[MetricData], None] | None,
+    on_row: Callable[[MetricData, int], None] | None,
     config: RayConfig,
 ) -> RayRunOutput:
     import uuid
@@ -391,7 +391,7 @@ def _drive(
             if on_row is not None:
                 for m in row:
                     for _ in range(repeat):  # the progress total counts repetitions
-                        on_row(m)
+                        on_row(m, start + k)
 
     try:
         while pending or in_flight:
