@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from deepeval.test_case._encodable import encodable
+from deepeval.test_case.encodable import encodable
 
 #: control characters shown as escapes: C0 but TAB and LF, DEL, C1, bidi overrides / isolates, LS / PS
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")

@@ -46,7 +46,7 @@ def _known_keys() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     read refuses it, since a misspelt field would otherwise vanish and the row fail later on the missing one."""
     from deepeval.dataset.golden import ConversationalGolden, Golden
     from deepeval.test_case import Turn
-    from deepeval.test_case._base import input_names
+    from deepeval.test_case.base import input_names
 
     single = input_names(LLMTestCase) | input_names(Golden) | _DEEPEVAL_GOLDEN_KEYS
     conversational = (
