@@ -12,7 +12,7 @@ from __future__ import annotations
 import typer
 
 from deepeval.cli._echo import echo
-from deepeval.cli.main import app
+from deepeval.cli.app import app
 
 
 @app.command("view")
