@@ -63,8 +63,9 @@ def _histogram_bars(scores: list[float], threshold: float | None) -> list[dict[s
                 "split_h": 0.0 if ok or not passing[b] else round(_PLOT_H * passing[b] / top, 1),
                 "lo": b / BINS,
                 "hi": (b + 1) / BINS,
+                # an empty bin takes the colour its midpoint would have
                 "fill": _PASS_FILL
-                if ok and (c or threshold is None or (b + 0.5) / BINS >= threshold)
+                if ok and (c or success_of((b + 0.5) / BINS, threshold) is not False)
                 else _FAIL_FILL,
             }
         )
