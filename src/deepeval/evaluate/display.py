@@ -161,7 +161,9 @@ def summary_line(result: EvaluationResult) -> str:
     return (
         f"{tot['test_cases_passed']}/{tot['test_cases']} test cases passed, {tot['test_cases_failed']} failed, "
         f"{tot['test_cases_errored']} errored, {tot['test_cases_skipped']} skipped; rows: {tot['passed']} passed, "
-        f"{tot['failed']} failed, {tot['errors']} errors, {tot['skipped']} skipped\ncost {cost}; "
+        f"{tot['failed']} failed, {tot['errors']} errors, {tot['skipped']} skipped"
+        + (f", {tot['skipped_metrics']} left out (missing parameters)" if tot["skipped_metrics"] else "")
+        + f"\ncost {cost}; "
         f"tokens {tot['input_tokens']} in / {tot['output_tokens']} out; retries {tot['retries']}; "
         f"cache hits {tot['cache_hits']}"
         + (f"; {result.duration_s:.2f} s" if result.duration_s is not None else "")
@@ -204,10 +206,18 @@ def _results_table(
     table.add_column("Judge", no_wrap=True)
     table.add_column("Reason / error", overflow="fold", ratio=4)
     for t in cases:
-        for n, m in enumerate(t.metrics_data):
+        rows = t.metrics_data + (t.skipped_metrics or [])
+        if (
+            not rows
+        ):  # a golden of component-level evaluation without trace-level metrics: its trace's outcome
+            label, style = _STATUS_STYLE[t.status]
+            table.add_row(
+                _text(t.name), "-", "-", "-", Text(label, style=style), "-", "(no trace-level metrics)"
+            )
+        for n, m in enumerate(rows):
             label, style = _STATUS_STYLE[m.status]
             table.add_row(
-                _text(t.name if n == 0 else ""),
+                _text(_case_label(t) if n == 0 else ""),
                 _text(m.name + (" (flaky)" if m.flaky else "")),
                 _score_text(m),
                 _fmt(m.threshold, 2),
@@ -216,6 +226,11 @@ def _results_table(
                 _text(_reason(m, full_reason, _reason_limit(t, m, truncate_passing_cases))),
             )
     return table
+
+
+def _case_label(t: TestResult) -> str:
+    """The test case's name; a span of component-level evaluation also says its type."""
+    return t.name if t.span_type is None else f"{t.name} [{t.span_type} span]"
 
 
 def _case_excerpt(t: TestResult) -> list[tuple[str, str]]:
