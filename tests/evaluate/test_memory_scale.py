@@ -361,9 +361,11 @@ def test_bytes_per_result_row_stay_under_a_ceiling() -> None:
     held, peak = _bytes_per_row(300)
     # Measured at 300 cases (600 rows) on CPython 3.11: the eager runner (every metric copy planned up front and
     # alive to the end, verbose logs in every row, a dict entry per row) 877 B held / 1,555 B peak per row; now
-    # 602 / 686; since rows keep their per-statement verdicts (for the HTML report's details) 800 / 931. The
-    # ceilings sit above, with room for interpreter and library noise.
-    assert held < 900, f"{held:.0f} B held per row"
+    # 602 / 686; since rows keep their per-statement verdicts (for the HTML report's details) 800 / 931, measured
+    # again 893 / 1,053 before TestResult got skipped_metrics, span_type and trace_status (three attributes per
+    # test case, two rows here: 906-910 / 1,090). The ceilings sit above, with room for interpreter and library
+    # noise.
+    assert held < 940, f"{held:.0f} B held per row"
     assert peak < 1100, f"{peak:.0f} B peak per row"
 
 

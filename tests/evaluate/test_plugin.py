@@ -5,6 +5,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,12 +21,30 @@ def test_assert_test_passes_silently():
     assert_test(LLMTestCase(input="q", actual_output="a"), [ScoreMetric(0.9, name="Good")])
 
 
+class _ErrorWithoutRaising(ScoreMetric):
+    """Records an error on itself and returns, as a user metric may (nothing raised)."""
+
+    def _finish(self, tc: Any, score: float) -> float:
+        super()._finish(tc, score)
+        self.error = "judge returned garbage"
+        return score
+
+
+class JudgeDown(Exception):
+    pass
+
+
+class _RaisingJudge(ScoreMetric):
+    def _finish(self, tc: Any, score: float) -> float:
+        raise JudgeDown("judge returned garbage")
+
+
 def test_assert_test_names_each_failed_metric_with_score_threshold_and_reason():
     tc = LLMTestCase(input="q", actual_output="a", name="checkout flow")
     metrics = [
         ScoreMetric(0.9, name="Good"),
         ScoreMetric(0.25, name="Relevancy", threshold=0.6),
-        ScoreMetric(0.5, name="Broken", fail_on=lambda tc: "judge returned garbage"),
+        _ErrorWithoutRaising(0.5, name="Broken"),
         ScoreMetric(0.0, name="Flaky", flaky=True),
     ]
     with pytest.raises(AssertionError) as info:
@@ -34,8 +53,17 @@ def test_assert_test_names_each_failed_metric_with_score_threshold_and_reason():
     assert msg.splitlines() == [
         "Metrics failed on test case 'checkout flow':",
         "  - Relevancy (score: 0.2500, threshold: 0.6, strict: False) reason: Relevancy scored 0.25",
-        "  - Broken (score: none, threshold: 0.5, strict: False) error: RuntimeError: judge returned garbage",
+        "  - Broken (score: 0.5000, threshold: 0.5, strict: False) error: judge returned garbage",
     ]
+
+
+@pytest.mark.parametrize("run_async", [True, False])
+def test_assert_test_lets_a_judge_exception_through_unchanged(run_async: bool):
+    # deepeval 4.3.1: assert_test raises the exception the metric's judge raised (RuntimeError("judge is down")
+    # from a custom DeepEvalBaseLLM there), not an AssertionError, with run_async True and False
+    metrics = [ScoreMetric(0.9, name="Good"), _RaisingJudge(0.5, name="Broken")]
+    with pytest.raises(JudgeDown, match="judge returned garbage"):
+        assert_test(LLMTestCase(input="q", actual_output="a"), metrics, run_async=run_async)
 
 
 def test_assert_test_on_a_flaky_test_case_warns_instead_of_failing():

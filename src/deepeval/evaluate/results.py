@@ -149,7 +149,7 @@ def case_status(rows: list[MetricData]) -> str:
     return "passed"
 
 
-@dataclass(slots=True)
+@dataclass
 class TestResult:
     """One test case: its fields (as plain data) and one :class:`MetricData` per metric, in metric order.
 

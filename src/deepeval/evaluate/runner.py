@@ -74,6 +74,8 @@ class RunOutput:
     test_results: list[TestResult]
     cache_hits: int
     system_one_batches: int
+    #: the first exception a measure (or a System One request) raised, for callers that re-raise it
+    first_exception: BaseException | None = None
 
 
 class Runner:
@@ -125,6 +127,7 @@ class Runner:
         )  # slots skipped for the wrong kind of test case: kept in metrics_data
         self.cache_hits = 0
         self.batches = 0
+        self.first_exception: BaseException | None = None
 
     # -- row bookkeeping -------------------------------------------------------------------------------------------
     def _finish(self, job: _Job, data: MetricData) -> None:
@@ -141,6 +144,12 @@ class Runner:
 
     def _metrics_of(self, i: int) -> Sequence[BaseMetric]:
         return self.metrics if self.case_metrics is None else self.case_metrics[i]
+
+    def _failed(self, err: BaseException) -> str:
+        """The row error for ``err`` (:func:`format_error`); the first such exception of the run is kept."""
+        if self.first_exception is None:
+            self.first_exception = err
+        return format_error(err)
 
     def _fresh(self, metric: BaseMetric) -> BaseMetric:
         copy = metric.fresh_copy()
@@ -165,11 +174,12 @@ class Runner:
                 if self.error_config.skip_on_missing_params:
                     skip = f"skipped: {redact(str(err))}"
                 else:
-                    error = format_error(err)
-            except asyncio.TimeoutError:
+                    error = self._failed(err)
+            except asyncio.TimeoutError as err:
+                self._failed(err)
                 error = f"TimeoutError: measure did not finish within {self.async_config.measure_timeout} s"
             except Exception as err:
-                error = format_error(err)
+                error = self._failed(err)
         self._finish(
             job, build_row(metric, tracker, time.perf_counter() - start, error=error, skip_reason=skip)
         )
@@ -189,7 +199,7 @@ class Runner:
                 failure: str | None = (
                     f"TimeoutError: System One request did not finish within {timeout} s"
                     if isinstance(err, asyncio.TimeoutError)
-                    else format_error(err)
+                    else self._failed(err)
                 )
             else:
                 failure = None
@@ -212,7 +222,7 @@ class Runner:
                 try:
                     job.metric.system_one_finish(job.test_case, sub, cost_share)
                 except Exception as err:
-                    error = format_error(err)
+                    error = self._failed(err)
             if job.metric.evaluation_cost is None and cost_share is not None:
                 job.metric.evaluation_cost = cost_share
             if job.metric.input_tokens is None:
@@ -304,10 +314,10 @@ class Runner:
                     job, build_row(job.metric, None, None, skip_reason=f"skipped: {redact(str(err))}")
                 )
             else:
-                self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
+                self._finish(job, build_row(job.metric, None, None, error=self._failed(err)))
             return None
         except Exception as err:
-            self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
+            self._finish(job, build_row(job.metric, None, None, error=self._failed(err)))
             return None
         if plan is None:
             return WorkItem(bind(self._measure, job), [job])
@@ -330,7 +340,7 @@ class Runner:
             throttle_value=self.async_config.throttle_value,
             on_error=self._item_failed,
         )
-        return RunOutput(self._results(), self.cache_hits, self.batches)
+        return RunOutput(self._results(), self.cache_hits, self.batches, self.first_exception)
 
     def _item_failed(self, item: WorkItem, err: Exception) -> None:
         """A bug in a metric hook or here: every row the item still owes errors, none is lost."""
