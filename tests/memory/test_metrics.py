@@ -192,10 +192,11 @@ def test_an_error_from_a_memory_metrics_judge_carries_a_redacted_message(
     assert (metric.error, metric.success, metric.score) == (None, None, None)  # as deepeval after a raise
     from deepeval import evaluate
     from deepeval.evaluate import CacheConfig, DisplayConfig, ErrorConfig
-
     from deepeval.test_case import ConversationalTestCase, Turn
 
-    conversation_case = ConversationalTestCase(turns=[Turn(role="user", content="probe")], metadata=tc.metadata)
+    conversation_case = ConversationalTestCase(
+        turns=[Turn(role="user", content="probe")], metadata=tc.metadata
+    )
     result = evaluate(
         [conversation_case],
         [metric_class(model=_KeyEchoingLLM(key))],
