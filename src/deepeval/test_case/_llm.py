@@ -6,9 +6,9 @@ import json
 from enum import Enum
 from typing import Any
 
-from pydantic import Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import Field, PrivateAttr, StrictBool, StrictStr
 
-from deepeval.test_case._base import CaseModel, MetadataAlias, deprecated_metadata_alias
+from deepeval.test_case._base import CaseModel, Count, MetadataAlias, Number, deprecated_metadata_alias
 from deepeval.test_case._expectations import Expectations
 from deepeval.test_case._mcp import MCPPromptCall, MCPResourceCall, MCPServer, MCPToolCall
 
@@ -131,10 +131,10 @@ class LLMTestCase(CaseModel):
     tools_called: list[ToolCall] | None = None
     expected_tools: list[ToolCall] | None = None
     comments: StrictStr | None = None
-    token_cost: StrictFloat | StrictInt | None = None
-    input_token_count: StrictInt | None = None
-    output_token_count: StrictInt | None = None
-    completion_time: StrictFloat | StrictInt | None = None
+    token_cost: Number | None = None
+    input_token_count: Count | None = None
+    output_token_count: Count | None = None
+    completion_time: Number | None = None
     flaky: StrictBool = False
     multimodal: StrictBool = False
     name: StrictStr | None = None
