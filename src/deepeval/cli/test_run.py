@@ -3,7 +3,8 @@
 Options map to ``assert_test`` through environment variables (read in :func:`deepeval.evaluate.assert_test`):
 ``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
 meaning, not pytest's ``-s``), ``-v`` DEEPEVAL_VERBOSE_MODE (metric verbose logs, not pytest verbosity), ``-r K``
-DEEPEVAL_REPEAT, ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``--full-reason``
+runs every test K times (the plugin's ``--deepeval-repeat K``: the app code runs again each time, as deepeval's
+``-r``), ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``--full-reason``
 DEEPEVAL_SHOW_FULL_REASON (read by the plugin's table), ``-id NAME`` DEEPEVAL_TEST_RUN_IDENTIFIER (the run's identifier in the table's export), ``-d all|failing|passing``
 DEEPEVAL_TEST_RUN_DISPLAY (which rows the results table shows). ``-x``/``-X``, ``-n N`` (pytest-xdist),
 ``-m MARK``, ``--durations N``, ``--pdb``, ``--color`` and ``-W`` (no warnings summary) go to pytest as pytest
@@ -52,7 +53,7 @@ def run(
         False, "-s", "--skip-on-missing-params", help="Skip metrics whose test-case fields are missing."
     ),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Turn on every metric's verbose mode."),
-    repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Measure each metric K times and aggregate."),
+    repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Run each test K times (test_x[1-K]...)."),
     exit_on_first_failure: bool = typer.Option(
         False, "--exit-on-first-failure", "-x/-X", help="Stop at the first failure (-X: run on, the default)."
     ),
@@ -151,7 +152,8 @@ def run(
             os.environ[key] = "1"
         else:
             os.environ.pop(key, None)
-    os.environ["DEEPEVAL_REPEAT"] = str(repeat)
+    if repeat > 1:
+        args += ["--deepeval-repeat", str(repeat)]
     os.environ["DEEPEVAL_TEST_RUN_DISPLAY"] = display.value
     if identifier:
         os.environ["DEEPEVAL_TEST_RUN_IDENTIFIER"] = identifier

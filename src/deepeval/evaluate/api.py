@@ -472,7 +472,8 @@ def assert_test(
     The message has one line per failed metric: name, score, threshold, and reason or error. Under pytest (our
     plugin) the result is also recorded for the end-of-session table. ``deepeval test run`` options arrive through
     settings (process environment > ``.env.local`` > ``.env``): ``DEEPEVAL_USE_CACHE`` (-c), ``DEEPEVAL_IGNORE_ERRORS`` (-i: errors do not fail the
-    assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v), ``DEEPEVAL_REPEAT`` (-r).
+    assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v); ours: ``DEEPEVAL_REPEAT=K``
+    measures each metric K times inside the call (``deepeval test run -r K`` instead runs the whole test K times).
     The cache is used only when ``DEEPEVAL_USE_CACHE`` is set (then also written).
 
     A test case marked ``flaky=True`` warns (``UserWarning``, same text) instead of raising, as in deepeval.
