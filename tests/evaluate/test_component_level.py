@@ -535,3 +535,21 @@ def test_the_sync_form_works_inside_a_running_event_loop() -> None:
         )
 
     assert table(asyncio.run(main())) == EXPECTED
+
+
+def test_inside_a_running_loop_the_app_can_be_awaited_and_a_foreign_task_is_refused_clearly() -> None:
+    async def main() -> EvaluationResult:
+        dataset = EvaluationDataset(goldens=[Golden(input="long question please")])
+        with pytest.raises(DeepEvalError, match="belongs to an event loop that is already running"):
+            for golden in dataset.evals_iterator(display_config=QUIET):
+                dataset.evaluate(asyncio.create_task(agent(golden.input)))  # a task of *this* running loop
+        iterator = dataset.evals_iterator(display_config=QUIET)
+        while True:
+            try:
+                golden = next(iterator)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            await agent(golden.input)  # awaited in the loop body: its trace is complete before the next golden
+
+    result = asyncio.run(main())
+    assert [(t.name, t.success) for t in result.test_results] == [("test_case_0", True), ("a_generate", True)]
