@@ -549,7 +549,9 @@ def test_inside_a_running_loop_the_app_can_be_awaited_and_a_foreign_task_is_refu
                 golden = next(iterator)
             except StopIteration as stop:
                 return stop.value  # type: ignore[no-any-return]
-            await agent(golden.input)  # awaited in the loop body: its trace is complete before the next golden
+            await agent(
+                golden.input
+            )  # awaited in the loop body: its trace is complete before the next golden
 
     result = asyncio.run(main())
     assert [(t.name, t.success) for t in result.test_results] == [("test_case_0", True), ("a_generate", True)]
