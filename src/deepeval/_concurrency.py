@@ -210,11 +210,15 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
+        running = False  # (run outside this handler, so the exceptions it raises carry no "no running loop")
+    else:
+        running = True
+    if running:
+        _run_on_worker_thread(_into(box, coro))
+    else:
         _run_on_own_loop(
             _into(box, coro), handle_sigint=threading.current_thread() is threading.main_thread()
         )
-        return box[0]
-    _run_on_worker_thread(_into(box, coro))
     return box[0]
 
 

@@ -172,6 +172,11 @@ class DatasetFileError(DatasetError):
         self.field = field
 
 
+class NoMetricsError(DeepEvalError):
+    """``EvaluationDataset.evals_iterator()`` ran the app but found no metric to measure: none passed to it, on no
+    ``@observe`` span and through no ``update_current_span`` / ``update_current_trace`` (as deepeval 4.3.1)."""
+
+
 class UnsupportedFeatureError(DeepEvalError, NotImplementedError):
     """A deepeval feature this package does not provide; the message names what to use instead."""
 

@@ -69,7 +69,7 @@ def test_repeated(i):
 """
 
 
-def test_session_report_records_repeat(tmp_path: Path) -> None:
+def test_session_report_records_each_repetition_of_a_test(tmp_path: Path) -> None:
     (tmp_path / "test_repeated.py").write_text(REPEATED_TEST_FILE)
     results = tmp_path / "results"
     env = {
@@ -89,8 +89,15 @@ def test_session_report_records_repeat(tmp_path: Path) -> None:
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-800:]
     (report,) = sorted(results.glob("pytest-*.json"))
     data = json.loads(report.read_text(encoding="utf-8"))
-    assert {m["repeat"]["k"] for t in data["test_results"] for m in t["metrics_data"]} == {2}
-    assert data["repeat"] == 2
+    # -r 2 runs each test twice (as deepeval): four results, each measured once
+    assert [t["name"] for t in data["test_results"]] == [
+        "test_repeated.py::test_repeated[0-1-2]",
+        "test_repeated.py::test_repeated[0-2-2]",
+        "test_repeated.py::test_repeated[1-1-2]",
+        "test_repeated.py::test_repeated[1-2-2]",
+    ]
+    assert {m["repeat"] for t in data["test_results"] for m in t["metrics_data"]} == {None}
+    assert data["repeat"] == 1
 
 
 # ----------------------------------------------------------------------------------------------------------

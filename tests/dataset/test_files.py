@@ -473,10 +473,8 @@ def test_cloud_methods_name_the_local_alternative(method):
     assert isinstance(info.value, ValueError)  # deepeval raises ValueError without a Confident AI key
 
 
-def test_evals_iterator_says_what_to_do_instead():
+def test_synthesizer_methods_say_what_to_do_instead():
     ds = EvaluationDataset(goldens=[Golden(input="a")])
-    with pytest.raises(UnsupportedFeatureError, match=r"evaluate\(test_cases, metrics\)"):
-        next(iter(ds.evals_iterator()))
     with pytest.raises(UnsupportedFeatureError, match="Synthesizer"):
         ds.generate_goldens_from_scratch(3)
 

@@ -110,3 +110,23 @@ def test_deepeval_import_paths_for_result_types_and_run_ids() -> None:
     run = Ours(test_results=[], run_id="abc")
     assert (run.test_run_id, run.confident_link) == ("abc", None)
     assert Ours(test_results=[]).test_run_id is None
+
+
+def test_test_run_result_display_imports_from_deepeval_s_module_path() -> None:
+    # deepeval 4.3.1 user code: `from deepeval.test_run.test_run import TestRunResultDisplay`
+    from deepeval.evaluate import DisplayConfig
+    from deepeval.test_run.test_run import TestRun, TestRunResultDisplay, global_test_run_manager
+
+    assert [m.value for m in TestRunResultDisplay] == ["all", "failing", "passing"]  # as deepeval 4.3.1
+    assert (
+        DisplayConfig(display_option=TestRunResultDisplay.FAILING).display() is TestRunResultDisplay.FAILING
+    )
+    import deepeval.test_run as package
+
+    assert (TestRun, global_test_run_manager) == (package.TestRun, package.global_test_run_manager)
+
+
+def test_mllm_image_imports_from_deepeval_test_case() -> None:
+    from deepeval.test_case import MLLMImage
+
+    assert MLLMImage.__module__.startswith("deepeval.test_case")

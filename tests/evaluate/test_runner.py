@@ -131,15 +131,20 @@ def test_secret_in_a_judge_name_is_redacted_on_the_row(monkeypatch):
     assert secret not in result.to_json()
 
 
-def test_skip_on_missing_params_marks_rows_skipped():
+def test_skip_on_missing_params_leaves_the_metric_out_of_metrics_data():
+    # as deepeval 4.3.1: the skipped metric is not in metrics_data; ours keeps its row, with the reason, in
+    # skipped_metrics
     needs_ctx = ScoreMetric(1.0, name="Ctx", requires=["retrieval_context"])
     other = ScoreMetric(1.0, name="Other")
     result = run(cases(2), [needs_ctx, other], error_config=ErrorConfig(skip_on_missing_params=True))
-    row = result.test_results[0].metrics_data[0]
-    assert (row.skipped, row.success, row.score, row.error) == (True, None, None, None)
+    first = result.test_results[0]
+    assert [m.name for m in first.metrics_data] == ["Other"]
+    (row,) = first.skipped_metrics or []
+    assert (row.name, row.skipped, row.success, row.score, row.error) == ("Ctx", True, None, None, None)
     assert row.reason == "skipped: Ctx needs 'retrieval_context', which is missing"
-    assert result.test_results[0].success is True
-    assert result.totals()["skipped"] == 2
+    assert first.success is True and first.to_dict()["skipped_metrics"][0]["name"] == "Ctx"
+    totals = result.totals()
+    assert (totals["metric_rows"], totals["skipped"], totals["skipped_metrics"]) == (2, 0, 2)
     with pytest.raises(EvaluationError, match="MissingTestCaseParamsError: Ctx needs 'retrieval_context'"):
         run(cases(2), [needs_ctx, other])
 

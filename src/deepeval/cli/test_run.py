@@ -3,7 +3,8 @@
 Options reach ``assert_test`` and the pytest plugin as settings keys, handed off by
 :class:`deepeval.config.test_run_options.TestRunOptions`: ``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
 meaning, not pytest's ``-s``), ``-v`` DEEPEVAL_VERBOSE_MODE (metric verbose logs, not pytest verbosity), ``-r K``
-DEEPEVAL_REPEAT, ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``--full-reason``
+runs every test K times (the plugin's ``--deepeval-repeat K``: the app code runs again each time, as deepeval's
+``-r``), ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``--full-reason``
 DEEPEVAL_SHOW_FULL_REASON (read by the plugin's table), ``-id NAME`` DEEPEVAL_TEST_RUN_IDENTIFIER (the run's identifier in the table's export), ``-d all|failing|passing``
 DEEPEVAL_TEST_RUN_DISPLAY (which rows the results table shows). ``-x``/``-X``, ``-n N`` (pytest-xdist),
 ``-m MARK``, ``--durations N``, ``--pdb``, ``--color`` and ``-W`` (no warnings summary) go to pytest as pytest
@@ -54,7 +55,7 @@ def run(
         False, "-s", "--skip-on-missing-params", help="Skip metrics whose test-case fields are missing."
     ),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Turn on every metric's verbose mode."),
-    repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Measure each metric K times and aggregate."),
+    repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Run each test K times (test_x[1-K]...)."),
     exit_on_first_failure: bool = typer.Option(
         False, "--exit-on-first-failure", "-x/-X", help="Stop at the first failure (-X: run on, the default)."
     ),
@@ -147,12 +148,14 @@ def run(
         skip_on_missing_params=skip_on_missing_params,
         verbose_mode=verbose,
         show_full_reason=full_reason,
-        repeat=str(repeat),
+        repeat=None,  # -r K runs each test K times (below); DEEPEVAL_REPEAT stays the user's
         display=display.value,
         identifier=identifier,
         backend=backend,
         ray_address=ray_address,
     ).hand_off()
+    if repeat > 1:
+        args += ["--deepeval-repeat", str(repeat)]
     if process_env("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         args += ["-p", "deepeval.plugins.pytest_plugin"]
     from deepeval.plugins.pytest_plugin import QuietAsyncioScope

@@ -57,7 +57,7 @@ KNOWN_KEYS: dict[str, str] = {
     "DEEPEVAL_SHOW_FULL_REASON": "pytest plugin table: full reasons instead of shortened ones",
     "DEEPEVAL_TEST_RUN_DISPLAY": "pytest plugin table: which rows to show (all | failing | passing; deepeval test run -d)",
     "DEEPEVAL_TEST_RUN_IDENTIFIER": "pytest plugin: the run's identifier in its export (deepeval test run -id)",
-    "DEEPEVAL_REPEAT": "assert_test: repetitions per test case (deepeval test run -r, default 1)",
+    "DEEPEVAL_REPEAT": "assert_test: measures of each metric per call (ours; deepeval test run -r reruns tests instead)",
     "DEEPEVAL_BACKEND": "assert_test: local | ray (deepeval test run --backend)",
     "DEEPEVAL_RAY_ADDRESS": "assert_test with the ray backend: address of the Ray cluster",
     "DEEPEVAL_SHARED_DATASETS": "folder of shared memory datasets (default ../shared/datasets)",

@@ -47,7 +47,7 @@ class TestRunOptions:
     skip_on_missing_params: bool = False
     verbose_mode: bool = False
     show_full_reason: bool = False
-    repeat: str = "1"
+    repeat: str | None = "1"
     display: str = "all"
     identifier: str | None = None
     backend: str = "local"
@@ -71,7 +71,8 @@ class TestRunOptions:
         module docstring for what is written and what is removed)."""
         for field, key in FLAG_KEYS.items():
             _put(key, "1" if getattr(self, field) else None)
-        _put(REPEAT_KEY, self.repeat)
+        if self.repeat is not None:  # None: leave DEEPEVAL_REPEAT as the user set it
+            _put(REPEAT_KEY, self.repeat)
         _put(DISPLAY_KEY, self.display)
         _put(IDENTIFIER_KEY, self.identifier or None)
         _put(BACKEND_KEY, self.backend)
@@ -84,7 +85,7 @@ class TestRunOptions:
             ConfigurationError: it is not an integer.
         """
         try:
-            return int(self.repeat)
+            return int(self.repeat or "1")
         except ValueError:
             raise ConfigurationError(f"{REPEAT_KEY} must be an integer >= 1, got {self.repeat!r}") from None
 

@@ -11,7 +11,7 @@ import datetime as _dt
 import os
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from deepeval._files import user_path
@@ -81,15 +81,46 @@ async def a_evaluate(
     metric_collection: str | None = None,
 ) -> EvaluationResult:
     """Async :func:`evaluate` (same arguments, result and errors); awaits on the caller's event loop."""
-    from deepeval.evaluate.display import Progress, print_results
-    from deepeval.evaluate.runner import Runner
+    error_config = error_config or ErrorConfig()
+    result, first_exception = await _a_run(
+        test_cases,
+        metrics,
+        async_config,
+        display_config,
+        cache_config,
+        error_config,
+        repeat,
+        identifier,
+        backend,
+        ray_config,
+        hyperparameters,
+        metric_collection,
+    )
+    raise_for_errors(result, error_config, first_exception)
+    return result
 
+
+async def _a_run(
+    test_cases: Any,
+    metrics: Any,
+    async_config: AsyncConfig | None,
+    display_config: DisplayConfig | None,
+    cache_config: CacheConfig | None,
+    error_config: ErrorConfig,
+    repeat: int,
+    identifier: str | None,
+    backend: str,
+    ray_config: RayConfig | None,
+    hyperparameters: dict[str, Any] | None,
+    metric_collection: str | None,
+) -> tuple[EvaluationResult, BaseException | None]:
+    """:func:`a_evaluate` without raising for errored rows: the published result and the first exception a
+    measure raised (None when no measure raised)."""
     async_config = async_config or AsyncConfig()
     display_config = display_config or DisplayConfig()
     cache_config = cache_config or CacheConfig()
-    error_config = error_config or ErrorConfig()
     async_config.validate()
-    option = display_config.display()
+    display_config.display()  # validates display_option before anything is measured
     cases, mets = _check_inputs(test_cases, metrics, repeat)
     hyper = process_hyperparameters(hyperparameters)
     if metric_collection is not None:
@@ -104,52 +135,30 @@ async def a_evaluate(
         raise ConfigurationError('ray_config is set but backend is "local"; pass backend="ray" to run on Ray')
     _check_output_folders(display_config)
 
-    cache, cache_error = open_cache(cache_config)
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    runner: Runner | None = None
-    try:
-        with Progress(len(cases), len(mets) * repeat, display_config.show_indicator) as progress:
-            # backend="ray": the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.backends.ray.backend)
-            if backend == "ray":
-                from deepeval.evaluate.backends.ray.backend import run_on_ray
 
-                out: Any = await run_on_ray(
-                    cases,
-                    mets,
-                    async_config,
-                    display_config,
-                    cache_config,
-                    error_config,
-                    repeat,
-                    None if cache is None else cache.path,
-                    progress.advance,
-                    ray_config,
-                )
-            else:
-                runner = Runner(
-                    cases,
-                    mets,
-                    async_config,
-                    display_config,
-                    cache_config,
-                    error_config,
-                    repeat,
-                    cache,
-                    progress.advance,
-                )
-                with older_objects_frozen():  # no full GC pass over pre-run objects mid-run: see deepeval._gc
-                    out = await runner.run()
-    except asyncio.CancelledError:  # SIGINT, SIGTERM or a cancelled task: keep what was finished, then stop
-        if runner is not None:
-            partial = runner.interrupted_output()
-            _save_interrupted(
-                partial, started, time.perf_counter() - t0, identifier, hyper, repeat, display_config
-            )
-        raise
-    finally:
-        if cache is not None:
-            cache.close()
+    def save_interrupted(partial: Any) -> None:
+        _save_interrupted(
+            partial, started, time.perf_counter() - t0, identifier, hyper, repeat, display_config
+        )
+
+    if backend == "ray":
+        # the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.backends.ray.backend)
+        out: Any = await _run_on_ray(
+            cases, mets, async_config, display_config, cache_config, error_config, repeat, ray_config
+        )
+    else:
+        out = await run_locally(
+            cases,
+            mets,
+            async_config,
+            display_config,
+            cache_config,
+            error_config,
+            repeat,
+            on_interrupt=save_interrupted,
+        )
     result = EvaluationResult(
         test_results=out.test_results,
         run_id=uuid.uuid4().hex,
@@ -162,8 +171,102 @@ async def a_evaluate(
         system_one_batches=out.system_one_batches,
         extras=dict(getattr(out, "extras", {})),
     )
+    publish(result, display_config)
+    return result, getattr(out, "first_exception", None)
+
+
+async def run_locally(
+    cases: list[Any],
+    mets: list[Any],
+    async_config: AsyncConfig,
+    display_config: DisplayConfig,
+    cache_config: CacheConfig,
+    error_config: ErrorConfig,
+    repeat: int,
+    case_metrics: list[list[Any]] | None = None,
+    on_interrupt: Callable[[Any], None] | None = None,
+) -> Any:
+    """The local backend: a :class:`~deepeval.evaluate.runner.Runner` over the cases (with their own metric lists
+    when ``case_metrics`` is given), the result cache opened and closed around it (:func:`open_cache`), the
+    progress bar shown. Cancelled (SIGINT, SIGTERM, a cancelled task): ``on_interrupt`` gets what was finished
+    (:meth:`~deepeval.evaluate.runner.Runner.interrupted_output`) before the cancellation goes on."""
+    from deepeval.evaluate.display import Progress
+    from deepeval.evaluate.runner import Runner
+
+    cache, cache_error = open_cache(cache_config)
+    rows: int | list[int] = len(mets) * repeat
+    if case_metrics is not None:
+        rows = [len(m) * repeat for m in case_metrics]
+    runner: Runner | None = None
+    try:
+        with Progress(len(cases), rows, display_config.show_indicator) as progress:
+            runner = Runner(
+                cases,
+                mets,
+                async_config,
+                display_config,
+                cache_config,
+                error_config,
+                repeat,
+                cache,
+                progress.advance,
+                case_metrics=case_metrics,
+            )
+            with older_objects_frozen():  # no full GC pass over pre-run objects mid-run: see deepeval._gc
+                out = await runner.run()
+    except asyncio.CancelledError:  # SIGINT, SIGTERM or a cancelled task: keep what was finished, then stop
+        if runner is not None and on_interrupt is not None:
+            on_interrupt(runner.interrupted_output())
+        raise
+    finally:
+        if cache is not None:
+            cache.close()
     if cache_error is not None:
-        result.extras["cache_error"] = cache_error
+        out.extras["cache_error"] = cache_error
+    return out
+
+
+async def _run_on_ray(
+    cases: list[Any],
+    mets: list[Any],
+    async_config: AsyncConfig,
+    display_config: DisplayConfig,
+    cache_config: CacheConfig,
+    error_config: ErrorConfig,
+    repeat: int,
+    ray_config: RayConfig | None,
+) -> Any:
+    from deepeval.evaluate.backends.ray.backend import run_on_ray
+    from deepeval.evaluate.display import Progress
+
+    cache, cache_error = open_cache(cache_config)  # opened here: an unusable file fails before any block
+    try:
+        with Progress(len(cases), len(mets) * repeat, display_config.show_indicator) as progress:
+            out: Any = await run_on_ray(
+                cases,
+                mets,
+                async_config,
+                display_config,
+                cache_config,
+                error_config,
+                repeat,
+                None if cache is None else cache.path,
+                progress.advance,
+                ray_config,
+            )
+            if cache_error is not None:
+                out.extras["cache_error"] = cache_error
+            return out
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+def publish(result: EvaluationResult, display_config: DisplayConfig) -> None:
+    """What every run does with its result: keep it as the latest run, warn about fields replaced in the exports,
+    write the export files and print the table."""
+    from deepeval.evaluate.display import print_results
+
     session.set_latest(result)
     _warn_not_exported(result)
     _export(result, display_config)
@@ -174,13 +277,19 @@ async def a_evaluate(
     if display_config.print_results:
         print_results(
             result,
-            option,
+            display_config.display(),
             truncate_passing_cases=display_config.truncate_passing_cases,
             full_reason=display_config.show_full_reason,
         )
+
+
+def raise_for_errors(
+    result: EvaluationResult, error_config: ErrorConfig, first_exception: BaseException | None = None
+) -> None:
+    """Raise :func:`evaluation_error` when rows errored and ``ignore_errors`` is off, chained to the first exception
+    a measure raised (when one did)."""
     if result.errors and not error_config.ignore_errors:
-        raise evaluation_error(result)
-    return result
+        raise evaluation_error(result) from first_exception
 
 
 def _save_interrupted(
@@ -485,13 +594,17 @@ def assert_test(
     The message has one line per failed metric: name, score, threshold, and reason or error. Under pytest (our
     plugin) the result is also recorded for the end-of-session table. ``deepeval test run`` options arrive through
     settings (process environment > ``.env.local`` > ``.env``): ``DEEPEVAL_USE_CACHE`` (-c), ``DEEPEVAL_IGNORE_ERRORS`` (-i: errors do not fail the
-    assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v), ``DEEPEVAL_REPEAT`` (-r).
+    assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v); ours: ``DEEPEVAL_REPEAT=K``
+    measures each metric K times inside the call (``deepeval test run -r K`` instead runs the whole test K times).
     The cache is used only when ``DEEPEVAL_USE_CACHE`` is set (then also written).
 
     A test case marked ``flaky=True`` warns (``UserWarning``, same text) instead of raising, as in deepeval.
 
     Raises:
-        AssertionError: some metric failed (or errored, unless ignore-errors is on).
+        AssertionError: some metric failed, or errored without raising (unless ignore-errors is on).
+        Exception: the exception a metric's measure raised (a judge's error, ``MissingTestCaseParamsError``...),
+            unchanged, as deepeval lets it through (unless ignore-errors is on); the other metrics were measured
+            and the result recorded first.
         TypeError / ValueError: bad arguments, as in :func:`evaluate`.
     """
     __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
@@ -506,29 +619,43 @@ def assert_test(
         from deepeval.evaluate.backends.ray.backend import RayConfig
 
         ray_config = RayConfig(address=options.ray_address)
-    result = evaluate(
-        [test_case],
-        list(metrics),
-        async_config=AsyncConfig(run_async=run_async),
-        display_config=DisplayConfig(
-            show_indicator=False,
-            print_results=False,
-            verbose_mode=True if options.verbose_mode else None,
-            # Under the pytest plugin the session writes one DEEPEVAL_RESULTS_FOLDER report holding this result;
-            # a second file per assert_test call would only duplicate it.
-            _session_report=session.collecting(),
-        ),
-        cache_config=CacheConfig(write_cache=use_cache, use_cache=use_cache),
-        error_config=ErrorConfig(ignore_errors=True, skip_on_missing_params=options.skip_on_missing_params),
-        repeat=repeat,
-        backend=options.backend,
-        ray_config=ray_config,
+    from deepeval._concurrency import run_sync
+
+    result, first_exception = run_sync(
+        _a_run(
+            [test_case],
+            list(metrics),
+            AsyncConfig(run_async=run_async),
+            DisplayConfig(
+                show_indicator=False,
+                print_results=False,
+                verbose_mode=True if options.verbose_mode else None,
+                # Under the pytest plugin the session writes one DEEPEVAL_RESULTS_FOLDER report holding this result;
+                # a second file per assert_test call would only duplicate it.
+                _session_report=session.collecting(),
+            ),
+            CacheConfig(write_cache=use_cache, use_cache=use_cache),
+            ErrorConfig(
+                ignore_errors=True,
+                skip_on_missing_params=options.skip_on_missing_params,
+            ),
+            repeat,
+            None,
+            options.backend,
+            ray_config,
+            None,
+            None,
+        )
     )
     test_result = result.test_results[0]
     node = _pytest_node_id()
     if node is not None and test_case.name is None:
         test_result.name = node  # named like pytest names the test (and like the session table)
     session.record(test_result)
+    if first_exception is not None and not options.ignore_errors:
+        if any(m.error is not None and not m.flaky for m in test_result.metrics_data):
+            # as deepeval: the exception a judge (or metric) raised reaches the test unchanged
+            raise first_exception
     if test_result.status == "skipped":
         reason = next((m.reason for m in test_result.metrics_data if m.reason), "every metric was skipped")
         if node is not None:  # under pytest: a skipped test, not a passed one

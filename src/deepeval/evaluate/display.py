@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -29,15 +29,20 @@ class Progress:
     were skipped (counted as the summary under the table counts them), elapsed time and ETA.
 
     Use as a context manager; :meth:`advance` is called once per finished metric row (thread-safe through rich)
-    with the row's test-case index; a test case counts as done when its ``rows_per_case`` rows are in, with the
+    with the row's test-case index; a test case counts as done when its ``rows_per_case`` rows are in (one number
+    for all, or one per test case when their metric lists differ, as in component-level evaluation), with the
     status :func:`~deepeval.evaluate.results.case_status` gives its rows. Does nothing when ``enabled`` is False.
     """
 
     def __init__(
-        self, cases: int, rows_per_case: int, enabled: bool, description: str = "Evaluating"
+        self,
+        cases: int,
+        rows_per_case: int | Sequence[int],
+        enabled: bool,
+        description: str = "Evaluating",
     ) -> None:
         self.total = cases
-        self.rows_per_case = max(1, rows_per_case)
+        self.rows_per_case = rows_per_case
         self.enabled = enabled and cases > 0
         self.description = description
         self.counts = {"passed": 0, "failed": 0, "error": 0, "skipped": 0}
@@ -92,7 +97,8 @@ class Progress:
 
         rows = self._pending.setdefault(case, [])
         rows.append(row)
-        if len(rows) < self.rows_per_case:
+        expected = self.rows_per_case if isinstance(self.rows_per_case, int) else self.rows_per_case[case]
+        if len(rows) < max(1, expected):
             return
         del self._pending[case]
         status = case_status(rows)
@@ -186,7 +192,9 @@ def summary_line(result: EvaluationResult) -> str:
     return (
         f"{tot['test_cases_passed']}/{tot['test_cases']} test cases passed, {tot['test_cases_failed']} failed, "
         f"{tot['test_cases_errored']} errored, {tot['test_cases_skipped']} skipped; rows: {tot['passed']} passed, "
-        f"{tot['failed']} failed, {tot['errors']} errors, {tot['skipped']} skipped\ncost {cost}; "
+        f"{tot['failed']} failed, {tot['errors']} errors, {tot['skipped']} skipped"
+        + (f", {tot['skipped_metrics']} left out (missing parameters)" if tot["skipped_metrics"] else "")
+        + f"\ncost {cost}; "
         f"tokens {tot['input_tokens']} in / {tot['output_tokens']} out; retries {tot['retries']}; "
         f"cache hits {tot['cache_hits']}"
         + (f"; {result.duration_s:.2f} s" if result.duration_s is not None else "")
@@ -229,7 +237,7 @@ def _score_text(m: MetricData) -> str:
 def _lines(t: TestResult) -> list[MetricData | list[MetricData]]:
     """What a test case shows: each evaluated row, then its skipped rows together (one line for all of them)."""
     shown: list[MetricData | list[MetricData]] = [m for m in t.metrics_data if not m.skipped]
-    skipped = [m for m in t.metrics_data if m.skipped]
+    skipped = [m for m in t.metrics_data if m.skipped] + list(t.skipped_metrics or [])
     if skipped:
         shown.append(skipped)
     return shown
@@ -285,8 +293,13 @@ class _ResultsView:
             table.add_column("Judge", no_wrap=True)
         table.add_column("Reason / error", overflow="fold", ratio=4)
         for t in self.cases:
+            if not _lines(t):  # a golden of component-level evaluation without trace-level metrics
+                label, style = _STATUS_STYLE[t.status]
+                cells = [_text(_case_label(t)), Text("-"), "-", "-", Text(label, style=style)]
+                cells += [Text("-")] if self.judge_column else []
+                table.add_row(*cells, Text("(no trace-level metrics)"))
             for n, item in enumerate(_lines(t)):
-                name = _text(t.name if n == 0 else "")
+                name = _text(_case_label(t) if n == 0 else "")
                 if isinstance(item, list):
                     metrics, reason = _skip_text(item)
                     cells = [name, _text(metrics), "-", "-", Text("SKIP", style="yellow")]
@@ -324,7 +337,7 @@ class _ResultsView:
         for t in self.cases:
             label, style = _STATUS_STYLE[t.status]
             head = Text(f"{label:<5} ", style=style)
-            head.append(terminal(t.name, one_line=True), style="bold")
+            head.append(terminal(_case_label(t), one_line=True), style="bold")
             if t.status == "passed" and self.truncate and not self.full_reason:
                 yield self._passing_case_line(t, head)  # nothing to read but the scores: one line
                 continue
@@ -382,6 +395,11 @@ class _ResultsView:
         for part in Text(reason, style="red" if bad else "").wrap(console, max(20, width - 4)):
             part.rstrip()
             yield Text("    ") + part
+
+
+def _case_label(t: TestResult) -> str:
+    """The test case's name; a span of component-level evaluation also says its type."""
+    return t.name if t.span_type is None else f"{t.name} [{t.span_type} span]"
 
 
 def _forgetting_turns(t: TestResult, chars: int | None) -> list[tuple[str, str]]:

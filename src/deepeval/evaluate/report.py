@@ -151,10 +151,12 @@ def _hyperparameters(result: EvaluationResult) -> dict[str, Any] | None:
 
 
 def _status_counts(result: EvaluationResult) -> dict[str, int]:
+    """Rows by status, as the report lists them: the metric rows and the left-out ones (``skipped``)."""
     counts = dict.fromkeys(("all", "passed", "failed", "error", "skipped", "scored"), 0)
-    for m in result.metric_rows():
-        counts["all"] += 1
-        counts[m.status] += 1
+    for t in result.test_results:
+        for m in t.metrics_data + (t.skipped_metrics or []):
+            counts["all"] += 1
+            counts[m.status] += 1
     return counts
 
 
@@ -218,15 +220,22 @@ def export_run(result: EvaluationResult, folder: str | Path) -> tuple[Path, Path
 
 
 def export_test_cases(result: EvaluationResult, folder: str | Path) -> list[Path]:
-    """One JSON file per test case (``test_case_<index>.json``) in ``folder`` (``~`` expanded); return the paths."""
+    """One JSON file per test case (``test_case_<index>.json``) in ``folder`` (``~`` expanded); return the paths.
+    The spans of a golden in component-level evaluation share its index: they are ``test_case_<index>_span_<k>.json``
+    (k = 1, 2... in result order)."""
     import json
 
     folder = user_path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
+    spans: dict[int, int] = {}
     for t in result.test_results:
         text = json.dumps(t.to_dict(), indent=2, ensure_ascii=False, default=str)
-        paths.append(write_text_atomic(folder / f"test_case_{t.index}.json", text))
+        name = f"test_case_{t.index}"
+        if t.span_type is not None:
+            spans[t.index] = spans.get(t.index, 0) + 1
+            name += f"_span_{spans[t.index]}"
+        paths.append(write_text_atomic(folder / f"{name}.json", text))
     return paths
 
 
@@ -251,14 +260,15 @@ def iter_markdown(result: EvaluationResult) -> Iterator[str]:
         yield "\n"
     for t in result.test_results:
         status = "PASS" if t.success else "FAIL"
-        yield f"## {status} {markdown(t.name, one_line=True)}\n\n"
+        span = "" if t.span_type is None else f" ({t.span_type} span of test case {t.index})"
+        yield f"## {status} {markdown(t.name, one_line=True)}{markdown(span, one_line=True)}\n\n"
         if t.conversational:
             for turn in t.turns or []:
                 yield f"- **{markdown(turn.get('role', ''), one_line=True)}**: {_md_cell(turn.get('content'))}\n"
         else:
             yield f"- **Input:** {_md_cell(t.input)}\n- **Actual output:** {_md_cell(t.actual_output)}\n"
         yield "\n| Status | Metric | Score | Threshold | Judge | Reason / error |\n|:---:|:---|:---:|:---:|:---|:---|\n"
-        for m in t.metrics_data:
+        for m in t.metrics_data + (t.skipped_metrics or []):
             score = "-" if m.score is None else f"{m.score:.3f}"
             threshold = "-" if m.threshold is None else f"{m.threshold:g}"
             yield (

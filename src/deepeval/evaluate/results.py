@@ -233,11 +233,15 @@ def failing_rows(rows: list[MetricData], *, ignore_errors: bool = False) -> list
 def case_status(rows: list[MetricData]) -> str:
     """The one rule for a test case's outcome, from its metric rows.
 
-    ``"skipped"`` when no row was evaluated (every row skipped, or no rows); else ``"error"`` when a non-flaky row
-    errored; else ``"failed"`` when a non-flaky row failed; else ``"passed"`` (rows that passed or are score-only;
-    flaky rows never fail a test case). ``TestResult.success`` is ``status == "passed"``, so a test case none of
-    whose metrics ran is never counted as passed.
+    ``"passed"`` when there are no rows at all: as in deepeval 4.3.1, a test case whose every metric was left out
+    (``ErrorConfig(skip_on_missing_params=True)``, see :attr:`TestResult.skipped_metrics`) has nothing that failed.
+    ``"skipped"`` when rows exist but none was evaluated (every row skipped: metrics of the other kind of test
+    case); else ``"error"`` when a non-flaky row errored; else ``"failed"`` when a non-flaky row failed; else
+    ``"passed"`` (rows that passed or are score-only; flaky rows never fail a test case). ``TestResult.success`` is
+    ``status == "passed"``.
     """
+    if not rows:
+        return "passed"
     if all(m.skipped for m in rows):
         return "skipped"
     failing = {m.status for m in failing_rows(rows)}
@@ -255,6 +259,16 @@ class TestResult:
     ``status`` (:func:`case_status`) is ``passed | failed | error | skipped``; ``success`` is ``status == "passed"``
     (so a test case whose every row was skipped is not a success); ``index`` is the test case's position in the
     input.
+
+    ``skipped_metrics`` (None when there are none): the rows deepeval leaves out of ``metrics_data`` (a metric skipped because the test case
+    lacks a field it needs, under ``ErrorConfig(skip_on_missing_params=True)``, or a metric that marked itself
+    skipped), each with its reason; they do not count in ``status``.
+
+    Component-level evaluation (``EvaluationDataset.evals_iterator()``) gives one result per golden and one per
+    ``@observe`` span that has metrics: a span's result is named by the span, carries its ``span_type``
+    (``agent``, ``llm``, ``retriever``, ``tool`` or ``base``) and the golden's ``index``; a golden's result has
+    ``trace_status``, the outcome of its whole trace (its own rows and the rows of every span of its trace, by
+    :func:`case_status`; ``error`` when the app raised), which is then its ``status``.
     """
 
     __test__ = False  # not a pytest test class
@@ -274,6 +288,9 @@ class TestResult:
     #: the test case's metadata as plain JSON data, or a ``"<not exported: ...>"`` string (:func:`exportable`)
     metadata: dict[str, Any] | str | None = None
     tags: list[str] | None = None
+    skipped_metrics: list[MetricData] | None = None
+    span_type: str | None = None
+    trace_status: str | None = None
 
     def __post_init__(self) -> None:
         if self.turns is not None:
@@ -283,7 +300,10 @@ class TestResult:
 
     @property
     def status(self) -> str:
-        """``passed | failed | error | skipped``, from the rows by :func:`case_status`."""
+        """``passed | failed | error | skipped``: ``trace_status`` for a golden of component-level evaluation, else
+        from the rows by :func:`case_status`."""
+        if self.trace_status is not None:
+            return self.trace_status
         return case_status(self.metrics_data)
 
     def to_dict(self) -> dict[str, Any]:
@@ -318,6 +338,14 @@ class TestResult:
             except ValueError as err:
                 raise ValueError(f"metrics_data[{j}]: {err}") from None
         kwargs["metrics_data"] = rows
+        if kwargs.get("skipped_metrics"):
+            skipped = []
+            for j, m in enumerate(kwargs["skipped_metrics"]):
+                try:
+                    skipped.append(MetricData.from_dict(m))
+                except ValueError as err:
+                    raise ValueError(f"skipped_metrics[{j}]: {err}") from None
+            kwargs["skipped_metrics"] = skipped
         return cls(**kwargs)
 
 
@@ -411,6 +439,7 @@ class EvaluationResult:
             "failed": sum(1 for m in rows if m.status == "failed"),
             "errors": sum(1 for m in rows if m.status == "error"),
             "skipped": sum(1 for m in rows if m.status == "skipped"),
+            "skipped_metrics": sum(len(t.skipped_metrics or ()) for t in self.test_results),
             "cost_usd": self.total_cost,
             "input_tokens": sum(m.input_tokens or 0 for m in rows),
             "output_tokens": sum(m.output_tokens or 0 for m in rows),

@@ -213,8 +213,11 @@ def _maybe_redact(value: Any) -> str | None:
     return None if value is None else redact(str(value))
 
 
-def test_result(index: int, tc: TestCase, rows: list[MetricData]) -> TestResult:
-    """A :class:`TestResult` carrying the test case's fields as plain data; ``success`` by :func:`case_status`.
+def test_result(
+    index: int, tc: TestCase, rows: list[MetricData], skipped_metrics: list[MetricData] | None = None
+) -> TestResult:
+    """A :class:`TestResult` carrying the test case's fields as plain data; ``success`` by :func:`case_status`
+    over ``rows`` (``skipped_metrics``, the rows deepeval leaves out, do not count).
     Never raises for odd content: metadata that no report can hold (circular, too deep, a huge int) becomes a
     ``"<not exported: ...>"`` placeholder, and items changed to the wrong type after construction are shown as they
     are (that test case's rows carry the error, see :func:`deepeval.test_case.base.revalidated`)."""
@@ -238,6 +241,7 @@ def test_result(index: int, tc: TestCase, rows: list[MetricData]) -> TestResult:
             turns=[_turn_data(t, n) for n, t in enumerate(tc.turns)],
             metadata=metadata,
             tags=exportable_or_placeholder(tc.tags, "tags"),
+            skipped_metrics=list(skipped_metrics) if skipped_metrics else None,
         )
     return TestResult(
         name=name,
@@ -252,6 +256,7 @@ def test_result(index: int, tc: TestCase, rows: list[MetricData]) -> TestResult:
         retrieval_context=exportable_or_placeholder(tc.retrieval_context_texts(), "retrieval_context"),
         metadata=metadata,
         tags=exportable_or_placeholder(tc.tags, "tags"),
+        skipped_metrics=list(skipped_metrics) if skipped_metrics else None,
     )
 
 

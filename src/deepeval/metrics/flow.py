@@ -1,9 +1,10 @@
 """The frame every measure of our metrics runs in (the engine's three metrics and the memory metrics alike).
 
 :func:`measuring` clears the result attributes, opens a :func:`~deepeval.models.usage.track_usage` block for the
-judge calls, and copies their tokens and cost onto the metric when the block ends. When the block raises, ``error``
-is the exception's message with every secret redacted (:func:`deepeval.config.redact`), ``success`` is False, the
-usage so far is still copied, and the exception propagates (``evaluate()`` turns it into the row's error).
+judge calls, and copies their tokens and cost onto the metric when the block ends. When the block raises, the usage
+so far is still copied and the exception propagates with the result attributes left cleared (``score``,
+``success`` and ``error`` None, as deepeval 4.3.1 leaves a metric whose ``measure()`` raised); ``evaluate()`` turns
+the exception into the row's error (redacted there).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from deepeval.config.settings import redact
 from deepeval.metrics.base_metric import BaseMetric
 from deepeval.models.usage import UsageTracker, track_usage
 
@@ -23,17 +23,18 @@ def measuring(metric: BaseMetric) -> Iterator[UsageTracker]:
     with track_usage() as usage:
         try:
             yield usage
-        except Exception as err:
-            record_failure(metric, err)
+        except Exception:
+            clear_result(metric)
             copy_usage(metric, usage)
             raise
     copy_usage(metric, usage)
 
 
-def record_failure(metric: BaseMetric, err: BaseException) -> None:
-    """``error``: ``err``'s message (its type's name when empty) with every secret redacted; ``success`` False."""
-    metric.error = redact(str(err) or type(err).__name__)
-    metric.success = False
+def clear_result(metric: BaseMetric) -> None:
+    """After a failed measure: no score, no verdict, no ``error`` (the exception carries the error, as deepeval)."""
+    metric.score = None
+    metric.success = None
+    metric.error = None
 
 
 def copy_usage(metric: BaseMetric, usage: UsageTracker) -> None:

@@ -1,5 +1,5 @@
 """pytest plugin (entry point ``pytest11``): collects the results of ``assert_test`` calls made during a session
-and prints a results table at the end.
+and prints a results table at the end; ``--deepeval-repeat K`` (``deepeval test run -r K``) runs every test K times.
 
 Inert unless used: with no ``assert_test`` call it prints nothing, and its per-test cost is installing and removing
 one callback. Results travel on each test report's ``user_properties`` (key ``deepeval_result``, a JSON string), so
@@ -227,6 +227,33 @@ def _default_name(name: str) -> bool:
     return name.startswith(("test_case_", "conversational_test_case_"))
 
 
+#: the option ``deepeval test run -r K`` passes: every test runs K times (as deepeval's ``-r``, which passes
+#: pytest-repeat's ``--count``; the ids are pytest-repeat's: ``test_app[1-3]``, ``test_app[2-3]``...)
+REPEAT_OPTION = "--deepeval-repeat"
+_REPEAT_ARG = "deepeval_repeat_index"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        REPEAT_OPTION,
+        dest="deepeval_repeat",
+        type=int,
+        default=1,
+        help="deepeval: run each test this many times (deepeval test run -r).",
+    )
+
+
+@pytest.hookimpl(trylast=True)  # after the test's own parametrize marks: ids end in -1-3, -2-3...
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    count = int(metafunc.config.getoption("deepeval_repeat", 1) or 1)
+    if count > 1:
+        metafunc.fixturenames.append(_REPEAT_ARG)
+        metafunc.parametrize(_REPEAT_ARG, range(count), ids=lambda i: f"{i + 1}-{count}")
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    count = config.getoption("deepeval_repeat", 1)
+    if count is not None and int(count) < 1:
+        raise pytest.UsageError(f"{REPEAT_OPTION} must be >= 1, got {count}")
     if not config.pluginmanager.has_plugin("deepeval-collector"):
         config.pluginmanager.register(DeepEvalCollector(config), "deepeval-collector")

@@ -6,14 +6,36 @@ from __future__ import annotations
 
 import warnings
 from types import UnionType
-from typing import Any, ClassVar, Self, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Self, Union, get_args, get_origin
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, ValidationError, ValidationInfo, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
 from pydantic._internal._model_construction import ModelMetaclass
 from pydantic.alias_generators import to_camel
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from deepeval.errors import InvalidTestCaseError
+
+
+def _not_a_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("expected a number, not a bool")
+    return value
+
+
+#: A number field as deepeval's pydantic models take it (lax): an int, a float, a numeric string (``"0.1"``,
+#: ``" 1e-3 "``, as CSV and pandas give them) or a numpy number, stored as ``float``. Ours: a bool is refused.
+Number = Annotated[float, BeforeValidator(_not_a_bool)]
+#: A count (tokens) taken as deepeval takes it: an int, a float or numeric string with no fraction (``10.0``,
+#: ``"10"``, a pandas column with gaps), a numpy integer, stored as ``int``; ``10.5`` is refused. Ours: a bool too.
+Count = Annotated[int, BeforeValidator(_not_a_bool)]
 
 # Union members appear in pydantic error locations as type tags ("str", "int", "RetrievedContextData"); they are not
 # field names, so they are folded into the message instead of the path.

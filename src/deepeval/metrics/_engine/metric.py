@@ -27,6 +27,8 @@ another, so both paths give identical results.
 from __future__ import annotations
 
 import math
+import sys
+import types
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -56,7 +58,7 @@ from deepeval.metrics._engine.template_calls import (
     unused_methods_note,
 )
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
-from deepeval.metrics.flow import measuring, record_failure
+from deepeval.metrics.flow import clear_result, measuring
 from deepeval.metrics.scoring import apply_strict, effective_threshold, success_of
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
@@ -97,6 +99,23 @@ class Outcome:
     breakdown: dict[str, Any] = field(default_factory=dict)
 
 
+def _init_named_for(cls: type) -> Callable[..., None]:
+    """A copy of :meth:`EngineMetric.__init__` whose qualified name (in error messages: ``co_qualname``, Python
+    3.11+) is ``<cls>.__init__``."""
+    base = EngineMetric.__init__
+    code = base.__code__
+    qualname = f"{cls.__qualname__}.__init__"
+    if sys.version_info >= (3, 11):
+        code = code.replace(co_qualname=qualname)
+    init = types.FunctionType(code, base.__globals__, "__init__", base.__defaults__, base.__closure__)
+    init.__kwdefaults__ = base.__kwdefaults__
+    init.__qualname__ = qualname
+    init.__doc__ = base.__doc__
+    init.__module__ = cls.__module__
+    init.__annotations__ = dict(base.__annotations__)
+    return init
+
+
 class EngineMetric(BaseMetric):
     """Base of AnswerRelevancy, ContextualRelevancy and KnowledgeRetention (see module docstring).
 
@@ -122,6 +141,14 @@ class EngineMetric(BaseMetric):
 
     default_template: ClassVar[Any]
     default_question_set: ClassVar[Any]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Our metrics (``AnswerRelevancyMetric``...) get their own copy of :meth:`__init__` under their name, so a
+        misspelled keyword reads ``AnswerRelevancyMetric.__init__() got an unexpected keyword argument`` (as in
+        deepeval) instead of naming this shared base."""
+        super().__init_subclass__(**kwargs)
+        if "__init__" not in vars(cls) and cls.__module__.startswith("deepeval."):
+            cls.__init__ = _init_named_for(cls)  # type: ignore[method-assign]
 
     def __init__(
         self,
@@ -507,7 +534,7 @@ class EngineMetric(BaseMetric):
         """Set every result attribute from the answers to :meth:`system_one_plan`'s questions; return the score.
 
         Raises:
-            SystemOneError: a question has no answer (no fallback in this mode); ``error`` is set first.
+            SystemOneError: a question has no answer (no fallback in this mode); the result attributes stay None.
         """
         judges = self.judges()
         name = describe(judges.system_one) or "System One"
@@ -520,8 +547,8 @@ class EngineMetric(BaseMetric):
         _, questions = self._system_one_request(_judge_copy(test_case))
         try:
             result = evaluate_answers(questions, answers, model_name=name, metric_name=self.__name__)
-        except Exception as err:
-            record_failure(self, err)
+        except Exception:
+            clear_result(self)
             raise
         if self.strict_mode:
             score = 1.0 if result.all_passed else 0.0

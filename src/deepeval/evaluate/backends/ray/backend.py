@@ -374,20 +374,26 @@ def _drive(
             limits=dict(config.rate_limits),
         )
 
-    slots: list[tuple[list[MetricData], bool] | None] = [None] * len(cases)
+    slots: list[tuple[list[MetricData], bool, list[MetricData]] | None] = [None] * len(cases)
     done: dict[int, BlockResult] = {}
     failed: dict[int, str] = {}
     in_flight: dict[Any, int] = {}
     pending = list(enumerate(blocks))[::-1]
 
-    def accept(block_id: int, rows: list[list[MetricData]], success: list[bool]) -> None:
+    def accept(
+        block_id: int,
+        rows: list[list[MetricData]],
+        success: list[bool],
+        skipped: list[list[MetricData]] | None = None,
+    ) -> None:
         start, stop = blocks[block_id]
         if len(rows) != stop - start:
             raise RuntimeError(f"block {block_id} returned {len(rows)} test cases, expected {stop - start}")
-        for k, (row, ok) in enumerate(zip(rows, success, strict=True)):
+        left_out = skipped if skipped is not None else [[] for _ in rows]
+        for k, (row, ok, left) in enumerate(zip(rows, success, left_out, strict=True)):
             if slots[start + k] is not None:
                 raise RuntimeError(f"test case {start + k} was delivered twice")
-            slots[start + k] = (row, ok)
+            slots[start + k] = (row, ok, left)
             if on_row is not None:
                 for m in row:
                     for _ in range(repeat):  # the progress total counts repetitions
@@ -419,7 +425,7 @@ def _drive(
                     accept(block_id, *_failed_rows(metrics, cases[start:stop], message))
                     continue
                 done[block_id] = result
-                accept(block_id, result.rows, result.success)
+                accept(block_id, result.rows, result.success, result.skipped)
     finally:
         for ref in in_flight:
             ray.cancel(ref, force=True)
@@ -429,7 +435,9 @@ def _drive(
     missing = [i for i, s in enumerate(slots) if s is None]
     if missing:  # cannot happen when every block was accepted; never return a result with holes
         raise RuntimeError(f"Ray backend lost test cases {missing[:10]} (of {len(missing)})")
-    test_results = [test_result(i, cases[i], slot[0]) for i, slot in enumerate(slots) if slot is not None]
+    test_results = [
+        test_result(i, cases[i], slot[0], slot[2]) for i, slot in enumerate(slots) if slot is not None
+    ]
     workers = _worker_stats(done.values())
     extras = {
         "backend": "ray",
