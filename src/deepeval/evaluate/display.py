@@ -361,7 +361,7 @@ class _ResultsView:
             for m in t.metrics_data
             if not m.skipped
         ]
-        skipped = sum(m.skipped for m in t.metrics_data)
+        skipped = sum(m.skipped for m in t.metrics_data) + len(t.skipped_metrics or [])
         if skipped:
             parts.append(f"{skipped} skipped")
         head.append("  " + terminal(" · ".join(parts), one_line=True))

@@ -370,11 +370,11 @@ class Runner:
         return out
 
     def _row(self, i: int, j: int, metric: BaseMetric) -> MetricData:
-        reps = [self.rows[self._slot((i, j, r))] or missing_row(metric) for r in range(self.repeat)]
+        reps = [self.rows[self._slot((i, j, r))] or self._missing(metric) for r in range(self.repeat)]
         return reps[0] if self.repeat == 1 else aggregate_repeats(reps)
 
-    def _missing(self, j: int) -> MetricData:
-        return interrupted_row(self.metrics[j]) if self._interrupted else missing_row(self.metrics[j])
+    def _missing(self, metric: BaseMetric) -> MetricData:
+        return interrupted_row(metric) if self._interrupted else missing_row(metric)
 
     def interrupted_output(self) -> RunOutput:
         """What a cancelled :meth:`run` finished: every row, the unfinished ones as
