@@ -113,15 +113,16 @@ def _chunks(sentences: list[str], k: int) -> list[str]:
     return [" ".join(sentences[i : i + size]) for i in range(0, len(sentences), size)][:k]
 
 
-def rag_cases(n: int = 20, *, offset: int = 0) -> list[dict[str, Any]]:
+def rag_cases(n: int = 20, *, offset: int = 0, nodes: int | None = None) -> list[dict[str, Any]]:
     """``n`` RAG cases (``name, input, actual_output, retrieval_context``), deterministic; ``n`` may exceed the
-    number of source items (they are reused with a distinct name and distractor choice)."""
+    number of source items (they are reused with a distinct name and distractor choice). ``nodes``: that many
+    retrieval-context nodes in every case (default 3 to 5 in turn)."""
     items = _load_items()
     m = len(items)
     out = []
     for i in range(offset, offset + n):
         item = items[i % m]
-        n_nodes = 3 + i % 3
+        n_nodes = nodes if nodes is not None else 3 + i % 3
         own = _chunks(item["sentences"], min(3, n_nodes - 1))
         distractors = [
             " ".join(items[(i * 7 + 13 * (j + 1)) % m]["sentences"][:2]) for j in range(n_nodes - len(own))

@@ -60,6 +60,7 @@ KNOWN_KEYS: dict[str, str] = {
     "DEEPEVAL_REPEAT": "assert_test: repetitions per test case (deepeval test run -r, default 1)",
     "DEEPEVAL_BACKEND": "assert_test: local | ray (deepeval test run --backend)",
     "DEEPEVAL_RAY_ADDRESS": "assert_test with the ray backend: address of the Ray cluster",
+    "DEEPEVAL_ENCODER_THREADS": "threads of the embedded judge's encoder (default: the CPUs this process may use, at most 8)",
     "DEEPEVAL_SHARED_DATASETS": "folder of shared memory datasets (default ../shared/datasets)",
     "ENV_DIR_PATH": "folder of the .env / .env.local files (read from the process environment only)",
     "DEEPEVAL_DISABLE_DOTENV": "1 to ignore .env files (read from the process environment only)",
