@@ -82,11 +82,14 @@ def redact(text: str, secrets: Mapping[str, str] | None = None) -> str:
     :func:`~deepeval.config.redaction.register_secret` (keys passed to clients, base-URL credentials), plus
     ``secrets`` (default: the secret values of the current settings). Values shorter than 4 characters are left
     alone (they would mask ordinary words)."""
-    values = secrets if secrets is not None else _current_secrets()
+    values = secrets if secrets is not None else current_secrets()
     return scrub(text, values.values())
 
 
-def _current_secrets() -> dict[str, str]:
+def current_secrets() -> dict[str, str]:
+    """The secret values of the current settings (what :func:`redact` scrubs besides the registered secrets).
+    Resolving the settings reads the environment and the dotenv files, so a caller redacting many texts at once
+    (a result row's reason and every verdict) resolves them once and passes them to ``redact(text, secrets)``."""
     # redact() runs on error paths, so it must not fail itself: with unreadable settings (a bad ENV_DIR_PATH, an
     # unreadable file) fall back to the secrets in the process environment.
     try:
