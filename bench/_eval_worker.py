@@ -124,7 +124,9 @@ def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) ->
 
         profiler.disable()
         buf = io.StringIO()
-        pstats.Stats(profiler, stream=buf).sort_stats("tottime").print_stats(25)
+        stats = pstats.Stats(profiler, stream=buf)
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(40)
         profile_text = buf.getvalue()
     per_metric: dict[str, dict[str, Any]] = {}
     n_results = 0
