@@ -75,7 +75,13 @@ def test_pool_threads_run_one_openmp_thread(pool_threads: Any) -> None:
     gomp = encoder_pool._libgomp()
     assert gomp is not None
     pool, _ = encoder_pool._executor()
-    assert pool.submit(gomp.omp_get_max_threads).result() == 1
+    # whichever pool thread runs a chunk encodes with one OpenMP thread
+    for _ in range(4):
+        chunk_then_count = pool.submit(
+            lambda: (encoder_pool._encode_chunk(["x"], False), gomp.omp_get_max_threads())
+        )
+        assert chunk_then_count.result()[1] == 1
+    assert all(t.daemon for t in threading.enumerate() if t.name.startswith("deepeval-encoder"))
 
 
 def test_chunks_cover_every_text_in_order_within_bounds() -> None:

@@ -30,10 +30,11 @@ import glob
 import os
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
+
+from deepeval._concurrency import DaemonThreadExecutor
 
 #: most texts and characters per chunk (bounds a worker's activations: ~25 MB for 32 texts of 512 characters)
 CHUNK_TEXTS = 32
@@ -42,9 +43,10 @@ CHUNK_CHARS = 8192
 MAX_DEFAULT_THREADS = 8
 
 _lock = threading.Lock()
-_pool: ThreadPoolExecutor | None = None
+_pool: DaemonThreadExecutor | None = None
 _pool_threads = 0
 _model: Any = None
+_local = threading.local()
 
 
 def threads() -> int:
@@ -86,11 +88,14 @@ def _libgomp() -> Any:
 
 
 def _one_openmp_thread() -> None:
-    """Pool-thread initialiser: this thread's OpenMP calls use one thread (a per-thread setting in libgomp), also
+    """Once per pool thread: this thread's OpenMP calls use one thread (a per-thread setting in libgomp), also
     when the engine was loaded by someone else before with another ``OMP_NUM_THREADS``."""
+    if getattr(_local, "single", False):
+        return
     gomp = _libgomp()
     if gomp is not None:
         gomp.omp_set_num_threads(1)
+    _local.single = True
 
 
 def model() -> Any:
@@ -113,17 +118,14 @@ def model() -> Any:
         return _model
 
 
-def _executor() -> tuple[ThreadPoolExecutor, int]:
-    """The pool and its thread count, created on first use with :func:`threads` threads."""
+def _executor() -> tuple[DaemonThreadExecutor, int]:
+    """The pool and its thread count, created on first use with :func:`threads` threads. Daemon threads, as the
+    runner's: an encoding still running when the program ends (an abandoned measure) does not hold its exit."""
     global _pool, _pool_threads
     with _lock:
         if _pool is None:
             _pool_threads = threads()
-            _pool = ThreadPoolExecutor(
-                max_workers=_pool_threads,
-                thread_name_prefix="deepeval-encoder",
-                initializer=_one_openmp_thread,
-            )
+            _pool = DaemonThreadExecutor(max_workers=_pool_threads, thread_name_prefix="deepeval-encoder")
         return _pool, _pool_threads
 
 
@@ -169,6 +171,7 @@ def chunks(texts: Sequence[str], n_threads: int) -> list[list[int]]:
 
 
 def _encode_chunk(texts: list[str], is_query: bool) -> np.ndarray:
+    _one_openmp_thread()
     rows: np.ndarray = model().encode(texts, is_query)
     return rows.reshape(len(texts), -1)
 
