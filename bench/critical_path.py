@@ -36,6 +36,15 @@ class Request:
     task: str
 
 
+def client_events(calls: Sequence[Sequence[Any]]) -> list[Any]:
+    """Events (as the judge's) from the client-side stamps ``(left, back, server)`` of our clients: the same
+    trace then says when requests left the client and replies were back in it (transport and the server's own
+    accept and parse time move from the gaps into each hop)."""
+    from types import SimpleNamespace
+
+    return [SimpleNamespace(start=a, t=b, server=k, task="client") for a, b, k in calls]
+
+
 def requests_of(events: Sequence[Any], latency: float) -> list[Request]:
     """:class:`Request` rows from the judge's events (start unknown: reply time minus the latency)."""
     return sorted(

@@ -34,6 +34,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.critical_path import client_events
 from bench.critical_path import summary as path_summary
 from bench.critical_path import trace as path_trace
 from bench.harness import DEEPEVAL_VERSION, code_version, machine, run_worker
@@ -112,6 +113,10 @@ def run_one(
         single_trace = path_trace(
             judge._events((single["start"], single["end"])), single["start"], single["end"], judge.latency
         )
+        calls = full.get("client_calls") or []
+        client_trace = (
+            path_trace(client_events(calls), full["start"], full["end"], judge.latency) if calls else None
+        )
         first = min((e.t - judge.latency for e in ev), default=full["start"]) - full["start"]
         tail = full["end"] - max((e.t for e in ev), default=full["end"])
         scores = [s for m in full["metrics"].values() for s in m["scores"]]
@@ -128,6 +133,7 @@ def run_one(
                 "after_last_reply_s": tail,
                 "bound_s": bound_s,
                 "trace": full_trace,
+                "client_trace": client_trace,
                 "single_trace": single_trace,
                 "server_cpu_s": server_cpu,
                 "llm_calls": s_full["llm_calls"],
@@ -201,12 +207,18 @@ def mode_table(rows: list[dict[str, Any]], mode: str) -> str:
     return "\n".join(lines)
 
 
+def _client_cells(ct: dict[str, Any] | None) -> str:
+    if not ct or not ct.get("hops"):
+        return "-"
+    return " / ".join(f"{ct[k] * 1e3:.0f}" for k in ("startup", "server", "gaps", "finish"))
+
+
 def trace_table(rows: list[dict[str, Any]], mode: str) -> str:
     """Where each cell's wall time went on its achieved critical path (see ``bench/critical_path.py``), in ms."""
     lines = [
         "| metric | impl | wall/bound | bound | depth (single/full) | startup | latency | server | gaps | finish | "
-        "server CPU s | single-case wall/bound |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "server CPU s | single-case wall/bound | client side: startup / round trip beyond latency / gaps / finish |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         if r["mode"] != mode or "trace" not in r:
@@ -217,7 +229,7 @@ def trace_table(rows: list[dict[str, Any]], mode: str) -> str:
             f"| {LABEL[r['group']]} | {r['impl']} | {_f(r['wall_s'] / b if b else None)} | {b * 1e3:.0f} | "
             f"{r['depth']}/{t['depth']} | {t['startup'] * 1e3:.0f} | {t['latency'] * 1e3:.0f} | "
             f"{t['server'] * 1e3:.0f} | {t['gaps'] * 1e3:.0f} | {t['finish'] * 1e3:.0f} | "
-            f"{_f(r.get('server_cpu_s'))} | {_f(st['wall'] / b if b else None)} |"
+            f"{_f(r.get('server_cpu_s'))} | {_f(st['wall'] / b if b else None)} | {_client_cells(r.get('client_trace'))} |"
         )
     return "\n".join(lines)
 
@@ -395,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in rows:
             if r["mode"] == mode and "trace" in r and r["impl"] == "ours":
                 print(f"- {LABEL[r['group']]} ({r['impl']}): {path_summary(r['trace'], r['bound_s'])}")
+                if r.get("client_trace"):
+                    print(f"  client side: {path_summary(r['client_trace'], r['bound_s'])}")
         print()
     for r in rows:
         if r.get("error"):

@@ -158,6 +158,7 @@ def test_worker_runs_our_evaluate_sealed(tmp_path: Path) -> None:
     # this checkout's deepeval, not whatever the venv has installed (an editable install of another checkout)
     assert result["deepeval_file"] == str(REPO / "src" / "deepeval" / "__init__.py")
     (phase,) = result["phases"]
+    assert len(phase["client_calls"]) == 6  # our client stamped every request it sent
     (slot,) = phase["metrics"].values()
     assert len(slot["scores"]) == 2 and slot["n_errors"] == 0
     assert stats["unrecognised"] == 0 and stats["llm_calls"] == 6  # statements, verdicts, reason per case
@@ -190,6 +191,15 @@ def test_trace_reconstructs_the_critical_path_and_splits_the_wall_time() -> None
     # an unknown start is the reply time minus the latency
     assert requests_of([Event(t=1.0, server="s1", task="decide")], 0.2)[0].start == pytest.approx(0.8)
     assert trace([], 0.0, 0.3, 0.2)["depth"] == 0
+    # the client's own stamps (left, back) make the same trace from the client's side
+    from bench.critical_path import client_events
+
+    client = trace(client_events([(0.1, 0.32, "llm"), (0.33, 0.55, "llm")]), 0.0, 0.56, 0.2)
+    assert (
+        client["depth"] == 2
+        and client["gaps"] == pytest.approx(0.01)
+        and client["startup"] == pytest.approx(0.1)
+    )
 
 
 def test_server_stamps_when_it_started_on_each_request() -> None:
