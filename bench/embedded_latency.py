@@ -3,7 +3,7 @@
 What one worker process measures (no judge configured: hybrid on the embedded judge, deterministic extraction,
 template reasons; each test case measured alone with ``metric.measure``, one after another, in a fresh process):
 
-* **per test case**: AnswerRelevancy on ``--n`` RAG cases (ClapNQ dev), ContextualRelevancy on ``--n`` cases of 5
+* **per test case** (``--cold``: the encoder cache cleared before each case): AnswerRelevancy on ``--n`` RAG cases (ClapNQ dev), ContextualRelevancy on ``--n`` cases of 5
   retrieval-context nodes, KnowledgeRetention on ``--n`` conversations of 10 turns: median, p95, max, mean and
   p95/median of the wall time, and the process CPU time per case (user + system of all threads: less sensitive to
   a loaded machine than wall time). The first test case of the process (model load, first imports) is reported
@@ -60,8 +60,10 @@ def _timed(metric: Any, case: Any) -> tuple[float, float]:
     return time.perf_counter() - t0, _cpu() - c0
 
 
-def worker(n: int, sizes: list[int], turns: list[int]) -> dict[str, Any]:
-    """Runs in the tree under test (its ``deepeval`` on ``PYTHONPATH``)."""
+def worker(n: int, sizes: list[int], turns: list[int], cold: bool = False) -> dict[str, Any]:
+    """Runs in the tree under test (its ``deepeval`` on ``PYTHONPATH``). ``cold``: the encoder cache is cleared
+    before each test case (each case pays for all of its own encodings; without it, texts repeated across the
+    run, e.g. the template conversations' shared sentences, are encoded once)."""
     from bench.workloads import conversations, rag_cases
     from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
     from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -80,12 +82,16 @@ def worker(n: int, sizes: list[int], turns: list[int]) -> dict[str, Any]:
         ("CR", ContextualRelevancyMetric, [rag(c) for c in rag_cases(n, offset=1000, nodes=5)]),
         ("KR", KnowledgeRetentionMetric, [conv(c) for c in conversations(n, 10)]),
     ]
-    for name, cls, cases in plan:
-        metric = cls(threshold=0.5, eval_mode="hybrid")
-        times = [_timed(metric, case) for case in cases]
-        out["per_case"][name] = {"wall": [w for w, _ in times], "cpu": [c for _, c in times]}
     from deepeval.models.embedded import encoder
 
+    for name, cls, cases in plan:
+        metric = cls(threshold=0.5, eval_mode="hybrid")
+        times = []
+        for case in cases:
+            if cold:
+                encoder.clear_cache()
+            times.append(_timed(metric, case))
+        out["per_case"][name] = {"wall": [w for w, _ in times], "cpu": [c for _, c in times]}
     for size in sizes:
         encoder.clear_cache()  # growth is measured cold: nothing encoded by an earlier size or test case
         metric = ContextualRelevancyMetric(threshold=None, eval_mode="hybrid", include_reason=False)
@@ -133,6 +139,7 @@ def _run_tree(src: Path, args: argparse.Namespace, workdir: Path) -> dict[str, A
         args.sizes,
         "--turns",
         args.turns,
+        *(["--cold"] if args.cold else []),
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir, timeout=3600)
     if proc.returncode != 0:
@@ -168,7 +175,8 @@ def _median_of(runs: list[dict[str, float]]) -> dict[str, float]:
 
 def report(trees: list[str], runs: dict[str, list[dict[str, Any]]], meta: dict[str, Any]) -> str:
     lines = [
-        f"# embedded judge per test case ({meta['n']} cases each; {meta['repeat']} paired run(s), medians)",
+        f"# embedded judge per test case ({meta['n']} cases each; {meta['repeat']} paired run(s), medians; "
+        f"encoder cache {'cleared before each case' if meta.get('cold') else 'kept across the run'})",
         f"load average before {meta['load_before'][0]:.1f}, after {meta['load_after'][0]:.1f}; "
         f"{meta['cpus']} CPUs; command: {meta['command']}",
         "",
@@ -227,12 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="25,50,100,200,400", help="CR node sizes in sentences")
     ap.add_argument("--turns", default="10,20,40", help="KR conversation lengths in turns")
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "out" / "embedded_latency.json")
+    ap.add_argument("--cold", action="store_true", help="clear the encoder cache before each test case")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",") if x]
     turns = [int(x) for x in args.turns.split(",") if x]
     if args.worker:
-        print(json.dumps(worker(args.n, sizes, turns)))
+        print(json.dumps(worker(args.n, sizes, turns, args.cold)))
         return 0
     trees = [str(Path(t).resolve()) for t in args.trees.split(",") if t]
     runs: dict[str, list[dict[str, Any]]] = {t: [] for t in trees}
@@ -246,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {
         "n": args.n,
         "repeat": args.repeat,
+        "cold": args.cold,
         "load_before": load_before,
         "load_after": os.getloadavg(),
         "cpus": os.cpu_count(),
