@@ -431,3 +431,25 @@ def test_evaluation_error_is_also_the_first_errors_class_so_deepeval_excepts_kee
     with pytest.raises(EvaluationError) as plain:
         run(cases(1), [_Raises(OwnError("mine"))])
     assert type(plain.value) is EvaluationError
+
+
+def test_a_rows_reason_and_verdicts_are_redacted_with_one_settings_lookup(monkeypatch):
+    """Every verdict of a row is scrubbed of the settings' secrets, which are resolved once per row (each lookup
+    reads the environment and the dotenv files: once per verdict it was a large part of a run's last moments)."""
+    from deepeval.config import settings as settings_module
+    from deepeval.evaluate.rows import build_row
+
+    secret = "sk-test-SECRET-0123456789"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    metric = ScoreMetric(0.5)
+    metric.score, metric.reason = 0.5, f"reason quoting {secret}"
+    metric.evaluation_model = f"proxy-judge?key={secret}"
+    metric.verdicts = [{"verdict": "yes", "reason": f"statement {i} says {secret}"} for i in range(40)]
+    lookups = []
+    real = settings_module.get_settings
+    monkeypatch.setattr(settings_module, "get_settings", lambda: lookups.append(1) or real())
+    row = build_row(metric, None, 0.1)
+    assert len(lookups) == 1
+    assert row.reason == "reason quoting ***"
+    assert row.evaluation_model == "proxy-judge?key=***"
+    assert [v["reason"] for v in row.verdicts] == [f"statement {i} says ***" for i in range(40)]

@@ -60,6 +60,7 @@ KNOWN_KEYS: dict[str, str] = {
     "DEEPEVAL_REPEAT": "assert_test: measures of each metric per call (ours; deepeval test run -r reruns tests instead)",
     "DEEPEVAL_BACKEND": "assert_test: local | ray (deepeval test run --backend)",
     "DEEPEVAL_RAY_ADDRESS": "assert_test with the ray backend: address of the Ray cluster",
+    "DEEPEVAL_ENCODER_THREADS": "threads of the embedded judge's encoder (default: the CPUs this process may use, at most 8)",
     "DEEPEVAL_SHARED_DATASETS": "folder of shared memory datasets (default ../shared/datasets)",
     "ENV_DIR_PATH": "folder of the .env / .env.local files (read from the process environment only)",
     "DEEPEVAL_DISABLE_DOTENV": "1 to ignore .env files (read from the process environment only)",
@@ -81,11 +82,14 @@ def redact(text: str, secrets: Mapping[str, str] | None = None) -> str:
     :func:`~deepeval.config.redaction.register_secret` (keys passed to clients, base-URL credentials), plus
     ``secrets`` (default: the secret values of the current settings). Values shorter than 4 characters are left
     alone (they would mask ordinary words)."""
-    values = secrets if secrets is not None else _current_secrets()
+    values = secrets if secrets is not None else current_secrets()
     return scrub(text, values.values())
 
 
-def _current_secrets() -> dict[str, str]:
+def current_secrets() -> dict[str, str]:
+    """The secret values of the current settings (what :func:`redact` scrubs besides the registered secrets).
+    Resolving the settings reads the environment and the dotenv files, so a caller redacting many texts at once
+    (a result row's reason and every verdict) resolves them once and passes them to ``redact(text, secrets)``."""
     # redact() runs on error paths, so it must not fail itself: with unreadable settings (a bad ENV_DIR_PATH, an
     # unreadable file) fall back to the secrets in the process environment.
     try:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from deepeval.config import redact
+from deepeval.config.settings import current_secrets
 from deepeval.evaluate.results import MetricData, TestResult, case_status, exportable_or_placeholder
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric
 from deepeval.metrics.scoring import success_of
@@ -29,10 +30,10 @@ def metric_name(metric: Any) -> str:
     return sys.intern(name if isinstance(name, str) and name else type(metric).__name__)
 
 
-def _judge_name(model: Any) -> str | None:
+def _judge_name(model: Any, secrets: dict[str, str] | None = None) -> str | None:
     """``evaluation_model`` as a string, redacted (a custom model's name can be built from its settings) and
     interned (a run has a handful of distinct judge names)."""
-    return None if model is None else sys.intern(redact(str(model)))
+    return None if model is None else sys.intern(redact(str(model), secrets))
 
 
 def format_error(err: BaseException) -> str:
@@ -128,22 +129,27 @@ def build_row(
         in_tok, out_tok = t.input_tokens, t.output_tokens
     model = getattr(metric, "evaluation_model", None)
     reason = skip_reason if skip_reason is not None else getattr(metric, "reason", None)
+    secrets = current_secrets()  # once per row: each lookup reads the environment and the dotenv files
     return MetricData(
         name=metric_name(metric),
         threshold=_as_float(getattr(metric, "threshold", None)),
         success=_success(metric, score, err, skipped),
         score=score,
-        reason=None if reason is None else redact(str(reason)),
+        reason=None if reason is None else redact(str(reason), secrets),
         strict_mode=bool(getattr(metric, "strict_mode", False)),
-        evaluation_model=_judge_name(model),
+        evaluation_model=_judge_name(model, secrets),
         error=err,
         evaluation_cost=cost,
         # Kept only when asked for (the metric's verbose_mode, or DisplayConfig.verbose_mode): at ~1-3 KB per row
         # these logs were the largest part of a big run's result.
-        verbose_logs=_maybe_redact(getattr(metric, "verbose_logs", None)) if _verbose(metric) else None,
+        verbose_logs=_maybe_redact(getattr(metric, "verbose_logs", None), secrets)
+        if _verbose(metric)
+        else None,
         confidence=_as_float(getattr(metric, "confidence", None)),
         score_breakdown=getattr(metric, "score_breakdown", None),
-        system_one_fallback_reason=_maybe_redact(getattr(metric, "system_one_fallback_reason", None)),
+        system_one_fallback_reason=_maybe_redact(
+            getattr(metric, "system_one_fallback_reason", None), secrets
+        ),
         input_tokens=in_tok,
         output_tokens=out_tok,
         skipped=skipped,
@@ -153,15 +159,15 @@ def build_row(
         llm_calls=t.llm_calls if t else 0,
         system_one_requests=t.system_one_requests if t else 0,
         prompt_version=_prompt_version(metric),
-        verdicts=_verdicts(metric),
+        verdicts=_verdicts(metric, secrets),
     )
 
 
-def _verdicts(metric: BaseMetric) -> list[dict[str, Any]] | None:
+def _verdicts(metric: BaseMetric, secrets: dict[str, str]) -> list[dict[str, Any]] | None:
     value = getattr(metric, "verdicts", None)
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
         return None
-    return [{k: redact(v) if isinstance(v, str) else v for k, v in item.items()} for item in value]
+    return [{k: redact(v, secrets) if isinstance(v, str) else v for k, v in item.items()} for item in value]
 
 
 def _prompt_version(metric: BaseMetric) -> str | None:
@@ -209,8 +215,8 @@ def interrupted_row(metric: BaseMetric) -> MetricData:
     return MetricData(name=metric_name(metric), error=INTERRUPTED_ERROR)
 
 
-def _maybe_redact(value: Any) -> str | None:
-    return None if value is None else redact(str(value))
+def _maybe_redact(value: Any, secrets: dict[str, str] | None = None) -> str | None:
+    return None if value is None else redact(str(value), secrets)
 
 
 def test_result(

@@ -310,7 +310,7 @@ def expected_judge_names(
     available). A TypeSafe judge is named as before its first reply (the version it resolves to is only known
     then)."""
     from deepeval.models.embedded.names import EXTRACTOR_NAME, MODEL_NAME
-    from deepeval.models.system_one.typesafe import typesafe_model_name
+    from deepeval.models.system_one.names import typesafe_model_name
 
     s = settings or get_settings()
     llm: str | None = None

@@ -54,6 +54,7 @@ from deepeval.models.http.retry import RetryPolicy, call_with_retries
 from deepeval.models.http.secrets import Secret, check_base_url
 from deepeval.models.http.tls import library_of, shared_context
 from deepeval.models.http.transport import system_one_client_class, transport_setting
+from deepeval.models.system_one.names import DEFAULT_MODEL, typesafe_model_name
 from deepeval.models.system_one.schema import (
     ChoiceAnswer,
     ChoiceQuestion,
@@ -68,16 +69,9 @@ from deepeval.models.usage import record_usage
 
 T = TypeVar("T")
 
-DEFAULT_MODEL = "jev-latest"
 DEFAULT_BASE_URL = "https://api.typesafe.ai"
 #: USD per input token ($0.042 per million); output tokens are free.
 DEFAULT_COST_PER_INPUT_TOKEN = 0.042e-6
-
-
-def typesafe_model_name(model: str | None, settings: Settings) -> str:
-    """The name a :class:`TypeSafeModel` built with ``model`` reports before its first reply: ``model``, else
-    ``TYPESAFE_MODEL_NAME``, else :data:`DEFAULT_MODEL` (metrics name the judge from settings with it)."""
-    return model or settings.get("TYPESAFE_MODEL_NAME") or DEFAULT_MODEL
 
 
 #: token budgets (estimated tokens = ceil(chars / 3))
