@@ -314,10 +314,11 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             body = dict(request)
             if self._send_temperature and "temperature" not in self.generation_kwargs:
                 body["temperature"] = self.temperature
+            policy = self._call_policy(body)
             try:
                 reply = await call_with_retries(
-                    lambda body=body: self._attempt(body),  # type: ignore[misc]
-                    policy=self.retry_policy,
+                    lambda body=body, policy=policy: self._attempt(body, policy),  # type: ignore[misc]
+                    policy=policy,
                     model=self.get_model_name(),
                     limiter=self.limiter,
                 )
@@ -334,7 +335,15 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
             return reply
 
-    async def _attempt(self, body: dict[str, Any]) -> _Reply:
+    def _call_policy(self, body: Mapping[str, Any]) -> RetryPolicy:
+        """The retry policy (per-attempt deadline included) of one request with this ``body``: the client's own
+        policy; a subclass may size the deadline to the request (the GGUF judge does)."""
+        return self.retry_policy
+
+    def _on_reply(self, data: Mapping[str, Any]) -> None:
+        """Called with every successful reply body (a subclass may read server timings from it)."""
+
+    async def _attempt(self, body: dict[str, Any], policy: RetryPolicy) -> _Reply:
         name = self.get_model_name()
         if self._api_key.malformed:
             raise malformed_key_error(f"judge {name}", model=name)
@@ -345,7 +354,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             # TypedDicts (~0.6 ms of CPU per call, most of the client's time in a burst of concurrent calls) to
             # transform fields our plain JSON body never has. Auth, headers, timeout and errors are the same; the
             # reply comes back as text, which :meth:`_parse` reads.
-            text = await self._post(client, body)
+            text = await self._post(client, body, policy.timeout)
         except openai.APIStatusError as exc:
             raise self._status_error(exc) from None
         except RuntimeError as exc:
@@ -366,7 +375,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 label=f"judge {name}",
                 model=name,
                 base_url=display_url(self.base_url),
-                timeout=self.retry_policy.timeout,
+                timeout=policy.timeout,
+                timeout_note=policy.timeout_note,
             )
             if mapped is None:
                 raise
@@ -390,12 +400,12 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             param=_str_or_none(inner.get("param")),
         )
 
-    async def _post(self, client: openai.AsyncOpenAI, body: dict[str, Any]) -> str:
+    async def _post(self, client: openai.AsyncOpenAI, body: dict[str, Any], timeout: float) -> str:
         """One POST; with a caller's httpx ``http_client``, keep-alive connections it opened on an event loop that
         has since closed are skipped. Each fails with "Event loop is closed" before anything is sent, and the
         pool drops it, so the request is simply sent again (up to the SDK's pool size, 1,000): one run of 20
         concurrent calls leaves 20 such connections, more than the retry budget would absorb."""
-        options: Any = {"timeout": self.retry_policy.timeout + 1.0, "security": {"bearer_auth": True}}
+        options: Any = {"timeout": timeout + 1.0, "security": {"bearer_auth": True}}
         for _ in range(_STALE_CONNECTIONS_MAX):
             try:
                 return await client.post("/chat/completions", cast_to=str, body=body, options=options)
@@ -438,6 +448,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 f"judge {name}: malformed logprobs in the reply ({exc})", model=name, kind="invalid_output"
             ) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        self._on_reply(data)
         return _Reply(
             text=str(content),
             tokens=tokens,
