@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from _support.gguf import run_child, smollm2_path, watchdog, xllamacpp_installed  # noqa: F401 (fixture)
 from deepeval.errors import ConfigurationError, JudgeError
-from deepeval.models.structured import ItemCount, a_generate_structured
+from deepeval.models.structured import ItemCount, a_generate_structured, counted_schema
 from deepeval.models.usage import track_usage
 
 pytestmark = [pytest.mark.gguf, pytest.mark.usefixtures("watchdog")]
@@ -147,6 +147,25 @@ def test_the_list_length_the_caller_checks_is_held_by_the_grammar() -> None:
         reply = asyncio.run(a_generate_structured(judge, prompt, Verdicts, check=check))
     assert isinstance(reply, Verdicts) and len(reply.verdicts) == 4
     assert usage.llm_calls == 1  # right the first time, no re-ask
+
+
+def test_the_token_cap_makes_room_for_the_items_the_grammar_requires() -> None:
+    # With a cap below what the required items need, the grammar guarantees a cut reply (SmolLM2: 34 of 45)
+    from deepeval.models import GGUFModel
+    from deepeval.models.llms.gguf_model import TOKENS_PER_ITEM
+
+    statements = "\n".join(f"{i}. The number {i} is {'even' if i % 2 == 0 else 'odd'}." for i in range(1, 13))
+    prompt = f'Say for each statement whether it is true.\n{statements}\nReply as {{"verdicts": [...]}}.'
+    with GGUFModel(GGUF, n_ctx=1024, n_threads=1, max_tokens=24) as judge:
+        assert judge._max_tokens_for(counted_schema(Verdicts, "verdicts", 12)) == 64 + TOKENS_PER_ITEM * 12
+        assert judge._max_tokens_for(Verdicts) == judge._max_tokens_for(None) == 24
+        with track_usage() as usage:
+            reply = asyncio.run(
+                a_generate_structured(
+                    judge, prompt, Verdicts, check=ItemCount("verdicts", 12, item="verdict")
+                )
+            )
+    assert len(reply.verdicts) == 12 and usage.llm_calls == 1 and usage.output_tokens > 24
 
 
 def test_judges_on_one_file_share_one_server_until_the_last_closes() -> None:

@@ -163,3 +163,36 @@ def test_counted_schema_leaves_a_field_that_is_not_a_list_alone() -> None:
     assert issubclass(counted_schema(VerdictList, "verdicts", 2), VerdictList)
     assert counted_schema(Verdict, "verdict", 2) is Verdict
     assert counted_schema(VerdictList, "missing", 2) is VerdictList
+
+
+def test_a_reply_cut_at_the_token_cap_is_not_repaired_into_a_shorter_list(fast_policy: RetryPolicy) -> None:
+    # SmolLM2 through the GGUF judge: its statement list ran into the 512-token cap, json_repair closed the cut
+    # JSON and 34 of 45 verdicts came back as "expected exactly 45 verdicts, got 34". A cut reply is now named.
+    from deepeval.models import LocalModel
+
+    many = {"verdicts": [{"verdict": "yes"}] * 40}
+    with OpenAIChatServer(lambda req: {"content": many}, api_key=KEY) as srv:
+        model = LocalModel(model="m", base_url=srv.base_url, api_key=KEY, retry_policy=fast_policy)
+        model.max_tokens = 30  # the loopback server cuts the reply after 30 words, finish_reason "length"
+        with (
+            track_usage() as usage,
+            pytest.raises(StructuredOutputError, match="cut off at the token cap after 30 "),
+        ):
+            asyncio.run(a_generate_structured(model, "judge", VerdictList))
+        assert srv.counters.requests == 2 and usage.llm_calls == 2
+        assert "cut off at the token cap" in srv.counters.bodies[1]["messages"][0]["content"]
+        model.max_tokens = 10_000  # whole: accepted as it is
+        assert len(asyncio.run(a_generate_structured(model, "judge", VerdictList)).verdicts) == 40
+
+
+def test_a_reply_that_ends_exactly_at_the_cap_is_accepted_when_its_json_is_whole(
+    fast_policy: RetryPolicy,
+) -> None:
+    from deepeval.models import LocalModel
+
+    with OpenAIChatServer(
+        lambda req: {"content": {"verdicts": [{"verdict": "no"}]}, "finish_reason": "length"}, api_key=KEY
+    ) as srv:
+        model = LocalModel(model="m", base_url=srv.base_url, api_key=KEY, retry_policy=fast_policy)
+        got = asyncio.run(a_generate_structured(model, "judge", VerdictList))
+        assert [v.verdict for v in got.verdicts] == ["no"] and srv.counters.requests == 1

@@ -117,13 +117,39 @@ def parse_json_text(text: str) -> Any:
     return repaired
 
 
+class CutReply(str):
+    """Reply text the server cut off at its token cap (``finish_reason: "length"``): it is accepted only when it is
+    whole JSON all the same, never repaired (a cut list would come back shorter, and look like a miscount)."""
+
+    output_tokens: int | None
+
+    def __new__(cls, text: str, output_tokens: int | None = None) -> CutReply:
+        obj = super().__new__(cls, text)
+        obj.output_tokens = output_tokens
+        return obj
+
+
+def _whole_json(reply: CutReply) -> Any:
+    m = _FENCE.match(reply)
+    try:
+        return json.loads(m.group(1) if m else reply.strip())
+    except json.JSONDecodeError:
+        tokens = f" after {reply.output_tokens} tokens" if reply.output_tokens else ""
+        raise ValueError(
+            f"the reply was cut off at the token cap{tokens}, before its JSON ended; keep every text field short"
+        ) from None
+
+
 def coerce(reply: Any, schema: type[T], check: Callable[[T], None] | None = None) -> T:
     """Turn one reply into a validated ``schema`` instance.
 
     Raises:
-        ValueError: unparseable or invalid (pydantic ``ValidationError`` is a ``ValueError``).
+        ValueError: unparseable or invalid (pydantic ``ValidationError`` is a ``ValueError``), or a
+            :class:`CutReply` that is not whole JSON.
     """
-    if isinstance(reply, schema):
+    if isinstance(reply, CutReply):
+        obj = schema.model_validate(_whole_json(reply))
+    elif isinstance(reply, schema):
         obj = reply
     elif isinstance(reply, BaseModel):
         obj = schema.model_validate(reply.model_dump())

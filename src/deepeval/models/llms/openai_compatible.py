@@ -54,7 +54,7 @@ from deepeval.models.llms.response_format import (
 )
 from deepeval.models.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
 from deepeval.models.pricing import Price
-from deepeval.models.structured import run_ladder
+from deepeval.models.structured import CutReply, run_ladder
 from deepeval.models.usage import record_llm_request, record_usage
 
 #: stale keep-alive connections skipped per request (the SDK's default pool holds at most 1,000)
@@ -70,6 +70,8 @@ class _Reply:
     tokens: list[TokenLogprob]
     input_tokens: int | None
     output_tokens: int | None
+    #: the server stopped at the token cap (``finish_reason: "length"``)
+    cut: bool = False
 
 
 class OpenAICompatibleLLM(DeepEvalBaseLLM):
@@ -274,6 +276,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         wrapper around the public methods (the Ray rate limiter) sees that call once."""
         record_llm_request()
         reply = await self._structured_call(prompt, schema)
+        if reply.cut:  # the ladder must not repair a cut-off reply into a shorter one as if it were whole
+            return CutReply(reply.text, reply.output_tokens), self._cost(reply)
         return reply.text, self._cost(reply)
 
     async def _structured_call(self, prompt: str, schema: type[BaseModel]) -> _Reply:
@@ -307,8 +311,9 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 content = prompt + schema_instruction(schema)
         request["messages"] = [{"role": "user", "content": content}]
         request.update(extra or {})
-        if self.max_tokens is not None:
-            request.setdefault(self.max_tokens_param, self.max_tokens)
+        cap = self._max_tokens_for(schema if rung is not None else None)
+        if cap is not None:
+            request.setdefault(self.max_tokens_param, cap)
         request.update(self.generation_kwargs)
         while True:
             body = dict(request)
@@ -334,6 +339,11 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 raise
             record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
             return reply
+
+    def _max_tokens_for(self, schema: type[BaseModel] | None) -> int | None:
+        """The token cap of one request for ``schema`` (None: a plain-text or logprob call): :attr:`max_tokens`; a
+        subclass may raise it for a schema that needs a longer reply (the GGUF judge does)."""
+        return self.max_tokens
 
     def _call_policy(self, body: Mapping[str, Any]) -> RetryPolicy:
         """The retry policy (per-attempt deadline included) of one request with this ``body``: the client's own
@@ -454,6 +464,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             tokens=tokens,
             input_tokens=int_or_none(usage.get("prompt_tokens")),
             output_tokens=int_or_none(usage.get("completion_tokens")),
+            cut=choice.get("finish_reason") == "length",
         )
 
     # -- plumbing ----------------------------------------------------------------------------------------------
