@@ -157,8 +157,14 @@ def test_the_token_cap_makes_room_for_the_items_the_grammar_requires() -> None:
     statements = "\n".join(f"{i}. The number {i} is {'even' if i % 2 == 0 else 'odd'}." for i in range(1, 13))
     prompt = f'Say for each statement whether it is true.\n{statements}\nReply as {{"verdicts": [...]}}.'
     with GGUFModel(GGUF, n_ctx=1024, n_threads=1, max_tokens=24) as judge:
-        assert judge._max_tokens_for(counted_schema(Verdicts, "verdicts", 12)) == 64 + TOKENS_PER_ITEM * 12
-        assert judge._max_tokens_for(Verdicts) == judge._max_tokens_for(None) == 24
+        assert (
+            judge._max_tokens_for(counted_schema(Verdicts, "verdicts", 12), prompt)
+            == 64 + TOKENS_PER_ITEM * 12
+        )
+        assert judge._max_tokens_for(Verdicts, "short") == judge._max_tokens_for(None, prompt * 9) == 24
+        assert (
+            judge._max_tokens_for(Verdicts, "x" * 3000) == 1000
+        )  # as long as the prompt (1 token per 3 chars)
         with track_usage() as usage:
             reply = asyncio.run(
                 a_generate_structured(

@@ -114,8 +114,9 @@ class GGUFModel(LocalModel):
         n_gpu_layers: layers offloaded to a GPU when the wheel has GPU support (default: llama.cpp's choice).
         n_parallel: concurrent sequences the server decodes (default 1); the judges sharing the server send at
             most that many requests at once.
-        max_tokens: most tokens generated per call (default :data:`DEFAULT_MAX_TOKENS`; None: no cap, the server
-            generates until the reply ends or the context is full). ``generation_kwargs={"max_tokens": n}`` wins.
+        max_tokens: most tokens generated per call (default :data:`DEFAULT_MAX_TOKENS`; raised for a structured
+            reply that needs more, see :meth:`_max_tokens_for`; None: no cap, the server generates until the reply
+            ends or the context is full). ``generation_kwargs={"max_tokens": n}`` wins.
         timeout: seconds per attempt, the same for every call. Default: ``DEEPEVAL_JUDGE_TIMEOUT`` when set, else a
             deadline per call from its prompt and output size at the speed measured on this machine.
         max_retries: retries after a failed attempt (default ``DEEPEVAL_JUDGE_MAX_RETRIES`` when set, else
@@ -237,15 +238,16 @@ class GGUFModel(LocalModel):
         return openai.OpenAI(**{**self._sdk_kwargs(self._server.key), "http_client": client})
 
     # -- per-call token cap, deadline and speed ---------------------------------------------------------------------
-    def _max_tokens_for(self, schema: type[BaseModel] | None) -> int | None:
-        """:attr:`max_tokens`, raised for a schema whose lists must hold a given number of items (``minItems``, as
-        the structured layer sends for one verdict per statement): llama.cpp's grammar will not let the reply end
-        before them, so a cap below what they need guarantees a cut reply. Each item is allowed
-        :data:`TOKENS_PER_ITEM` tokens."""
+    def _max_tokens_for(self, schema: type[BaseModel] | None, prompt: str) -> int | None:
+        """:attr:`max_tokens`, raised for a structured reply that may need more: to :data:`TOKENS_PER_ITEM` tokens
+        per list item the schema requires (``minItems``, as the structured layer sends for one verdict per
+        statement: llama.cpp's grammar will not let the reply end before them, so a lower cap guarantees a cut
+        reply), and to the prompt's size (a statement list of a long text is as long as the text; a reply longer
+        than its whole prompt is a model that does not stop, which the cap is for)."""
         if self.max_tokens is None or schema is None:
             return self.max_tokens
         items = required_items(schema)
-        return max(self.max_tokens, 64 + TOKENS_PER_ITEM * items) if items else self.max_tokens
+        return max(self.max_tokens, 64 + TOKENS_PER_ITEM * items if items else 0, len(prompt) // 3)
 
     def _call_policy(self, body: Mapping[str, Any]) -> RetryPolicy:
         if not self._adaptive:

@@ -311,7 +311,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 content = prompt + schema_instruction(schema)
         request["messages"] = [{"role": "user", "content": content}]
         request.update(extra or {})
-        cap = self._max_tokens_for(schema if rung is not None else None)
+        cap = self._max_tokens_for(schema if rung is not None else None, content)
         if cap is not None:
             request.setdefault(self.max_tokens_param, cap)
         request.update(self.generation_kwargs)
@@ -340,9 +340,9 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
             return reply
 
-    def _max_tokens_for(self, schema: type[BaseModel] | None) -> int | None:
-        """The token cap of one request for ``schema`` (None: a plain-text or logprob call): :attr:`max_tokens`; a
-        subclass may raise it for a schema that needs a longer reply (the GGUF judge does)."""
+    def _max_tokens_for(self, schema: type[BaseModel] | None, prompt: str) -> int | None:
+        """The token cap of one request for ``schema`` (None: a plain-text or logprob call) with this ``prompt``:
+        :attr:`max_tokens`; a subclass may raise it for a request that needs a longer reply (the GGUF judge does)."""
         return self.max_tokens
 
     def _call_policy(self, body: Mapping[str, Any]) -> RetryPolicy:
