@@ -103,6 +103,8 @@ def test_no_tcp_port_only_a_private_unix_socket_that_wants_the_key() -> None:
             body = {"messages": [{"role": "user", "content": "hi"}], "max_tokens": 2}
             assert http.post("http://x/v1/chat/completions", json=body).status_code == 401
             assert http.get("http://x/metrics").status_code == 401
+            # /health is public by llama.cpp's design; only this user can reach the socket it answers on
+            assert http.get("http://x/health").status_code == 200
             key = {"Authorization": f"Bearer {model._server.key}"}
             assert http.post("http://x/v1/chat/completions", json=body, headers=key).status_code == 200
     assert not folder.exists()  # closed: socket and folder gone

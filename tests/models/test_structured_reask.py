@@ -196,3 +196,19 @@ def test_a_reply_that_ends_exactly_at_the_cap_is_accepted_when_its_json_is_whole
         model = LocalModel(model="m", base_url=srv.base_url, api_key=KEY, retry_policy=fast_policy)
         got = asyncio.run(a_generate_structured(model, "judge", VerdictList))
         assert [v.verdict for v in got.verdicts] == ["no"] and srv.counters.requests == 1
+
+
+def test_the_cut_reply_qwen_gave_is_named_not_repaired_into_invented_verdicts() -> None:
+    # Qwen2.5-Coder-1.5B-Instruct through the GGUF judge (ContextualRelevancy, llm mode, 1 thread): asked to rewrite
+    # a two-sentence document as statements, it went on inventing ("The Eiffel Tower was built by the French
+    # government and the French people and ...") until the 512-token cap. json_repair closed the cut JSON into
+    # verdicts, most of them for statements the document never made, and the metric scored them.
+    from pathlib import Path
+
+    from deepeval.metrics._engine.schemas import StatementVerdicts
+    from deepeval.models.structured import CutReply, coerce, parse_json_text
+
+    text = (Path(__file__).parent / "data" / "qwen_cr_cut_reply.txt").read_text(encoding="utf-8")
+    assert len(parse_json_text(text)["verdicts"]) == 10  # what the repair made of it
+    with pytest.raises(ValueError, match="cut off at the token cap after 512 tokens, before its JSON ended"):
+        coerce(CutReply(text, 512), StatementVerdicts)

@@ -185,6 +185,12 @@ class GGUFModel(LocalModel):
             verbose=bool(verbose),
             params=tuple(sorted(params.items())),
         )
+        try:
+            hash(config)
+        except TypeError:
+            raise ConfigurationError(
+                "GGUFModel's extra llama.cpp parameters must be plain values (numbers, strings, tuples)"
+            ) from None
         self.path = file
         self.n_ctx = config.n_ctx
         self.n_threads = config.n_threads
