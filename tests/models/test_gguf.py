@@ -240,6 +240,8 @@ for i in range(5):
     print("closed", i, flush=True)
     if verbose:
         break
+model = GGUFModel(sys.argv[1], n_ctx=256, n_threads=1, max_tokens=8, verbose=verbose)
+print("left open", model.generate("Say hi.")[1], flush=True)  # stopped at exit
 """
 
 
@@ -251,6 +253,7 @@ def test_opening_and_closing_five_times_ends_and_llama_cpp_stays_quiet() -> None
     assert [line for line in quiet.stdout.splitlines() if line.startswith("closed")] == [
         f"closed {i}" for i in range(5)
     ]
+    assert "left open 0.0" in quiet.stdout  # and the process exited (rc 0) with a judge still open
     assert quiet.stderr == ""  # fd 2 of the child: nothing from llama.cpp
     loud = run_child(_OPEN_CLOSE, str(GGUF), "verbose")  # the capture does see llama.cpp when asked
     assert loud.returncode == 0 and "closed 0" in loud.stdout
