@@ -89,7 +89,7 @@ def test_contextual_relevancy_returns_a_score(contextual_relevancy: tuple[float,
 @known_limit(
     reason="Qwen2.5-Coder-1.5B, llm mode, our CR prompt (2026-1): it rewrote 'Bananas are rich in potassium ...' as "
     "'The Eiffel Tower is a famous landmark in Paris.' (judged relevant) and, on the first chunk, invented "
-    "statements until the 512-token cap; CR scored 1.0 in 3 of 3 runs since cut replies are no longer repaired "
+    "statements until the 512-token cap; CR scored 1.0 in 4 of 4 runs since cut replies are no longer repaired "
     "(0.36 before, from 11 invented statements). Prompts: issue 23 item 5."
 )
 def test_contextual_relevancy_scores_the_unrelated_chunk_down(
