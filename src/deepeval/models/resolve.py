@@ -85,7 +85,15 @@ def resolve_llm(
         )
         return _shared_client("local", s, local_keys, None, LocalModel)
     if kind == "gguf":
-        gguf_keys = ("GGUF_MODEL_PATH", "GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS", "DEEPEVAL_JUDGE_TIMEOUT")
+        gguf_keys = (
+            "GGUF_MODEL_PATH",
+            "GGUF_MODEL_N_CTX",
+            "GGUF_MODEL_MAX_TOKENS",
+            "GGUF_MODEL_N_THREADS",
+            "GGUF_MODEL_VERBOSE",
+            "DEEPEVAL_JUDGE_TIMEOUT",
+            "DEEPEVAL_JUDGE_MAX_RETRIES",
+        )
         return _shared_client("gguf", s, gguf_keys, None, lambda: gguf_from_settings(s))
     if kind == "openai":
         from deepeval.models.llms.openai_model import OpenAIModel
@@ -102,7 +110,7 @@ def gguf_from_settings(s: Settings) -> DeepEvalBaseLLM:
         FileNotFoundError / ImportError: as :class:`~deepeval.models.llms.gguf_model.GGUFModel`.
     """
     from deepeval.errors import ConfigurationError
-    from deepeval.models.llms.gguf_model import DEFAULT_MAX_TOKENS, GGUFModel
+    from deepeval.models.llms.gguf_model import DEFAULT_MAX_TOKENS, DEFAULT_N_CTX, GGUFModel
 
     def positive(key: str, default: int) -> int:
         raw = s.get(key)
@@ -117,10 +125,13 @@ def gguf_from_settings(s: Settings) -> DeepEvalBaseLLM:
         return value
 
     path = str(s.get("GGUF_MODEL_PATH"))
+    threads = positive("GGUF_MODEL_N_THREADS", 0) if s.get("GGUF_MODEL_N_THREADS") is not None else None
     return GGUFModel(
         path,
-        n_ctx=positive("GGUF_MODEL_N_CTX", 4096),
+        n_ctx=positive("GGUF_MODEL_N_CTX", DEFAULT_N_CTX),
         max_tokens=positive("GGUF_MODEL_MAX_TOKENS", DEFAULT_MAX_TOKENS),
+        n_threads=threads,
+        verbose=s.get_bool("GGUF_MODEL_VERBOSE"),
     )
 
 

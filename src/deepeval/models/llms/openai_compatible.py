@@ -54,7 +54,7 @@ from deepeval.models.llms.response_format import (
 )
 from deepeval.models.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
 from deepeval.models.pricing import Price
-from deepeval.models.structured import run_ladder
+from deepeval.models.structured import CutReply, run_ladder
 from deepeval.models.usage import record_llm_request, record_usage
 
 #: stale keep-alive connections skipped per request (the SDK's default pool holds at most 1,000)
@@ -72,6 +72,8 @@ class _Reply:
     output_tokens: int | None
     #: the reply's ``choices[0].message`` as the server sent it
     message: dict[str, Any] = field(default_factory=dict)
+    #: the server stopped at the token cap (``finish_reason: "length"``)
+    cut: bool = False
 
 
 class OpenAICompatibleLLM(DeepEvalBaseLLM):
@@ -290,6 +292,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         wrapper around the public methods (the Ray rate limiter) sees that call once."""
         record_llm_request()
         reply = await self._structured_call(prompt, schema)
+        if reply.cut:  # the ladder must not repair a cut-off reply into a shorter one as if it were whole
+            return CutReply(reply.text, reply.output_tokens), self._cost(reply)
         return reply.text, self._cost(reply)
 
     async def _structured_call(self, prompt: str, schema: type[BaseModel]) -> _Reply:
@@ -324,8 +328,9 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 content = prompt + schema_instruction(schema)
         request["messages"] = [{"role": "user", "content": content}]
         request.update(extra or {})
-        if self.max_tokens is not None:
-            request.setdefault(self.max_tokens_param, self.max_tokens)
+        cap = self._max_tokens_for(schema if rung is not None else None, content)
+        if cap is not None:
+            request.setdefault(self.max_tokens_param, cap)
         request.update(self.generation_kwargs)
         return await self._send(request)
 
@@ -339,10 +344,11 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 and "temperature" not in request
             ):
                 body["temperature"] = self.temperature
+            policy = self._call_policy(body)
             try:
                 reply = await call_with_retries(
-                    lambda body=body: self._attempt(body, tools=tools),  # type: ignore[misc]
-                    policy=self.retry_policy,
+                    lambda body=body, policy=policy: self._attempt(body, policy, tools=tools),  # type: ignore[misc]
+                    policy=policy,
                     model=self.get_model_name(),
                     limiter=self.limiter,
                 )
@@ -361,7 +367,20 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
             return reply
 
-    async def _attempt(self, body: dict[str, Any], *, tools: bool = False) -> _Reply:
+    def _max_tokens_for(self, schema: type[BaseModel] | None, prompt: str) -> int | None:
+        """The token cap of one request for ``schema`` (None: a plain-text or logprob call) with this ``prompt``:
+        :attr:`max_tokens`; a subclass may raise it for a request that needs a longer reply (the GGUF judge does)."""
+        return self.max_tokens
+
+    def _call_policy(self, body: Mapping[str, Any]) -> RetryPolicy:
+        """The retry policy (per-attempt deadline included) of one request with this ``body``: the client's own
+        policy; a subclass may size the deadline to the request (the GGUF judge does)."""
+        return self.retry_policy
+
+    def _on_reply(self, data: Mapping[str, Any]) -> None:
+        """Called with every successful reply body (a subclass may read server timings from it)."""
+
+    async def _attempt(self, body: dict[str, Any], policy: RetryPolicy, *, tools: bool = False) -> _Reply:
         name = self.get_model_name()
         if self._api_key.malformed:
             raise malformed_key_error(f"judge {name}", model=name)
@@ -372,7 +391,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             # TypedDicts (~0.6 ms of CPU per call, most of the client's time in a burst of concurrent calls) to
             # transform fields our plain JSON body never has. Auth, headers, timeout and errors are the same; the
             # reply comes back as text, which :meth:`_parse` reads.
-            text = await self._post(client, body)
+            text = await self._post(client, body, policy.timeout)
         except openai.APIStatusError as exc:
             raise self._status_error(exc) from None
         except RuntimeError as exc:
@@ -393,7 +412,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 label=f"judge {name}",
                 model=name,
                 base_url=display_url(self.base_url),
-                timeout=self.retry_policy.timeout,
+                timeout=policy.timeout,
+                timeout_note=policy.timeout_note,
             )
             if mapped is None:
                 raise
@@ -417,12 +437,12 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             param=_str_or_none(inner.get("param")),
         )
 
-    async def _post(self, client: openai.AsyncOpenAI, body: dict[str, Any]) -> str:
+    async def _post(self, client: openai.AsyncOpenAI, body: dict[str, Any], timeout: float) -> str:
         """One POST; with a caller's httpx ``http_client``, keep-alive connections it opened on an event loop that
         has since closed are skipped. Each fails with "Event loop is closed" before anything is sent, and the
         pool drops it, so the request is simply sent again (up to the SDK's pool size, 1,000): one run of 20
         concurrent calls leaves 20 such connections, more than the retry budget would absorb."""
-        options: Any = {"timeout": self.retry_policy.timeout + 1.0, "security": {"bearer_auth": True}}
+        options: Any = {"timeout": timeout + 1.0, "security": {"bearer_auth": True}}
         for _ in range(_STALE_CONNECTIONS_MAX):
             try:
                 return await client.post("/chat/completions", cast_to=str, body=body, options=options)
@@ -470,12 +490,14 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 kind=ErrorKind.invalid_output,
             ) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        self._on_reply(data)
         return _Reply(
             text=str(content),
             tokens=tokens,
             input_tokens=int_or_none(usage.get("prompt_tokens")),
             output_tokens=int_or_none(usage.get("completion_tokens")),
             message=message,
+            cut=choice.get("finish_reason") == "length",
         )
 
     # -- plumbing ----------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from deepeval.config.redaction import (
     split_url,
     split_url_cached,
 )
-from deepeval.config.settings import Settings, get_settings, redact
+from deepeval.config.settings import get_settings, redact
 from deepeval.errors import (
     ErrorKind,
     JudgeError,
