@@ -36,3 +36,12 @@ def restored_env(name: str) -> Iterator[None]:
             os.environ.pop(name, None)
         else:
             os.environ[name] = before
+
+
+@contextmanager
+def default_while(name: str, value: str) -> Iterator[None]:
+    """``name`` set to ``value`` while the block runs unless the process already sets it (a library read at load time,
+    e.g. OpenMP's ``OMP_NUM_THREADS``, then sees it); its absence is restored afterwards."""
+    with restored_env(name):
+        os.environ.setdefault(name, value)
+        yield

