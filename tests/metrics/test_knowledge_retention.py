@@ -388,6 +388,6 @@ def test_llm_mode_extraction_failure_asks_no_verdict_that_needs_it() -> None:
     metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm")
     with pytest.raises(RuntimeError, match="extraction broke"):
         asyncio.run(metric.a_measure(FULL))
-    assert "extraction broke" in str(metric.error)
+    assert metric.error is None  # as deepeval 4.3.1: the exception carries the error
     # 4 extractions (one failed); only A1's verdict (its facts come from U1 alone) was asked
     assert llm.calls == 4 + 1
