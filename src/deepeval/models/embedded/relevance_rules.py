@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from deepeval.models.embedded import text as tx
+from deepeval.models.embedded.text import MONTH_NAMES, WEEKDAY_NAMES
 
 _SOCIAL = re.compile(
     r"^\s*(?:(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening))\b"
@@ -60,20 +61,8 @@ _BOILERPLATE = re.compile(
     r"|\bis a trading name of\b|\bregistered in england\b",
     re.IGNORECASE,
 )
-_WEEKDAYS = (
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "weekday",
-    "weekend",
-)
-_MONTHS = (
-    "january february march april june july august september october november december".split()  # "may": ambiguous
-)
+_WEEKDAYS = (*WEEKDAY_NAMES, "weekday", "weekend")
+_MONTHS = tuple(m for m in MONTH_NAMES if m != "may")  # "may" is also a verb
 _SEASONS = ("spring", "summer", "autumn", "fall", "winter")
 _OPPOSITES = (
     ("install", "uninstall"),
