@@ -25,6 +25,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import sealed_env
+
 REPO = Path(__file__).resolve().parent.parent
 
 SNIPPET = r"""
@@ -47,16 +52,9 @@ print(json.dumps({"import_s": t1 - t0, "construct_s": t2 - t1, "measure_s": t3 -
 
 
 def run_once(src: Path, workdir: Path) -> dict[str, float]:
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": str(workdir),
-        "ENV_DIR_PATH": str(workdir),
-        "DEEPEVAL_DISABLE_DOTENV": "1",
-        "DEEPEVAL_TELEMETRY_OPT_OUT": "1",
-        "DEEPEVAL_CACHE_FOLDER": str(workdir / ".deepeval"),
-        "PYTHONPATH": str(src),
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
+    env = sealed_env(
+        workdir, {"PYTHONPATH": str(src)}
+    )  # no netguard: its import would count in the cold start
     out = subprocess.run(
         [sys.executable, "-c", SNIPPET], capture_output=True, text=True, env=env, cwd=workdir, timeout=600
     )

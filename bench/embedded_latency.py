@@ -37,6 +37,8 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.harness import sealed_env
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -116,16 +118,7 @@ def worker(n: int, sizes: list[int], turns: list[int], cold: bool = False) -> di
 
 
 def _run_tree(src: Path, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "HOME": str(workdir),
-        "ENV_DIR_PATH": str(workdir),
-        "DEEPEVAL_DISABLE_DOTENV": "1",
-        "DEEPEVAL_TELEMETRY_OPT_OUT": "1",
-        "DEEPEVAL_CACHE_FOLDER": str(workdir / ".deepeval"),
-        "PYTHONPATH": os.pathsep.join([str(src), str(REPO)]),
-        "PYTHONDONTWRITEBYTECODE": "1",
-    }
+    env = sealed_env(workdir, {"PYTHONPATH": os.pathsep.join([str(src), str(REPO)])})
     for key in ("DEEPEVAL_SHARED_DATASETS", "DEEPEVAL_DATASETS", "DEEPEVAL_ENCODER_THREADS"):
         if key in os.environ:
             env[key] = os.environ[key]

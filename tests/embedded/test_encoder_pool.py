@@ -101,9 +101,13 @@ def test_thread_setting(pool_threads: Any, monkeypatch: pytest.MonkeyPatch) -> N
     assert encoder_pool.threads() == 3
     monkeypatch.delenv("DEEPEVAL_ENCODER_THREADS")
     assert 1 <= encoder_pool.threads() <= encoder_pool.MAX_DEFAULT_THREADS
+    from deepeval.errors import ConfigurationError
+
     for bad in ("0", "-2", "two"):
         monkeypatch.setenv("DEEPEVAL_ENCODER_THREADS", bad)
-        with pytest.raises(ValueError, match="DEEPEVAL_ENCODER_THREADS"):
+        with pytest.raises(
+            ConfigurationError, match=f"DEEPEVAL_ENCODER_THREADS must be a positive integer, got '{bad}'"
+        ):
             encoder_pool.threads()
 
 

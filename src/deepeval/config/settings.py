@@ -157,6 +157,19 @@ class Settings:
         except ValueError:
             raise ConfigurationError(f"{key} must be a number, got {raw!r}") from None
 
+    def get_positive_int(self, key: str, default: int) -> int:
+        """``key`` as an integer of at least 1, ``default`` when unset; anything else is a ``ConfigurationError``."""
+        raw = self.get(key)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise ConfigurationError(f"{key} must be a positive integer, got {raw!r}")
+        return value
+
     def get_bool(self, key: str, default: bool = False) -> bool:
         raw = self.get(key)
         if raw is None:

@@ -54,19 +54,13 @@ def threads() -> int:
     run on (``os.sched_getaffinity``), at most :data:`MAX_DEFAULT_THREADS`.
 
     Raises:
-        ValueError: ``DEEPEVAL_ENCODER_THREADS`` is set but not a positive integer.
+        ConfigurationError (a ``ValueError``): ``DEEPEVAL_ENCODER_THREADS`` is set but not a positive integer.
     """
     from deepeval.config.settings import get_settings
 
-    raw = get_settings().get("DEEPEVAL_ENCODER_THREADS")
-    if raw is not None:
-        try:
-            n = int(raw)
-        except ValueError:
-            n = 0
-        if n < 1:
-            raise ValueError(f"DEEPEVAL_ENCODER_THREADS must be a positive integer, got {raw!r}")
-        return n
+    settings = get_settings()
+    if settings.get("DEEPEVAL_ENCODER_THREADS") is not None:
+        return settings.get_positive_int("DEEPEVAL_ENCODER_THREADS", 1)
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not on Linux
