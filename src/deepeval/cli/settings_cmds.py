@@ -587,7 +587,7 @@ def _llm_judge(s: Settings) -> str:
         path = str(s.get("GGUF_MODEL_PATH"))
         missing = "" if Path(path).expanduser().is_file() else "; the file is MISSING"
         return f"GGUF {choice.name}, run in this process by llama.cpp ({path}{missing})"
-    return f"OpenAI {choice.name}"
+    return f"OpenAI {choice.name}" if choice.source == "settings_openai" else f"{choice.source} {choice.name}"
 
 
 def _judges(s: Settings) -> list[tuple[str, str]]:
