@@ -129,7 +129,8 @@ def _triple(choice: Any) -> tuple[str, str, str | None] | None:
 
 
 def _expected(row: str, m: int, s: int, extractor: Any, mode: str | None) -> dict[str, Any]:
-    """What the rules of the README say the plan is, written out independently of ``plan.py``."""
+    """What the selection rules say the plan is (argument > settings > none; argument > TypeSafe key > embedded; the
+    eval-mode default), written out here independently of ``plan.py``."""
     _env, settings_llm, settings_s1 = SETTINGS[row]
     model, model_choice = MODELS[m]
     llm = model_choice if model is not None else settings_llm
