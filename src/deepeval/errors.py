@@ -27,8 +27,9 @@ class WrongTestCaseTypeError(DeepEvalError, TypeError, ValueError):
 
 
 class ErrorKind(enum.StrEnum):
-    """What went wrong in a judge call. A str enum: ``err.kind == "timeout"`` and ``err.kind in {"timeout"}`` hold
-    (member names equal their values, so hashes match the plain strings)."""
+    """What went wrong: in a judge call (``JudgeError.kind``), or in a measure (a result row's ``error_kind``, see
+    :func:`error_kind`). A str enum: ``err.kind == "timeout"`` and ``err.kind in {"timeout"}`` hold (member names
+    equal their values, so hashes match the plain strings)."""
 
     connection = "connection"
     timeout = "timeout"
@@ -41,6 +42,15 @@ class ErrorKind(enum.StrEnum):
     missing_answer = "missing_answer"
     unsupported_question = "unsupported_question"
     error = "error"
+    # -- a measure's failure that is no judge call's (result rows: :func:`error_kind`)
+    missing_params = "missing_params"  # MissingTestCaseParamsError
+    wrong_test_case = "wrong_test_case"  # WrongTestCaseTypeError
+    invalid_test_case = "invalid_test_case"  # InvalidTestCaseError: a test case that does not validate
+    configuration = "configuration"  # ConfigurationError, InvalidEvalModeError
+    deadline = "deadline"  # the measure did not finish within measure_timeout
+    user_code = "user_code"  # a user's metric raised (or reported) an error of its own
+    internal = "internal"  # a bug of this package: a hook or the runner failed
+    interrupted = "interrupted"  # the run was stopped before the row finished
 
 
 class JudgeError(DeepEvalError):
@@ -192,3 +202,34 @@ def _kind_of(kind: ErrorKind | str) -> ErrorKind | str:
         return ErrorKind(kind)
     except ValueError:
         return kind
+
+
+def error_kind(err: BaseException | None, *, raised_by: object = None) -> ErrorKind | str:
+    """The kind of a measure's failure, for its result row: the one mapping from an exception to an
+    :class:`ErrorKind`.
+
+    A judge error keeps its own kind (``timeout``, ``auth``...); a missing test-case field is ``missing_params``, a
+    test case of the wrong kind ``wrong_test_case``, one that does not validate ``invalid_test_case``, a bad
+    configuration or eval mode ``configuration``, a ``TimeoutError`` (the measure's deadline, ``measure_timeout``)
+    ``deadline``. Anything else is ``user_code`` when ``raised_by`` (the metric) is a user's class, outside this
+    package, else ``error``. ``err`` None is an error the metric reported without raising (its ``error``
+    attribute, a score that is no number): ``user_code`` for a user's metric, else ``error``.
+    """
+    if isinstance(err, JudgeError):
+        return err.kind
+    for cls, kind in _KINDS:
+        if isinstance(err, cls):
+            return kind
+    if raised_by is not None and not type(raised_by).__module__.startswith("deepeval."):
+        return ErrorKind.user_code
+    return ErrorKind.error
+
+
+_KINDS: tuple[tuple[type[BaseException], ErrorKind], ...] = (
+    (MissingTestCaseParamsError, ErrorKind.missing_params),
+    (WrongTestCaseTypeError, ErrorKind.wrong_test_case),
+    (InvalidTestCaseError, ErrorKind.invalid_test_case),
+    (ConfigurationError, ErrorKind.configuration),
+    (InvalidEvalModeError, ErrorKind.configuration),
+    (TimeoutError, ErrorKind.deadline),
+)

@@ -167,6 +167,9 @@ def _normalised(result: EvaluationResult) -> list[dict[str, Any]]:
         )
         d["success"] = case_status([MetricData.from_dict(m) for m in d["metrics_data"]]) == "passed"
         for m in d["metrics_data"]:
+            assert (m.pop("error_kind") is None) == (
+                m["error"] is None
+            )  # added after the golden: with an error
             m.pop("prompt_version", None)
             m.pop("verdicts", None)
             m.pop("duration_s", None)

@@ -23,7 +23,7 @@ def nothing_resolved(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*a: object, **k: object) -> None:
         raise AssertionError("a judge was resolved while computing the cache config")
 
-    for name in ("resolve_llm", "resolve_system_one", "deterministic_extractor"):
+    for name in ("build_llm", "build_system_one", "deterministic_extractor"):
         monkeypatch.setattr(f"deepeval.metrics._engine.judges.{name}", boom)
     monkeypatch.setattr("deepeval.models.resolve.embedded_judge", boom)
 

@@ -21,8 +21,8 @@ def test_constructing_touches_no_judge(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*a: object, **k: object) -> None:
         raise AssertionError("resolved at construction")
 
-    monkeypatch.setattr("deepeval.metrics._engine.judges.resolve_llm", boom)
-    monkeypatch.setattr("deepeval.metrics._engine.judges.resolve_system_one", boom)
+    monkeypatch.setattr("deepeval.metrics._engine.judges.build_llm", boom)
+    monkeypatch.setattr("deepeval.metrics._engine.judges.build_system_one", boom)
     for cls in (AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric):
         cls(model="gpt-4", system_one_model="jev-latest", eval_mode="hybrid")
 

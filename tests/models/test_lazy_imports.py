@@ -84,7 +84,9 @@ report(score=score, rows=rows)
     assert all(err is None for _name, err in result["rows"])  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("module", ["deepeval.models.system_one.names", "deepeval.models.resolve"])
+@pytest.mark.parametrize(
+    "module", ["deepeval.models.system_one.names", "deepeval.models.resolve", "deepeval.models.plan"]
+)
 def test_judge_name_modules_are_light(tmp_path: Path, module: str) -> None:
     result = _run(tmp_path, f"import {module}\nreport()")
     assert result["loaded"] == []

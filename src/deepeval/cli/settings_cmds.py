@@ -26,7 +26,7 @@ from deepeval.cli._echo import echo
 from deepeval.cli.app import app
 from deepeval.config.dotenv_file import DEFAULT_DOTENV, parse_save_target, set_keys, unset_keys
 from deepeval.config.environment import process_env
-from deepeval.config.eval_mode import EVAL_MODES, configured_llm, env_source, llm_configured, parse_eval_mode
+from deepeval.config.eval_mode import EVAL_MODES, env_source, llm_configured, parse_eval_mode
 from deepeval.config.redaction import is_known_secret
 from deepeval.config.settings import (
     KNOWN_KEYS,
@@ -575,25 +575,29 @@ def _resolved_mode(s: Settings) -> tuple[str, str]:
 
 
 def _llm_judge(s: Settings) -> str:
-    """The LLM judge the settings select (:func:`configured_llm`, the one rule), in words."""
-    kind = configured_llm(s)
-    if kind == "local":
-        return f"local model {s.get('LOCAL_MODEL_NAME', '<unnamed>')} at {safe_url(s.get('LOCAL_MODEL_BASE_URL') or '')}"
-    if kind == "gguf":
-        from deepeval.models.llms.gguf_model import gguf_model_name
+    """The LLM judge the settings select (the judge plan, :func:`~deepeval.models.plan.plan_llm`), in words."""
+    from deepeval.models.plan import plan_llm
 
+    choice = plan_llm(None, s)
+    if choice is None:
+        return "none (deterministic extraction and template reasons)"
+    if choice.source == "settings_local":
+        return f"local model {choice.name or '<unnamed>'} at {safe_url(s.get('LOCAL_MODEL_BASE_URL') or '')}"
+    if choice.source == "settings_gguf":
         path = str(s.get("GGUF_MODEL_PATH"))
         missing = "" if Path(path).expanduser().is_file() else "; the file is MISSING"
-        return f"GGUF {gguf_model_name(path)}, run in this process by llama.cpp ({path}{missing})"
-    if kind == "openai":
-        return f"OpenAI {s.get('OPENAI_MODEL_NAME', 'gpt-5.4')}"
-    return "none (deterministic extraction and template reasons)"
+        return f"GGUF {choice.name}, run in this process by llama.cpp ({path}{missing})"
+    return f"OpenAI {choice.name}" if choice.source == "settings_openai" else f"{choice.source} {choice.name}"
 
 
 def _judges(s: Settings) -> list[tuple[str, str]]:
+    from deepeval.models.plan import plan_system_one
+
     llm = _llm_judge(s)
-    if s.get("TYPESAFE_API_KEY"):
-        s1 = f"TypeSafe {s.get('TYPESAFE_MODEL_NAME', 'jev-latest')} at {safe_url(s.get('TYPESAFE_BASE_URL') or 'https://api.typesafe.ai')}"
+    s1_choice = plan_system_one(None, s)
+    if s1_choice.source == "settings_typesafe":
+        url = safe_url(s.get("TYPESAFE_BASE_URL") or "https://api.typesafe.ai")
+        s1 = f"TypeSafe {s1_choice.name} at {url}"
     else:
         s1 = "embedded offline judge"
     return [("LLM judge", llm), ("System One judge", s1)]

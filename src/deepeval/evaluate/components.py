@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deepeval.contextvars import reset_current_golden, set_current_golden
-from deepeval.errors import DeepEvalError, NoMetricsError
+from deepeval.errors import DeepEvalError, ErrorKind, NoMetricsError
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult, case_status
 from deepeval.tracing import BaseSpan, Trace, TraceSpanStatus, bind_evaluation, has_metrics, unbind_evaluation
@@ -394,6 +394,8 @@ class _Unit:
     not_run: str | None = None
     fields: dict[str, Any] = field(default_factory=dict)
     errored: bool = False
+    #: the rows' ``error_kind`` when ``not_run`` is their error
+    not_run_kind: ErrorKind = ErrorKind.error
 
 
 def _text(value: Any) -> str | None:
@@ -470,6 +472,7 @@ def _golden_unit(index: int, golden: Any, traces: list[Trace], trace_metrics: li
         )
     except (TypeError, ValueError) as err:
         unit.not_run = f"{type(err).__name__}: the trace's fields do not make a test case: {err}"
+        unit.not_run_kind = ErrorKind.invalid_test_case
     return unit
 
 
@@ -510,6 +513,7 @@ def _span_unit(index: int, span: BaseSpan) -> _Unit:
         unit.not_run = (
             f"{type(err).__name__}: the fields of span {span.name!r} do not make a test case: {err}"
         )
+        unit.not_run_kind = ErrorKind.invalid_test_case
     return unit
 
 
@@ -593,13 +597,14 @@ def _evaluate(
 def _result(unit: _Unit, measured: TestResult | None) -> TestResult:
     """The unit's test result: the runner's (renamed and placed), or one whose rows carry ``not_run``."""
     from deepeval.evaluate.results import exportable_or_placeholder
-    from deepeval.evaluate.rows import unrun_row
+    from deepeval.evaluate.rows import RowError, unrun_row
 
     if measured is None:
         rows: list[MetricData] = []
         if unit.not_run is not None:
+            error = RowError(unit.not_run, unit.not_run_kind.value)
             rows = [
-                _unmeasured(m, unit.not_run) if unit.errored else unrun_row(m, error=unit.not_run)
+                _unmeasured(m, unit.not_run) if unit.errored else unrun_row(m, error=error)
                 for m in unit.metrics
             ]
         f = unit.fields

@@ -25,9 +25,10 @@ def aggregate_repeats(reps: list[MetricData]) -> MetricData:
     std = statistics.pstdev(present) if present else None
     errors = [r for r in reps if r.error is not None]
     pass_rate = None if first.threshold is None else sum(1 for r in reps if r.success is True) / k
-    error = None
+    error = error_kind = None
     if errors:
         error = f"{len(errors)} of {k} repetitions errored; first: {errors[0].error}"
+        error_kind = errors[0].error_kind
     success = success_of(mean, first.threshold, errored=error is not None)
     ok = next((r for r in reps if r.error is None), first)
     costs = [r.evaluation_cost for r in reps if r.evaluation_cost is not None]
@@ -41,6 +42,7 @@ def aggregate_repeats(reps: list[MetricData]) -> MetricData:
         strict_mode=first.strict_mode,
         evaluation_model=ok.evaluation_model,
         error=error,
+        error_kind=error_kind,
         evaluation_cost=sum(costs) if costs else None,
         verbose_logs=ok.verbose_logs,
         confidence=min(confs) if confs else None,

@@ -53,7 +53,10 @@ class MetricData:
     One request: ``{"request_s", "metrics", "questions"}``), ``repeat`` (:class:`RepeatStats` when ``repeat > 1``),
     ``prompt_version`` (the metric's prompt template version, when it has one), ``verdicts`` (our metrics: one
     dict per statement / fact judged, with ``verdict``, ``p_yes`` and ``decided_by``: ``system_one``,
-    ``embedded`` (the embedded offline judge, in the System One role), ``llm`` or ``llm_fallback``).
+    ``embedded`` (the embedded offline judge, in the System One role), ``llm`` or ``llm_fallback``), ``error_kind``
+    (with ``error``: what kind of failure, an :class:`~deepeval.errors.ErrorKind` value from
+    :func:`~deepeval.errors.error_kind`, e.g. ``timeout``, ``auth``, ``missing_params``, ``user_code``; None
+    without an error, and in rows written before it existed).
 
     Numbers are kept as computed (``score`` 0.19999999999999998 stays so in ``to_dict``, the JSON export and the
     CSV, which programs read); everything a person reads (the console, the HTML and Markdown reports,
@@ -86,6 +89,7 @@ class MetricData:
     repeat: RepeatStats | None = None
     prompt_version: str | None = None
     verdicts: list[dict[str, Any]] | None = None
+    error_kind: str | None = None
 
     @property
     def status(self) -> str:
@@ -141,6 +145,7 @@ _ROW_FIELD_RULES: tuple[tuple[tuple[str, ...], Any, str], ...] = (
             "verbose_logs",
             "system_one_fallback_reason",
             "error",
+            "error_kind",
             "prompt_version",
         ),
         lambda v: isinstance(v, str),

@@ -11,10 +11,12 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from deepeval.config import redact
 from deepeval.config.settings import current_secrets
+from deepeval.errors import ErrorKind, error_kind
 from deepeval.evaluate.results import MetricData, TestResult, case_status, exportable_or_placeholder
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric
 from deepeval.metrics.scoring import success_of
@@ -40,6 +42,27 @@ def format_error(err: BaseException) -> str:
     """``"<Type>: <message>"`` with secrets redacted (the type alone when the message is empty)."""
     text = str(err).strip()
     return redact(f"{type(err).__name__}: {text}" if text else type(err).__name__)
+
+
+@dataclass(frozen=True)
+class RowError:
+    """A row's error: its text (``MetricData.error``, redacted) and its kind (``MetricData.error_kind``)."""
+
+    message: str
+    kind: str
+
+
+def row_error(err: BaseException, metric: Any, message: str | None = None) -> RowError:
+    """The row error of ``err`` raised while measuring ``metric``: ``message`` (else :func:`format_error`) and
+    the kind by :func:`deepeval.errors.error_kind`, the one mapping."""
+    return RowError(
+        message if message is not None else format_error(err), str(error_kind(err, raised_by=metric))
+    )
+
+
+def internal_error(err: BaseException) -> RowError:
+    """The row error of a bug of this package (a metric hook or the runner failed): ``internal``."""
+    return RowError(f"internal error: {format_error(err)}", ErrorKind.internal.value)
 
 
 def not_applicable_reason(metric: BaseMetric, test_case: TestCase) -> str | None:
@@ -87,22 +110,26 @@ def _as_count(value: Any) -> int | None:
         return None
 
 
-def _row_error(metric: BaseMetric, score: float | None, error: str | None, skipped: bool) -> str | None:
-    """The row's error: the runner's (an exception), else the metric's own, else a score that is no number."""
+def _row_error(
+    metric: BaseMetric, score: float | None, error: RowError | None, skipped: bool
+) -> RowError | None:
+    """The row's error: the runner's (an exception), else the metric's own, else a score that is no number (the
+    last two raised nothing: their kind is :func:`~deepeval.errors.error_kind` of no exception)."""
     if error is not None or skipped:
         return error
+    message: str | None = None
     if getattr(metric, "error", None):
-        return redact(str(metric.error))
-    if score is not None and not math.isfinite(score):
-        return f"metric returned a non-finite score ({score})"
-    if score is None:
+        message = redact(str(metric.error))
+    elif score is not None and not math.isfinite(score):
+        message = f"metric returned a non-finite score ({score})"
+    elif score is None:
         raw = getattr(metric, "score", None)
-        return (
+        message = (
             "metric finished without setting a score"
             if raw is None
             else f"metric set a score that is not a number ({type(raw).__name__})"
         )
-    return None
+    return None if message is None else RowError(message, str(error_kind(None, raised_by=metric)))
 
 
 def build_row(
@@ -110,7 +137,7 @@ def build_row(
     tracker: UsageTracker | None,
     duration_s: float | None,
     *,
-    error: str | None = None,
+    error: RowError | None = None,
     skip_reason: str | None = None,
 ) -> MetricData:
     """A :class:`MetricData` from a measured metric copy, the usage its measure recorded, and the runner's verdict
@@ -133,12 +160,13 @@ def build_row(
     return MetricData(
         name=metric_name(metric),
         threshold=_as_float(getattr(metric, "threshold", None)),
-        success=_success(metric, score, err, skipped),
+        success=_success(metric, score, None if err is None else err.message, skipped),
         score=score,
         reason=None if reason is None else redact(str(reason), secrets),
         strict_mode=bool(getattr(metric, "strict_mode", False)),
         evaluation_model=_judge_name(model, secrets),
-        error=err,
+        error=None if err is None else err.message,
+        error_kind=None if err is None else err.kind,
         evaluation_cost=cost,
         # Kept only when asked for (the metric's verbose_mode, or DisplayConfig.verbose_mode): at ~1-3 KB per row
         # these logs were the largest part of a big run's result.
@@ -182,7 +210,7 @@ def _verbose(metric: BaseMetric) -> bool:
     return bool(getattr(metric, "verbose_mode", False))
 
 
-def unrun_row(metric: BaseMetric, *, reason: str | None = None, error: str | None = None) -> MetricData:
+def unrun_row(metric: BaseMetric, *, reason: str | None = None, error: RowError | None = None) -> MetricData:
     """The row of a (metric, test case) pair the runner does not run: skipped with ``reason`` (wrong kind of test
     case), or failed with ``error`` (a test case that no longer validates). Only the metric's configuration is
     read, no result attribute, so the original metric can be passed (no copy is made for a row that measures
@@ -195,7 +223,8 @@ def unrun_row(metric: BaseMetric, *, reason: str | None = None, error: str | Non
         reason=reason,
         strict_mode=bool(getattr(metric, "strict_mode", False)),
         evaluation_model=_judge_name(model),
-        error=error,
+        error=None if error is None else error.message,
+        error_kind=None if error is None else error.kind,
         skipped=error is None,
         flaky=bool(getattr(metric, "flaky", False)),
     )
@@ -203,7 +232,11 @@ def unrun_row(metric: BaseMetric, *, reason: str | None = None, error: str | Non
 
 def missing_row(metric: BaseMetric) -> MetricData:
     """Stands in for a row that was never recorded (a bug): the run still returns every row."""
-    return MetricData(name=metric_name(metric), error="internal error: no result was recorded")
+    return MetricData(
+        name=metric_name(metric),
+        error="internal error: no result was recorded",
+        error_kind=ErrorKind.internal.value,
+    )
 
 
 #: the error of a row whose run was stopped (SIGINT, SIGTERM, a cancelled task) before it finished
@@ -212,7 +245,9 @@ INTERRUPTED_ERROR = "interrupted: the run was stopped before this row finished"
 
 def interrupted_row(metric: BaseMetric) -> MetricData:
     """Stands in for a row an interrupted run did not finish: the partial result still has every row."""
-    return MetricData(name=metric_name(metric), error=INTERRUPTED_ERROR)
+    return MetricData(
+        name=metric_name(metric), error=INTERRUPTED_ERROR, error_kind=ErrorKind.interrupted.value
+    )
 
 
 def _maybe_redact(value: Any, secrets: dict[str, str] | None = None) -> str | None:

@@ -22,19 +22,22 @@ from typing import Any
 
 from deepeval._concurrency import bounded, to_daemon_thread
 from deepeval.config import redact
-from deepeval.errors import MissingTestCaseParamsError
+from deepeval.errors import ErrorKind, MissingTestCaseParamsError
 from deepeval.evaluate.batching import Batch, group_plans, split_answers
 from deepeval.evaluate.cache import ResultCache, cache_key
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.repeats import aggregate_repeats
 from deepeval.evaluate.results import MetricData, TestResult
 from deepeval.evaluate.rows import (
+    RowError,
     build_row,
     format_error,
+    internal_error,
     interrupted_row,
     metric_name,
     missing_row,
     not_applicable_reason,
+    row_error,
     test_result,
     unrun_row,
 )
@@ -151,11 +154,12 @@ class Runner:
     def _metrics_of(self, i: int) -> Sequence[BaseMetric]:
         return self.metrics if self.case_metrics is None else self.case_metrics[i]
 
-    def _failed(self, err: BaseException) -> str:
-        """The row error for ``err`` (:func:`format_error`); the first such exception of the run is kept."""
+    def _failed(self, err: BaseException, metric: Any, message: str | None = None) -> RowError:
+        """The row error for ``err`` raised while measuring ``metric`` (:func:`~deepeval.evaluate.rows.row_error`:
+        its text, else ``message``, and its kind); the first such exception of the run is kept."""
         if self.first_exception is None:
             self.first_exception = err
-        return format_error(err)
+        return row_error(err, metric, message)
 
     def _fresh(self, metric: BaseMetric) -> BaseMetric:
         copy = metric.fresh_copy()
@@ -167,7 +171,7 @@ class Runner:
     async def _measure(self, job: _Job) -> None:
         metric, tc = job.metric, job.test_case
         start = time.perf_counter()
-        error: str | None = None
+        error: RowError | None = None
         skip: str | None = None
         with track_usage() as tracker:
             try:
@@ -180,12 +184,12 @@ class Runner:
                 if self.error_config.skip_on_missing_params:
                     skip = f"skipped: {redact(str(err))}"
                 else:
-                    error = self._failed(err)
+                    error = self._failed(err, metric)
             except asyncio.TimeoutError as err:
-                self._failed(err)
-                error = f"TimeoutError: measure did not finish within {self.async_config.measure_timeout} s"
+                limit = self.async_config.measure_timeout
+                error = self._failed(err, metric, f"TimeoutError: measure did not finish within {limit} s")
             except Exception as err:
-                error = self._failed(err)
+                error = self._failed(err, metric)
         self._finish(
             job, build_row(metric, tracker, time.perf_counter() - start, error=error, skip_reason=skip)
         )
@@ -202,10 +206,12 @@ class Runner:
                 if cost is not None:
                     record_usage(cost=cost)
             except Exception as err:
-                failure: str | None = (
-                    f"TimeoutError: System One request did not finish within {timeout} s"
+                failure: RowError | None = (
+                    row_error(
+                        err, None, f"TimeoutError: System One request did not finish within {timeout} s"
+                    )
                     if isinstance(err, asyncio.TimeoutError)
-                    else self._failed(err)
+                    else self._failed(err, batch.members[0].key.metric)
                 )
             else:
                 failure = None
@@ -228,7 +234,7 @@ class Runner:
                 try:
                     job.metric.system_one_finish(job.test_case, sub, cost_share)
                 except Exception as err:
-                    error = self._failed(err)
+                    error = self._failed(err, job.metric)
             if job.metric.evaluation_cost is None and cost_share is not None:
                 job.metric.evaluation_cost = cost_share
             if job.metric.input_tokens is None:
@@ -268,9 +274,7 @@ class Runner:
                         if self.rows[self._slot(job.key)] is None:
                             self._finish(
                                 job,
-                                build_row(
-                                    job.metric, None, None, error=f"internal error: {format_error(err)}"
-                                ),
+                                build_row(job.metric, None, None, error=internal_error(err)),
                             )
                         continue
                     if item is not None:
@@ -288,9 +292,10 @@ class Runner:
             return revalidated(tc)  # type: ignore[return-value]
         except (TypeError, ValueError) as err:  # the class's invalid_input_error
             message = redact(f"invalid test case (changed after it was built?): {err}")
+            error = RowError(message, ErrorKind.invalid_test_case.value)  # whatever the class raises
         for j, metric in enumerate(self._metrics_of(i)):
             for r in range(self.repeat):
-                self._finish(_Job((i, j, r), tc, metric), unrun_row(metric, error=message))
+                self._finish(_Job((i, j, r), tc, metric), unrun_row(metric, error=error))
         return None
 
     def _plan_job(
@@ -320,10 +325,10 @@ class Runner:
                     job, build_row(job.metric, None, None, skip_reason=f"skipped: {redact(str(err))}")
                 )
             else:
-                self._finish(job, build_row(job.metric, None, None, error=self._failed(err)))
+                self._finish(job, build_row(job.metric, None, None, error=self._failed(err, job.metric)))
             return None
         except Exception as err:
-            self._finish(job, build_row(job.metric, None, None, error=self._failed(err)))
+            self._finish(job, build_row(job.metric, None, None, error=self._failed(err, job.metric)))
             return None
         if plan is None:
             return WorkItem(bind(self._measure, job), [job])
@@ -352,9 +357,7 @@ class Runner:
         """A bug in a metric hook or here: every row the item still owes errors, none is lost."""
         for job in item.jobs:
             if self.rows[self._slot(job.key)] is None:
-                self._finish(
-                    job, build_row(job.metric, None, None, error=f"internal error: {format_error(err)}")
-                )
+                self._finish(job, build_row(job.metric, None, None, error=internal_error(err)))
 
     # -- results -------------------------------------------------------------------------------------------------------
     def _results(self) -> list[TestResult]:

@@ -212,12 +212,15 @@ class LLMMemoryJudge:
 
 
 def resolve_memory_judge(model: str | DeepEvalBaseLLM | MemoryJudge | None = None) -> MemoryJudge:
-    """An explicit judge or LLM wins; else the configured LLM judge (settings); else the embedded offline judge."""
-    if isinstance(model, (EmbeddedMemoryJudge, LLMMemoryJudge)):
-        return model
+    """An explicit memory judge (ours or a user's) as given; else the LLM judge the plan chooses
+    (:func:`~deepeval.models.plan.plan_llm`: an LLM or model name, else the configured one in settings), asked with
+    our prompts; else the embedded offline judge."""
     if model is not None and not isinstance(model, (str, DeepEvalBaseLLM)):
         return model
-    from deepeval.models.resolve import resolve_llm
+    from deepeval.config.settings import get_settings
+    from deepeval.models.plan import plan_llm
+    from deepeval.models.resolve import build_llm
 
-    llm = resolve_llm(model)
-    return LLMMemoryJudge(llm) if llm is not None else EmbeddedMemoryJudge()
+    settings = get_settings()
+    choice = plan_llm(model, settings)
+    return EmbeddedMemoryJudge() if choice is None else LLMMemoryJudge(build_llm(choice, settings))

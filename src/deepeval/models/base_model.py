@@ -142,3 +142,13 @@ class DeepEvalBaseSystemOneModel(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model={self.name!r})"
+
+
+def judge_name(judge: Any) -> str:
+    """A judge's name for results, keys and messages: its ``get_model_name()``, else its class name (a broken custom
+    ``get_model_name`` must not hide the real error). The one helper for naming a judge object (LLM, System One
+    model, extractor, memory judge)."""
+    try:
+        return str(judge.get_model_name())
+    except Exception:
+        return type(judge).__name__

@@ -35,7 +35,7 @@ from json_repair import repair_json
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from deepeval.errors import StructuredOutputError
-from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.base_model import DeepEvalBaseLLM, judge_name
 from deepeval.models.usage import counted_call, record_usage
 
 T = TypeVar("T", bound=BaseModel)
@@ -76,12 +76,9 @@ def split_cost(reply: Any) -> tuple[Any, float | None]:
     return reply, None
 
 
-def model_name(model: Any) -> str:
-    try:
-        return str(model.get_model_name())
-    except Exception:  # a broken custom get_model_name must not hide the real error
-        return type(model).__name__
-
+#: the old name of :func:`~deepeval.models.base_model.judge_name` (``memory/judges.py`` still imports it; not a
+#: second rule)
+model_name = judge_name
 
 #: the longest reply text :func:`parse_json_text` hands to ``json_repair`` (judge replies are a few KB)
 REPAIR_MAX_CHARS = 1_000_000
@@ -183,7 +180,7 @@ async def _call(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseModel] | N
         return await asyncio.to_thread(model.generate, prompt)
     except NotImplementedError as err:
         raise NotImplementedError(
-            f"judge {model_name(model)} implements neither a_generate nor generate (both raise NotImplementedError)"
+            f"judge {judge_name(model)} implements neither a_generate nor generate (both raise NotImplementedError)"
         ) from err
 
 
@@ -357,7 +354,7 @@ async def a_generate_structured(
     async def ask(text: str) -> Any:
         return await _counted_call(model, text, sent)
 
-    return await run_ladder(ask, prompt, schema, name=model_name(model), check=check)
+    return await run_ladder(ask, prompt, schema, name=judge_name(model), check=check)
 
 
 async def a_generate_text(model: DeepEvalBaseLLM, prompt: str) -> str:

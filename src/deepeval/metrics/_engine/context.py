@@ -15,9 +15,10 @@ from deepeval._fielddict import FieldDict
 from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.judges import gather_all
 from deepeval.metrics._engine.verdicts import Verdict
-from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
+from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel, judge_name
 from deepeval.models.extraction import Extractor
-from deepeval.models.resolve import describe, evaluation_model_name, is_embedded
+from deepeval.models.plan import evaluation_model_name
+from deepeval.models.resolve import is_embedded
 from deepeval.models.system_one.schema import SystemOneAnswers
 
 
@@ -101,16 +102,16 @@ class MeasureContext:
 
     def evaluation_model(self) -> str | None:
         """Every judge that contributed, e.g. ``"gpt-5.4 + jev-latest (jev-2026-01)"``
-        (:func:`~deepeval.models.resolve.evaluation_model_name`)."""
+        (:func:`~deepeval.models.plan.evaluation_model_name`)."""
         system_one: str | None = None
         if self.system_one is not None and self.system_one_used:
-            system_one = describe(self.system_one) or "system-one"
+            system_one = judge_name(self.system_one) or "system-one"
             if self.system_one_version and self.system_one_version not in system_one:
                 system_one = f"{system_one} ({self.system_one_version})"
         return evaluation_model_name(
             self.mode,
-            llm=None if self.llm is None else describe(self.llm) or "llm",
-            extractor=None if self.extractor is None else describe(self.extractor) or "extractor",
+            llm=None if self.llm is None else judge_name(self.llm) or "llm",
+            extractor=None if self.extractor is None else judge_name(self.extractor) or "extractor",
             system_one=system_one,
         )
 

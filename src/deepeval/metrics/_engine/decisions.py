@@ -25,7 +25,7 @@ from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.judges import NO_LLM_HELP
 from deepeval.metrics._engine.schemas import one_verdict_each
 from deepeval.metrics._engine.verdicts import Verdict
-from deepeval.models.resolve import describe
+from deepeval.models.base_model import judge_name
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import NoulQuestion
@@ -133,7 +133,7 @@ async def decide(
     failed: list[str] = ids
     cause: str | None = None
     error: BaseException | None = None
-    s1_name = describe(ctx.system_one) or "System One"
+    s1_name = judge_name(ctx.system_one) or "System One"
     if ctx.system_one_off:
         cause = "System One is off for the rest of this measure after an authentication error"
     else:
@@ -167,7 +167,7 @@ async def decide(
                 kind=getattr(error, "kind", ErrorKind.missing_answer),
                 retryable=getattr(error, "retryable", False),
             ) from error
-        llm_name = describe(ctx.llm) or "LLM"
+        llm_name = judge_name(ctx.llm) or "LLM"
         ctx.fallback_reasons.append(
             f"System One model {s1_name}: {cause}; {len(failed)} of {len(ids)} decision(s) made by the LLM "
             f"({llm_name}) instead"

@@ -18,8 +18,8 @@ from pydantic import BaseModel, Field
 
 from deepeval.metrics._engine.params import has_words
 from deepeval.metrics.delimit import DATA_NOTICE, quote, quote_list
-from deepeval.models.base_model import DeepEvalBaseLLM
-from deepeval.models.structured import a_generate_structured, model_name
+from deepeval.models.base_model import DeepEvalBaseLLM, judge_name
+from deepeval.models.structured import a_generate_structured
 
 EXTRACTION_PROMPT_VERSION = "engine-extract-3"
 
@@ -184,7 +184,7 @@ class LLMExtractor:
         self._claims = claims_prompt
 
     def get_model_name(self) -> str:
-        return model_name(self.model)
+        return judge_name(self.model)
 
     async def statements(self, text: str) -> list[str]:
         if not has_words(text):

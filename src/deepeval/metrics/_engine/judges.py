@@ -21,13 +21,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from deepeval._concurrency import run_sync
-from deepeval.config.eval_mode import EvalMode, resolve_eval_mode
+from deepeval.config.eval_mode import EvalMode
+from deepeval.config.settings import Settings, get_settings
 from deepeval.errors import ConfigurationError
-from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
+from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel, judge_name
 from deepeval.models.extraction import Extractor
-from deepeval.models.resolve import EMBEDDED_NAMES, describe, key_names, resolve_llm, resolve_system_one
+from deepeval.models.plan import EMBEDDED_NAMES, JudgePlan, plan_judges
+from deepeval.models.resolve import build_llm, build_system_one, key_names
 
-__all__ = ["EMBEDDED_NAMES", "NO_LLM_HELP", "Judges", "key_names", "resolve_judges"]
+__all__ = ["EMBEDDED_NAMES", "NO_LLM_HELP", "Judges", "build_judges", "key_names", "resolve_judges"]
 from deepeval.models.structured import StructuredAttempts
 from deepeval.models.system_one.schema import Questions, SystemOneAnswers
 
@@ -50,9 +52,9 @@ class Judges:
     def names(self) -> dict[str, str | None]:
         """Judge names for results and cache keys."""
         return {
-            "llm": describe(self.llm),
-            "system_one": describe(self.system_one),
-            "extractor": describe(self.extractor),
+            "llm": None if self.llm is None else judge_name(self.llm),
+            "system_one": None if self.system_one is None else judge_name(self.system_one),
+            "extractor": None if self.extractor is None else judge_name(self.extractor),
         }
 
 
@@ -72,25 +74,41 @@ def resolve_judges(
     extractor: Extractor | None,
     metric_name: str,
 ) -> Judges:
-    """Resolve mode and judges (see module docstring). ``Judges.extractor`` is the user's ``extractor=`` or, in
-    hybrid mode without an LLM, the deterministic one; None means "build the LLM extractor from ``llm``".
+    """Plan (:func:`~deepeval.models.plan.plan_judges`) and build the judges of one metric (see module docstring).
 
     Raises:
         InvalidEvalModeError: bad ``DEEPEVAL_EVAL_MODE``.
         ConfigurationError: ``llm`` mode and no LLM available.
     """
-    mode = resolve_eval_mode(eval_mode, has_llm=True if model is not None else None)
-    if mode is EvalMode.SYSTEM_ONE:
-        return Judges(mode, None, resolve_system_one(system_one_model), None)
-    llm = resolve_llm(model)
-    if mode is EvalMode.LLM:
-        if llm is None:
-            raise ConfigurationError(f"{metric_name} runs in eval mode 'llm' but {NO_LLM_HELP}")
-        return Judges(mode, llm, None, extractor)
-    s1 = resolve_system_one(system_one_model)
-    if extractor is None and llm is None:
-        extractor = deterministic_extractor()
-    return Judges(mode, llm, s1, extractor)
+    settings = get_settings()
+    plan = plan_judges(
+        eval_mode=eval_mode,
+        model=model,
+        system_one_model=system_one_model,
+        extractor=extractor,
+        settings=settings,
+    )
+    return build_judges(plan, metric_name=metric_name, settings=settings)
+
+
+def build_judges(plan: JudgePlan, *, metric_name: str, settings: Settings | None = None) -> Judges:
+    """The judges of ``plan``: the LLM first, then the System One model (through the shared-client cache), and the
+    extractor: the user's, or in hybrid mode without an LLM the deterministic one; None means "build the LLM
+    extractor from ``llm``".
+
+    Raises:
+        ConfigurationError: the plan cannot run (``llm`` mode and no LLM available).
+        TypeError: a ``model=`` / ``system_one_model=`` of the wrong type.
+    """
+    if plan.problem is not None:
+        raise ConfigurationError(f"{metric_name} runs in eval mode '{plan.mode.value}' but {NO_LLM_HELP}")
+    settings = settings or get_settings()
+    llm = None if plan.llm is None else build_llm(plan.llm, settings)
+    s1 = None if plan.system_one is None else build_system_one(plan.system_one, settings)
+    extractor: Extractor | None = None
+    if plan.extractor is not None:
+        extractor = plan.extractor.given if plan.extractor.source == "object" else deterministic_extractor()
+    return Judges(plan.mode, llm, s1, extractor)
 
 
 def _takes_schema(fn: Callable[..., Any]) -> bool:

@@ -37,6 +37,7 @@ from typing import Any, ClassVar
 from deepeval._concurrency import run_sync
 from deepeval._digest import content_digest, embedded_judge_digest
 from deepeval.config.eval_mode import EvalMode, parse_eval_mode, resolve_eval_mode
+from deepeval.config.settings import get_settings
 from deepeval.errors import ConfigurationError, InvalidEvalModeError
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import EXTRACTION_PROMPT_VERSION
@@ -45,7 +46,6 @@ from deepeval.metrics._engine.judges import (
     SyncLLM,
     SyncSystemOne,
     deterministic_extractor,
-    key_names,
     resolve_judges,
 )
 from deepeval.metrics._engine.schemas import ReasonReply
@@ -60,15 +60,10 @@ from deepeval.metrics._engine.template_calls import (
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.metrics.flow import clear_result, measuring
 from deepeval.metrics.scoring import apply_strict, effective_threshold, success_of
-from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
+from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel, judge_name
 from deepeval.models.extraction import Extractor
-from deepeval.models.resolve import (
-    describe,
-    evaluation_model_name,
-    expected_judge_names,
-    resolve_llm,
-    resolve_system_one,
-)
+from deepeval.models.plan import JudgePlan, plan_judges
+from deepeval.models.resolve import build_llm, build_system_one
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import SystemOneAnswers
@@ -246,7 +241,8 @@ class EngineMetric(BaseMetric):
         if isinstance(arg, DeepEvalBaseLLM) or mode is None:
             return arg if isinstance(arg, DeepEvalBaseLLM) else None
         try:
-            return resolve_llm(arg)
+            plan = self._plan(mode)
+            return None if plan.llm is None else build_llm(plan.llm, get_settings())
         except Exception:  # a bad configuration: the measure raises it, with the metric's error set
             return None
 
@@ -270,7 +266,8 @@ class EngineMetric(BaseMetric):
         if isinstance(arg, DeepEvalBaseSystemOneModel) or mode is None:
             return arg if isinstance(arg, DeepEvalBaseSystemOneModel) else None
         try:
-            return resolve_system_one(arg)
+            plan = self._plan(mode)
+            return None if plan.system_one is None else build_system_one(plan.system_one, get_settings())
         except Exception:  # as in ``model``
             return None
 
@@ -282,19 +279,20 @@ class EngineMetric(BaseMetric):
 
     def _expected_evaluation_model(self) -> str | None:
         """``evaluation_model`` before any measure (deepeval sets it at construction): the names of the judges the
-        resolved mode will use (:func:`~deepeval.models.resolve.expected_judge_names`, from the arguments and the
-        settings), composed by the rule a measure uses. Nothing is built, loaded or contacted."""
+        resolved mode will use (:meth:`~deepeval.models.plan.JudgePlan.evaluation_model`, from the arguments and
+        the settings), composed by the rule a measure uses. Nothing is built, loaded or contacted."""
         mode = self._mode_or_none()
-        if mode is None:
-            return None
-        names = expected_judge_names(
-            mode,
+        return None if mode is None else self._plan(mode).evaluation_model()
+
+    def _plan(self, mode: EvalMode) -> JudgePlan:
+        """The judge plan of this metric in ``mode`` (:func:`~deepeval.models.plan.plan_judges`): pure, nothing
+        is built."""
+        return plan_judges(
+            eval_mode=mode,
             model=self.model_argument,
             system_one_model=self.system_one_model_argument,
             extractor=self.extractor,
-        )
-        return evaluation_model_name(
-            mode, llm=names["llm"], extractor=names["extractor"], system_one=names["system_one"]
+            settings=get_settings(),
         )
 
     def _mode_or_none(self) -> EvalMode | None:
@@ -370,7 +368,7 @@ class EngineMetric(BaseMetric):
         """Base config plus the RESOLVED eval mode, judge names, prompt, extraction and question-set versions.
 
         Cheap and side-effect free (the runner computes it before measuring): the mode comes from settings and the
-        judge names from :func:`~deepeval.metrics._engine.judges.key_names`, so no client is built, no embedded
+        judge names from the plan (:meth:`~deepeval.models.plan.JudgePlan.key_names`), so no client is built, no embedded
         model is loaded and nothing touches the network. The same metric gives the same config whether the mode
         came from the argument or from ``DEEPEVAL_EVAL_MODE``, and before or after its first measure.
         """
@@ -389,12 +387,7 @@ class EngineMetric(BaseMetric):
             cfg["judges"] = f"unresolved: {type(err).__name__}"
             return cfg
         cfg["eval_mode"] = mode.value
-        names = key_names(
-            mode,
-            model=self.model_argument,
-            system_one_model=self.system_one_model_argument,
-            extractor=self.extractor,
-        )
+        names = self._plan(mode).key_names()
         cfg["judges"] = names if names is not None else f"unresolved: {ConfigurationError.__name__}"
         if names is None or _uses_embedded(mode, names):
             cfg["embedded_judge_digest"] = embedded_judge_digest()
@@ -537,7 +530,7 @@ class EngineMetric(BaseMetric):
             SystemOneError: a question has no answer (no fallback in this mode); the result attributes stay None.
         """
         judges = self.judges()
-        name = describe(judges.system_one) or "System One"
+        name = judge_name(judges.system_one) or "System One"
         if answers.model and answers.model not in name:
             name = f"{name} ({answers.model})"
         self.evaluation_model = name

@@ -33,18 +33,10 @@ from pydantic import ValidationError
 
 from deepeval.config.settings import redact
 from deepeval.errors import DeepEvalError, ErrorKind, SystemOneError
-from deepeval.models.base_model import DeepEvalBaseSystemOneModel
+from deepeval.models.base_model import DeepEvalBaseSystemOneModel, judge_name
 from deepeval.models.system_one.schema import Questions, SystemOneAnswers
 
 EXPECTED_RETURN = "(SystemOneAnswers, cost | None)"
-
-
-def model_name(model: Any) -> str:
-    """The judge's name for messages (its ``get_model_name()``, else its class name)."""
-    try:
-        return str(model.get_model_name())
-    except Exception:
-        return type(model).__name__
 
 
 def _shape(value: Any) -> str:
@@ -59,7 +51,7 @@ def check_decision(result: Any, model: Any) -> tuple[SystemOneAnswers, float | N
     Raises:
         SystemOneError: kind ``server``; the message names the model, what it returned and :data:`EXPECTED_RETURN`.
     """
-    name = model_name(model)
+    name = judge_name(model)
     answers: Any = result
     cost: Any = None
     if isinstance(result, tuple) and len(result) == 2:
@@ -89,7 +81,7 @@ def wrap_model_exception(err: BaseException, model: Any) -> BaseException:
     """The error to raise for ``err`` raised by ``model``'s ``decide``/``a_decide`` (see module docstring)."""
     if isinstance(err, DeepEvalError) or not isinstance(err, Exception):
         return err
-    name = model_name(model)
+    name = judge_name(model)
     if isinstance(err, (TimeoutError, asyncio.TimeoutError)):
         kind, retryable = ErrorKind.timeout, True
     elif isinstance(err, OSError):
@@ -130,7 +122,7 @@ def check_request_budget(model: Any, state: Any, questions: Questions) -> None:
             wire_qs[str(qid)] = (
                 q.model_dump(mode="json", exclude_none=True) if hasattr(q, "model_dump") else str(q)
             )
-    check_budget(sent_state, wire_qs, {"state": sent_state, "questions": wire_qs}, model=model_name(model))
+    check_budget(sent_state, wire_qs, {"state": sent_state, "questions": wire_qs}, model=judge_name(model))
 
 
 async def a_decide_checked(

@@ -46,13 +46,16 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deepeval.config.environment import process_env
 from deepeval.errors import ConfigurationError, DeepEvalError
 from deepeval.evaluate.backends.ray.options import RateLimit
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.results import MetricData, case_status
+
+if TYPE_CHECKING:
+    from deepeval.evaluate.rows import RowError
 
 __all__ = ["RateLimit", "RayConfig", "RayNotInstalledError", "RayRunOutput", "run_on_ray"]
 
@@ -206,7 +209,7 @@ def plan_blocks(n_cases: int, num_workers: int, block_size: int | None) -> list[
 
 
 def _failed_rows(
-    metrics: Sequence[Any], cases: Sequence[Any], message: str
+    metrics: Sequence[Any], cases: Sequence[Any], error: RowError
 ) -> tuple[list[list[MetricData]], list[bool]]:
     from deepeval.evaluate.rows import build_row, not_applicable_reason
 
@@ -216,7 +219,7 @@ def _failed_rows(
         for metric in metrics:
             skip = not_applicable_reason(metric, tc)
             row.append(
-                build_row(metric.fresh_copy(), None, None, error=None if skip else message, skip_reason=skip)
+                build_row(metric.fresh_copy(), None, None, error=None if skip else error, skip_reason=skip)
             )
         rows.append(row)
         success.append(case_status(row) == "passed")
@@ -422,7 +425,9 @@ def _drive(
                     message = f"RayBlockError: block {block_id} (test cases {start}-{stop - 1}) {how}: {_error_text(err)}"
 
                     failed[block_id] = message
-                    accept(block_id, *_failed_rows(metrics, cases[start:stop], message))
+                    from deepeval.evaluate.rows import row_error
+
+                    accept(block_id, *_failed_rows(metrics, cases[start:stop], row_error(err, None, message)))
                     continue
                 done[block_id] = result
                 accept(block_id, result.rows, result.success, result.skipped)
