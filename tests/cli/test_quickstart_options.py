@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from _support.markers import REGRESSION
@@ -24,6 +25,23 @@ def test_quickstart_does_not_claim_reports_it_could_not_write(tmp_path: Path) ->
     result = CliRunner().invoke(app, ["quickstart", "--limit", "1", "--no-table", "--results-folder", folder])
     assert not Path(folder).exists()
     assert f"Reports written to {folder}" not in result.output
+
+
+def test_quickstart_offline_uses_the_embedded_judge_even_with_a_key_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a configured OpenAI judge on a loopback port nothing listens on: any call would be a connection error row
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-SECRET123")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    result = CliRunner().invoke(app, ["quickstart", "--offline", "--limit", "2", "--no-table"])
+    assert result.exit_code == 0, result.output
+    assert "Judge(s): deepeval-local-1 (embedded, offline)" in result.output
+    assert "SECRET123" not in result.output and "errored" not in result.output.lower()
+
+
+def test_quickstart_offline_refuses_an_llm_mode() -> None:
+    result = CliRunner().invoke(app, ["quickstart", "--offline", "--eval-mode", "llm", "--limit", "1"])
+    assert result.exit_code == 2 and "--offline runs in system_one mode only" in result.output
 
 
 def test_the_shipped_blind_test_summary_is_the_report_s_blind_test_numbers() -> None:

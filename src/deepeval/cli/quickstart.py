@@ -105,22 +105,30 @@ def quickstart(
     show_table: bool = typer.Option(
         True, "--table/--no-table", help="Print the per-test-case results tables."
     ),
+    offline: bool = typer.Option(
+        False,
+        "--offline",
+        help="Judge with the embedded offline judge whatever is configured (no key used, no network).",
+    ),
 ) -> None:
     """Evaluate 20 ClapNQ RAG items (AnswerRelevancy, ContextualRelevancy) and 10 conversations
-    (KnowledgeRetention) on the configured judge (the embedded offline judge when none is configured), then
-    compare the scores with the human labels shipped with the data."""
+    (KnowledgeRetention) on the configured judge (the embedded offline judge when none is configured, or with
+    --offline), then compare the scores with the human labels shipped with the data."""
     from deepeval.evaluate import CacheConfig, DisplayConfig, ErrorConfig, evaluate
     from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
     from deepeval.quickstart import load_data
 
+    if offline and eval_mode not in (None, "system_one"):
+        # llm and hybrid modes need an LLM judge, which is never offline here
+        raise typer.BadParameter("--offline runs in system_one mode only", param_hint="--eval-mode")
+    # --offline: the embedded judge by name, so a key in the environment or a dotenv file is never used
+    judge: dict[str, Any] = {"eval_mode": "system_one", "system_one_model": "embedded"} if offline else {}
     try:  # a bad --eval-mode is a usage error before anything is loaded or measured
-        rag_metrics = [
-            AnswerRelevancyMetric(eval_mode=eval_mode),
-            ContextualRelevancyMetric(eval_mode=eval_mode),
-        ]
+        kw: dict[str, Any] = judge or {"eval_mode": eval_mode}
+        rag_metrics = [AnswerRelevancyMetric(**kw), ContextualRelevancyMetric(**kw)]
         # a conversation passes only when no checked turn forgets (deepeval's default 0.5 passes one forgetting
         # turn in two, so every example conversation "passed")
-        kr_metrics = [KnowledgeRetentionMetric(threshold=KR_THRESHOLD, eval_mode=eval_mode)]
+        kr_metrics = [KnowledgeRetentionMetric(threshold=KR_THRESHOLD, **kw)]
     except (ValueError, DeepEvalError) as err:
         raise typer.BadParameter(str(err), param_hint="--eval-mode") from None
     console = Console()
