@@ -3,6 +3,10 @@ output size at a measured speed, and the idleness check a close relies on (read 
 
 from __future__ import annotations
 
+import warnings
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from deepeval.models.llms.gguf_server import (
@@ -84,3 +88,55 @@ def test_deadline_grows_with_prompt_and_output_and_stays_within_bounds() -> None
 def test_token_estimate_overcounts_rather_than_under() -> None:
     assert estimate_tokens("") == 32
     assert estimate_tokens("x" * 300) == 132
+
+
+def _busy_server(tmp_path: Path) -> Any:
+    """A LlamaServer whose llama.cpp is 'busy' for ever (no model: a sentinel object, /metrics faked)."""
+    from deepeval.models.llms import gguf_server
+
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF" + b"\0" * 64)
+    server = gguf_server.LlamaServer(gguf_server.ServerConfig(path=str(model), n_ctx=256, n_threads=1))
+    server._server = object()
+    server._busy_requests = lambda timeout: 1  # type: ignore[method-assign]
+    return server
+
+
+def test_a_quiet_stop_of_a_busy_server_leaves_it_to_the_exit_at_once(tmp_path: Path) -> None:
+    server = _busy_server(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # quiet: no 'still busy' warning
+        assert server.stop(0.0, quiet=True) is False
+    assert server._server is None and not server.folder.exists()
+
+
+@pytest.mark.parametrize("how", ["exit", "signal", "neither"])
+def test_release_does_not_wait_for_a_busy_server_at_exit_or_after_a_signal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    # Ctrl-C during a GGUF run took up to 21 s: the exit waited for llama.cpp to finish the cancelled generation
+    from deepeval import _concurrency
+    from deepeval.models.llms import gguf_server
+
+    server = _busy_server(tmp_path)
+    calls: list[tuple[float, bool]] = []
+    monkeypatch.setattr(server, "stop", lambda wait, quiet=False: calls.append((wait, quiet)) or False)
+    monkeypatch.setattr(gguf_server, "_AT_EXIT", how == "exit")
+    monkeypatch.setattr(_concurrency, "_stop_reason", "SIGINT" if how == "signal" else None)
+    server.users = 1
+    gguf_server.release(server, wait=30.0)
+    assert calls == ([(30.0, False)] if how == "neither" else [(0.0, True)])
+
+
+def test_at_exit_every_open_server_is_stopped_without_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deepeval.models.llms import gguf_server
+
+    server = _busy_server(tmp_path)
+    monkeypatch.setitem(gguf_server._SERVERS, server.config, server)
+    monkeypatch.setattr(gguf_server, "_AT_EXIT", False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gguf_server._stop_at_exit()
+    assert server._stopped and server._server is None and not server.folder.exists()

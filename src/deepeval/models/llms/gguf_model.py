@@ -197,6 +197,7 @@ class GGUFModel(LocalModel):
         self._server: LlamaServer = gguf_server.open_server(config)
         self._closed = threading.Event()
         self._release = weakref.finalize(self, gguf_server.release, self._server, close_wait)
+        self._release.atexit = False  # gguf_server stops what is left at exit, without waiting
         try:
             super().__init__(
                 model=gguf_model_name(file, model),

@@ -25,6 +25,7 @@ per-call deadline follows the prompt and output size at the speed measured on th
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import os
@@ -246,9 +247,10 @@ class LlamaServer:
             setattr(cp, name, value)
         return cp
 
-    def stop(self, wait: float = DEFAULT_CLOSE_WAIT) -> bool:
+    def stop(self, wait: float = DEFAULT_CLOSE_WAIT, *, quiet: bool = False) -> bool:
         """Destroy the server once it is idle, waiting at most ``wait`` seconds for that; True when it was
-        destroyed, False when it was still busy and has been left running until the process exits."""
+        destroyed, False when it was still busy and has been left running until the process exits (with a warning
+        unless ``quiet``)."""
         with self._cond:
             if self._stopped:
                 return True
@@ -269,6 +271,10 @@ class LlamaServer:
             if time.monotonic() >= end:
                 break
             time.sleep(0.25)
+        if quiet:
+            self._leave_running()
+            shutil.rmtree(self.folder, ignore_errors=True)  # nothing may connect to a server left to the exit
+            return False
         warnings.warn(
             f"llama.cpp for {Path(self.config.path).name} was still busy {wait:g} s after close() "
             f"({ours} request(s) of ours in flight); it is left running until the process exits",
@@ -357,14 +363,41 @@ def open_server(config: ServerConfig) -> LlamaServer:
 
 
 def release(server: LlamaServer, wait: float = DEFAULT_CLOSE_WAIT) -> None:
-    """One user fewer; the last one stops the server (:meth:`LlamaServer.stop`, at most ``wait`` seconds)."""
+    """One user fewer; the last one stops the server (:meth:`LlamaServer.stop`, at most ``wait`` seconds). When the
+    process is exiting (the judge's finalizer runs at exit) or its run was stopped by a signal, a busy server is not
+    waited for: the request it is still computing was cancelled and nobody reads its reply (Ctrl-C took up to 21 s
+    while llama.cpp finished a cancelled generation)."""
     with _LOCK:
         server.users -= 1
         if server.users > 0:
             return
         if _SERVERS.get(server.config) is server:
             del _SERVERS[server.config]
-    server.stop(wait)
+    if _exiting():
+        server.stop(0.0, quiet=True)
+    else:
+        server.stop(wait)
+
+
+_AT_EXIT = False
+
+
+@atexit.register
+def _stop_at_exit() -> None:
+    """At exit, every server still open is stopped without waiting: an idle one is destroyed, a busy one (a
+    cancelled generation nobody will read) is left to the end of the process. The judges' own finalizers do not run
+    at exit (``GGUFModel`` sets ``atexit=False``), so this is the one exit path whatever the hooks' order."""
+    global _AT_EXIT
+    _AT_EXIT = True
+    for server in running_servers():
+        server.stop(0.0, quiet=True)
+
+
+def _exiting() -> bool:
+    """The interpreter is exiting, or the last run was stopped by SIGINT/SIGTERM."""
+    from deepeval._concurrency import stop_reason
+
+    return _AT_EXIT or stop_reason() is not None
 
 
 def running_servers() -> list[LlamaServer]:
