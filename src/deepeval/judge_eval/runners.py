@@ -50,6 +50,10 @@ class Unit:
     gold_grade: int | None = None
     grade: int | None = None
     baseline_grade: int | None = None
+    #: which stage of a cascading judge decided (``encoder``, ``reader``, ``unsure``); None for other judges
+    tier: str | None = None
+    #: each stage's own P when the cascade passed the unit on (``{"encoder": p, "reader": q}``)
+    stages: dict[str, float] | None = None
 
     @property
     def judged_positive(self) -> bool | None:
@@ -93,9 +97,17 @@ def _p_of(decision: Any) -> float:
 
 def _verdict_word(metric: str, p: float, verdict: str) -> str:
     pos, neg = LABELS[metric][0], LABELS[metric][1]
-    if verdict == "borderline":
-        return "borderline"
+    if verdict in ("borderline", "unsure"):
+        return verdict
     return pos if p >= 0.5 else neg
+
+
+def _take(unit: Unit, metric: str, decision: Any) -> None:
+    """Fill ``unit`` from the metric's decision: P, verdict word, and the cascade's tier and stage P's."""
+    unit.p = _p_of(decision)
+    unit.verdict = _verdict_word(metric, unit.p, decision.verdict)
+    unit.tier = getattr(decision, "tier", None)
+    unit.stages = getattr(decision, "stages", None)
 
 
 class _Judging:
@@ -160,9 +172,7 @@ async def _decide_units(
     try:
         decisions = await decide()
         for u in units:
-            dec = decisions[u.where]
-            u.p = _p_of(dec)
-            u.verdict = _verdict_word(j.metric, u.p, dec.verdict)
+            _take(u, j.metric, decisions[u.where])
     except Exception as err:
         for u in units:
             u.error = _error(err)
@@ -239,8 +249,7 @@ async def _knowledge_retention(j: _Judging, item: Item) -> tuple[list[Unit], Ite
             if dec is None:
                 u.p, u.verdict, u.note = 0.0, "keeps", "not checked: no fact known before this turn"
             else:
-                u.p = _p_of(dec)
-                u.verdict = _verdict_word(j.metric, u.p, dec.verdict)
+                _take(u, j.metric, dec)
     except Exception as err:
         for u in units:
             u.error = _error(err)
@@ -303,6 +312,8 @@ async def _claim_support(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore
             u.grade = int(graded.score)
             u.p = (u.grade - 1) / 4
             u.verdict = "supported" if u.p >= 0.5 else "not supported"
+            u.tier = getattr(graded, "tier", None)
+            u.stages = getattr(graded, "stages", None)
         except Exception as err:
             u.error = _error(err)
         u.seconds = time.perf_counter() - t0
