@@ -33,46 +33,48 @@ from training.blind_eval import judges  # noqa: E402
 from training.reader_tools import add_reader_args, reader_from_args, reader_note  # noqa: E402
 
 BLIND = REPO / "training" / "blind"
-DEV = {
-    "answer_relevancy": (BLIND / "rel" / "answer_relevancy.blind_dev.jsonl", K.STATEMENT_RELEVANT),
-    "contextual_relevancy": (BLIND / "rel" / "contextual_relevancy.blind_dev.jsonl", K.STATEMENT_RELEVANT),
-    "knowledge_retention": (BLIND / "kr" / "blind_dev.jsonl", K.TURN_ATTRITION),
-    "claim_support": (BLIND / "rel" / "claim_support.blind_dev.jsonl", K.CLAIM_SUPPORTED),
+#: metric -> the kind its units are asked as
+KIND = {
+    "answer_relevancy": K.STATEMENT_RELEVANT,
+    "contextual_relevancy": K.CONTEXT_STATEMENT_RELEVANT,
+    "knowledge_retention": K.TURN_ATTRITION,
+    "claim_support": K.CLAIM_SUPPORTED,
+    "fact_stated": K.FACT_STATED,
 }
+DEV = sorted(KIND)
 
 
 def dev_files(metric: str) -> list[Path]:
-    """The metric's blind-dev file and any extra dev-only sets merged beside it (``*blind_dev*``)."""
-    path, _ = DEV[metric]
-    extra = sorted(p for p in path.parent.glob(f"*{metric}*blind_dev*.jsonl") if p != path)
-    if metric == "knowledge_retention":
-        extra = sorted(p for p in path.parent.glob("*blind_dev*.jsonl") if p != path)
-    return [path, *extra]
+    """Every blind-dev file of ``metric`` (the first set and dev2), never a blind-test file."""
+    name = "blind_dev.jsonl" if metric == "knowledge_retention" else f"{metric}.blind_dev.jsonl"
+    folders = ("kr", "dev2/kr") if metric == "knowledge_retention" else ("rel", "dev2/rel")
+    return [BLIND / f / name for f in folders if (BLIND / f / name).exists()]
 
 
-def fit_calibration(rows: list[tuple[float, int]]) -> tuple[float, float]:
-    """``(a, b)`` maximising the likelihood of ``y ~ sigmoid(a + b * logit(r))`` (Newton steps, a tiny ridge)."""
-    a, b = 0.0, 1.0
-    xs = [math.log(max(1e-6, r) / max(1e-6, 1 - r)) for r, _ in rows]
-    ys = [y for _, y in rows]
-    for _ in range(50):
-        ga = gb = haa = hab = hbb = 0.0
-        for x, y in zip(xs, ys, strict=True):
-            p = 1 / (1 + math.exp(-(a + b * x)))
-            ga += y - p
-            gb += (y - p) * x
-            w = p * (1 - p)
-            haa += w
-            hab += w * x
-            hbb += w * x * x
-        haa += 1e-3
-        hbb += 1e-3
-        det = haa * hbb - hab * hab
-        if det <= 0:
-            break
-        a += (hbb * ga - hab * gb) / det
-        b += (haa * gb - hab * ga) / det
-    return a, b
+def _logit(p: float) -> float:
+    p = min(1 - 1e-4, max(1e-4, p))
+    return math.log(p / (1 - p))
+
+
+def fit_calibration(
+    rows: list[tuple[float, float, int]], use_encoder: bool = True
+) -> tuple[float, float, float]:
+    """``(a, b, c)`` maximising the likelihood of ``y ~ sigmoid(a + b * logit(r) + c * logit(p))`` over rows
+    ``(r, p, y)`` (reader P, encoder P, label); Newton steps with a small ridge; ``c = 0`` unless ``use_encoder``."""
+    import numpy as np
+
+    x = np.array([[1.0, _logit(r), _logit(p)] for r, p, _ in rows])
+    if not use_encoder:
+        x[:, 2] = 0.0
+    y = np.array([float(v) for _, _, v in rows])
+    w = np.zeros(3)
+    ridge = 1e-2 * np.eye(3)
+    for _ in range(100):
+        q = 1 / (1 + np.exp(-(x @ w)))
+        grad = x.T @ (y - q) - ridge @ w
+        hess = (x * (q * (1 - q))[:, None]).T @ x + ridge
+        w = w + np.linalg.solve(hess, grad)
+    return float(w[0]), float(w[1]), float(w[2])
 
 
 def search(units: list[dict[str, Any]], cal: cascade.Calibration, max_unsure: float) -> list[dict[str, Any]]:
@@ -94,7 +96,7 @@ def search(units: list[dict[str, Any]], cal: cascade.Calibration, max_unsure: fl
                         right += (p >= 0.5) == y
                         continue
                     asked += 1
-                    q = cal(r) if r is not None else None
+                    q = cal(r, p) if r is not None else None
                     if q is None or band.unsure(q):
                         unsure += 1
                         continue
@@ -132,6 +134,18 @@ def collect(metric: str, reader: Any, limit: int | None) -> list[dict[str, Any]]
     return out
 
 
+def report(title: str, units: list[dict[str, Any]], max_unsure: float) -> None:
+    """Fit the calibration on the units the reader answered and print the best bands."""
+    read = [(u["p_read"], u["p_enc"], u["y"]) for u in units if u["p_read"] is not None]
+    a, b, c = fit_calibration(read) if len(read) >= 5 else (0.0, 1.0, 0.0)
+    cal = cascade.Calibration(a, b, cascade.Band(0.5, 0.5), c)
+    enc = sum((u["p_enc"] >= 0.5) == bool(u["y"]) for u in units) / max(1, len(units))
+    print(f"== {title}: {len(units)} units (encoder alone: accuracy {enc:.3f}), reader asked {len(read)}; "
+          f"calibration a={a:.3f} b={b:.3f} c={c:.3f}")  # fmt: skip
+    for row in search(units, cal, max_unsure)[:8]:
+        print("   " + json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()}))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--metric", action="append", choices=sorted(DEV), help="metric(s) to fit (default all)")
@@ -141,11 +155,20 @@ def main() -> None:
         "--max-unsure", type=float, default=0.15, help="most units a configuration may leave unsure"
     )
     ap.add_argument("--units", type=Path, default=None, help="write the collected units (JSON) here")
+    ap.add_argument("--from-units", type=Path, nargs="+", default=None,
+                    help="fit on units collected before (JSON written by --units, or a list of units)")  # fmt: skip
     add_reader_args(ap)
     args = ap.parse_args()
+    if args.from_units:
+        units: list[dict[str, Any]] = []
+        for f in args.from_units:
+            got = json.loads(f.read_text())
+            units += [u for v in got.values() for u in v] if isinstance(got, dict) else got
+        report("units from " + ", ".join(f.name for f in args.from_units), units, args.max_unsure)
+        return
     reader = reader_from_args(args)
     if reader is None:
-        raise SystemExit("cascade_fit needs --reader")
+        raise SystemExit("cascade_fit needs --reader (or --from-units)")
     lo, hi = args.window
     for kind in list(cascade.ENCODER_BANDS):
         cascade.ENCODER_BANDS[kind] = cascade.Band(lo, hi)
@@ -153,15 +176,8 @@ def main() -> None:
     for metric in args.metric or sorted(DEV):
         units = collect(metric, reader, args.limit)
         everything[metric] = units
-        read = [(u["p_read"], u["y"]) for u in units if u["p_read"] is not None]
-        a, b = fit_calibration(read) if len(read) >= 5 else (0.0, 1.0)
-        cal = cascade.Calibration(a, b, cascade.Band(0.5, 0.5))
-        print(f"== {metric}: {len(units)} units, reader asked {len(read)}; calibration a={a:.3f} b={b:.3f}")
+        report(metric, units, args.max_unsure)
         print(f"   {reader_note(reader)}")
-        for row in search(units, cal, args.max_unsure)[:8]:
-            print(
-                "   " + json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()})
-            )
     if args.units is not None:
         args.units.write_text(json.dumps(everything, indent=1))
 

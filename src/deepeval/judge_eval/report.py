@@ -197,6 +197,7 @@ BASELINE_NAMES = {
     "knowledge_retention": "always keeps",
     "claim_support": "word overlap",
     "memory_grade": "word overlap",
+    "fact_stated": "word overlap",
 }
 
 

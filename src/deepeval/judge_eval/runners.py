@@ -117,11 +117,18 @@ class _Judging:
         self.metric = metric
         self.instance: Any = None
         self.memory_judge: Any = None
+        self.system_one: Any = None
         if metric in ("memory_grade", "claim_support"):
             from deepeval.memory.judges import resolve_memory_judge
 
             self.memory_judge = resolve_memory_judge(model)
             self.name = self.memory_judge.get_model_name()
+            return
+        if metric == "fact_stated":
+            from deepeval.models.resolve import describe, resolve_system_one
+
+            self.system_one = resolve_system_one(system_one_model)
+            self.name = describe(self.system_one) or "System One"
             return
         from deepeval.metrics import (
             AnswerRelevancyMetric,
@@ -321,12 +328,52 @@ async def _claim_support(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore
     return units, None
 
 
+async def _fact_stated(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
+    """One ``fact_stated`` question to the System One judge: does the text state the fact? (contradicted and not
+    stated are both "no")."""
+    from deepeval.models.system_one.call import a_decide_checked
+    from deepeval.models.system_one.kinds import FACT_STATED
+    from deepeval.models.system_one.schema import NoulQuestion
+
+    d = item.data
+    u = Unit(
+        item.id,
+        "fact",
+        d["fact"],
+        d["label"],
+        d["label"] == "stated",
+        list(item.tags),
+        baseline_p=baselines.claim_overlap(d["fact"], d["text"]),
+    )
+    u.baseline_positive = u.baseline_p >= 0.5
+    question = NoulQuestion(
+        instructions=f"Does the text in `text` state this fact: {d['fact']}",
+        kind=FACT_STATED,
+        data={"text": d["text"], "fact": d["fact"]},
+    )
+    t0 = time.perf_counter()
+    try:
+        answers, _ = await a_decide_checked(j.system_one, {"text": d["text"]}, {"q": question})
+        noul = answers.nouls.get("q")
+        if noul is None:
+            raise RuntimeError("the judge gave no answer")
+        u.p = noul.probability
+        u.tier = answers.tiers.get("q")
+        u.stages = answers.stages.get("q")
+        u.verdict = "unsure" if u.tier == "unsure" else ("stated" if u.p >= 0.5 else "not stated")
+    except Exception as err:
+        u.error = _error(err)
+    u.seconds = time.perf_counter() - t0
+    return [u], None
+
+
 _RUNNERS: dict[str, Callable[[_Judging, Item], Awaitable[tuple[list[Unit], ItemScore | None]]]] = {
     "answer_relevancy": _answer_relevancy,
     "contextual_relevancy": _contextual_relevancy,
     "knowledge_retention": _knowledge_retention,
     "memory_grade": _memory_grade,
     "claim_support": _claim_support,
+    "fact_stated": _fact_stated,
 }
 
 

@@ -12,6 +12,13 @@ Answer shapes: a :class:`NoulQuestion` gets ``NoulAnswer(probability=P(yes))``; 
 ``confidence`` ``(p_max - 1/n) / (1 - 1/n)``. For a yes/no kind asked as a score over ``n`` levels, the level
 distribution is Binomial(n - 1, P(yes)) (ours: an ordinal spread with expected level ``(n - 1) * P(yes)``).
 Choice questions are not supported. Cost is 0 (local, no tokens billed).
+
+The cascade (:mod:`deepeval.models.embedded.cascade`): a yes/no decision question whose encoder P falls in its
+kind's unsure band goes to the local reader (:mod:`deepeval.models.embedded.reader`, a GGUF instruct model, when
+one is installed or configured); its calibrated answer decides when it is sure, else the answer is marked unsure.
+``SystemOneAnswers.tiers`` says for each decision question which stage answered (``encoder``, ``reader``,
+``unsure``), ``SystemOneAnswers.stages`` each stage's P where the reader was asked. The reader's questions of one
+request are asked in request order under one lock, so one conversation's turns reuse llama.cpp's prompt cache.
 """
 
 from __future__ import annotations
@@ -208,7 +215,12 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
         out = []
         for qid, p in encoded.nouls.items():
             kind = questions[qid].kind
-            if kind is not None and self.reader.asks(kind) and cascade.needs_reader(kind, p):
+            if (
+                kind is not None
+                and self.reader.asks(kind)
+                and cascade.reader_reads(kind)
+                and cascade.needs_reader(kind, p)
+            ):
                 out.append((qid, kind, encoded.fields[qid]))
         return out
 
