@@ -66,6 +66,15 @@ class Calibration:
         return 1.0 / (1.0 + math.exp(-z))
 
 
+# Provenance of the constants below (blind-dev only; 2026-12-01/02; reader Qwen2.5-Coder-1.5B-Instruct Q4_K_M, first
+# token's log-probabilities): the units were collected with
+#   python training/cascade_fit.py --metric M --reader /work/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf \
+#       --reader-cache C.jsonl --units U.json
+# over training/blind/rel/*.blind_dev.jsonl and training/blind/dev2/rel/*.blind_dev.jsonl, and the bands and the
+# calibration read from  python training/cascade_fit.py --from-units U.json ...  (answer statements: first set +
+# dev2, 438 units; context statements: dev2, 163; claims: first set, 142, fitted with c = 0 (the three-parameter
+# fit, c = -4.6 on 53 read units, is an overfit); fact_stated: dev2, 120). Never tuned on a blind-test file.
+
 #: where the encoder is unsure, per kind; chosen on blind-dev (training/cascade_fit.py: the first blind-dev set and
 #: dev2; dev2 weighs most where the encoder was recalibrated on the first set)
 ENCODER_BANDS: dict[str, Band] = {
