@@ -107,7 +107,8 @@ READER_CALIBRATION: dict[str, Calibration] = {
     # PROBE_STATED (the memory judge's "does the memory answer this probe?") has no calibration: its blind-dev
     # measurement (the whole transcript read per probe, ~2,500 prompt tokens per memory) did not finish on the
     # shared 2-core machine, so the reader is not asked and such probes stay unsure. The turn kinds have none
-    # either: on 37 unsure blind-dev turns the reader's P(forgets) ranked them worse than chance (AUROC 0.34).
+    # either: on blind-dev turns the reader's P(forgets) ranked no better than chance (AUROC 0.50-0.56 for three
+    # prompt variants on 33 turns, 0.34 for a "reply against the facts" form on the 37 turns the encoder is unsure of).
 }
 
 
