@@ -18,7 +18,7 @@ For each manifest of the chosen split:
 
 Usage::
 
-    python bench/memory_blind.py --split blind-dev [--json out.json]
+    python bench/memory_blind.py --split blind-dev [--json out.json] [--reader MODEL.gguf --reader-cache C.jsonl]
     python bench/memory_blind.py --split blind-test --json /tmp/blind_test.json
 
 Protocol (``training/blind/README.md``): blind-dev failures may be read (``--detail`` prints them); blind-test is
@@ -38,17 +38,31 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BLIND = ROOT / "training" / "blind" / "memory"
+DEV2 = ROOT / "training" / "blind" / "dev2" / "memory"
+sys.path.insert(0, str(ROOT))
+
+from training.reader_tools import add_reader_args, reader_from_args, reader_note  # noqa: E402
+
+#: the reader the run uses (set by main; None: the encoder alone)
+READER: Any = None
 
 
 def split_names(split: str) -> list[str]:
-    """Manifest folder names of ``split`` (``blind-dev``, ``blind-test`` or ``all``)."""
+    """Manifest folder names of ``split`` (``blind-dev``, ``dev2`` (the second blind-dev set, dev only),
+    ``blind-test`` or ``all``)."""
     splits = json.loads((BLIND / "SPLITS.json").read_text(encoding="utf-8"))
+    if split == "dev2":
+        return sorted(p.name for p in DEV2.iterdir() if (p / "manifest.yaml").exists())
     if split == "all":
         return [*splits["blind_dev"], *splits["blind_test"]]
     key = split.replace("-", "_")
     if key not in splits:
-        raise SystemExit(f"unknown split {split!r}: blind-dev, blind-test or all")
+        raise SystemExit(f"unknown split {split!r}: blind-dev, dev2, blind-test or all")
     return list(splits[key])
+
+
+def _folder(name: str) -> Path:
+    return BLIND / name if (BLIND / name).exists() else DEV2 / name
 
 
 def _known_recall(truth: dict[str, Any], probed: list[str]) -> float:
@@ -82,7 +96,8 @@ async def _claims(judge: Any, labelled: list[dict[str, Any]], transcript: Any) -
         score = worst[1].score if worst[1] else 5
         out.append({"page": c["page"], "text": c["text"], "label": c["label"], "tags": c.get("tags", []),
                     "score": score, "atoms": [a for a, _, _ in graded],
-                    "reason": worst[1].reason if worst[1] else "no atomic claim"})  # fmt: skip
+                    "reason": worst[1].reason if worst[1] else "no atomic claim",
+                    "tiers": [g.tier for _, g, _ in graded if g is not None]})  # fmt: skip
     return out
 
 
@@ -107,30 +122,43 @@ async def measure_one(name: str) -> dict[str, Any]:
     from deepeval.memory.manifest import load_manifest
     from deepeval.test_case import Turn
 
-    d = BLIND / name
+    d = _folder(name)
     m = load_manifest(d / "manifest.yaml")
     conv = json.loads((d / "conversation.json").read_text(encoding="utf-8"))
     truth = json.loads((d / "truth.json").read_text(encoding="utf-8"))
     turns = [Turn(role=t["role"], content=t["content"]) for t in conv["turns"]]
     introduced = conv.get("introduced")
-    judge = EmbeddedMemoryJudge()
+    judge = EmbeddedMemoryJudge(reader=READER)
+    probes: list[dict[str, Any]] = []
+    plain_answer = judge.answer
+
+    async def answer(question: str, artifact: Any) -> Any:  # records what the reader said about each probe
+        got = await plain_answer(question, artifact)
+        probes.append(
+            {"question": question, "artifact": artifact.kind, "tier": got.tier, "reader_p": got.reader_p}
+        )
+        return got
+
+    judge.answer = answer  # type: ignore[method-assign]
     tr = MemoryArtifact.from_turns(turns)
 
     t0 = time.perf_counter()
     rep_t = await evaluate_artifact(m, tr, introduced=introduced, judge=judge, precision=False)
     corrected = [r for r in rep_t.facts if m.get(r.fact_id).supersedes]
     never = [r for r in rep_t.facts if r.kind == "never_stated"]
+    # the wiki claims are verified against the transcript right after its probes: a reader reads the same text
+    claims = await _claims(judge, truth["wiki_claims"], tr)
     rep_e = await evaluate_artifact(m, MemoryArtifact.empty(), judge=judge, precision=False)
     rep_s = await evaluate_artifact(m, MemoryArtifact.from_text((d / "summary.md").read_text("utf-8")),
                                     introduced=introduced, judge=judge, precision=False)  # fmt: skip
     rep_w = await evaluate_artifact(m, MemoryArtifact.from_wiki_dir(d / "wiki"), introduced=introduced,
                                     judge=judge, precision=False)  # fmt: skip
     probed = [r.fact_id for r in rep_t.facts if r.kind != "never_stated"]
-    claims = await _claims(judge, truth["wiki_claims"], tr)
     s_ok, s_n, s_off = _agreement(truth["summary"], rep_s.facts)
     w_ok, w_n, w_off = _agreement(truth["wiki"], rep_w.facts)
-    t_off = [{"fact": r.fact_id, "kind": r.kind, "measured": r.score, "answer": r.answer[:200], "reason": r.reason}
-             for r in rep_t.facts if r.score != 5]  # fmt: skip
+    t_off = [{"fact": r.fact_id, "kind": r.kind, "measured": r.score, "answer": r.answer[:200], "reason": r.reason,
+              "tier": r.tier} for r in rep_t.facts if r.score != 5]  # fmt: skip
+    probed_all = [r for rep in (rep_t, rep_s, rep_w) for r in rep.facts]
     return {
         "name": name,
         "n_probed": len(probed),
@@ -151,6 +179,15 @@ async def measure_one(name: str) -> dict[str, Any]:
         "claims": claims,
         "generate_exit": _generate_exit(d / "manifest.yaml", len(m.stated())),
         "off": {"transcript": t_off, "summary": s_off, "wiki": w_off},
+        "probe_tiers": {t: sum(r.tier == t for r in probed_all) for t in ("encoder", "reader", "unsure")},
+        "probes": probes,
+        "facts": {
+            kind: [
+                {"fact": r.fact_id, "kind": r.kind, "question": r.question, "score": r.score, "tier": r.tier}
+                for r in rep.facts
+            ]
+            for kind, rep in (("transcript", rep_t), ("summary", rep_s), ("wiki", rep_w))
+        },
         "wall_s": time.perf_counter() - t0,
     }
 
@@ -187,6 +224,9 @@ def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "weakly_supported": sum(c["score"] == 2 for c in claims),
         "generate_exit_0": sum(r["generate_exit"] == 0 for r in rows),
         "generate_runs": len(rows),
+        "probe_tiers": {t: sum(r["probe_tiers"][t] for r in rows) for t in ("encoder", "reader", "unsure")},
+        "claim_tiers": {t: sum(c["tiers"].count(t) for c in claims) for t in ("encoder", "reader", "unsure")},
+        "wall_s": sum(r["wall_s"] for r in rows),
     }
 
 
@@ -208,10 +248,62 @@ def table(a: dict[str, Any]) -> str:
         ("correct wiki claims scored 1", pct(a["good_claims_1"], a["good_claims_n"]), "0"),
         ("wiki claims scored 2 (weakly supported)", str(a["weakly_supported"]), "-"),
         ("`memory generate` exits 0", f"{a['generate_exit_0']} of {a['generate_runs']}", str(a["generate_runs"])),
+        ("probes decided by encoder / reader / unsure", " / ".join(str(v) for v in a["probe_tiers"].values()), "-"),
+        ("claim atoms decided by encoder / reader / unsure", " / ".join(str(v) for v in a["claim_tiers"].values()),
+         "-"),
+        ("wall time (s)", f"{a['wall_s']:.1f}", "-"),
     ]  # fmt: skip
     lines = ["| what | measured | known by construction |", "|---|---|---|"]
     lines += [f"| {w} | {m} | {k} |" for w, m, k in rows]
     return "\n".join(lines)
+
+
+async def measure_transcript(name: str) -> dict[str, Any]:
+    """The transcript control alone (``--transcript-only``): every fact probed against the conversation itself, so
+    the known recall is 1.0 and every never-stated probe should abstain. The cheap subset for a slow reader."""
+    from deepeval.memory.artifact import MemoryArtifact
+    from deepeval.memory.conditions import evaluate_artifact
+    from deepeval.memory.judges import EmbeddedMemoryJudge
+    from deepeval.memory.manifest import load_manifest
+    from deepeval.test_case import Turn
+
+    d = _folder(name)
+    m = load_manifest(d / "manifest.yaml")
+    conv = json.loads((d / "conversation.json").read_text(encoding="utf-8"))
+    turns = [Turn(role=t["role"], content=t["content"]) for t in conv["turns"]]
+    judge = EmbeddedMemoryJudge(reader=READER)
+    t0 = time.perf_counter()
+    rep = await evaluate_artifact(
+        m, MemoryArtifact.from_turns(turns), introduced=conv.get("introduced"), judge=judge, precision=False
+    )
+    never = [r for r in rep.facts if r.kind == "never_stated"]
+    return {
+        "name": name,
+        "n_probed": sum(r.kind != "never_stated" for r in rep.facts),
+        "transcript_weighted": rep.recall.weighted,
+        "never_abstained": sum(r.score == 5 for r in never),
+        "never_n": len(never),
+        "probe_tiers": {t: sum(r.tier == t for r in rep.facts) for t in ("encoder", "reader", "unsure")},
+        "facts": [{"fact": r.fact_id, "kind": r.kind, "score": r.score, "tier": r.tier} for r in rep.facts],
+        "wall_s": time.perf_counter() - t0,
+    }
+
+
+def table_transcript(rows: list[dict[str, Any]]) -> str:
+    n = sum(r["n_probed"] for r in rows)
+    weighted = sum(r["transcript_weighted"] * r["n_probed"] for r in rows) / n
+    never, never_n = sum(r["never_abstained"] for r in rows), sum(r["never_n"] for r in rows)
+    tiers = " / ".join(str(sum(r["probe_tiers"][t] for r in rows)) for t in ("encoder", "reader", "unsure"))
+    return "\n".join(
+        [
+            "| what | measured | known by construction |",
+            "|---|---|---|",
+            f"| transcript control, weighted recall ({n} facts) | {weighted:.3f} | 1.000 |",
+            f"| never-stated probes abstained (transcript) | {never}/{never_n} | {never_n}/{never_n} |",
+            f"| probes decided by encoder / reader / unsure | {tiers} | - |",
+            f"| wall time (s) | {sum(r['wall_s'] for r in rows):.1f} | - |",
+        ]
+    )
 
 
 async def run(names: list[str]) -> dict[str, Any]:
@@ -224,13 +316,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="blind-dev", help="blind-dev, blind-test or all")
     ap.add_argument("--json", type=Path, default=None, help="write every measurement here")
     ap.add_argument("--detail", action="store_true", help="print each disagreement (blind-dev only)")
+    ap.add_argument(
+        "--transcript-only",
+        action="store_true",
+        help="only the transcript control (a cheap subset for a reader)",
+    )
+    add_reader_args(ap)
     args = ap.parse_args(argv)
+    global READER
+    READER = reader_from_args(args)
     names = split_names(args.split)
+    if args.transcript_only:
+        rows = [asyncio.run(measure_transcript(n)) for n in names]
+        print(f"split {args.split} (transcript only): {', '.join(names)}")
+        print(reader_note(READER))
+        print(table_transcript(rows))
+        if args.json:
+            args.json.write_text(
+                json.dumps({"manifests": rows}, indent=1, ensure_ascii=False), encoding="utf-8"
+            )
+        return 0
     out = asyncio.run(run(names))
     print(f"split {args.split}: {', '.join(names)}")
+    print(reader_note(READER))
     print(table(out["aggregate"]))
     if args.detail:
-        if args.split != "blind-dev":
+        if args.split not in ("blind-dev", "dev2"):
             print("--detail is for blind-dev only (blind-test is never read item by item)", file=sys.stderr)
         else:
             for r in out["manifests"]:

@@ -34,6 +34,14 @@ def regression_env(tmp_path, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _no_local_reader(request, monkeypatch):
+    """The embedded judge's local reader is off unless a test is marked ``real_model`` (a developer's installed
+    model must not change what the encoder-only tests assert)."""
+    if request.node.get_closest_marker("real_model") is None:
+        monkeypatch.setenv("DEEPEVAL_READER", "off")
+
+
+@pytest.fixture(autouse=True)
 def _registered_secrets_restored():
     """Secrets a test registers (a model's key, URL credentials) are process-wide by design; forget them after
     the test, so a test asserting what ``redact`` leaves alone does not depend on which tests ran before it."""

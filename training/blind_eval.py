@@ -5,6 +5,8 @@ Usage (from the repo root, venv active)::
 
     python training/blind_eval.py                 # every set under training/blind/{rel,kr}, both splits
     python training/blind_eval.py --split blind_dev --metric answer_relevancy --no-write
+    python training/blind_eval.py --split blind_dev --no-write --reader /work/models/<reader>.gguf \
+        --reader-cache /tmp/reader.jsonl --json-dir /tmp/je   # the cascade with the local reader
 
 Protocol (training/blind/README.md): blind-dev failures may be read (``deepeval judge-eval ... --html``);
 blind-test is only scored: this script prints and stores its summary numbers, never its items.
@@ -21,8 +23,11 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO))
 
 from deepeval.judge_eval import a_run, load_items, summarize  # noqa: E402
+from deepeval.judge_eval.report import to_json  # noqa: E402
+from training.reader_tools import add_reader_args, reader_from_args, reader_note  # noqa: E402
 
 REPORT = REPO / "training" / "report.json"
 BLIND = REPO / "training" / "blind"
@@ -32,13 +37,13 @@ SPLITS = ("blind_dev", "blind_test")
 def sets() -> list[tuple[str, str, Path]]:
     """``(metric, split, path)`` of every blind set present."""
     out = []
-    for folder in ("rel", "kr"):
+    for folder in ("rel", "kr", "dev2/rel", "dev2/kr"):
         for path in sorted((BLIND / folder).glob("*.jsonl")):
             metric, _, split = path.stem.rpartition(".")
-            if folder == "kr":  # kr/blind_dev.jsonl, kr/blind_test.jsonl
+            if folder.endswith("kr"):  # kr/blind_dev.jsonl, kr/blind_test.jsonl
                 metric, split = "knowledge_retention", path.stem
             if split in SPLITS:
-                out.append((metric, split, path))
+                out.append((metric, f"{folder.split('/')[0]}:{split}" if "/" in folder else split, path))
     return out
 
 
@@ -64,9 +69,26 @@ def numbers(summary: dict[str, Any]) -> dict[str, Any]:
     if summary.get("grades"):
         out.update({f"grade_{k}": v for k, v in summary["grades"].items()})
     if summary["metric"] == "knowledge_retention":
-        row = summary["confusion"].get("keeps", {})
-        out["keeps_judged_keeps"] = row.get("keeps", 0) / sum(row.values()) if row else None
+        out["keeps_judged_keeps"] = b.get("negative_recall")
+        out["forgets_caught"] = b.get("positive_recall")
+    tiers = summary.get("tiers")
+    if tiers:
+        out["unsure_share"] = tiers["unsure"]["share"]
+        out["reader_share"] = tiers["reader"]["share"]
+        out["reader_asked_share"] = tiers["reader_asked_share"]
+        out["sure_accuracy"] = tiers["sure_accuracy"]
     return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in out.items()}
+
+
+def judges(metric: str, reader: Any) -> dict[str, Any]:
+    """``a_run`` keywords that put ``reader`` behind the embedded judge (the memory judge for memory sets)."""
+    if metric in ("memory_grade", "claim_support"):
+        from deepeval.memory.judges import EmbeddedMemoryJudge
+
+        return {"model": EmbeddedMemoryJudge(reader=reader)}
+    from deepeval.models.embedded.judge import EmbeddedJudge
+
+    return {"system_one_model": EmbeddedJudge(reader), "eval_mode": "hybrid"}
 
 
 def main() -> None:
@@ -81,7 +103,22 @@ def main() -> None:
         help="read the summaries from `deepeval judge-eval --json` files named <metric>.<split>.json in this folder "
         "where present (same numbers, no rerun)",
     )
+    ap.add_argument("--json-dir", type=Path, default=None, help="write each run's judge-eval JSON here")
+    ap.add_argument(
+        "--limit",
+        type=int,
+        default=None,
+        help="only the first N items of each set, by file order (--no-write)",
+    )
+    add_reader_args(ap)
     args = ap.parse_args()
+    reader = reader_from_args(args)
+    if args.limit is not None and not args.no_write:
+        raise SystemExit("--limit runs are printed (--no-write); training/report.json keeps whole sets")
+    if reader is not None and not args.no_write:
+        raise SystemExit(
+            "--reader runs are printed (--no-write); training/report.json keeps the shipped judge"
+        )
     report = json.loads(REPORT.read_text()) if REPORT.exists() else {}
     blind: dict[str, Any] = dict(report.get("blind", {}))
     blind["about"] = (
@@ -90,15 +127,23 @@ def main() -> None:
         "(hybrid mode, per labelled unit); baseline: word overlap (relevancy, claims, grades) or always keeps (KR)"
     )
     for metric, split, path in sets():
-        if (args.split and split != args.split) or (args.metric and metric != args.metric):
+        if (args.split and split.rpartition(":")[2] != args.split) or (args.metric and metric != args.metric):
             continue
         saved = args.from_json / f"{metric}.{split}.json" if args.from_json else None
         if saved is not None and saved.exists():
             got = numbers(json.loads(saved.read_text())["summary"])
         else:
-            got = numbers(summarize(asyncio.run(a_run(metric, load_items(path, metric)))))
+            items = load_items(path, metric, args.limit)
+            run = asyncio.run(a_run(metric, items, **judges(metric, reader)))
+            summary = summarize(run)
+            got = numbers(summary)
+            if args.json_dir is not None:
+                args.json_dir.mkdir(parents=True, exist_ok=True)
+                (args.json_dir / f"{metric}.{split}.json").write_text(to_json(run, summary))
         blind.setdefault(metric, {})[split] = got
-        print(f"{metric:22s} {split:10s} " + " ".join(f"{k}={v}" for k, v in got.items()), flush=True)
+        part = f" (first {args.limit} items)" if args.limit is not None else ""
+        print(f"{metric:22s} {split:10s}{part} " + " ".join(f"{k}={v}" for k, v in got.items()), flush=True)
+        print(f"  {reader_note(reader)}", flush=True)
     if not args.no_write:
         report["blind"] = blind
         REPORT.write_text(json.dumps(report, indent=1) + "\n")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from _support.conversations import PRECISION_FIRST
 from _support.markers import REGRESSION, known_limit
 from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -65,8 +64,8 @@ def test_honouring_an_allergy_is_not_forgetting() -> None:
     assert _kr(turns) == 1.0
 
 
-@PRECISION_FIRST
 def test_spanish_forgetting_is_caught() -> None:
+    """Unsure on the encoder alone (P ~0.46): counted by its P, so below 1.0."""
     turns = [
         _user("Me llamo Ana y soy alérgica a los cacahuetes."),
         _assistant("Hola Ana."),

@@ -47,8 +47,8 @@ def test_control_reasking_the_budget_is_forgetting() -> None:
     assert _kr("What's your budget?") == 0.5
 
 
-@PRECISION_FIRST
 def test_changed_amount_in_a_compound_fact_is_caught() -> None:
+    """The encoder alone is unsure of this turn (P ~0.46): it is marked unsure and counts by its P, below 1.0."""
     turns = [
         Turn(role="user", content="I have two kids and a budget of $1,500."),
         Turn(role="assistant", content="Got it."),
@@ -157,8 +157,8 @@ def test_short_confirmation_with_the_corrected_name_is_not_forgetting() -> None:
     assert _correction_kr("Sent to John Smith.") == 1.0
 
 
-@PRECISION_FIRST
 def test_control_old_spelling_after_the_correction_is_caught() -> None:
+    """Unsure on the encoder alone (P ~0.46): counted by its P, so below 1.0, not rounded to keeping."""
     assert _correction_kr("Sent to Jon Smith.") < 1.0
 
 
@@ -197,7 +197,7 @@ def _occupation_kr(last: str) -> float:
     "last",
     [
         "What do you do for a living?",
-        pytest.param("As a teacher, you might enjoy a quiet museum.", marks=PRECISION_FIRST),
+        "As a teacher, you might enjoy a quiet museum.",  # unsure on the encoder alone: counted by its P
     ],
 )
 def test_occupation_reask_or_contradiction_is_caught(last: str) -> None:

@@ -36,6 +36,9 @@ KNOWN_KEYS: dict[str, str] = {
     "LOCAL_MODEL_API_KEY": "API key of the OpenAI-compatible server",
     "LOCAL_MODEL_FORMAT": "structured-output format: json_schema | json | text",
     "GGUF_MODEL_PATH": "a .gguf file run in-process as the default LLM judge (GGUFModel; gguf extra)",
+    "DEEPEVAL_READER": "the embedded judge's local reader: auto (default: the catalog's reader when installed), off, a "
+    "catalog model name, or a .gguf file",
+    "DEEPEVAL_READER_THREADS": "CPU threads of the local reader (default: llama.cpp's choice)",
     "DEEPEVAL_MODELS_DIR": "folder of models assembled from PyPI chunk packages (default ~/.cache/deepeval/models)",
     "GGUF_MODEL_N_CTX": "context window of the GGUF judge in tokens (default 4096)",
     "GGUF_MODEL_MAX_TOKENS": "most tokens the GGUF judge generates per call (default 512)",

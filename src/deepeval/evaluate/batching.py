@@ -114,6 +114,8 @@ def split_answers(
             nouls={own: answers.nouls[p] for p, own in member.ids.items() if p in answers.nouls},
             choices={own: answers.choices[p] for p, own in member.ids.items() if p in answers.choices},
             scores={own: answers.scores[p] for p, own in member.ids.items() if p in answers.scores},
+            tiers={own: answers.tiers[p] for p, own in member.ids.items() if p in answers.tiers},
+            stages={own: answers.stages[p] for p, own in member.ids.items() if p in answers.stages},
             model=answers.model,
             input_tokens=in_t,
             output_tokens=out_t,

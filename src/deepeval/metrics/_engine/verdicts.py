@@ -14,11 +14,13 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-Verdict = Literal["yes", "no", "borderline"]
+Verdict = Literal["yes", "no", "borderline", "unsure"]
 
 YES: Verdict = "yes"
 NO: Verdict = "no"
 BORDERLINE: Verdict = "borderline"
+#: ours: a cascading System One judge (the embedded judge) where no stage was sure; never parsed from an LLM reply
+UNSURE: Verdict = "unsure"
 
 _WORDS: dict[str, Verdict] = {
     "yes": YES,

@@ -101,6 +101,8 @@ class AnswerRelevancyMetric(EngineMetric):
         self.statements = list(statements)
         ctx.log_verdicts("Verdicts", judged)
         counts = {v: sum(d.verdict == v for d in decisions.values()) for v in ("yes", "no", "borderline")}
+        if any(d.unsure for d in decisions.values()):
+            counts["unsure"] = sum(d.unsure for d in decisions.values())
         breakdown: dict[str, Any] = {
             "statements": len(statements),
             **counts,
@@ -150,17 +152,24 @@ def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> s
     n = len(judged)
     bad = [j for j in judged if j["verdict"] == "no"]
     unsure = [j for j in judged if j["verdict"] == "borderline"]
+    undecided = [j for j in judged if j["verdict"] == "unsure"]
     note = weighted_note(judged)
-    if not bad and not unsure:
+    if not bad and not unsure and not undecided:
         return f"The score is {score:.2f} because all {n} statements of the output are relevant to the input{note}."
 
     def show(j: Mapping[str, Any]) -> str:
         p = j.get("p_yes")
         return f"{j['statement']!r}" + (f" (P(relevant)={p:.2f})" if p is not None else "")
 
-    parts = [f"The score is {score:.2f}: {n - len(bad)} of {n} statements count as relevant{note}."]
+    parts = [
+        f"The score is {score:.2f}: {n - len(bad) - len(undecided)} of {n} statements count as relevant{note}."
+    ]
     if bad:
         parts.append(f"Irrelevant to the input: {'; '.join(show(j) for j in bad)}.")
     if unsure:
         parts.append(f"Borderline (counted as relevant): {'; '.join(show(j) for j in unsure)}.")
+    if undecided:
+        parts.append(
+            f"Unsure (the judge could not tell; counted by probability): {'; '.join(show(j) for j in undecided)}."
+        )
     return " ".join(parts)

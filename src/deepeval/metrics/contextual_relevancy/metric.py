@@ -242,19 +242,27 @@ class ContextualRelevancyMetric(EngineMetric):
 def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:
     """Reason built from the verdicts alone (hybrid mode without an LLM)."""
     n = len(judged)
-    bad = [j for j in judged if j["verdict"] != "yes"]
+    bad = [j for j in judged if j["verdict"] not in ("yes", "unsure")]
+    undecided = [j for j in judged if j["verdict"] == "unsure"]
     note = weighted_note(judged)
-    if not bad:
+    if not bad and not undecided:
         return f"The score is {score:.2f} because all {n} statements of the retrieval context are relevant to the input{note}."
 
     def show(j: Mapping[str, Any]) -> str:
         p = j.get("p_yes")
         return f"node {j['node']}: {j['statement']!r}" + (f" (P(relevant)={p:.2f})" if p is not None else "")
 
-    return (
-        f"The score is {score:.2f}: {n - len(bad)} of {n} statements of the retrieval context are relevant{note}. "
-        f"Not relevant to the input: {'; '.join(show(j) for j in bad)}."
-    )
+    kept = n - len(bad) - len(undecided)
+    parts = [
+        f"The score is {score:.2f}: {kept} of {n} statements of the retrieval context are relevant{note}."
+    ]
+    if bad:
+        parts.append(f"Not relevant to the input: {'; '.join(show(j) for j in bad)}.")
+    if undecided:
+        parts.append(
+            f"Unsure (the judge could not tell; counted by probability): {'; '.join(show(j) for j in undecided)}."
+        )
+    return " ".join(parts)
 
 
 def _deepeval_node_prompt(template: Any) -> Any:

@@ -33,7 +33,7 @@ from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_turns
 from deepeval.metrics._engine.schemas import BinaryVerdict
 from deepeval.metrics._engine.system_one import WeightedQuestion
-from deepeval.metrics._engine.template_calls import call_template
+from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.knowledge_retention.prompts import KnowledgeRetentionTemplate
@@ -112,10 +112,13 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         ]
         ctx.log_verdicts("Verdicts (yes = attrition)", judged)
         attritions = sum(d.verdict == "yes" for d in decisions.values())
-        score = (len(decisions) - attritions) / len(decisions)
+        unsure = [d for d in decisions.values() if d.unsure]
+        # a turn no judge stage was sure of counts by its P(attrition), never rounded to a side
+        expected = attritions + sum(d.probability or 0.0 for d in unsure)
+        score = (len(decisions) - expected) / len(decisions)
         breakdown.update(
             attritions=attritions,
-            retained=len(decisions) - attritions,
+            retained=len(decisions) - attritions - len(unsure),
             **decision_sources(decisions),
         )
         reason = await self._explain(ctx, score, judged, deterministic_reason) if ctx.include_reason else None
@@ -189,15 +192,28 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         # every fact travels once, in the state; each turn's question names the ones known by then
         all_facts = list(dict.fromkeys(f for c in checks.values() for f in c["facts"]))
         position = {f: i for i, f in enumerate(all_facts)}
+        conversation = [
+            {"role": t.role, "content": t.content} for t in turns
+        ]  # one list, shared by reference
+        reads_turns = takes(self.question_set.turn_attrition, "conversation")
+
+        def question(c: dict[str, Any]) -> Any:
+            ids = [position[f] for f in c["facts"]]
+            if reads_turns:
+                return self.question_set.turn_attrition(
+                    c["facts"],
+                    c["message"],
+                    c["user_message"],
+                    ids,
+                    conversation=conversation,
+                    turn_index=c["turn"],
+                )
+            return self.question_set.turn_attrition(c["facts"], c["message"], c["user_message"], ids)
+
         decisions = await decide(
             ctx,
             state={"note": DECISION_NOTE, "facts": all_facts},
-            questions={
-                q: self.question_set.turn_attrition(
-                    c["facts"], c["message"], c["user_message"], [position[f] for f in c["facts"]]
-                )
-                for q, c in checks.items()
-            },
+            questions={q: question(c) for q, c in checks.items()},
             to_verdict=binary_from_probability,
             llm_decide=llm_decide,
         )
@@ -297,7 +313,8 @@ def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> s
     """Reason built from the verdicts alone (hybrid mode without an LLM)."""
     n = len(judged)
     bad = [j for j in judged if j["attrition"]]
-    if not bad:
+    unsure = [j for j in judged if j.get("verdict") == "unsure"]
+    if not bad and not unsure:
         return f"The score is {score:.2f} because all {n} checked assistant turns keep the facts the user stated."
 
     def show(j: Mapping[str, Any]) -> str:
@@ -306,7 +323,13 @@ def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> s
             f" (P(attrition)={p:.2f})" if p is not None else ""
         )
 
-    return (
-        f"The score is {score:.2f}: {n - len(bad)} of {n} checked assistant turns keep the user's facts. "
-        f"Forgot, contradicted or re-asked: {'; '.join(show(j) for j in bad)}."
-    )
+    kept = n - len(bad) - len(unsure)
+    parts = [f"The score is {score:.2f}: {kept} of {n} checked assistant turns keep the user's facts."]
+    if bad:
+        parts.append(f"Forgot, contradicted or re-asked: {'; '.join(show(j) for j in bad)}.")
+    if unsure:
+        parts.append(
+            f"Unsure (the judge could not tell; each counts by its P(attrition)): "
+            f"{'; '.join(show(j) for j in unsure)}."
+        )
+    return " ".join(parts)

@@ -19,7 +19,7 @@ from deepeval.metrics.knowledge_retention.prompts import CORRECTIONS_RULE
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
-QUESTION_SET_VERSION = "knowledge_retention-q/2026-5"
+QUESTION_SET_VERSION = "knowledge_retention-q/2026-6"
 
 RETENTION_LEVELS = [
     "forgets most facts",
@@ -51,17 +51,26 @@ class KnowledgeRetentionQuestions:
         assistant_message: str,
         user_message: str | None,
         fact_ids: Sequence[int] | None = None,
+        conversation: Sequence[Mapping[str, str]] | None = None,
+        turn_index: int | None = None,
     ) -> NoulQuestion:
         """Yes = the assistant message forgets/contradicts a known fact or re-asks for it (kind ``turn_attrition``).
         What counts as attrition is said once, in the request state's ``note`` (:data:`DECISION_NOTE`).
 
         ``fact_ids``: the facts' positions in the state's ``facts`` list, which then carries every fact once for
         all the questions of the request (a conversation's facts would otherwise be repeated, growing, in each
-        turn's question); without it the facts are quoted here."""
+        turn's question); without it the facts are quoted here.
+
+        ``conversation`` and ``turn_index``: the whole conversation (one list shared by every question of the
+        request) and this message's position in it, for local judges that read the turns before the message (the
+        embedded judge's reader); they travel in ``data`` only, never over the wire."""
         last_user = f"User's message just before:\n{quote('user', user_message)}\n" if user_message else ""
         data: dict[str, object] = {"facts": list(facts), "assistant_message": assistant_message}
         if user_message is not None:
             data["user_message"] = user_message
+        if conversation is not None and turn_index is not None:
+            data["conversation"] = conversation
+            data["turn_index"] = turn_index
         known = (
             f"Facts: `facts` {', '.join(str(i) for i in fact_ids)}\n"
             if fact_ids is not None

@@ -12,18 +12,31 @@ Answer shapes: a :class:`NoulQuestion` gets ``NoulAnswer(probability=P(yes))``; 
 ``confidence`` ``(p_max - 1/n) / (1 - 1/n)``. For a yes/no kind asked as a score over ``n`` levels, the level
 distribution is Binomial(n - 1, P(yes)) (ours: an ordinal spread with expected level ``(n - 1) * P(yes)``).
 Choice questions are not supported. Cost is 0 (local, no tokens billed).
+
+The cascade (:mod:`deepeval.models.embedded.cascade`): a yes/no decision question whose encoder P falls in its
+kind's unsure band goes to the local reader (:mod:`deepeval.models.embedded.reader`, a GGUF instruct model, when
+one is installed or configured); its calibrated answer decides when it is sure, else the answer is marked unsure.
+``SystemOneAnswers.tiers`` says for each decision question which stage answered (``encoder``, ``reader``,
+``unsure``), ``SystemOneAnswers.stages`` each stage's P where the reader was asked. The reader's questions of one
+request are asked in request order under one lock, so one conversation's turns reuse llama.cpp's prompt cache.
 """
 
 from __future__ import annotations
 
+import asyncio
+import sys
 import threading
+import time
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from deepeval.errors import ErrorKind, SystemOneError, UnsupportedQuestionError
+from deepeval._concurrency import run_sync
+from deepeval.errors import ErrorKind, JudgeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
-from deepeval.models.embedded import encoder, features
+from deepeval.models.embedded import cascade, encoder, features
 from deepeval.models.embedded.names import MODEL_NAME
 from deepeval.models.embedded.question_kinds import KINDS, Asked, Texts, binomial_levels
+from deepeval.models.embedded.reader import Reader, configured_reader
 from deepeval.models.system_one.schema import (
     NoulAnswer,
     NoulQuestion,
@@ -106,13 +119,19 @@ def _prefetch(state: Any, questions: Questions) -> None:
 
 class EmbeddedJudge(DeepEvalBaseSystemOneModel):
     """The embedded offline judge (see module docstring). Thread-safe; construct through
-    :func:`get_embedded_judge` to share one instance (and its caches) per process."""
+    :func:`get_embedded_judge` to share one instance (and its caches) per process.
+
+    Args:
+        reader: the local reader asked where the encoder is unsure (:mod:`deepeval.models.embedded.cascade`);
+            None: the encoder answers alone and marks its unsure answers as such.
+    """
 
     #: in-process, no context window: long test cases are judged, not refused (deepeval has no such judge)
     enforce_request_budget: ClassVar[bool] = False
 
-    def __init__(self) -> None:
-        super().__init__(model=MODEL_NAME)
+    def __init__(self, reader: Reader | None = None) -> None:
+        self.reader = reader
+        super().__init__(model=self.get_model_name())
 
     def load_model(self, *args: Any, **kwargs: Any) -> Any:
         from deepeval.models.embedded.calibrated import load_models
@@ -120,7 +139,8 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
         return load_models()  # coefficients only; the encoder loads on first use
 
     def get_model_name(self) -> str:
-        return MODEL_NAME
+        reader = getattr(self, "reader", None)
+        return MODEL_NAME if reader is None else f"{MODEL_NAME} + reader {reader.name}"
 
     def share_weight(self, probability: float) -> float | None:
         """Its probabilities are recalibrated on the blind-dev sets, so a share score weighs each statement by them
@@ -130,14 +150,30 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
         return share_weight(probability)
 
     def decide(self, state: Any, questions: Questions) -> tuple[SystemOneAnswers, float | None]:
-        """Answer every question; returns ``(answers, 0.0)``.
+        """Answer every question; returns ``(answers, 0.0)``. ``answers.tiers`` says for each yes/no decision
+        question which stage answered it (``encoder``, ``reader``) or that none was sure (``unsure``).
 
         Raises:
             UnsupportedQuestionError: a question has no kind, an unknown kind, or is a choice question.
             SystemOneError: (kind ``bad_request``) a field the kind needs is missing.
         """
-        nouls: dict[str, NoulAnswer] = {}
-        scores: dict[str, ScoreAnswer] = {}
+        encoded = self._encode(state, questions)
+        asked = self._reader_questions(questions, encoded)
+        read = run_sync(self._read(asked)) if asked else {}
+        return self._answers(questions, encoded, read), 0.0
+
+    async def a_decide(self, state: Any, questions: Questions) -> tuple[SystemOneAnswers, float | None]:
+        """:meth:`decide` without blocking the event loop: the encoder runs in a worker thread, the reader's
+        calls are awaited."""
+        encoded = await asyncio.to_thread(self._encode, state, questions)
+        asked = self._reader_questions(questions, encoded)
+        read = await self._read(asked) if asked else {}
+        return self._answers(questions, encoded, read), 0.0
+
+    # -- the stages -------------------------------------------------------------------------------------------
+    def _encode(self, state: Any, questions: Questions) -> _Encoded:
+        """The encoder's answers (yes/no: P(yes); score: level distribution) and each question's fields."""
+        encoded = _Encoded()
         memo: dict[str, Any] = {}
         _prefetch(state, questions)
         for qid, question in questions.items():
@@ -159,25 +195,125 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
             spec = KINDS[kind]
             fields = _fields(state, question)
             _require(fields, kind, *spec.fields)
+            encoded.fields[qid] = fields
             asked = Asked(kind, fields, memo, MODEL_NAME)
             if isinstance(question, NoulQuestion):
-                nouls[qid] = NoulAnswer(probability=spec.probability(asked))
+                encoded.nouls[qid] = spec.probability(asked)
             elif spec.levels is not None:
-                scores[qid] = _score_answer(_fit_levels(spec.levels(asked), len(question.levels)))
+                encoded.scores[qid] = _fit_levels(spec.levels(asked), len(question.levels))
             else:
-                scores[qid] = _score_answer(binomial_levels(spec.probability(asked), len(question.levels)))
-        return SystemOneAnswers(nouls=nouls, scores=scores, model=MODEL_NAME), 0.0
+                encoded.scores[qid] = binomial_levels(spec.probability(asked), len(question.levels))
+        return encoded
+
+    def _reader_questions(
+        self, questions: Questions, encoded: _Encoded
+    ) -> list[tuple[str, str, dict[str, Any]]]:
+        """``(id, kind, fields)`` of the yes/no questions the encoder is unsure of, in request order; none without a
+        reader."""
+        if self.reader is None:
+            return []
+        out = []
+        for qid, p in encoded.nouls.items():
+            kind = questions[qid].kind
+            if (
+                kind is not None
+                and self.reader.asks(kind)
+                and cascade.reader_reads(kind)
+                and cascade.needs_reader(kind, p)
+            ):
+                out.append((qid, kind, encoded.fields[qid]))
+        return out
+
+    async def _read(self, asked: list[tuple[str, str, dict[str, Any]]]) -> dict[str, float]:
+        """The reader's P(yes) for each question it answered, asked one after another under the reader's batch
+        lock (a conversation's turns stay together for the prompt cache); a failed call leaves its question to
+        the encoder."""
+        assert self.reader is not None
+        out: dict[str, float] = {}
+        progress = _Progress(len(asked), self.reader.name)
+        async with self.reader.batch_lock():
+            for i, (qid, kind, fields) in enumerate(asked):
+                try:
+                    answer = await self.reader.a_answer(kind, fields)
+                except JudgeError:
+                    answer = None
+                if answer is not None:
+                    out[qid] = answer.probability
+                progress.step(i + 1)
+        progress.done()
+        return out
+
+    def _answers(self, questions: Questions, encoded: _Encoded, read: dict[str, float]) -> SystemOneAnswers:
+        nouls: dict[str, NoulAnswer] = {}
+        tiers: dict[str, str] = {}
+        stages: dict[str, dict[str, float]] = {}
+        for qid, p in encoded.nouls.items():
+            kind = questions[qid].kind
+            settled, tier = cascade.settle(kind, p, read.get(qid))
+            nouls[qid] = NoulAnswer(probability=min(1.0, max(0.0, settled)))
+            if kind in cascade.ENCODER_BANDS:
+                tiers[qid] = tier
+            if qid in read:
+                stages[qid] = {"encoder": p, "reader": read[qid]}
+        scores = {qid: _score_answer(dist) for qid, dist in encoded.scores.items()}
+        return SystemOneAnswers(
+            nouls=nouls, scores=scores, model=self.get_model_name(), tiers=tiers, stages=stages
+        )
 
 
-_instance: EmbeddedJudge | None = None
+@dataclass
+class _Encoded:
+    nouls: dict[str, float] = field(default_factory=dict)
+    scores: dict[str, list[float]] = field(default_factory=dict)
+    fields: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+#: a request with at least this many reader questions shows a progress line (on a terminal)
+PROGRESS_MIN = 8
+
+
+class _Progress:
+    """One line on stderr, rewritten in place, while a long request's questions go through the reader (only when
+    stderr is a terminal and the request has at least :data:`PROGRESS_MIN` of them)."""
+
+    def __init__(self, total: int, name: str) -> None:
+        self.total = total
+        self.name = name
+        self.t0 = time.perf_counter()
+        self.on = total >= PROGRESS_MIN and sys.stderr.isatty()
+
+    def step(self, done: int) -> None:
+        if self.on:
+            elapsed = time.perf_counter() - self.t0
+            sys.stderr.write(
+                f"\rdeepeval: local reader {self.name}: {done}/{self.total} unsure questions read ({elapsed:.0f} s)"
+            )
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.on:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+_instances: dict[Reader | None, EmbeddedJudge] = {}
 _instance_lock = threading.Lock()
 
 
 def get_embedded_judge() -> EmbeddedJudge:
-    """The process-wide :class:`EmbeddedJudge` (created on first call; the encoder loads on first use)."""
-    global _instance
-    if _instance is None:
+    """The process-wide :class:`EmbeddedJudge` with the reader the settings select
+    (:func:`deepeval.models.embedded.reader.configured_reader`: the installed default reader unless
+    ``DEEPEVAL_READER`` says otherwise); one instance per reader, created on first call (the encoder and the reader
+    load on first use).
+
+    Raises:
+        ConfigurationError: ``DEEPEVAL_READER`` names a reader that is not there.
+    """
+    reader = configured_reader()
+    judge = _instances.get(reader)
+    if judge is None:
         with _instance_lock:
-            if _instance is None:
-                _instance = EmbeddedJudge()
-    return _instance
+            judge = _instances.get(reader)
+            if judge is None:
+                judge = _instances[reader] = EmbeddedJudge(reader)
+    return judge

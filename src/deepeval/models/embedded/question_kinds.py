@@ -125,6 +125,25 @@ def _claim_texts(fields: dict[str, Any], out: Texts) -> None:
     out.passages.update((_str(fields, "claim"), *features.sentences_of(_str(fields, "source"))))
 
 
+def _stated_texts(fields: dict[str, Any], out: Texts) -> None:
+    out.passages.update(
+        (_str(fields, "fact") or _str(fields, "question"), *features.sentences_of(_str(fields, "text")))
+    )
+
+
+def _fact_stated(a: Asked) -> float:
+    """The encoder's P(the text states the fact): claim support of the fact, or of the question (whose words an
+    answering text repeats) when a question is asked instead."""
+    fact = a.text("fact") or a.text("question")
+    if not fact:
+        raise UnsupportedQuestionError(
+            "question kind 'fact_stated' needs the field 'fact' or 'question'",
+            model=a.model,
+            question_kind=K.FACT_STATED,
+        )
+    return scorers.claim_supported(fact, a.text("text"))
+
+
 def _ar_texts(fields: dict[str, Any], out: Texts) -> None:
     out.queries.add(_str(fields, "input"))
     output = fields.get("actual_output", fields.get("actualOutput"))
@@ -186,6 +205,7 @@ KINDS: dict[str, KindSpec] = {
         lambda a: scorers.claim_supported(str(a.fields["claim"]), str(a.fields["source"])),
         texts=_claim_texts,
     ),
+    K.FACT_STATED: KindSpec(("text",), _fact_stated, texts=_stated_texts),
     K.TURN_ATTRITION: KindSpec(_TURN, _turn("attrition")),
     K.TURN_FORGETS: KindSpec(_TURN, _turn("forgets")),
     K.TURN_REASKS: KindSpec(_TURN, _turn("reasks")),

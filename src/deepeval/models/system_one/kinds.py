@@ -26,6 +26,10 @@ TURN_REASKS = "turn_reasks"
 CLAIM_SUPPORTED = "claim_supported"
 #: score, 5 levels (index 0..4 = grades 1..5). fields: question, expected, answer.
 ANSWER_MATCHES_EXPECTED = "answer_matches_expected"
+#: noul. fields: text, and fact (a statement) or question. P(yes) = the text states the fact (or states the answer
+#: to the question); something on the same topic that does not say it is "no". Memory never-stated probes and
+#: claim support ask it.
+FACT_STATED = "fact_stated"
 
 # --- whole-metric kinds (system_one mode); state = the raw test case ------------------------------------------
 AR_ALL_RELEVANT = "answer_relevancy.all_relevant"  # noul, weight 2; fields: input, actual_output
@@ -50,6 +54,7 @@ DECISION_KINDS = frozenset(
         TURN_REASKS,
         CLAIM_SUPPORTED,
         ANSWER_MATCHES_EXPECTED,
+        FACT_STATED,
     }
 )
 WHOLE_METRIC_KINDS = frozenset(

@@ -143,6 +143,11 @@ class SystemOneAnswers(BaseModel):
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    #: ours: which stage of a cascading judge gave each answer (question id -> ``encoder``, ``reader`` or
+    #: ``unsure`` when no stage was sure); empty for a single-stage judge
+    tiers: dict[str, str] = Field(default_factory=dict)
+    #: ours: each stage's own P(yes) for the questions a cascading judge passed on (question id -> {stage: P})
+    stages: dict[str, dict[str, float]] = Field(default_factory=dict)
 
     def get(self, question_id: str) -> SystemOneAnswer | None:
         return self.nouls.get(question_id) or self.choices.get(question_id) or self.scores.get(question_id)
