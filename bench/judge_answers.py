@@ -200,17 +200,17 @@ def _ours_statements(text: str) -> Any:
 
 
 def _ours_facts(text: str) -> Any:
+    """Our fact extraction (``Knowledge``): ``{"data": {topic: value}, "supersedes": [topic, ...]}``."""
     message = _block(text, "USER_MESSAGE") or ""
     earlier = fact_pairs(_block(text, "EARLIER") or "")
-    facts, supersedes = [], []
+    data: dict[str, str] = {}
+    supersedes: list[str] = []
     for k, v in fact_pairs(message).items():
         old = earlier.get(k)
+        data[k.lower()] = v
         if old is not None and old != v:
-            facts.append(f"The user's {k.lower()} is {v}. (corrects an earlier statement)")
-            supersedes.append(f"The user's {k.lower()} is {old}.")
-        else:
-            facts.append(f"The user's {k.lower()} is {v}.")
-    return {"facts": facts, "supersedes": supersedes}
+            supersedes.append(k.lower())
+    return {"data": data, "supersedes": supersedes}
 
 
 def _ours_claims(text: str) -> Any:
@@ -254,9 +254,13 @@ def _ours_texts_statements(text: str) -> Any:
 
 
 def _ours_node_verdicts(text: str) -> Any:
-    """Our llm ContextualRelevancy call: split one document and judge each sentence (as deepeval's prompt)."""
-    node = _block(text, "DOCUMENT") or ""
-    sentences = split_sentences(node) or ([node] if node.strip() else [])
+    """Our llm ContextualRelevancy call: split one document and judge each sentence (as deepeval's prompt); or, in
+    the hybrid fallback, judge the statements given (each copied into its verdict)."""
+    node = _block(text, "DOCUMENT")
+    if node is None:
+        sentences = _items(text)
+    else:
+        sentences = split_sentences(node) or ([node] if node.strip() else [])
     return {"verdicts": [{"statement": s, "reason": None, **_verdict(s, False)} for s in sentences]}
 
 
@@ -323,7 +327,7 @@ RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Build
     ("deepeval.kr.extract", _has("extract **only the factual information"), _text_only(_de_kr_extract)),
     ("deepeval.kr.verdict", _has("**contradicts** or **forgets**"), _text_only(_de_kr_verdict)),
     ("deepeval.reason", _has("'reason' key providing the reason"), _text_only(_reason)),
-    ("ours.facts", _schema_has("facts"), _text_only(_ours_facts)),
+    ("ours.facts", _schema_has("supersedes"), _text_only(_ours_facts)),
     ("ours.statements", _schema_has("statements"), _text_only(_ours_statements)),
     ("ours.claims", _schema_has("claims"), _text_only(_ours_claims)),
     ("ours.texts_statements", _schema_has("texts"), _text_only(_ours_texts_statements)),

@@ -4,7 +4,8 @@ An extractor may offer ``fact_updates(user_message, previous)`` (sync or async) 
 and ``superseded`` lists (the LLM extractor and the embedded deterministic extractor both do); otherwise only
 ``facts()`` is used and nothing is superseded. A superseded fact is matched to a known fact exactly, or when their
 ``rapidfuzz`` token-sort similarity (0-100, case-insensitive) is at least :data:`SAME_FACT_SIMILARITY`, since an LLM
-may reword the fact it supersedes.
+may reword the fact it supersedes, or by topic: the LLM extractor writes facts as ``"topic: value"`` (see
+:class:`~deepeval.metrics._engine.extractor.Knowledge`) and may name only the topic it supersedes.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ async def fact_changes(
     result = fn(user_message, previous)
     if inspect.isawaitable(result):
         result = await result
-    return FactChanges(list(result.added), list(result.superseded))
+    return FactChanges(list(result.added), list(result.superseded), getattr(result, "knowledge", None))
 
 
 def same_fact(a: str, b: str) -> bool:
@@ -41,7 +42,21 @@ def same_fact(a: str, b: str) -> bool:
     return bool(fuzz.token_sort_ratio(a.lower(), b.lower()) >= SAME_FACT_SIMILARITY)
 
 
+def _topic(fact: str) -> str:
+    """The ``topic`` of a ``"topic: value"`` fact, casefolded; ``""`` when the fact has no such prefix."""
+    head, sep, _ = fact.partition(":")
+    return head.strip().casefold() if sep and head.strip() and len(head) <= 60 else ""
+
+
+def supersedes(superseded: str, fact: str) -> bool:
+    """Whether the entry ``superseded`` (a fact as first stated, or just its topic) names the known ``fact``."""
+    if same_fact(fact, superseded):
+        return True
+    topic = _topic(fact)
+    return bool(topic) and topic in (superseded.strip().casefold(), _topic(superseded))
+
+
 def apply_changes(known: Sequence[str], changes: FactChanges) -> list[str]:
     """``known`` without the facts ``changes`` supersedes, then its new facts (oldest first, no duplicates)."""
-    kept = [f for f in known if not any(same_fact(f, s) for s in changes.superseded)]
+    kept = [f for f in known if not any(supersedes(s, f) for s in changes.superseded)]
     return kept + [f for f in changes.added if f not in kept]

@@ -122,6 +122,8 @@ class EngineMetric(BaseMetric):
 
     default_template: ClassVar[Any]
     default_question_set: ClassVar[Any]
+    #: the schema of the reason call (each metric: deepeval 4.3.1's ``*ScoreReason`` class)
+    reason_schema: ClassVar[type[ReasonReply]] = ReasonReply
 
     def __init__(
         self,
@@ -465,7 +467,7 @@ class EngineMetric(BaseMetric):
             prompt = method(*prompt_args, score, judged)
         else:  # a template written for deepeval 4.3.1: its keywords (irrelevant_statements, attritions...)
             prompt = call_template(method, **reason_keywords(score, judged, prompt_args))
-        return (await a_generate_structured(ctx.llm, prompt, ReasonReply)).reason
+        return (await a_generate_structured(ctx.llm, prompt, self.reason_schema)).reason
 
     def _set_verbose(self, logs: str) -> None:
         self.verbose_logs = logs

@@ -1,6 +1,9 @@
-"""Pydantic schemas of judge replies shared by the metrics, and count checks for the structured-output layer.
+"""Base classes of the judge replies shared by the metrics, and count checks for the structured-output layer.
 
-Verdict strings are normalised on validation (``"Yes "``, ``"yes."``, ``"YES"`` -> ``"yes"``); an unknown word fails
+Each metric's ``schema.py`` subclasses these under deepeval 4.3.1's class names (``Verdicts``,
+``AnswerRelevancyVerdict``, ``ContextualRelevancyVerdicts``, ``KnowledgeRetentionVerdict``, ``*ScoreReason``), so a
+custom model that branches on the schema it is handed (its class, or its ``__name__``) sees what it would see under
+deepeval. Verdict strings are normalised on validation (``"Yes "``, ``"yes."``, ``"YES"`` -> ``"yes"``); an unknown word fails
 validation, which makes :func:`deepeval.models.structured.a_generate_structured` re-ask the judge once.
 """
 
@@ -38,18 +41,6 @@ class BinaryVerdict(BaseModel):
         return normalize_verdict(v, allow_borderline=False)
 
 
-class TernaryVerdicts(BaseModel):
-    """``{"verdicts": [TernaryVerdict, ...]}``, one per statement."""
-
-    verdicts: list[TernaryVerdict]
-
-
-class BinaryVerdicts(BaseModel):
-    """``{"verdicts": [BinaryVerdict, ...]}``, one per statement."""
-
-    verdicts: list[BinaryVerdict]
-
-
 class StatementVerdict(BaseModel):
     """``{"statement": str, "verdict": "yes" | "no", "reason": str?}``: a statement the judge extracted together with
     its verdict (one call splits a text and judges each piece). The statement is stripped."""
@@ -69,15 +60,8 @@ class StatementVerdict(BaseModel):
         return normalize_verdict(v, allow_borderline=False)
 
 
-class StatementVerdicts(BaseModel):
-    """``{"verdicts": [StatementVerdict, ...]}``: every statement of one text with its verdict, in text order; an
-    empty list when the text states nothing."""
-
-    verdicts: list[StatementVerdict]
-
-
 def non_blank_statements(reply: Any) -> None:
-    """A ``check=`` for :class:`StatementVerdicts`: every statement has text.
+    """A ``check=`` for a list of :class:`StatementVerdict` (``reply.verdicts``): every statement has text.
 
     Raises:
         ValueError: a statement is blank (triggers the re-ask).
@@ -90,7 +74,7 @@ def non_blank_statements(reply: Any) -> None:
 
 
 class ReasonReply(BaseModel):
-    """``{"reason": str}``."""
+    """``{"reason": str}``: the base of each metric's ``*ScoreReason``."""
 
     reason: str
 

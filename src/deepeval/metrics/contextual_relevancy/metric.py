@@ -41,16 +41,16 @@ from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor, statements_batch_prompt
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
-from deepeval.metrics._engine.schemas import (
-    BinaryVerdicts,
-    StatementVerdicts,
-    non_blank_statements,
-)
+from deepeval.metrics._engine.schemas import non_blank_statements
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.contextual_relevancy.prompts import ContextualRelevancyTemplate
 from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
+from deepeval.metrics.contextual_relevancy.schema import (
+    ContextualRelevancyScoreReason,
+    ContextualRelevancyVerdicts,
+)
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
 from deepeval.models.structured import a_generate_structured
@@ -82,6 +82,7 @@ class ContextualRelevancyMetric(EngineMetric):
 
     default_template = ContextualRelevancyTemplate
     default_question_set = ContextualRelevancyQuestions
+    reason_schema = ContextualRelevancyScoreReason
 
     @property
     def __name__(self) -> str:
@@ -187,7 +188,7 @@ class ContextualRelevancyMetric(EngineMetric):
             reply = await a_generate_structured(
                 llm,
                 node_prompt(node),
-                StatementVerdicts,
+                ContextualRelevancyVerdicts,
                 check=non_blank_statements,
             )
             return [(v.statement, Decision(v.verdict, None, "llm", v.reason)) for v in reply.verdicts]
@@ -215,7 +216,7 @@ class ContextualRelevancyMetric(EngineMetric):
             assert ctx.llm is not None
             statements = [by_id[i][1] for i in ids]
             prompt = self.evaluation_template.generate_verdicts(question, statements)
-            return await llm_verdicts(ctx.llm, prompt, BinaryVerdicts, ids)
+            return await llm_verdicts(ctx.llm, prompt, ContextualRelevancyVerdicts, ids)
 
         async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
             groups: dict[int, list[str]] = {}
