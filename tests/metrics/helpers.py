@@ -98,7 +98,7 @@ def router(
         if name == "Knowledge":
             assert facts is not None
             marker = "The user's newest message:"
-            tail = prompt[prompt.index(marker) :]
+            tail = prompt[prompt.rindex(marker) :]
             found = quoted_in(tail, facts)
             if isinstance(found, Mapping):
                 return dict(found)
@@ -106,7 +106,7 @@ def router(
         if name == "KnowledgeRetentionVerdict":
             assert turn_verdicts is not None
             marker = "The assistant's message to check:"
-            return {"verdict": quoted_in(prompt[prompt.index(marker) :], turn_verdicts), "reason": "why"}
+            return {"verdict": quoted_in(prompt[prompt.rindex(marker) :], turn_verdicts), "reason": "why"}
         if name is not None and name.endswith("ScoreReason"):
             return {"reason": reason}
         raise AssertionError(f"unexpected schema {name}")

@@ -4,6 +4,11 @@ Content is wrapped between ``<<<BEGIN LABEL #token>>>`` and ``<<<END LABEL #toke
 from a hash of the content itself. The token is deterministic (identical prompts for identical inputs, so caches
 work) yet the content cannot contain its own closing marker: were the marker present, a longer token is drawn until
 it is not. Prompts then tell the judge that everything between markers is material to judge, never instructions.
+
+``seed=``: the token is drawn from the seed instead of the content (and still checked against the content). A block
+that grows from one prompt to the next (a conversation's earlier turns, the facts known so far) keeps the same
+opening marker when seeded with its first item, so each prompt starts with the previous one's text and a server's
+prompt cache (llama.cpp, vLLM) reuses it instead of reading the whole history again.
 """
 
 from __future__ import annotations
@@ -32,25 +37,26 @@ def _token(label: str, content: str, length: int) -> str:
     return hashlib.sha256(f"{label}\x00{content}".encode()).hexdigest()[:length]
 
 
-def markers(label: str, content: str) -> tuple[str, str]:
-    """The ``(begin, end)`` markers for ``content``; neither occurs inside ``content``."""
+def markers(label: str, content: str, *, seed: str | None = None) -> tuple[str, str]:
+    """The ``(begin, end)`` markers for ``content`` (token from ``seed`` when given); neither occurs inside
+    ``content``."""
     name = _LABEL.sub("_", label.upper()).strip("_") or "DATA"
     length = 12
     while True:
-        tok = _token(name, content, length)
+        tok = _token(name, content if seed is None else f"seed\x00{seed}", length)
         begin, end = f"<<<BEGIN {name} #{tok}>>>", f"<<<END {name} #{tok}>>>"
         if begin not in content and end not in content:
             return begin, end
         length += 4  # pragma: no cover - needs a content that quotes its own hash
 
 
-def quote(label: str, content: str) -> str:
-    """``content`` between its markers, each on its own line."""
-    begin, end = markers(label, content)
+def quote(label: str, content: str, *, seed: str | None = None) -> str:
+    """``content`` between its markers, each on its own line (see the module docstring for ``seed``)."""
+    begin, end = markers(label, content, seed=seed)
     return f"{begin}\n{content}\n{end}"
 
 
-def quote_list(label: str, items: Sequence[str], *, indent: int | None = 1) -> str:
+def quote_list(label: str, items: Sequence[str], *, indent: int | None = 1, seed: str | None = None) -> str:
     """A list of strings quoted as one JSON array (so item boundaries cannot be forged either); ``indent=None``
     writes it on one line (for System One questions, where every character is billed)."""
-    return quote(label, json.dumps(list(items), ensure_ascii=False, indent=indent))
+    return quote(label, json.dumps(list(items), ensure_ascii=False, indent=indent), seed=seed)

@@ -182,8 +182,12 @@ def _history(previous: Sequence[tuple[str, str]]) -> str:
 
 
 def facts_prompt(user_message: str, previous: Sequence[tuple[str, str]]) -> str:
+    # seeded by the first turn: every extraction prompt of a conversation opens its history block alike, so each
+    # one starts with the text of the one before (a server's prompt cache reuses it)
     earlier = (
-        quote("earlier conversation", _history(previous)) if previous else "(none: this is the first message)"
+        quote("earlier conversation", _history(previous), seed=previous[0][1])
+        if previous
+        else "(none: this is the first message)"
     )
     return f"""Extract what a user tells an assistant about themselves or their situation in the user's newest message.
 
@@ -195,8 +199,12 @@ resolve references such as "it" or "that one": do not list facts that only the e
 When the newest message corrects or changes something the user said earlier, put the new value in "data" and the
 topic of the earlier fact it replaces in "supersedes".
 
-Reply with JSON only, in this form: {{"data": {{"topic": "value"}}, "supersedes": []}} ({{"data": {{}}, "supersedes": []}}
-when the message states no fact)
+Example. Earlier conversation: assistant: "Which budget and dates did you have in mind?"
+The user's newest message: "Around 300 euros, and I'd rather avoid Mondays. Oh, and we are 3 travellers, not 2."
+Reply: {{"data": {{"budget": "around 300 euros", "days to avoid": "Mondays", "travellers": "3"}}, "supersedes":
+["travellers"]}}
+
+Reply with JSON only, in this form ({{"data": {{}}, "supersedes": []}} when the message states no fact).
 
 {DATA_NOTICE}
 
@@ -218,6 +226,16 @@ List every factual claim the note makes, one fact per claim, each a standalone s
 Skip headings, formatting and statements with no factual content.
 
 Reply with JSON only: {{"claims": ["...", "..."]}}"""
+
+
+def sentence_statements(text: str) -> list[str]:
+    """A text's statements without a judge call, as hybrid mode splits them: its sentences (and list items) by the
+    embedded judge's deterministic splitter (``pysbd``), those with a letter or digit; ``[]`` for a text without
+    words. The embedded judge's relevance models were fitted on such single sentences, and a small LLM asked to split
+    merges sentences (bench/RESULTS.md, real-model section), so hybrid mode does not spend an LLM call on it."""
+    from deepeval.models.embedded.extraction import DeterministicExtractor
+
+    return DeterministicExtractor().statements_sync(text) if has_words(text) else []
 
 
 def _clean(items: list[str]) -> list[str]:

@@ -18,10 +18,13 @@ from deepeval.metrics._engine.verdicts import Verdict, normalize_verdict
 
 
 class TernaryVerdict(BaseModel):
-    """``{"verdict": "yes" | "no" | "idk", "reason": str?}``; ``idk``/``borderline`` normalise to ``borderline``."""
+    """``{"reason": str?, "verdict": "yes" | "no" | "idk"}``; ``idk``/``borderline`` normalise to ``borderline``.
 
-    verdict: Verdict
+    The reason comes first (ours; deepeval lists the verdict first): a model that decodes in schema order writes its
+    reason before it commits to the verdict, which measured better on a small model (bench/RESULTS.md)."""
+
     reason: str | None = None
+    verdict: Verdict
 
     @field_validator("verdict", mode="before")
     @classmethod
@@ -30,10 +33,10 @@ class TernaryVerdict(BaseModel):
 
 
 class BinaryVerdict(BaseModel):
-    """``{"verdict": "yes" | "no", "reason": str?}``."""
+    """``{"reason": str?, "verdict": "yes" | "no"}`` (reason first, as :class:`TernaryVerdict`)."""
 
-    verdict: Verdict
     reason: str | None = None
+    verdict: Verdict
 
     @field_validator("verdict", mode="before")
     @classmethod
@@ -42,12 +45,12 @@ class BinaryVerdict(BaseModel):
 
 
 class StatementVerdict(BaseModel):
-    """``{"statement": str, "verdict": "yes" | "no", "reason": str?}``: a statement the judge extracted together with
+    """``{"statement": str, "reason": str?, "verdict": "yes" | "no"}``: a statement the judge extracted together with
     its verdict (one call splits a text and judges each piece). The statement is stripped."""
 
     statement: str
-    verdict: Verdict
     reason: str | None = None
+    verdict: Verdict
 
     @field_validator("statement", mode="before")
     @classmethod

@@ -10,7 +10,7 @@ from deepeval.metrics._engine.schemas import ReasonReply, TernaryVerdict
 
 
 class AnswerRelevancyVerdict(TernaryVerdict):
-    """``{"verdict": "yes" | "no" | "idk", "reason": str?}`` for one statement (``idk``/``borderline`` are read as
+    """``{"reason": str?, "verdict": "yes" | "no" | "idk"}`` for one statement (``idk``/``borderline`` are read as
     ``borderline``)."""
 
 

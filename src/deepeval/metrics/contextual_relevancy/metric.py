@@ -38,7 +38,11 @@ from deepeval.metrics._engine.decisions import (
     weighted_note,
 )
 from deepeval.metrics._engine.delimit import STATE_NOTE
-from deepeval.metrics._engine.extractor import LLMExtractor, statements_batch_prompt
+from deepeval.metrics._engine.extractor import (
+    LLMExtractor,
+    sentence_statements,
+    statements_batch_prompt,
+)
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.schemas import non_blank_statements
@@ -272,13 +276,11 @@ def _ids(node: int, items: Sequence[Any]) -> list[str]:
 
 
 def _sentences_per_node(nodes: Sequence[str]) -> list[list[str]]:
-    """Hybrid split with no judge call: each node's sentences (those with a letter or digit), ``[]`` for a blank
-    node. The embedded judge's ``context_statement_relevant`` model was fitted on single passage sentences
-    (ClapNQ), so a System One judge sees the unit it was calibrated on."""
-    from deepeval.models.embedded.extraction import DeterministicExtractor
-
-    splitter = DeterministicExtractor()
-    return [splitter.statements_sync(node) if has_words(node) else [] for node in nodes]
+    """Hybrid split with no judge call: each node's sentences
+    (:func:`~deepeval.metrics._engine.extractor.sentence_statements`), ``[]`` for a blank node. The embedded judge's
+    ``context_statement_relevant`` model was fitted on single passage sentences (ClapNQ), so a System One judge sees
+    the unit it was calibrated on."""
+    return [sentence_statements(node) for node in nodes]
 
 
 async def _statements_per_node(ctx: MeasureContext, nodes: Sequence[str]) -> list[list[str]]:

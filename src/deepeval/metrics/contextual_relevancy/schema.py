@@ -9,7 +9,7 @@ from deepeval.metrics._engine.schemas import ReasonReply, StatementVerdict
 
 
 class ContextualRelevancyVerdict(StatementVerdict):
-    """``{"statement": str, "verdict": "yes" | "no", "reason": str?}``: one statement of a retrieval-context node
+    """``{"statement": str, "reason": str?, "verdict": "yes" | "no"}``: one statement of a retrieval-context node
     with its verdict."""
 
 

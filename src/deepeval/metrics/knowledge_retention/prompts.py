@@ -10,7 +10,7 @@ from typing import Any
 from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.metrics._engine.extractor import facts_prompt
 
-PROMPT_VERSION = "knowledge_retention/2026-2"
+PROMPT_VERSION = "knowledge_retention/2026-3"
 
 #: How facts that change over the conversation are to be read (used in verdict prompts and System One questions).
 CORRECTIONS_RULE = (
@@ -28,6 +28,16 @@ ATTRITION_RULES = """Answer "yes" (knowledge attrition) when the assistant's mes
 Answer "no" when the message uses the facts correctly (a price under a stated budget is a correct use), paraphrases
 them, does not touch them, asks for something the user has not given yet, or asks to confirm a value it restates
 correctly or to choose between options the user left open."""
+
+#: Worked examples (ours), part of the constant prefix of the verdict prompt.
+VERDICT_EXAMPLES = """Example. Facts: ["allergy: peanuts", "party date: Saturday 14 June", "guests: 12"]
+The user's message: "What cake should I order?"
+Assistant's message "A peanut-butter chocolate cake would serve 12 nicely." -> {"reason": "suggests peanuts despite
+the allergy", "verdict": "yes"}
+Assistant's message "How many guests are coming?" -> {"reason": "asks again for the number of guests", "verdict":
+"yes"}
+Assistant's message "For 12 guests on 14 June, a nut-free lemon sponge works well." -> {"reason": "uses the facts
+correctly", "verdict": "no"}"""
 
 
 class KnowledgeRetentionTemplate:
@@ -52,7 +62,7 @@ class KnowledgeRetentionTemplate:
     def generate_verdict(
         llm_message: str, accumulated_knowledge: Sequence[str], user_message: str | None = None
     ) -> str:
-        """Does one assistant turn show knowledge attrition? Reply ``{"verdict": "yes"|"no", "reason": "..."}``."""
+        """Does one assistant turn show knowledge attrition? Reply ``{"reason": "...", "verdict": "yes"|"no"}``."""
         last_user = (
             f"The user's message just before it:\n{quote('user message', user_message)}\n\n"
             if user_message
@@ -66,12 +76,16 @@ assistant's message. {CORRECTIONS_RULE}
 
 {ATTRITION_RULES}
 
-Reply with JSON only, in this form: {{"verdict": "yes" or "no", "reason": "the fact forgotten, contradicted or asked again, if any"}}
+Write a reason of a few words first, then the verdict.
+
+{VERDICT_EXAMPLES}
+
+Reply with JSON only: {{"reason": "...", "verdict": "yes" or "no"}}
 
 {DATA_NOTICE}
 
 Facts the user had stated ({len(facts)}), as a JSON array:
-{quote_list("facts", facts)}
+{quote_list("facts", facts, seed=facts[0] if facts else None)}
 
 {last_user}The assistant's message to check:
 {quote("assistant message", assistant_message)}"""

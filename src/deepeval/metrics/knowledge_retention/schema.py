@@ -9,7 +9,7 @@ from deepeval.metrics._engine.schemas import BinaryVerdict, ReasonReply
 
 
 class KnowledgeRetentionVerdict(BinaryVerdict):
-    """``{"verdict": "yes" | "no", "reason": str?}`` for one assistant turn; ``yes`` = knowledge attrition."""
+    """``{"reason": str?, "verdict": "yes" | "no"}`` for one assistant turn; ``yes`` = knowledge attrition."""
 
 
 class KnowledgeRetentionScoreReason(ReasonReply):
