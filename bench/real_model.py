@@ -229,13 +229,18 @@ def run_chunk(
                 text=True,
             )
             assert proc.stdout is not None
-            for line in proc.stdout:
-                if not line.startswith(ROW):
-                    continue
-                row = json.loads(line[len(ROW) :])
-                if "hello" not in row:
-                    yield row
-            code = proc.wait()
+            try:
+                for line in proc.stdout:
+                    if not line.startswith(ROW):
+                        continue
+                    row = json.loads(line[len(ROW) :])
+                    if "hello" not in row:
+                        yield row
+                code = proc.wait()
+            finally:
+                if proc.poll() is None:  # interrupted: the worker goes too
+                    proc.terminate()
+                    proc.wait(30)
         if code != 0:
             tail = stderr_path.read_text(errors="replace")[-1500:]
             print(f"  worker {run}/{metric} exited {code}: {tail}", file=sys.stderr)
@@ -271,7 +276,12 @@ def _append(out: Path, row: dict[str, Any]) -> None:
         fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
 
 
+def _exit_on_term(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)  # runs the finally blocks: the server and the worker are stopped
+
+
 def cmd_run(args: argparse.Namespace) -> None:
+    signal.signal(signal.SIGTERM, _exit_on_term)
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     done = _done(out)

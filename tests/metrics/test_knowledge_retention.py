@@ -114,13 +114,14 @@ def test_verdict_sees_earlier_facts_oldest_first_and_corrections_replace() -> No
     assert (
         "Alfama" not in a1_prompt.split("The assistant's message to check")[0]
     )  # only facts stated before A1
-    # fact extraction of U3 sees the earlier turns as context and asks for superseded facts
+    # fact extraction of U3 sees the assistant message it answers (not the whole history) and asks for the topics
+    # it corrects
     u3_prompt = next(
         p
         for p in llm.prompts
         if "The user's newest message" in p and U3 in p.split("The user's newest message")[1]
     )
-    assert U1 in u3_prompt and A2 in u3_prompt and '"supersedes"' in u3_prompt
+    assert A2 in u3_prompt and U1 not in u3_prompt and '"supersedes"' in u3_prompt
 
 
 def test_deterministic_style_extractor_with_sync_fact_updates() -> None:
@@ -182,17 +183,42 @@ def test_knowledge_values_are_read_leniently_and_each_entry_is_one_fact() -> Non
 
 
 def test_a_superseded_fact_is_matched_by_its_topic() -> None:
-    from deepeval.metrics._engine.extractor import FactChanges
+    from deepeval.metrics._engine.extractor import FactChanges, same_topic
     from deepeval.metrics._engine.facts import apply_changes
 
-    known = ["budget: 120 euros a night", "name: Ann", "Monthly Budget: 40 pounds"]
+    assert same_topic("Budget", "monthly budget: 40 pounds") and same_topic("data_size", "data size")
+    assert not same_topic("flight date", "hotel date") and not same_topic("", "budget")
+    known = ["budget: 120 euros a night", "name: Ann", "hotel date: 3 May"]
     assert apply_changes(known, FactChanges(["budget: 150 euros a night"], ["Budget"])) == [
         "name: Ann",
-        "Monthly Budget: 40 pounds",
+        "hotel date: 3 May",
         "budget: 150 euros a night",
     ]
-    # a supersedes entry written as the whole earlier fact matches by its topic too
-    assert apply_changes(known, FactChanges([], ["monthly budget: 40"])) == known[:2]
+    # an entry written as the whole earlier fact matches by its topic too; another topic's date is kept
+    assert apply_changes(known, FactChanges([], ["flight date: 4 May"])) == known
+
+
+def test_a_correction_only_replaces_topics_it_gives_a_new_value_for() -> None:
+    """Qwen2.5-Coder-1.5B's actual reply to "Same as I told you at the start. Anyway, how do I get the PAC code?"
+    (blind-dev kr-blind-001): a made-up value and a supersedes entry naming no topic of its data. Honoured, the entry
+    would delete nothing here, but such entries deleted true facts elsewhere: only topics with a new value count."""
+    reply = Knowledge.model_validate(
+        {"data": {"pac_code": "XXXXX"}, "supersedes": ["number moves across with a PAC code"]}
+    )
+    assert reply.restated() == []
+    # the reply to "Out of contract since March. And I want to keep my number.": it re-listed earlier topics and
+    # marked them superseded; they carry their (same) new values, so replacing them loses nothing
+    relisted = Knowledge.model_validate(
+        {
+            "data": {
+                "budget": "under £25 a month",
+                "data usage": "18GB",
+                "contract status": "out of contract",
+            },
+            "supersedes": ["budget", "data usage", "number"],
+        }
+    )
+    assert relisted.restated() == ["budget", "data usage"]
 
 
 def test_user_turns_and_assistant_turns_run_concurrently() -> None:

@@ -132,19 +132,13 @@ def test_injection_in_conversation_stays_inside_blocks() -> None:
 
 
 def test_a_seeded_block_keeps_its_opening_marker_as_it_grows_and_still_cannot_be_closed_from_inside() -> None:
-    """A conversation's fact-extraction prompts quote a growing history: seeded by the first turn, the history
-    block opens alike in each, so each prompt starts with the previous one's text (a server's prompt cache reuses
-    it); a content holding the seeded marker still gets a longer one."""
-    from deepeval.metrics._engine.extractor import facts_prompt
-
-    turns = [
-        ("user", "I'm Ann."),
-        ("assistant", "Hi Ann."),
-        ("user", "I fly on 3 May."),
-        ("assistant", "Noted."),
-    ]
-    early, late = facts_prompt("And a window seat.", turns[:2]), facts_prompt("Thanks!", turns)
-    cut = early.index("assistant: Hi Ann.") + len("assistant: Hi Ann.")
+    """A conversation's verdict prompts quote a growing list of facts: seeded by the first fact, the block opens
+    alike in each, so each prompt starts with the previous one's text up to its last fact (a server's prompt cache
+    reuses it); a content holding the seeded marker still gets a longer one."""
+    facts = ["name: Ann", "flight: 3 May", "budget: 120 euros"]
+    early = KnowledgeRetentionTemplate.generate_verdict("Hi Ann.", facts[:2], "I fly on 3 May.")
+    late = KnowledgeRetentionTemplate.generate_verdict("Noted.", facts, "My budget is 120 euros.")
+    cut = early.index('"flight: 3 May"') + len('"flight: 3 May"')
     assert late.startswith(early[:cut])
     assert markers("earlier conversation", "a", seed="s") == markers("earlier conversation", "b", seed="s")
     _, end = markers("earlier conversation", "a", seed="I'm Ann.")

@@ -11,6 +11,7 @@ reply carries one entry per text, by index, and a reply that misses, repeats or 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -70,6 +71,20 @@ def _as_text(value: Any) -> str | None:
     return text.strip() or None
 
 
+def _topic_words(text: str) -> set[str]:
+    head = text.partition(":")[0] if ":" in text else text
+    return {w for w in re.findall(r"[a-z0-9]+", head.casefold().replace("_", " ")) if w}
+
+
+def same_topic(a: str, b: str) -> bool:
+    """Whether two fact topics (or ``"topic: value"`` facts, read by their topic) name the same thing: the words of
+    one are all among the other's, which has at most twice as many ("budget" and "monthly budget"; "data_size" and
+    "data size"; not "pac code" and "number moves across with a pac code")."""
+    wa, wb = _topic_words(a), _topic_words(b)
+    small, big = sorted((wa, wb), key=len)
+    return bool(small) and small <= big and 2 * len(small) >= len(big)
+
+
 class Knowledge(BaseModel):
     """``{"data": {topic: value or [values]}, "supersedes": [str, ...]}``: what one user turn states (deepeval
     4.3.1's ``Knowledge`` with its ``data`` field), and ours: the earlier facts it corrects or replaces, each named by
@@ -113,6 +128,13 @@ class Knowledge(BaseModel):
         if isinstance(v, list):
             return [t for t in (_as_text(x) for x in v) if t]
         return v
+
+    def restated(self) -> list[str]:
+        """The ``supersedes`` entries that name a topic this reply gives a new value for (by
+        :func:`same_topic`). A correction replaces an earlier value with a new one: an entry naming no topic of
+        ``data`` is ignored (a small model listed topics it did not restate, which deleted true facts)."""
+        topics = list((self.data or {}).keys())
+        return [s for s in self.supersedes if any(same_topic(s, t) for t in topics)]
 
     def facts(self) -> list[str]:
         """One fact per ``data`` entry, in order: ``"topic: value"`` (a list value joined with ``", "``)."""
@@ -177,39 +199,30 @@ The texts, as a JSON array ({n} items, index 0 first):
 Reply with exactly {n} entries."""
 
 
-def _history(previous: Sequence[tuple[str, str]]) -> str:
-    return "\n".join(f"{role}: {content}" for role, content in previous)
-
-
 def facts_prompt(user_message: str, previous: Sequence[tuple[str, str]]) -> str:
-    # seeded by the first turn: every extraction prompt of a conversation opens its history block alike, so each
-    # one starts with the text of the one before (a server's prompt cache reuses it)
-    earlier = (
-        quote("earlier conversation", _history(previous), seed=previous[0][1])
-        if previous
-        else "(none: this is the first message)"
-    )
-    return f"""Extract what a user tells an assistant about themselves or their situation in the user's newest message.
+    """The fact-extraction prompt of one user message. Of the earlier turns only the assistant's message just before
+    it is shown (what a short answer such as "yes" or "the second one" replies to): shown the whole history, a 1.5B
+    model re-listed facts of earlier turns and marked them superseded (bench/RESULTS.md), and the history made every
+    prompt grow with the conversation."""
+    before = previous[-1][1] if previous and previous[-1][0] == "assistant" else None
+    asked = quote("assistant message", before) if before is not None else "(none)"
+    return f"""Extract the facts a user states about themselves or their situation in their newest message to an assistant.
 
-List every fact the newest message states: names, numbers, dates, places, quantities, preferences, plans,
+List the facts the newest message itself states: names, numbers, dates, places, quantities, preferences, plans,
 constraints (a budget, an allergy, a "no") and decisions. Key each fact by a short topic and give its value as the
-user stated it, for example {{"budget": "under 25 pounds a month", "flight date": "3 May"}}; use a list for several
-values of one topic. Questions, greetings and requests state no facts. The earlier conversation is there only to
-resolve references such as "it" or "that one": do not list facts that only the earlier turns state.
-When the newest message corrects or changes something the user said earlier, put the new value in "data" and the
-topic of the earlier fact it replaces in "supersedes".
+user stated it; use a list for several values of one topic. Take nothing from the assistant's message: it is shown
+only so that a short answer ("yes", "Friday", "the second one") can be understood.
+A message that only asks a question, thanks, agrees, or refers back to something said before ("as I told you")
+states no fact: reply {{"data": {{}}, "supersedes": []}}.
+When the message changes something the user said before ("actually", "instead", "not X but Y"), also put the topic
+of the new value in "supersedes".
 
-Example. Earlier conversation: assistant: "Which budget and dates did you have in mind?"
-The user's newest message: "Around 300 euros, and I'd rather avoid Mondays. Oh, and we are 3 travellers, not 2."
-Reply: {{"data": {{"budget": "around 300 euros", "days to avoid": "Mondays", "travellers": "3"}}, "supersedes":
-["travellers"]}}
-
-Reply with JSON only, in this form ({{"data": {{}}, "supersedes": []}} when the message states no fact).
+Reply with JSON only, in this form: {{"data": {{"<topic>": "<value>"}}, "supersedes": []}}
 
 {DATA_NOTICE}
 
-Earlier conversation:
-{earlier}
+The assistant's message before it:
+{asked}
 
 The user's newest message:
 {quote("user message", user_message)}"""
@@ -305,7 +318,7 @@ class LLMExtractor:
         if not has_words(user_message):
             return FactChanges([], [])
         out = await a_generate_structured(self.model, self._facts(user_message, previous), Knowledge)
-        return FactChanges(_clean(out.facts()), _clean(out.supersedes), out)
+        return FactChanges(_clean(out.facts()), _clean(out.restated()), out)
 
     async def claims(self, text: str) -> list[str]:
         if not has_words(text):

@@ -16,7 +16,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from deepeval.metrics._engine.extractor import FactChanges
+from deepeval.metrics._engine.extractor import FactChanges, same_topic
 from deepeval.models.extraction import Extractor
 
 SAME_FACT_SIMILARITY = 85.0
@@ -42,18 +42,13 @@ def same_fact(a: str, b: str) -> bool:
     return bool(fuzz.token_sort_ratio(a.lower(), b.lower()) >= SAME_FACT_SIMILARITY)
 
 
-def _topic(fact: str) -> str:
-    """The ``topic`` of a ``"topic: value"`` fact, casefolded; ``""`` when the fact has no such prefix."""
-    head, sep, _ = fact.partition(":")
-    return head.strip().casefold() if sep and head.strip() and len(head) <= 60 else ""
-
-
 def supersedes(superseded: str, fact: str) -> bool:
-    """Whether the entry ``superseded`` (a fact as first stated, or just its topic) names the known ``fact``."""
+    """Whether the entry ``superseded`` (a fact as first stated, or just its topic) names the known ``fact``: the
+    same fact (:func:`same_fact`), or, for a ``"topic: value"`` fact, the same topic
+    (:func:`~deepeval.metrics._engine.extractor.same_topic`)."""
     if same_fact(fact, superseded):
         return True
-    topic = _topic(fact)
-    return bool(topic) and topic in (superseded.strip().casefold(), _topic(superseded))
+    return ":" in fact and same_topic(superseded, fact)
 
 
 def apply_changes(known: Sequence[str], changes: FactChanges) -> list[str]:

@@ -77,9 +77,15 @@ def non_blank_statements(reply: Any) -> None:
 
 
 class ReasonReply(BaseModel):
-    """``{"reason": str}``: the base of each metric's ``*ScoreReason``."""
+    """``{"reason": str}``: the base of each metric's ``*ScoreReason``. The text is stripped (a reply cut short
+    inside a sentence ends in a space)."""
 
     reason: str
+
+    @field_validator("reason", mode="before")
+    @classmethod
+    def _strip(cls, v: Any) -> Any:
+        return v.strip() if isinstance(v, str) else v
 
 
 def one_verdict_each(expected: int) -> Callable[[Any], None]:

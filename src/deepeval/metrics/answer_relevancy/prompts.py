@@ -74,7 +74,7 @@ You get the request, and each statement of the answer with its verdict ("yes" re
 statements that are relevant or borderline. Say why the score is not higher, naming the irrelevant statements, or
 that every statement is relevant when it is 1. Mention a probability only when it shows the decision was uncertain.
 
-Reply with JSON only, in this form: {{"reason": "The score is <score> because ..."}}
+Reply with JSON only, in this form (single quotes inside the text): {{"reason": "The score is <score> because ..."}}
 
 {DATA_NOTICE}
 

@@ -107,7 +107,7 @@ relevant, "no" irrelevant) and, where a decision model judged it, its probabilit
 the share of relevant statements. Say what in the context is relevant and what is not, quoting briefly; mention a
 probability only when it shows the decision was uncertain.
 
-Reply with JSON only, in this form: {{"reason": "The score is <score> because ..."}}
+Reply with JSON only, in this form (single quotes inside the text): {{"reason": "The score is <score> because ..."}}
 
 {DATA_NOTICE}
 

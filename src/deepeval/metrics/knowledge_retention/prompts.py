@@ -10,7 +10,7 @@ from typing import Any
 from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.metrics._engine.extractor import facts_prompt
 
-PROMPT_VERSION = "knowledge_retention/2026-3"
+PROMPT_VERSION = "knowledge_retention/2026-4"
 
 #: How facts that change over the conversation are to be read (used in verdict prompts and System One questions).
 CORRECTIONS_RULE = (
@@ -18,26 +18,25 @@ CORRECTIONS_RULE = (
     "the user now holds true and the earlier one no longer applies: using the corrected value is not forgetting."
 )
 
-#: What counts as knowledge attrition in one assistant message (the verdict prompt's rules).
-ATTRITION_RULES = """Answer "yes" (knowledge attrition) when the assistant's message, given the facts:
-- states or uses a value that conflicts with a fact (another name, number, date, place, quantity or role);
-- asks again for information a fact already gives;
-- suggests something that breaks a stated constraint (over a budget, against an allergy, on an excluded date);
-- keeps a value the user has since corrected;
-- swaps the roles of two things the user named (sender and receiver, origin and destination).
-Answer "no" when the message uses the facts correctly (a price under a stated budget is a correct use), paraphrases
-them, does not touch them, asks for something the user has not given yet, or asks to confirm a value it restates
-correctly or to choose between options the user left open."""
+#: What counts as knowledge attrition in one assistant message (the verdict prompt's rules). "no" comes first and
+#: "yes" needs a fact to name: a 1.5B model answered "yes" to every turn of a blind-dev conversation otherwise.
+ATTRITION_RULES = """Answer "no" (the message keeps the facts) when it uses them correctly (a price under a stated
+budget, the corrected value after a correction), restates or paraphrases them, asks for something the user has not
+given yet, asks to confirm a value it restates correctly or to choose between options the user left open, or does
+not touch them.
+Answer "yes" (knowledge attrition) only when you can name a fact the message goes against: it states a different
+value (a name, number, date, place or quantity), asks again for a value a fact already gives, suggests something a
+constraint rules out (over the budget, against an allergy, on an excluded day), keeps a value the user has since
+corrected, or swaps the roles of two things the user named (sender and receiver, origin and destination)."""
 
-#: Worked examples (ours), part of the constant prefix of the verdict prompt.
-VERDICT_EXAMPLES = """Example. Facts: ["allergy: peanuts", "party date: Saturday 14 June", "guests: 12"]
-The user's message: "What cake should I order?"
-Assistant's message "A peanut-butter chocolate cake would serve 12 nicely." -> {"reason": "suggests peanuts despite
-the allergy", "verdict": "yes"}
-Assistant's message "How many guests are coming?" -> {"reason": "asks again for the number of guests", "verdict":
-"yes"}
-Assistant's message "For 12 guests on 14 June, a nut-free lemon sponge works well." -> {"reason": "uses the facts
-correctly", "verdict": "no"}"""
+#: Worked examples (ours), part of the constant prefix of the verdict prompt: two of each verdict.
+VERDICT_EXAMPLES = """Examples, with the facts ["allergy: peanuts", "party date: Saturday 14 June", "guests: 12"]:
+"For 12 guests on 14 June, a nut-free lemon sponge works well." -> {"reason": "guests and date used correctly",
+"verdict": "no"}
+"Would you like candles as well?" -> {"reason": "asks something new", "verdict": "no"}
+"A peanut-butter chocolate cake would serve 12 nicely." -> {"reason": "allergy: peanuts, yet suggests peanut
+butter", "verdict": "yes"}
+"How many guests are coming?" -> {"reason": "guests: 12 was given, asked again", "verdict": "yes"}"""
 
 
 class KnowledgeRetentionTemplate:
@@ -69,14 +68,14 @@ class KnowledgeRetentionTemplate:
             else ""
         )
         facts, assistant_message = accumulated_knowledge, llm_message
-        return f"""Check whether an assistant kept in mind what the user told it earlier in a conversation.
+        return f"""Check whether an assistant's message forgets what the user told it earlier in a conversation.
 
-You get the facts the user had stated before the assistant's message, the user's message just before it, and the
-assistant's message. {CORRECTIONS_RULE}
+You get the facts the user had stated before the message, the user's message just before it, and the assistant's
+message. {CORRECTIONS_RULE} Most messages keep the facts.
 
 {ATTRITION_RULES}
 
-Write a reason of a few words first, then the verdict.
+In "reason", name the fact at stake and what the message does with it, in a few words; then give the verdict.
 
 {VERDICT_EXAMPLES}
 
@@ -84,7 +83,7 @@ Reply with JSON only: {{"reason": "...", "verdict": "yes" or "no"}}
 
 {DATA_NOTICE}
 
-Facts the user had stated ({len(facts)}), as a JSON array:
+Facts the user had stated, oldest first, as a JSON array:
 {quote_list("facts", facts, seed=facts[0] if facts else None)}
 
 {last_user}The assistant's message to check:
@@ -102,7 +101,7 @@ probability of attrition. The score is the share of checked turns without attrit
 asked again, or say that the assistant kept every fact when the score is 1. Mention a probability only when it
 shows the decision was uncertain.
 
-Reply with JSON only, in this form: {{"reason": "The score is <score> because ..."}}
+Reply with JSON only, in this form (single quotes inside the text): {{"reason": "The score is <score> because ..."}}
 
 {DATA_NOTICE}
 
