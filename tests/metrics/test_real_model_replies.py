@@ -40,7 +40,7 @@ def test_the_real_models_answer_relevancy_replies_parse_without_a_reask() -> Non
     metric = AnswerRelevancyMetric(model=llm, eval_mode="llm")
     assert metric.measure(AR_CASE) == pytest.approx(2 / 3)
     assert [v["verdict"] for v in metric.verdicts or []] == ["yes", "yes", "no"]
-    assert [v["reason"] for v in metric.verdicts or []][0] == "answers the question"
+    assert (metric.verdicts or [{}])[0]["reason"] == "answers the question"
     assert metric.reason is not None and metric.reason.endswith("The third statement,")
     assert llm.call_count == 3  # statements, verdicts, reason: nothing re-asked
 
