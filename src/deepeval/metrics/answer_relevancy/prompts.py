@@ -10,10 +10,11 @@ from typing import Any
 from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.metrics._engine.extractor import statements_prompt
 
-PROMPT_VERSION = "answer_relevancy/2026-3"
+PROMPT_VERSION = "answer_relevancy/2026-4"
 
 #: What makes a statement of an answer relevant (the verdict prompt's rules).
-RELEVANCE_RULES = """For every statement, in order, write a reason of a few words, then the verdict:
+RELEVANCE_RULES = """For every statement, in order, write a reason of a few words that starts with "relevant:" or "not
+relevant:", then the verdict:
 - "yes": it answers what the request asks, or gives something needed to use the answer (a condition, a step, a
   cost, a caveat, a limit); the link may take a moment's inference (a refund policy answers "what if these shoes
   don't fit?");
@@ -26,9 +27,10 @@ RELEVANCE_RULES = """For every statement, in order, write a reason of a few word
 VERDICTS_EXAMPLE = """Example. Request: "Can I bring my dog on the ferry to Arlo Island?"
 Statements: ["Hello, and thanks for your message!", "Dogs may travel on the Arlo ferry if they stay on a lead.",
 "A pet ticket costs 4 euros each way.", "Arlo Island is known for its lighthouse.", "Have a lovely trip!"]
-Reply: {"verdicts": [{"reason": "a greeting", "verdict": "no"}, {"reason": "answers the question", "verdict": "yes"},
-{"reason": "a cost the traveller needs", "verdict": "yes"}, {"reason": "island fact, not about dogs on the ferry",
-"verdict": "no"}, {"reason": "a sign-off", "verdict": "no"}]}"""
+Reply: {"verdicts": [{"reason": "not relevant: a greeting", "verdict": "no"}, {"reason": "relevant: answers the
+question", "verdict": "yes"}, {"reason": "relevant: a cost the traveller needs", "verdict": "yes"}, {"reason": "not
+relevant: island fact, not about dogs on the ferry", "verdict": "no"}, {"reason": "not relevant: a sign-off",
+"verdict": "no"}]}"""
 
 
 class AnswerRelevancyTemplate:

@@ -10,7 +10,7 @@ from typing import Any
 from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.metrics._engine.extractor import facts_prompt
 
-PROMPT_VERSION = "knowledge_retention/2026-4"
+PROMPT_VERSION = "knowledge_retention/2026-5"
 
 #: How facts that change over the conversation are to be read (used in verdict prompts and System One questions).
 CORRECTIONS_RULE = (
@@ -31,12 +31,12 @@ corrected, or swaps the roles of two things the user named (sender and receiver,
 
 #: Worked examples (ours), part of the constant prefix of the verdict prompt: two of each verdict.
 VERDICT_EXAMPLES = """Examples, with the facts ["allergy: peanuts", "party date: Saturday 14 June", "guests: 12"]:
-"For 12 guests on 14 June, a nut-free lemon sponge works well." -> {"reason": "guests and date used correctly",
-"verdict": "no"}
-"Would you like candles as well?" -> {"reason": "asks something new", "verdict": "no"}
-"A peanut-butter chocolate cake would serve 12 nicely." -> {"reason": "allergy: peanuts, yet suggests peanut
+"For 12 guests on 14 June, a nut-free lemon sponge works well." -> {"reason": "keeps: guests and date used
+correctly", "verdict": "no"}
+"Would you like candles as well?" -> {"reason": "keeps: asks something new", "verdict": "no"}
+"A peanut-butter chocolate cake would serve 12 nicely." -> {"reason": "forgets: allergy peanuts, yet suggests peanut
 butter", "verdict": "yes"}
-"How many guests are coming?" -> {"reason": "guests: 12 was given, asked again", "verdict": "yes"}"""
+"How many guests are coming?" -> {"reason": "forgets: guests 12 was given, asked again", "verdict": "yes"}"""
 
 
 class KnowledgeRetentionTemplate:
@@ -75,7 +75,8 @@ message. {CORRECTIONS_RULE} Most messages keep the facts.
 
 {ATTRITION_RULES}
 
-In "reason", name the fact at stake and what the message does with it, in a few words; then give the verdict.
+In "reason", write "keeps:" or "forgets:", then the fact at stake and what the message does with it, in a few
+words; then give the verdict.
 
 {VERDICT_EXAMPLES}
 
