@@ -43,6 +43,7 @@ __all__ = [
 
 _SENT = re.compile(r"(?<=[.!?])\s+")
 _FACT = re.compile(r"\bmy ([a-z][a-z ]{1,40}?) is ([^.,;!?]+)", re.IGNORECASE)
+_CHANGE = re.compile(r"\b(?:actually|instead|not\b[^.!?]*\bbut|changed?|correction)\b", re.IGNORECASE)
 _REMIND = re.compile(r"remind me (?:of|what) your ([a-z][a-z ]{1,40}?)(?: is)?[?.!]", re.IGNORECASE)
 
 
@@ -200,16 +201,12 @@ def _ours_statements(text: str) -> Any:
 
 
 def _ours_facts(text: str) -> Any:
-    """Our fact extraction (``Knowledge``): ``{"data": {topic: value}, "supersedes": [topic, ...]}``."""
+    """Our fact extraction (``Knowledge``): ``{"data": {topic: value}, "supersedes": [topic, ...]}``. The prompt
+    shows no earlier user turn (only the assistant message answered), so, as it asks, a topic is superseded when
+    the message words it as a change ("actually", "instead", "not X but Y")."""
     message = _block(text, "USER_MESSAGE") or ""
-    earlier = fact_pairs(_block(text, "EARLIER") or "")
-    data: dict[str, str] = {}
-    supersedes: list[str] = []
-    for k, v in fact_pairs(message).items():
-        old = earlier.get(k)
-        data[k.lower()] = v
-        if old is not None and old != v:
-            supersedes.append(k.lower())
+    data = {k.lower(): v for k, v in fact_pairs(message).items()}
+    supersedes = list(data) if _CHANGE.search(message) else []
     return {"data": data, "supersedes": supersedes}
 
 

@@ -73,12 +73,17 @@ def test_our_prompts_are_recognised_from_schema_and_markers() -> None:
     assert st.content == {"statements": ["One.", "Two?", "Three!"]}
     facts = _chat(
         KnowledgeRetentionTemplate.extract_facts(
-            "Actually, my name is Emily Chen.", [("user", "Sure. My name is Laura Rossi.")]
+            "Actually, my name is Emily Chen.",
+            [("user", "Sure. My name is Laura Rossi."), ("assistant", "Thanks, Laura.")],
         ),
         strict_schema(Knowledge),
     )
     assert facts.task == "ours.facts"
     assert facts.content == {"data": {"name": "Emily Chen"}, "supersedes": ["name"]}
+    first = _chat(
+        KnowledgeRetentionTemplate.extract_facts("My name is Laura Rossi.", []), strict_schema(Knowledge)
+    )
+    assert first.content == {"data": {"name": "Laura Rossi"}, "supersedes": []}
     unknown = _chat(
         "Tell me a joke", {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     )
