@@ -22,7 +22,7 @@ Each item's result is appended to ``--out`` (JSONL) as soon as it is measured; a
 Usage::
 
     python bench/real_model.py run --split blind_dev --n-ar 6 --n-cr 5 --n-kr 3 --n-mg 12 --out OUT.jsonl
-    python bench/real_model.py report OUT.jsonl [--markdown]
+    python bench/real_model.py report OUT.jsonl [--json SUMMARY.json]
 
 Protocol (training/blind/README.md): blind-dev results may be read item by item (``--transcript`` keeps every
 prompt and reply); blind-test is run once, for the table, and only summarised.
@@ -92,9 +92,14 @@ def spread(items: Sequence[Any], n: int) -> list[Any]:
     return [items[int(i * step)] for i in range(n)]
 
 
-def load_items(metric: str, split: str, n: int) -> list[dict[str, Any]]:
+def load_items(metric: str, split: str, n: int, select: str = "spread") -> list[dict[str, Any]]:
+    """``n`` items of a split: ``spread`` (evenly spaced, :func:`spread`) or ``first`` (the first ``n`` in file
+    order: a later run with a larger ``n`` keeps every item already measured)."""
     lines = split_file(metric, split).read_text(encoding="utf-8").splitlines()
-    return spread([json.loads(x) for x in lines if x.strip()], n)
+    items = [json.loads(x) for x in lines if x.strip()]
+    if select == "first":
+        return items[: max(n, 0)]
+    return spread(items, n)
 
 
 def expected_score(metric: str, item: dict[str, Any]) -> float | None:
@@ -295,7 +300,7 @@ def cmd_run(args: argparse.Namespace) -> None:
     plan = []
     for key in [m.strip() for m in args.metrics.split(",") if m.strip()]:
         metric = METRICS[key]
-        items = load_items(metric, args.split, counts[key])
+        items = load_items(metric, args.split, counts[key], args.select)
         wanted = [r for r in runs if (r in MEMORY_RUNS) == (metric == "memory_grade")]
         plan.append((metric, items, wanted))
     workdir = Path(tempfile.mkdtemp(prefix="real-model-"))
@@ -515,6 +520,12 @@ def main() -> None:
     r.add_argument("--n-cr", type=int, default=5)
     r.add_argument("--n-kr", type=int, default=3)
     r.add_argument("--n-mg", type=int, default=12)
+    r.add_argument(
+        "--select",
+        choices=("spread", "first"),
+        default="spread",
+        help="which n items: evenly spaced or the first n",
+    )
     r.add_argument("--chunk", type=int, default=2, help="items per worker before the next run takes its turn")
     r.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     r.add_argument("--threads", type=int, default=0, help="llama.cpp threads (0: 2 if load < 1.0, else 1)")
