@@ -71,7 +71,11 @@ def test_items_are_spread_over_the_file_and_expected_scores_follow_the_labels() 
     assert rm.spread(list(range(3)), 5) == [0, 1, 2]
     ids = [d["id"] for d in rm.load_items("answer_relevancy", "blind_dev", 10**6)]
     assert [d["id"] for d in rm.load_items("answer_relevancy", "blind_dev", 3, "first")] == ids[:3]
-    assert [d["id"] for d in rm.load_items("answer_relevancy", "blind_dev", 3)] == [ids[0], ids[21], ids[42]]  # of 64
+    assert [d["id"] for d in rm.load_items("answer_relevancy", "blind_dev", 3)] == [
+        ids[0],
+        ids[21],
+        ids[42],
+    ]  # of 64
     assert rm.expected_score("answer_relevancy", {"statements": LABELLED}) == pytest.approx(2 / 3)
     kr = {
         "labels": [
