@@ -378,6 +378,19 @@ def _items_by_id(metric: str, split: str) -> dict[str, dict[str, Any]]:
     return {(d := json.loads(x))["id"]: d for x in lines if x.strip()}
 
 
+def common_items(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The item rows of the items every run of their metric measured (a run stopped mid-chunk leaves the other runs
+    with items it lacks); other rows unchanged."""
+    runs: dict[str, set[str]] = {}
+    ids: dict[tuple[str, str], set[str]] = {}
+    for r in rows:
+        if r.get("kind") == "item":
+            runs.setdefault(r["metric"], set()).add(r["run"])
+            ids.setdefault((r["metric"], r["run"]), set()).add(r["id"])
+    shared = {m: set.intersection(*(ids[(m, run)] for run in rs)) for m, rs in runs.items()}
+    return [r for r in rows if r.get("kind") != "item" or r["id"] in shared[r["metric"]]]
+
+
 def summarise(rows: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
     """Per (metric, run): agreement with the labels, failures and cost (see the module docstring)."""
     out: dict[tuple[str, str], dict[str, Any]] = {}
@@ -499,6 +512,12 @@ def cmd_report(args: argparse.Namespace) -> None:
                 f"session {r['started']} UTC split={r['split']} code={r['code']} threads={r['threads']} "
                 f"load={r['load_at_start']}"
             )
+    if args.common:
+        before = sum(r.get("kind") == "item" for r in rows)
+        rows = common_items(rows)
+        print(
+            f"items measured by every run of their metric: {sum(r.get('kind') == 'item' for r in rows)} rows of {before}"
+        )
     summary = summarise(rows)
     print(render(summary))
     if args.json:
@@ -534,6 +553,9 @@ def main() -> None:
     rep = sub.add_parser("report", help="summarise a results file")
     rep.add_argument("results", type=Path)
     rep.add_argument("--json", type=Path, default=None)
+    rep.add_argument(
+        "--common", action="store_true", help="only items that every run of their metric measured"
+    )
     args = ap.parse_args()
     if args.cmd == "run":
         if args.transcript and args.split == "blind_test":

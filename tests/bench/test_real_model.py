@@ -234,3 +234,17 @@ def test_summary_scores_agreement_failures_and_cost_per_run() -> None:
     assert ref["errors"] == 1 and ref["structured_failures"] == 1 and ref["covered"] == 0
     assert ref["agreement"] is None and ref["agreement_all"] == 0.0 and ref["in_band"] == 0.0
     assert "| ours-llm | 1 |" in rm.render(s)
+
+
+def test_common_items_keeps_only_what_every_run_of_a_metric_measured() -> None:
+    def row(run: str, metric: str, id_: str) -> dict[str, Any]:
+        return {"kind": "item", "run": run, "metric": metric, "id": id_}
+
+    rows = [
+        {"kind": "session"},
+        row("a", "answer_relevancy", "x"),
+        row("b", "answer_relevancy", "x"),
+        row("a", "answer_relevancy", "y"),  # b stopped before y
+        row("m", "memory_grade", "z"),
+    ]
+    assert rm.common_items(rows) == [rows[0], rows[1], rows[2], rows[4]]
