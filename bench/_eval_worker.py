@@ -76,6 +76,40 @@ def _build_metric(name: str, mode: str | None, include_reason: bool) -> Any:
     return cls(threshold=0.5, eval_mode=mode, include_reason=include_reason)
 
 
+_CLIENT_CALLS: list[tuple[float, float, str]] = []
+
+
+def _stamp_client_posts() -> None:
+    """Ours only: record when each judge request left our client and when its reply was back (monotonic), by
+    wrapping the clients' one-POST methods; deepeval 4.3.1 has none of them and is left alone."""
+    import importlib
+
+    for module, cls, kind in (
+        ("deepeval.models.llms.openai_compatible", "OpenAICompatibleLLM", "llm"),
+        ("deepeval.models.system_one.typesafe", "TypeSafeModel", "s1"),
+    ):
+        try:
+            klass = getattr(importlib.import_module(module), cls)
+        except (ImportError, AttributeError):
+            continue
+        post = getattr(klass, "_post", None)
+        if post is None or getattr(post, "_bench_stamped", False):
+            continue
+
+        def stamped(self: Any, *args: Any, _post: Any = post, _kind: str = kind, **kwargs: Any) -> Any:
+            async def run() -> Any:
+                t0 = time.monotonic()
+                try:
+                    return await _post(self, *args, **kwargs)
+                finally:
+                    _CLIENT_CALLS.append((t0, time.monotonic(), _kind))
+
+            return run()
+
+        stamped._bench_stamped = True  # type: ignore[attr-defined]
+        klass._post = stamped
+
+
 def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) -> dict[str, Any]:
     from deepeval import evaluate
     from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
@@ -105,6 +139,8 @@ def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) ->
 
         profiler = cProfile.Profile()
         profiler.enable()
+    _stamp_client_posts()
+    _CLIENT_CALLS.clear()
     cpu0 = _cpu_s()
     t0 = time.monotonic()
     result = evaluate(
@@ -124,7 +160,9 @@ def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) ->
 
         profiler.disable()
         buf = io.StringIO()
-        pstats.Stats(profiler, stream=buf).sort_stats("tottime").print_stats(25)
+        stats = pstats.Stats(profiler, stream=buf)
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(40)
         profile_text = buf.getvalue()
     per_metric: dict[str, dict[str, Any]] = {}
     n_results = 0
@@ -157,6 +195,7 @@ def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) ->
         "n_metric_results": n_results,
         "metrics": per_metric,
         "profile": profile_text,
+        "client_calls": list(_CLIENT_CALLS),
     }
 
 

@@ -25,6 +25,9 @@ REPO = BENCH.parent
 DEEPEVAL_VERSION = "4.3.1"
 VENV_DIR = BENCH / ".venvs" / f"deepeval-{DEEPEVAL_VERSION}"
 OUR_PYTHON = Path(sys.executable)
+#: ``deepeval`` of this checkout: put first on the worker's path (the venv may hold an editable install of another
+#: checkout, e.g. the integration branch, which a worktree's bench would otherwise measure instead)
+OUR_SRC = REPO / "src"
 WORKER = BENCH / "_eval_worker.py"
 NETGUARD = BENCH / "_netguard"
 
@@ -114,11 +117,21 @@ def sealed_env(workdir: Path, extra: dict[str, str]) -> dict[str, str]:
 
 
 def run_worker(
-    impl: str, job: dict[str, Any], env_extra: dict[str, str], *, timeout: float = 900.0
+    impl: str,
+    job: dict[str, Any],
+    env_extra: dict[str, str],
+    *,
+    timeout: float = 900.0,
+    src: Path | None = None,
 ) -> dict[str, Any]:
-    """Run ``job`` under ``impl`` (``"ours"`` or ``"deepeval"``) in a sealed subprocess; returns the worker's
-    result plus ``net_refused`` (list of refused destinations) and ``stderr_tail``."""
-    python = OUR_PYTHON if impl == "ours" else deepeval_python()
+    """Run ``job`` under ``impl`` (``"deepeval"`` for 4.3.1, anything else for ours) in a sealed subprocess;
+    returns the worker's result plus ``net_refused`` (list of refused destinations) and ``stderr_tail``. Ours runs
+    the ``deepeval`` of ``src`` (default: this checkout's ``src``); the result's ``deepeval_file`` says which
+    file was imported."""
+    python = deepeval_python() if impl == "deepeval" else OUR_PYTHON
+    if impl != "deepeval":
+        path = os.pathsep.join([str(NETGUARD), str(src or OUR_SRC)])
+        env_extra = {**env_extra, "PYTHONPATH": path}
     with tempfile.TemporaryDirectory(prefix=f"bench-{impl}-") as tmp:
         workdir = Path(tmp)
         job_path, out_path = workdir / "job.json", workdir / "result.json"

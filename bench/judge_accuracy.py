@@ -71,9 +71,9 @@ def _requests(n: int) -> dict[str, list[tuple[dict[str, Any], Questions]]]:
     items), an AR hybrid request (every sentence of the human answer), a CR system_one request (3 whole-metric
     questions over the raw case) and a claim-support request (every sentence of 4 items' answers against a wiki
     page made of their 4 passages)."""
-    from deepeval.metrics._engine.delimit import STATE_NOTE
     from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
     from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
+    from deepeval.metrics.delimit import STATE_NOTE
     from deepeval.models.embedded.extraction import DeterministicExtractor
 
     split = DeterministicExtractor().statements_sync

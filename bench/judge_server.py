@@ -54,7 +54,8 @@ def _lean_counters() -> Counters:
 
 @dataclass
 class Event:
-    """One answered request: monotonic reply time (s), server (``llm`` or ``s1``), task, number of questions."""
+    """One answered request: monotonic reply time (s), server (``llm`` or ``s1``), task, number of questions, and
+    ``start``: when the server began handling it (monotonic s, before reading the body; None if unknown)."""
 
     t: float
     server: str
@@ -63,6 +64,7 @@ class Event:
     tokens_in: int = 0
     tokens_out: int = 0
     status: int = 200
+    start: float | None = None
 
 
 @dataclass
@@ -80,7 +82,19 @@ class Timeline:
 _task = threading.local()
 
 
-class _LeanChatServer(OpenAIChatServer):
+class _Arrival:
+    """Stamps when a handler thread starts on a request (before the body is read), for the request trace."""
+
+    def _handle(self, h: Any, method: str) -> None:
+        _task.arrived = time.monotonic()
+        super()._handle(h, method)  # type: ignore[misc]
+
+
+def _arrived() -> float | None:
+    return getattr(_task, "arrived", None)
+
+
+class _LeanChatServer(_Arrival, OpenAIChatServer):
     def __init__(self, *args: Any, timeline: Timeline, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.counters = _lean_counters()
@@ -89,7 +103,7 @@ class _LeanChatServer(OpenAIChatServer):
     def handle_post(self, path: str, payload: dict[str, Any], raw: bytes) -> tuple[int, Any, tuple[int, int]]:
         _task.name = "invalid"
         status, body, (tin, tout) = super().handle_post(path, payload, raw)
-        self.timeline.add(Event(time.monotonic(), "llm", _task.name, 0, tin, tout, status))
+        self.timeline.add(Event(time.monotonic(), "llm", _task.name, 0, tin, tout, status, _arrived()))
         return status, body, (tin, tout)
 
     def reset_counters(self) -> None:
@@ -119,7 +133,7 @@ def _valid_system_one(payload: dict[str, Any]) -> str | None:
     return None
 
 
-class _LeanSystemOneServer(SystemOneServer):
+class _LeanSystemOneServer(_Arrival, SystemOneServer):
     def __init__(self, *args: Any, timeline: Timeline, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.counters = _lean_counters()
@@ -128,7 +142,7 @@ class _LeanSystemOneServer(SystemOneServer):
     def handle_post(self, path: str, payload: dict[str, Any], raw: bytes) -> tuple[int, Any, tuple[int, int]]:
         status, body, (tin, tout) = self._decide_post(payload, raw)
         nq = len(payload.get("questions") or {}) if isinstance(payload.get("questions"), dict) else 0
-        self.timeline.add(Event(time.monotonic(), "s1", "decide", nq, tin, tout, status))
+        self.timeline.add(Event(time.monotonic(), "s1", "decide", nq, tin, tout, status, _arrived()))
         return status, body, (tin, tout)
 
     def reset_counters(self) -> None:

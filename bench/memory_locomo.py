@@ -7,7 +7,8 @@ For each of the first N LoCoMo conversations (categories 1-4, audit-corrected an
 Precision verifies a seeded sample of the transcript's own claims against the transcript (should be ~1, no
 hallucinations); the empty memory has no claims (n/a).
 
-Data: ../shared/datasets (CC BY-NC 4.0, read in place). Usage:
+Data: the shared datasets folder (CC BY-NC 4.0, read in place), found as ``bench.workloads.shared_datasets`` finds
+it (``$DEEPEVAL_SHARED_DATASETS``, else ``shared/datasets`` next to the checkout or a folder above it). Usage:
     python bench/memory_locomo.py [--conversations 3] [--max-questions N] [--max-claims 40]
 """
 
@@ -19,6 +20,10 @@ import sys
 import time
 from pathlib import Path
 
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.workloads import dataset_candidates, shared_datasets
 from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.conditions import evaluate_artifact
 from deepeval.memory.judges import EmbeddedMemoryJudge
@@ -34,9 +39,8 @@ async def main() -> int:
     ap.add_argument("--conversations", type=int, default=3)
     ap.add_argument("--max-questions", type=int, default=None)
     ap.add_argument("--max-claims", type=int, default=40)
-    ap.add_argument(
-        "--datasets", type=Path, default=Path(__file__).resolve().parents[2] / "shared" / "datasets"
-    )
+    locomo = Path("locomo") / "locomo10.json"
+    ap.add_argument("--datasets", type=Path, default=shared_datasets(locomo) or dataset_candidates()[0])
     args = ap.parse_args()
     if not (args.datasets / "locomo" / "locomo10.json").is_file():
         print(f"LoCoMo not found under {args.datasets}; nothing to do", file=sys.stderr)

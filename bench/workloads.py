@@ -2,10 +2,11 @@
 implementation).
 
 * :func:`rag_cases`: RAG test cases from ClapNQ dev (Apache-2.0; primeqa/clapnq, text from Natural Questions,
-  CC BY-SA 3.0) read from ``../shared/datasets/clapnq_dev``; each case is the question, the human answer plus one
-  off-topic sentence as ``actual_output``, and 3 to 5 retrieval-context nodes: up to 3 chunks of the item's own
-  passage and the rest first sentences of other items' passages (distractors). Without the shared folder the 20
-  ClapNQ items bundled with ``deepeval.quickstart`` are used.
+  CC BY-SA 3.0) read from ``clapnq_dev`` in the shared datasets folder (:func:`shared_datasets`); each case is the
+  question, the human answer plus one off-topic sentence as ``actual_output``, and 3 to 5 retrieval-context nodes:
+  up to 3 chunks of the item's own passage and the rest first sentences of other items' passages (distractors).
+  Without the shared folder the 20 ClapNQ items bundled with ``deepeval.quickstart`` are used, and a warning on
+  stderr says so (once per process) and where it looked; :func:`source_note` names the source in every result.
 * :func:`conversations`: template conversations of ``turns`` turns (user first) in which the user states facts
   as ``my <attribute> is <value>``, corrects one, and the assistant, on some turns, asks to be reminded of a fact
   it was already given (an attrition). Seeded by the conversation index only.
@@ -14,13 +15,56 @@ implementation).
 from __future__ import annotations
 
 import json
+import os
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-CLAPNQ = REPO.parent / "shared" / "datasets" / "clapnq_dev" / "clapnq_dev_answerable.jsonl"
+CLAPNQ_FILE = Path("clapnq_dev") / "clapnq_dev_answerable.jsonl"
 BUNDLED = REPO / "src" / "deepeval" / "quickstart" / "data" / "clapnq_quickstart.jsonl"
+#: environment variables naming the shared datasets folder, first set wins (the project's setting, then training's)
+DATASETS_VARS = ("DEEPEVAL_SHARED_DATASETS", "DEEPEVAL_DATASETS")
+
+
+def dataset_candidates() -> list[Path]:
+    """Where the shared datasets folder is looked for, in order: the folders named by :data:`DATASETS_VARS`, then
+    ``shared/datasets`` next to the checkout and next to each folder above it (a checkout in ``/work/main`` finds
+    ``/work/shared``; one in a worktree under ``/work/wt/`` finds it two levels up)."""
+    out = [Path(v) for v in (os.environ.get(k) for k in DATASETS_VARS) if v]
+    out += [parent / "shared" / "datasets" for parent in REPO.parents]
+    return out
+
+
+def shared_datasets(needs: Path = CLAPNQ_FILE) -> Path | None:
+    """The first of :func:`dataset_candidates` that holds ``needs`` (a path inside it), or None."""
+    return next((d for d in dataset_candidates() if (d / needs).is_file()), None)
+
+
+def clapnq_path() -> Path | None:
+    """The shared ClapNQ dev file, or None when no shared datasets folder is found."""
+    found = shared_datasets()
+    return None if found is None else found / CLAPNQ_FILE
+
+
+_warned = False
+
+
+def _warn_fallback() -> None:
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    looked = ", ".join(str(d) for d in dataset_candidates()[:4])
+    print(
+        f"bench: WARNING: shared datasets not found ({CLAPNQ_FILE} under {looked}, ...; set "
+        f"{DATASETS_VARS[0]}); using the {len(BUNDLED.read_text().splitlines())} ClapNQ items bundled with "
+        "deepeval.quickstart instead: results are not comparable with runs on ClapNQ dev",
+        file=sys.stderr,
+        flush=True,
+    )
+
 
 _OFF_TOPIC = [
     "By the way, our office will be closed next Monday for maintenance.",
@@ -37,8 +81,9 @@ def _clean(text: str) -> str:
 def _load_items() -> list[dict[str, Any]]:
     """``[{id, input, answer, sentences}]`` from the shared ClapNQ file, else from the bundled sample."""
     items: list[dict[str, Any]] = []
-    if CLAPNQ.is_file():
-        for line in CLAPNQ.read_text().splitlines():
+    clapnq = clapnq_path()
+    if clapnq is not None:
+        for line in clapnq.read_text().splitlines():
             row = json.loads(line)
             answer = (row.get("output") or [{}])[0].get("answer") or ""
             sentences = [_clean(s) for s in row["passages"][0].get("sentences") or [] if s.strip()]
@@ -47,6 +92,7 @@ def _load_items() -> list[dict[str, Any]]:
                     {"id": row["id"], "input": row["input"], "answer": _clean(answer), "sentences": sentences}
                 )
     else:
+        _warn_fallback()
         for line in BUNDLED.read_text().splitlines():
             row = json.loads(line)
             sentences = [s for node in row["retrieval_context"] for s in node.split(". ") if s.strip()]
@@ -67,15 +113,16 @@ def _chunks(sentences: list[str], k: int) -> list[str]:
     return [" ".join(sentences[i : i + size]) for i in range(0, len(sentences), size)][:k]
 
 
-def rag_cases(n: int = 20, *, offset: int = 0) -> list[dict[str, Any]]:
+def rag_cases(n: int = 20, *, offset: int = 0, nodes: int | None = None) -> list[dict[str, Any]]:
     """``n`` RAG cases (``name, input, actual_output, retrieval_context``), deterministic; ``n`` may exceed the
-    number of source items (they are reused with a distinct name and distractor choice)."""
+    number of source items (they are reused with a distinct name and distractor choice). ``nodes``: that many
+    retrieval-context nodes in every case (default 3 to 5 in turn)."""
     items = _load_items()
     m = len(items)
     out = []
     for i in range(offset, offset + n):
         item = items[i % m]
-        n_nodes = 3 + i % 3
+        n_nodes = nodes if nodes is not None else 3 + i % 3
         own = _chunks(item["sentences"], min(3, n_nodes - 1))
         distractors = [
             " ".join(items[(i * 7 + 13 * (j + 1)) % m]["sentences"][:2]) for j in range(n_nodes - len(own))
@@ -170,4 +217,7 @@ def conversations(n: int = 10, turns: int = 20) -> list[dict[str, Any]]:
 
 def source_note() -> str:
     """Where the RAG items came from in this run (for the results file)."""
-    return f"ClapNQ dev ({CLAPNQ})" if CLAPNQ.is_file() else f"bundled ClapNQ sample ({BUNDLED})"
+    clapnq = clapnq_path()
+    if clapnq is not None:
+        return f"ClapNQ dev ({clapnq})"
+    return f"bundled ClapNQ sample ({BUNDLED}; shared datasets folder NOT FOUND)"

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 # Eager on purpose (``from deepeval import evaluate`` must give the function, and ``deepeval.evaluate`` stays the
 # package in sys.modules). The import is light: the runner, rich, jinja2 and sqlite load when a run starts.
 from deepeval._login import login
+from deepeval._version import __version__  # "4.3.1+oss.0.1.0": deepeval's API 4.3.1, by deepeval-oss 0.1.0
 from deepeval.evaluate import a_evaluate, assert_test, evaluate
 from deepeval.test_run import log_hyperparameters, on_test_run_end
 

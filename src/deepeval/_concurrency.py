@@ -15,6 +15,11 @@ Nothing we wait on may outlive its deadline or a Ctrl-C:
   raises at once. From inside a running loop the main thread waits for the worker in short slices with the default
   SIGINT handler in place, so Ctrl-C raises there too; the worker's run is cancelled and given
   :data:`SHUTDOWN_GRACE_S` seconds to finish its ``finally`` blocks, then abandoned.
+* SIGTERM is handled the same way while :func:`run_sync` waits in the main thread, when nothing else handles it
+  (its handler is the default): the run is cancelled, unwinds (``evaluate()`` writes the rows it finished, see
+  :mod:`deepeval.evaluate.api`), and :func:`run_sync` raises ``SystemExit(143)`` (128 + 15, the status of a
+  process ended by SIGTERM); a second SIGTERM exits at once. :func:`stop_reason` names the signal for the run
+  being cancelled.
 
 The coroutine's return value is handed back through a box, not as the main task's result: on CPython 3.11
 ``asyncio.run`` (from the main thread) calls ``signal.getsignal(SIGINT)`` after the task ends, which formats a
@@ -162,21 +167,58 @@ async def detached(work: Awaitable[T], timeout: float | None = None) -> T:
     return task.result()
 
 
+_stop_reason: str | None = None
+
+
+def stop_reason() -> str | None:
+    """The name of the signal (``"SIGINT"``, ``"SIGTERM"``) that cancelled the current :func:`run_sync` run, or
+    None when it was cancelled otherwise (or not at all)."""
+    return _stop_reason
+
+
+def _stopping(signum: int) -> None:
+    global _stop_reason
+    _stop_reason = signal.Signals(signum).name
+
+
+def _exit_for(signum: int) -> BaseException:
+    """What :func:`run_sync` raises once a run stopped by ``signum`` has unwound."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else SystemExit(128 + signum)
+
+
+def _handled_signals() -> list[int]:
+    """The signals we may handle now: SIGINT while Python's default handler is in place, SIGTERM while its
+    default action is (a handler of the application's own is left alone)."""
+    out: list[int] = []
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        out.append(signal.SIGINT)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        out.append(signal.SIGTERM)
+    return out
+
+
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     """Run ``coro`` to completion and return its result (exceptions propagate unchanged).
 
     Raises:
         KeyboardInterrupt: Ctrl-C while it ran (the run was cancelled first; see the module docstring).
+        SystemExit: status 143 after SIGTERM (the run was cancelled first).
     """
+    global _stop_reason
+    _stop_reason = None
     box: list[T] = []
     try:
         asyncio.get_running_loop()
     except RuntimeError:
+        running = False  # (run outside this handler, so the exceptions it raises carry no "no running loop")
+    else:
+        running = True
+    if running:
+        _run_on_worker_thread(_into(box, coro))
+    else:
         _run_on_own_loop(
             _into(box, coro), handle_sigint=threading.current_thread() is threading.main_thread()
         )
-        return box[0]
-    _run_on_worker_thread(_into(box, coro))
     return box[0]
 
 
@@ -214,28 +256,29 @@ def _run_on_own_loop(
     if run is not None:
         run.loop, run.task = loop, task
         run.started.set()
-    interrupted = False
-    previous: Any = None
+    interrupted = 0  # the signal that cancelled the run
+    previous: dict[int, Any] = {}
 
-    def on_sigint(signum: int, frame: Any) -> None:
+    def on_signal(signum: int, frame: Any) -> None:
         nonlocal interrupted
         if interrupted or task.done():
-            raise KeyboardInterrupt
-        interrupted = True
+            raise _exit_for(signum)
+        interrupted = signum
+        _stopping(signum)
         loop.call_soon_threadsafe(task.cancel)
 
-    if handle_sigint and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        previous = signal.signal(signal.SIGINT, on_sigint)
+    for signum in _handled_signals() if handle_sigint else ():
+        previous[signum] = signal.signal(signum, on_signal)
     try:
         try:
             loop.run_until_complete(task)
         except asyncio.CancelledError:
             if interrupted:
-                raise KeyboardInterrupt from None
+                raise _exit_for(interrupted) from None
             raise
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         _close(loop)
 
 
@@ -273,21 +316,37 @@ def _run_on_worker_thread(main: Coroutine[Any, Any, None]) -> None:
     thread = threading.Thread(target=target, name="deepeval-sync", daemon=True)
     in_main = threading.current_thread() is threading.main_thread()
     # Inside a running loop the main thread's SIGINT handler is often asyncio's, which only cancels a task that
-    # cannot run while we block it: put the default handler back while we wait, so Ctrl-C raises here.
-    previous = signal.getsignal(signal.SIGINT) if in_main else None
-    if previous is not None:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    # cannot run while we block it: put the default handler back while we wait, so Ctrl-C raises here. SIGTERM
+    # (when nobody handles it) raises SystemExit(143) here, which cancels the run the same way.
+    previous: dict[int, Any] = {}
+    if in_main:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, _raise_for_sigterm)
     try:
         thread.start()
         while not done.wait(_POLL_S):
             pass
-    except BaseException:
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            _stopping(signal.SIGINT)
+        elif isinstance(exc, _Terminated):
+            _stopping(signal.SIGTERM)
         run.started.wait(SHUTDOWN_GRACE_S)
         run.cancel()
         done.wait(SHUTDOWN_GRACE_S)
         raise
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     if failure:
         raise failure[0]
+
+
+class _Terminated(SystemExit):
+    """SIGTERM in the main thread while it waits for a worker's run (exit status 143)."""
+
+
+def _raise_for_sigterm(signum: int, frame: Any) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    raise _Terminated(128 + signum)

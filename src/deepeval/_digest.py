@@ -4,6 +4,7 @@ even when nobody bumped a version label. Version constants (``PROMPT_VERSION``..
 
 from __future__ import annotations
 
+import enum
 import functools
 import hashlib
 import inspect
@@ -74,12 +75,31 @@ def _members(obj: Any) -> dict[str, Any]:
     return out
 
 
+def _json_default(value: Any) -> Any:
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return dump(mode="json")
+    if isinstance(value, enum.Enum):
+        return value.value
+    name = getattr(value, "get_model_name", None)
+    if callable(name):
+        return {"judge": type(value).__qualname__, "name": name()}
+    if isinstance(value, (set, frozenset)):
+        return sorted(map(str, value))
+    # Unknown object: its repr may hold a memory address, which makes the key miss (safe, never a false hit).
+    return f"{type(value).__module__}.{type(value).__qualname__}:{value!r}"
+
+
+def canonical_json(value: Any) -> str:
+    """Deterministic JSON text: sorted keys, compact separators, UTF-8 kept (the cache key and the content
+    digests hash it)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_json_default)
+
+
 def content_digest(*objs: Any) -> str:
     """sha256 (hex, 16 characters) of what the prompt builders / question builders of ``objs`` (classes,
     instances, or modules: their ``*_prompt`` functions) produce for a fixed probe, plus their text constants; a
     string is taken as it is."""
-    from deepeval.evaluate.cache import canonical_json
-
     text = canonical_json([o if isinstance(o, str) else _members(o) for o in objs])
     return hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()[:16]
 

@@ -4,6 +4,9 @@ Text under evaluation may hold lone surrogates (``json.loads('"\\udcff"')``, ``b
 "surrogateescape")``), which strict UTF-8 cannot encode. They are written as the six characters ``\\udcff``
 (``errors="backslashreplace"``): valid UTF-8, and inside a JSON string the same escape that ``json.loads`` reads
 back to the original character, so a JSON report round-trips losslessly.
+
+Where a file may be written at all (never through or over a symbolic link) is :mod:`deepeval._safe_path`, which
+:func:`write_chunks_atomic` applies to every file it writes.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import os
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
+
+from deepeval._safe_path import refuse_link
 
 
 def user_path(path: str | os.PathLike[str]) -> Path:
@@ -26,6 +31,7 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     folder and a rename, so a failure never leaves a truncated or 0-byte file. Parent folders are created.
 
     Raises:
+        UnsafePathError: ``path`` is a symbolic link (see :mod:`deepeval._safe_path`; nothing is written).
         OSError: the folder cannot be created or written (nothing is left behind).
     """
     return write_chunks_atomic(path, (text,))
@@ -37,9 +43,10 @@ def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
     and propagates.
 
     Raises:
+        UnsafePathError: ``path`` is a symbolic link (see :mod:`deepeval._safe_path`; nothing is written).
         OSError: the folder cannot be created or written (nothing is left behind).
     """
-    p = Path(path)
+    p = refuse_link(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.parent / f".{p.name}.{uuid.uuid4().hex[:12]}.tmp"
     # os.open with 0o666 lets the umask decide the mode, as a plain open() would (mkstemp would force 0600)

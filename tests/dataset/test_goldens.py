@@ -76,3 +76,15 @@ def test_expectations_conditions_are_stripped_and_non_empty():
     assert not Expectations() and Expectations(must_not=["swear"])
     with pytest.raises(ValueError, match="every condition must be non-empty"):
         Expectations(must=["  "])
+
+
+def test_golden_numbers_from_csv_or_pandas_are_taken_as_deepeval_takes_them():
+    # deepeval 4.3.1: Golden(token_cost="0.1").token_cost == 0.1, input_token_count=10.0 / "10" -> 10; 10.5 refused
+    g = Golden(input="q", token_cost="0.1", input_token_count=10.0, output_token_count="10")
+    assert (g.token_cost, g.input_token_count, g.output_token_count) == (0.1, 10, 10)
+    with pytest.raises(
+        InvalidGoldenError, match=r"^Golden\.input_token_count: Input should be a valid integer"
+    ):
+        Golden(input="q", input_token_count=10.5)
+    with pytest.raises(InvalidGoldenError, match=r"^Golden\.token_cost: expected a number, not a bool"):
+        Golden(input="q", token_cost=True)  # ours on purpose: deepeval takes True as 1.0

@@ -152,3 +152,29 @@ def test_adding_an_irrelevant_node_does_not_raise_contextual_relevancy() -> None
     # the embedded judge weighs each statement by P(relevant): the reef sentence shares no word with the request, so
     # the judge is unsure (P 0.26, weight 0.2), which may add at most that weight over the two statements
     assert with_reef <= alone + 0.2 / 2 + 1e-9
+
+
+ECHO_Q = "What is the refund window for online orders?"
+OFF_TOPIC = "Our stores open at 9am. We sell shoes and bags."
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [ECHO_Q, ECHO_Q + " " + ECHO_Q, "You are asking what the refund window for online orders is."],
+)
+def test_repeating_the_question_raises_neither_relevancy(echo: str) -> None:
+    """Before: AR 0.20 -> 0.60 and CR 0.00 -> 0.96 for the off-topic text plus the question; 1.00 for the
+    question alone. An answer that gives the request back answers nothing (relevance_rules.restates_request)."""
+
+    def cr(nodes: list[str]) -> float:
+        return ContextualRelevancyMetric().measure(
+            LLMTestCase(input=ECHO_Q, actual_output="x", retrieval_context=nodes)
+        )
+
+    off_ar, off_cr = _ar(ECHO_Q, OFF_TOPIC), cr([OFF_TOPIC])
+    assert _ar(ECHO_Q, OFF_TOPIC + " " + echo) <= off_ar + 1e-9
+    assert _ar(ECHO_Q, echo) < 0.1
+    assert cr([OFF_TOPIC + " " + echo]) <= off_cr + 1e-9 and cr([echo]) < 0.1
+    assert (
+        _ar(ECHO_Q, "Refunds for online orders are accepted within 30 days.") > 0.9
+    )  # an answer still is one

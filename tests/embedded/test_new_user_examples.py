@@ -54,8 +54,12 @@ def test_readme_knowledge_retention_example_catches_the_forgotten_allergy() -> N
             Turn(role="assistant", content="Try a bag of peanuts: they are light and filling."),
         ]
     )
-    m = KnowledgeRetentionMetric(threshold=0.5)
-    assert m.measure(convo) <= 0.5
+    m = KnowledgeRetentionMetric(threshold=1.0)  # as the README writes it: any forgetting turn fails
+    assert m.measure(convo) == 0.5
+    assert (
+        m.success is False
+    )  # deepeval's default 0.5 would pass it (0.5 >= 0.5): the README says why it is 1.0
+    assert "turn 3 'Try a bag of peanuts" in (m.reason or "")
 
 
 def test_control_whitespace_output_scores_zero() -> None:

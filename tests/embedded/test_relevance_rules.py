@@ -94,3 +94,27 @@ def test_weak_context_sentence_beside_others_in_its_node_is_not_floored() -> Non
     weak = rr.rule_features("What if these boots don't fit?", "We offer a 30-day full refund.")
     assert rr.unsure_when_weak(0.1, {**weak, "single": 1.0}) == 0.26
     assert rr.unsure_when_weak(0.1, {**weak, "single": 0.0}) == 0.1
+
+
+@pytest.mark.parametrize(
+    ("statement", "echo"),
+    [
+        ("What is the refund window for online orders?", True),
+        ("what is the refund window for online orders", True),
+        ("You are asking what the refund window for online orders is.", True),
+        ("You want to know the refund window.", True),
+        ("Do you mean the refund window for online orders?", True),
+        ("The refund window for online orders is 30 days.", False),  # adds the answer
+        ("Online orders have a refund window.", False),  # a statement, not the request given back
+        ("Is there a refund window for store orders?", False),  # another question (store)
+        ("Thanks!", False),
+    ],
+)
+def test_restates_request(statement: str, echo: bool) -> None:
+    assert rr.restates_request("What is the refund window for online orders?", statement) is echo
+
+
+def test_yes_no_answer_made_of_the_request_words_is_not_an_echo() -> None:
+    assert not rr.restates_request(
+        "Can I return online orders in store?", "You can return online orders in store."
+    )

@@ -239,6 +239,8 @@ def _store_then_spoil(tmp_path: Path, value: str) -> tuple[str, list[LLMTestCase
         '{"name": "Score", "score": NaN, "success": true}',
         '{"name": "Score", "score": 0.9, "success": "yes"}',
         '{"name": "Score", "score": 0.9, "retries": -1}',
+        '{"name": "Score", "score": 1' + "0" * 400 + ', "success": true}',  # an int no float can hold
+        '{"name": "Score", "score": 0.9, "threshold": 1' + "0" * 400 + "}",
         '{"name": "Score", "score": 0.9, "error": "boom"}',
         "[0.5, true]",
         '"0.5"',
@@ -337,3 +339,49 @@ def test_tilde_in_cache_path_and_setting_is_the_home_folder(
         ResultCache(home / "c.sqlite").count() == 1 and ResultCache(home / "nested" / "d.sqlite").count() == 1
     )
     assert not (tmp_path / "~").exists()  # the test runs in tmp_path: no literal "~" folder
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda d: d.joinpath(".deepeval").write_text("a stray file"), ".deepeval is a file, not a folder"),
+        (
+            lambda d: (
+                (d / ".deepeval").mkdir() or (d / ".deepeval" / "cache.sqlite").write_bytes(b"garbage" * 99)
+            ),
+            "file is not a database",
+        ),
+    ],
+)
+def test_unusable_default_cache_only_warns_when_the_run_only_writes_it(
+    tmp_path: Path, make: Any, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Deliberate (CacheConfig docs): the default cache file is a side benefit of writing; one that cannot be used
+    is one stderr line and the run goes on uncached. Reading it (use_cache=True) or a path chosen by the user
+    (cache_path, DEEPEVAL_CACHE_PATH) stays an error before anything is measured."""
+    make(tmp_path)
+    before = sorted((p.name, p.read_bytes() if p.is_file() else b"") for p in tmp_path.rglob("*"))
+    result = evaluate(cases(2), [ScoreMetric(0.5)], display_config=QUIET)
+    [message] = [line for line in capsys.readouterr().err.splitlines() if "result cache" in line]
+    assert words in message and "this run is measured without it" in message
+    assert [m.score for m in result.metric_rows()] == [0.5, 0.5] and "deepeval: " + result.extras[
+        "cache_error"
+    ] == message
+    assert sorted((p.name, p.read_bytes() if p.is_file() else b"") for p in tmp_path.rglob("*")) == before
+    with pytest.raises(ConfigurationError, match="cannot use the result cache"):
+        evaluate(cases(1), [ScoreMetric(0.5)], display_config=QUIET, cache_config=CacheConfig(use_cache=True))
+
+
+@pytest.mark.regression
+def test_cli_evaluate_runs_beside_a_stray_deepeval_file(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from deepeval.cli.main import app
+
+    (tmp_path / ".deepeval").write_text("a stray file")
+    (tmp_path / "cases.jsonl").write_text('{"input": "What is 2+2?", "actual_output": "4"}\n')
+    result = CliRunner().invoke(app, ["evaluate", "cases.jsonl", "-m", "answer_relevancy", "--no-progress"])
+    assert result.exit_code in (0, 1), result.output  # measured: passed or failed, not a usage error
+    assert "result cache" in result.output and ".deepeval is a file, not a folder" in result.output
+    assert (tmp_path / ".deepeval").read_text() == "a stray file"

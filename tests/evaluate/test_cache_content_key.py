@@ -80,7 +80,7 @@ def test_embedded_judge_data_file_and_rule_code_are_in_the_key(
     data.write_bytes(data.read_bytes().rstrip() + b"\n\n")  # a retrained judge: only the bytes differ
     retrained = cache_key(_hybrid(), CASE)
     assert retrained != before
-    rules = root / "grading.py"
+    rules = root / "grading" / "rules.py"
     rules.write_text(rules.read_text() + "\n# a rule edited\n")
     assert cache_key(_hybrid(), CASE) not in (before, retrained)
 

@@ -1,5 +1,7 @@
-"""A test case's status comes from one rule (results.case_status): a test case whose every row was skipped is
-"skipped" in every summary, export and exit code, never "passed"."""
+"""A test case's status comes from one rule (results.case_status), the same in every summary, export and exit code:
+a test case whose every row was skipped (metrics of the other kind of test case) is "skipped", never "passed"; a
+test case whose every metric was left out under skip_on_missing_params has no rows and passes, as in deepeval
+4.3.1 (its rows are kept, with their reasons, in ``skipped_metrics``)."""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ def _row(status: str, flaky: bool = False) -> MetricData:
 @pytest.mark.parametrize(
     ("rows", "expected"),
     [
-        ([], "skipped"),
+        ([], "passed"),
         (["skipped"], "skipped"),
         (["skipped", "skipped"], "skipped"),
         (["skipped", "passed"], "passed"),
@@ -68,30 +70,58 @@ def _all_skipped_run():
     )
 
 
-def test_evaluate_counts_an_all_skipped_test_case_as_skipped():
+def test_evaluate_passes_a_test_case_whose_every_metric_was_left_out_for_missing_params():
+    # deepeval 4.3.1 (ErrorConfig(skip_on_missing_params=True), the metric raising MissingTestCaseParamsError):
+    # metrics_data == [] and success True
     result = _all_skipped_run()
     t = result.test_results[0]
-    assert t.metrics_data[0].skipped and t.status == "skipped" and t.success is False
+    assert t.metrics_data == [] and t.status == "passed" and t.success is True
+    (left,) = t.skipped_metrics or []
+    assert (
+        left.name == "Ctx"
+        and left.skipped
+        and left.reason.startswith("skipped: Ctx needs 'retrieval_context'")
+    )
     totals = json.loads(result.to_json())["totals"]
-    assert totals["test_cases_passed"] == 0 and totals["test_cases_skipped"] == 1
-    assert totals["test_cases_failed"] == 0 and totals["test_cases_errored"] == 0 and totals["skipped"] == 1
+    assert totals["test_cases_passed"] == 1 and totals["test_cases_skipped"] == 0
+    assert totals["metric_rows"] == 0 and totals["skipped_metrics"] == 1
+    text = render_results(result, width=200)
+    assert (
+        "1/1 test cases passed, 0 failed, 0 errored, 0 skipped; rows: 0 passed, 0 failed, 0 errors, 0 skipped, "
+        "1 left out (missing parameters)" in text
+    )
+    assert "SKIP" in text and "Ctx" in text  # the left-out metric is listed with its reason
+    from deepeval.evaluate.report import render_html
+
+    html = render_html(result)
+    assert '<details class="row row-skipped" data-status="skipped" data-metric="Ctx"' in html
+
+
+def test_a_test_case_whose_rows_are_all_of_the_other_kind_is_skipped():
+    from ._fakes import ConvMetric
+
+    result = evaluate(
+        [LLMTestCase(input="q", actual_output="a")],
+        [ConvMetric()],
+        display_config=QUIET,
+        cache_config=CacheConfig(write_cache=False),
+    )
+    t = result.test_results[0]
+    assert t.metrics_data[0].skipped and t.status == "skipped" and t.success is False
+    assert t.skipped_metrics is None
     text = render_results(result, width=200)
     assert (
         "0/1 test cases passed, 0 failed, 0 errored, 1 skipped; rows: 0 passed, 0 failed, 0 errors, 1 skipped"
         in text
     )
-    assert "1/1 test cases passed" not in text
-    assert "SKIP" in text
 
-
-def test_display_option_passing_leaves_out_skipped_test_cases():
     from deepeval.evaluate.configs import TestRunResultDisplay
 
-    text = render_results(_all_skipped_run(), TestRunResultDisplay.PASSING, width=200)
-    assert "Ctx" not in text.split("Metrics")[0]
+    passing = render_results(result, TestRunResultDisplay.PASSING, width=200)
+    assert "Conv" not in passing.split("Metrics")[0]
 
 
-def test_cli_evaluate_reports_skipped_and_exits_0_for_skipped_only(tmp_path):
+def test_cli_evaluate_passes_a_test_case_whose_metrics_were_all_left_out(tmp_path):
     data = tmp_path / "cases.jsonl"
     data.write_text('{"input": "q1", "actual_output": "a"}\n')
     res = CliRunner().invoke(
@@ -99,7 +129,7 @@ def test_cli_evaluate_reports_skipped_and_exits_0_for_skipped_only(tmp_path):
         ["evaluate", str(data), "-m", "contextual_relevancy", "-s", "--no-progress", "--eval-mode", "hybrid"],
     )
     assert res.exit_code == 0, res.output
-    assert "0/1 test cases passed, 0 failed, 0 errored, 1 skipped" in res.output
+    assert "1/1 test cases passed, 0 failed, 0 errored, 0 skipped" in res.output
 
 
 SKIP_FILE = textwrap.dedent(
@@ -114,7 +144,8 @@ SKIP_FILE = textwrap.dedent(
 )
 
 
-def test_deepeval_test_run_reports_an_all_skipped_assert_test_as_a_skipped_test(tmp_path):
+def test_deepeval_test_run_passes_an_assert_test_whose_metrics_were_all_left_out(tmp_path):
+    # deepeval 4.3.1: `deepeval test run -s` on an assert_test whose only metric lacks a parameter: "1 passed"
     (tmp_path / "test_skip.py").write_text(SKIP_FILE)
     env = {**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "COLUMNS": "160"}
     proc = subprocess.run(
@@ -126,6 +157,6 @@ def test_deepeval_test_run_reports_an_all_skipped_assert_test_as_a_skipped_test(
         timeout=120,
     )
     out = proc.stdout
-    assert proc.returncode == 0, out + proc.stderr  # pytest: skipped is not a failure
-    assert "1 skipped" in out and "passed" not in out.splitlines()[-1]
-    assert "0/1 test cases passed, 0 failed, 0 errored, 1 skipped" in out
+    assert proc.returncode == 0, out + proc.stderr
+    assert "1 passed" in out.splitlines()[-1]
+    assert "1/1 test cases passed, 0 failed, 0 errored, 0 skipped" in out

@@ -135,6 +135,61 @@ def test_cli_compare_bad_files_exit_2_without_traceback(runs, tmp_path, content,
     assert str(bad) in res.output
 
 
+def _set(path, value):
+    def change(doc):
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return change
+
+
+ROW = ("test_results", 0, "metrics_data", 0)
+MALFORMED = {
+    "score as a string": _set((*ROW, "score"), "0.5"),
+    "score as a list": _set((*ROW, "score"), [0.5]),
+    "score 10**400": _set((*ROW, "score"), 10**400),
+    "score NaN": _set((*ROW, "score"), float("nan")),
+    "score Infinity": _set((*ROW, "score"), float("inf")),
+    "test case name as a list": _set(("test_results", 0, "name"), ["case q0"]),
+    "test case name null": _set(("test_results", 0, "name"), None),
+    "metric name as a list": _set((*ROW, "name"), ["Acc"]),
+    "metric name missing": lambda doc: doc["test_results"][0]["metrics_data"][0].pop("name"),
+    "metrics_data item a string": _set(("test_results", 0, "metrics_data", 0), "Acc"),
+    "metrics_data an object": _set(("test_results", 0, "metrics_data"), {"Acc": 1}),
+    "test result null": _set(("test_results", 0), None),
+    "threshold a string": _set((*ROW, "threshold"), "high"),
+    "success a string": _set((*ROW, "success"), "yes"),
+    "error a number": _set((*ROW, "error"), 5),
+    "evaluation_model a list": _set((*ROW, "evaluation_model"), ["j"]),
+    "prompt_version an object": _set((*ROW, "prompt_version"), {"v": 1}),
+    "skipped a string": _set((*ROW, "skipped"), "no"),
+    "repeat a string": _set((*ROW, "repeat"), "3"),
+    "repeat with other keys": _set((*ROW, "repeat"), {"times": 3}),
+    "index a string": _set(("test_results", 0, "index"), "0"),
+}
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize("variant", list(MALFORMED))
+def test_cli_compare_malformed_export_is_one_line_and_exit_2(runs, tmp_path, variant):
+    doc = json.loads(runs[1].read_text(encoding="utf-8"))
+    MALFORMED[variant](doc)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    for args in ([str(runs[0]), str(bad)], [str(bad), str(runs[0])]):
+        res = CliRunner().invoke(app, ["compare", *args])
+        assert res.exit_code == 2 and isinstance(res.exception, SystemExit), (
+            variant,
+            res.output,
+            res.exception,
+        )
+        assert (
+            res.output.startswith(f"deepeval compare: {bad}: test_results[0]") and res.output.count("\n") == 1
+        )
+
+
 def test_cli_compare_usage_error_exit_2(runs):
     res = CliRunner().invoke(app, ["compare", str(runs[0])])
     assert res.exit_code == 2

@@ -423,3 +423,94 @@ def test_cli_skip_invalid_evaluates_the_rest_and_reports_every_skipped_line(tmp_
     data.write_text('{"input": "q2", "actual_output": "a", "retrieval_context": "x"}\n')
     res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--skip-invalid"])
     assert res.exit_code == 2 and "no test cases in the file (1 invalid skipped; first: " in res.output
+
+
+@pytest.mark.regression
+def test_csv_saved_by_save_as_loads_back_with_its_formula_cells_unescaped(tmp_path):
+    from deepeval.dataset import EvaluationDataset, Golden
+
+    golden = Golden(input="=1+1", actual_output="-minus", name="@at", expected_output="''+two quotes")
+    path = EvaluationDataset(goldens=[golden]).save_as("csv", str(tmp_path), "cases")
+    [case] = load_test_cases(path)
+    assert (case.input, case.actual_output, case.name, case.expected_output) == (
+        "=1+1",
+        "-minus",
+        "@at",
+        "''+two quotes",
+    )
+
+
+# A misspelt key: deepeval's test-case constructors ignore unknown keyword arguments (4.3.1 too), so the field
+# would silently be missing and the row fail later for it; a file we read names the key and the closest known one.
+
+
+def test_a_misspelt_key_stops_the_run_naming_the_closest_known_key(tmp_path, metric_module):
+    data = tmp_path / "cases.jsonl"
+    data.write_text(
+        '{"input": "q1", "actual_output": "one two"}\n{"input": "q2", "actual_outptu": "a b c d"}\n'
+    )
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--no-progress"])
+    assert res.exit_code == 2
+    assert f"{data}:2: unknown test-case key 'actual_outptu'; did you mean 'actual_output'?" in res.output
+    assert "test cases passed" not in res.output  # nothing was measured
+    res = CliRunner().invoke(
+        app, ["evaluate", str(data), "-m", metric_module, "--no-progress", "--skip-invalid"]
+    )
+    assert res.exit_code == 0 and f"skipped {data}:2: unknown test-case key 'actual_outptu'" in res.output
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        (
+            "turns.jsonl",
+            '{"turns": [{"role": "user", "contnet": "hi"}]}\n',
+            ":1: turns[0]: unknown turn key 'contnet'; did you mean 'content'?",
+        ),
+        ("cases.csv", "input,actual_ouput\nq,a\n", ":2: unknown test-case key 'actual_ouput'; did you mean"),
+        (
+            "cases.json",
+            '[{"input": "q", "retreival_context": ["x"]}]',
+            "[0]: unknown test-case key 'retreival_context'",
+        ),
+        (
+            "far.jsonl",
+            '{"input": "q", "zzz": 1}\n',
+            ":1: unknown test-case key 'zzz'; known keys: actual_output,",
+        ),
+    ],
+)
+def test_unknown_keys_in_every_format(tmp_path, name, text, message):
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(ConfigurationError) as info:
+        load_test_cases(path)
+    assert f"{path}{message}" in str(info.value)
+
+
+def test_every_key_deepeval_writes_or_reads_is_accepted(tmp_path):
+    # a goldens file as deepeval 4.3.1's EvaluationDataset.save_as("json") writes it (every Golden field), with
+    # actual_output filled in, camelCase spellings and deepeval's other test-case fields
+    golden = {
+        "input": "q", "actual_output": "a", "expected_output": "e", "retrieval_context": None, "context": None,
+        "name": None, "comments": None, "source_file": None, "tools_called": None, "expected_tools": None,
+        "token_cost": None, "input_token_count": None, "output_token_count": None, "additional_metadata": None,
+        "custom_column_key_values": None, "expectations": None, "images_mapping": None, "multimodal": False,
+        "id": None,
+    }  # fmt: skip
+    camel = {
+        "input": "q",
+        "actualOutput": "a",
+        "retrievalContext": ["c"],
+        "completionTime": 1.0,
+        "tags": ["t"],
+    }
+    convo = {
+        "turns": [{"role": "user", "content": "hi", "userId": "u", "toolsCalled": None}],
+        "scenario": "s", "expectedOutcome": "o", "userDescription": "d", "chatbotRole": "r",
+    }  # fmt: skip
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([golden, camel, convo]))
+    cases = load_test_cases(path)
+    assert [type(c).__name__ for c in cases] == ["LLMTestCase", "LLMTestCase", "ConversationalTestCase"]
+    assert cases[1].actual_output == "a" and cases[1].retrieval_context == ["c"]

@@ -94,3 +94,48 @@ def test_export_failure_with_errored_rows_still_raises_evaluation_error(
         )
     assert info.value.result.test_results[0].metrics_data[0].error == "RuntimeError: judge down"
     assert "export_error" in info.value.result.extras
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize("subfolder", ["../../x", "../x", "a/../../x", "ABSOLUTE"])
+def test_results_subfolder_must_stay_inside_the_results_folder(tmp_path: Path, subfolder: str) -> None:
+    """Deliberate (docs: deepeval._safe_path): ``results_subfolder`` is a name inside ``results_folder``; deepeval
+    4.3.1 would write wherever an absolute or ``..`` path points."""
+    folder = tmp_path / "deep" / "er" / "runs"
+    if subfolder == "ABSOLUTE":
+        subfolder = str(tmp_path / "elsewhere")
+    metric = ScoreMetric(0.7)
+    config = _display(results_folder=str(folder), results_subfolder=subfolder)
+    with pytest.raises(ConfigurationError, match="results_subfolder") as info:
+        evaluate(TC, [metric], display_config=config, cache_config=NO_CACHE)
+    assert repr(subfolder) in str(info.value) and "nothing was measured" in str(info.value)
+    assert metric.log.calls == []
+    assert sorted(p.name for p in tmp_path.rglob("*")) == []  # no folder made anywhere
+
+
+@pytest.mark.regression
+def test_results_subfolder_link_leading_out_of_the_results_folder_is_refused(tmp_path: Path) -> None:
+    folder, elsewhere = tmp_path / "runs", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (folder / "latest").symlink_to(elsewhere)
+    with pytest.raises(ConfigurationError, match="through a symbolic link"):
+        evaluate(
+            TC,
+            [ScoreMetric(0.7)],
+            display_config=_display(results_folder=str(folder), results_subfolder="latest"),
+            cache_config=NO_CACHE,
+        )
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_nested_results_subfolder_is_written_inside_the_results_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "runs"
+    result = evaluate(
+        TC,
+        [ScoreMetric(0.7)],
+        display_config=_display(results_folder=str(folder), results_subfolder="exp/one"),
+        cache_config=NO_CACHE,
+    )
+    assert sorted(p.suffix for p in (folder / "exp" / "one").iterdir()) == [".html", ".json"]
+    assert result.extras["json_path"].startswith(str(folder / "exp" / "one"))

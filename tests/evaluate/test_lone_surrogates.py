@@ -15,7 +15,7 @@ from deepeval.evaluate.configs import CacheConfig, DisplayConfig
 from deepeval.evaluate.report import export_test_cases
 from deepeval.metrics import AnswerRelevancyMetric
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
-from deepeval.test_case._encodable import encodable
+from deepeval.test_case.encodable import encodable
 
 QUESTION = "How long does it take to hard-boil an egg?"
 BAD: str = json.loads('"Ten minutes \\udcff in boiling water."')

@@ -59,23 +59,23 @@ def test_import_deepeval_stays_light() -> None:
 def test_log_hyperparameters_records_the_function_dict_in_both_spellings(monkeypatch) -> None:
     import pytest
 
-    from deepeval.evaluate import _session
+    from deepeval.evaluate import session
     from deepeval.test_run import log_hyperparameters
 
-    monkeypatch.setattr(_session, "_hyperparameters", None)
+    monkeypatch.setattr(session, "_hyperparameters", None)
 
     @deepeval.log_hyperparameters
     def plain() -> dict:
         return {"model": "gpt-4.1", "top_k": 3, "dropped": None}
 
-    assert _session.hyperparameters() == {"model": "gpt-4.1", "top_k": "3"}
+    assert session.hyperparameters() == {"model": "gpt-4.1", "top_k": "3"}
     assert plain() == {"model": "gpt-4.1", "top_k": 3, "dropped": None}  # the function still works
 
     @log_hyperparameters(model="m", prompt_template="T")
     def older() -> dict:
         return {"temperature": 0.5}
 
-    assert _session.hyperparameters() == {"temperature": "0.5", "model": "m", "prompt_template": "T"}
+    assert session.hyperparameters() == {"temperature": "0.5", "model": "m", "prompt_template": "T"}
     with pytest.raises(TypeError, match="must return a dict"):
         log_hyperparameters(lambda: ["not", "a", "dict"])
 
@@ -110,3 +110,23 @@ def test_deepeval_import_paths_for_result_types_and_run_ids() -> None:
     run = Ours(test_results=[], run_id="abc")
     assert (run.test_run_id, run.confident_link) == ("abc", None)
     assert Ours(test_results=[]).test_run_id is None
+
+
+def test_test_run_result_display_imports_from_deepeval_s_module_path() -> None:
+    # deepeval 4.3.1 user code: `from deepeval.test_run.test_run import TestRunResultDisplay`
+    from deepeval.evaluate import DisplayConfig
+    from deepeval.test_run.test_run import TestRun, TestRunResultDisplay, global_test_run_manager
+
+    assert [m.value for m in TestRunResultDisplay] == ["all", "failing", "passing"]  # as deepeval 4.3.1
+    assert (
+        DisplayConfig(display_option=TestRunResultDisplay.FAILING).display() is TestRunResultDisplay.FAILING
+    )
+    import deepeval.test_run as package
+
+    assert (TestRun, global_test_run_manager) == (package.TestRun, package.global_test_run_manager)
+
+
+def test_mllm_image_imports_from_deepeval_test_case() -> None:
+    from deepeval.test_case import MLLMImage
+
+    assert MLLMImage.__module__.startswith("deepeval.test_case")

@@ -131,15 +131,20 @@ def test_secret_in_a_judge_name_is_redacted_on_the_row(monkeypatch):
     assert secret not in result.to_json()
 
 
-def test_skip_on_missing_params_marks_rows_skipped():
+def test_skip_on_missing_params_leaves_the_metric_out_of_metrics_data():
+    # as deepeval 4.3.1: the skipped metric is not in metrics_data; ours keeps its row, with the reason, in
+    # skipped_metrics
     needs_ctx = ScoreMetric(1.0, name="Ctx", requires=["retrieval_context"])
     other = ScoreMetric(1.0, name="Other")
     result = run(cases(2), [needs_ctx, other], error_config=ErrorConfig(skip_on_missing_params=True))
-    row = result.test_results[0].metrics_data[0]
-    assert (row.skipped, row.success, row.score, row.error) == (True, None, None, None)
+    first = result.test_results[0]
+    assert [m.name for m in first.metrics_data] == ["Other"]
+    (row,) = first.skipped_metrics or []
+    assert (row.name, row.skipped, row.success, row.score, row.error) == ("Ctx", True, None, None, None)
     assert row.reason == "skipped: Ctx needs 'retrieval_context', which is missing"
-    assert result.test_results[0].success is True
-    assert result.totals()["skipped"] == 2
+    assert first.success is True and first.to_dict()["skipped_metrics"][0]["name"] == "Ctx"
+    totals = result.totals()
+    assert (totals["metric_rows"], totals["skipped"], totals["skipped_metrics"]) == (2, 0, 2)
     with pytest.raises(EvaluationError, match="MissingTestCaseParamsError: Ctx needs 'retrieval_context'"):
         run(cases(2), [needs_ctx, other])
 
@@ -357,7 +362,7 @@ def test_print_results_and_json_export(tmp_path, capsys):
     assert result.extras["html_path"].endswith(".html")
 
 
-def test_progress_indicator_counts_rows_on_stderr(capsys):
+def test_progress_indicator_counts_test_cases_as_the_summary_does(capsys):
     evaluate(
         cases(4),
         [ScoreMetric(0.7, name="A"), ScoreMetric(0.2, name="B")],
@@ -366,7 +371,8 @@ def test_progress_indicator_counts_rows_on_stderr(capsys):
     )
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert "8/8" in captured.err and "pass 4 fail 4 err 0 skip 0" in captured.err
+    # 4 test cases of 2 rows each: the bar counts test cases (each fails: metric B scores 0.2)
+    assert "4/4 test cases, 0 passed 4 failed" in captured.err and "8/8" not in captured.err
 
 
 def test_broken_cache_config_only_disables_caching_for_that_metric(tmp_path):
@@ -425,3 +431,25 @@ def test_evaluation_error_is_also_the_first_errors_class_so_deepeval_excepts_kee
     with pytest.raises(EvaluationError) as plain:
         run(cases(1), [_Raises(OwnError("mine"))])
     assert type(plain.value) is EvaluationError
+
+
+def test_a_rows_reason_and_verdicts_are_redacted_with_one_settings_lookup(monkeypatch):
+    """Every verdict of a row is scrubbed of the settings' secrets, which are resolved once per row (each lookup
+    reads the environment and the dotenv files: once per verdict it was a large part of a run's last moments)."""
+    from deepeval.config import settings as settings_module
+    from deepeval.evaluate.rows import build_row
+
+    secret = "sk-test-SECRET-0123456789"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    metric = ScoreMetric(0.5)
+    metric.score, metric.reason = 0.5, f"reason quoting {secret}"
+    metric.evaluation_model = f"proxy-judge?key={secret}"
+    metric.verdicts = [{"verdict": "yes", "reason": f"statement {i} says {secret}"} for i in range(40)]
+    lookups = []
+    real = settings_module.get_settings
+    monkeypatch.setattr(settings_module, "get_settings", lambda: lookups.append(1) or real())
+    row = build_row(metric, None, 0.1)
+    assert len(lookups) == 1
+    assert row.reason == "reason quoting ***"
+    assert row.evaluation_model == "proxy-judge?key=***"
+    assert [v["reason"] for v in row.verdicts] == [f"statement {i} says ***" for i in range(40)]

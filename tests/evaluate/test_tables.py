@@ -141,20 +141,34 @@ def _console_text(result, width: int = 80, full_reason: bool = False) -> str:
     return buf.getvalue()
 
 
-def test_console_at_80_columns_names_each_judge_once_and_shows_failing_excerpts():
+def test_console_at_80_columns_names_the_one_judge_once_and_shows_failing_excerpts():
     text = _console_text(_result())
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= 80
     flat = " ".join(text.split())  # long lines wrap at 80 columns
-    assert flat.count(LONG_JUDGE) == 1  # named once, under the table
-    assert f"Judges: J1 = {LONG_JUDGE}" in flat
-    table = text.split("Judges:")[0]
-    assert table.count("J1") == 5  # one alias per row that has a judge (the errored row has none)
+    assert flat.count(LONG_JUDGE) == 1  # named once, under the rows
+    assert f"Judge: {LONG_JUDGE}" in flat
+    rows = text.split("Judge:")[0]
+    assert "J1" not in rows  # one judge: no judge column to fill
+    # a list at 80 columns: each test case on its line, each row on its line under it
+    assert "FAIL  test_case_1" in lines and "ERROR test_case_2" in lines
+    assert any(line.startswith("PASS  shoes  Accuracy 0.900 · Relevance 0.") for line in lines)  # one line
     details = text.split("Failing test cases", 1)[1]
     assert "FAIL test_case_1" in details and "ERROR test_case_2" in details and "shoes" not in details
     assert "input: q2 xxxx" in " ".join(details.split()) and "x…" in details  # an excerpt, cut
     assert "judge returned garbage" in " ".join(details.split())
     assert "FINAL-SENTENCE" not in text  # the reason is cut without show_full_reason
+
+
+def test_console_with_two_judges_names_each_once_under_a_judge_column():
+    result = _result()
+    for t in result.test_results:
+        t.metrics_data[1].evaluation_model = "judge-two"
+    text = _console_text(result, width=160)
+    assert "Judges:\n  J1 = " + LONG_JUDGE in text and "J2 = judge-two" in text
+    table = text.split("Judges:")[0]
+    assert "Judge" in table.splitlines()[2]  # the header has a judge column
+    assert table.count("J1") == 3 and table.count("J2") == 3
 
 
 def test_console_full_reason_on_demand():
@@ -205,3 +219,64 @@ def test_evaluate_in_jupyter_without_ipywidgets_warns_nothing(monkeypatch):
             cache_config=CacheConfig(write_cache=False),
         )
     assert result.test_results[0].status == "passed"
+
+
+FORMULAS = ['=HYPERLINK("http://x")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "'=kept"]
+
+
+@pytest.mark.regression
+def test_to_csv_neutralises_formula_cells_and_keeps_numbers(tmp_path):
+    """OWASP's rule (deepeval._csv_cells): a text cell starting with = + - @ TAB CR gets one leading quote."""
+    result = _result()
+    rows = result.test_results[0].metrics_data
+    result.test_results[0].name = FORMULAS[0]
+    rows[0].reason, rows[1].reason = FORMULAS[2], FORMULAS[3]
+    rows[0].evaluation_model = FORMULAS[1]
+    result.test_results[1].name = FORMULAS[4]
+    result.test_results[2].name = FORMULAS[6]
+    result.test_results[1].metrics_data[0].reason = FORMULAS[5]
+    result.test_results[1].metrics_data[0].score = -0.5  # a number stays a number
+    result.to_csv(tmp_path / "rows.csv")
+    with open(tmp_path / "rows.csv", encoding="utf-8", newline="") as f:
+        got = list(csv.DictReader(f))
+    assert [r["test_case"] for r in got] == ["'" + FORMULAS[0]] * 2 + ["'\t=1"] * 2 + ["''=kept"] * 2
+    assert [got[0]["reason"], got[1]["reason"], got[2]["reason"]] == ["'-2+3", "'@SUM(A1)", "'\r=1"]
+    assert got[0]["evaluation_model"] == "'" + FORMULAS[1]
+    assert got[2]["score"] == "-0.5" and got[0]["metric"] == "Accuracy"
+
+
+@pytest.mark.regression
+def test_to_csv_quotes_a_bare_carriage_return_so_one_row_stays_one_row(tmp_path):
+    result = _result()
+    result.test_results[0].name = "shoes\r=injected"
+    result.test_results[1].name = "two\nlines"
+    result.to_csv(tmp_path / "rows.csv")
+    raw = (tmp_path / "rows.csv").read_bytes()
+    assert b'"shoes\r=injected"' in raw and b'"two\nlines"' in raw
+    with open(tmp_path / "rows.csv", encoding="utf-8", newline="") as f:
+        got = list(csv.DictReader(f))
+    assert len(got) == 6
+    assert [r["test_case"] for r in got[:4]] == ["shoes\r=injected"] * 2 + ["two\nlines"] * 2
+
+
+@pytest.mark.regression
+def test_cli_evaluate_csv_neutralises_the_name_and_reason(tmp_path, monkeypatch):
+    (tmp_path / "echo_metrics.py").write_text(
+        "from deepeval.metrics.base_metric import BaseMetric\n"
+        "class Echo(BaseMetric):\n"
+        "    def __init__(self, threshold=0.5):\n        self.threshold = threshold\n"
+        "    async def a_measure(self, tc, *a, **k):\n        return self.measure(tc)\n"
+        "    def measure(self, tc, *a, **k):\n"
+        "        self.score = 1.0\n        self.reason = tc.actual_output\n        return self.score\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    data = tmp_path / "cases.jsonl"
+    data.write_text('{"input": "q", "actual_output": "=WEBSERVICE(\\"http://x\\")", "name": "@evil\\rrow"}\n')
+    out = tmp_path / "rows.csv"
+    res = CliRunner().invoke(
+        app, ["evaluate", str(data), "-m", "echo_metrics:Echo", "--no-progress", "--csv", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    with open(out, encoding="utf-8", newline="") as f:
+        [row] = list(csv.DictReader(f))
+    assert row["test_case"] == "'@evil\rrow" and row["reason"] == '\'=WEBSERVICE("http://x")'

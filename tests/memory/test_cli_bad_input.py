@@ -115,7 +115,7 @@ def test_a_late_write_failure_keeps_the_printed_results(
         ["memory", "grade", str(manifest), "--summary", str(summary), "--json", str(out_path), "--offline"]
     )
     assert code == 1
-    assert "recall (1 facts): weighted 1.000" in out
+    assert "recall (1 facts): normalised 1.000, weighted 1.000" in out
     assert (
         "could not write the report (OSError: No space left on device); the results above are complete" in out
     )
@@ -134,7 +134,7 @@ def test_lone_surrogate_in_a_transcript_is_graded(manifest: Path, tmp_path: Path
         ["memory", "grade", str(manifest), "--transcript", str(transcript), "--offline", "--json", str(out)],
     )
     assert result.exit_code == 0, result.output
-    assert "recall (1 facts): weighted 1.000" in result.output
+    assert "recall (1 facts): normalised 1.000, weighted 1.000" in result.output
     assert [f["score"] for f in json.loads(out.read_text(encoding="utf-8"))["facts"]] == [5]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deepeval.models.embedded import grading as g
+from deepeval.models.embedded.grading import rules
 from deepeval.models.embedded.text import normalize_formats
 
 
@@ -32,10 +33,10 @@ def test_stale_value_stated_as_current_scores_2(expected: str, answer: str, outd
 
 
 def test_rule_stale_ignores_old_value_marked_as_old() -> None:
-    c = g._case("Dose?", "20 mg", "now 20 mg (reduced from 40 mg)", ["40 mg"])
-    assert g._rule_stale(c) is None
-    c = g._case("Dose?", "20 mg", "40 mg", ["40 mg"])
-    assert g._rule_stale(c) is not None and g._rule_stale(c).grade == 2  # type: ignore[union-attr]
+    c = rules._case("Dose?", "20 mg", "now 20 mg (reduced from 40 mg)", ["40 mg"])
+    assert rules._rule_stale(c) is None
+    c = rules._case("Dose?", "20 mg", "40 mg", ["40 mg"])
+    assert rules._rule_stale(c) is not None and rules._rule_stale(c).grade == 2  # type: ignore[union-attr]
 
 
 def test_negation_of_the_value_itself_scores_1_but_a_later_negated_clause_does_not() -> None:
@@ -78,31 +79,33 @@ def test_reassignment_phrase_is_graded_not_refused() -> None:
 
 
 def test_rule_yes_no_and_abstention() -> None:
-    assert g._rule_yes_no(g._case("Is it on?", "Yes", "No, it is off.", [])).grade == 1  # type: ignore[union-attr]
-    assert g._rule_yes_no(g._case("Where?", "Leeds", "Leeds", [])) is None
-    assert g._rule_abstention("Q?", "Not in memory.", "I don't know.").grade == 5  # type: ignore[union-attr]
-    assert g._rule_abstention("Q?", "Leeds", "Leeds") is None
+    assert rules._rule_yes_no(rules._case("Is it on?", "Yes", "No, it is off.", [])).grade == 1  # type: ignore[union-attr]
+    assert rules._rule_yes_no(rules._case("Where?", "Leeds", "Leeds", [])) is None
+    assert rules._rule_abstention("Q?", "Not in memory.", "I don't know.").grade == 5  # type: ignore[union-attr]
+    assert rules._rule_abstention("Q?", "Leeds", "Leeds") is None
 
 
 def test_rule_all_values_and_some_values() -> None:
-    full = g._rule_all_values(g._case("When and where?", "Leeds on 3 May 2024", "3 May 2024 in Leeds", []))
+    full = rules._rule_all_values(
+        rules._case("When and where?", "Leeds on 3 May 2024", "3 May 2024 in Leeds", [])
+    )
     assert full is not None and full.grade == 5
-    assert g._rule_all_values(g._case("How many?", "41 routes", "28 routes", [])) is None
-    wrong = g._rule_some_values(g._case("How many routes?", "41 routes", "28 routes", []))
+    assert rules._rule_all_values(rules._case("How many?", "41 routes", "28 routes", [])) is None
+    wrong = rules._rule_some_values(rules._case("How many routes?", "41 routes", "28 routes", []))
     assert wrong is not None and wrong.grade == 2
 
 
 def test_rule_hedge_and_words() -> None:
-    h = g._rule_hedge(g._case("Which city?", "Lisbon", "Lisbon, Porto or Berlin", []))
+    h = rules._rule_hedge(rules._case("Which city?", "Lisbon", "Lisbon, Porto or Berlin", []))
     assert h is not None and h.grade == 1
-    assert g._rule_words(g._case("How?", "by dancing", "by dancing", [])).grade == 5
+    assert rules._rule_words(rules._case("How?", "by dancing", "by dancing", [])).grade == 5
 
 
 def test_grade_function_is_below_complexity_20() -> None:
     import ast
     import inspect
 
-    src = inspect.getsource(g._grade)
+    src = inspect.getsource(rules._grade)
     branches = sum(isinstance(n, (ast.If, ast.For, ast.While, ast.BoolOp, ast.IfExp, ast.comprehension))
                    for n in ast.walk(ast.parse(src)))  # fmt: skip
     assert branches + 1 <= 20
@@ -143,9 +146,9 @@ def test_a_year_alone_for_a_day_precise_date_is_vague_but_a_month_is_approximate
 
 def test_the_other_option_of_an_either_or_question_scores_2() -> None:
     q = "Does Tomas commute by tram or by bike?"
-    other = g._rule_other_option(g._case(q, "by bike", "the tram", []))
+    other = rules._rule_other_option(rules._case(q, "by bike", "the tram", []))
     assert other is not None and other.grade == 2
-    assert g._rule_other_option(g._case(q, "by bike", "he cycles, by bike", [])) is None
+    assert rules._rule_other_option(rules._case(q, "by bike", "he cycles, by bike", [])) is None
     assert g.grade_detail(q, "by bike", "by bike").grade == 5
 
 
@@ -153,7 +156,9 @@ def test_a_short_answer_naming_something_else_scores_2_whatever_its_similarity()
     q = "Who lent Ada the car?"
     assert g.grade_detail(q, "her uncle", "her cousin").grade == 2
     assert g.grade_detail(q, "her uncle", "her uncle did").grade == 5
-    assert g._rule_other_filler(g._case(q, "her uncle", "she never borrowed one", [])) is None  # a negation
+    assert (
+        rules._rule_other_filler(rules._case(q, "her uncle", "she never borrowed one", [])) is None
+    )  # a negation
 
 
 def test_a_paraphrase_in_another_word_form_scores_5() -> None:
@@ -201,7 +206,7 @@ def test_another_relation_than_the_expected_one_is_another_person() -> None:
     q = "Who taught Noor to swim?"
     assert g.grade_detail(q, "her older brother", "her sister").grade == 2
     assert g.grade_detail(q, "her brother Sami", "her cousin").grade == 2
-    assert g._rule_other_relation(g._case(q, "her brother Sami", "Sami, her brother", [])) is None
+    assert rules._rule_other_relation(rules._case(q, "her brother Sami", "Sami, her brother", [])) is None
     assert g.grade_detail(q, "her brother Sami", "Sami, her brother").grade == 5
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,10 @@ def test_cli_schema_validate_generate_grade(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "missing facts: none" in r.output and len(json.loads(conv.read_text())["turns"]) == 30
     r = runner.invoke(app, ["memory", "grade", str(EXAMPLE), "--empty", "--offline"])
-    assert r.exit_code == 0 and "normalised 0.000" in r.output
+    # the empty-memory control reads 0 first (the README's "control: 0.0"); weighted recall's 0.200 is its floor
+    first = r.output.splitlines()[0]
+    assert r.exit_code == 0 and re.match(r"recall \(\d+ facts\): normalised 0\.000, weighted 0\.200, ", first)
+    assert "empty memory's weighted recall is 0.200" in r.output
     r = runner.invoke(app, ["memory", "grade", str(EXAMPLE), "--transcript", str(conv), "--offline",
                             "--html", str(tmp_path / "r.html")])  # fmt: skip
     assert r.exit_code == 0 and "normalised 1.000" in r.output, r.output

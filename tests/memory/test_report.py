@@ -56,9 +56,16 @@ def test_html_shows_every_checkpoints_answers(manifest, conversation) -> None:
     html = render_html(st)
     section = html.split("<h2>Answers by checkpoint</h2>", 1)[1].split("</table>", 1)[0]
     assert [f"after turn {t}" in section for t in checkpoints] == [True] * 4
-    # one answer cell per probe, one "not yet" cell per fact not yet introduced
+    # one answer cell per probe; an empty cell says why: not yet introduced, or superseded by the later fact
     assert section.count('class="ans"') == len(st.checkpoint_facts) == sum(len(v) for v in cells.values())
-    assert section.count("not yet introduced") == 4 * len(rows) - len(st.checkpoint_facts)
+    budget_v1 = next(r for r in rows if r["fact_id"] == "budget_v1")
+    assert budget_v1["absent"] == {t: "superseded by budget_v2" for t in (19, 29, 39)}
+    assert section.count("superseded by budget_v2") == 3
+    assert section.count("not yet introduced") == 4 * len(rows) - len(st.checkpoint_facts) - 3
+    row = section.split("<td>budget_v1</td>", 1)[1].split("</tr>", 1)[0]
+    assert (
+        "not yet introduced" not in row
+    )  # after turn 18 the old budget is superseded, not "not yet" anything
     first = next(f for f in st.checkpoint_facts if f.checkpoint == 9 and f.fact_id == "churn")
     assert (
         first.answer and str(html_escape(first.answer)) in section

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from deepeval.cli.main import app
 from deepeval.memory.generator import GeneratedConversation
 from deepeval.memory.manifest import FactManifest
-from deepeval.testing.servers import OpenAIChatServer
+from deepeval.testing.servers import Fault, OpenAIChatServer
 
 
 @pytest.fixture
@@ -47,9 +47,10 @@ def test_long_term_cli_runs_the_wiki_condition(
     lines = out.splitlines()
     assert lines[0] == "wiki: 1 pages, " + lines[0].split(", ", 1)[1]
     assert lines[0].endswith("10 tool calls in 20 requests")  # 40 turns / 4 per update = 10 updates
-    assert lines[1].startswith("recall (10 facts): weighted 1.000, strict 1.000, normalised 1.000")
-    assert lines[2].startswith("precision (") and "hallucination rate 0.000" in lines[2]
-    assert lines[3] == f"wiki saved to {wiki_dir} (1 pages; grade it again with `memory grade --wiki`)"
+    assert lines[1].startswith("recall (10 facts): normalised 1.000, weighted 1.000, strict 1.000")
+    assert lines[2].startswith("  normalised: 0 = nothing recalled")
+    assert lines[3].startswith("precision (") and "hallucination rate 0.000" in lines[3]
+    assert lines[4] == f"wiki saved to {wiki_dir} (1 pages; grade it again with `memory grade --wiki`)"
     assert all(b["model"] == "keeper" and b["temperature"] == 0.2 for b in bodies)
     assert tool_names(bodies[0])[2:] == ["wiki_write_page", "wiki_append_to_page"]
     assert auth == {"Bearer sk-h18-secret"}  # the key named by --api-key-env is sent, and shown nowhere
@@ -60,6 +61,27 @@ def test_long_term_cli_runs_the_wiki_condition(
     html = out_html.read_text(encoding="utf-8")
     assert "Tool calls of the model (10)" in html and "Wiki pages (1)" in html
     assert "sk-h18-secret" not in out + out_json.read_text(encoding="utf-8") + html
+
+
+@pytest.mark.regression
+def test_long_term_save_wiki_refuses_a_link_planted_in_the_folder_and_still_writes_the_report(
+    manifest: FactManifest, conv_file: Path, tmp_path: Path
+) -> None:
+    outside, wiki_dir, out_json = tmp_path / "outside.txt", tmp_path / "wiki", tmp_path / "lt.json"
+    outside.write_text("keep me", encoding="utf-8")
+    wiki_dir.mkdir()
+    (wiki_dir / "Notes.md").symlink_to(outside)  # the page the scripted model writes
+    with OpenAIChatServer(chatbot(manifest)) as srv:
+        code, out = _invoke(["long-term", str(EXAMPLE), "--transcript", str(conv_file), "--base-url", srv.base_url,
+                             "--model", "keeper", "--offline", "--update-every", "10", "--json", str(out_json),
+                             "--save-wiki", str(wiki_dir)])  # fmt: skip
+    assert code == 1, out
+    assert (
+        f"error: could not save the wiki to {wiki_dir} (wiki page file {wiki_dir / 'Notes.md'} is a symbolic "
+        in out
+    )
+    assert outside.read_text(encoding="utf-8") == "keep me" and (wiki_dir / "Notes.md").is_symlink()
+    assert json.loads(out_json.read_text(encoding="utf-8"))["condition"] == "long_term"
 
 
 def test_long_term_cli_warns_when_the_model_never_calls_a_tool(conv_file: Path, tmp_path: Path) -> None:
@@ -123,9 +145,33 @@ def test_endpoint_timeout_is_one_line_and_exit_1(conv_file: Path) -> None:
         code, out = _invoke(["short-term", str(EXAMPLE), "--transcript", str(conv_file), "--base-url", url,
                              "--model", "slow", "--offline", "--checkpoints", "1", "--timeout", "0.2"])  # fmt: skip
     assert code == 1
-    assert out.strip().splitlines() == [
-        f"error: the model under test at {url} (model 'slow') failed: APITimeoutError: Request timed out."
+    assert out.strip().splitlines() == [  # the first attempt and its 2 retries
+        f"error: the model under test at {url} (model 'slow') failed: no reply within 0.2 s (--timeout), 3 attempts"
     ]
+
+
+def test_endpoint_failure_never_shows_the_key_or_the_base_urls_credentials(
+    conv_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model under test goes through the judges' client: its key and the URL's user-info and query token are
+    secrets, so the one error line names the endpoint without them."""
+    key, password, token = "sk-subject-KEY-0123456789", "pw-subject-98765", "tok-subject-13579"
+    monkeypatch.setenv("SUBJECT_KEY", key)
+    deny = {"error": {"message": f"Incorrect API key provided: {key} (token {token}, password {password})"}}
+    with OpenAIChatServer(faults=[Fault.http_status(401, deny)] * 50) as srv:  # every request is refused
+        port = srv.port
+        url = f"http://user:{password}@127.0.0.1:{port}/v1?token={token}"
+        code, out = _invoke(["short-term", str(EXAMPLE), "--transcript", str(conv_file), "--base-url", url,
+                             "--model", "m", "--api-key-env", "SUBJECT_KEY", "--offline", "--checkpoints", "1"])  # fmt: skip
+        assert srv.counters.faults_served >= 1  # replies that quote every secret were sent
+    assert code == 1
+    lines = out.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: the model under test at http://127.0.0.1:{port}/v1 "
+    )
+    assert "HTTP 401" in lines[0]
+    for secret in (key, password, token):
+        assert secret not in out
 
 
 @pytest.mark.parametrize(

@@ -111,3 +111,20 @@ def test_two_names_for_one_page_are_refused(tmp_path: Path) -> None:
     with pytest.raises(WikiError, match=r"'x\.md' and 'x\.md\.md' in .* are both page 'x'"):
         Wiki.load(tmp_path)
     assert sorted(p.read_text() for p in tmp_path.iterdir()) == ["A", "B"]  # nothing touched
+
+
+@pytest.mark.regression
+def test_save_never_writes_through_a_link_planted_in_the_folder(tmp_path: Path) -> None:
+    from deepeval._safe_path import UnsafePathError
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    folder = tmp_path / "wiki"
+    folder.mkdir()
+    (folder / "page.md").symlink_to(outside)
+    w = Wiki.from_pages({"a first page": "A", "page": "model text"})
+    with pytest.raises(UnsafePathError, match=r"page\.md is a symbolic link"):
+        w.save(folder)
+    assert outside.read_text() == "keep me"
+    assert (folder / "page.md").is_symlink()
+    assert sorted(p.name for p in folder.iterdir()) == ["page.md"]  # checked before anything was written

@@ -73,4 +73,4 @@ def test_neither_method_implemented_is_a_clear_error() -> None:
     metric = AnswerRelevancyMetric(model=GenerateOnly(sync_broken=True), eval_mode="llm")
     with pytest.raises(NotImplementedError, match="generate-only implements neither a_generate nor generate"):
         metric.measure(CASE)
-    assert metric.success is False and metric.error is not None and "generate-only" in metric.error
+    assert (metric.success, metric.error) == (None, None)  # as deepeval 4.3.1 after a measure that raised

@@ -166,7 +166,7 @@ def test_a_configuration_that_cannot_build_a_client_leaves_model_none_until_meas
     assert metric.model is None
     with pytest.raises(FileNotFoundError, match=r"judge-q4\.gguf"):
         metric.measure(LLMTestCase(input="q", actual_output="a"))
-    assert metric.error is not None and "judge-q4.gguf" in metric.error
+    assert metric.error is None  # as deepeval 4.3.1: the exception carries the error
 
 
 @pytest.mark.usefixtures("no_network")

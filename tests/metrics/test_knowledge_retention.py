@@ -1,13 +1,15 @@
 from __future__ import annotations
 
+import asyncio
 import re
+from typing import Any
 
 import pytest
 
 from deepeval.errors import SystemOneError
 from deepeval.metrics import KnowledgeRetentionMetric
-from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics.base_metric import BaseConversationalMetric
+from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.metrics.knowledge_retention.questions import DECISION_NOTE
 from deepeval.metrics.knowledge_retention.schema import Knowledge
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -307,7 +309,7 @@ def test_hybrid_without_llm_cannot_fall_back() -> None:
     msg = str(info.value)
     assert "timeout: read timed out" in msg and "fallback is impossible" in msg and "OPENAI_API_KEY" in msg
     assert info.value.kind == "timeout"
-    assert metric.success is False and metric.error == msg
+    assert (metric.success, metric.error) == (None, None)
 
 
 def test_system_one_formula_example() -> None:
@@ -405,3 +407,52 @@ def test_knowledges_and_verdicts_are_set_after_a_measure_as_deepeval_does() -> N
     ]
     assert metric.knowledges[4].supersedes == ["budget"]
     assert [v.verdict for v in metric.verdicts or []] == ["no", "yes", "no", "no", "yes"]
+
+
+class _GatedLLM(SlowLLM):
+    """Holds the extraction of the LAST user turn until a verdict has been asked: only a metric that asks each
+    turn's verdict as soon as its own facts exist gets past the gate (one that waits for every extraction first
+    would time out here)."""
+
+    def __init__(self, last_user: str) -> None:
+        super().__init__(router(facts=FACTS, turn_verdicts=TURN_VERDICTS, reason="kr reason"), delay=0.0)
+        self.last_user = last_user
+        self.order: list[str] = []
+        self.verdict_asked: asyncio.Event | None = None
+
+    async def a_generate(self, prompt: str, schema: Any = None) -> Any:
+        if self.verdict_asked is None:
+            self.verdict_asked = asyncio.Event()
+        name = getattr(schema, "__name__", None)
+        if name == "KnowledgeRetentionVerdict":
+            self.order.append("verdict")
+            self.verdict_asked.set()
+        elif name == "Knowledge" and self.last_user in block(prompt, "USER_MESSAGE"):
+            self.order.append("last extraction waits")
+            await asyncio.wait_for(self.verdict_asked.wait(), timeout=10)
+        return await super().a_generate(prompt, schema)
+
+
+def test_llm_mode_asks_each_verdict_as_soon_as_its_facts_are_extracted() -> None:
+    llm = _GatedLLM(U4)
+    metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm")
+    # the same result as when every extraction is awaited first
+    assert asyncio.run(metric.a_measure(FULL)) == pytest.approx(3 / 5)
+    assert metric.error is None
+    assert llm.order[:2] == ["last extraction waits", "verdict"]
+    assert llm.calls == 4 + 5 + 1
+
+
+def test_llm_mode_extraction_failure_asks_no_verdict_that_needs_it() -> None:
+    def responder(prompt: str, schema: Any) -> Any:
+        if getattr(schema, "__name__", None) == "Knowledge" and U2 in block(prompt, "USER_MESSAGE"):
+            raise RuntimeError("extraction broke")
+        return router(facts=FACTS, turn_verdicts=TURN_VERDICTS)(prompt, schema)
+
+    llm = SlowLLM(responder, delay=0.0)
+    metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm")
+    with pytest.raises(RuntimeError, match="extraction broke"):
+        asyncio.run(metric.a_measure(FULL))
+    assert metric.error is None  # as deepeval 4.3.1: the exception carries the error
+    # 4 extractions (one failed); only A1's verdict (its facts come from U1 alone) was asked
+    assert llm.calls == 4 + 1

@@ -9,7 +9,8 @@ import pytest
 from _support.judges import UserLLM, UserSystemOne, confident_answers
 from _support.markers import REGRESSION
 from deepeval.errors import DeepEvalError
-from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric
+from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
+from deepeval.models import DeepEvalBaseLLM
 from deepeval.test_case import LLMTestCase
 
 pytestmark = REGRESSION
@@ -81,3 +82,53 @@ def test_degenerate_inputs_get_defined_scores_without_system_one_calls(eval_mode
     cr = ContextualRelevancyMetric(model=UserLLM(), system_one_model=s1, eval_mode=eval_mode)
     assert cr.measure(empty) == 0.0
     assert s1.calls == 0
+
+
+class _DownJudge(DeepEvalBaseLLM):
+    """A custom judge whose every call fails (the same class ran on deepeval 4.3.1)."""
+
+    def __init__(self) -> None:
+        self.model = "down"
+
+    def load_model(self) -> str:
+        return self.model
+
+    def generate(self, prompt: str, schema: Any = None) -> Any:
+        raise RuntimeError("judge is down")
+
+    async def a_generate(self, prompt: str, schema: Any = None) -> Any:
+        raise RuntimeError("judge is down")
+
+    def get_model_name(self) -> str:
+        return "Down"
+
+
+@pytest.mark.parametrize("async_mode", [True, False])
+def test_a_measure_that_raised_leaves_no_error_on_the_metric(async_mode: bool) -> None:
+    # deepeval 4.3.1, both async_mode values: RuntimeError("judge is down") raised; then metric.error None, score
+    # None, success None
+    metric = AnswerRelevancyMetric(model=_DownJudge(), async_mode=async_mode)
+    with pytest.raises(RuntimeError, match="judge is down"):
+        metric.measure(LLMTestCase(input="q", actual_output="a"))
+    assert (metric.error, metric.score, metric.success) == (None, None, None)
+
+
+@pytest.mark.parametrize(
+    "metric_class", [AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric]
+)
+def test_a_misspelled_keyword_names_the_metric_class(metric_class: type) -> None:
+    # deepeval 4.3.1: "AnswerRelevancyMetric.__init__() got an unexpected keyword argument 'treshold'"
+    with pytest.raises(TypeError) as info:
+        metric_class(model=_DownJudge(), treshold=0.5)
+    assert (
+        str(info.value) == f"{metric_class.__name__}.__init__() got an unexpected keyword argument 'treshold'"
+    )
+
+
+def test_a_user_subclass_without_init_keeps_the_metric_s_name() -> None:
+    class MyRelevancy(AnswerRelevancyMetric):  # as Python names an inherited __init__
+        pass
+
+    with pytest.raises(TypeError, match=r"^AnswerRelevancyMetric\.__init__\(\) got an unexpected keyword"):
+        MyRelevancy(treshold=0.5)
+    assert MyRelevancy(threshold=0.3).threshold == 0.3

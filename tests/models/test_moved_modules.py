@@ -1,5 +1,5 @@
-"""Modules moved by the issue-17 refactor keep their old import paths as aliases of the same module object, so
-``import``, ``from ... import`` and ``monkeypatch.setattr("old.path.name", ...)`` all keep working."""
+"""Judge-client modules moved by the issue-17 refactor keep their old import paths as aliases of the same module
+object, so ``import``, ``from ... import`` and ``monkeypatch.setattr("old.path.name", ...)`` all keep working."""
 
 from __future__ import annotations
 
@@ -14,12 +14,6 @@ MOVED = [
     ("deepeval.models.llms.transport", "deepeval.models.http.transport"),
     ("deepeval.models.llms.per_loop", "deepeval.models.http.per_loop"),
     ("deepeval.models.llms.logprobs", "deepeval.models.logprobs"),
-    ("deepeval.evaluate.ray_backend", "deepeval.evaluate.backends.ray.backend"),
-    ("deepeval.evaluate.backends.ray_block", "deepeval.evaluate.backends.ray.block"),
-    ("deepeval.evaluate.backends.ray_cache", "deepeval.evaluate.backends.ray.cache"),
-    ("deepeval.evaluate.backends.ray_limits", "deepeval.evaluate.backends.ray.limits"),
-    ("deepeval.evaluate.backends.ray_options", "deepeval.evaluate.backends.ray.options"),
-    ("deepeval.evaluate.backends.ray_pickle", "deepeval.evaluate.backends.ray.pickle"),
 ]
 
 
@@ -29,11 +23,16 @@ def test_old_path_is_the_moved_module(old: str, new: str) -> None:
 
 
 def test_public_names_still_import_from_old_places() -> None:
-    from deepeval.evaluate import RateLimit, RayConfig
-    from deepeval.evaluate.ray_backend import RayConfig as OldRayConfig
     from deepeval.models.http.secrets import Secret
     from deepeval.models.llms.openai_compatible import Secret as OldSecret
     from deepeval.models.retry import RetryPolicy
 
-    assert OldRayConfig is RayConfig and RateLimit.__module__ == "deepeval.evaluate.backends.ray.options"
     assert OldSecret is Secret and RetryPolicy.__module__ == "deepeval.models.http.retry"
+
+
+def test_the_old_ray_paths_are_gone() -> None:
+    """The Ray backend's old module paths (aliases nothing used) were removed; its one home is
+    ``deepeval.evaluate.backends.ray``."""
+    for old in ("deepeval.evaluate.ray_backend", "deepeval.evaluate.backends.ray_block"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(old)

@@ -274,9 +274,9 @@ def test_repeat_and_progress_match_local(ray_cluster: Any) -> None:
     seen: list[int] = []
     original = Progress.advance
 
-    def counting(self: Progress, row: Any) -> None:
-        seen.append(1)
-        original(self, row)
+    def counting(self: Progress, row: Any, case: int) -> None:
+        seen.append(case)
+        original(self, row, case)
 
     local = evaluate(
         cases, [CrcMetric()], display_config=QUIET, repeat=2, cache_config=CacheConfig(write_cache=False)
@@ -296,4 +296,7 @@ def test_repeat_and_progress_match_local(ray_cluster: Any) -> None:
         Progress.advance = original  # type: ignore[method-assign]
     assert comparable(on_ray) == comparable(local)
     assert all(m.repeat is not None and m.repeat.k == 2 for m in on_ray.metric_rows())
-    assert len(seen) == 12 * 2  # the progress total counts repetitions, as locally
+    assert len(seen) == 12 * 2  # one call per row and repetition, as locally
+    assert sorted(seen) == sorted(
+        list(range(12)) * 2
+    )  # each with its test case, so the bar counts test cases

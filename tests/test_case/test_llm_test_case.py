@@ -107,12 +107,49 @@ def test_wrong_type_raises_type_error_naming_the_field(kwargs: dict[str, object]
     assert str(info.value).startswith(field + ":"), str(info.value)
 
 
-def test_numbers_must_be_numbers_not_strings_or_bools() -> None:
-    with pytest.raises(TypeError, match=r"^LLMTestCase\.token_cost: expected float or int, got str$"):
-        LLMTestCase(input="q", token_cost="0.1")
-    with pytest.raises(TypeError, match=r"^LLMTestCase\.completionTime: expected float or int, got bool$"):
+def test_numbers_from_csv_or_pandas_are_taken_as_deepeval_takes_them() -> None:
+    # deepeval 4.3.1 (pydantic, lax): "0.1" -> 0.1, 1 -> 1.0, 10.0 -> 10, "10" -> 10, "10.0" -> 10, " 10 " -> 10,
+    # "1e-3" -> 0.001, "1.5" -> 1.5; "abc", 10.5, "1e3" and "" are refused
+    import numpy as np
+
+    tc = LLMTestCase(
+        input="q", token_cost="0.1", input_token_count=10.0, output_token_count="7", completion_time="1.5"
+    )
+    assert (tc.token_cost, tc.input_token_count, tc.output_token_count, tc.completion_time) == (
+        0.1,
+        10,
+        7,
+        1.5,
+    )
+    assert type(tc.input_token_count) is int and type(tc.token_cost) is float
+    assert LLMTestCase(input="q", token_cost=1).token_cost == 1.0
+    assert LLMTestCase(input="q", token_cost="1e-3").token_cost == 0.001
+    assert LLMTestCase(input="q", input_token_count="10.0").input_token_count == 10
+    assert LLMTestCase(input="q", input_token_count=" 10 ").input_token_count == 10
+    pandas_row = {
+        "token_cost": np.float64(0.25),
+        "input_token_count": np.float64(12.0),
+        "output_token_count": np.int64(3),
+    }
+    tc = LLMTestCase(input="q", **pandas_row)
+    assert (tc.token_cost, tc.input_token_count, tc.output_token_count) == (0.25, 12, 3)
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.token_cost: Input should be a valid number"):
+        LLMTestCase(input="q", token_cost="abc")
+    for bad in (10.5, "1e3", ""):
+        with pytest.raises(
+            TypeError, match=r"^LLMTestCase\.input_token_count: Input should be a valid integer"
+        ):
+            LLMTestCase(input="q", input_token_count=bad)
+
+
+def test_a_bool_is_not_a_number() -> None:
+    # ours on purpose: deepeval 4.3.1 stores True as 1 / 1.0
+    with pytest.raises(
+        TypeError, match=r"^LLMTestCase\.completionTime: expected a number, not a bool \(got bool\)$"
+    ):
         LLMTestCase(input="q", completionTime=True)
-    assert LLMTestCase(input="q", token_cost=1).token_cost == 1
+    with pytest.raises(TypeError, match=r"^LLMTestCase\.input_token_count: expected a number, not a bool"):
+        LLMTestCase(input="q", input_token_count=False)
 
 
 def test_union_item_errors_name_the_index_and_the_alternatives() -> None:

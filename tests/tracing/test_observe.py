@@ -124,7 +124,7 @@ def test_a_test_case_fills_the_span_fields() -> None:
     assert (span.input, span.output, span.retrieval_context, span.expected_output) == ("q", "a", ["ctx"], "e")
 
 
-def test_span_metrics_are_kept_and_a_warning_says_they_are_not_evaluated(
+def test_span_metrics_outside_evals_iterator_are_kept_and_a_warning_says_they_are_not_evaluated(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     from deepeval.tracing import _metrics_warned
@@ -139,4 +139,5 @@ def test_span_metrics_are_kept_and_a_warning_says_they_are_not_evaluated(
 
         assert f() == 1
     assert trace_manager.traces[0].root_spans[0].metrics == [marker]
-    assert "not evaluated here" in caplog.text
+    assert "finished outside EvaluationDataset.evals_iterator()" in caplog.text
+    assert "not evaluated" in caplog.text

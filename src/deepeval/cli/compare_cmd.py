@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli._echo import echo
+from deepeval.cli.app import app
 
 
 @app.command("compare")
@@ -28,9 +29,9 @@ def compare(
     try:
         cmp = compare_files(run_a, run_b, seed=seed)
     except ValueError as err:
-        typer.echo(f"deepeval compare: {err}", err=True)
+        echo(f"deepeval compare: {err}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(render_text(cmp, width=shutil.get_terminal_size((100, 24)).columns), nl=False)
+    echo(render_text(cmp, width=shutil.get_terminal_size((100, 24)).columns), nl=False)
     if html:
         from pathlib import Path
 
@@ -39,7 +40,7 @@ def compare(
         try:
             path = write_text_atomic(Path(html).expanduser(), render_html(cmp))
         except OSError as err:
-            typer.echo(f"deepeval compare: cannot write --html {html}: {err}", err=True)
+            echo(f"deepeval compare: cannot write --html {html}: {err}", err=True)
             raise typer.Exit(2) from None
-        typer.echo(f"comparison written to {path}")
+        echo(f"comparison written to {path}")
     raise typer.Exit(1 if cmp.newly_failing else 0)

@@ -6,6 +6,8 @@ arguments). Without ``--metric``: answer relevancy for single-turn cases, contex
 retrieval context, knowledge retention for conversations. Exit code: 0 when no test case failed or errored (a
 skipped test case is reported as skipped, not as passed), 1 when some failed or errored, 2 for bad input (nothing
 is run). ``--csv FILE`` writes one row per test case x metric (the columns of ``EvaluationResult.to_pandas()``).
+Stopped by SIGINT or SIGTERM, the run still writes what it finished (``--results-folder`` report and ``--csv``, the
+unfinished rows as ``interrupted`` errors) before it ends (exit 130 after Ctrl-C, 143 after SIGTERM).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Any
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli._echo import echo
+from deepeval.cli.app import app
 
 BUILTIN = {
     "answer_relevancy": "AnswerRelevancyMetric",
@@ -63,9 +66,9 @@ _IGNORE_HINT = "the table above has every row; pass -i (--ignore-errors) to trea
 
 def _echo_files(result: Any) -> None:
     if "json_path" in result.extras:
-        typer.echo(f"results: {result.extras['json_path']} and {result.extras['html_path']}")
+        echo(f"results: {result.extras['json_path']} and {result.extras['html_path']}")
     if "export_error" in result.extras:
-        typer.echo(f"deepeval evaluate: {result.extras['export_error']}", err=True)
+        echo(f"deepeval evaluate: {result.extras['export_error']}", err=True)
 
 
 def _write_csv(result: Any, path: str) -> None:
@@ -73,9 +76,24 @@ def _write_csv(result: Any, path: str) -> None:
     try:
         written = result.to_csv(path)
     except OSError as err:
-        typer.echo(f"deepeval evaluate: cannot write --csv {path}: {err}", err=True)
+        echo(f"deepeval evaluate: cannot write --csv {path}: {err}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"rows: {written}")
+    interrupted = result.extras.get("interrupted")
+    note = f" (the run was interrupted: {interrupted.split(': ', 1)[-1]})" if interrupted else ""
+    echo(f"rows: {written}{note}")
+
+
+def _csv_of_interrupted_run(before: Any, csv_path: str | None) -> None:
+    """After SIGINT / SIGTERM: write the CSV of the rows the run finished (evaluate() keeps that partial result,
+    marked ``extras["interrupted"]``, as the latest result). Never raises: the interruption goes on."""
+    from deepeval.evaluate import session
+
+    latest = session.latest()
+    if csv_path and latest is not before and latest is not None and latest.extras.get("interrupted"):
+        try:
+            _write_csv(latest, csv_path)
+        except typer.Exit:
+            pass
 
 
 @app.command("evaluate")
@@ -135,9 +153,9 @@ def evaluate_file(
         invalid: list[str] | None = [] if skip_invalid else None
         cases = load_test_cases(path, invalid=invalid)
         for message in invalid or []:
-            typer.echo(f"deepeval evaluate: skipped {message}", err=True)
+            echo(f"deepeval evaluate: skipped {message}", err=True)
         if invalid:
-            typer.echo(
+            echo(
                 f"deepeval evaluate: {len(invalid)} invalid test case(s) skipped, {len(cases)} evaluated",
                 err=True,
             )
@@ -151,8 +169,11 @@ def evaluate_file(
                 specs.append("knowledge_retention")
         metrics = [_metric(s, threshold, eval_mode) for s in specs]
     except (DeepEvalError, ValueError) as err:
-        typer.echo(f"deepeval evaluate: {err}", err=True)
+        echo(f"deepeval evaluate: {err}", err=True)
         raise typer.Exit(2) from None
+    from deepeval.evaluate import session
+
+    before = session.latest()
     try:
         result = evaluate(
             cases,
@@ -177,14 +198,17 @@ def evaluate_file(
                 else None
             ),
         )
+    except (KeyboardInterrupt, SystemExit):  # SIGINT / SIGTERM: the rows it finished still go to --csv
+        _csv_of_interrupted_run(before, csv_path)
+        raise
     except EvaluationError as err:
         _echo_files(err.result)
         if csv_path:
             _write_csv(err.result, csv_path)
-        typer.echo(f"deepeval evaluate: {err.summary()}; {_IGNORE_HINT}", err=True)
+        echo(f"deepeval evaluate: {err.summary()}; {_IGNORE_HINT}", err=True)
         raise typer.Exit(1) from None
     except DeepEvalError as err:
-        typer.echo(f"deepeval evaluate: {err}", err=True)
+        echo(f"deepeval evaluate: {err}", err=True)
         raise typer.Exit(2) from None
     _echo_files(result)
     if csv_path:

@@ -2,8 +2,9 @@
 
 The judge is the one the metrics would use (``--eval-mode`` / ``DEEPEVAL_EVAL_MODE``, ``--model`` or the LLM
 settings, ``--system-one-model`` or the System One settings; with nothing configured, the embedded offline judge).
-Exit codes: 0 after a report (also when some units failed: they are counted in it), 2 for a bad file, option or
-judge configuration.
+Exit codes: 0 after a report (also when some units failed: they are counted in it), 1 when the summary was printed
+but a ``--json`` / ``--html`` file could not be written at the end (one line each; the other file is still written),
+2 for a bad file, option, judge configuration or an output path that can never be written (checked before judging).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from pathlib import Path
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli._echo import echo
+from deepeval.cli.app import app
 from deepeval.judge_eval.schema import METRICS
 
 
@@ -40,10 +42,12 @@ def judge_eval_cmd(
     from deepeval.judge_eval.schema import load_items
 
     if metric not in METRICS:
-        typer.echo(
-            f"deepeval judge-eval: --metric must be one of {', '.join(METRICS)}; got {metric!r}", err=True
-        )
+        echo(f"deepeval judge-eval: --metric must be one of {', '.join(METRICS)}; got {metric!r}", err=True)
         raise typer.Exit(2)
+    outputs = [
+        (option, out) for option, out in (("--json", json_out), ("--html", html_out)) if out is not None
+    ]
+    _check_outputs(outputs)
     try:
         items = load_items(path, metric, limit=limit)
         run = run_sync(
@@ -57,11 +61,40 @@ def judge_eval_cmd(
             )
         )
     except (DeepEvalError, ValueError) as err:
-        typer.echo(f"deepeval judge-eval: {err}", err=True)
+        echo(f"deepeval judge-eval: {err}", err=True)
         raise typer.Exit(2) from None
     summary = report.summarize(run)
-    typer.echo(report.render_text(summary))
-    for out, text in ((json_out, report.to_json(run, summary)), (html_out, report.to_html(run, summary))):
-        if out is not None:
+    echo(report.render_text(summary))
+    failed = False
+    for option, out in outputs:
+        text = report.to_json(run, summary) if option == "--json" else report.to_html(run, summary)
+        try:
             report.write(out, text)
-            typer.echo(f"wrote {out}")
+        except (
+            OSError
+        ) as err:  # disk full, folder removed mid-run: the summary above stands, the next file is tried
+            echo(f"deepeval judge-eval: cannot write {option} {out}: {err.strerror or err}", err=True)
+            failed = True
+            continue
+        echo(f"wrote {out}")
+    if failed:
+        raise typer.Exit(1)
+
+
+def _check_outputs(outputs: list[tuple[str, Path]]) -> None:
+    """Exit 2 before any judging when an output file could never be written (a directory, a symbolic link, a
+    folder that cannot be made), or when ``--json`` and ``--html`` name one file."""
+    from deepeval._safe_path import check_writable_file
+
+    if len(outputs) == 2 and outputs[0][1].expanduser().resolve() == outputs[1][1].expanduser().resolve():
+        echo(
+            f"deepeval judge-eval: --json and --html both name {outputs[0][1]}; give each its own file",
+            err=True,
+        )
+        raise typer.Exit(2)
+    for option, out in outputs:
+        try:
+            check_writable_file(out.expanduser(), option)
+        except OSError as err:
+            echo(f"deepeval judge-eval: {err}", err=True)
+            raise typer.Exit(2) from None

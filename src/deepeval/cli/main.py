@@ -1,57 +1,42 @@
-"""``deepeval`` CLI entry point. Sub-commands live in their own modules and register here."""
+"""``deepeval`` CLI entry point: the app of :mod:`deepeval.cli.app`, each sub-command module registered."""
 
 from __future__ import annotations
 
-import typer
+import importlib
 
-from deepeval import __version__
+from deepeval.cli.app import app
 
-app = typer.Typer(
-    name="deepeval",
-    help="Evaluate LLM applications with LLM, hybrid and System One judges (offline by default).",
-    no_args_is_help=True,
-    add_completion=False,
+#: the sub-command modules, each adding its commands to ``app`` when imported
+COMMAND_MODULES = (
+    "deepeval.cli.settings_cmds",
+    "deepeval.cli.test_run",
+    "deepeval.cli.memory_cmds",
+    "deepeval.cli.memory_run_cmds",
+    "deepeval.cli.evaluate_cmd",
+    "deepeval.cli.compare_cmd",
+    "deepeval.cli.judge_eval_cmd",
+    "deepeval.cli.quickstart",
+    "deepeval.cli.view_cmd",
 )
 
 
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"deepeval {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def main(
-    version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Print the version."
-    ),
-) -> None:
-    """deepeval command line."""
-
-
 def _register() -> None:
-    # Each module adds its commands to ``app``; a missing optional module must not break the others.
-    import importlib
-
-    names = (
-        "settings_cmds",
-        "test_run",
-        "memory_cmds",
-        "memory_run_cmds",
-        "evaluate_cmd",
-        "compare_cmd",
-        "judge_eval_cmd",
-        "quickstart",
-    )
-    for name in names:
+    # a missing optional module must not break the others
+    for name in COMMAND_MODULES:
         try:
-            importlib.import_module(f"deepeval.cli.{name}")
+            importlib.import_module(name)
         except ModuleNotFoundError as err:
-            if err.name != f"deepeval.cli.{name}":
+            if err.name != name:
                 raise
 
 
 _register()
 
+__all__ = ["app"]
+
 if __name__ == "__main__":
-    app()
+    # run as ``python -m deepeval.cli.main``: the command modules register on the imported module's app, not on
+    # this __main__ copy of it
+    from deepeval.cli.main import app as registered_app
+
+    registered_app()

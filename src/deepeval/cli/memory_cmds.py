@@ -4,13 +4,13 @@ runs are in :mod:`deepeval.cli.memory_run_cmds`)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli._echo import echo
+from deepeval.cli.app import app
 
 if TYPE_CHECKING:
     from deepeval.memory.conditions import MemoryReport
@@ -22,8 +22,18 @@ memory_app = typer.Typer(help="Memory evaluation by QA-probing (fact manifests, 
 app.add_typer(memory_app, name="memory")
 
 
+def echo_recall(report: Any) -> None:
+    """The recall line of a report, normalised recall first (0 for an empty memory, 1 for a perfect one; the
+    README's controls), and what weighted recall's floor is, so an empty memory's 0.200 reads as the floor."""
+    r = report.recall
+    echo(f"recall ({r.n} facts): normalised {r.normalised or 0:.3f}, weighted {r.weighted or 0:.3f}, "
+         f"strict {r.strict or 0:.3f}  judge: {report.judge}")  # fmt: skip
+    echo("  normalised: 0 = nothing recalled (an empty memory), 1 = every fact; weighted = mean grade / 5, so an "
+         "empty memory's weighted recall is 0.200")  # fmt: skip
+
+
 def _fail(msg: str) -> NoReturn:
-    typer.echo(f"error: {msg}", err=True)
+    echo(f"error: {msg}", err=True)
     raise typer.Exit(2)
 
 
@@ -49,22 +59,17 @@ def _check_reports(json_out: Path | None, html_out: Path | None) -> None:
 
 
 def _check_writable(path: Path | None, option: str) -> None:
-    """Exit 2 before any grading when ``path`` cannot be written, so an unwritable report path loses no run.
-    Creates missing parent folders (as the report writer would); leaves no file behind."""
+    """Exit 2 before any grading when ``path`` cannot be written (:func:`deepeval._safe_path.check_writable_file`),
+    so an unwritable report path loses no run. Creates missing parent folders (as the report writer would); leaves
+    no file behind."""
+    from deepeval._safe_path import check_writable_file
+
     if path is None:
         return
     try:
-        if path.is_dir():
-            _fail(f"{option} {path} is a directory; give a file path")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            if not os.access(path, os.W_OK):
-                _fail(f"{option} {path} is not writable")
-        else:
-            path.touch(exist_ok=False)
-            path.unlink()
+        check_writable_file(path, option)
     except OSError as err:
-        _fail(f"{option} {path} cannot be written ({type(err).__name__}: {err.strerror or err})")
+        _fail(str(err))
 
 
 def _write_reports(report: MemoryReport, json_out: Path | None, html_out: Path | None) -> None:
@@ -74,7 +79,7 @@ def _write_reports(report: MemoryReport, json_out: Path | None, html_out: Path |
     try:
         write_report(report, json_out, html_out)
     except OSError as err:
-        typer.echo(
+        echo(
             f"error: could not write the report ({type(err).__name__}: {err.strerror or err}); "
             "the results above are complete",
             err=True,
@@ -87,7 +92,7 @@ def schema_cmd() -> None:
     """Print the JSON schema of the fact manifest."""
     from deepeval.memory.manifest import manifest_json_schema
 
-    typer.echo(json.dumps(manifest_json_schema(), indent=2))
+    echo(json.dumps(manifest_json_schema(), indent=2))
 
 
 @memory_app.command("validate")
@@ -100,7 +105,7 @@ def validate_cmd(manifest: Path) -> None:
     except ManifestError as err:
         _fail(str(err))
         return
-    typer.echo(f"ok: {len(m.facts)} facts ({_fact_counts(m)})")
+    echo(f"ok: {len(m.facts)} facts ({_fact_counts(m)})")
 
 
 def _fact_counts(m: FactManifest) -> str:
@@ -151,7 +156,7 @@ def generate_cmd(
     except OSError as err:
         _fail(f"--out {out} cannot be written ({type(err).__name__}: {err.strerror or err})")
     found = len(m.stated()) - len(cov.missing)
-    typer.echo(
+    echo(
         f"wrote {len(conv.turns)} turns to {out}; {_fact_counts(m)}; stated facts found in their turn: "
         f"{found} of {len(m.stated())}; missing facts: {cov.missing or 'none'}"
         + (f"; never-stated facts the conversation states: {cov.leaked}" if cov.leaked else "")
@@ -256,16 +261,14 @@ def grade_cmd(
                                                 judge=EmbeddedMemoryJudge() if offline else None))  # fmt: skip
     except (ManifestError, ValueError, OSError) as err:
         _fail(str(err))
-    r = report.recall
-    typer.echo(f"recall ({r.n} facts): weighted {r.weighted or 0:.3f}, strict {r.strict or 0:.3f}, "
-               f"normalised {r.normalised or 0:.3f}  judge: {report.judge}")  # fmt: skip
+    echo_recall(report)
     a = report.abstention
     if a.n:
         abstained = sum(f.score == 5 for f in report.facts if f.kind == "never_stated")
-        typer.echo(f"abstention ({a.n} never-stated facts): {abstained} answered 'not in memory'")
+        echo(f"abstention ({a.n} never-stated facts): {abstained} answered 'not in memory'")
     if report.precision is not None and report.precision.precision is not None:
         p = report.precision
-        typer.echo(
+        echo(
             f"precision ({p.n_claims} claims): {p.precision:.3f}, hallucination rate {p.hallucination_rate:.3f} "
             f"({p.n_hallucinations} scored 1), weakly supported (scored 2): {p.n_weakly_supported}"
         )

@@ -9,23 +9,26 @@ live mode cannot see) go to stderr as ``warning:`` lines and into the reports.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from deepeval.cli._echo import echo
 from deepeval.cli.memory_cmds import (
     _check_reports,
     _fail,
     _load_conversation,
     _read_text,
     _write_reports,
+    echo_recall,
     memory_app,
 )
+from deepeval.config.settings import redact
 
 if TYPE_CHECKING:
+    from deepeval.errors import JudgeError
     from deepeval.memory.conditions import MemoryReport
     from deepeval.memory.manifest import FactManifest
     from deepeval.memory.subjects import EndpointChatModel
@@ -33,16 +36,19 @@ if TYPE_CHECKING:
 
 
 def _check_base_url(url: str) -> None:
-    """Exit 2 unless ``url`` is an absolute http(s) URL with a host."""
+    """Exit 2 unless ``url`` is an absolute http(s) URL with a host (quoted with its credentials hidden)."""
     import httpx
+
+    from deepeval.config.redaction import safe_url
 
     try:
         parsed = httpx.URL(url)
     except (httpx.InvalidURL, TypeError, ValueError) as err:
-        _fail(f"--base-url {url!r} is not a valid URL ({err})")
+        _fail(f"--base-url {safe_url(url)!r} is not a valid URL ({redact(str(err))})")
     if parsed.scheme not in ("http", "https") or not parsed.host:
         _fail(
-            f"--base-url {url!r} must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:8000/v1"
+            f"--base-url {safe_url(url)!r} must be an http:// or https:// URL with a host, "
+            "e.g. http://127.0.0.1:8000/v1"
         )
 
 
@@ -83,30 +89,32 @@ def _inputs(manifest: Path, transcript: Path) -> tuple[FactManifest, list[Turn],
 def _endpoint(
     base_url: str, model: str, api_key_env: str, temperature: float, timeout: float
 ) -> EndpointChatModel:
+    from deepeval.config.environment import process_env
     from deepeval.memory.subjects import EndpointChatModel
 
     _check_base_url(base_url)
     return EndpointChatModel(
-        base_url, model, api_key=os.environ.get(api_key_env), temperature=temperature, timeout=timeout
+        base_url, model, api_key=process_env(api_key_env), temperature=temperature, timeout=timeout
     )
 
 
 def _run(
-    make: Callable[[Any], Coroutine[Any, Any, MemoryReport]], quiet: bool, base_url: str, model: str
+    make: Callable[[Any], Coroutine[Any, Any, MemoryReport]], quiet: bool, subject: EndpointChatModel
 ) -> MemoryReport:
     """Run the condition under a progress bar; a usage problem found by the run exits 2, an endpoint failure 1."""
-    import openai
-
     from deepeval._concurrency import run_sync
     from deepeval.cli.memory_progress import MemoryProgress
+    from deepeval.config.redaction import display_url
+    from deepeval.errors import JudgeError
 
     try:
         with MemoryProgress(quiet) as progress:
             return run_sync(make(progress))
-    except openai.APIError as err:
-        # the SDK's message never holds the key; the endpoint is named so the user can check it
-        typer.echo(
-            f"error: the model under test at {base_url} (model {model!r}) failed: {type(err).__name__}: {err}",
+    except JudgeError as err:
+        # the endpoint is named (without credentials) so the user can check it; the message is redacted
+        echo(
+            f"error: the model under test at {display_url(subject.base_url)} (model {subject.name!r}) failed: "
+            f"{_failure(err, subject.timeout)}",
             err=True,
         )
         raise typer.Exit(1) from None
@@ -114,12 +122,23 @@ def _run(
         _fail(str(err))
 
 
+def _failure(err: JudgeError, timeout: float) -> str:
+    """What went wrong, in the command's terms: a timeout names ``--timeout`` (the error itself names the judges'
+    setting); anything else is the error's own redacted message."""
+    from deepeval.errors import ErrorKind
+
+    if err.kind == ErrorKind.timeout:
+        attempts = err.attempts or 1
+        return f"no reply within {timeout:g} s (--timeout), {attempts} attempt{'s' if attempts > 1 else ''}"
+    return str(err)
+
+
 def _print_common(report: MemoryReport) -> None:
     if report.live and report.transcript is not None:
         n = sum(t["role"] == "assistant" for t in report.transcript)
-        typer.echo(f"live: the model wrote {n} assistant turns (kept in the JSON/HTML report)")
+        echo(f"live: the model wrote {n} assistant turns (kept in the JSON/HTML report)")
     for w in report.warnings:
-        typer.echo(f"warning: {w}", err=True)
+        echo(f"warning: {w}", err=True)
 
 
 _BASE_URL = typer.Option(
@@ -180,9 +199,9 @@ def short_term_cmd(
     judge = EmbeddedMemoryJudge() if offline else None
     report = _run(lambda progress: run_short_term(m, turns, intro, subject, judge=judge, checkpoints=checkpoints,
                                                   system_prompt=prompt, concurrency=concurrency, live=live,
-                                                  progress=progress), quiet, base_url, model)  # fmt: skip
+                                                  progress=progress), quiet, subject)  # fmt: skip
     for c in report.curve:
-        typer.echo(f"turn {c.turn}: {c.recall.n} facts, normalised recall {c.recall.normalised or 0:.3f}")
+        echo(f"turn {c.turn}: {c.recall.n} facts, normalised recall {c.recall.normalised or 0:.3f}")
     _print_common(report)
     _write_reports(report, json_out, html_out)
 
@@ -238,32 +257,33 @@ def long_term_cmd(
     report = _run(lambda progress: run_long_term(m, turns, intro, keeper, judge=judge, update_every=update_every,
                                                  live=live, system_prompt=prompt or DEFAULT_SYSTEM_PROMPT,
                                                  concurrency=concurrency, progress=progress),
-                  quiet, base_url, model)  # fmt: skip
-    r = report.recall
+                  quiet, subject)  # fmt: skip
     pages = report.wiki_pages or {}
-    typer.echo(f"wiki: {len(pages)} pages, {sum(len(v) for v in pages.values())} characters; "
+    echo(f"wiki: {len(pages)} pages, {sum(len(v) for v in pages.values())} characters; "
                f"{keeper.n_tool_calls} tool calls in {keeper.n_requests} requests")  # fmt: skip
-    typer.echo(f"recall ({r.n} facts): weighted {r.weighted or 0:.3f}, strict {r.strict or 0:.3f}, "
-               f"normalised {r.normalised or 0:.3f}  judge: {report.judge}")  # fmt: skip
+    echo_recall(report)
     p = report.precision
     if p is not None and p.precision is not None:
-        typer.echo(
+        echo(
             f"precision ({p.n_claims} claims): {p.precision:.3f}, hallucination rate {p.hallucination_rate:.3f}"
         )
     _print_common(report)
-    if save_wiki is not None:
-        _save_wiki(pages, save_wiki)
-    _write_reports(report, json_out, html_out)
+    saved = save_wiki is None or _save_wiki(pages, save_wiki)
+    _write_reports(report, json_out, html_out)  # written even when the wiki could not be saved
+    if not saved:
+        raise typer.Exit(1)
 
 
-def _save_wiki(pages: dict[str, str], directory: Path) -> None:
+def _save_wiki(pages: dict[str, str], directory: Path) -> bool:
+    """Save the wiki; False (one error line) when it cannot be, so the reports are still written."""
     from deepeval.memory.wiki import Wiki, WikiError
 
     try:
         Wiki.from_pages(pages).save(directory)
     except (OSError, WikiError) as err:
-        typer.echo(
+        echo(
             f"error: could not save the wiki to {directory} ({err}); the results above are complete", err=True
         )
-        raise typer.Exit(1) from None
-    typer.echo(f"wiki saved to {directory} ({len(pages)} pages; grade it again with `memory grade --wiki`)")
+        return False
+    echo(f"wiki saved to {directory} ({len(pages)} pages; grade it again with `memory grade --wiki`)")
+    return True

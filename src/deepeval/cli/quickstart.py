@@ -9,8 +9,10 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from deepeval.cli.main import app
+from deepeval._safe_text import terminal
+from deepeval.cli.app import app
 from deepeval.errors import ConfigurationError, DeepEvalError
 
 #: (metric key, label, the measured number, its baseline, what the number is)
@@ -81,6 +83,10 @@ def blind_test_table() -> Table:
     return table
 
 
+#: the quickstart's KnowledgeRetention threshold: a conversation passes only when no checked turn forgets
+KR_THRESHOLD = 1.0
+
+
 def _pearson(xs: list[float], ys: list[float]) -> float | None:
     if len(xs) < 3 or statistics.pstdev(xs) == 0 or statistics.pstdev(ys) == 0:
         return None
@@ -112,7 +118,9 @@ def quickstart(
             AnswerRelevancyMetric(eval_mode=eval_mode),
             ContextualRelevancyMetric(eval_mode=eval_mode),
         ]
-        kr_metrics = [KnowledgeRetentionMetric(eval_mode=eval_mode)]
+        # a conversation passes only when no checked turn forgets (deepeval's default 0.5 passes one forgetting
+        # turn in two, so every example conversation "passed")
+        kr_metrics = [KnowledgeRetentionMetric(threshold=KR_THRESHOLD, eval_mode=eval_mode)]
     except (ValueError, DeepEvalError) as err:
         raise typer.BadParameter(str(err), param_hint="--eval-mode") from None
     console = Console()
@@ -125,7 +133,7 @@ def quickstart(
     try:
         rag, conv = _run(data, rag_metrics, kr_metrics, display, cache, errors, evaluate)
     except ConfigurationError as err:  # e.g. a --results-folder that can never be written: one line, exit 2
-        console.print(f"[red]error[/red] {err}")
+        console.print(Text.assemble(("error", "red"), " " + terminal(str(err))))
         raise typer.Exit(code=2) from None
     elapsed = time.perf_counter() - started
     _report(console, data, rag, conv, elapsed, results_folder)
@@ -157,6 +165,35 @@ def _run(
         identifier="quickstart-conversations",
     )
     return rag, conv
+
+
+def _turns(numbers: list[int]) -> str:
+    return ", ".join(f"turn {n}" for n in numbers) or "-"
+
+
+def retention_table(conv: Any, labels: list[list[int]]) -> Table:
+    """Per conversation: the turns the hand label says forget, the turns the judge flagged, and whether the
+    conversation passed (threshold :data:`KR_THRESHOLD`); the flagged turns' words are under the results table."""
+    table = Table(
+        title=f"KnowledgeRetention per conversation (threshold {KR_THRESHOLD:g}: any forgetting turn fails)",
+        show_lines=False,
+    )
+    table.add_column("conversation", overflow="fold")
+    for column in ("forgets (hand)", "flagged (judge)", "result"):
+        table.add_column(column, overflow="fold")
+    for r, hand in zip(conv.test_results, labels, strict=True):
+        m = r.metrics_data[0]
+        flagged = [int(v["turn"]) for v in m.verdicts or [] if v.get("attrition")]
+        agree = sorted(flagged) == sorted(hand)
+        result = "error" if m.error else ("FAIL" if r.status == "failed" else "pass")
+        note = "" if agree or m.error else (" (judge missed it)" if hand and not flagged else " (differs)")
+        table.add_row(
+            Text(terminal(r.name, one_line=True)),
+            _turns(hand),
+            Text(_turns(flagged) + note, style="" if agree else "yellow"),
+            Text(result, style="red" if result != "pass" else "green"),
+        )
+    return table
 
 
 def _report(
@@ -221,17 +258,18 @@ def _report(
             f"{agree}/{len(kr_rows)}",
         )
     summary.add_row("all", "metric rows with an error", str(len(errored)))
+    console.print(retention_table(conv, data.conversation_labels))
     summary.add_row("all", "wall time (s)", f"{elapsed:.1f}")
     console.print(summary)
-    console.print(f"Judge(s): {', '.join(judges) if judges else 'none'}")
+    console.print(Text(terminal(f"Judge(s): {', '.join(judges) if judges else 'none'}")))
     if any("(embedded, offline)" in j for j in judges):
         console.print(blind_test_table())
     for name, metric, err in errored[:10]:
-        console.print(f"[red]error[/red] {name} / {metric}: {err}")
+        console.print(Text.assemble(("error", "red"), terminal(f" {name} / {metric}: {err}")))
     export_errors = [str(r.extras["export_error"]) for r in (rag, conv) if r.extras.get("export_error")]
     if results_folder and not export_errors:
-        console.print(f"Reports written to {results_folder}")
+        console.print(Text(terminal(f"Reports written to {results_folder}")))
     for message in export_errors:
-        console.print(f"[red]error[/red] {message}")
+        console.print(Text.assemble(("error", "red"), " " + terminal(message)))
     if errored or export_errors:
         raise typer.Exit(code=1)

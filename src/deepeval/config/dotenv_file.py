@@ -2,7 +2,9 @@
 
 Files we create get mode 0600 (owner read/write only); an existing file that receives a secret is chmod-ed to 0600
 before the secret is written. Writes go through python-dotenv's ``set_key``/``unset_key`` (which rewrite the file via
-a temporary file in the same folder and keep the other lines as they were).
+a temporary file in the same folder and keep the other lines as they were). A dotenv file that is a symbolic link is
+refused, as every file we write (:mod:`deepeval._safe_path`): rewriting it would replace the link with a copy, and
+writing through it would put keys wherever it points; give the real path (``--save dotenv:PATH``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from pathlib import Path
 from dotenv import set_key, unset_key
 
 from deepeval._files import user_path
+from deepeval.base_errors import ConfigurationError
+from deepeval.config.dotenv_read import dotenv_text
 from deepeval.config.settings import env_dir, is_secret_key
-from deepeval.errors import ConfigurationError
 
 #: The default file of ``--save``: local, git-ignored overrides.
 DEFAULT_DOTENV = ".env.local"
@@ -57,6 +60,15 @@ def parse_save_target(value: str | None, *, default: bool = True) -> Path | None
             f"--save {value!r} names a directory; give a file path such as {path / '.env'}"
         )
     return path
+
+
+def _not_a_link(path: Path) -> None:
+    from deepeval._safe_path import UnsafePathError, refuse_link
+
+    try:
+        refuse_link(path, "the dotenv file")
+    except UnsafePathError as err:
+        raise ConfigurationError(str(err)) from None
 
 
 def _check_key(key: str) -> None:
@@ -106,8 +118,8 @@ def set_keys(path: str | os.PathLike[str], values: Mapping[str, str]) -> Path:
 
     Raises:
         ConfigurationError: a key that is not a valid name, a multi-line value or one containing ``${`` (dotenv
-            would expand it), a missing parent folder or a path that is not a regular file. Nothing is written when
-            validation fails.
+            would expand it), a missing parent folder, a path that is a symbolic link or not a regular file. Nothing
+            is written when validation fails.
     """
     target = Path(path)
     for key, value in values.items():
@@ -115,6 +127,9 @@ def set_keys(path: str | os.PathLike[str], values: Mapping[str, str]) -> Path:
         _check_value(key, value)
     if not values:
         return target
+    _not_a_link(target)
+    if target.is_file():
+        dotenv_text(target)  # a file that is not UTF-8 is named now, before python-dotenv would fail on it
     private = any(is_secret_key(k) for k in values)
     _ensure_file(target, private=private)
     for key, value in values.items():
@@ -131,19 +146,21 @@ def unset_keys(path: str | os.PathLike[str], keys: Iterable[str]) -> list[str]:
         The keys that were present and removed (a missing file removes nothing).
 
     Raises:
-        ConfigurationError: a key that is not a valid name, or a path that is not a regular file.
+        ConfigurationError: a key that is not a valid name, or a path that is a symbolic link or not a regular
+            file.
     """
     target = Path(path)
     keys = list(keys)
     for key in keys:
         _check_key(key)
+    _not_a_link(target)
     if not target.exists():
         return []
     if not target.is_file():
         raise ConfigurationError(f"cannot edit {target}: not a regular file")
-    from dotenv import dotenv_values
+    from deepeval.config.dotenv_read import read_dotenv
 
-    present = set(dotenv_values(target))
+    present = set(read_dotenv(target))
     removed: list[str] = []
     for key in keys:
         if key in present:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from deepeval.base_errors import InvalidEvalModeError
 from deepeval.config.settings import Settings, get_settings
-from deepeval.errors import InvalidEvalModeError
 
 
 class EvalMode(str, Enum):

@@ -6,8 +6,9 @@ user-info, a credential in a base URL's query) is registered once with :func:`re
 what a server says: a key a server echoes in a 500 body or in a structured-output reply excerpt (whole, in part, or
 percent- or base64-encoded: :func:`secret_forms`) is scrubbed from
 row errors, ``EvaluationError``, the JSON/HTML reports, the console and pytest output, and (through
-:class:`RedactingFilter`, installed on the HTTP libraries' loggers by :func:`install_log_redaction`) from log
-records, where httpx / openai / aiohttp write full request URLs.
+:mod:`deepeval.config.log_redaction`, whose filter sits on the HTTP libraries' loggers) from log records, where
+httpx / openai / aiohttp write full request URLs. This module reads no settings: :func:`deepeval.config.redact`
+(in :mod:`deepeval.config.settings`) adds the settings' secrets to the registered ones.
 
 Names: :func:`is_secret_name` is the one rule for "this setting or query parameter holds a credential".
 URLs: :func:`split_url` turns a base URL into the clean URL requests are built on (no user-info, query or
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import base64
 import functools
-import logging
 import re
 import threading
 import urllib.parse
@@ -337,55 +337,3 @@ def safe_url(url: str) -> str:
         [(name, "***") for name, _ in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)], safe="*"
     )
     return urllib.parse.urlunsplit((parts.scheme, host, parts.path, query, ""))
-
-
-class RedactingFilter(logging.Filter):
-    """Scrubs registered secrets (and settings secrets, through ``redact``) from a record's message and arguments
-    before any handler sees it; the record itself is kept."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        from deepeval.config.settings import redact
-
-        try:
-            message = record.getMessage()
-        except Exception:  # a broken format string is the handler's business, not ours
-            return True
-        cleaned = redact(message)
-        if cleaned != message:
-            record.msg, record.args = cleaned, None
-        return True
-
-
-#: loggers that write request URLs or bodies (a filter applies to records logged on its own logger only, so
-#: each one is named)
-LOGGERS = (
-    "httpx",
-    "httpx2",
-    "httpcore",
-    "httpcore.connection",
-    "httpcore.http11",
-    "httpcore.http2",
-    "httpcore.proxy",
-    "httpcore2",  # httpx2's core (openai >= 3): logs reply headers at DEBUG
-    "httpcore2.connection",
-    "httpcore2.http11",
-    "httpcore2.http2",
-    "httpcore2.proxy",
-    "openai",
-    "openai._base_client",
-    "openai.agents",
-    "aiohttp",
-    "aiohttp.client",
-    "aiohttp.internal",
-    "aiohttp.access",
-    "deepeval",
-)
-_FILTER = RedactingFilter()
-
-
-def install_log_redaction() -> None:
-    """Put :class:`RedactingFilter` on every logger of :data:`LOGGERS` (idempotent)."""
-    for name in LOGGERS:
-        logger = logging.getLogger(name)
-        if _FILTER not in logger.filters:
-            logger.addFilter(_FILTER)

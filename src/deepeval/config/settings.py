@@ -2,8 +2,9 @@
 
 Precedence (highest first): the process environment, ``.env.local``, ``.env``. Files are looked up in
 ``ENV_DIR_PATH`` if set, else the current working directory. ``DEEPEVAL_DISABLE_DOTENV=1`` skips both files.
-Settings are read fresh on every :func:`get_settings` call (cheap: two small files), so a test or CLI command that
-changes the environment sees the change.
+Settings are read fresh on every :func:`get_settings` call (cheap: two small files, read in time linear in their
+size by :mod:`deepeval.config.dotenv_read`), so a test or CLI command that changes the environment sees the change.
+A dotenv file that is not valid UTF-8 is a :class:`~deepeval.errors.ConfigurationError` naming the file and line.
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dotenv import dotenv_values
-
 from deepeval._files import user_path
+from deepeval.base_errors import ConfigurationError
 from deepeval.config.redaction import is_secret_name, scrub
 from deepeval.config.redaction import safe_url as safe_url  # its home is deepeval.config.redaction
 
@@ -39,6 +39,8 @@ KNOWN_KEYS: dict[str, str] = {
     "DEEPEVAL_MODELS_DIR": "folder of models assembled from PyPI chunk packages (default ~/.cache/deepeval/models)",
     "GGUF_MODEL_N_CTX": "context window of the GGUF judge in tokens (default 4096)",
     "GGUF_MODEL_MAX_TOKENS": "most tokens the GGUF judge generates per call (default 512)",
+    "GGUF_MODEL_N_THREADS": "CPU threads of the GGUF judge (default: half the usable CPUs, 1 to 8)",
+    "GGUF_MODEL_VERBOSE": "YES to let llama.cpp write its own log to stderr (default: silent)",
     "TYPESAFE_API_KEY": "TypeSafe API key (System One model Jev)",
     "TYPESAFE_BASE_URL": "TypeSafe base URL (default https://api.typesafe.ai)",
     "TYPESAFE_MODEL_NAME": "System One model (default jev-latest)",
@@ -57,9 +59,10 @@ KNOWN_KEYS: dict[str, str] = {
     "DEEPEVAL_SHOW_FULL_REASON": "pytest plugin table: full reasons instead of shortened ones",
     "DEEPEVAL_TEST_RUN_DISPLAY": "pytest plugin table: which rows to show (all | failing | passing; deepeval test run -d)",
     "DEEPEVAL_TEST_RUN_IDENTIFIER": "pytest plugin: the run's identifier in its export (deepeval test run -id)",
-    "DEEPEVAL_REPEAT": "assert_test: repetitions per test case (deepeval test run -r, default 1)",
+    "DEEPEVAL_REPEAT": "assert_test: measures of each metric per call (ours; deepeval test run -r reruns tests instead)",
     "DEEPEVAL_BACKEND": "assert_test: local | ray (deepeval test run --backend)",
     "DEEPEVAL_RAY_ADDRESS": "assert_test with the ray backend: address of the Ray cluster",
+    "DEEPEVAL_ENCODER_THREADS": "threads of the embedded judge's encoder (default: the CPUs this process may use, at most 8)",
     "DEEPEVAL_SHARED_DATASETS": "folder of shared memory datasets (default ../shared/datasets)",
     "ENV_DIR_PATH": "folder of the .env / .env.local files (read from the process environment only)",
     "DEEPEVAL_DISABLE_DOTENV": "1 to ignore .env files (read from the process environment only)",
@@ -81,17 +84,22 @@ def redact(text: str, secrets: Mapping[str, str] | None = None) -> str:
     :func:`~deepeval.config.redaction.register_secret` (keys passed to clients, base-URL credentials), plus
     ``secrets`` (default: the secret values of the current settings). Values shorter than 4 characters are left
     alone (they would mask ordinary words)."""
-    values = secrets if secrets is not None else _current_secrets()
+    values = secrets if secrets is not None else current_secrets()
     return scrub(text, values.values())
 
 
-def _current_secrets() -> dict[str, str]:
+def current_secrets() -> dict[str, str]:
+    """The secret values of the current settings (what :func:`redact` scrubs besides the registered secrets).
+    Resolving the settings reads the environment and the dotenv files, so a caller redacting many texts at once
+    (a result row's reason and every verdict) resolves them once and passes them to ``redact(text, secrets)``."""
     # redact() runs on error paths, so it must not fail itself: with unreadable settings (a bad ENV_DIR_PATH, an
     # unreadable file) fall back to the secrets in the process environment.
     try:
         return get_settings().secrets()
     except Exception:
-        return {k: v for k, v in os.environ.items() if is_secret_key(k) and v}
+        # only the variables settings read: PWD and OLDPWD look like secret names, and masking them would hide
+        # the current folder in the very error that names a file in it
+        return {k: v for k, v in _environment_values().items() if is_secret_key(k) and v}
 
 
 def is_url_key(key: str) -> bool:
@@ -118,8 +126,6 @@ def env_dir() -> Path:
         return Path(os.getcwd())
     path = user_path(raw)
     if not path.is_dir():
-        from deepeval.errors import ConfigurationError
-
         raise ConfigurationError(
             f"ENV_DIR_PATH={raw!r} is not a directory; point it at the folder holding .env files"
         )
@@ -149,9 +155,20 @@ class Settings:
         try:
             return float(raw)
         except ValueError:
-            from deepeval.errors import ConfigurationError
-
             raise ConfigurationError(f"{key} must be a number, got {raw!r}") from None
+
+    def get_positive_int(self, key: str, default: int) -> int:
+        """``key`` as an integer of at least 1, ``default`` when unset; anything else is a ``ConfigurationError``."""
+        raw = self.get(key)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise ConfigurationError(f"{key} must be a positive integer, got {raw!r}")
+        return value
 
     def get_bool(self, key: str, default: bool = False) -> bool:
         raw = self.get(key)
@@ -165,9 +182,11 @@ class Settings:
 
 
 def _file_values(path: Path) -> dict[str, str]:
+    from deepeval.config.dotenv_read import read_dotenv
+
     if not path.is_file():
         return {}
-    return {k: v for k, v in dotenv_values(path).items() if v is not None}
+    return {k: v for k, v in read_dotenv(path).items() if v is not None}
 
 
 def get_settings() -> Settings:
@@ -178,7 +197,8 @@ def get_settings() -> Settings:
     :meth:`Settings.get`.
 
     Raises:
-        ConfigurationError: ``ENV_DIR_PATH`` is set but is not a directory.
+        ConfigurationError: ``ENV_DIR_PATH`` is set but is not a directory, or a dotenv file is not valid UTF-8 or
+            cannot be read (naming the file).
     """
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
@@ -188,11 +208,16 @@ def get_settings() -> Settings:
             for k, v in _file_values(base / name).items():
                 values[k] = v
                 sources[k] = str(base / name)
-    for k, v in os.environ.items():
-        if k in KNOWN_KEYS or k.startswith(("DEEPEVAL_", "OPENAI_", "TYPESAFE_", "LOCAL_MODEL_")):
-            values[k] = v
-            sources[k] = "environment"
+    for k, v in _environment_values().items():
+        values[k] = v
+        sources[k] = "environment"
     return Settings(values=values, sources=sources)
+
+
+def _environment_values() -> dict[str, str]:
+    """The process environment variables settings read: :data:`KNOWN_KEYS` and our prefixes."""
+    prefixes = ("DEEPEVAL_", "OPENAI_", "TYPESAFE_", "LOCAL_MODEL_")
+    return {k: v for k, v in os.environ.items() if k in KNOWN_KEYS or k.startswith(prefixes)}
 
 
 def reset_settings_cache() -> None:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from deepeval import _records
 from deepeval.dataset import _cells
 from deepeval.errors import DatasetFileError
-from deepeval.test_case._base import describe_validation_error
+from deepeval.test_case.base import describe_validation_error
 
 Format = Literal["csv", "json", "jsonl"]
 

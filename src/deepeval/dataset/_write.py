@@ -1,19 +1,21 @@
 """Writing goldens as deepeval writes them: the same keys, columns, order and layout (JSON indented by 4 with
-non-ASCII kept, one object per JSONL line, CSV through the standard ``csv`` writer with ``\\r\\n`` rows).
+non-ASCII kept, one object per JSONL line, CSV with ``\\r\\n`` rows under the one CSV cell rule of
+:mod:`deepeval._csv_cells`: a text cell starting with ``=``, ``+``, ``-``, ``@``, TAB or CR gets a leading ``'``, which
+the loaders drop again).
 
 Deliberate differences, each so that loading the file gives back the same goldens: ``token_cost`` and the token
 counts are written (deepeval 4.3.1 leaves them empty); empty lists and objects stay ``[]``/``{}`` (deepeval writes
 nothing); a list whose items hold the delimiter is written as a JSON array (see :mod:`deepeval.dataset._cells`);
-``expected_labels`` is a last key/column (deepeval drops it).
+``expected_labels`` is a last key/column (deepeval drops it); a CSV text cell a spreadsheet would run as a formula
+is written with a leading ``'`` (deepeval writes it as it is).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
+from deepeval._csv_cells import csv_lines
 from deepeval.dataset import _cells
 from deepeval.dataset.golden import ConversationalGolden, Expectations, Golden, Persona
 
@@ -145,13 +147,9 @@ def render(goldens: list[Golden] | list[ConversationalGolden], file_type: str) -
         return json.dumps(records, indent=4, ensure_ascii=False)
     if file_type == "jsonl":
         return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-    out = io.StringIO(newline="")
-    writer = csv.writer(out)
     keys = [
         k for k in (MULTI_TURN_KEYS if multi else SINGLE_TURN_KEYS) if k != "persona"
     ]  # deepeval: no column
-    writer.writerow(keys)
     for r in records:
         r.pop("persona", None)
-        writer.writerow(_csv_cells(r))
-    return out.getvalue()
+    return "".join(csv_lines(keys, (_csv_cells(r) for r in records)))

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import datetime
-import os
-from collections.abc import Iterator, Sequence
-from typing import Any, Literal, NoReturn
+from collections.abc import Generator, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from deepeval._files import write_text_atomic
+from deepeval._safe_path import inside
 from deepeval.dataset import _read, _write
 from deepeval.dataset._cells import DELIMITER, TOOLS_DELIMITER
 from deepeval.dataset.golden import ConversationalGolden, Golden, Persona
 from deepeval.errors import ConfidentAIRequiredError, DatasetError, UnsupportedFeatureError
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+if TYPE_CHECKING:
+    from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
+    from deepeval.evaluate.results import EvaluationResult
+    from deepeval.metrics.base_metric import BaseMetric
 
 FILE_TYPES = ("json", "csv", "jsonl")
 AnyGolden = Golden | ConversationalGolden
@@ -550,8 +555,14 @@ class EvaluationDataset:
         written whole or not at all; loading it with the matching ``add_goldens_from_*_file`` gives the same goldens
         (in CSV an empty string reads back as ``None``, and a persona keeps only its characteristics).
 
+        ``file_name`` names a file inside ``directory`` (it may hold sub-folders); an absolute name or one with a
+        ``..`` component is refused (deliberate: deepeval 4.3.1 writes wherever it points), and so is a symbolic
+        link at the file's path (see :mod:`deepeval._safe_path`).
+
         Raises:
             DatasetError: unknown file type, or nothing to save.
+            UnsafePathError: ``file_name`` leaves ``directory``, or the file's path is a symbolic link (an
+                ``OSError``; nothing is written).
         """
         if file_type not in FILE_TYPES:
             raise DatasetError(
@@ -565,7 +576,7 @@ class EvaluationDataset:
         name = (
             datetime.datetime.now().strftime("%Y%m%d_%H%M%S") if file_name is None else file_name
         ) + f".{file_type}"
-        path = os.path.join(directory, name)
+        path = str(inside(directory, name, "save_as file_name"))
         write_text_atomic(path, _write.render(goldens, file_type))
         print(f"Evaluation dataset saved at {path}!")
         return path
@@ -615,25 +626,66 @@ class EvaluationDataset:
         """Confident AI only: raises :class:`~deepeval.errors.ConfidentAIRequiredError`."""
         self._cloud("get_versions")
 
-    def evals_iterator(self, metrics: Any = None, **kwargs: Any) -> Iterator[AnyGolden]:
-        """Not provided: deepeval's loop scores the traces of ``@observe``-instrumented code (component-level
-        evaluation); :mod:`deepeval.tracing` here records spans but does not evaluate them.
+    def evals_iterator(
+        self,
+        metrics: list[BaseMetric] | None = None,
+        hyperparameters: dict[str, Any] | None = None,
+        identifier: str | None = None,
+        display_config: DisplayConfig | None = None,
+        cache_config: CacheConfig | None = None,
+        error_config: ErrorConfig | None = None,
+        async_config: AsyncConfig | None = None,
+    ) -> Generator[AnyGolden, None, EvaluationResult]:
+        """Component-level evaluation, as deepeval 4.3.1 runs it: yields each golden; call your
+        ``@observe``-instrumented app on it in the loop body (``run_async=True``, the default, also takes
+        ``task = asyncio.create_task(app(golden.input)); dataset.evaluate(task)``). After the last golden every span
+        with ``metrics=`` is measured on its test case (``update_current_span(test_case=...)``) and each golden's
+        trace on ``metrics`` (or ``update_current_trace(metrics=...)``); see :mod:`deepeval.evaluate.components`.
+
+        Args:
+            metrics: trace-level metrics, measured on each golden's test case (input: the golden's; output and the
+                other fields: the trace's).
+            hyperparameters: kept in the result as ``evaluate(hyperparameters=...)`` keeps them (default: those of
+                ``deepeval.log_hyperparameters``).
+            identifier, display_config, cache_config, error_config, async_config: as for ``evaluate()``.
+
+        Returns:
+            A generator of the goldens; its return value (``StopIteration.value``) is the
+            :class:`~deepeval.evaluate.results.EvaluationResult` (one result per golden, then one per span with
+            metrics, named by the span), also the latest run and the ``results_folder`` export.
 
         Raises:
-            UnsupportedFeatureError: always, naming the equivalent: build one test case per golden and call
-                ``evaluate(test_cases, metrics)``.
+            ValueError: the dataset has no goldens (when the loop starts).
+            NoMetricsError: no metric at any level (after the loop).
+            EvaluationError: after the run, when rows errored and ``ignore_errors`` is off.
         """
-        raise UnsupportedFeatureError(
-            "EvaluationDataset.evals_iterator() scores the traces of @observe-instrumented code (component-level "
-            "evaluation), which this package does not run (deepeval.tracing here only records spans). Build one "
-            "test case per golden and evaluate them: "
-            "test_cases = [LLMTestCase(input=g.input, actual_output=your_app(g.input), "
-            "expected_output=g.expected_output) for g in dataset.goldens]; evaluate(test_cases, metrics)."
+        from deepeval.evaluate import session
+        from deepeval.evaluate.components import iterate
+
+        if hyperparameters is None:
+            hyperparameters = session.hyperparameters()
+        return iterate(
+            list(self.goldens),
+            metrics,
+            hyperparameters,
+            identifier,
+            display_config,
+            cache_config,
+            error_config,
+            async_config,
         )
 
     def evaluate(self, task: Any) -> None:
-        """Part of :meth:`evals_iterator`: raises :class:`~deepeval.errors.UnsupportedFeatureError`."""
-        self.evals_iterator()
+        """Hand the app call of the current golden to the running :meth:`evals_iterator` (its async form):
+        ``task = asyncio.create_task(app(golden.input)); dataset.evaluate(task)`` (a coroutine works too).
+
+        Raises:
+            DeepEvalError: outside an ``evals_iterator()`` loop, or a task of another, running event loop.
+            TypeError: ``task`` is not awaitable.
+        """
+        from deepeval.evaluate.components import register_task
+
+        register_task(task)
 
     def _synthesizer(self, method: str) -> NoReturn:
         raise UnsupportedFeatureError(

@@ -16,7 +16,7 @@ from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr, field
 
 from deepeval.errors import InvalidGoldenError
 from deepeval.test_case import RetrievedContextData, ToolCall, Turn
-from deepeval.test_case._base import CaseModel
+from deepeval.test_case.base import CaseModel, Count, Number
 
 FREQUENCIES = ("rare", "normal", "frequent")
 OVERLAPS = ("yield", "adaptive", "insist")
@@ -116,9 +116,9 @@ class Golden(_GoldenModel):
     comments: StrictStr | None = None
     tools_called: list[ToolCall] | None = None
     expected_tools: list[ToolCall] | None = None
-    token_cost: StrictFloat | StrictInt | None = None
-    input_token_count: StrictInt | None = None
-    output_token_count: StrictInt | None = None
+    token_cost: Number | None = None
+    input_token_count: Count | None = None
+    output_token_count: Count | None = None
     source_file: StrictStr | None = None
     name: StrictStr | None = None
     custom_column_key_values: dict[StrictStr, StrictStr] | None = None

@@ -6,22 +6,26 @@ stays cheap.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as _dt
 import os
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from deepeval._files import user_path
 from deepeval._gc import older_objects_frozen
+from deepeval._safe_text import terminal
 from deepeval.errors import ConfigurationError
-from deepeval.evaluate import _session
+from deepeval.evaluate import session
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
-from deepeval.evaluate.results import EvaluationResult, evaluation_error
+from deepeval.evaluate.results import EvaluationResult, evaluation_error, failing_rows
 
 if TYPE_CHECKING:
     from deepeval.evaluate.backends.ray.backend import RayConfig
+    from deepeval.evaluate.cache import ResultCache
+    from deepeval.evaluate.runner import Runner
     from deepeval.metrics.base_metric import BaseMetric
     from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -77,16 +81,46 @@ async def a_evaluate(
     metric_collection: str | None = None,
 ) -> EvaluationResult:
     """Async :func:`evaluate` (same arguments, result and errors); awaits on the caller's event loop."""
-    from deepeval.evaluate.cache import ResultCache, default_cache_path
-    from deepeval.evaluate.display import Progress, print_results
-    from deepeval.evaluate.runner import Runner
+    error_config = error_config or ErrorConfig()
+    result, first_exception = await _a_run(
+        test_cases,
+        metrics,
+        async_config,
+        display_config,
+        cache_config,
+        error_config,
+        repeat,
+        identifier,
+        backend,
+        ray_config,
+        hyperparameters,
+        metric_collection,
+    )
+    raise_for_errors(result, error_config, first_exception)
+    return result
 
+
+async def _a_run(
+    test_cases: Any,
+    metrics: Any,
+    async_config: AsyncConfig | None,
+    display_config: DisplayConfig | None,
+    cache_config: CacheConfig | None,
+    error_config: ErrorConfig,
+    repeat: int,
+    identifier: str | None,
+    backend: str,
+    ray_config: RayConfig | None,
+    hyperparameters: dict[str, Any] | None,
+    metric_collection: str | None,
+) -> tuple[EvaluationResult, BaseException | None]:
+    """:func:`a_evaluate` without raising for errored rows: the published result and the first exception a
+    measure raised (None when no measure raised)."""
     async_config = async_config or AsyncConfig()
     display_config = display_config or DisplayConfig()
     cache_config = cache_config or CacheConfig()
-    error_config = error_config or ErrorConfig()
     async_config.validate()
-    option = display_config.display()
+    display_config.display()  # validates display_option before anything is measured
     cases, mets = _check_inputs(test_cases, metrics, repeat)
     hyper = process_hyperparameters(hyperparameters)
     if metric_collection is not None:
@@ -101,46 +135,30 @@ async def a_evaluate(
         raise ConfigurationError('ray_config is set but backend is "local"; pass backend="ray" to run on Ray')
     _check_output_folders(display_config)
 
-    cache = None
-    if cache_config.use_cache or cache_config.write_cache:
-        cache = ResultCache(cache_config.cache_path or default_cache_path())
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    try:
-        with Progress(len(cases) * len(mets) * repeat, display_config.show_indicator) as progress:
-            # backend="ray": the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.backends.ray.backend)
-            if backend == "ray":
-                from deepeval.evaluate.backends.ray.backend import run_on_ray
 
-                out: Any = await run_on_ray(
-                    cases,
-                    mets,
-                    async_config,
-                    display_config,
-                    cache_config,
-                    error_config,
-                    repeat,
-                    None if cache is None else cache.path,
-                    progress.advance,
-                    ray_config,
-                )
-            else:
-                runner = Runner(
-                    cases,
-                    mets,
-                    async_config,
-                    display_config,
-                    cache_config,
-                    error_config,
-                    repeat,
-                    cache,
-                    progress.advance,
-                )
-                with older_objects_frozen():  # no full GC pass over pre-run objects mid-run: see deepeval._gc
-                    out = await runner.run()
-    finally:
-        if cache is not None:
-            cache.close()
+    def save_interrupted(partial: Any) -> None:
+        _save_interrupted(
+            partial, started, time.perf_counter() - t0, identifier, hyper, repeat, display_config
+        )
+
+    if backend == "ray":
+        # the same rows, computed by blocks on a Ray cluster (deepeval.evaluate.backends.ray.backend)
+        out: Any = await _run_on_ray(
+            cases, mets, async_config, display_config, cache_config, error_config, repeat, ray_config
+        )
+    else:
+        out = await run_locally(
+            cases,
+            mets,
+            async_config,
+            display_config,
+            cache_config,
+            error_config,
+            repeat,
+            on_interrupt=save_interrupted,
+        )
     result = EvaluationResult(
         test_results=out.test_results,
         run_id=uuid.uuid4().hex,
@@ -153,19 +171,197 @@ async def a_evaluate(
         system_one_batches=out.system_one_batches,
         extras=dict(getattr(out, "extras", {})),
     )
-    _session.set_latest(result)
+    publish(result, display_config)
+    return result, getattr(out, "first_exception", None)
+
+
+async def run_locally(
+    cases: list[Any],
+    mets: list[Any],
+    async_config: AsyncConfig,
+    display_config: DisplayConfig,
+    cache_config: CacheConfig,
+    error_config: ErrorConfig,
+    repeat: int,
+    case_metrics: list[list[Any]] | None = None,
+    on_interrupt: Callable[[Any], None] | None = None,
+) -> Any:
+    """The local backend: a :class:`~deepeval.evaluate.runner.Runner` over the cases (with their own metric lists
+    when ``case_metrics`` is given), the result cache opened and closed around it (:func:`open_cache`), the
+    progress bar shown. Cancelled (SIGINT, SIGTERM, a cancelled task): ``on_interrupt`` gets what was finished
+    (:meth:`~deepeval.evaluate.runner.Runner.interrupted_output`) before the cancellation goes on."""
+    from deepeval.evaluate.display import Progress
+    from deepeval.evaluate.runner import Runner
+
+    cache, cache_error = open_cache(cache_config)
+    rows: int | list[int] = len(mets) * repeat
+    if case_metrics is not None:
+        rows = [len(m) * repeat for m in case_metrics]
+    runner: Runner | None = None
+    try:
+        with Progress(len(cases), rows, display_config.show_indicator) as progress:
+            runner = Runner(
+                cases,
+                mets,
+                async_config,
+                display_config,
+                cache_config,
+                error_config,
+                repeat,
+                cache,
+                progress.advance,
+                case_metrics=case_metrics,
+            )
+            with older_objects_frozen():  # no full GC pass over pre-run objects mid-run: see deepeval._gc
+                out = await runner.run()
+    except asyncio.CancelledError:  # SIGINT, SIGTERM or a cancelled task: keep what was finished, then stop
+        if runner is not None and on_interrupt is not None:
+            on_interrupt(runner.interrupted_output())
+        raise
+    finally:
+        if cache is not None:
+            cache.close()
+    if cache_error is not None:
+        out.extras["cache_error"] = cache_error
+    return out
+
+
+async def _run_on_ray(
+    cases: list[Any],
+    mets: list[Any],
+    async_config: AsyncConfig,
+    display_config: DisplayConfig,
+    cache_config: CacheConfig,
+    error_config: ErrorConfig,
+    repeat: int,
+    ray_config: RayConfig | None,
+) -> Any:
+    from deepeval.evaluate.backends.ray.backend import run_on_ray
+    from deepeval.evaluate.display import Progress
+
+    cache, cache_error = open_cache(cache_config)  # opened here: an unusable file fails before any block
+    try:
+        with Progress(len(cases), len(mets) * repeat, display_config.show_indicator) as progress:
+            out: Any = await run_on_ray(
+                cases,
+                mets,
+                async_config,
+                display_config,
+                cache_config,
+                error_config,
+                repeat,
+                None if cache is None else cache.path,
+                progress.advance,
+                ray_config,
+            )
+            if cache_error is not None:
+                out.extras["cache_error"] = cache_error
+            return out
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+def publish(result: EvaluationResult, display_config: DisplayConfig) -> None:
+    """What every run does with its result: keep it as the latest run, warn about fields replaced in the exports,
+    write the export files and print the table."""
+    from deepeval.evaluate.display import print_results
+
+    session.set_latest(result)
     _warn_not_exported(result)
     _export(result, display_config)
+    if display_config.print_results or "json_path" in result.extras:
+        from deepeval.evaluate.latest import keep_latest
+
+        keep_latest(result)  # for deepeval view (best effort)
     if display_config.print_results:
         print_results(
             result,
-            option,
+            display_config.display(),
             truncate_passing_cases=display_config.truncate_passing_cases,
             full_reason=display_config.show_full_reason,
         )
+
+
+def raise_for_errors(
+    result: EvaluationResult, error_config: ErrorConfig, first_exception: BaseException | None = None
+) -> None:
+    """Raise :func:`evaluation_error` when rows errored and ``ignore_errors`` is off, chained to the first exception
+    a measure raised (when one did)."""
     if result.errors and not error_config.ignore_errors:
-        raise evaluation_error(result)
-    return result
+        raise evaluation_error(result) from first_exception
+
+
+def _save_interrupted(
+    out: Any,
+    started: str,
+    duration_s: float,
+    identifier: str | None,
+    hyper: dict[str, str] | None,
+    repeat: int,
+    display_config: DisplayConfig,
+) -> None:
+    """The result of an interrupted run (every row; the unfinished ones errors saying so; ``extras["interrupted"]``
+    says what stopped it and how much was done) becomes the latest result and is exported like a finished one; one
+    stderr line says where. Never raises: the interruption itself must go on."""
+    import sys
+
+    from deepeval._concurrency import stop_reason
+
+    try:
+        reason = stop_reason() or "cancelled"
+        note = f"{reason}: {out.finished} of {out.total} rows finished"
+        result = EvaluationResult(
+            test_results=out.test_results,
+            run_id=uuid.uuid4().hex,
+            identifier=identifier,
+            hyperparameters=hyper,
+            started_at=started,
+            duration_s=duration_s,
+            repeat=repeat,
+            cache_hits=out.cache_hits,
+            system_one_batches=out.system_one_batches,
+            extras={"interrupted": note},
+        )
+        session.set_latest(result)
+        _export(result, display_config)
+        where = result.extras.get("json_path")
+        written = f"written to {where}" if where else "no results folder, so no report was written"
+        print(
+            f"deepeval: run stopped by {reason}: {out.finished} of {out.total} rows finished; {written}",
+            file=sys.stderr,
+        )
+    except Exception as err:  # pragma: no cover - a bug here must not mask the interruption
+        print(f"deepeval: the interrupted run's rows could not be written ({err})", file=sys.stderr)
+
+
+def open_cache(cache_config: CacheConfig) -> tuple[ResultCache | None, str | None]:
+    """The run's result cache (None when caching is off) and, when the default cache could not be opened for a run
+    that only writes it, why (also printed as one stderr line; the run goes on uncached).
+
+    Raises:
+        ConfigurationError: the cache cannot be used and the run reads it (``use_cache``) or its path was chosen
+            (``cache_path``, ``DEEPEVAL_CACHE_PATH``): checked before anything is measured.
+    """
+    import sys
+
+    from deepeval.config import get_settings
+    from deepeval.evaluate.cache import CacheUnusableError, ResultCache, default_cache_path
+
+    if not (cache_config.use_cache or cache_config.write_cache):
+        return None, None
+    chosen = bool(cache_config.cache_path or get_settings().get("DEEPEVAL_CACHE_PATH"))
+    try:
+        return ResultCache(cache_config.cache_path or default_cache_path()), None
+    except CacheUnusableError as err:
+        if cache_config.use_cache or chosen:
+            raise
+        message = (
+            f"the result cache at {err.path} cannot be used ({err.problem}); this run is measured without it and "
+            "writes nothing there (move that file away, or set DEEPEVAL_CACHE_PATH)"
+        )
+        print(f"deepeval: {message}", file=sys.stderr)
+        return None, message
 
 
 _WARNED: set[str] = set()
@@ -205,13 +401,26 @@ def process_hyperparameters(hyperparameters: Any) -> dict[str, str] | None:
 
 
 def _results_folder(display_config: DisplayConfig) -> str | None:
+    """The folder of the run's JSON and HTML files: ``results_folder`` (or ``DEEPEVAL_RESULTS_FOLDER``), with
+    ``results_subfolder`` inside it.
+
+    Raises:
+        ConfigurationError: ``results_subfolder`` is absolute, has a ``..`` component or leads out of the results
+            folder through a link (deliberate: it stays inside, see :mod:`deepeval._safe_path`).
+    """
+    from deepeval._safe_path import UnsafePathError, inside
     from deepeval.config import get_settings
 
     folder = display_config.results_folder
     if folder is None and not display_config._session_report:
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
     if folder and display_config.results_subfolder:
-        return os.path.join(str(folder), display_config.results_subfolder)
+        try:
+            return str(
+                inside(user_path(folder), display_config.results_subfolder, "DisplayConfig.results_subfolder")
+            )
+        except UnsafePathError as err:
+            raise ConfigurationError(f"{err} (nothing was measured)") from None
     return str(folder) if folder else None
 
 
@@ -345,6 +554,12 @@ def evaluate(
             ``RayNotInstalledError`` (a ConfigurationError) for ``backend="ray"`` without Ray installed.
         EvaluationError: after the whole run, when some rows errored and ``ignore_errors`` is False; its
             ``.result`` holds every row.
+        KeyboardInterrupt / SystemExit(143): SIGINT / SIGTERM during the run (from sync code). The run is cancelled
+            and what it finished is kept first: a result with every row (the unfinished ones errors saying
+            ``interrupted: ...``) and ``extras["interrupted"]`` (``"SIGTERM: 3 of 6 rows finished"``), exported
+            to ``results_folder`` like a finished run and available as the latest result
+            (``deepeval.test_run.global_test_run_manager.get_latest_test_run_data()``); one stderr line says
+            where. SIGTERM is handled only when the application has no handler of its own.
 
     Works from sync code (own event loop) and inside a running loop (Jupyter, FastAPI, pytest-asyncio: the run
     goes to a worker thread; no ``nest_asyncio``). In async code prefer ``await a_evaluate(...)``.
@@ -379,58 +594,68 @@ def assert_test(
     The message has one line per failed metric: name, score, threshold, and reason or error. Under pytest (our
     plugin) the result is also recorded for the end-of-session table. ``deepeval test run`` options arrive through
     settings (process environment > ``.env.local`` > ``.env``): ``DEEPEVAL_USE_CACHE`` (-c), ``DEEPEVAL_IGNORE_ERRORS`` (-i: errors do not fail the
-    assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v), ``DEEPEVAL_REPEAT`` (-r).
+    assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v); ours: ``DEEPEVAL_REPEAT=K``
+    measures each metric K times inside the call (``deepeval test run -r K`` instead runs the whole test K times).
     The cache is used only when ``DEEPEVAL_USE_CACHE`` is set (then also written).
 
     A test case marked ``flaky=True`` warns (``UserWarning``, same text) instead of raising, as in deepeval.
 
     Raises:
-        AssertionError: some metric failed (or errored, unless ignore-errors is on).
+        AssertionError: some metric failed, or errored without raising (unless ignore-errors is on).
+        Exception: the exception a metric's measure raised (a judge's error, ``MissingTestCaseParamsError``...),
+            unchanged, as deepeval lets it through (unless ignore-errors is on); the other metrics were measured
+            and the result recorded first.
         TypeError / ValueError: bad arguments, as in :func:`evaluate`.
     """
     __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
-    from deepeval.config import get_settings
-    from deepeval.evaluate import _session
+    from deepeval.config.test_run_options import TestRunOptions
+    from deepeval.evaluate import session
 
-    settings = get_settings()  # process environment > .env.local > .env, like every other key
-    use_cache = settings.get_bool("DEEPEVAL_USE_CACHE")
-    ignore_errors = settings.get_bool("DEEPEVAL_IGNORE_ERRORS")
-    repeat_raw = (settings.get("DEEPEVAL_REPEAT") or "").strip() or "1"
-    try:
-        repeat = int(repeat_raw)
-    except ValueError:
-        raise ConfigurationError(f"DEEPEVAL_REPEAT must be an integer >= 1, got {repeat_raw!r}") from None
-    backend = (settings.get("DEEPEVAL_BACKEND") or "").strip().lower() or "local"
+    options = TestRunOptions.read()  # process environment > .env.local > .env, like every other key
+    use_cache = options.use_cache
+    repeat = options.repeat_count()
     ray_config = None
-    if backend == "ray":
+    if options.backend == "ray":
         from deepeval.evaluate.backends.ray.backend import RayConfig
 
-        ray_config = RayConfig(address=(settings.get("DEEPEVAL_RAY_ADDRESS") or "").strip() or None)
-    result = evaluate(
-        [test_case],
-        list(metrics),
-        async_config=AsyncConfig(run_async=run_async),
-        display_config=DisplayConfig(
-            show_indicator=False,
-            print_results=False,
-            verbose_mode=True if settings.get_bool("DEEPEVAL_VERBOSE_MODE") else None,
-            # Under the pytest plugin the session writes one DEEPEVAL_RESULTS_FOLDER report holding this result;
-            # a second file per assert_test call would only duplicate it.
-            _session_report=_session.collecting(),
-        ),
-        cache_config=CacheConfig(write_cache=use_cache, use_cache=use_cache),
-        error_config=ErrorConfig(
-            ignore_errors=True, skip_on_missing_params=settings.get_bool("DEEPEVAL_SKIP_ON_MISSING_PARAMS")
-        ),
-        repeat=repeat,
-        backend=backend,
-        ray_config=ray_config,
+        ray_config = RayConfig(address=options.ray_address)
+    from deepeval._concurrency import run_sync
+
+    result, first_exception = run_sync(
+        _a_run(
+            [test_case],
+            list(metrics),
+            AsyncConfig(run_async=run_async),
+            DisplayConfig(
+                show_indicator=False,
+                print_results=False,
+                verbose_mode=True if options.verbose_mode else None,
+                # Under the pytest plugin the session writes one DEEPEVAL_RESULTS_FOLDER report holding this result;
+                # a second file per assert_test call would only duplicate it.
+                _session_report=session.collecting(),
+            ),
+            CacheConfig(write_cache=use_cache, use_cache=use_cache),
+            ErrorConfig(
+                ignore_errors=True,
+                skip_on_missing_params=options.skip_on_missing_params,
+            ),
+            repeat,
+            None,
+            options.backend,
+            ray_config,
+            None,
+            None,
+        )
     )
     test_result = result.test_results[0]
     node = _pytest_node_id()
     if node is not None and test_case.name is None:
         test_result.name = node  # named like pytest names the test (and like the session table)
-    _session.record(test_result)
+    session.record(test_result)
+    if first_exception is not None and not options.ignore_errors:
+        if any(m.error is not None and not m.flaky for m in test_result.metrics_data):
+            # as deepeval: the exception a judge (or metric) raised reaches the test unchanged
+            raise first_exception
     if test_result.status == "skipped":
         reason = next((m.reason for m in test_result.metrics_data if m.reason), "every metric was skipped")
         if node is not None:  # under pytest: a skipped test, not a passed one
@@ -439,18 +664,16 @@ def assert_test(
             pytest.skip(f"deepeval: {reason}")
         return
     failures = []
-    for m in test_result.metrics_data:
-        if m.flaky or m.skipped:
-            continue
-        if m.error is not None and ignore_errors:
-            continue
-        if m.error is not None or m.success is False:
-            score = "none" if m.score is None else f"{m.score:.4f}"
-            threshold = "none" if m.threshold is None else f"{m.threshold:g}"
-            detail = f"error: {m.error}" if m.error is not None else f"reason: {m.reason}"
-            failures.append(
+    for m in failing_rows(test_result.metrics_data, ignore_errors=options.ignore_errors):
+        score = "none" if m.score is None else f"{m.score:.4f}"
+        threshold = "none" if m.threshold is None else f"{m.threshold:g}"
+        detail = f"error: {m.error}" if m.error is not None else f"reason: {m.reason}"
+        # pytest prints this message on the terminal: escape sequences in a reason or error are shown inert
+        failures.append(
+            terminal(
                 f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
             )
+        )
     if failures and getattr(test_case, "flaky", False):
         # deepeval: a flaky test case's failure is reported, not raised, so it does not fail the run
         import warnings
@@ -461,12 +684,15 @@ def assert_test(
             stacklevel=2,
         )
     elif failures:
+        # the name's repr shows control characters as escapes
         raise AssertionError(f"Metrics failed on test case {test_result.name!r}:\n" + "\n".join(failures))
 
 
 def _pytest_node_id() -> str | None:
     """The running pytest test's node id (``test_file.py::test_rag[shoes]``), from ``PYTEST_CURRENT_TEST``."""
-    current = os.environ.get("PYTEST_CURRENT_TEST", "")
+    from deepeval.config.environment import process_env
+
+    current = process_env("PYTEST_CURRENT_TEST") or ""
     if not current:
         return None
     node = current.rsplit(" (", 1)[0]

@@ -14,31 +14,31 @@ finished and a rerun with ``use_cache=True`` redoes only the rest. Error and ski
 Rows are checked when read (:func:`row_from_json`): one with the right key but content this cache would never have
 written (a score outside [0, 1], NaN, a string, a list, wrong field types, another metric's row) is measured again
 and replaced, with one warning per run. A file at the path that is not this cache (another SQLite database, other
-columns, not SQLite at all) is refused once, before anything is measured, naming the path; nothing is written
-into it. ``~`` in the path is the home folder.
+columns, not SQLite at all, a file where its folder should be) is refused once, before anything is measured, naming
+the path; nothing is written into it. Deliberate: a run that only *writes* the cache at the *default* path (no
+``use_cache``, no ``cache_path``, no ``DEEPEVAL_CACHE_PATH``) goes on without it after one stderr line (see
+:func:`deepeval.evaluate.api.open_cache`), so a stray ``./.deepeval`` file does not stop every run in that folder.
+``~`` in the path is the home folder.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import hashlib
 import json
-import math
 import os
 import sqlite3
 import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from deepeval._digest import canonical_json as canonical_json  # its home is deepeval._digest
 from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
-from deepeval.evaluate.results import MetricData, RepeatStats
-from deepeval.test_case._encodable import encodable
+from deepeval.evaluate.results import MetricData, is_finite_number, metric_row_problem
+from deepeval.test_case.encodable import encodable
 
 DEFAULT_CACHE_PATH = os.path.join(".deepeval", "cache.sqlite")
 _TABLE = "metric_rows"
@@ -57,38 +57,18 @@ def default_cache_path() -> Path:
     return user_path(get_settings().get("DEEPEVAL_CACHE_PATH") or DEFAULT_CACHE_PATH)
 
 
-_TEXT_FIELDS = ("reason", "evaluation_model", "verbose_logs", "system_one_fallback_reason")
-_NUMBER_FIELDS = ("threshold", "evaluation_cost", "confidence", "duration_s")
-_COUNT_FIELDS = ("retries", "llm_calls", "system_one_requests", "input_tokens", "output_tokens")
-_FLAG_FIELDS = ("success", "strict_mode", "skipped", "flaky", "cached")
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _row_problem(data: Any) -> str | None:
-    """Why a stored value is not a row this cache could have written (None when it is one)."""
-    if not isinstance(data, dict):
-        return f"a JSON {type(data).__name__}, not an object"
-    if not isinstance(data.get("name"), str) or not data["name"]:
-        return "no metric name"
+    """Why a stored value is not a row this cache could have written (None when it is one): the field types of
+    every metric row read back (:func:`~deepeval.evaluate.results.metric_row_problem`), plus the cache's own rules:
+    a score in [0, 1], never an errored or skipped row."""
+    problem = metric_row_problem(data)
+    if problem is not None:
+        return problem
     score: Any = data.get("score")
-    if not _is_number(score) or not 0.0 <= score <= 1.0:
+    if not is_finite_number(score) or not 0.0 <= score <= 1.0:
         return f"score {score!r} is not a number in [0, 1]"
     if data.get("error") is not None or data.get("skipped"):
         return "an errored or skipped row (never stored)"
-    checks: tuple[tuple[tuple[str, ...], Callable[[Any], bool], str], ...] = (
-        (_TEXT_FIELDS, lambda v: isinstance(v, str), "a string"),
-        (_NUMBER_FIELDS, _is_number, "a finite number"),
-        (_COUNT_FIELDS, lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a count"),
-        (_FLAG_FIELDS, lambda v: isinstance(v, bool), "true/false"),
-        (("score_breakdown", "system_one_batch", "repeat"), lambda v: isinstance(v, dict), "an object"),
-    )
-    for fields, ok, what in checks:
-        for name in fields:
-            if data.get(name) is not None and not ok(data[name]):
-                return f"{name} {data[name]!r} is not {what}"
     return None
 
 
@@ -107,15 +87,9 @@ def row_from_json(text: Any, metric: str | None = None) -> MetricData:
     problem = _row_problem(data)
     if problem is None and metric is not None and data["name"] != metric:
         problem = f"it is a row of metric {data['name']!r}, not {metric!r}"
-    if problem is None and isinstance(data.get("repeat"), dict):
-        try:
-            data["repeat"] = RepeatStats(**data["repeat"])
-        except TypeError as err:
-            problem = f"repeat is not repetition statistics ({err})"
     if problem is not None:
         raise ValueError(problem)
-    names = {f.name for f in dataclasses.fields(MetricData)}
-    row = MetricData(**{k: v for k, v in data.items() if k in names})
+    row = MetricData.from_dict(data)
     row.cached = True
     return row
 
@@ -137,30 +111,10 @@ def _check_schema(conn: sqlite3.Connection) -> str | None:
     return None
 
 
-def _json_default(value: Any) -> Any:
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json")
-    if isinstance(value, enum.Enum):
-        return value.value
-    name = getattr(value, "get_model_name", None)
-    if callable(name):
-        return {"judge": type(value).__qualname__, "name": name()}
-    if isinstance(value, (set, frozenset)):
-        return sorted(map(str, value))
-    # Unknown object: its repr may hold a memory address, which makes the key miss (safe, never a false hit).
-    return f"{type(value).__module__}.{type(value).__qualname__}:{value!r}"
-
-
-def canonical_json(value: Any) -> str:
-    """Deterministic JSON text: sorted keys, compact separators, UTF-8 kept."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_json_default)
-
-
 def cache_key(metric: Any, test_case: Any, repeat_index: int = 0) -> str:
     """sha256 hex digest identifying ``metric`` (its ``cache_config()``) on ``test_case`` for repetition
     ``repeat_index`` under this deepeval version."""
-    from deepeval import __version__
+    from deepeval._version import __version__
     from deepeval.models.resolve import judge_names_of
 
     dump = getattr(test_case, "model_dump", None)
@@ -174,7 +128,7 @@ def cache_key(metric: Any, test_case: Any, repeat_index: int = 0) -> str:
         },
         "repeat_index": repeat_index,
     }
-    # surrogatepass: a lone surrogate in test-case text (see deepeval.test_case._encodable) still gets a distinct key
+    # surrogatepass: a lone surrogate in test-case text (see deepeval.test_case.encodable) still gets a distinct key
     return hashlib.sha256(canonical_json(payload).encode("utf-8", errors="surrogatepass")).hexdigest()
 
 
@@ -190,11 +144,25 @@ def _redacted(value: Any, secrets: dict[str, str]) -> Any:
     return value
 
 
+class CacheUnusableError(ConfigurationError):
+    """The file at the cache path is not this cache, or the cache cannot be created there; ``path`` and ``problem``
+    (the reason alone) are kept for callers that go on without the cache."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(
+            f"cannot use the result cache at {path}: {problem}. Delete the file or pass "
+            "CacheConfig(cache_path=...) / set DEEPEVAL_CACHE_PATH to another location (nothing was measured)."
+        )
+        self.path = path
+        self.problem = problem
+
+
 class ResultCache:
     """Thread-safe handle on the cache file.
 
     Raises:
-        ConfigurationError: the file exists but is not a SQLite database, or its folder cannot be created.
+        CacheUnusableError: the file exists but is not a SQLite database, or its folder cannot be created (a
+            :class:`~deepeval.errors.ConfigurationError`).
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -204,7 +172,10 @@ class ResultCache:
         self.bad_rows = 0
         problem = None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            folder = self.path.parent
+            if folder.exists() and not folder.is_dir():
+                raise CacheUnusableError(self.path, f"{folder} is a file, not a folder")
+            folder.mkdir(parents=True, exist_ok=True)
             self._conn = sqlite3.connect(
                 str(self.path), timeout=30.0, isolation_level=None, check_same_thread=False
             )
@@ -218,10 +189,7 @@ class ResultCache:
         if problem is not None:
             if hasattr(self, "_conn"):
                 self._conn.close()
-            raise ConfigurationError(
-                f"cannot use the result cache at {self.path}: {problem}. Delete the file or pass "
-                "CacheConfig(cache_path=...) / set DEEPEVAL_CACHE_PATH to another location (nothing was measured)."
-            )
+            raise CacheUnusableError(self.path, problem)
         from deepeval.config import get_settings
 
         self._secrets = get_settings().secrets()

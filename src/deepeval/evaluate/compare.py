@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deepeval._safe_text import terminal
 from deepeval.evaluate.results import EvaluationResult, MetricData
 
 #: bootstrap resamples for the per-metric interval
@@ -249,7 +250,7 @@ def renderables(cmp: Comparison) -> Iterator[Any]:
     from rich.table import Table
     from rich.text import Text
 
-    yield Text(f"A: {cmp.label_a}\nB: {cmp.label_b}")
+    yield Text(f"A: {terminal(cmp.label_a, one_line=True)}\nB: {terminal(cmp.label_b, one_line=True)}")
     yield Text(
         f"{len(cmp.rows)} rows in both runs; {len(cmp.changed)} changed; {len(cmp.newly_failing)} newly failing; "
         f"{len(cmp.newly_passing)} newly passing; {len(cmp.only_in_a)} only in A; {len(cmp.only_in_b)} only in B"
@@ -268,8 +269,8 @@ def renderables(cmp: Comparison) -> Iterator[Any]:
         for r in cmp.changed:
             flag = " NEWLY FAILING" if r.newly_failing else (" newly passing" if r.newly_passing else "")
             table.add_row(
-                Text(r.test_case),
-                Text(r.metric),
+                Text(terminal(r.test_case, one_line=True)),
+                Text(terminal(r.metric, one_line=True)),
                 _fmt(r.score_a),
                 _fmt(r.score_b),
                 _fmt(r.delta, signed=True),
@@ -281,7 +282,7 @@ def renderables(cmp: Comparison) -> Iterator[Any]:
         summary.add_column(col, overflow="fold")
     for m in cmp.metrics:
         summary.add_row(
-            Text(m.metric),
+            Text(terminal(m.metric, one_line=True)),
             str(m.paired),
             _fmt(m.mean_a),
             _fmt(m.mean_b),
@@ -291,16 +292,20 @@ def renderables(cmp: Comparison) -> Iterator[Any]:
     yield summary
     for title, diffs in (("Judges differ", cmp.judges), ("Prompt versions differ", cmp.prompt_versions)):
         for d in diffs:
-            yield Text(f"{title} for {d.metric}: A {', '.join(d.a) or '-'}; B {', '.join(d.b) or '-'}")
+            yield Text(
+                terminal(f"{title} for {d.metric}: A {', '.join(d.a) or '-'}; B {', '.join(d.b) or '-'}")
+            )
     for label, keys in (("only in A", cmp.only_in_a), ("only in B", cmp.only_in_b)):
         for tc, metric, _ in keys[:20]:
-            yield Text(f"{label}: {tc} / {metric}")
+            yield Text(terminal(f"{label}: {tc} / {metric}", one_line=True))
         if len(keys) > 20:
             yield Text(f"... and {len(keys) - 20} more rows {label}")
     if cmp.newly_failing:
         yield Text(f"{len(cmp.newly_failing)} rows passed in A and fail in B:", style="bold red")
         for r in cmp.newly_failing:
-            yield Text(f"  {r.test_case} / {r.metric}: {_fmt(r.score_a)} -> {_fmt(r.score_b)} ({r.status_b})")
+            yield Text(
+                f"  {terminal(r.test_case, one_line=True)} / {terminal(r.metric, one_line=True)}: {_fmt(r.score_a)} -> {_fmt(r.score_b)} ({r.status_b})"
+            )
 
 
 def render_text(cmp: Comparison, width: int = 100) -> str:

@@ -135,6 +135,11 @@ class CacheConfig:
     ``write_cache``: store every finished, error-free metric row as soon as it finishes. ``use_cache``: serve rows
     from the cache instead of measuring. ``cache_path``: the SQLite file (default: setting ``DEEPEVAL_CACHE_PATH``,
     else ``.deepeval/cache.sqlite`` under the current directory).
+
+    A cache file that cannot be used (not this cache, not SQLite, a file named ``.deepeval`` where its folder goes)
+    stops the run before anything is measured when the run reads the cache (``use_cache``) or its path was chosen
+    (``cache_path``, ``DEEPEVAL_CACHE_PATH``). Deliberately, a run that only writes the default cache goes on
+    without it: one stderr line, ``result.extras["cache_error"]`` says why, nothing is written there.
     """
 
     write_cache: bool = True

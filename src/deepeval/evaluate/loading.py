@@ -12,7 +12,9 @@ Formats (chosen by extension):
 Files are UTF-8 (a BOM is allowed); ``~`` in the path is the home folder.
 
 An object with ``turns`` becomes a :class:`ConversationalTestCase`, any other an :class:`LLMTestCase`. Field names
-may be snake_case or camelCase.
+may be snake_case or camelCase. A key no test case (or deepeval golden) has is refused with the closest known key
+(``actual_outptu``: did you mean ``actual_output``?), in a turn too: the constructors would ignore it, as
+deepeval's do, and the misspelt field would be missing when the metric runs.
 """
 
 from __future__ import annotations
@@ -32,9 +34,59 @@ _OBJECT_FIELDS = {"metadata"}
 _NUMBER_FIELDS = {"token_cost", "tokenCost", "completion_time", "completionTime"}
 
 
+#: keys of deepeval 4.3.1's goldens that our models do not declare (a goldens file deepeval wrote, with
+#: ``actual_output`` filled in, is a file of test cases)
+_DEEPEVAL_GOLDEN_KEYS = frozenset({"images_mapping", "imagesMapping", "multimodal"})
+
+
+@functools.lru_cache(maxsize=1)
+def _known_keys() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Keys a single-turn record, a conversational record and a turn may have: every name the test-case (and
+    golden) constructors read, snake_case or camelCase. deepeval's constructors ignore any other key; a file we
+    read refuses it, since a misspelt field would otherwise vanish and the row fail later on the missing one."""
+    from deepeval.dataset.golden import ConversationalGolden, Golden
+    from deepeval.test_case import Turn
+    from deepeval.test_case.base import input_names
+
+    single = input_names(LLMTestCase) | input_names(Golden) | _DEEPEVAL_GOLDEN_KEYS
+    conversational = (
+        input_names(ConversationalTestCase) | input_names(ConversationalGolden) | _DEEPEVAL_GOLDEN_KEYS
+    )
+    return frozenset(single), frozenset(conversational), frozenset(input_names(Turn))
+
+
+def _check_keys(obj: dict[str, Any], known: frozenset[str], where: str, what: str) -> None:
+    """Refuse a key no constructor reads, naming it and the closest known key.
+
+    Raises:
+        ConfigurationError: an unknown key.
+    """
+    import difflib
+
+    for key in obj:
+        if key in known:
+            continue
+        close = difflib.get_close_matches(str(key), sorted(known), n=1, cutoff=0.6)
+        hint = (
+            f"; did you mean {close[0]!r}?"
+            if close
+            else f"; known keys: {', '.join(sorted(k for k in known if '_' in k or k.islower()))}"
+        )
+        raise ConfigurationError(f"{where}: unknown {what} key {key!r}{hint}")
+
+
 def _build(obj: Any, where: str) -> LLMTestCase | ConversationalTestCase:
     if not isinstance(obj, dict):
         raise ConfigurationError(f"{where}: expected a JSON object, got {type(obj).__name__}")
+    single, conversational, turn_keys = _known_keys()
+    if "turns" in obj:
+        _check_keys(obj, conversational, where, "test-case")
+        turns = obj["turns"]
+        for i, turn in enumerate(turns if isinstance(turns, list) else []):
+            if isinstance(turn, dict):
+                _check_keys(turn, turn_keys, f"{where}: turns[{i}]", "turn")
+    else:
+        _check_keys(obj, single, where, "test-case")
     try:
         return ConversationalTestCase(**obj) if "turns" in obj else LLMTestCase(**obj)
     except TypeError as err:

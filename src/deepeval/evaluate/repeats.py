@@ -7,13 +7,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from deepeval.evaluate.results import MetricData, RepeatStats
-from deepeval.metrics._engine.scoring import success_of
+from deepeval.metrics.scoring import success_of
 
 
 def aggregate_repeats(reps: list[MetricData]) -> MetricData:
     """One row from k repetitions: score = mean of the scores that exist; :class:`RepeatStats` with the
     population std and pass rate; cost/tokens/calls summed; confidence = min; reason and model from the first
-    repetition; ``error`` set when any repetition errored; ``success`` by :func:`~deepeval.metrics._engine.scoring.success_of`
+    repetition; ``error`` set when any repetition errored; ``success`` by :func:`~deepeval.metrics.scoring.success_of`
     over the mean (False when errored, None without a threshold, else ``mean >= threshold``). All skipped -> the first skipped row."""
     first = reps[0]
     if all(r.skipped for r in reps):

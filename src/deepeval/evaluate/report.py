@@ -4,7 +4,7 @@ The HTML report is one file: inline CSS, an inline SVG score histogram per metri
 coloured by whether the bin's midpoint reaches the metric's threshold), the per-metric summary, the judges used, the
 run's identifier and hyperparameters, and one row per test case x metric that opens (``<details>``) to show the
 input, outputs, retrieval context or turns, the per-statement / per-fact verdicts with P(yes) and who decided them
-(System One, LLM, LLM fallback), the reason and the error. A small inline script filters rows by status and metric
+(System One, the embedded judge, LLM, LLM fallback), the reason and the error. A small inline script filters rows by status and metric
 and sorts them by score (``#status=failed&metric=M&sort=score-asc&open=1`` in the URL applies a view on load). No
 external assets or URLs. Every value under evaluation is HTML-escaped (jinja2 autoescape), so test-case content
 is shown as text and never interpreted.
@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deepeval._files import user_path, write_chunks_atomic, write_text_atomic
+from deepeval._safe_text import markdown
 from deepeval.evaluate.results import EvaluationResult
+from deepeval.metrics.scoring import success_of
 
 if TYPE_CHECKING:
     import jinja2
@@ -40,13 +42,16 @@ def histogram(scores: list[float], bins: int = BINS) -> list[int]:
 
 
 def _histogram_bars(scores: list[float], threshold: float | None) -> list[dict[str, Any]]:
+    """One bar per bin, green where its scores reach ``threshold`` and red where they do not (a bin holding both
+    is red with its passing share in green on top; no threshold: green), so a threshold of 1.0 shows the perfect
+    scores green although the bin's midpoint is 0.95."""
     counts = histogram(scores)
+    passing = histogram([s for s in scores if success_of(s, threshold) is not False])
     top = max(counts) or 1
     bars = []
     for b, c in enumerate(counts):
         h = round(_PLOT_H * c / top, 1)
-        mid = (b + 0.5) / BINS
-        ok = threshold is None or mid >= threshold
+        ok = passing[b] == c
         bars.append(
             {
                 "x": _PLOT_X0 + b * _BAR_STEP,
@@ -54,12 +59,20 @@ def _histogram_bars(scores: list[float], threshold: float | None) -> list[dict[s
                 "w": _BAR_STEP - 4,
                 "h": h,
                 "count": c,
+                "passing": passing[b],
+                "split_h": 0.0 if ok or not passing[b] else round(_PLOT_H * passing[b] / top, 1),
                 "lo": b / BINS,
                 "hi": (b + 1) / BINS,
-                "fill": "#2e9d5b" if ok else "#d2483d",
+                # an empty bin takes the colour its midpoint would have
+                "fill": _PASS_FILL
+                if ok and (c or success_of((b + 0.5) / BINS, threshold) is not False)
+                else _FAIL_FILL,
             }
         )
     return bars
+
+
+_PASS_FILL, _FAIL_FILL = "#2e9d5b", "#d2483d"
 
 
 def _metric_panels(result: EvaluationResult) -> list[dict[str, Any]]:
@@ -98,6 +111,7 @@ def iter_html(result: EvaluationResult, title: str | None = None) -> Iterator[st
         hyperparameters=_hyperparameters(result),
         status_counts=_status_counts(result),
         deciders=DECIDERS,
+        verdict_view=verdict_view,
         totals=result.totals(),
         panels=_metric_panels(result),
         judges=result.judges,
@@ -112,7 +126,22 @@ def iter_html(result: EvaluationResult, title: str | None = None) -> Iterator[st
 
 
 #: how the report names who decided a verdict
-DECIDERS = {"system_one": "System One", "llm": "LLM", "llm_fallback": "LLM (System One fallback)"}
+DECIDERS = {
+    "system_one": "System One",
+    "embedded": "embedded judge",
+    "llm": "LLM",
+    "llm_fallback": "LLM (fallback)",
+}
+
+
+def verdict_view(v: dict[str, Any]) -> tuple[str, str]:
+    """``(label, tone)`` of one verdict for the report: tone ``good`` / ``bad`` / ``unsure`` by what the verdict
+    means for the score. A KnowledgeRetention verdict (it has ``attrition``) reads ``kept`` or ``forgot``
+    (its ``yes`` means the turn forgot); a relevancy verdict ``yes`` is good, ``no`` bad, anything else unsure."""
+    if "attrition" in v:
+        return ("forgot", "bad") if v.get("attrition") else ("kept", "good")
+    verdict = str(v.get("verdict", "-"))
+    return verdict, {"yes": "good", "no": "bad"}.get(verdict, "unsure")
 
 
 def _hyperparameters(result: EvaluationResult) -> dict[str, Any] | None:
@@ -122,10 +151,12 @@ def _hyperparameters(result: EvaluationResult) -> dict[str, Any] | None:
 
 
 def _status_counts(result: EvaluationResult) -> dict[str, int]:
+    """Rows by status, as the report lists them: the metric rows and the left-out ones (``skipped``)."""
     counts = dict.fromkeys(("all", "passed", "failed", "error", "skipped", "scored"), 0)
-    for m in result.metric_rows():
-        counts["all"] += 1
-        counts[m.status] += 1
+    for t in result.test_results:
+        for m in t.metrics_data + (t.skipped_metrics or []):
+            counts["all"] += 1
+            counts[m.status] += 1
     return counts
 
 
@@ -152,7 +183,8 @@ def _template() -> jinja2.Template:
     return _template_env().get_template("report.html.j2")
 
 
-def _stem(result: EvaluationResult) -> str:
+def run_file_stem(result: EvaluationResult) -> str:
+    """``<identifier>-<YYYYmmdd-HHMMSS>-<run id prefix>``: the name of a run's export files."""
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     ident = re.sub(r"[^A-Za-z0-9_.-]+", "_", result.identifier or "run")[:60]
     return f"{ident}-{stamp}-{result.run_id[:8]}"
@@ -182,36 +214,44 @@ def save_html(result: EvaluationResult, path: str | Path) -> Path:
 def export_run(result: EvaluationResult, folder: str | Path) -> tuple[Path, Path]:
     """Write ``<identifier>-<time>-<run id>.json`` and ``.html`` into ``folder`` (``~`` expanded); return both
     paths."""
-    stem = _stem(result)
+    stem = run_file_stem(result)
     folder = user_path(folder)
     return save_json(result, folder / f"{stem}.json"), save_html(result, folder / f"{stem}.html")
 
 
 def export_test_cases(result: EvaluationResult, folder: str | Path) -> list[Path]:
-    """One JSON file per test case (``test_case_<index>.json``) in ``folder`` (``~`` expanded); return the paths."""
+    """One JSON file per test case (``test_case_<index>.json``) in ``folder`` (``~`` expanded); return the paths.
+    The spans of a golden in component-level evaluation share its index: they are ``test_case_<index>_span_<k>.json``
+    (k = 1, 2... in result order)."""
     import json
 
     folder = user_path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
+    spans: dict[int, int] = {}
     for t in result.test_results:
         text = json.dumps(t.to_dict(), indent=2, ensure_ascii=False, default=str)
-        paths.append(write_text_atomic(folder / f"test_case_{t.index}.json", text))
+        name = f"test_case_{t.index}"
+        if t.span_type is not None:
+            spans[t.index] = spans.get(t.index, 0) + 1
+            name += f"_span_{spans[t.index]}"
+        paths.append(write_text_atomic(folder / f"{name}.json", text))
     return paths
 
 
 def _md_cell(value: Any) -> str:
-    """One Markdown table cell: pipes escaped, line breaks as ``<br>`` (the text itself is kept whole)."""
-    text = "" if value is None else str(value)
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "\n").replace("\n", "<br>")
+    """One Markdown table cell or list item: inert text (:func:`deepeval._safe_text.markdown`: no HTML, no link,
+    no emphasis, no heading; pipes escaped; line breaks as ``<br>``), the text itself kept whole."""
+    return markdown("" if value is None else value)
 
 
 def iter_markdown(result: EvaluationResult) -> Iterator[str]:
     """The report as Markdown, one test case at a time: a heading per test case with its status, its input and
-    output (or turns), and a table of its metric rows with full reasons and errors."""
+    output (or turns), and a table of its metric rows with full reasons and errors. Every value from the run is
+    written through :func:`deepeval._safe_text.markdown` (a name stays on its heading line)."""
     title = result.identifier or result.run_id or "evaluation"
     tot = result.totals()
-    yield f"# deepeval run {title}\n\n"
+    yield f"# deepeval run {markdown(title, one_line=True)}\n\n"
     yield f"{tot['test_cases_passed']}/{tot['test_cases']} test cases passed\n\n"
     if result.hyperparameters:
         yield "| Hyperparameter | Value |\n|:---|:---|\n"
@@ -220,14 +260,15 @@ def iter_markdown(result: EvaluationResult) -> Iterator[str]:
         yield "\n"
     for t in result.test_results:
         status = "PASS" if t.success else "FAIL"
-        yield f"## {status} {t.name}\n\n"
+        span = "" if t.span_type is None else f" ({t.span_type} span of test case {t.index})"
+        yield f"## {status} {markdown(t.name, one_line=True)}{markdown(span, one_line=True)}\n\n"
         if t.conversational:
             for turn in t.turns or []:
-                yield f"- **{turn.get('role', '')}**: {_md_cell(turn.get('content'))}\n"
+                yield f"- **{markdown(turn.get('role', ''), one_line=True)}**: {_md_cell(turn.get('content'))}\n"
         else:
             yield f"- **Input:** {_md_cell(t.input)}\n- **Actual output:** {_md_cell(t.actual_output)}\n"
         yield "\n| Status | Metric | Score | Threshold | Judge | Reason / error |\n|:---:|:---|:---:|:---:|:---|:---|\n"
-        for m in t.metrics_data:
+        for m in t.metrics_data + (t.skipped_metrics or []):
             score = "-" if m.score is None else f"{m.score:.3f}"
             threshold = "-" if m.threshold is None else f"{m.threshold:g}"
             yield (

@@ -52,8 +52,12 @@ class MetricData:
     clients), ``cached`` (served from the cache), ``system_one_batch`` (for rows measured through a merged System
     One request: ``{"request_s", "metrics", "questions"}``), ``repeat`` (:class:`RepeatStats` when ``repeat > 1``),
     ``prompt_version`` (the metric's prompt template version, when it has one), ``verdicts`` (our metrics: one
-    dict per statement / fact judged, with ``verdict``, ``p_yes`` and ``decided_by``: ``system_one``, ``llm`` or
-    ``llm_fallback``).
+    dict per statement / fact judged, with ``verdict``, ``p_yes`` and ``decided_by``: ``system_one``,
+    ``embedded`` (the embedded offline judge, in the System One role), ``llm`` or ``llm_fallback``).
+
+    Numbers are kept as computed (``score`` 0.19999999999999998 stays so in ``to_dict``, the JSON export and the
+    CSV, which programs read); everything a person reads (the console, the HTML and Markdown reports,
+    ``assert_test``'s message) rounds them for display.
     """
 
     name: str
@@ -99,12 +103,99 @@ class MetricData:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MetricData:
-        """Inverse of :meth:`to_dict`; unknown keys are ignored (older/newer cache rows)."""
+        """Inverse of :meth:`to_dict`; unknown keys are ignored (older/newer cache rows).
+
+        Raises:
+            ValueError: ``data`` is not a row :meth:`to_dict` could have written (:func:`metric_row_problem`: a
+                field of the wrong type, a score that is not a finite number...); the message names the field.
+        """
+        problem = metric_row_problem(data)
+        if problem is not None:
+            raise ValueError(problem)
         names = {f.name for f in dataclasses.fields(cls)}
         kwargs = {k: v for k, v in data.items() if k in names}
         if isinstance(kwargs.get("repeat"), dict):
             kwargs["repeat"] = RepeatStats(**kwargs["repeat"])
         return cls(**kwargs)
+
+
+def is_finite_number(value: Any) -> bool:
+    """An int or float (not a bool) that a float can hold and that is finite (``10**400`` is not)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+_ROW_FIELD_RULES: tuple[tuple[tuple[str, ...], Any, str], ...] = (
+    (
+        (
+            "reason",
+            "evaluation_model",
+            "verbose_logs",
+            "system_one_fallback_reason",
+            "error",
+            "prompt_version",
+        ),
+        lambda v: isinstance(v, str),
+        "a string",
+    ),
+    (
+        ("score", "threshold", "evaluation_cost", "confidence", "duration_s"),
+        is_finite_number,
+        "a finite number",
+    ),
+    (("retries", "llm_calls", "system_one_requests", "input_tokens", "output_tokens"), _is_count, "a count"),
+    (("success", "strict_mode", "skipped", "flaky", "cached"), lambda v: isinstance(v, bool), "true/false"),
+    (("system_one_batch",), lambda v: isinstance(v, dict), "an object"),
+    (("verdicts",), lambda v: isinstance(v, list), "a list"),
+)
+
+
+def metric_row_problem(data: Any) -> str | None:
+    """The one check of a :class:`MetricData` dict read back (a run export, a cache row): why it is not a row
+    :meth:`MetricData.to_dict` could have written, or None. Every field present and not None must have its type;
+    ``name`` is a non-empty string; ``repeat`` is repetition statistics; ``score_breakdown`` is whatever the
+    metric set (any JSON value). The cache adds its own rules on top
+    (:func:`deepeval.evaluate.cache.row_from_json`: a score in [0, 1], no error rows)."""
+    if not isinstance(data, dict):
+        return f"a JSON {_json_kind(data)}, not a metric row object"
+    if not isinstance(data.get("name"), str) or not data["name"]:
+        return "no metric name (a non-empty string)"
+    for fields, ok, what in _ROW_FIELD_RULES:
+        for name in fields:
+            if data.get(name) is not None and not ok(data[name]):
+                return f"{name} {_short(data[name])} is not {what}"
+    repeat = data.get("repeat")
+    if repeat is not None:
+        if not isinstance(repeat, dict):
+            return f"repeat {_short(repeat)} is not an object"
+        try:
+            RepeatStats(**repeat)
+        except TypeError as err:
+            return f"repeat is not repetition statistics ({err})"
+    return None
+
+
+def _json_kind(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number"
+    )
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to 60 characters (a huge int or string is named, not printed whole)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int over Python's digit limit for str()
+        return f"<an integer of more than {sys.get_int_max_str_digits()} digits>"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class TurnData(FieldDict):
@@ -126,21 +217,37 @@ class TurnData(FieldDict):
 CASE_STATUSES = ("passed", "failed", "error", "skipped")
 
 
+def failing_rows(rows: list[MetricData], *, ignore_errors: bool = False) -> list[MetricData]:
+    """The rows that fail their test case: evaluated (not skipped), not flaky, and failed (``success`` False by
+    :func:`~deepeval.metrics.scoring.success_of`) or errored (unless ``ignore_errors``: ``assert_test`` under
+    ``deepeval test run -i``). Score-only rows never fail."""
+    return [
+        m
+        for m in rows
+        if not m.skipped
+        and not m.flaky
+        and (m.status == "failed" or (m.status == "error" and not ignore_errors))
+    ]
+
+
 def case_status(rows: list[MetricData]) -> str:
     """The one rule for a test case's outcome, from its metric rows.
 
-    ``"skipped"`` when no row was evaluated (every row skipped, or no rows); else ``"error"`` when a non-flaky row
-    errored; else ``"failed"`` when a non-flaky row failed; else ``"passed"`` (rows that passed or are score-only;
-    flaky rows never fail a test case). ``TestResult.success`` is ``status == "passed"``, so a test case none of
-    whose metrics ran is never counted as passed.
+    ``"passed"`` when there are no rows at all: as in deepeval 4.3.1, a test case whose every metric was left out
+    (``ErrorConfig(skip_on_missing_params=True)``, see :attr:`TestResult.skipped_metrics`) has nothing that failed.
+    ``"skipped"`` when rows exist but none was evaluated (every row skipped: metrics of the other kind of test
+    case); else ``"error"`` when a non-flaky row errored; else ``"failed"`` when a non-flaky row failed; else
+    ``"passed"`` (rows that passed or are score-only; flaky rows never fail a test case). ``TestResult.success`` is
+    ``status == "passed"``.
     """
-    evaluated = [m for m in rows if not m.skipped]
-    if not evaluated:
+    if not rows:
+        return "passed"
+    if all(m.skipped for m in rows):
         return "skipped"
-    deciding = {m.status for m in evaluated if not m.flaky}
-    if "error" in deciding:
+    failing = {m.status for m in failing_rows(rows)}
+    if "error" in failing:
         return "error"
-    if "failed" in deciding:
+    if "failed" in failing:
         return "failed"
     return "passed"
 
@@ -152,6 +259,16 @@ class TestResult:
     ``status`` (:func:`case_status`) is ``passed | failed | error | skipped``; ``success`` is ``status == "passed"``
     (so a test case whose every row was skipped is not a success); ``index`` is the test case's position in the
     input.
+
+    ``skipped_metrics`` (None when there are none): the rows deepeval leaves out of ``metrics_data`` (a metric skipped because the test case
+    lacks a field it needs, under ``ErrorConfig(skip_on_missing_params=True)``, or a metric that marked itself
+    skipped), each with its reason; they do not count in ``status``.
+
+    Component-level evaluation (``EvaluationDataset.evals_iterator()``) gives one result per golden and one per
+    ``@observe`` span that has metrics: a span's result is named by the span, carries its ``span_type``
+    (``agent``, ``llm``, ``retriever``, ``tool`` or ``base``) and the golden's ``index``; a golden's result has
+    ``trace_status``, the outcome of its whole trace (its own rows and the rows of every span of its trace, by
+    :func:`case_status`; ``error`` when the app raised), which is then its ``status``.
     """
 
     __test__ = False  # not a pytest test class
@@ -171,6 +288,9 @@ class TestResult:
     #: the test case's metadata as plain JSON data, or a ``"<not exported: ...>"`` string (:func:`exportable`)
     metadata: dict[str, Any] | str | None = None
     tags: list[str] | None = None
+    skipped_metrics: list[MetricData] | None = None
+    span_type: str | None = None
+    trace_status: str | None = None
 
     def __post_init__(self) -> None:
         if self.turns is not None:
@@ -180,7 +300,10 @@ class TestResult:
 
     @property
     def status(self) -> str:
-        """``passed | failed | error | skipped``, from the rows by :func:`case_status`."""
+        """``passed | failed | error | skipped``: ``trace_status`` for a golden of component-level evaluation, else
+        from the rows by :func:`case_status`."""
+        if self.trace_status is not None:
+            return self.trace_status
         return case_status(self.metrics_data)
 
     def to_dict(self) -> dict[str, Any]:
@@ -197,11 +320,56 @@ class TestResult:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TestResult:
-        """Inverse of :meth:`to_dict` (unknown keys ignored)."""
+        """Inverse of :meth:`to_dict` (unknown keys ignored).
+
+        Raises:
+            ValueError: ``data`` is not a test result :meth:`to_dict` could have written (a field of the wrong
+                type, a metric row that :func:`metric_row_problem` refuses); the message names where.
+        """
+        problem = _test_result_problem(data)
+        if problem is not None:
+            raise ValueError(problem)
         names = {f.name for f in dataclasses.fields(cls)}
         kwargs = {k: v for k, v in data.items() if k in names}
-        kwargs["metrics_data"] = [MetricData.from_dict(m) for m in kwargs.get("metrics_data", [])]
+        rows = []
+        for j, m in enumerate(kwargs.get("metrics_data", [])):
+            try:
+                rows.append(MetricData.from_dict(m))
+            except ValueError as err:
+                raise ValueError(f"metrics_data[{j}]: {err}") from None
+        kwargs["metrics_data"] = rows
+        if kwargs.get("skipped_metrics"):
+            skipped = []
+            for j, m in enumerate(kwargs["skipped_metrics"]):
+                try:
+                    skipped.append(MetricData.from_dict(m))
+                except ValueError as err:
+                    raise ValueError(f"skipped_metrics[{j}]: {err}") from None
+            kwargs["skipped_metrics"] = skipped
         return cls(**kwargs)
+
+
+def _test_result_problem(data: Any) -> str | None:
+    """Why ``data`` is not a :class:`TestResult` dict (field types), or None."""
+    if not isinstance(data, dict):
+        return f"a JSON {_json_kind(data)}, not a test result object"
+    if not isinstance(data.get("name"), str):
+        return f"name {_short(data.get('name'))} is not a string"
+    if not isinstance(data.get("metrics_data", []), list):
+        return f"metrics_data {_short(data['metrics_data'])} is not a list"
+    checks: tuple[tuple[str, Any, str], ...] = (
+        ("success", lambda v: isinstance(v, bool), "true/false"),
+        ("conversational", lambda v: isinstance(v, bool), "true/false"),
+        ("index", _is_count, "a count"),
+        ("input", lambda v: isinstance(v, str), "a string"),
+        ("actual_output", lambda v: isinstance(v, str), "a string"),
+        ("expected_output", lambda v: isinstance(v, str), "a string"),
+        ("turns", lambda v: isinstance(v, list), "a list"),
+    )
+    for name, ok, what in checks:
+        if data.get(name) is not None and not ok(data[name]):
+            return f"{name} {_short(data[name])} is not {what}"
+    return None
 
 
 @dataclass
@@ -271,6 +439,7 @@ class EvaluationResult:
             "failed": sum(1 for m in rows if m.status == "failed"),
             "errors": sum(1 for m in rows if m.status == "error"),
             "skipped": sum(1 for m in rows if m.status == "skipped"),
+            "skipped_metrics": sum(len(t.skipped_metrics or ()) for t in self.test_results),
             "cost_usd": self.total_cost,
             "input_tokens": sum(m.input_tokens or 0 for m in rows),
             "output_tokens": sum(m.output_tokens or 0 for m in rows),
@@ -349,24 +518,21 @@ class EvaluationResult:
         return pd.DataFrame(self.rows_table(), columns=list(ROW_COLUMNS))
 
     def to_csv(self, path: Any) -> int:
-        """Write :meth:`rows_table` to ``path`` as CSV (UTF-8, header row, empty cell for None); return the
-        number of rows written. ``~`` is expanded; folders are created.
+        """Write :meth:`rows_table` to ``path`` as CSV (UTF-8, header row, ``\n`` line ends, empty cell for None);
+        return the number of rows written. ``~`` is expanded; folders are created. Text cells follow the one CSV
+        rule (:mod:`deepeval._csv_cells`): a cell starting with ``=``, ``+``, ``-``, ``@``, TAB or CR gets a
+        leading ``'`` (spreadsheets would run it as a formula), and a cell holding a comma, quote, CR or LF is
+        quoted.
 
         Raises:
-            OSError: ``path`` cannot be written.
+            OSError: ``path`` cannot be written (a symbolic link there included, see :mod:`deepeval._safe_path`).
         """
-        import csv
-        import io
-        from pathlib import Path
+        from deepeval._csv_cells import csv_lines
+        from deepeval._files import user_path, write_chunks_atomic
 
-        from deepeval._files import write_text_atomic
-
-        buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=list(ROW_COLUMNS), lineterminator="\n")
-        writer.writeheader()
         rows = self.rows_table()
-        writer.writerows(rows)
-        write_text_atomic(Path(path).expanduser(), buf.getvalue())
+        lines = csv_lines(ROW_COLUMNS, ([row[c] for c in ROW_COLUMNS] for row in rows), line_end="\n")
+        write_chunks_atomic(user_path(path), lines)
         return len(rows)
 
     # -- notebooks ------------------------------------------------------------------------------------------------
@@ -456,11 +622,9 @@ class EvaluationResult:
             raise ValueError("not a deepeval run export: expected a JSON object with a 'test_results' list")
         tests = []
         for i, t in enumerate(data["test_results"]):
-            if not isinstance(t, dict) or not isinstance(t.get("metrics_data", []), list):
-                raise ValueError(f"test_results[{i}] is not a test result object")
             try:
                 tests.append(TestResult.from_dict(t))
-            except TypeError as err:
+            except (TypeError, ValueError) as err:
                 raise ValueError(f"test_results[{i}] is not a test result: {err}") from None
         return cls(
             test_results=tests,

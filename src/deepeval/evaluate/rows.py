@@ -14,9 +14,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from deepeval.config import redact
+from deepeval.config.settings import current_secrets
 from deepeval.evaluate.results import MetricData, TestResult, case_status, exportable_or_placeholder
-from deepeval.metrics._engine.scoring import success_of
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric
+from deepeval.metrics.scoring import success_of
 from deepeval.models.usage import UsageTracker
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 
@@ -29,10 +30,10 @@ def metric_name(metric: Any) -> str:
     return sys.intern(name if isinstance(name, str) and name else type(metric).__name__)
 
 
-def _judge_name(model: Any) -> str | None:
+def _judge_name(model: Any, secrets: dict[str, str] | None = None) -> str | None:
     """``evaluation_model`` as a string, redacted (a custom model's name can be built from its settings) and
     interned (a run has a handful of distinct judge names)."""
-    return None if model is None else sys.intern(redact(str(model)))
+    return None if model is None else sys.intern(redact(str(model), secrets))
 
 
 def format_error(err: BaseException) -> str:
@@ -52,7 +53,7 @@ def not_applicable_reason(metric: BaseMetric, test_case: TestCase) -> str | None
 
 
 def _success(metric: BaseMetric, score: float | None, error: str | None, skipped: bool) -> bool | None:
-    """None for a skipped row; else :func:`~deepeval.metrics._engine.scoring.success_of`, except that a metric's own
+    """None for a skipped row; else :func:`~deepeval.metrics.scoring.success_of`, except that a metric's own
     ``is_successful()`` decides a row with a score and a threshold (a user metric may override it)."""
     if skipped:
         return None
@@ -72,6 +73,17 @@ def _as_float(value: Any) -> float | None:
     try:
         return float(value)
     except (TypeError, ValueError):
+        return None
+
+
+def _as_count(value: Any) -> int | None:
+    """A token count as an int (``12.0`` -> 12), None for anything that is not a whole non-negative number (a row
+    read back is checked by :func:`~deepeval.evaluate.results.metric_row_problem`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        return int(value) if value >= 0 and value == int(value) else None
+    except (OverflowError, ValueError):  # inf, NaN
         return None
 
 
@@ -111,28 +123,33 @@ def build_row(
     cost = _as_float(getattr(metric, "evaluation_cost", None))
     if cost is None and t is not None:
         cost = t.cost
-    in_tok = getattr(metric, "input_tokens", None)
-    out_tok = getattr(metric, "output_tokens", None)
+    in_tok = _as_count(getattr(metric, "input_tokens", None))
+    out_tok = _as_count(getattr(metric, "output_tokens", None))
     if in_tok is None and t is not None and (t.input_tokens or t.output_tokens):
         in_tok, out_tok = t.input_tokens, t.output_tokens
     model = getattr(metric, "evaluation_model", None)
     reason = skip_reason if skip_reason is not None else getattr(metric, "reason", None)
+    secrets = current_secrets()  # once per row: each lookup reads the environment and the dotenv files
     return MetricData(
         name=metric_name(metric),
         threshold=_as_float(getattr(metric, "threshold", None)),
         success=_success(metric, score, err, skipped),
         score=score,
-        reason=None if reason is None else redact(str(reason)),
+        reason=None if reason is None else redact(str(reason), secrets),
         strict_mode=bool(getattr(metric, "strict_mode", False)),
-        evaluation_model=_judge_name(model),
+        evaluation_model=_judge_name(model, secrets),
         error=err,
         evaluation_cost=cost,
         # Kept only when asked for (the metric's verbose_mode, or DisplayConfig.verbose_mode): at ~1-3 KB per row
         # these logs were the largest part of a big run's result.
-        verbose_logs=_maybe_redact(getattr(metric, "verbose_logs", None)) if _verbose(metric) else None,
+        verbose_logs=_maybe_redact(getattr(metric, "verbose_logs", None), secrets)
+        if _verbose(metric)
+        else None,
         confidence=_as_float(getattr(metric, "confidence", None)),
         score_breakdown=getattr(metric, "score_breakdown", None),
-        system_one_fallback_reason=_maybe_redact(getattr(metric, "system_one_fallback_reason", None)),
+        system_one_fallback_reason=_maybe_redact(
+            getattr(metric, "system_one_fallback_reason", None), secrets
+        ),
         input_tokens=in_tok,
         output_tokens=out_tok,
         skipped=skipped,
@@ -142,15 +159,15 @@ def build_row(
         llm_calls=t.llm_calls if t else 0,
         system_one_requests=t.system_one_requests if t else 0,
         prompt_version=_prompt_version(metric),
-        verdicts=_verdicts(metric),
+        verdicts=_verdicts(metric, secrets),
     )
 
 
-def _verdicts(metric: BaseMetric) -> list[dict[str, Any]] | None:
+def _verdicts(metric: BaseMetric, secrets: dict[str, str]) -> list[dict[str, Any]] | None:
     value = getattr(metric, "verdicts", None)
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
         return None
-    return [{k: redact(v) if isinstance(v, str) else v for k, v in item.items()} for item in value]
+    return [{k: redact(v, secrets) if isinstance(v, str) else v for k, v in item.items()} for item in value]
 
 
 def _prompt_version(metric: BaseMetric) -> str | None:
@@ -189,15 +206,27 @@ def missing_row(metric: BaseMetric) -> MetricData:
     return MetricData(name=metric_name(metric), error="internal error: no result was recorded")
 
 
-def _maybe_redact(value: Any) -> str | None:
-    return None if value is None else redact(str(value))
+#: the error of a row whose run was stopped (SIGINT, SIGTERM, a cancelled task) before it finished
+INTERRUPTED_ERROR = "interrupted: the run was stopped before this row finished"
 
 
-def test_result(index: int, tc: TestCase, rows: list[MetricData]) -> TestResult:
-    """A :class:`TestResult` carrying the test case's fields as plain data; ``success`` by :func:`case_status`.
+def interrupted_row(metric: BaseMetric) -> MetricData:
+    """Stands in for a row an interrupted run did not finish: the partial result still has every row."""
+    return MetricData(name=metric_name(metric), error=INTERRUPTED_ERROR)
+
+
+def _maybe_redact(value: Any, secrets: dict[str, str] | None = None) -> str | None:
+    return None if value is None else redact(str(value), secrets)
+
+
+def test_result(
+    index: int, tc: TestCase, rows: list[MetricData], skipped_metrics: list[MetricData] | None = None
+) -> TestResult:
+    """A :class:`TestResult` carrying the test case's fields as plain data; ``success`` by :func:`case_status`
+    over ``rows`` (``skipped_metrics``, the rows deepeval leaves out, do not count).
     Never raises for odd content: metadata that no report can hold (circular, too deep, a huge int) becomes a
     ``"<not exported: ...>"`` placeholder, and items changed to the wrong type after construction are shown as they
-    are (that test case's rows carry the error, see :func:`deepeval.test_case._base.revalidated`)."""
+    are (that test case's rows carry the error, see :func:`deepeval.test_case.base.revalidated`)."""
     # deepeval's default names: conversational_test_case_N for a conversation, test_case_N otherwise
     default = (
         f"conversational_test_case_{index}"
@@ -218,6 +247,7 @@ def test_result(index: int, tc: TestCase, rows: list[MetricData]) -> TestResult:
             turns=[_turn_data(t, n) for n, t in enumerate(tc.turns)],
             metadata=metadata,
             tags=exportable_or_placeholder(tc.tags, "tags"),
+            skipped_metrics=list(skipped_metrics) if skipped_metrics else None,
         )
     return TestResult(
         name=name,
@@ -232,6 +262,7 @@ def test_result(index: int, tc: TestCase, rows: list[MetricData]) -> TestResult:
         retrieval_context=exportable_or_placeholder(tc.retrieval_context_texts(), "retrieval_context"),
         metadata=metadata,
         tags=exportable_or_placeholder(tc.tags, "tags"),
+        skipped_metrics=list(skipped_metrics) if skipped_metrics else None,
     )
 
 

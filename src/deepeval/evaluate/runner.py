@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from deepeval._concurrency import bounded, to_daemon_thread
@@ -31,6 +31,7 @@ from deepeval.evaluate.results import MetricData, TestResult
 from deepeval.evaluate.rows import (
     build_row,
     format_error,
+    interrupted_row,
     metric_name,
     missing_row,
     not_applicable_reason,
@@ -42,7 +43,7 @@ from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.usage import record_usage, track_usage
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
-from deepeval.test_case._base import revalidated
+from deepeval.test_case.base import revalidated
 
 __all__ = [
     "OnRow",
@@ -58,7 +59,7 @@ __all__ = [
 
 TestCase = LLMTestCase | ConversationalTestCase
 RowKey = tuple[int, int, int]  # (test case index, metric index, repetition)
-OnRow = Callable[[MetricData], None]
+OnRow = Callable[[MetricData, int], None]
 
 
 @dataclass
@@ -74,10 +75,21 @@ class RunOutput:
     test_results: list[TestResult]
     cache_hits: int
     system_one_batches: int
+    finished: int | None = None  # set for an interrupted run (:meth:`Runner.interrupted_output`)
+    total: int | None = None
+    #: the first exception a measure (or a System One request) raised, for callers that re-raise it
+    first_exception: BaseException | None = None
+    #: notes for the result's ``extras`` (``cache_error``: the default cache could not be used)
+    extras: dict[str, Any] = field(default_factory=dict)
 
 
 class Runner:
-    """One evaluation run. Build with the validated arguments, then ``await run()``."""
+    """One evaluation run. Build with the validated arguments, then ``await run()``.
+
+    Every test case gets ``metrics``, unless ``case_metrics`` gives each test case its own list (component-level
+    evaluation: each span has its own metrics). Skipped rows other than a metric of the wrong kind of test case
+    (missing parameters under ``skip_on_missing_params``, a metric that marked itself skipped) go to the test
+    result's ``skipped_metrics``, as deepeval leaves them out of ``metrics_data``."""
 
     def __init__(
         self,
@@ -90,9 +102,13 @@ class Runner:
         repeat: int,
         cache: ResultCache | None,
         on_row: OnRow | None = None,
+        case_metrics: Sequence[Sequence[BaseMetric]] | None = None,
     ) -> None:
+        if case_metrics is not None and len(case_metrics) != len(test_cases):
+            raise ValueError(f"case_metrics has {len(case_metrics)} lists for {len(test_cases)} test cases")
         self.test_cases = test_cases
         self.metrics = metrics
+        self.case_metrics = case_metrics
         self.async_config = async_config
         self.display_config = display_config
         self.cache_config = cache_config
@@ -101,11 +117,23 @@ class Runner:
         self.cache = cache
         self.on_row = on_row
         # One slot per (test case, metric, repetition), flat in that order: 8 bytes a row instead of a dict entry
-        # and a key tuple (~150 bytes) each.
-        self.rows: list[MetricData | None] = [None] * (len(test_cases) * len(metrics) * repeat)
+        # and a key tuple (~150 bytes) each. With per-case metric lists, test case i starts at _offsets[i].
+        self._offsets: list[int] | None = None
+        total = len(test_cases) * len(metrics) * repeat
+        if case_metrics is not None:
+            self._offsets, total = [], 0
+            for ms in case_metrics:
+                self._offsets.append(total)
+                total += len(ms) * repeat
+        self.rows: list[MetricData | None] = [None] * total
         self._skip_reasons: dict[tuple[int, bool], str | None] = {}
+        self._kept_skips: set[int] = (
+            set()
+        )  # slots skipped for the wrong kind of test case: kept in metrics_data
         self.cache_hits = 0
         self.batches = 0
+        self._interrupted = False
+        self.first_exception: BaseException | None = None
 
     # -- row bookkeeping -------------------------------------------------------------------------------------------
     def _finish(self, job: _Job, data: MetricData) -> None:
@@ -113,11 +141,21 @@ class Runner:
         if self.cache is not None and self.cache_config.write_cache and not data.cached and job.cache_key:
             self.cache.put(job.cache_key, data)
         if self.on_row is not None:
-            self.on_row(data)
+            self.on_row(data, job.key[0])
 
     def _slot(self, key: RowKey) -> int:
         i, j, r = key
-        return (i * len(self.metrics) + j) * self.repeat + r
+        base = i * len(self.metrics) * self.repeat if self._offsets is None else self._offsets[i]
+        return base + j * self.repeat + r
+
+    def _metrics_of(self, i: int) -> Sequence[BaseMetric]:
+        return self.metrics if self.case_metrics is None else self.case_metrics[i]
+
+    def _failed(self, err: BaseException) -> str:
+        """The row error for ``err`` (:func:`format_error`); the first such exception of the run is kept."""
+        if self.first_exception is None:
+            self.first_exception = err
+        return format_error(err)
 
     def _fresh(self, metric: BaseMetric) -> BaseMetric:
         copy = metric.fresh_copy()
@@ -142,11 +180,12 @@ class Runner:
                 if self.error_config.skip_on_missing_params:
                     skip = f"skipped: {redact(str(err))}"
                 else:
-                    error = format_error(err)
-            except asyncio.TimeoutError:
+                    error = self._failed(err)
+            except asyncio.TimeoutError as err:
+                self._failed(err)
                 error = f"TimeoutError: measure did not finish within {self.async_config.measure_timeout} s"
             except Exception as err:
-                error = format_error(err)
+                error = self._failed(err)
         self._finish(
             job, build_row(metric, tracker, time.perf_counter() - start, error=error, skip_reason=skip)
         )
@@ -166,7 +205,7 @@ class Runner:
                 failure: str | None = (
                     f"TimeoutError: System One request did not finish within {timeout} s"
                     if isinstance(err, asyncio.TimeoutError)
-                    else format_error(err)
+                    else self._failed(err)
                 )
             else:
                 failure = None
@@ -189,7 +228,7 @@ class Runner:
                 try:
                     job.metric.system_one_finish(job.test_case, sub, cost_share)
                 except Exception as err:
-                    error = format_error(err)
+                    error = self._failed(err)
             if job.metric.evaluation_cost is None and cost_share is not None:
                 job.metric.evaluation_cost = cost_share
             if job.metric.input_tokens is None:
@@ -221,7 +260,7 @@ class Runner:
             for r in range(self.repeat):
                 group: list[WorkItem] = []
                 plans: list[tuple[_Job, SystemOnePlan]] = []
-                for j, metric in enumerate(self.metrics):
+                for j, metric in enumerate(self._metrics_of(i)):
                     job = _Job((i, j, r), tc, metric)
                     try:
                         item = self._plan_job(job, use_cache, want_key, plans)
@@ -249,7 +288,7 @@ class Runner:
             return revalidated(tc)  # type: ignore[return-value]
         except (TypeError, ValueError) as err:  # the class's invalid_input_error
             message = redact(f"invalid test case (changed after it was built?): {err}")
-        for j, metric in enumerate(self.metrics):
+        for j, metric in enumerate(self._metrics_of(i)):
             for r in range(self.repeat):
                 self._finish(_Job((i, j, r), tc, metric), unrun_row(metric, error=message))
         return None
@@ -260,8 +299,9 @@ class Runner:
         """Finish ``job`` now (skipped, cached, failed plan) and return None, add its System One plan to ``plans``
         and return None, or return the item that measures it."""
         metric, tc = job.metric, job.test_case
-        skip = self._skip_reason(job.key[1], metric, tc)
+        skip = self._skip_reason(metric, tc)
         if skip is not None:
+            self._kept_skips.add(self._slot(job.key))
             self._finish(job, unrun_row(metric, reason=skip))
             return None
         job.cache_key = _safe_key(metric, tc, job.key[2]) if want_key else None
@@ -280,19 +320,19 @@ class Runner:
                     job, build_row(job.metric, None, None, skip_reason=f"skipped: {redact(str(err))}")
                 )
             else:
-                self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
+                self._finish(job, build_row(job.metric, None, None, error=self._failed(err)))
             return None
         except Exception as err:
-            self._finish(job, build_row(job.metric, None, None, error=format_error(err)))
+            self._finish(job, build_row(job.metric, None, None, error=self._failed(err)))
             return None
         if plan is None:
             return WorkItem(bind(self._measure, job), [job])
         plans.append((job, plan))
         return None
 
-    def _skip_reason(self, j: int, metric: BaseMetric, tc: TestCase) -> str | None:
+    def _skip_reason(self, metric: BaseMetric, tc: TestCase) -> str | None:
         """:func:`~deepeval.evaluate.rows.not_applicable_reason`, one string object per (metric, kind of test case) shared by all its rows."""
-        key = (j, isinstance(tc, ConversationalTestCase))
+        key = (id(metric), isinstance(tc, ConversationalTestCase))
         if key not in self._skip_reasons:
             reason = not_applicable_reason(metric, tc)
             self._skip_reasons[key] = None if reason is None else redact(reason)
@@ -306,7 +346,7 @@ class Runner:
             throttle_value=self.async_config.throttle_value,
             on_error=self._item_failed,
         )
-        return RunOutput(self._results(), self.cache_hits, self.batches)
+        return RunOutput(self._results(), self.cache_hits, self.batches, first_exception=self.first_exception)
 
     def _item_failed(self, item: WorkItem, err: Exception) -> None:
         """A bug in a metric hook or here: every row the item still owes errors, none is lost."""
@@ -320,15 +360,29 @@ class Runner:
     def _results(self) -> list[TestResult]:
         out: list[TestResult] = []
         for i, tc in enumerate(self.test_cases):
-            out.append(test_result(i, tc, [self._row(i, j) for j in range(len(self.metrics))]))
+            rows: list[MetricData] = []
+            left_out: list[MetricData] = []
+            for j, metric in enumerate(self._metrics_of(i)):
+                row = self._row(i, j, metric)
+                kept = not row.skipped or self._slot((i, j, 0)) in self._kept_skips
+                (rows if kept else left_out).append(row)
+            out.append(test_result(i, tc, rows, left_out))
         return out
 
-    def _row(self, i: int, j: int) -> MetricData:
-        reps = [self.rows[self._slot((i, j, r))] or self._missing(j) for r in range(self.repeat)]
+    def _row(self, i: int, j: int, metric: BaseMetric) -> MetricData:
+        reps = [self.rows[self._slot((i, j, r))] or self._missing(metric) for r in range(self.repeat)]
         return reps[0] if self.repeat == 1 else aggregate_repeats(reps)
 
-    def _missing(self, j: int) -> MetricData:
-        return missing_row(self.metrics[j])
+    def _missing(self, metric: BaseMetric) -> MetricData:
+        return interrupted_row(metric) if self._interrupted else missing_row(metric)
+
+    def interrupted_output(self) -> RunOutput:
+        """What a cancelled :meth:`run` finished: every row, the unfinished ones as
+        :func:`~deepeval.evaluate.rows.interrupted_row` errors; ``finished`` / ``total`` count the measures (test
+        case x metric x repetition) that did / should have."""
+        self._interrupted = True
+        done = sum(row is not None for row in self.rows)
+        return RunOutput(self._results(), self.cache_hits, self.batches, finished=done, total=len(self.rows))
 
 
 def _safe_key(metric: BaseMetric, tc: TestCase, repeat_index: int) -> str | None:

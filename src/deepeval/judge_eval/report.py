@@ -333,6 +333,11 @@ def to_html(run: Run, summary: dict[str, Any]) -> str:
 
 
 def write(path: str | Path, text: str) -> None:
-    p = Path(path).expanduser()
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text, encoding="utf-8")
+    """Write a report file (``~`` expanded, folders created, whole or not at all; never through a symbolic link).
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    from deepeval._files import user_path, write_text_atomic
+
+    write_text_atomic(user_path(path), text)

@@ -1,7 +1,7 @@
 """Memory artifacts: what gets probed (a transcript, a summary, a wiki, or nothing), split into passages.
 
 Lone surrogates in the text (e.g. from a JSON ``\\udcff`` escape) become U+FFFD here, as for metrics (see
-:mod:`deepeval.test_case._encodable`), so judges can always encode what they are sent."""
+:mod:`deepeval.test_case.encodable`), so judges can always encode what they are sent."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from deepeval.memory.wiki import Wiki
 from deepeval.test_case import Turn
-from deepeval.test_case._encodable import encodable
+from deepeval.test_case.encodable import encodable
 
 ArtifactKind = Literal["transcript", "summary", "wiki", "empty"]
 _MAX_PASSAGE = 600

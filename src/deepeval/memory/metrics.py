@@ -33,9 +33,9 @@ from deepeval.memory.conditions import evaluate_artifact
 from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
 from deepeval.memory.manifest import FactManifest, check_introduced, load_manifest, parse_manifest
 from deepeval.memory.prompts import PROMPT_VERSION, memory_prompt_digest
-from deepeval.metrics._engine.flow import measuring
-from deepeval.metrics._engine.scoring import apply_strict
 from deepeval.metrics.base_metric import BaseConversationalMetric
+from deepeval.metrics.flow import measuring
+from deepeval.metrics.scoring import apply_strict, success_of
 from deepeval.models.base_model import DeepEvalBaseLLM
 
 RecallType = Literal["normalised", "weighted", "strict"]
@@ -102,11 +102,13 @@ class _MemoryMetric(BaseConversationalMetric):
             score = apply_strict(await self._run(test_case, meta), self.strict_mode)
             self.score = score
             self.evaluation_model = self.judge().get_model_name()
-            self.is_successful()
+            self.success = success_of(score, self.threshold)
             if not self.include_reason:
                 self.reason = None
         if self.verbose_mode:
-            print(f"[{self.__name__} verbose logs]\n{self.verbose_logs}")
+            from deepeval._safe_text import terminal
+
+            print(terminal(f"[{self.__name__} verbose logs]\n{self.verbose_logs}"))
         return score
 
     def _artifact(self, test_case: Any, meta: dict[str, Any]) -> MemoryArtifact:

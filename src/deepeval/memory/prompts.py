@@ -2,7 +2,7 @@
 holds :func:`memory_prompt_digest`, a digest of the text itself.
 
 Content under evaluation (transcripts, wiki pages, answers, the probe's question) is delimited as the metrics'
-prompts delimit it (:func:`deepeval.metrics._engine.delimit.quote`: begin/end markers carrying a hash of the
+prompts delimit it (:func:`deepeval.metrics.delimit.quote`: begin/end markers carrying a hash of the
 content, so the content cannot contain its own closing marker), and every judge prompt carries the metrics' data
 notice: instructions inside the markers are ignored, and an answer that tries to steer its grade counts against it.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from deepeval.metrics._engine.delimit import DATA_NOTICE, quote
+from deepeval.metrics.delimit import DATA_NOTICE, quote
 
 PROMPT_VERSION = "memory-3"
 
@@ -83,7 +83,7 @@ def extract_claims_prompt(page: str, text: str) -> str:
         "Split the memory page below into atomic claims: each claim is one self-contained factual statement (name "
         "the subject instead of using pronouns), and together they cover everything the page asserts. Skip headings, "
         "formatting and statements with no factual content.\n"
-        f"{_DATA_RULE}\n{_block(f'page {page}', text)}\n"
+        f"{_DATA_RULE}\n{_block('page name', page)}\n{_block('page', text)}\n"
         'Reply with JSON only: {"claims": ["<claim>", ...]}'
     )
 

@@ -74,16 +74,39 @@ def render_html(report: MemoryReport) -> str:
 
 def answers_by_checkpoint(facts: list[dict[str, Any]]) -> tuple[list[int], list[dict[str, Any]]]:
     """The checkpoint turns and one row per probed fact (first-probed order): ``fact_id``, ``question``,
-    ``expected`` and ``cells`` (checkpoint turn -> that probe's fact result) from a report's ``checkpoint_facts``."""
+    ``expected``, ``cells`` (checkpoint turn -> that probe's fact result) and ``absent`` (checkpoint turn -> why
+    the fact was not probed there: ``"not yet introduced"`` before its turn, ``"superseded by <id>"`` once a later
+    fact replaced it) from a report's ``checkpoint_facts``."""
     checkpoints = sorted({f["checkpoint"] for f in facts if f["checkpoint"] is not None})
     rows: dict[str, dict[str, Any]] = {}
     for f in facts:
         if f["checkpoint"] is None:
             continue
         row = rows.setdefault(f["fact_id"], {"fact_id": f["fact_id"], "question": f["question"],
-                                             "expected": f["expected"], "cells": {}})  # fmt: skip
+                                             "expected": f["expected"], "introduced_at": f.get("introduced_at"),
+                                             "cells": {}})  # fmt: skip
         row["cells"][f["checkpoint"]] = f
+    for row in rows.values():
+        row["absent"] = {
+            t: _absent_reason(row, t, rows.values()) for t in checkpoints if t not in row["cells"]
+        }
     return checkpoints, list(rows.values())
+
+
+def _absent_reason(row: dict[str, Any], turn: int, rows: Any) -> str:
+    """Why ``row``'s fact has no probe at checkpoint ``turn``: a stated fact drops out of the probes only when a
+    later fact supersedes it (the successor: the first fact with the same probe probed from then on)."""
+    probed = sorted(row["cells"])
+    intro = row.get("introduced_at")
+    if not probed or turn < probed[0] or (intro is not None and turn < intro):
+        return "not yet introduced"
+    after = [
+        r
+        for r in rows
+        if r is not row and r["cells"] and min(r["cells"]) > probed[-1] and min(r["cells"]) <= turn
+    ]
+    same = [r for r in after if r["question"] == row["question"]] or after
+    return f"superseded by {same[0]['fact_id']}" if same else "superseded (no longer probed)"
 
 
 def write_report(

@@ -108,9 +108,9 @@ class PassageIndex:
         self._vecs = embed([p.text for p in self.passages], "passage")
         # a passage's own words are those of its statements: a question it asks ("What's the diagnosis?") is
         # context for the next turn, which answers it, not an answer itself
-        self._tokens = [g.TokenBag(g._TOKEN.findall(_statements(p.text))) for p in self.passages]
+        self._tokens = [g.TokenBag(g.word_tokens(_statements(p.text))) for p in self.passages]
         self._prev = [self._previous_turn(i) for i in range(len(self.passages))]
-        self._prev_tokens = [g.TokenBag(g._TOKEN.findall(t)) for t in self._prev]
+        self._prev_tokens = [g.TokenBag(g.word_tokens(t)) for t in self._prev]
         self._docs = [_document(p) for p in self.passages]
         with_prev = [i for i, t in enumerate(self._prev) if t]
         self._ctx_vecs = (
@@ -159,7 +159,7 @@ class PassageIndex:
         out = np.zeros(len(self.passages), dtype=bool)
         for i, (p, toks) in enumerate(zip(self.passages, self._tokens, strict=True)):
             doc = self._docs[i]
-            if g._entity_present(entity, p.text, toks):
+            if g.entity_present(entity, p.text, toks):
                 seen[doc] = True
             out[i] = seen.get(doc, False)
         return out
@@ -191,7 +191,7 @@ class PassageIndex:
 
     @staticmethod
     def _has(term: str, is_entity: bool, text: str, toks: g.TokenBag) -> bool:
-        return g._entity_present(term, text, toks) if is_entity else g._token_match(term, toks)
+        return g.entity_present(term, text, toks) if is_entity else g.token_match(term, toks)
 
     def search(
         self, query: str, k: int = 3, *, as_query: bool = True, margin: float | None = MARGIN

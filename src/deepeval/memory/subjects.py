@@ -36,20 +36,13 @@ class CallableChatModel:
         return str(out)
 
 
-def _client(base_url: str, api_key: str | None, timeout: float) -> Any:
-    from openai import AsyncOpenAI
-
-    return AsyncOpenAI(base_url=base_url, api_key=api_key or "not-needed", timeout=timeout, max_retries=2)
-
-
-async def _close(client: Any) -> None:
-    await client.close()
-
-
 class EndpointChatModel:
-    """A model behind an OpenAI-compatible ``/chat/completions`` endpoint (vLLM, Ollama, llama.cpp, OpenAI).
-    The API key is kept private and never shown in reprs or results. Each event loop gets its own client (see
-    :class:`~deepeval.models.http.per_loop.PerLoop`), so one model serves several ``asyncio.run`` calls."""
+    """A model behind an OpenAI-compatible ``/chat/completions`` endpoint (vLLM, Ollama, llama.cpp, OpenAI), sent
+    through the judges' client (:class:`~deepeval.models.llms.chat_endpoint.ChatEndpoint`): the key is held as a
+    secret and redacted with the base URL's credentials from every message, failures are retried by the shared
+    policy (``max_retries`` after the first attempt, ``timeout`` seconds each) and raise
+    :class:`~deepeval.errors.JudgeError`. Each event loop gets its own HTTP client, so one model serves several
+    ``asyncio.run`` calls."""
 
     def __init__(
         self,
@@ -58,37 +51,38 @@ class EndpointChatModel:
         api_key: str | None = None,
         temperature: float = 0.0,
         timeout: float = 120.0,
+        max_retries: int = 2,
     ) -> None:
-        self.base_url = base_url
+        from deepeval.models.llms.chat_endpoint import ChatEndpoint
+
         self.name = model
-        self._api_key = api_key
         self.temperature = temperature
         self.timeout = timeout
-        from deepeval.models.http.per_loop import PerLoop
-
-        self._clients: PerLoop[Any] = PerLoop(
-            lambda: _client(self.base_url, self._api_key, self.timeout), _close
+        self.endpoint = ChatEndpoint(
+            base_url,
+            model,
+            api_key=api_key,
+            temperature=temperature,
+            timeout=timeout,
+            max_retries=max_retries,
         )
-
-    def __repr__(self) -> str:
-        return f"EndpointChatModel(base_url={self.base_url!r}, model={self.name!r})"
 
     @property
-    def client(self) -> Any:
-        """The ``AsyncOpenAI`` client of the running event loop."""
-        return self._clients.get()
+    def base_url(self) -> str:
+        return str(self.endpoint.base_url)
+
+    def __repr__(self) -> str:
+        from deepeval.config.redaction import display_url
+
+        return f"EndpointChatModel(base_url={display_url(self.base_url)!r}, model={self.name!r})"
 
     async def chat(self, messages: Messages) -> str:
-        resp = await self.client.chat.completions.create(
-            model=self.name, messages=messages, temperature=self.temperature
-        )
-        return str(resp.choices[0].message.content or "")
+        message = await self.endpoint.a_chat(messages)
+        return str(message.get("content") or "")
 
-    async def chat_with_tools(self, messages: Messages, tools: list[dict[str, Any]]) -> Any:
-        resp = await self.client.chat.completions.create(
-            model=self.name, messages=messages, tools=tools, temperature=self.temperature
-        )
-        return resp.choices[0].message
+    async def chat_with_tools(self, messages: Messages, tools: list[dict[str, Any]]) -> dict[str, Any]:
+        """The reply message (``content``, and ``tool_calls`` when the model called tools)."""
+        return await self.endpoint.a_chat(messages, tools=tools)
 
 
 def as_chat_model(model: Any) -> ChatModel:
@@ -149,34 +143,45 @@ class EndpointWikiKeeper:
         for _ in range(self.max_steps):
             msg = await self.model.chat_with_tools(messages, tools)
             self.n_requests += 1
-            calls = getattr(msg, "tool_calls", None) or []
+            calls = _tool_calls(msg)
             if not calls:
                 break
             self.n_tool_calls += len(calls)
             messages.append(
                 {
                     "role": "assistant",
-                    "content": msg.content or "",
+                    "content": msg.get("content") or "",
                     "tool_calls": [
                         {
-                            "id": c.id,
+                            "id": call_id,
                             "type": "function",
-                            "function": {"name": c.function.name, "arguments": c.function.arguments},
+                            "function": {"name": name, "arguments": arguments},
                         }
-                        for c in calls
+                        for call_id, name, arguments in calls
                     ],
                 }
             )
-            for c in calls:
-                result = wiki.call_tool(c.function.name, c.function.arguments or "{}")
-                messages.append({"role": "tool", "tool_call_id": c.id, "content": result})
+            for call_id, name, arguments in calls:
+                result = wiki.call_tool(name, arguments or "{}")
+                messages.append({"role": "tool", "tool_call_id": call_id, "content": result})
                 self.transcript.append(
-                    {
-                        "tool": c.function.name,
-                        "arguments": _safe_json(c.function.arguments),
-                        "result": result[:200],
-                    }
+                    {"tool": name, "arguments": _safe_json(arguments), "result": result[:200]}
                 )
+
+
+def _tool_calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """``(id, function name, arguments as JSON text)`` of each tool call in a reply message; a malformed entry
+    gets empty fields (the wiki then answers it with an error the model reads)."""
+    out = []
+    for call in message.get("tool_calls") or []:
+        raw = call.get("function") if isinstance(call, dict) else None
+        function: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        arguments = function.get("arguments")
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments) if arguments is not None else "{}"
+        call_id = call.get("id") if isinstance(call, dict) else None
+        out.append((str(call_id or ""), str(function.get("name") or ""), arguments))
+    return out
 
 
 def _safe_json(s: str | None) -> Any:

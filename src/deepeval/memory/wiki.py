@@ -147,16 +147,24 @@ class Wiki:
 
     def save(self, directory: str | Path) -> None:
         """Write each page ``P`` as ``P.md`` under ``directory`` (created if needed); :meth:`load` reads it back.
+        Each file is written whole or not at all (:func:`deepeval._files.write_text_atomic`).
 
         Raises:
             WikiError: two pages would be the same file (names differing only in case on a case-insensitive file
                 system); the page that would be overwritten is named, the second file is not written.
+            UnsafePathError: a page's file is already a symbolic link (planted in the folder: it is never written
+                through or replaced, see :mod:`deepeval._safe_path`). Every path is checked before any page is
+                written, so nothing is written then.
         """
+        from deepeval._files import write_text_atomic
+        from deepeval._safe_path import inside, refuse_link
+
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
+        targets = {name: inside(d, refuse_link(d / f"{name}.md", "wiki page file").name, "wiki page file")
+                   for name in self._pages}  # fmt: skip
         written: dict[Path, str] = {}
-        for name, text in self._pages.items():
-            path = d / f"{name}.md"
+        for name, path in targets.items():
             if path.exists():
                 for other, other_name in written.items():
                     if path.samefile(other):
@@ -164,7 +172,7 @@ class Wiki:
                             f"pages {other_name!r} and {name!r} would be the same file {path.name!r} in {d} "
                             "(case-insensitive file system); rename one of them before saving"
                         )
-            path.write_text(text, encoding="utf-8")
+            write_text_atomic(path, self._pages[name])
             written[path] = name
 
     @classmethod

@@ -38,8 +38,8 @@ class BaseMetric:
     """Single-turn metric over an :class:`LLMTestCase`.
 
     Result attributes after ``measure``: ``score`` (float in [0, 1]), ``reason`` (None when ``include_reason`` is
-    False), ``success`` (None in score-only mode, i.e. ``threshold is None``; False when ``error`` is set; else
-    ``score >= threshold``), ``error`` (message or None), ``evaluation_model`` (judge names), ``evaluation_cost``
+    False), ``success`` (False when ``error`` is set; None in score-only mode, i.e. ``threshold is None``; else
+    ``score >= threshold``: :func:`deepeval.metrics.scoring.success_of`), ``error`` (message or None), ``evaluation_model`` (judge names), ``evaluation_cost``
     (USD, None when unknown), ``input_tokens``, ``output_tokens``, ``verbose_logs``, ``confidence`` (min over System
     One answers used, None when none), ``score_breakdown`` (dict), ``system_one_fallback_reason``.
     """
@@ -97,18 +97,13 @@ class BaseMetric:
         return score
 
     def is_successful(self) -> bool | None:
-        """Set and return ``success``: None in score-only mode (``threshold`` None), False when errored or
-        without a comparable score, else ``score >= threshold`` (deepeval's rule; an unexpected error raised by
-        the comparison itself propagates)."""
-        if self.threshold is None:
-            self.success = None
-        elif self.error is not None or self.score is None:
-            self.success = False
-        else:
-            try:
-                self.success = bool(self.score >= self.threshold)
-            except TypeError:
-                self.success = False
+        """Set and return ``success`` by the one rule, :func:`deepeval.metrics.scoring.success_of`: False when
+        errored or without a comparable score (score-only mode included: the row of such a measure says False
+        too), None in score-only mode (``threshold`` None), else ``score >= threshold`` (an unexpected error raised
+        by the comparison itself propagates)."""
+        from deepeval.metrics.scoring import success_of
+
+        self.success = success_of(self.score, self.threshold, errored=self.error is not None)
         return self.success
 
     def cache_config(self) -> dict[str, Any]:

@@ -85,7 +85,15 @@ def resolve_llm(
         )
         return _shared_client("local", s, local_keys, None, LocalModel)
     if kind == "gguf":
-        gguf_keys = ("GGUF_MODEL_PATH", "GGUF_MODEL_N_CTX", "GGUF_MODEL_MAX_TOKENS", "DEEPEVAL_JUDGE_TIMEOUT")
+        gguf_keys = (
+            "GGUF_MODEL_PATH",
+            "GGUF_MODEL_N_CTX",
+            "GGUF_MODEL_MAX_TOKENS",
+            "GGUF_MODEL_N_THREADS",
+            "GGUF_MODEL_VERBOSE",
+            "DEEPEVAL_JUDGE_TIMEOUT",
+            "DEEPEVAL_JUDGE_MAX_RETRIES",
+        )
         return _shared_client("gguf", s, gguf_keys, None, lambda: gguf_from_settings(s))
     if kind == "openai":
         from deepeval.models.llms.openai_model import OpenAIModel
@@ -102,7 +110,7 @@ def gguf_from_settings(s: Settings) -> DeepEvalBaseLLM:
         FileNotFoundError / ImportError: as :class:`~deepeval.models.llms.gguf_model.GGUFModel`.
     """
     from deepeval.errors import ConfigurationError
-    from deepeval.models.llms.gguf_model import DEFAULT_MAX_TOKENS, GGUFModel
+    from deepeval.models.llms.gguf_model import DEFAULT_MAX_TOKENS, DEFAULT_N_CTX, GGUFModel
 
     def positive(key: str, default: int) -> int:
         raw = s.get(key)
@@ -117,10 +125,13 @@ def gguf_from_settings(s: Settings) -> DeepEvalBaseLLM:
         return value
 
     path = str(s.get("GGUF_MODEL_PATH"))
+    threads = positive("GGUF_MODEL_N_THREADS", 0) if s.get("GGUF_MODEL_N_THREADS") is not None else None
     return GGUFModel(
         path,
-        n_ctx=positive("GGUF_MODEL_N_CTX", 4096),
+        n_ctx=positive("GGUF_MODEL_N_CTX", DEFAULT_N_CTX),
         max_tokens=positive("GGUF_MODEL_MAX_TOKENS", DEFAULT_MAX_TOKENS),
+        n_threads=threads,
+        verbose=s.get_bool("GGUF_MODEL_VERBOSE"),
     )
 
 
@@ -197,6 +208,11 @@ def embedded_notice() -> str | None:
     """The stderr line :func:`embedded_judge` printed in this process, or None (for reporters that capture
     stderr, such as the pytest plugin, to repeat it where the user sees it)."""
     return _notice
+
+
+def is_embedded(obj: Any) -> bool:
+    """Whether ``obj`` is the embedded offline judge (so results name it, not "System One", as the decider)."""
+    return obj is not None and type(obj).__module__.startswith("deepeval.models.embedded")
 
 
 def describe(obj: Any) -> str | None:
@@ -305,7 +321,7 @@ def expected_judge_names(
     available). A TypeSafe judge is named as before its first reply (the version it resolves to is only known
     then)."""
     from deepeval.models.embedded.names import EXTRACTOR_NAME, MODEL_NAME
-    from deepeval.models.system_one.typesafe import typesafe_model_name
+    from deepeval.models.system_one.names import typesafe_model_name
 
     s = settings or get_settings()
     llm: str | None = None

@@ -6,6 +6,11 @@ instance, a dict, or ``(result, cost)``); parse JSON (code fences stripped); if 
 if anything fails, re-ask once with the validation error appended; if that fails too raise
 :class:`StructuredOutputError` naming the model and quoting the first 200 characters received.
 
+A list of the wrong length (:class:`ItemCount`, e.g. 2 verdicts for 3 statements: small models lose count) gets a
+targeted re-ask instead: the model sees its own reply and is told how many items it gave, how many are needed and
+what each one stands for. A model that constrains decoding to a schema (``constrains_item_counts``, llama.cpp's
+grammar) is sent the exact length in the schema itself (``minItems`` = ``maxItems``), so it cannot miscount.
+
 A model that implements :class:`StructuredAttempts` (our OpenAI-compatible clients) hands back one raw reply per
 request, so the ladder runs here once, whether the caller is this layer or the client's own ``a_generate(prompt,
 schema)``; any other model is asked through ``a_generate`` and its reply goes through the same ladder. Every request
@@ -18,14 +23,16 @@ A custom model whose ``a_generate`` raises ``NotImplementedError`` (it wrote onl
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import json
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from dataclasses import dataclass
+from typing import Annotated, Any, Protocol, TypeVar, get_args, get_origin, runtime_checkable
 
 from json_repair import repair_json
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from deepeval.errors import StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
@@ -110,13 +117,39 @@ def parse_json_text(text: str) -> Any:
     return repaired
 
 
+class CutReply(str):
+    """Reply text the server cut off at its token cap (``finish_reason: "length"``): it is accepted only when it is
+    whole JSON all the same, never repaired (a cut list would come back shorter, and look like a miscount)."""
+
+    output_tokens: int | None
+
+    def __new__(cls, text: str, output_tokens: int | None = None) -> CutReply:
+        obj = super().__new__(cls, text)
+        obj.output_tokens = output_tokens
+        return obj
+
+
+def _whole_json(reply: CutReply) -> Any:
+    m = _FENCE.match(reply)
+    try:
+        return json.loads(m.group(1) if m else reply.strip())
+    except json.JSONDecodeError:
+        tokens = f" after {reply.output_tokens} tokens" if reply.output_tokens else ""
+        raise ValueError(
+            f"the reply was cut off at the token cap{tokens}, before its JSON ended; keep every text field short"
+        ) from None
+
+
 def coerce(reply: Any, schema: type[T], check: Callable[[T], None] | None = None) -> T:
     """Turn one reply into a validated ``schema`` instance.
 
     Raises:
-        ValueError: unparseable or invalid (pydantic ``ValidationError`` is a ``ValueError``).
+        ValueError: unparseable or invalid (pydantic ``ValidationError`` is a ``ValueError``), or a
+            :class:`CutReply` that is not whole JSON.
     """
-    if isinstance(reply, schema):
+    if isinstance(reply, CutReply):
+        obj = schema.model_validate(_whole_json(reply))
+    elif isinstance(reply, schema):
         obj = reply
     elif isinstance(reply, BaseModel):
         obj = schema.model_validate(reply.model_dump())
@@ -167,6 +200,85 @@ async def _counted_call(model: DeepEvalBaseLLM, prompt: str, schema: type[BaseMo
     return result
 
 
+class CountMismatch(ValueError):
+    """A reply whose list has the wrong number of items (raised by :class:`ItemCount`)."""
+
+    def __init__(self, want: ItemCount, got: int) -> None:
+        self.want = want
+        self.got = got
+        super().__init__(
+            f"expected exactly {want.expected} {want.item}s, one per {want.unit} and in order, got {got}"
+        )
+
+
+@dataclass(frozen=True)
+class ItemCount:
+    """A ``check=`` for :func:`a_generate_structured`: the list field ``field`` holds exactly ``expected`` items,
+    one ``item`` per ``unit`` of the prompt, in order (e.g. ``ItemCount("verdicts", 3, item="verdict",
+    unit="statement")``). A wrong count gets the targeted re-ask of the module docstring.
+
+    Raises (when called):
+        CountMismatch: the count differs.
+    """
+
+    field: str
+    expected: int
+    item: str = "item"
+    unit: str = "entry"
+
+    def __call__(self, reply: Any) -> None:
+        got = len(getattr(reply, self.field))
+        if got != self.expected:
+            raise CountMismatch(self, got)
+
+
+def count_reask_prompt(prompt: str, previous: Any, mismatch: CountMismatch) -> str:
+    """The re-ask after a wrong count: the original prompt, the model's own reply, and exactly what is wrong
+    (our wording)."""
+    want, got = mismatch.want, mismatch.got
+    n = want.expected
+    if got < n:
+        fix = (
+            f"{n - got} {want.unit}{'s have' if n - got > 1 else ' has'} no {want.item}: go through the {n} "
+            f"{want.unit}s one by one and add the missing {want.item}{'s' if n - got > 1 else ''} where "
+            f"{'they belong' if n - got > 1 else 'it belongs'}."
+        )
+    else:
+        fix = (
+            f"{got - n} {want.item}{'s are' if got - n > 1 else ' is'} too many: give one {want.item} per "
+            f"{want.unit}, never two for the same {want.unit} and none for anything that is not one of the {n}."
+        )
+    shown = previous if isinstance(previous, str) else _dump(previous)
+    return (
+        f"{prompt}\n\nYour previous reply was:\n{shown[:4000]}\n\nIt was rejected: {mismatch}. {fix} Reply with "
+        f'the whole JSON object again, with exactly {n} {want.item}{"s" if n != 1 else ""} in "{want.field}": '
+        f"the first for {want.unit} 1, the last for {want.unit} {n}."
+    )
+
+
+def _dump(reply: Any) -> str:
+    if isinstance(reply, BaseModel):
+        return reply.model_dump_json()
+    try:
+        return json.dumps(reply, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(reply)
+
+
+@functools.lru_cache(maxsize=256)
+def counted_schema(schema: type[T], field: str, expected: int) -> type[T]:
+    """``schema`` with the list field ``field`` required to hold exactly ``expected`` items (``minItems`` and
+    ``maxItems`` in its JSON schema), or ``schema`` itself when ``field`` is not a plain list field. A subclass, so
+    what validates against it is a ``schema`` instance."""
+    info = schema.model_fields.get(field)
+    if info is None or get_origin(info.annotation) is not list:
+        return schema
+    (item_type,) = get_args(info.annotation) or (Any,)
+    constrained: Any = Annotated[list[item_type], Field(min_length=expected, max_length=expected)]  # type: ignore[valid-type]
+    tight: type[T] = create_model(schema.__name__, __base__=schema, **{field: (constrained, ...)})  # type: ignore[call-overload]
+    return tight
+
+
 def describe_invalid(exc: Exception) -> str:
     """A one-line account of why a reply did not validate: field paths and messages for pydantic errors."""
     if isinstance(exc, ValidationError):
@@ -205,9 +317,11 @@ async def run_ladder(
     reply = await ask(prompt)
     try:
         return coerce(reply, schema, check)
+    except CountMismatch as mismatch:
+        second = count_reask_prompt(prompt, reply, mismatch)
     except (ValueError, ValidationError) as first_error:
-        problem = describe_invalid(first_error)
-    reply = await ask(reask_prompt(prompt, problem))
+        second = reask_prompt(prompt, describe_invalid(first_error))
+    reply = await ask(second)
     try:
         return coerce(reply, schema, check)
     except (ValueError, ValidationError) as second_error:
@@ -228,15 +342,20 @@ async def a_generate_structured(
     """Ask ``model`` for a ``schema`` instance (see module docstring for the ladder).
 
     Args:
-        check: extra validation; raise ``ValueError`` to trigger the re-ask (e.g. wrong verdict count).
+        check: extra validation; raise ``ValueError`` to trigger the re-ask. An :class:`ItemCount` (a list's
+            length) gets the targeted re-ask, and its length goes into the schema sent to a model whose
+            ``constrains_item_counts`` is true.
 
     Raises:
         StructuredOutputError: still invalid after the re-ask.
         JudgeError: the model call itself failed (propagated from the client).
     """
+    sent: type[BaseModel] = schema
+    if isinstance(check, ItemCount) and getattr(model, "constrains_item_counts", False):
+        sent = counted_schema(schema, check.field, check.expected)
 
     async def ask(text: str) -> Any:
-        return await _counted_call(model, text, schema)
+        return await _counted_call(model, text, sent)
 
     return await run_ladder(ask, prompt, schema, name=model_name(model), check=check)
 

@@ -1,5 +1,5 @@
 """pytest plugin (entry point ``pytest11``): collects the results of ``assert_test`` calls made during a session
-and prints a results table at the end.
+and prints a results table at the end; ``--deepeval-repeat K`` (``deepeval test run -r K``) runs every test K times.
 
 Inert unless used: with no ``assert_test`` call it prints nothing, and its per-test cost is installing and removing
 one callback. Results travel on each test report's ``user_properties`` (key ``deepeval_result``, a JSON string), so
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from deepeval.evaluate import _session
+from deepeval.evaluate import session
 from deepeval.evaluate.results import TestResult
 
 PROPERTY = "deepeval_result"
@@ -31,6 +31,9 @@ class DeepEvalCollector:
         self.config = config
         self.results: list[TestResult] = []
         self.hyperparameters: dict[str, str] | None = None
+        #: per result (same order): whether pytest failed the test that measured it
+        self.test_failed: list[bool] = []
+        self._failed_tests: set[str] = set()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(
@@ -43,17 +46,19 @@ class DeepEvalCollector:
             item.user_properties.append((PROPERTY, json.dumps(data, default=str)))
 
         # logged when the test file was imported (collection), so known before the test's reports are made
-        hyper = _session.hyperparameters()
+        hyper = session.hyperparameters()
         if hyper is not None:
             item.user_properties.append((HYPER_PROPERTY, json.dumps(hyper)))
-        previous = _session.set_sink(sink)
+        previous = session.set_sink(sink)
         try:
             yield
         finally:
-            _session.set_sink(previous)
+            session.set_sink(previous)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # user_properties accumulate over setup/call/teardown; the teardown report holds them all.
+        if report.failed and not hasattr(report, "wasxfail"):
+            self._failed_tests.add(report.nodeid)
         if report.when != "teardown":
             return
         for key, raw in report.user_properties:
@@ -66,6 +71,7 @@ class DeepEvalCollector:
             except (TypeError, ValueError):
                 continue
             self.results.append(result)
+            self.test_failed.append(report.nodeid in self._failed_tests)
             _current_run().add_test_case(result)  # deepeval.test_run.global_test_run_manager.get_test_run()
 
     def _keep_hyperparameters(self, raw: object) -> None:
@@ -80,18 +86,20 @@ class DeepEvalCollector:
         # An xdist worker's results reach the controller on its test reports; only the controller reports.
         if not self.results or hasattr(config, "workerinput"):
             return
-        from deepeval.config import get_settings
+        from deepeval.config.test_run_options import TestRunOptions
         from deepeval.evaluate.configs import TestRunResultDisplay
         from deepeval.evaluate.display import render_results
+        from deepeval.evaluate.latest import keep_latest
         from deepeval.evaluate.results import EvaluationResult
 
         for i, r in enumerate(self.results):
             r.index = i
+        options = TestRunOptions.read()
         run = EvaluationResult(
             test_results=list(self.results),
             # deepeval test run -id NAME; "pytest" otherwise
-            identifier=get_settings().get("DEEPEVAL_TEST_RUN_IDENTIFIER") or "pytest",
-            hyperparameters=self.hyperparameters or _session.hyperparameters(),
+            identifier=options.identifier or "pytest",
+            hyperparameters=self.hyperparameters or session.hyperparameters(),
             cache_hits=sum(1 for r in self.results for m in r.metrics_data if m.cached),
             # DEEPEVAL_REPEAT (deepeval test run -r) applies to every assert_test, so the rows say the run's k
             repeat=max((m.repeat.k for r in self.results for m in r.metrics_data if m.repeat), default=1),
@@ -101,8 +109,10 @@ class DeepEvalCollector:
             run.extras["interrupted"] = (
                 f"the run was stopped after {len(self.results)} test result(s); tests not yet run have no row"
             )
-        _session.set_latest(run)  # global_test_run_manager.get_latest_test_run_data()
+        session.set_latest(run)  # global_test_run_manager.get_latest_test_run_data()
         _current_run().calculate_test_passes_and_fails()
+        exported = self._export(run, terminalreporter)
+        keep_latest(run)  # for deepeval view (best effort)
         terminalreporter.section("deepeval results")
         from deepeval.models.resolve import embedded_notice
 
@@ -112,41 +122,102 @@ class DeepEvalCollector:
         width = max(80, int(getattr(getattr(terminalreporter, "_tw", None), "fullwidth", 120)))
 
         try:  # deepeval test run -d all|failing|passing
-            option = TestRunResultDisplay(
-                (get_settings().get("DEEPEVAL_TEST_RUN_DISPLAY") or "all").strip().lower()
-            )
+            option = TestRunResultDisplay(options.display)
         except ValueError:
             option = TestRunResultDisplay.ALL
-        full = get_settings().get_bool("DEEPEVAL_SHOW_FULL_REASON")
-        terminalreporter.write(render_results(run, option, width=width, full_reason=full))
+        terminalreporter.write(render_results(run, option, width=width, full_reason=options.show_full_reason))
+        for line in self._reconcile():
+            terminalreporter.write_line(line, yellow=True)
         if "interrupted" in run.extras:
             terminalreporter.write_line(f"deepeval: interrupted: {run.extras['interrupted']}", red=True)
+        for line, red in exported:
+            terminalreporter.write_line(line, red=red)
+
+    def _export(self, run: Any, terminalreporter: Any) -> list[tuple[str, bool]]:
+        """Write the session's JSON and HTML to ``DEEPEVAL_RESULTS_FOLDER`` when it is set; the lines to print
+        (after the table: a bad folder must not hide it behind a traceback)."""
+        from deepeval._safe_text import terminal
+        from deepeval.config import get_settings
+
         folder = get_settings().get("DEEPEVAL_RESULTS_FOLDER")
-        if folder:
-            import uuid
+        if not folder:
+            return []
+        import uuid
 
-            from deepeval.evaluate.report import export_run
+        from deepeval.evaluate.report import export_run
 
-            run.run_id = uuid.uuid4().hex
-            try:
-                json_path, html_path = export_run(run, folder)
-            except Exception as err:
-                # the table above is complete; a bad folder (or any export failure) must not hide it behind a traceback
-                terminalreporter.write_line(
-                    f"deepeval: could not write the results to {folder} ({type(err).__name__}: {err})",
-                    red=True,
-                )
-            else:
-                terminalreporter.write_line(f"deepeval results written to {json_path} and {html_path}")
+        run.run_id = uuid.uuid4().hex
+        try:
+            json_path, html_path = export_run(run, folder)
+        except Exception as err:
+            message = f"deepeval: could not write the results to {folder} ({type(err).__name__}: {err})"
+            return [(terminal(message), True)]
+        run.extras["json_path"], run.extras["html_path"] = str(json_path), str(html_path)
+        return [(terminal(f"deepeval results written to {json_path} and {html_path}"), False)]
+
+    def _reconcile(self) -> list[str]:
+        """Why pytest's count and deepeval's differ: test cases that failed or errored in a test pytest did not
+        fail (metric errors ignored with -i, a flaky test case, a test that expected the failure)."""
+        quiet = [
+            r
+            for r, test_failed in zip(self.results, self.test_failed, strict=True)
+            if r.status in ("failed", "error") and not test_failed
+        ]
+        if not quiet:
+            return []
+        errored = sum(r.status == "error" for r in quiet)
+        failed = len(quiet) - errored
+        parts = []
+        if errored:
+            parts.append(f"{errored} errored")
+        if failed:
+            parts.append(f"{failed} failed")
+        return [
+            f"deepeval: {' and '.join(parts)} test case(s) above did not fail their pytest test: metric errors "
+            "are ignored with -i (DEEPEVAL_IGNORE_ERRORS), a flaky test case only warns, and a test may expect "
+            "the failure (pytest.raises, xfail); pytest's own count is in its last line"
+        ]
+
+
+class QuietAsyncioScope:
+    """Under ``deepeval test run`` only: pytest-asyncio (0.24 and later) warns at every start that ``asyncio_default_fixture_loop_scope`` is unset: a
+    deprecation the user of ``deepeval test run`` did not cause and cannot act on inside our command. When the
+    option is unset, this gives it the value with which pytest-asyncio keeps the behaviour it has when unset
+    (``fixture-scope``, its ``_MATCH_FIXTURE_SCOPE``), so nothing changes but the warning. A value the user set is
+    kept; a pytest-asyncio without that value is left as it is (the warning stays)."""
+
+    OPTION = "asyncio_default_fixture_loop_scope"
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_configure(self, config: pytest.Config) -> None:
+        try:
+            from pytest_asyncio import plugin as asyncio_plugin
+        except ImportError:
+            return
+        keep_current = getattr(asyncio_plugin, "_MATCH_FIXTURE_SCOPE", None)
+        cache = getattr(config, "_inicache", None)
+        if not isinstance(keep_current, str) or not isinstance(cache, dict):
+            return
+        try:
+            if config.getini(self.OPTION):
+                return
+        except ValueError:
+            return
+        cache[self.OPTION] = keep_current
+        # pytest-xdist workers (started later, from this process's environment) read PYTEST_ADDOPTS: the same
+        # value reaches them; `deepeval test run` restores the variable when pytest returns
+        from deepeval.config.environment import append_to_env
+
+        append_to_env("PYTEST_ADDOPTS", f"-o {self.OPTION}={keep_current}")
 
 
 def _current_run() -> Any:
     """The session's run in ``deepeval.test_run.global_test_run_manager`` (created on its first result)."""
-    from deepeval.config import get_settings
+    from deepeval.config.test_run_options import TestRunOptions
     from deepeval.test_run import global_test_run_manager
 
     if global_test_run_manager.test_run is None:
-        identifier = get_settings().get("DEEPEVAL_TEST_RUN_IDENTIFIER") or "pytest"
+        identifier = TestRunOptions.read().identifier or "pytest"
         global_test_run_manager.create_test_run(identifier=identifier)
     return global_test_run_manager.get_test_run()
 
@@ -156,6 +227,33 @@ def _default_name(name: str) -> bool:
     return name.startswith(("test_case_", "conversational_test_case_"))
 
 
+#: the option ``deepeval test run -r K`` passes: every test runs K times (as deepeval's ``-r``, which passes
+#: pytest-repeat's ``--count``; the ids are pytest-repeat's: ``test_app[1-3]``, ``test_app[2-3]``...)
+REPEAT_OPTION = "--deepeval-repeat"
+_REPEAT_ARG = "deepeval_repeat_index"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        REPEAT_OPTION,
+        dest="deepeval_repeat",
+        type=int,
+        default=1,
+        help="deepeval: run each test this many times (deepeval test run -r).",
+    )
+
+
+@pytest.hookimpl(trylast=True)  # after the test's own parametrize marks: ids end in -1-3, -2-3...
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    count = int(metafunc.config.getoption("deepeval_repeat", 1) or 1)
+    if count > 1:
+        metafunc.fixturenames.append(_REPEAT_ARG)
+        metafunc.parametrize(_REPEAT_ARG, range(count), ids=lambda i: f"{i + 1}-{count}")
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    count = config.getoption("deepeval_repeat", 1)
+    if count is not None and int(count) < 1:
+        raise pytest.UsageError(f"{REPEAT_OPTION} must be >= 1, got {count}")
     if not config.pluginmanager.has_plugin("deepeval-collector"):
         config.pluginmanager.register(DeepEvalCollector(config), "deepeval-collector")

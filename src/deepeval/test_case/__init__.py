@@ -13,6 +13,7 @@ from deepeval.errors import MissingTestCaseParamsError
 from deepeval.test_case._audio import Audio
 from deepeval.test_case._conversational import ConversationalTestCase, MultiTurnParams, Turn
 from deepeval.test_case._expectations import Expectations
+from deepeval.test_case._image import MLLMImage
 from deepeval.test_case._llm import (
     LLMTestCase,
     RetrievedContextData,
@@ -38,6 +39,7 @@ __all__ = [
     "MCPResourceCall",
     "MCPServer",
     "MCPToolCall",
+    "MLLMImage",
     "MissingTestCaseParamsError",
     "MultiTurnParams",
     "RetrievedContextData",

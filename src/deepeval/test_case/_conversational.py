@@ -9,18 +9,16 @@ from pydantic import (
     Field,
     InstanceOf,
     StrictBool,
-    StrictFloat,
-    StrictInt,
     StrictStr,
     field_validator,
     model_validator,
 )
 
 from deepeval.test_case._audio import Audio
-from deepeval.test_case._base import CaseModel, MetadataAlias, deprecated_metadata_alias
 from deepeval.test_case._expectations import Expectations
 from deepeval.test_case._llm import RetrievedContextData, ToolCall
 from deepeval.test_case._mcp import MCPPromptCall, MCPResourceCall, MCPServer, MCPToolCall
+from deepeval.test_case.base import CaseModel, MetadataAlias, Number, deprecated_metadata_alias
 
 ROLES = ("user", "assistant")
 
@@ -57,7 +55,7 @@ class Turn(CaseModel):
     content: StrictStr
     user_id: StrictStr | None = None
     audio: InstanceOf[Audio] | None = None
-    latency_ms: StrictFloat | StrictInt | None = None
+    latency_ms: Number | None = None
     interrupted: StrictBool | None = None
     provider_transcript: StrictStr | None = None
     retrieval_context: list[StrictStr | RetrievedContextData] | None = None

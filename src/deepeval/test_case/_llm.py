@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import Any
+from typing import Any, Self
 
-from pydantic import Field, PrivateAttr, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import Field, PrivateAttr, StrictBool, StrictStr, model_validator
 
-from deepeval.test_case._base import CaseModel, MetadataAlias, deprecated_metadata_alias
 from deepeval.test_case._expectations import Expectations
+from deepeval.test_case._image import MLLMImage, has_placeholder, images_in
 from deepeval.test_case._mcp import MCPPromptCall, MCPResourceCall, MCPServer, MCPToolCall
+from deepeval.test_case.base import CaseModel, Count, MetadataAlias, Number, deprecated_metadata_alias
 
 
 class SingleTurnParams(str, Enum):
@@ -131,10 +132,10 @@ class LLMTestCase(CaseModel):
     tools_called: list[ToolCall] | None = None
     expected_tools: list[ToolCall] | None = None
     comments: StrictStr | None = None
-    token_cost: StrictFloat | StrictInt | None = None
-    input_token_count: StrictInt | None = None
-    output_token_count: StrictInt | None = None
-    completion_time: StrictFloat | StrictInt | None = None
+    token_cost: Number | None = None
+    input_token_count: Count | None = None
+    output_token_count: Count | None = None
+    completion_time: Number | None = None
     flaky: StrictBool = False
     multimodal: StrictBool = False
     name: StrictStr | None = None
@@ -155,6 +156,29 @@ class LLMTestCase(CaseModel):
     _dataset_alias: str | None = PrivateAttr(default=None)
     _dataset_id: str | None = PrivateAttr(default=None)
     _dataset_version: str | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _multimodal_when_it_holds_an_image(self) -> Self:
+        """``multimodal`` becomes True when the input, outputs or contexts hold an :class:`MLLMImage` placeholder
+        (as deepeval sets it); a ``multimodal=True`` given is kept."""
+        if not self.multimodal and any(has_placeholder(t) for t in self._texts()):
+            object.__setattr__(
+                self, "multimodal", True
+            )  # not through validate_assignment (it would re-enter)
+        return self
+
+    def _texts(self) -> list[str | None]:
+        texts: list[str | None] = [self.input, self.actual_output, self.expected_output]
+        texts += self.context or []
+        texts += [
+            c.context if isinstance(c, RetrievedContextData) else c for c in self.retrieval_context or []
+        ]
+        return texts
+
+    def _get_images_mapping(self) -> dict[str, MLLMImage] | None:
+        """The :class:`MLLMImage` objects whose placeholders this test case's text holds, by id (None when none;
+        deepeval's name)."""
+        return images_in(self._texts()) or None
 
     def retrieval_context_texts(self) -> list[str] | None:
         """The retrieval context as plain strings (``RetrievedContextData`` rendered as ``"<source>: <context>"``)."""

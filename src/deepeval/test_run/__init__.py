@@ -20,7 +20,7 @@ from typing import IO, Any, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from deepeval.evaluate import _session
+from deepeval.evaluate import session
 from deepeval.evaluate.configs import TestRunResultDisplay
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
 from deepeval.test_run.hooks import invoke_test_run_end_hook, on_test_run_end
@@ -31,7 +31,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _record(func: F, extra: dict[str, Any]) -> F:
     from deepeval.evaluate.api import process_hyperparameters
 
-    _session.log_hyperparameters(process_hyperparameters(_session.merge_hyperparameters(func(), extra)))
+    session.log_hyperparameters(process_hyperparameters(session.merge_hyperparameters(func(), extra)))
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -167,17 +167,20 @@ class TestRunManager:
         self.test_run = None
 
     def save_test_run(self, path: str | Path, save_under_key: str | None = None) -> None:
-        """Write the current run as JSON to ``path`` (under ``{save_under_key: ...}`` when given)."""
+        """Write the current run as JSON to ``path`` (under ``{save_under_key: ...}`` when given), whole or not at
+        all and never through a symbolic link (:func:`deepeval._files.write_text_atomic`)."""
         import json
+
+        from deepeval._files import write_text_atomic
 
         data: Any = self.get_test_run().to_dict()
         if save_under_key:
             data = {save_under_key: data}
-        Path(path).write_text(json.dumps(data, default=str), encoding="utf-8")
+        write_text_atomic(path, json.dumps(data, default=str))
 
     def get_latest_test_run_data(self) -> TestRun | None:
         """The last finished run of this process (``evaluate()`` or a ``deepeval test run`` session), or None."""
-        latest = _session.latest()
+        latest = session.latest()
         return None if latest is None else TestRun.from_evaluation_result(latest)
 
     def get_latest_test_run_link(self) -> None:

@@ -136,7 +136,7 @@ class OpenAIChatServer(LoopbackServer):
 
     @property
     def base_url(self) -> str:
-        """``http://127.0.0.1:<port>/v1`` (what ``openai.OpenAI(base_url=...)`` takes)."""
+        """``http://127.0.0.1:<port>/v1`` (the ``base_url`` an OpenAI SDK client takes)."""
         return f"{self.root_url}/v1"
 
     @property

@@ -8,10 +8,13 @@ trace ("Skipping trace posting"). Here the same code runs unchanged and each fin
 nesting, and what ``update_current_span`` / ``update_current_trace`` set. Nothing is sent anywhere: there is no
 trace posting and no Confident AI dashboard.
 
-What is not done here, and says so instead of doing nothing silently: ``metrics=`` / ``metric_collection=`` on a
-span or trace (component-level evaluation, which deepeval runs inside its ``evals_iterator`` or on Confident AI)
-are kept on the span, and the first one in a process logs a warning that they are not evaluated; evaluate the
-span's test case with ``evaluate()`` or ``assert_test`` instead.
+Component-level evaluation: inside ``for golden in dataset.evals_iterator(): app(golden.input)`` every trace the
+app records is tied to its golden, and after the loop the ``metrics=`` of each span (``@observe(metrics=[...])``
+or ``update_current_span(metrics=...)``) are measured on the span's test case (``update_current_span(
+test_case=...)``) and the trace's metrics (``evals_iterator(metrics=...)``, ``update_current_trace(metrics=...)``)
+on the golden's (see :mod:`deepeval.evaluate.components`). Metrics on a trace recorded outside ``evals_iterator``
+are kept on the span and not evaluated (deepeval sends those to Confident AI): the first such trace in a process
+logs a warning. ``metric_collection=`` names a Confident AI collection; it is kept and never evaluated.
 
 ``observe`` wraps plain and ``async`` functions. A generator function's span covers creating the generator, not
 iterating it.
@@ -121,6 +124,23 @@ current_trace_context: contextvars.ContextVar[Trace | None] = contextvars.Contex
     "deepeval_current_trace", default=None
 )
 _metrics_warned = threading.Event()
+#: the evals_iterator() iteration this code runs in: (its trace collector, the golden's index); set per golden
+_evaluation: contextvars.ContextVar[tuple[Any, int] | None] = contextvars.ContextVar(
+    "deepeval_evaluation", default=None
+)
+
+
+def bind_evaluation(collector: Any, index: int) -> contextvars.Token[tuple[Any, int] | None]:
+    """Tie the traces started from now on in this context to golden ``index`` of ``collector`` (which gets each
+    finished one through ``collector.add_trace(index, trace)``); returns the token for :func:`unbind_evaluation`."""
+    return _evaluation.set((collector, index))
+
+
+def unbind_evaluation(token: contextvars.Token[tuple[Any, int] | None]) -> None:
+    try:
+        _evaluation.reset(token)
+    except ValueError:  # reset from another context (the loop body switched contexts): clear it here
+        _evaluation.set(None)
 
 
 class TraceManager:
@@ -165,14 +185,27 @@ def _plain(value: Any) -> Any:
 trace_manager = TraceManager()
 
 
-def _warn_metrics(where: str) -> None:
+def _warn_metrics() -> None:
     if not _metrics_warned.is_set():
         _metrics_warned.set()
         logger.warning(
-            "deepeval.tracing: metrics on a %s are kept but not evaluated here (component-level evaluation needs "
-            "deepeval's evals_iterator or Confident AI); evaluate its test case with evaluate() or assert_test",
-            where,
+            "deepeval.tracing: a trace with metrics finished outside EvaluationDataset.evals_iterator(); its "
+            "metrics are kept on the spans and not evaluated (run the app inside `for golden in "
+            "dataset.evals_iterator(): ...` to evaluate them)"
         )
+
+
+def has_metrics(trace: Trace) -> bool:
+    """True when the trace or any of its spans has ``metrics`` (a ``metric_collection`` alone does not count)."""
+    if trace.metrics:
+        return True
+    stack = list(trace.root_spans)
+    while stack:
+        span = stack.pop()
+        if span.metrics:
+            return True
+        stack.extend(span.children)
+    return False
 
 
 def _arguments(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -180,6 +213,7 @@ def _arguments(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str
         bound = inspect.signature(func).bind(*args, **kwargs)
     except (TypeError, ValueError):
         return {"args": list(args), "kwargs": dict(kwargs)}
+    bound.apply_defaults()  # as deepeval records them: every parameter, defaults included
     params = dict(bound.arguments)
     params.pop("self", None)
     return params
@@ -194,8 +228,10 @@ class _Observation:
         parent = current_span_context.get()
         trace = current_trace_context.get()
         self.owns_trace = trace is None
+        self.evaluation: tuple[Any, int] | None = None
         if trace is None:
             trace = Trace(uuid=str(uuid.uuid4()), start_time=time.perf_counter())
+            self.evaluation = _evaluation.get()
         self.trace = trace
         self.span = BaseSpan(
             uuid=str(uuid.uuid4()),
@@ -208,8 +244,6 @@ class _Observation:
             metric_collection=collection,
             observe_kwargs=dict(extra),
         )
-        if metrics or collection:
-            _warn_metrics("span")
         (trace.root_spans if parent is None else parent.children).append(self.span)
         self._tokens = (current_span_context.set(self.span), current_trace_context.set(trace))
 
@@ -229,6 +263,11 @@ class _Observation:
             trace.end_time = span.end_time
             trace.status = span.status
             trace_manager._finish(trace)
+            if self.evaluation is not None:
+                collector, index = self.evaluation
+                collector.add_trace(index, trace)
+            elif has_metrics(trace):
+                _warn_metrics()
 
 
 @overload
@@ -338,8 +377,6 @@ def update_current_span(
     span = current_span_context.get()
     if span is None:
         return
-    if metrics or metric_collection:
-        _warn_metrics("span")
     values = {k: v for k, v in locals().items() if k not in {"span", "test_case"}}
     _apply(span, test_case, values)
 
@@ -370,8 +407,6 @@ def update_current_trace(
     trace = current_trace_context.get()
     if trace is None:
         return
-    if metrics or metric_collection:
-        _warn_metrics("trace")
     values = {k: v for k, v in locals().items() if k not in {"trace", "test_case", "confident_api_key"}}
     _apply(trace, test_case, values)
 
@@ -383,10 +418,13 @@ __all__ = [
     "Trace",
     "TraceManager",
     "TraceSpanStatus",
+    "bind_evaluation",
     "current_span_context",
     "current_trace_context",
+    "has_metrics",
     "observe",
     "trace_manager",
+    "unbind_evaluation",
     "update_current_span",
     "update_current_trace",
 ]

@@ -3,7 +3,6 @@ fallback, the system_one runner and deterministic reasons, scoring and strict mo
 
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import FALLBACK_KINDS, decide
-from deepeval.metrics._engine.delimit import DATA_NOTICE, STATE_NOTE, quote, quote_list
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.system_one import WeightedQuestion
@@ -12,6 +11,7 @@ from deepeval.metrics._engine.verdicts import (
     normalize_verdict,
     ternary_from_probability,
 )
+from deepeval.metrics.delimit import DATA_NOTICE, STATE_NOTE, quote, quote_list
 
 __all__ = [
     "DATA_NOTICE",

@@ -17,7 +17,7 @@ from deepeval.metrics._engine.judges import gather_all
 from deepeval.metrics._engine.verdicts import Verdict
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
-from deepeval.models.resolve import describe, evaluation_model_name
+from deepeval.models.resolve import describe, evaluation_model_name, is_embedded
 from deepeval.models.system_one.schema import SystemOneAnswers
 
 
@@ -78,15 +78,19 @@ class MeasureContext:
         self.verdicts = judged
 
     def result_verdicts(self) -> list[dict[str, Any]] | None:
-        """The verdicts as the result row keeps them: ``decided_by`` is ``system_one``, ``llm``, or
-        ``llm_fallback`` (an LLM decision in hybrid mode, where System One decides unless it failed)."""
+        """The verdicts as the result row keeps them: ``decided_by`` is ``system_one``, ``embedded`` (the System
+        One decision came from the embedded offline judge), ``llm``, or ``llm_fallback`` (an LLM decision in hybrid
+        mode, where System One decides unless it failed)."""
         if not self.verdicts:
             return None
+        embedded = is_embedded(self.system_one)
         out: list[dict[str, Any]] = []
         for item in self.verdicts:
             row = FieldDict(item)  # also reads as attributes (verdict.verdict), as deepeval's verdict objects
             if self.mode is EvalMode.HYBRID and row.get("decided_by") == "llm":
                 row["decided_by"] = "llm_fallback"
+            elif embedded and row.get("decided_by") == "system_one":
+                row["decided_by"] = "embedded"
             out.append(row)
         return out
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from deepeval.config.eval_mode import EvalMode
 from deepeval.config.settings import redact
-from deepeval.errors import JudgeError, SystemOneError
+from deepeval.errors import ErrorKind, JudgeError, SystemOneError
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.judges import NO_LLM_HELP
 from deepeval.metrics._engine.schemas import one_verdict_each
@@ -34,14 +34,14 @@ from deepeval.models.usage import record_usage
 #: JudgeError kinds after which hybrid mode hands the decisions to the LLM.
 FALLBACK_KINDS = frozenset(
     {
-        "connection",
-        "timeout",
-        "rate_limit",
-        "context_limit",
-        "server",
-        "missing_answer",
-        "unsupported_question",
-        "auth",
+        ErrorKind.connection,
+        ErrorKind.timeout,
+        ErrorKind.rate_limit,
+        ErrorKind.context_limit,
+        ErrorKind.server,
+        ErrorKind.missing_answer,
+        ErrorKind.unsupported_question,
+        ErrorKind.auth,
     }
 )
 
@@ -142,7 +142,7 @@ async def decide(
         except JudgeError as err:
             if err.kind not in FALLBACK_KINDS:
                 raise
-            if err.kind == "auth":
+            if err.kind == ErrorKind.auth:
                 ctx.system_one_off = True
             cause, error = _describe_error(err), err
         else:
@@ -164,7 +164,7 @@ async def decide(
                 f"{ctx.metric_name}: System One model {s1_name} failed ({cause}) and the LLM fallback is "
                 f"impossible because {NO_LLM_HELP}",
                 model=s1_name,
-                kind=getattr(error, "kind", "missing_answer"),
+                kind=getattr(error, "kind", ErrorKind.missing_answer),
                 retryable=getattr(error, "retryable", False),
             ) from error
         llm_name = describe(ctx.llm) or "LLM"

@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.metrics._engine.params import has_words
+from deepeval.metrics.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.structured import a_generate_structured, model_name
 

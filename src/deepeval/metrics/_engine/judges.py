@@ -131,6 +131,11 @@ class SyncLLM(DeepEvalBaseLLM):
     def get_model_name(self) -> str:
         return self._inner.get_model_name()
 
+    @property
+    def constrains_item_counts(self) -> bool:
+        """The wrapped model's (see :func:`deepeval.models.structured.a_generate_structured`)."""
+        return bool(getattr(self._inner, "constrains_item_counts", False))
+
 
 class SyncSystemOne(DeepEvalBaseSystemOneModel):
     """Routes ``a_decide`` to the wrapped model's sync ``decide`` (``async_mode=False``)."""

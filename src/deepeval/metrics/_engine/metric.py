@@ -13,7 +13,7 @@ A concrete metric supplies:
   runner calls ``a_measure``, which scores it without a request);
 * class attributes ``default_template`` (with ``PROMPT_VERSION``) and ``default_question_set`` (with ``VERSION``).
 
-Flow of a measure (its frame is :func:`deepeval.metrics._engine.flow.measuring`, shared with the memory metrics):
+Flow of a measure (its frame is :func:`deepeval.metrics.flow.measuring`, shared with the memory metrics):
 reset results; open ``track_usage()``; check fields; resolve judges once per instance (lazily,
 never in the constructor); score a degenerate input without a judge, or else run the mode; apply strict mode; set ``success`` (None when ``threshold`` is None); copy
 tokens and cost (``evaluation_cost`` None when no judge reported a cost). On any error: ``error`` is set,
@@ -27,6 +27,8 @@ another, so both paths give identical results.
 from __future__ import annotations
 
 import math
+import sys
+import types
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,7 +40,6 @@ from deepeval.config.eval_mode import EvalMode, parse_eval_mode, resolve_eval_mo
 from deepeval.errors import ConfigurationError, InvalidEvalModeError
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import EXTRACTION_PROMPT_VERSION
-from deepeval.metrics._engine.flow import measuring, record_failure
 from deepeval.metrics._engine.judges import (
     Judges,
     SyncLLM,
@@ -48,7 +49,6 @@ from deepeval.metrics._engine.judges import (
     resolve_judges,
 )
 from deepeval.metrics._engine.schemas import ReasonReply
-from deepeval.metrics._engine.scoring import apply_strict, effective_threshold, success_of
 from deepeval.metrics._engine.system_one import WeightedQuestion, build_reason, evaluate_answers
 from deepeval.metrics._engine.template_calls import (
     call_template,
@@ -58,6 +58,8 @@ from deepeval.metrics._engine.template_calls import (
     unused_methods_note,
 )
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
+from deepeval.metrics.flow import clear_result, measuring
+from deepeval.metrics.scoring import apply_strict, effective_threshold, success_of
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
 from deepeval.models.resolve import (
@@ -71,8 +73,8 @@ from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import SystemOneAnswers
 from deepeval.models.usage import record_usage
-from deepeval.test_case._base import CaseModel, revalidated
-from deepeval.test_case._encodable import encodable
+from deepeval.test_case.base import CaseModel, revalidated
+from deepeval.test_case.encodable import encodable
 
 
 def _judge_copy(test_case: Any) -> Any:
@@ -95,6 +97,23 @@ class Outcome:
     score: float
     reason: str | None
     breakdown: dict[str, Any] = field(default_factory=dict)
+
+
+def _init_named_for(cls: type) -> Callable[..., None]:
+    """A copy of :meth:`EngineMetric.__init__` whose qualified name (in error messages: ``co_qualname``, Python
+    3.11+) is ``<cls>.__init__``."""
+    base = EngineMetric.__init__
+    code = base.__code__
+    qualname = f"{cls.__qualname__}.__init__"
+    if sys.version_info >= (3, 11):
+        code = code.replace(co_qualname=qualname)
+    init = types.FunctionType(code, base.__globals__, "__init__", base.__defaults__, base.__closure__)
+    init.__kwdefaults__ = base.__kwdefaults__
+    init.__qualname__ = qualname
+    init.__doc__ = base.__doc__
+    init.__module__ = cls.__module__
+    init.__annotations__ = dict(base.__annotations__)
+    return init
 
 
 class EngineMetric(BaseMetric):
@@ -124,6 +143,14 @@ class EngineMetric(BaseMetric):
     default_question_set: ClassVar[Any]
     #: the schema of the reason call (each metric: deepeval 4.3.1's ``*ScoreReason`` class)
     reason_schema: ClassVar[type[ReasonReply]] = ReasonReply
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Our metrics (``AnswerRelevancyMetric``...) get their own copy of :meth:`__init__` under their name, so a
+        misspelled keyword reads ``AnswerRelevancyMetric.__init__() got an unexpected keyword argument`` (as in
+        deepeval) instead of naming this shared base."""
+        super().__init_subclass__(**kwargs)
+        if "__init__" not in vars(cls) and cls.__module__.startswith("deepeval."):
+            cls.__init__ = _init_named_for(cls)  # type: ignore[method-assign]
 
     def __init__(
         self,
@@ -387,7 +414,7 @@ class EngineMetric(BaseMetric):
         return await self._measure(test_case, sequential=False)
 
     async def _measure(self, test_case: Any, *, sequential: bool) -> float:
-        with measuring(self):  # reset, usage, redacted error (deepeval.metrics._engine.flow)
+        with measuring(self):  # reset, usage, redacted error (deepeval.metrics.flow)
             test_case = _judge_copy(test_case)
             self._check_params(test_case)
             judges = self.judges()
@@ -472,7 +499,9 @@ class EngineMetric(BaseMetric):
     def _set_verbose(self, logs: str) -> None:
         self.verbose_logs = logs
         if self.verbose_mode:
-            print(f"[{self.__name__} verbose logs]\n{logs}")
+            from deepeval._safe_text import terminal
+
+            print(terminal(f"[{self.__name__} verbose logs]\n{logs}"))
 
     # -- system_one mode (also the runner's batching hooks) --------------------------------------------------------
     async def _measure_system_one(self, test_case: Any, judges: Judges, sequential: bool) -> None:
@@ -507,7 +536,7 @@ class EngineMetric(BaseMetric):
         """Set every result attribute from the answers to :meth:`system_one_plan`'s questions; return the score.
 
         Raises:
-            SystemOneError: a question has no answer (no fallback in this mode); ``error`` is set first.
+            SystemOneError: a question has no answer (no fallback in this mode); the result attributes stay None.
         """
         judges = self.judges()
         name = describe(judges.system_one) or "System One"
@@ -520,8 +549,8 @@ class EngineMetric(BaseMetric):
         _, questions = self._system_one_request(_judge_copy(test_case))
         try:
             result = evaluate_answers(questions, answers, model_name=name, metric_name=self.__name__)
-        except Exception as err:
-            record_failure(self, err)
+        except Exception:
+            clear_result(self)
             raise
         if self.strict_mode:
             score = 1.0 if result.all_passed else 0.0

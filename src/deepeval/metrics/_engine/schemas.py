@@ -9,12 +9,12 @@ validation, which makes :func:`deepeval.models.structured.a_generate_structured`
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, field_validator
 
 from deepeval.metrics._engine.verdicts import Verdict, normalize_verdict
+from deepeval.models.structured import ItemCount
 
 
 class TernaryVerdict(BaseModel):
@@ -88,18 +88,11 @@ class ReasonReply(BaseModel):
         return v.strip() if isinstance(v, str) else v
 
 
-def one_verdict_each(expected: int) -> Callable[[Any], None]:
-    """A ``check=`` for ``a_generate_structured``: exactly ``expected`` verdicts.
+def one_verdict_each(expected: int) -> ItemCount:
+    """A ``check=`` for ``a_generate_structured``: exactly ``expected`` verdicts, one per statement, in order. A
+    wrong count gets the structured layer's targeted re-ask (and a grammar-constrained judge is held to the count).
 
     Raises (from the returned check):
-        ValueError: the count differs (triggers the re-ask).
+        CountMismatch: the count differs (a ``ValueError``).
     """
-
-    def check(reply: Any) -> None:
-        got = len(reply.verdicts)
-        if got != expected:
-            raise ValueError(
-                f"expected exactly {expected} verdicts, one per statement and in order, got {got}"
-            )
-
-    return check
+    return ItemCount("verdicts", expected, item="verdict", unit="statement")

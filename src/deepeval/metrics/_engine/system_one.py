@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from deepeval.errors import SystemOneError
+from deepeval.errors import ErrorKind, SystemOneError
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion, SystemOneAnswers
 
 
@@ -104,7 +104,7 @@ def evaluate_answers(
             f"{metric_name}: System One model {model_name} gave no answer for {', '.join(missing)}; "
             "system_one mode has no fallback (use eval_mode='hybrid' or 'llm' to let an LLM decide)",
             model=model_name,
-            kind="missing_answer",
+            kind=ErrorKind.missing_answer,
         )
     total_weight = sum(v.question.weight for v in values)
     raw = sum(v.question.weight * v.value for v in values) / total_weight if total_weight else 0.0

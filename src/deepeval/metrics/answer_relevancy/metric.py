@@ -24,7 +24,6 @@ from deepeval.metrics._engine.decisions import (
     share_score,
     weighted_note,
 )
-from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
@@ -34,6 +33,7 @@ from deepeval.metrics._engine.verdicts import ternary_from_probability
 from deepeval.metrics.answer_relevancy.prompts import AnswerRelevancyTemplate
 from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
 from deepeval.metrics.answer_relevancy.schema import AnswerRelevancyScoreReason, Verdicts
+from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
 from deepeval.test_case import LLMTestCase

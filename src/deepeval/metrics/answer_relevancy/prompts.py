@@ -7,8 +7,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.metrics._engine.extractor import statements_prompt
+from deepeval.metrics.delimit import DATA_NOTICE, quote, quote_list
 
 PROMPT_VERSION = "answer_relevancy/2026-4"
 

@@ -37,7 +37,6 @@ from deepeval.metrics._engine.decisions import (
     share_score,
     weighted_note,
 )
-from deepeval.metrics._engine.delimit import STATE_NOTE
 from deepeval.metrics._engine.extractor import (
     LLMExtractor,
     sentence_statements,
@@ -55,6 +54,7 @@ from deepeval.metrics.contextual_relevancy.schema import (
     ContextualRelevancyScoreReason,
     ContextualRelevancyVerdicts,
 )
+from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
 from deepeval.models.structured import a_generate_structured

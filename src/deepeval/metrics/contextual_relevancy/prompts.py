@@ -7,12 +7,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.metrics._engine.extractor import (
     STATEMENT_RULES,
     statements_batch_prompt,
     statements_prompt,
 )
+from deepeval.metrics.delimit import DATA_NOTICE, quote, quote_list
 
 PROMPT_VERSION = "contextual_relevancy/2026-7"
 

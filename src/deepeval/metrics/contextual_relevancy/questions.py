@@ -2,7 +2,7 @@
 any change: it feeds the cache key. Override with ``question_set=`` an object with the same static methods.
 
 Shared content travels once per request in the state. Hybrid: the data notice (``note``, see
-:data:`deepeval.metrics._engine.delimit.STATE_NOTE`) and the search request (``input``). system_one mode: just
+:data:`deepeval.metrics.delimit.STATE_NOTE`) and the search request (``input``). system_one mode: just
 ``input`` and the raw ``retrieval_context`` (no question quotes content, so no note is billed with every request). The state is JSON, so its content cannot forge structure. A hybrid question quotes only
 its own statement, between markers; ``kind`` and ``data`` (every field the kind needs) stay on each question for
 local judges and never go over the wire."""
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from deepeval.metrics._engine.delimit import quote
 from deepeval.metrics._engine.system_one import WeightedQuestion
+from deepeval.metrics.delimit import quote
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 

@@ -2,7 +2,9 @@
 
 llm: facts are extracted from every user turn (all user turns concurrently, earlier turns as context); every
 assistant turn that has earlier facts gets a verdict (yes = it forgets or contradicts them or re-asks for them;
-clarifying or confirming is not attrition), assistant turns concurrently. Facts reach the verdict oldest first; a fact
+clarifying or confirming is not attrition), assistant turns concurrently, each as soon as the facts of the user
+turns before it are extracted (not after every extraction of the conversation: a turn's request leaves when its
+inputs exist). Facts reach the verdict oldest first; a fact
 that a later user turn supersedes (a correction) is dropped from then on (see ``_engine/facts.py``). ``score = no-verdicts / verdicts``; no verdicts -> 1.0 (so a
 conversation of one user and one assistant turn with nothing to check scores 1.0; ours: deepeval scores it 0).
 hybrid: System One decides every checked turn in ONE request. system_one: three whole-metric questions.
@@ -15,13 +17,16 @@ facts ("Hello there") still scores 1.0 after the fact extraction finds none, and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide, decision_sources
 from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
 from deepeval.metrics._engine.facts import apply_changes, fact_changes
+from deepeval.metrics._engine.judges import gather_all
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_turns
 from deepeval.metrics._engine.system_one import WeightedQuestion
@@ -126,14 +131,12 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         ``t<turn index>``; yes = attrition) in the eval mode of ``ctx``. Returns ``(checks, decisions, breakdown)``;
         also used by ``judge-eval``."""
         assert ctx.extractor is not None
-        extractor = ctx.extractor
         user_idx = [i for i, t in enumerate(turns) if t.role == "user"]
-        changes: list[FactChanges] = await ctx.gather(
-            *(
-                fact_changes(extractor, turns[i].content, [(t.role, t.content) for t in turns[:i]])
-                for i in user_idx
-            )
-        )
+        decided: dict[str, Decision] | None = None
+        if ctx.mode is EvalMode.LLM and not ctx.sequential:
+            changes, decided = await self._extract_and_judge(ctx, turns, user_idx)
+        else:
+            changes = await ctx.gather(*(self._extract(ctx, turns, i) for i in user_idx))
         changes_by_turn = dict(zip(user_idx, changes, strict=True))
         # deepeval's attribute: per turn, what the user turn states (None for assistant turns)
         self.knowledges = [
@@ -172,18 +175,13 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         if not checks:
             return checks, {}, breakdown
 
+        if decided is not None:  # llm mode: every verdict was asked as soon as its facts were extracted
+            ctx.llm_used = True
+            return checks, {q: decided[q] for q in checks}, breakdown
+
         async def judge_turn(qid: str) -> tuple[str, Decision]:
-            assert ctx.llm is not None
             c = checks[qid]
-            prompt = call_template(
-                self.evaluation_template.generate_verdict,
-                llm_message=c["message"],
-                accumulated_knowledge=c["facts"],
-                user_message=c["user_message"],
-                multimodal=False,
-            )
-            reply = await a_generate_structured(ctx.llm, prompt, KnowledgeRetentionVerdict)
-            return qid, Decision(reply.verdict, None, "llm", reply.reason)
+            return qid, await self._turn_verdict(ctx, c["facts"], c["message"], c["user_message"])
 
         async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
             return dict(await ctx.gather(*(judge_turn(q) for q in subset)))
@@ -204,6 +202,65 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             llm_decide=llm_decide,
         )
         return checks, decisions, breakdown
+
+    @staticmethod
+    def _extract(ctx: MeasureContext, turns: Sequence[Any], i: int) -> Awaitable[FactChanges]:
+        """The facts user turn ``i`` adds and supersedes, the turns before it as context."""
+        assert ctx.extractor is not None
+        return fact_changes(ctx.extractor, turns[i].content, [(t.role, t.content) for t in turns[:i]])
+
+    async def _turn_verdict(
+        self, ctx: MeasureContext, facts: list[str], message: str, user_message: str | None
+    ) -> Decision:
+        """The LLM's verdict on one assistant turn (yes = attrition)."""
+        assert ctx.llm is not None
+        prompt = call_template(
+            self.evaluation_template.generate_verdict,
+            llm_message=message,
+            accumulated_knowledge=facts,
+            user_message=user_message,
+            multimodal=False,
+        )
+        reply = await a_generate_structured(ctx.llm, prompt, KnowledgeRetentionVerdict)
+        return Decision(reply.verdict, None, "llm", reply.reason)
+
+    async def _extract_and_judge(
+        self, ctx: MeasureContext, turns: Sequence[Any], user_idx: list[int]
+    ) -> tuple[list[FactChanges], dict[str, Decision]]:
+        """llm mode, concurrent: extract every user turn's facts and ask each assistant turn's verdict as soon as the
+        user turns before it are extracted (the facts known after user turn ``k`` are folded once, in order, for
+        all the turns that need them). Returns the extractions (in ``user_idx`` order) and the decisions by id
+        ``t<turn>`` of every assistant turn with facts. Every call finishes before an error is raised (as
+        :func:`~deepeval.metrics._engine.judges.gather_all`); a verdict whose facts failed is never asked."""
+        extractions = [asyncio.ensure_future(self._extract(ctx, turns, i)) for i in user_idx]
+        known: list[asyncio.Future[list[str]]] = []
+
+        async def known_after(k: int) -> list[str]:
+            before = await known[k - 1] if k else []
+            return apply_changes(before, await extractions[k])
+
+        for k in range(len(user_idx)):
+            known.append(asyncio.ensure_future(known_after(k)))
+
+        async def verdict(j: int, k: int, user_message: str | None) -> tuple[str, Decision] | None:
+            facts = await known[k]
+            if not facts:
+                return None
+            return f"t{j}", await self._turn_verdict(ctx, list(facts), turns[j].content, user_message)
+
+        asks: list[Awaitable[tuple[str, Decision] | None]] = []
+        k = -1
+        previous_user: str | None = None
+        for j, turn in enumerate(turns):
+            if turn.role == "user":
+                k += 1
+                previous_user = turn.content
+            elif k >= 0:
+                asks.append(verdict(j, k, previous_user))
+        results = await gather_all(*extractions, *known, *asks)
+        n = len(user_idx)
+        decided = dict(r for r in results[2 * n :] if r is not None)
+        return list(results[:n]), decided
 
 
 def _knowledge_of(changes: FactChanges) -> Knowledge:

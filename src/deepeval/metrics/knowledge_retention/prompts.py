@@ -7,8 +7,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from deepeval.metrics._engine.delimit import DATA_NOTICE, quote, quote_list
 from deepeval.metrics._engine.extractor import facts_prompt
+from deepeval.metrics.delimit import DATA_NOTICE, quote, quote_list
 
 PROMPT_VERSION = "knowledge_retention/2026-5"
 

@@ -3,7 +3,7 @@ change: it feeds the cache key. Override with ``question_set=`` an object with t
 
 Hybrid decisions: yes = the assistant turn shows knowledge attrition (so P(yes) >= 0.5 counts against the score).
 The request state says once what counts as attrition and how corrections work (``note``: the data notice
-:data:`deepeval.metrics._engine.delimit.STATE_NOTE` followed by :data:`DECISION_RULES`) and holds every fact once
+:data:`deepeval.metrics.delimit.STATE_NOTE` followed by :data:`DECISION_RULES`) and holds every fact once
 (``facts``); each question names the facts known by its turn by position and quotes only its own messages, between
 markers. system_one questions are phrased so that yes = good ("no assistant turn
 forgets..."), and travel with the raw conversation as the request state (JSON, so content cannot forge structure).
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from deepeval.metrics._engine.delimit import STATE_NOTE, quote, quote_list
 from deepeval.metrics._engine.system_one import WeightedQuestion
+from deepeval.metrics.delimit import STATE_NOTE, quote, quote_list
 from deepeval.metrics.knowledge_retention.prompts import CORRECTIONS_RULE
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion

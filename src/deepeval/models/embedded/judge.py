@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from typing import Any, ClassVar
 
-from deepeval.errors import SystemOneError, UnsupportedQuestionError
+from deepeval.errors import ErrorKind, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.embedded import encoder, features
 from deepeval.models.embedded.names import MODEL_NAME
@@ -77,7 +77,7 @@ def _require(fields: dict[str, Any], kind: str, *names: str) -> list[Any]:
             raise SystemOneError(
                 f"question kind {kind!r} needs the field {name!r} (in question.data or the state)",
                 model=MODEL_NAME,
-                kind="bad_request",
+                kind=ErrorKind.bad_request,
             )
         values.append(value)
     return values

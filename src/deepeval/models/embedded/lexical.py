@@ -68,7 +68,9 @@ def idf(word: str) -> float:
 def idf_coverage(query_words: Iterable[str], text_words: frozenset[str]) -> float:
     """IDF-weighted share of the distinct ``query_words`` found in ``text_words``, in [0, 1] (0 with no words)."""
     qs = set(query_words)
-    total = sum(_weight(w) for w in qs)
+    # math.fsum: exactly rounded, so the sum does not depend on the set's iteration order (which follows string
+    # hashing, randomised per process): the same input gives bit-identical scores in every process
+    total = math.fsum(_weight(w) for w in qs)
     if total <= 0:
         return 0.0
-    return sum(_weight(w) for w in qs if w in text_words) / total
+    return math.fsum(_weight(w) for w in qs if w in text_words) / total

@@ -16,6 +16,9 @@ decides alone.
 * :func:`no_shared_content`: the statement shares no content word with the request, so any relevance must be
   inferred: the evidence is weak, and :func:`unsure_when_weak` keeps the probability at or above 0.26 unless
   another rule speaks or the sentence has neighbours in its node (confidence below 0.5: the judge says it is unsure rather than give a confident no).
+* :func:`restates_request`: the statement only gives the request back (asks it again, names the asking, or
+  repeats it word for word); :func:`after_rules` makes it a confident no, and the scorers leave it out of the
+  evidence its neighbours are read against (the answer's best other statement, its node's best sentence).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import re
 
 from deepeval.models.embedded import text as tx
+from deepeval.models.embedded.text import MONTH_NAMES, WEEKDAY_NAMES
 
 _SOCIAL = re.compile(
     r"^\s*(?:(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening))\b"
@@ -57,20 +61,8 @@ _BOILERPLATE = re.compile(
     r"|\bis a trading name of\b|\bregistered in england\b",
     re.IGNORECASE,
 )
-_WEEKDAYS = (
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "weekday",
-    "weekend",
-)
-_MONTHS = (
-    "january february march april june july august september october november december".split()  # "may": ambiguous
-)
+_WEEKDAYS = (*WEEKDAY_NAMES, "weekday", "weekend")
+_MONTHS = tuple(m for m in MONTH_NAMES if m != "may")  # "may" is also a verb
 _SEASONS = ("spring", "summer", "autumn", "fall", "winter")
 _OPPOSITES = (
     ("install", "uninstall"),
@@ -169,6 +161,28 @@ def no_shared_content(question: str, statement: str) -> bool:
     return bool(qw) and not (qw & sw)
 
 
+#: words that name the asking itself ("You are asking ...", "You want to know ..."), stemmed as content words are
+_ASKING = frozenset(
+    tx.stem(w) for w in "ask asking asked question wonder wondering want wants know like mean".split()
+)
+
+
+def restates_request(question: str, statement: str) -> bool:
+    """The statement only gives the request back: every content word (stemmed) it has is the request's or names the
+    asking, and it is a question itself ("What is the refund window?"), names the asking ("You are asking about
+    the refund window."), or is the request word for word. It answers nothing, however much it shares with the
+    request (the encoder reads it as a perfect match)."""
+    sw = [tx.stem(w) for w in tx.content_words(statement)]
+    qw = {tx.stem(w) for w in tx.content_words(question)}
+    if not sw or not qw or set(sw) - qw - _ASKING:
+        return False
+    return (
+        tx.is_question(statement)
+        or bool(set(sw) & _ASKING - qw)
+        or tx.tokens(statement) == tx.tokens(question)
+    )
+
+
 def continues_answer(question: str, statement: str, best_other: str | None) -> bool:
     """``statement`` shares a content word (stemmed) with ``best_other``, the answer's most relevant other
     statement, that the request does not contain (False without one)."""
@@ -180,19 +194,23 @@ def continues_answer(question: str, statement: str, best_other: str | None) -> b
 
 
 def rule_features(question: str, statement: str) -> dict[str, float]:
-    """The rules as 0/1 features: ``social``, ``filler``, ``boilerplate``, ``other_variant``, ``weak``."""
+    """The rules as 0/1 features: ``social``, ``filler``, ``boilerplate``, ``other_variant``, ``weak``, ``echo``
+    (:func:`restates_request`; read by :func:`after_rules`, not by the recalibration)."""
     return {
         "social": float(is_social(statement)),
         "filler": float(is_filler(statement)),
         "boilerplate": float(is_boilerplate(statement)),
         "other_variant": float(answers_other_variant(question, statement)),
         "weak": float(no_shared_content(question, statement)),
+        "echo": float(restates_request(question, statement)),
     }
 
 
 #: the lowest P(relevant) of a statement with weak evidence (confidence |2P - 1| < 0.5: unsure)
 WEAK_FLOOR = 0.26
-_EXPLICIT = ("social", "filler", "boilerplate", "other_variant")
+_EXPLICIT = ("social", "filler", "boilerplate", "other_variant", "echo")
+#: the highest P(relevant) of a statement that only gives the request back (a confident "no")
+ECHO_P = 0.05
 
 
 def unsure_when_weak(p: float, rules: dict[str, float]) -> float:
@@ -207,3 +225,13 @@ def unsure_when_weak(p: float, rules: dict[str, float]) -> float:
     if not rules.get("weak") or any(rules.get(k) for k in _EXPLICIT) or not rules.get("single", 1.0):
         return p
     return max(p, WEAK_FLOOR)
+
+
+def after_rules(p: float, rules: dict[str, float]) -> float:
+    """The last step of a relevance probability: at most :data:`ECHO_P` for a statement that restates the request
+    (the encoder scores it as a perfect match, though it answers nothing: an off-topic answer plus the question
+    scored AR 0.60 and CR 0.96, the question alone 1.00), else :func:`unsure_when_weak`. No blind-dev statement
+    restates its request but one social line (labelled irrelevant), so blind-dev numbers are unchanged."""
+    if rules.get("echo"):
+        return min(p, ECHO_P)
+    return unsure_when_weak(p, rules)

@@ -45,7 +45,7 @@ def _answer_top(question: str, answer: str, generation: int) -> tuple[tuple[floa
     scored = [
         (logit(_answer_first_stage(question, s)), s)
         for s in answer.split("\n")
-        if s.strip() and not tx.is_instruction_to_evaluator(s)
+        if s.strip() and not tx.is_instruction_to_evaluator(s) and not rr.restates_request(question, s)
     ]
     return tuple(sorted(scored, key=lambda t: -t[0])[:2])
 
@@ -75,7 +75,7 @@ def statement_relevant(question: str, statement: str, answer: str | None = None)
     if tx.is_instruction_to_evaluator(statement):
         return P_MIN
     p, rules = statement_relevant_parts(question, statement, answer)
-    return rr.unsure_when_weak(recalibrated("statement_relevant", p, rules), rules)
+    return rr.after_rules(recalibrated("statement_relevant", p, rules), rules)
 
 
 def _context_first_stage(question: str, statement: str, node: str | None, context: str | None) -> float:
@@ -90,7 +90,7 @@ def _context_first_stage(question: str, statement: str, node: str | None, contex
 def _node_best(question: str, node: str, context: str | None, generation: int) -> float:
     """The highest first-stage logit among the sentences of ``node`` (computed once per node and request, so
     the feature stays linear in the node's size)."""
-    sentences = ft.sentences_of(_clean(node)) or (node,)
+    sentences = [s for s in ft.sentences_of(_clean(node)) if not rr.restates_request(question, s)] or [node]
     return max(logit(_context_first_stage(question, s, node, context)) for s in sentences)
 
 
@@ -126,7 +126,7 @@ def context_statement_relevant(
     if tx.is_instruction_to_evaluator(statement):
         return P_MIN
     p, rules = context_statement_relevant_parts(question, statement, node, context)
-    return rr.unsure_when_weak(recalibrated("context_statement_relevant", p, rules), rules)
+    return rr.after_rules(recalibrated("context_statement_relevant", p, rules), rules)
 
 
 def node_relevant(question: str, node: str) -> float:

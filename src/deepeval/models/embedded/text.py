@@ -41,16 +41,16 @@ _NUMBER_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10, "twice": 2, "once": 1, "half": 0.5, "single": 1, "couple": 2, "twins": 2,
 }  # fmt: skip
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        "january february march april may june july august september october november december".split()
-    )
-}
+#: month and weekday names in calendar order: the one list for value extraction, grading and the relevance rules
+MONTH_NAMES = tuple(
+    "january february march april may june july august september october november december".split()
+)
+WEEKDAY_NAMES = tuple("monday tuesday wednesday thursday friday saturday sunday".split())
+_MONTHS = {m: i + 1 for i, m in enumerate(MONTH_NAMES)}
 _MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
 _MONTHS["sept"] = 9
 _AMBIGUOUS_MONTHS = frozenset({"may", "mar", "jan", "jun", "aug"})
-_WEEKDAYS = {d: i for i, d in enumerate("monday tuesday wednesday thursday friday saturday sunday".split())}
+_WEEKDAYS = {d: i for i, d in enumerate(WEEKDAY_NAMES)}
 _WEEKDAYS.update({k[:3]: v for k, v in list(_WEEKDAYS.items())})
 
 _NUM = re.compile(

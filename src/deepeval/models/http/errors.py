@@ -103,10 +103,16 @@ def error_for_status(
     return err
 
 
-def timeout_error(model: str, seconds: float, error_cls: type[JudgeError] = JudgeError) -> JudgeError:
-    """A retryable timeout error naming the model and the per-attempt deadline."""
+def timeout_error(
+    model: str,
+    seconds: float,
+    error_cls: type[JudgeError] = JudgeError,
+    *,
+    note: str = "DEEPEVAL_JUDGE_TIMEOUT",
+) -> JudgeError:
+    """A retryable timeout error naming the model and the per-attempt deadline (``note``: where it came from)."""
     return error_cls(
-        f"judge {model}: no reply within {seconds:g} s (DEEPEVAL_JUDGE_TIMEOUT)",
+        f"judge {model}: no reply within {seconds:g} s ({note})",
         model=model,
         retryable=True,
         kind=ErrorKind.timeout,
@@ -133,6 +139,7 @@ def transport_error(
     base_url: str,
     timeout: float,
     error_cls: type[JudgeError] = JudgeError,
+    timeout_note: str = "DEEPEVAL_JUDGE_TIMEOUT",
 ) -> JudgeError | None:
     """The judge error for ``exc``, raised by the HTTP stack while a request was being sent, or None when ``exc``
     is none of those (the caller re-raises it unchanged).
@@ -153,7 +160,7 @@ def transport_error(
     if isinstance(exc, (openai.APITimeoutError, *TIMEOUT_ERRORS)):
         failure = connection_failure_in(exc)
         if failure is None:
-            return timeout_error(model, timeout, error_cls)
+            return timeout_error(model, timeout, error_cls, note=timeout_note)
         return connection_error(model, base_url, type(failure).__name__, error_cls)
     if isinstance(exc, openai.APIConnectionError):
         return connection_error(model, base_url, type(exc.__cause__ or exc).__name__, error_cls)

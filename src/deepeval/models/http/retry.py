@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt
 
 from deepeval.config.settings import Settings, get_settings
-from deepeval.errors import ConfigurationError, JudgeError
+from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
 from deepeval.models.http.errors import connection_error as connection_error
 from deepeval.models.http.errors import error_for_status as error_for_status
 from deepeval.models.http.errors import parse_retry_after as parse_retry_after
@@ -50,6 +50,7 @@ class RetryPolicy:
         max_delay: ceiling of one backoff wait, seconds.
         max_retry_after: a ``Retry-After`` longer than this (seconds) is not waited for: the call fails at once
             with a retryable rate-limit error (so hybrid mode can fall back instead of stalling).
+        timeout_note: where ``timeout`` came from, named in a timeout error's message.
     """
 
     max_retries: int = DEFAULT_MAX_RETRIES
@@ -57,6 +58,7 @@ class RetryPolicy:
     base_delay: float = 0.5
     max_delay: float = 20.0
     max_retry_after: float = 120.0
+    timeout_note: str = "DEEPEVAL_JUDGE_TIMEOUT"
 
     def __post_init__(self) -> None:
         if self.max_retries < 0:
@@ -73,7 +75,7 @@ class RetryPolicy:
         *,
         max_retries: int | None = None,
         timeout: float | None = None,
-        **overrides: float,
+        **overrides: Any,
     ) -> RetryPolicy:
         """Policy from ``DEEPEVAL_JUDGE_MAX_RETRIES`` / ``DEEPEVAL_JUDGE_TIMEOUT``; explicit arguments win.
 
@@ -133,9 +135,9 @@ async def call_with_retries(
             try:
                 result = await asyncio.wait_for(attempt(), timeout=policy.timeout)
             except asyncio.TimeoutError:
-                raise timeout_error(model, policy.timeout, error_cls) from None
+                raise timeout_error(model, policy.timeout, error_cls, note=policy.timeout_note) from None
         except JudgeError as exc:
-            if limiter is not None and exc.kind == "rate_limit":
+            if limiter is not None and exc.kind == ErrorKind.rate_limit:
                 limiter.on_rate_limited(exc.retry_after, started_epoch=epoch)
             raise
         finally:

@@ -1,38 +1,60 @@
-"""A user-supplied GGUF model run in-process as a judge (``GGUFModel``; extra ``gguf``: ``xllamacpp``).
+"""A GGUF model run in this process as a judge (``GGUFModel``; extra ``gguf``: ``xllamacpp``).
 
-xllamacpp embeds llama.cpp's C++ server. We start it bound to 127.0.0.1 on a free port with a random API key
-(no other process can use it) and talk to it with the same OpenAI-compatible client as :class:`LocalModel`, so the
-structured-output ladder (llama.cpp constrains decoding to the JSON schema: ``format="json_schema"`` by default),
-logprobs, retries and usage work unchanged. Every call carries a token cap (``max_tokens``, default
-:data:`DEFAULT_MAX_TOKENS`; also the server's own ``n_predict``), so a small model that never closes its JSON stops
-there instead of generating until the context is full. Costs are 0 (the hardware is yours).
+xllamacpp embeds llama.cpp's C++ server. :mod:`deepeval.models.llms.gguf_server` starts it on a unix socket in a
+private folder with a random API key (no TCP port, nothing another user can reach), shares it between judges on the
+same file, and stops it in bounded time. We talk to it with the same OpenAI-compatible client as
+:class:`LocalModel`, over that socket, so the structured-output ladder (llama.cpp constrains decoding to the JSON
+schema: ``format="json_schema"`` by default; list lengths the caller checks are constrained too), logprobs,
+retries and usage work unchanged.
+
+Every call carries a token cap (``max_tokens``, default :data:`DEFAULT_MAX_TOKENS`), so a small model that never
+closes its JSON stops there instead of generating until the context is full, and a deadline sized to that call:
+its prompt and output tokens at the speed llama.cpp measured on this machine (:func:`gguf_server.deadline`)
+instead of one number for every call. Costs are 0 (the hardware is yours).
 """
 
 from __future__ import annotations
 
+import functools
 import os
-import secrets
 import threading
-from typing import Any
+import weakref
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, ClassVar
+
+import openai
+from pydantic import BaseModel
 
 from deepeval._files import user_path
+from deepeval.config.settings import get_settings
 from deepeval.errors import ConfigurationError
 from deepeval.models.http.retry import RetryPolicy
+from deepeval.models.http.tls import library_of
+from deepeval.models.llms import gguf_server
+from deepeval.models.llms.gguf_server import (
+    DEFAULT_CLOSE_WAIT,
+    DEFAULT_N_BATCH,
+    LlamaServer,
+    ServerConfig,
+    default_threads,
+    estimate_tokens,
+)
 from deepeval.models.llms.local_model import LocalModel
 
 #: tokens a GGUF judge generates per call at most, unless ``max_tokens=`` says otherwise: enough for the longest
 #: structured replies of our metrics (statement lists, verdict lists with reasons), far below a full context
 DEFAULT_MAX_TOKENS = 512
-
-
-def _import_xllamacpp() -> Any:
-    try:
-        import xllamacpp
-    except ImportError:
-        raise ImportError(
-            "GGUFModel needs the optional 'xllamacpp' package: pip install 'deepeval-oss[gguf]'"
-        ) from None
-    return xllamacpp
+#: context window in tokens unless ``n_ctx=`` says otherwise
+DEFAULT_N_CTX = 4096
+#: retries after a failed attempt unless ``max_retries=`` or ``DEEPEVAL_JUDGE_MAX_RETRIES`` says otherwise: a model
+#: on this machine that missed a deadline sized to the request will rarely meet it on a second try
+DEFAULT_MAX_RETRIES = 1
+#: tokens allowed per required list item when the cap is raised for them: Qwen2.5-Coder-1.5B wrote 3 verdicts with
+#: reasons, pretty-printed, in 114 tokens (38 each)
+TOKENS_PER_ITEM = 48
+#: the base URL shown for the in-process server (requests go over its unix socket, whatever the host says)
+SOCKET_BASE_URL = "http://llama-cpp.socket/v1"
 
 
 def gguf_model_name(path: str | os.PathLike[str], model: str | None = None) -> str:
@@ -41,36 +63,92 @@ def gguf_model_name(path: str | os.PathLike[str], model: str | None = None) -> s
     return model or f"gguf:{user_path(path).stem}"
 
 
+@functools.lru_cache(maxsize=256)
+def required_items(schema: type[BaseModel]) -> int:
+    """How many list items ``schema``'s JSON schema requires (the sum of its ``minItems``)."""
+    total = 0
+
+    def walk(node: Any) -> None:
+        nonlocal total
+        if isinstance(node, dict):
+            if node.get("type") == "array" and isinstance(node.get("minItems"), int):
+                total += node["minItems"]
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema.model_json_schema())
+    return total
+
+
+def check_gguf_file(path: str | os.PathLike[str]) -> None:
+    """Refuse a path that is not a readable GGUF file (its first 4 bytes are ``GGUF``).
+
+    Raises:
+        FileNotFoundError: no file there.
+        ConfigurationError: the file cannot be read or is not a GGUF file.
+    """
+    file = user_path(path)
+    if not file.is_file():
+        raise FileNotFoundError(f"GGUF model file not found: {file}")
+    try:
+        with file.open("rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise ConfigurationError(f"cannot read the GGUF model file {file}: {exc}") from None
+    if magic != b"GGUF":
+        raise ConfigurationError(f"{file} is not a GGUF model file (it does not start with 'GGUF')")
+
+
 class GGUFModel(LocalModel):
     """Run the GGUF file at ``path`` in this process and use it as an LLM judge.
 
     Args:
         path: a ``.gguf`` file.
         model: name shown in results; default ``gguf:<file stem>``.
-        n_ctx: context window in tokens (default 4096).
-        n_threads: CPU threads (default: llama.cpp's choice).
+        n_ctx: context window in tokens (default :data:`DEFAULT_N_CTX`).
+        n_threads: CPU threads (default :func:`~deepeval.models.llms.gguf_server.default_threads`: half the CPUs
+            this process may use, 1 to 8).
         n_gpu_layers: layers offloaded to a GPU when the wheel has GPU support (default: llama.cpp's choice).
-        n_parallel: concurrent sequences the server decodes (default 1); the client's concurrency cap follows.
-        max_tokens: most tokens generated per call (default :data:`DEFAULT_MAX_TOKENS`; None: no cap, the server
-            generates until the reply ends or the context is full). ``generation_kwargs={"max_tokens": n}`` wins.
-        temperature, format, generation_kwargs, timeout, max_retries, retry_policy: as :class:`LocalModel`.
+        n_parallel: concurrent sequences the server decodes (default 1); the judges sharing the server send at
+            most that many requests at once.
+        max_tokens: most tokens generated per call (default :data:`DEFAULT_MAX_TOKENS`; raised for a structured
+            reply that needs more, see :meth:`_max_tokens_for`; None: no cap, the server generates until the reply
+            ends or the context is full). ``generation_kwargs={"max_tokens": n}`` wins.
+        timeout: seconds per attempt, the same for every call. Default: ``DEEPEVAL_JUDGE_TIMEOUT`` when set, else a
+            deadline per call from its prompt and output size at the speed measured on this machine.
+        max_retries: retries after a failed attempt (default ``DEEPEVAL_JUDGE_MAX_RETRIES`` when set, else
+            :data:`DEFAULT_MAX_RETRIES`).
+        verbose: let llama.cpp write its own log to stderr (default off; process-wide: the last server started
+            decides).
+        close_wait: most seconds :meth:`close` waits for requests in flight (default 30).
+        temperature, format, generation_kwargs, retry_policy: as :class:`LocalModel`.
         **params: extra ``xllamacpp.CommonParams`` attributes set before start (e.g. ``n_batch=256``).
+
+    Judges built with the same file and the same server settings (``n_ctx``, ``n_threads``, ``n_gpu_layers``,
+    ``n_parallel``, ``verbose``, ``params``) share one llama.cpp server, and one copy of the weights; the server
+    stops when the last of them is closed or collected.
 
     Raises:
         FileNotFoundError: ``path`` does not exist.
         ImportError: ``xllamacpp`` is not installed.
-        ConfigurationError: an unknown ``params`` attribute, or the server did not start.
+        ConfigurationError: not a GGUF file, an unknown ``params`` attribute, or llama.cpp could not load it.
 
-    Call :meth:`close` (or use ``with GGUFModel(...) as judge``) to free the weights early; they are freed when
-    the object is collected otherwise.
+    Call :meth:`close` (or use ``with GGUFModel(...) as judge``) to free the weights early; otherwise they are freed
+    when the object is collected, or at exit.
     """
+
+    #: llama.cpp turns ``minItems``/``maxItems`` into its grammar: the structured layer may send exact list lengths
+    constrains_item_counts: ClassVar[bool] = True
 
     def __init__(
         self,
         path: str | os.PathLike[str],
         model: str | None = None,
         *,
-        n_ctx: int = 4096,
+        n_ctx: int = DEFAULT_N_CTX,
         n_threads: int | None = None,
         n_gpu_layers: int | None = None,
         n_parallel: int = 1,
@@ -81,65 +159,137 @@ class GGUFModel(LocalModel):
         timeout: float | None = None,
         max_retries: int | None = None,
         retry_policy: RetryPolicy | None = None,
+        verbose: bool = False,
+        close_wait: float = DEFAULT_CLOSE_WAIT,
         **params: Any,
     ) -> None:
         file = user_path(path)
-        if not file.is_file():
-            raise FileNotFoundError(f"GGUF model file not found: {file}")
-        if n_ctx < 1 or n_parallel < 1:
-            raise ValueError("n_ctx and n_parallel must be >= 1")
+        check_gguf_file(file)
+        if n_ctx < 1 or n_parallel < 1 or (n_threads is not None and n_threads < 1):
+            raise ValueError("n_ctx, n_parallel and n_threads must be >= 1")
         if max_tokens is not None and (isinstance(max_tokens, bool) or int(max_tokens) < 1):
             raise ValueError(f"max_tokens must be >= 1 or None, got {max_tokens!r}")
-        xlc = _import_xllamacpp()
-        self.path = file
-        self._server_lock = threading.Lock()
-        key = secrets.token_urlsafe(24)
-        cp = xlc.CommonParams()
-        cp.model.path = str(file)
-        cp.n_ctx = n_ctx
-        cp.n_parallel = n_parallel
-        cp.port = 0  # a free port
-        cp.hostnames = ["127.0.0.1"]
-        cp.api_keys = [key]
-        if n_threads is not None:
-            cp.cpuparams.n_threads = n_threads
-            cp.cpuparams_batch.n_threads = n_threads
-        if n_gpu_layers is not None:
-            cp.n_gpu_layers = n_gpu_layers
-        if max_tokens is not None:
-            cp.n_predict = int(max_tokens)  # the server's own cap, behind the per-request one
-        for name, value in params.items():
-            if not hasattr(cp, name):
-                raise ConfigurationError(f"xllamacpp.CommonParams has no attribute {name!r}")
-            setattr(cp, name, value)
-        try:
-            self._server: Any = xlc.Server(cp)
-            address = str(self._server.listening_address)
-        except Exception as exc:
-            raise ConfigurationError(f"could not start llama.cpp for {file.name}: {exc}") from None
-        if not address.startswith("http"):
-            address = f"http://{address}"
-        super().__init__(
-            model=gguf_model_name(file, model),
-            api_key=key,
-            base_url=f"{address.rstrip('/')}/v1",
-            temperature=temperature,
-            format=format,
-            generation_kwargs=generation_kwargs,
-            cost_per_input_token=0.0,
-            cost_per_output_token=0.0,
-            timeout=timeout,
-            max_retries=max_retries,
-            max_concurrency=n_parallel,
-            retry_policy=retry_policy,
+        settings = get_settings()
+        fixed = timeout if timeout is not None else settings.get_float("DEEPEVAL_JUDGE_TIMEOUT")
+        if max_retries is None and settings.get("DEEPEVAL_JUDGE_MAX_RETRIES") is None:
+            max_retries = DEFAULT_MAX_RETRIES
+        params.setdefault("n_batch", DEFAULT_N_BATCH)
+        n_batch = int(params.pop("n_batch"))
+        config = ServerConfig(
+            path=str(file.resolve()),
+            n_ctx=int(n_ctx),
+            n_threads=int(n_threads) if n_threads is not None else default_threads(),
+            n_parallel=int(n_parallel),
+            n_gpu_layers=n_gpu_layers,
+            n_batch=n_batch,
+            verbose=bool(verbose),
+            params=tuple(sorted(params.items())),
         )
+        try:
+            hash(config)
+        except TypeError:
+            raise ConfigurationError(
+                "GGUFModel's extra llama.cpp parameters must be plain values (numbers, strings, tuples)"
+            ) from None
+        self.path = file
+        self.n_ctx = config.n_ctx
+        self.n_threads = config.n_threads
+        self._server: LlamaServer = gguf_server.open_server(config)
+        self._closed = threading.Event()
+        self._release = weakref.finalize(self, gguf_server.release, self._server, close_wait)
+        try:
+            super().__init__(
+                model=gguf_model_name(file, model),
+                api_key=self._server.key,
+                base_url=SOCKET_BASE_URL,
+                temperature=temperature,
+                format=format,
+                generation_kwargs=generation_kwargs,
+                cost_per_input_token=0.0,
+                cost_per_output_token=0.0,
+                timeout=fixed,
+                max_retries=max_retries,
+                max_concurrency=n_parallel,
+                retry_policy=retry_policy,
+            )
+        except BaseException:
+            self.close()
+            raise
+        self.limiter = self._server.limiter  # one limit for every judge on this server
+        self._adaptive = fixed is None and retry_policy is None
+        if timeout is not None and retry_policy is None:
+            self.retry_policy = replace(self.retry_policy, timeout_note="the timeout= of GGUFModel")
         self.max_tokens = None if max_tokens is None else int(max_tokens)
 
+    # -- the socket ----------------------------------------------------------------------------------------------
+    @property
+    def socket_path(self) -> str:
+        """The unix socket llama.cpp listens on (inside a folder only this user can enter)."""
+        return self._server.socket_path
+
+    def _async_sdk_client(self, kwargs: dict[str, Any]) -> openai.AsyncOpenAI:
+        library = library_of(openai.DefaultAsyncHttpxClient)
+        if library is None:  # pragma: no cover - every SDK version we support builds on httpx or httpx2
+            raise ConfigurationError(
+                "the openai SDK's HTTP client is not httpx-based; GGUFModel cannot reach llama.cpp"
+            )
+        client = openai.DefaultAsyncHttpxClient(transport=library.AsyncHTTPTransport(uds=self.socket_path))
+        return openai.AsyncOpenAI(**{**kwargs, "http_client": client})
+
+    def load_model(self, *args: Any, **kwargs: Any) -> openai.OpenAI:
+        """A synchronous ``openai.OpenAI`` client connected to the in-process server's socket."""
+        library = library_of(openai.DefaultHttpxClient)
+        assert library is not None
+        client = openai.DefaultHttpxClient(transport=library.HTTPTransport(uds=self.socket_path))
+        return openai.OpenAI(**{**self._sdk_kwargs(self._server.key), "http_client": client})
+
+    # -- per-call token cap, deadline and speed ---------------------------------------------------------------------
+    def _max_tokens_for(self, schema: type[BaseModel] | None, prompt: str) -> int | None:
+        """:attr:`max_tokens`, raised for a structured reply that may need more: to :data:`TOKENS_PER_ITEM` tokens
+        per list item the schema requires (``minItems``, as the structured layer sends for one verdict per
+        statement: llama.cpp's grammar will not let the reply end before them, so a lower cap guarantees a cut
+        reply), and to the prompt's size (a statement list of a long text is as long as the text; a reply longer
+        than its whole prompt is a model that does not stop, which the cap is for)."""
+        if self.max_tokens is None or schema is None:
+            return self.max_tokens
+        items = required_items(schema)
+        return max(self.max_tokens, 64 + TOKENS_PER_ITEM * items if items else 0, len(prompt) // 3)
+
+    def _call_policy(self, body: Mapping[str, Any]) -> RetryPolicy:
+        if not self._adaptive:
+            return self.retry_policy
+        prompt = sum(estimate_tokens(str(m.get("content", ""))) for m in body.get("messages", []))
+        rf = body.get("response_format")
+        if isinstance(rf, dict) and rf.get("type") == "json_schema":
+            prompt += estimate_tokens(str(rf))  # llama.cpp builds a grammar from it; its size costs time too
+        cap = body.get("max_tokens") or body.get("n_predict")
+        output = int(cap) if isinstance(cap, (int, float)) and cap > 0 else max(1, self.n_ctx - prompt)
+        seconds = round(gguf_server.deadline(self._server.speed, prompt, output))
+        return replace(
+            self.retry_policy,
+            timeout=float(seconds),
+            timeout_note=(
+                f"the deadline for about {prompt} prompt and up to {output} output tokens at this machine's measured "
+                "speed; pass timeout= or set DEEPEVAL_JUDGE_TIMEOUT for a fixed one"
+            ),
+        )
+
+    def _on_reply(self, data: Mapping[str, Any]) -> None:
+        self._server.speed.observe(data.get("timings"))
+
+    async def _attempt(self, body: dict[str, Any], policy: RetryPolicy, *, tools: bool = False) -> Any:
+        if self._closed.is_set():
+            raise ConfigurationError(f"{self.get_model_name()} has been closed; make a new GGUFModel")
+        with self._server.request():
+            return await super()._attempt(body, policy, tools=tools)
+
+    # -- life cycle ----------------------------------------------------------------------------------------------
     def close(self) -> None:
-        """Stop the embedded server and free the weights (idempotent)."""
-        with self._server_lock:
-            server, self._server = self._server, None
-        del server
+        """Stop using the server: the last judge on it stops it (after at most ``close_wait`` seconds of requests in
+        flight; a server still busy then is left running until exit, with a warning). Idempotent; a call after it
+        raises ``ConfigurationError``."""
+        self._closed.set()
+        self._release()
 
     def __enter__(self) -> GGUFModel:
         return self

@@ -15,21 +15,21 @@ import inspect
 import threading
 import warnings
 from collections.abc import Coroutine, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 import openai
 from pydantic import BaseModel
 
 from deepeval._concurrency import run_sync
+from deepeval.config.log_redaction import install_log_redaction
 from deepeval.config.redaction import (
     SplitURL,
-    install_log_redaction,
     split_url,
     split_url_cached,
 )
 from deepeval.config.redaction import display_url as display_url  # kept importable from here
-from deepeval.errors import JudgeError, StructuredOutputError
+from deepeval.errors import ErrorKind, JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.http.errors import (
     int_or_none,
@@ -54,7 +54,7 @@ from deepeval.models.llms.response_format import (
 )
 from deepeval.models.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
 from deepeval.models.pricing import Price
-from deepeval.models.structured import run_ladder
+from deepeval.models.structured import CutReply, run_ladder
 from deepeval.models.usage import record_llm_request, record_usage
 
 #: stale keep-alive connections skipped per request (the SDK's default pool holds at most 1,000)
@@ -70,6 +70,10 @@ class _Reply:
     tokens: list[TokenLogprob]
     input_tokens: int | None
     output_tokens: int | None
+    #: the reply's ``choices[0].message`` as the server sent it
+    message: dict[str, Any] = field(default_factory=dict)
+    #: the server stopped at the token cap (``finish_reason: "length"``)
+    cut: bool = False
 
 
 class OpenAICompatibleLLM(DeepEvalBaseLLM):
@@ -229,10 +233,24 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 f"judge {self.get_model_name()}: the server returned no token log-probabilities "
                 "(it may not support logprobs)",
                 model=self.get_model_name(),
-                kind="invalid_output",
+                kind=ErrorKind.invalid_output,
             )
         completion = LogprobCompletion(reply.text, reply.tokens, reply.input_tokens, reply.output_tokens)
         return completion, self._cost(reply)
+
+    async def a_chat(self, messages: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
+        """One chat-completions request with these OpenAI-style ``messages`` and request ``fields`` (``tools=``...),
+        through this client's key handling, retries, limiter and usage accounting (one ``llm_calls``): the reply's
+        ``choices[0].message`` as sent (``content``; ``tool_calls`` when the model called tools, then ``content``
+        may be None). ``temperature`` is sent as for every call unless ``fields`` sets it.
+
+        Raises:
+            JudgeError: as every call (kind connection, timeout, rate_limit, auth, bad_request, server...), or
+                ``invalid_output`` for a reply with neither content nor tool calls.
+        """
+        record_llm_request()
+        reply = await self._send({"model": self.name, "messages": list(messages), **fields}, tools=True)
+        return reply.message
 
     async def aclose(self) -> None:
         """Close the HTTP client this object opened on the running loop (others go when their loop closes)."""
@@ -274,6 +292,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         wrapper around the public methods (the Ray rate limiter) sees that call once."""
         record_llm_request()
         reply = await self._structured_call(prompt, schema)
+        if reply.cut:  # the ladder must not repair a cut-off reply into a shorter one as if it were whole
+            return CutReply(reply.text, reply.output_tokens), self._cost(reply)
         return reply.text, self._cost(reply)
 
     async def _structured_call(self, prompt: str, schema: type[BaseModel]) -> _Reply:
@@ -285,6 +305,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 if exc.status_code == 400 and rung < len(RUNGS) - 1 and _blames(exc, "response_format"):
                     with self._lock:
                         self._rung = max(self._rung, rung + 1)
+                    record_llm_request()  # the resend on the next rung is a request the server sees
                     continue
                 raise
 
@@ -307,17 +328,27 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 content = prompt + schema_instruction(schema)
         request["messages"] = [{"role": "user", "content": content}]
         request.update(extra or {})
-        if self.max_tokens is not None:
-            request.setdefault(self.max_tokens_param, self.max_tokens)
+        cap = self._max_tokens_for(schema if rung is not None else None, content)
+        if cap is not None:
+            request.setdefault(self.max_tokens_param, cap)
         request.update(self.generation_kwargs)
+        return await self._send(request)
+
+    async def _send(self, request: dict[str, Any], *, tools: bool = False) -> _Reply:
+        """``request`` under the retry policy, resent once without ``temperature`` when the server refuses it."""
         while True:
             body = dict(request)
-            if self._send_temperature and "temperature" not in self.generation_kwargs:
+            if (
+                self._send_temperature
+                and "temperature" not in self.generation_kwargs
+                and "temperature" not in request
+            ):
                 body["temperature"] = self.temperature
+            policy = self._call_policy(body)
             try:
                 reply = await call_with_retries(
-                    lambda body=body: self._attempt(body),  # type: ignore[misc]
-                    policy=self.retry_policy,
+                    lambda body=body, policy=policy: self._attempt(body, policy, tools=tools),  # type: ignore[misc]
+                    policy=policy,
                     model=self.get_model_name(),
                     limiter=self.limiter,
                 )
@@ -326,15 +357,30 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                     exc.status_code == 400
                     and "temperature" in body
                     and "temperature" not in self.generation_kwargs
+                    and "temperature" not in request
                     and _blames(exc, "temperature")
                 ):
                     self._send_temperature = False  # e.g. reasoning models accept only their default
+                    record_llm_request()  # the resend without it is a request the server sees
                     continue
                 raise
             record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
             return reply
 
-    async def _attempt(self, body: dict[str, Any]) -> _Reply:
+    def _max_tokens_for(self, schema: type[BaseModel] | None, prompt: str) -> int | None:
+        """The token cap of one request for ``schema`` (None: a plain-text or logprob call) with this ``prompt``:
+        :attr:`max_tokens`; a subclass may raise it for a request that needs a longer reply (the GGUF judge does)."""
+        return self.max_tokens
+
+    def _call_policy(self, body: Mapping[str, Any]) -> RetryPolicy:
+        """The retry policy (per-attempt deadline included) of one request with this ``body``: the client's own
+        policy; a subclass may size the deadline to the request (the GGUF judge does)."""
+        return self.retry_policy
+
+    def _on_reply(self, data: Mapping[str, Any]) -> None:
+        """Called with every successful reply body (a subclass may read server timings from it)."""
+
+    async def _attempt(self, body: dict[str, Any], policy: RetryPolicy, *, tools: bool = False) -> _Reply:
         name = self.get_model_name()
         if self._api_key.malformed:
             raise malformed_key_error(f"judge {name}", model=name)
@@ -345,7 +391,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             # TypedDicts (~0.6 ms of CPU per call, most of the client's time in a burst of concurrent calls) to
             # transform fields our plain JSON body never has. Auth, headers, timeout and errors are the same; the
             # reply comes back as text, which :meth:`_parse` reads.
-            text = await self._post(client, body)
+            text = await self._post(client, body, policy.timeout)
         except openai.APIStatusError as exc:
             raise self._status_error(exc) from None
         except RuntimeError as exc:
@@ -357,7 +403,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                     "on and cannot serve another (each evaluate()/measure() call runs on its own loop); use "
                     "a_evaluate()/a_measure() on one loop, or pass no http_client",
                     model=name,
-                    kind="bad_request",
+                    kind=ErrorKind.bad_request,
                 ) from None
             raise
         except Exception as exc:
@@ -366,12 +412,13 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 label=f"judge {name}",
                 model=name,
                 base_url=display_url(self.base_url),
-                timeout=self.retry_policy.timeout,
+                timeout=policy.timeout,
+                timeout_note=policy.timeout_note,
             )
             if mapped is None:
                 raise
             raise mapped from None
-        return self._parse(text)
+        return self._parse(text, tools=tools)
 
     def _status_error(self, exc: openai.APIStatusError) -> JudgeError:
         """OpenAI's error body (``{"error": {"message", "code", "param"}}``, or a bare ``message`` / ``detail``)
@@ -390,12 +437,12 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             param=_str_or_none(inner.get("param")),
         )
 
-    async def _post(self, client: openai.AsyncOpenAI, body: dict[str, Any]) -> str:
+    async def _post(self, client: openai.AsyncOpenAI, body: dict[str, Any], timeout: float) -> str:
         """One POST; with a caller's httpx ``http_client``, keep-alive connections it opened on an event loop that
         has since closed are skipped. Each fails with "Event loop is closed" before anything is sent, and the
         pool drops it, so the request is simply sent again (up to the SDK's pool size, 1,000): one run of 20
         concurrent calls leaves 20 such connections, more than the retry budget would absorb."""
-        options: Any = {"timeout": self.retry_policy.timeout + 1.0, "security": {"bearer_auth": True}}
+        options: Any = {"timeout": timeout + 1.0, "security": {"bearer_auth": True}}
         for _ in range(_STALE_CONNECTIONS_MAX):
             try:
                 return await client.post("/chat/completions", cast_to=str, body=body, options=options)
@@ -408,11 +455,12 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             "closed (an httpx.AsyncClient shared across evaluate() calls); retrying",
             model=name,
             retryable=True,
-            kind="connection",
+            kind=ErrorKind.connection,
         )
 
-    def _parse(self, text: str) -> _Reply:
-        """Read a successful (2xx) chat-completions reply body."""
+    def _parse(self, text: str, *, tools: bool = False) -> _Reply:
+        """Read a successful (2xx) chat-completions reply body (with ``tools``, a message that only calls tools
+        is a reply too)."""
         name = self.get_model_name()
         data = read_json(text, label=f"judge {name}", model=name, base_url=display_url(self.base_url))
         try:
@@ -424,25 +472,32 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 f"{sorted(data) if isinstance(data, dict) else type(data).__name__})",
                 model=name,
                 retryable=True,
-                kind="server",
+                kind=ErrorKind.server,
             ) from None
         content = message.get("content") if isinstance(message, dict) else None
+        if content is None and tools and isinstance(message, dict) and message.get("tool_calls"):
+            content = ""
         if content is None:
             refusal = message.get("refusal") if isinstance(message, dict) else None
             why = f"refused: {str(refusal)[:200]}" if refusal else "returned no content"
-            raise JudgeError(f"judge {name} {why}", model=name, kind="invalid_output")
+            raise JudgeError(f"judge {name} {why}", model=name, kind=ErrorKind.invalid_output)
         try:
             tokens = parse_logprobs(choice.get("logprobs"))
         except ValueError as exc:
             raise JudgeError(
-                f"judge {name}: malformed logprobs in the reply ({exc})", model=name, kind="invalid_output"
+                f"judge {name}: malformed logprobs in the reply ({exc})",
+                model=name,
+                kind=ErrorKind.invalid_output,
             ) from None
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        self._on_reply(data)
         return _Reply(
             text=str(content),
             tokens=tokens,
             input_tokens=int_or_none(usage.get("prompt_tokens")),
             output_tokens=int_or_none(usage.get("completion_tokens")),
+            message=message,
+            cut=choice.get("finish_reason") == "length",
         )
 
     # -- plumbing ----------------------------------------------------------------------------------------------
@@ -481,7 +536,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         return JudgeError(
             f"judge {self.get_model_name()}: no {self.provider} API key; set OPENAI_API_KEY or pass api_key=",
             model=self.get_model_name(),
-            kind="auth",
+            kind=ErrorKind.auth,
         )
 
     def _new_private_async_client(self) -> openai.AsyncOpenAI:

@@ -25,7 +25,7 @@ class OpenAIModel(OpenAICompatibleLLM):
 
     Args:
         model: model id; default ``OPENAI_MODEL_NAME``, else ``gpt-5.4``.
-        api_key: default ``OPENAI_API_KEY``. Without one, calls raise ``JudgeError(kind="auth")`` (construction
+        api_key: default ``OPENAI_API_KEY``. Without one, calls raise ``JudgeError(kind=ErrorKind.auth)`` (construction
             does not fail, so ``import`` and configuration never need a key).
         base_url: default ``OPENAI_BASE_URL``, else the SDK's default (api.openai.com).
         temperature: default 0 (dropped automatically if the model rejects it).

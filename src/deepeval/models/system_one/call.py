@@ -32,7 +32,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from deepeval.config.settings import redact
-from deepeval.errors import DeepEvalError, SystemOneError
+from deepeval.errors import DeepEvalError, ErrorKind, SystemOneError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.system_one.schema import Questions, SystemOneAnswers
 
@@ -80,7 +80,7 @@ def check_decision(result: Any, model: Any) -> tuple[SystemOneAnswers, float | N
             f"System One model {name}: decide() must return {EXPECTED_RETURN}, i.e. SystemOneAnswers and the "
             f"cost in USD or None (a bare SystemOneAnswers is accepted too); it returned {problem}",
             model=name,
-            kind="server",
+            kind=ErrorKind.server,
         )
     return answers, None if cost is None else float(cost)
 
@@ -91,11 +91,11 @@ def wrap_model_exception(err: BaseException, model: Any) -> BaseException:
         return err
     name = model_name(model)
     if isinstance(err, (TimeoutError, asyncio.TimeoutError)):
-        kind, retryable = "timeout", True
+        kind, retryable = ErrorKind.timeout, True
     elif isinstance(err, OSError):
-        kind, retryable = "connection", True
+        kind, retryable = ErrorKind.connection, True
     else:
-        kind, retryable = "server", False
+        kind, retryable = ErrorKind.server, False
     detail = redact(str(err)) or "(no message)"
     wrapped = SystemOneError(
         f"System One model {name} raised {type(err).__name__}: {detail}",

@@ -24,15 +24,21 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from deepeval._concurrency import run_sync
+from deepeval.config.log_redaction import install_log_redaction
 from deepeval.config.redaction import (
     SplitURL,
     display_url,
-    install_log_redaction,
     split_url,
     split_url_cached,
 )
-from deepeval.config.settings import Settings, get_settings, redact
-from deepeval.errors import JudgeError, RequestTooLargeError, SystemOneError, UnsupportedQuestionError
+from deepeval.config.settings import get_settings, redact
+from deepeval.errors import (
+    ErrorKind,
+    JudgeError,
+    RequestTooLargeError,
+    SystemOneError,
+    UnsupportedQuestionError,
+)
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.http.errors import (
     int_or_none,
@@ -48,6 +54,7 @@ from deepeval.models.http.retry import RetryPolicy, call_with_retries
 from deepeval.models.http.secrets import Secret, check_base_url
 from deepeval.models.http.tls import library_of, shared_context
 from deepeval.models.http.transport import system_one_client_class, transport_setting
+from deepeval.models.system_one.names import DEFAULT_MODEL, typesafe_model_name
 from deepeval.models.system_one.schema import (
     ChoiceAnswer,
     ChoiceQuestion,
@@ -62,16 +69,9 @@ from deepeval.models.usage import record_usage
 
 T = TypeVar("T")
 
-DEFAULT_MODEL = "jev-latest"
 DEFAULT_BASE_URL = "https://api.typesafe.ai"
 #: USD per input token ($0.042 per million); output tokens are free.
 DEFAULT_COST_PER_INPUT_TOKEN = 0.042e-6
-
-
-def typesafe_model_name(model: str | None, settings: Settings) -> str:
-    """The name a :class:`TypeSafeModel` built with ``model`` reports before its first reply: ``model``, else
-    ``TYPESAFE_MODEL_NAME``, else :data:`DEFAULT_MODEL` (metrics name the judge from settings with it)."""
-    return model or settings.get("TYPESAFE_MODEL_NAME") or DEFAULT_MODEL
 
 
 #: token budgets (estimated tokens = ceil(chars / 3))
@@ -176,7 +176,7 @@ def parse_answers(
             f"System One model {model}: the reply has no 'answers' object (fields present: {fields})",
             model=model,
             retryable=True,
-            kind="server",
+            kind=ErrorKind.server,
         )
     raw: dict[str, Any] = data["answers"]
     nouls: dict[str, NoulAnswer] = {}
@@ -229,7 +229,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
 
     Args:
         model: default ``TYPESAFE_MODEL_NAME``, else ``jev-latest``.
-        api_key: default ``TYPESAFE_API_KEY``; without one, calls raise ``SystemOneError(kind="auth")``
+        api_key: default ``TYPESAFE_API_KEY``; without one, calls raise ``SystemOneError(kind=ErrorKind.auth)``
             (construction does not fail).
         base_url: default ``TYPESAFE_BASE_URL``, else ``https://api.typesafe.ai``.
         cost_per_input_token: USD per input token; default ``TYPESAFE_COST_PER_INPUT_TOKEN``, else 0.042e-6.
@@ -331,7 +331,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
             raise SystemOneError(
                 f"System One model {name}: no TypeSafe API key; set TYPESAFE_API_KEY or pass api_key=",
                 model=name,
-                kind="auth",
+                kind=ErrorKind.auth,
             )
         content = _dumps(body).encode()
 

@@ -42,13 +42,13 @@ worker's environment.
 from __future__ import annotations
 
 import math
-import os
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deepeval.config.environment import process_env
 from deepeval.errors import ConfigurationError, DeepEvalError
 from deepeval.evaluate.backends.ray.options import RateLimit
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
@@ -189,7 +189,7 @@ def init_address(config: RayConfig) -> str | None:
     """The ``address`` for ``ray.init``: ``config.address``; for None, ``RAY_ADDRESS`` when set, else ``"local"``.
     ``ray.init(address=None)`` would also join a cluster another process started with ``ray start`` on this
     machine (and then refuse ``num_cpus``), where None is documented to start a local cluster."""
-    if config.address is not None or os.environ.get("RAY_ADDRESS"):
+    if config.address is not None or process_env("RAY_ADDRESS"):
         return config.address
     return "local"
 
@@ -256,7 +256,7 @@ async def run_on_ray(
     error_config: ErrorConfig,
     repeat: int,
     cache_path: Path | None,
-    on_row: Callable[[MetricData], None] | None,
+    on_row: Callable[[MetricData, int], None] | None,
     config: RayConfig | None = None,
 ) -> RayRunOutput:
     """Run every metric on every test case on Ray; rows in input order (see the module docstring).
@@ -322,7 +322,7 @@ def _drive(
     error_config: ErrorConfig,
     repeat: int,
     cache_path: Path | None,
-    on_row: Callable[[MetricData], None] | None,
+    on_row: Callable[[MetricData, int], None] | None,
     config: RayConfig,
 ) -> RayRunOutput:
     import uuid
@@ -374,24 +374,30 @@ def _drive(
             limits=dict(config.rate_limits),
         )
 
-    slots: list[tuple[list[MetricData], bool] | None] = [None] * len(cases)
+    slots: list[tuple[list[MetricData], bool, list[MetricData]] | None] = [None] * len(cases)
     done: dict[int, BlockResult] = {}
     failed: dict[int, str] = {}
     in_flight: dict[Any, int] = {}
     pending = list(enumerate(blocks))[::-1]
 
-    def accept(block_id: int, rows: list[list[MetricData]], success: list[bool]) -> None:
+    def accept(
+        block_id: int,
+        rows: list[list[MetricData]],
+        success: list[bool],
+        skipped: list[list[MetricData]] | None = None,
+    ) -> None:
         start, stop = blocks[block_id]
         if len(rows) != stop - start:
             raise RuntimeError(f"block {block_id} returned {len(rows)} test cases, expected {stop - start}")
-        for k, (row, ok) in enumerate(zip(rows, success, strict=True)):
+        left_out = skipped if skipped is not None else [[] for _ in rows]
+        for k, (row, ok, left) in enumerate(zip(rows, success, left_out, strict=True)):
             if slots[start + k] is not None:
                 raise RuntimeError(f"test case {start + k} was delivered twice")
-            slots[start + k] = (row, ok)
+            slots[start + k] = (row, ok, left)
             if on_row is not None:
                 for m in row:
                     for _ in range(repeat):  # the progress total counts repetitions
-                        on_row(m)
+                        on_row(m, start + k)
 
     try:
         while pending or in_flight:
@@ -419,7 +425,7 @@ def _drive(
                     accept(block_id, *_failed_rows(metrics, cases[start:stop], message))
                     continue
                 done[block_id] = result
-                accept(block_id, result.rows, result.success)
+                accept(block_id, result.rows, result.success, result.skipped)
     finally:
         for ref in in_flight:
             ray.cancel(ref, force=True)
@@ -429,7 +435,9 @@ def _drive(
     missing = [i for i, s in enumerate(slots) if s is None]
     if missing:  # cannot happen when every block was accepted; never return a result with holes
         raise RuntimeError(f"Ray backend lost test cases {missing[:10]} (of {len(missing)})")
-    test_results = [test_result(i, cases[i], slot[0]) for i, slot in enumerate(slots) if slot is not None]
+    test_results = [
+        test_result(i, cases[i], slot[0], slot[2]) for i, slot in enumerate(slots) if slot is not None
+    ]
     workers = _worker_stats(done.values())
     extras = {
         "backend": "ray",

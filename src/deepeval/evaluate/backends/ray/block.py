@@ -40,8 +40,9 @@ class BlockSpec:
 
 @dataclass
 class BlockResult:
-    """Rows of one block: ``rows[k]`` are the metric rows of test case ``start + k`` (metric order) and
-    ``success[k]`` its verdict. ``worker`` identifies the process (``pid``, ``node``, peak ``max_rss_mb``)."""
+    """Rows of one block: ``rows[k]`` are the metric rows of test case ``start + k`` (metric order),
+    ``success[k]`` its verdict and ``skipped[k]`` its left-out rows (``TestResult.skipped_metrics``). ``worker``
+    identifies the process (``pid``, ``node``, peak ``max_rss_mb``)."""
 
     block_id: int
     start: int
@@ -50,6 +51,7 @@ class BlockResult:
     cache_hits: int
     system_one_batches: int
     worker: dict[str, Any]
+    skipped: list[list[MetricData]] | None = None
 
 
 def _peak_rss_mb() -> float:
@@ -125,6 +127,7 @@ def run_block(
         start=spec.start,
         rows=[t.metrics_data for t in out.test_results],
         success=[t.success for t in out.test_results],
+        skipped=[t.skipped_metrics or [] for t in out.test_results],
         cache_hits=out.cache_hits,
         system_one_batches=out.system_one_batches,
         worker={"pid": os.getpid(), "node": _node_id(), "max_rss_mb": round(_peak_rss_mb(), 1)},

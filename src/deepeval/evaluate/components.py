@@ -1,0 +1,658 @@
+"""Component-level evaluation: ``EvaluationDataset.evals_iterator()`` and ``EvaluationDataset.evaluate(task)``.
+
+The loop deepeval's docs teach::
+
+    for golden in dataset.evals_iterator():                      # run_async=True (the default)
+        task = asyncio.create_task(my_app(golden.input))          # an async app ...
+        dataset.evaluate(task)
+    for golden in dataset.evals_iterator(async_config=AsyncConfig(run_async=False)):
+        my_app(golden.input)                                      # ... or a sync one, one golden at a time
+
+1. The iterator yields each golden. While the loop body runs, the golden is current
+   (:func:`deepeval.dataset.get_current_golden`) and every trace an ``@observe``-decorated call starts is tied to it
+   (:func:`deepeval.tracing.bind_evaluation`). With ``run_async=True``, ``asyncio.create_task`` called from the loop
+   body outside a running event loop puts the coroutine on the iterator's own loop (as deepeval does), and
+   ``dataset.evaluate(task_or_coroutine)`` registers it; after the last golden those tasks run to completion, at
+   most ``max_concurrent`` at once.
+2. After the loop, test cases are built from the traces, as deepeval 4.3.1 builds them: one per golden (input: the
+   golden's; output, expected output, contexts and tools: the trace's, set by ``update_current_trace``, the output
+   defaulting to what the top ``@observe`` call returned), measured with the trace-level metrics
+   (``evals_iterator(metrics=...)``, else ``update_current_trace(metrics=...)``); and one per span that has metrics
+   (``@observe(metrics=...)`` / ``update_current_span(metrics=...)``), from the span's fields (set by
+   ``update_current_span(test_case=...)``, else its arguments and return value), named by the span.
+3. Every test case is measured in one run of the same runner as ``evaluate()`` (fresh metric copies, cache,
+   ``max_concurrent``, errors, exports); the :class:`~deepeval.evaluate.results.EvaluationResult` (golden results,
+   then their spans' results, spans grouped by type as deepeval lists them: base, agent, llm, retriever, tool) is
+   the generator's return value (``StopIteration.value``, as deepeval), the latest run
+   (``deepeval.test_run.global_test_run_manager.get_latest_test_run_data()``) and, with ``results_folder``, the
+   JSON and HTML report. Traces stay in :data:`deepeval.tracing.trace_manager`; nothing is posted.
+
+Deliberate differences from deepeval 4.3.1 (README, "Component-level evaluation"): each span is measured with its
+own metric copy (deepeval's async path measures one shared metric object concurrently, so its span rows showed
+another span's score); a span's result has ``success`` from its rows (deepeval: always False); nothing is dropped
+silently: a span left with no rows under ``skip_on_missing_params`` keeps its result (its metrics in
+``skipped_metrics``), a span with metrics but nothing to build a test case from, and trace-level metrics of a golden
+that recorded no trace, give error rows; a span that raised gives rows that failed with that reason (as deepeval)
+and its golden fails with it; golden names are ``test_case_<i>`` from 0 in both forms (deepeval's sync path counts
+from 1) and show the app's output; metric errors raise after the whole run (an ``EvaluationError`` that is also the
+first error's class, with every row in ``.result``) instead of at the next golden.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as _dt
+import inspect
+import logging
+import threading
+import time
+import uuid
+import warnings
+from collections.abc import Awaitable, Coroutine, Generator, Iterator, Sequence
+from contextvars import ContextVar, Token
+from dataclasses import dataclass, field
+from typing import Any
+
+from deepeval.contextvars import reset_current_golden, set_current_golden
+from deepeval.errors import DeepEvalError, NoMetricsError
+from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
+from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult, case_status
+from deepeval.tracing import BaseSpan, Trace, TraceSpanStatus, bind_evaluation, has_metrics, unbind_evaluation
+
+logger = logging.getLogger(__name__)
+
+#: how deepeval orders span results after each golden's: by span type, then in call order
+SPAN_ORDER = ("base", "agent", "llm", "retriever", "tool")
+
+
+class TraceCollector:
+    """The finished traces of one ``evals_iterator()`` run, by golden index (thread-safe: traces finish in the
+    loop body, in tasks on the iterator's loop, or in threads that copied the context)."""
+
+    def __init__(self, n_goldens: int) -> None:
+        self._lock = threading.Lock()
+        self.traces: list[list[Trace]] = [[] for _ in range(n_goldens)]
+
+    def add_trace(self, index: int, trace: Trace) -> None:
+        with self._lock:
+            self.traces[index].append(trace)
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+class TaskDispatch:
+    """The async form's event loop: the coroutines of the loop body, run after the last golden, at most
+    ``max_concurrent`` at once. Not running until :meth:`run`, so tasks created on it wait (and keep the context,
+    golden included, of the line that created them)."""
+
+    def __init__(self, max_concurrent: int) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.tasks: list[asyncio.Task[Any]] = []
+        self.owner = threading.get_ident()
+        self._limit = max_concurrent
+        self._semaphore: asyncio.Semaphore | None = None
+
+    def schedule(self, coro: Coroutine[Any, Any, Any], **kwargs: Any) -> asyncio.Task[Any]:
+        task = self.loop.create_task(self._bounded(coro), **kwargs)
+        self.tasks.append(task)
+        return task
+
+    async def _bounded(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        if self._semaphore is None:
+            self._semaphore = asyncio.Semaphore(self._limit)
+        async with self._semaphore:
+            return await coro
+
+    def run(self) -> list[BaseException]:
+        """Run every task to completion; the exceptions they raised (the app's errors), in task order."""
+        if not self.tasks:
+            return []
+        gathered = self._drive(asyncio.gather(*self.tasks, return_exceptions=True))
+        return [r for r in gathered if isinstance(r, BaseException)]
+
+    def _drive(self, work: Awaitable[Any]) -> Any:
+        """``run_until_complete`` here, or on a helper thread when this thread already runs a loop (Jupyter)."""
+        if not _loop_running():
+            try:
+                return self.loop.run_until_complete(work)
+            except BaseException:  # Ctrl-C: stop the app's tasks before passing it on
+                self._cancel_all()
+                raise
+        box: list[Any] = []
+        failure: list[BaseException] = []
+
+        def target() -> None:
+            try:
+                box.append(self.loop.run_until_complete(work))
+            except BaseException as err:  # handed to the waiting thread
+                failure.append(err)
+
+        thread = threading.Thread(target=target, name="deepeval-evals-iterator", daemon=True)
+        thread.start()
+        thread.join()
+        if failure:
+            raise failure[0]
+        return box[0]
+
+    def _cancel_all(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+
+    def close(self) -> None:
+        """Cancel what never ran (the loop was left early), shut async generators down, close the loop."""
+        loop = self.loop
+        if loop.is_closed():
+            return
+        try:
+            pending = [t for t in self.tasks if not t.done()]
+            if pending and not loop.is_running() and not _loop_running():
+                for t in pending:
+                    t.cancel()
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            if not _loop_running():
+                loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
+
+    @contextlib.contextmanager
+    def patched_create_task(self) -> Iterator[None]:
+        """``asyncio.create_task`` called in the iterating thread with no running loop (where it would raise
+        "no running event loop") schedules on this loop instead, as deepeval's iterator does; every other call is
+        unchanged."""
+        original = asyncio.create_task
+
+        def create_task(coro: Any, **kwargs: Any) -> Any:
+            if threading.get_ident() == self.owner and not _loop_running():
+                return self.schedule(coro, **kwargs)
+            return original(coro, **kwargs)
+
+        asyncio.create_task = create_task
+        try:
+            yield
+        finally:
+            if asyncio.create_task is create_task:
+                asyncio.create_task = original
+
+
+@dataclass
+class _Iteration:
+    """One running ``evals_iterator()``: what ``dataset.evaluate(task)`` needs."""
+
+    dispatch: TaskDispatch | None
+
+    def register(self, obj: Any) -> None:
+        """``dataset.evaluate(obj)`` (see :func:`register_task`)."""
+        if isinstance(obj, asyncio.Future):
+            self._register_future(obj)
+        elif inspect.iscoroutine(obj):
+            if self.dispatch is not None and not _loop_running():
+                self.dispatch.schedule(obj)
+            elif self.dispatch is None and not _loop_running():
+                asyncio.run(obj)  # the sync form: the app runs now, one golden at a time
+            else:
+                obj.close()
+                raise DeepEvalError(_RUNNING_LOOP_HELP)
+        elif inspect.isawaitable(obj):
+            self.register(_awaited(obj))
+        else:
+            raise TypeError(
+                f"EvaluationDataset.evaluate() expects an asyncio Task, Future, coroutine or awaitable (the app "
+                f"call of this golden), got {type(obj).__name__}"
+            )
+
+    def _register_future(self, future: asyncio.Future[Any]) -> None:
+        if self.dispatch is not None and future.get_loop() is self.dispatch.loop:
+            if isinstance(future, asyncio.Task) and future not in self.dispatch.tasks:
+                self.dispatch.tasks.append(future)
+            return
+        if not future.done():
+            raise DeepEvalError(_RUNNING_LOOP_HELP)
+
+
+_RUNNING_LOOP_HELP = (
+    "EvaluationDataset.evaluate(task): the task belongs to an event loop that is already running (code inside "
+    "`async def`, or a notebook), which the iterator cannot wait for from its synchronous loop. Call the app "
+    "synchronously with evals_iterator(async_config=AsyncConfig(run_async=False)), or `await` it in the loop body "
+    "before the next golden."
+)
+
+
+async def _awaited(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
+
+
+_current: ContextVar[_Iteration | None] = ContextVar("deepeval_evals_iterator", default=None)
+
+
+def register_task(obj: Any) -> None:
+    """``EvaluationDataset.evaluate(task)``: hand the app call of the current golden to the running
+    ``evals_iterator()`` (a Task made by ``asyncio.create_task`` in the loop body is already known to it; a
+    coroutine is scheduled; with ``run_async=False`` a coroutine runs to completion now).
+
+    Raises:
+        DeepEvalError: outside an ``evals_iterator()`` loop, or a task of another, running event loop.
+        TypeError: ``obj`` is not awaitable.
+    """
+    iteration = _current.get()
+    if iteration is None:
+        if inspect.iscoroutine(obj):
+            obj.close()
+        raise DeepEvalError(
+            "EvaluationDataset.evaluate(task) hands the app call of one golden to the running evals_iterator(); "
+            "call it inside `for golden in dataset.evals_iterator(): ...`, with the task of that golden."
+        )
+    iteration.register(obj)
+
+
+# -- the loop ----------------------------------------------------------------------------------------------------
+def iterate(
+    goldens: Sequence[Any],
+    metrics: Sequence[Any] | None = None,
+    hyperparameters: dict[str, Any] | None = None,
+    identifier: str | None = None,
+    display_config: DisplayConfig | None = None,
+    cache_config: CacheConfig | None = None,
+    error_config: ErrorConfig | None = None,
+    async_config: AsyncConfig | None = None,
+) -> Generator[Any, None, EvaluationResult]:
+    """The generator behind :meth:`EvaluationDataset.evals_iterator` (see the module docstring).
+
+    Raises:
+        ValueError: no goldens (when iteration starts, as deepeval).
+        NoMetricsError: no metric anywhere: not in ``metrics``, on no span or trace of the run.
+        TypeError: a metric that is not a ``BaseMetric``.
+        EvaluationError: after the run, when rows errored and ``ignore_errors`` is off (also an instance of the
+            first error's class when possible; ``.result`` holds every row).
+    """
+    from deepeval.evaluate.api import _check_output_folders, process_hyperparameters
+
+    display_config = display_config or DisplayConfig()
+    cache_config = cache_config or CacheConfig()
+    error_config = error_config or ErrorConfig()
+    async_config = async_config or AsyncConfig()
+    if not goldens:
+        raise ValueError("Unable to evaluate dataset with no goldens.")
+    async_config.validate()
+    display_config.display()
+    _check_output_folders(display_config)
+    trace_metrics = _checked_metrics(metrics, "evals_iterator(metrics=...)")
+    hyper = process_hyperparameters(hyperparameters)
+    started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+
+    collector = TraceCollector(len(goldens))
+    dispatch = TaskDispatch(async_config.max_concurrent) if async_config.run_async else None
+    iteration = _Iteration(dispatch)
+    app_errors: list[str] = []
+    try:
+        with dispatch.patched_create_task() if dispatch is not None else contextlib.nullcontext():
+            for index, golden in enumerate(goldens):
+                tokens = _enter(iteration, collector, index, golden)
+                try:
+                    yield golden
+                finally:
+                    _leave(tokens)
+        if dispatch is not None:
+            app_errors = [_describe(err) for err in dispatch.run()]
+    finally:
+        if dispatch is not None:
+            dispatch.close()
+    return _evaluate(
+        goldens,
+        collector.traces,
+        trace_metrics,
+        _Run(
+            display_config,
+            cache_config,
+            error_config,
+            async_config,
+            identifier,
+            hyper,
+            started,
+            t0,
+            app_errors,
+        ),
+    )
+
+
+_Tokens = tuple[Token[Any], Token[Any], Token[Any]]
+
+
+def _enter(iteration: _Iteration, collector: TraceCollector, index: int, golden: Any) -> _Tokens:
+    return (_current.set(iteration), set_current_golden(golden), bind_evaluation(collector, index))
+
+
+def _leave(tokens: _Tokens) -> None:
+    current, golden, binding = tokens
+    unbind_evaluation(binding)
+    try:
+        reset_current_golden(golden)
+        _current.reset(current)
+    except ValueError:  # the loop body switched contexts: clear them in this one
+        set_current_golden(None)
+        _current.set(None)
+
+
+def _describe(err: BaseException) -> str:
+    text = str(err).strip()
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _checked_metrics(metrics: Any, where: str) -> list[Any]:
+    from deepeval.metrics.base_metric import BaseMetric
+
+    if metrics is None:
+        return []
+    if isinstance(metrics, BaseMetric):
+        return [metrics]
+    if isinstance(metrics, (str, bytes)) or not isinstance(metrics, (list, tuple)):
+        raise TypeError(
+            f"{where} must be a list of metrics (BaseMetric subclasses), got {type(metrics).__name__}"
+        )
+    for j, m in enumerate(metrics):
+        if not isinstance(m, BaseMetric):
+            raise TypeError(
+                f"{where}[{j}] is a {type(m).__name__}; metrics must subclass deepeval.metrics.BaseMetric "
+                "(a metric collection name is a Confident AI feature, not evaluated here)"
+            )
+    return list(metrics)
+
+
+# -- building the test cases ---------------------------------------------------------------------------------------
+@dataclass
+class _Run:
+    display_config: DisplayConfig
+    cache_config: CacheConfig
+    error_config: ErrorConfig
+    async_config: AsyncConfig
+    identifier: str | None
+    hyperparameters: dict[str, str] | None
+    started: str
+    t0: float
+    app_errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Unit:
+    """One test result to build: a golden's (``span_type`` None) or a span's, its test case (None when it cannot be
+    built) and its metrics. When the metrics cannot be measured, ``not_run`` says why: the error of every row (no
+    test case can be built), or with ``errored`` (the span, or the app, raised) the reason of rows that failed
+    without a score, as deepeval gives an errored span's metrics ``success=False`` and no score."""
+
+    golden_index: int
+    name: str
+    span_type: str | None
+    metrics: list[Any]
+    test_case: Any = None
+    not_run: str | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    errored: bool = False
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else value if isinstance(value, str) else str(value)
+
+
+def _span_type(span: BaseSpan) -> str:
+    return span.type if span.type in SPAN_ORDER else "base"
+
+
+def _walk(spans: Sequence[BaseSpan]) -> Iterator[BaseSpan]:
+    """Spans in call order (depth first, parents before children)."""
+    for span in spans:
+        yield span
+        yield from _walk(span.children)
+
+
+def _trace_output(trace: Trace) -> Any:
+    if trace.output is not None:
+        return trace.output
+    return trace.root_spans[0].output if trace.root_spans else None
+
+
+def _root_error(trace: Trace) -> str | None:
+    for span in trace.root_spans:
+        if span.status is TraceSpanStatus.ERRORED:
+            return f"{span.name!r} raised: {span.error}"
+    return None
+
+
+def _golden_unit(index: int, golden: Any, traces: list[Trace], trace_metrics: list[Any]) -> _Unit:
+    from deepeval.test_case import LLMTestCase
+
+    name = (
+        golden.name
+        if isinstance(getattr(golden, "name", None), str) and golden.name
+        else f"test_case_{index}"
+    )
+    trace = traces[0] if traces else None
+    metrics = trace_metrics or (
+        _checked_metrics(trace.metrics, "update_current_trace(metrics=...)") if trace else []
+    )
+    fields: dict[str, Any] = {"input": golden.input, "metadata": golden.additional_metadata}
+    unit = _Unit(index, name, None, metrics, fields=fields)
+    if trace is None:
+        unit.not_run = (
+            "DeepEvalError: no trace was recorded for this golden: call an @observe-decorated function of your "
+            "app in the body of `for golden in dataset.evals_iterator(): ...`"
+        )
+        return unit
+    error = _root_error(trace)
+    unit.errored = error is not None or trace.status is TraceSpanStatus.ERRORED
+    fields.update(
+        actual_output=_text(_trace_output(trace)),
+        expected_output=trace.expected_output,
+        context=trace.context,
+        retrieval_context=trace.retrieval_context,
+    )
+    if unit.errored:
+        unit.not_run = f"not measured: the app raised ({error or 'trace errored'})"
+        return unit
+    try:
+        unit.test_case = LLMTestCase(
+            input=_text(trace.input) if trace.input is not None else golden.input,
+            actual_output=fields["actual_output"],
+            expected_output=trace.expected_output,
+            context=trace.context,
+            retrieval_context=trace.retrieval_context,
+            tools_called=trace.tools_called,
+            expected_tools=trace.expected_tools,
+            metadata=golden.additional_metadata,
+            comments=getattr(golden, "comments", None),
+            name=name,
+        )
+    except (TypeError, ValueError) as err:
+        unit.not_run = f"{type(err).__name__}: the trace's fields do not make a test case: {err}"
+    return unit
+
+
+def _span_unit(index: int, span: BaseSpan) -> _Unit:
+    from deepeval.test_case import LLMTestCase
+
+    metrics = _checked_metrics(span.metrics, f"the metrics of span {span.name!r}")
+    fields = {
+        "input": _text(span.input),
+        "actual_output": _text(span.output),
+        "expected_output": span.expected_output,
+        "context": span.context,
+        "retrieval_context": span.retrieval_context,
+    }
+    unit = _Unit(index, span.name, _span_type(span), metrics, fields=fields)
+    if span.status is TraceSpanStatus.ERRORED:
+        unit.errored = True
+        unit.not_run = f"not measured: span {span.name!r} raised: {span.error}"
+        return unit
+    if span.llm_test_case is None and span.input in (None, "", {}, []):
+        unit.not_run = (
+            f"DeepEvalError: span {span.name!r} has metrics but no test case: call "
+            "update_current_span(test_case=LLMTestCase(...)) inside it"
+        )
+        return unit
+    try:
+        unit.test_case = LLMTestCase(
+            input=fields["input"],
+            actual_output=fields["actual_output"],
+            expected_output=span.expected_output,
+            context=span.context,
+            retrieval_context=span.retrieval_context,
+            tools_called=span.tools_called,
+            expected_tools=span.expected_tools,
+            name=span.name,
+        )
+    except (TypeError, ValueError) as err:
+        unit.not_run = (
+            f"{type(err).__name__}: the fields of span {span.name!r} do not make a test case: {err}"
+        )
+    return unit
+
+
+def plan_units(goldens: Sequence[Any], traces: list[list[Trace]], trace_metrics: list[Any]) -> list[_Unit]:
+    """Every golden's unit, each followed by the units of its traces' spans that have metrics (by type, then in
+    call order)."""
+    units: list[_Unit] = []
+    for index, golden in enumerate(goldens):
+        units.append(_golden_unit(index, golden, traces[index], trace_metrics))
+        spans = [
+            _span_unit(index, span)
+            for trace in traces[index]
+            for span in _walk(trace.root_spans)
+            if span.metrics
+        ]
+        spans.sort(key=lambda u: SPAN_ORDER.index(u.span_type or "base"))  # stable: call order within a type
+        units.extend(spans)
+    return units
+
+
+def _any_metrics(trace_metrics: list[Any], traces: list[list[Trace]]) -> bool:
+    return bool(trace_metrics) or any(has_metrics(t) for ts in traces for t in ts)
+
+
+# -- measuring -------------------------------------------------------------------------------------------------------
+def _evaluate(
+    goldens: Sequence[Any], traces: list[list[Trace]], trace_metrics: list[Any], run: _Run
+) -> EvaluationResult:
+    from deepeval._concurrency import run_sync
+    from deepeval.evaluate.api import publish, raise_for_errors, run_locally
+
+    if not _any_metrics(trace_metrics, traces):
+        raise NoMetricsError(
+            "evals_iterator() ran your app, but no metrics were declared: none in evals_iterator(metrics=...), "
+            "on an @observe(metrics=...) span, or through update_current_span / update_current_trace(metrics=...) "
+            "(a metric_collection alone is a Confident AI name and is not evaluated). A run with zero metric "
+            "sources has nothing to measure."
+        )
+    units = plan_units(goldens, traces, trace_metrics)
+    measured = [u for u in units if u.test_case is not None and u.metrics]
+    out = run_sync(
+        run_locally(
+            [u.test_case for u in measured],
+            [],
+            run.async_config,
+            run.display_config,
+            run.cache_config,
+            run.error_config,
+            1,
+            case_metrics=[u.metrics for u in measured],
+        )
+    )
+    by_unit = dict(zip(map(id, measured), out.test_results, strict=True))
+    results = [_result(u, by_unit.get(id(u))) for u in units]
+    _roll_up(results, units)
+    extras: dict[str, Any] = {"component_level": True}
+    if run.app_errors:
+        extras["app_errors"] = run.app_errors
+        warnings.warn(
+            f"evals_iterator: {len(run.app_errors)} app task(s) raised; first: {run.app_errors[0]} (their "
+            "goldens' results say so)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    result = EvaluationResult(
+        test_results=results,
+        run_id=uuid.uuid4().hex,
+        identifier=run.identifier,
+        hyperparameters=run.hyperparameters,
+        started_at=run.started,
+        duration_s=time.perf_counter() - run.t0,
+        cache_hits=out.cache_hits,
+        system_one_batches=out.system_one_batches,
+        extras=extras,
+    )
+    publish(result, run.display_config)
+    raise_for_errors(result, run.error_config, out.first_exception)
+    return result
+
+
+def _result(unit: _Unit, measured: TestResult | None) -> TestResult:
+    """The unit's test result: the runner's (renamed and placed), or one whose rows carry ``not_run``."""
+    from deepeval.evaluate.results import exportable_or_placeholder
+    from deepeval.evaluate.rows import unrun_row
+
+    if measured is None:
+        rows: list[MetricData] = []
+        if unit.not_run is not None:
+            rows = [
+                _unmeasured(m, unit.not_run) if unit.errored else unrun_row(m, error=unit.not_run)
+                for m in unit.metrics
+            ]
+        f = unit.fields
+        measured = TestResult(
+            name=unit.name,
+            success=case_status(rows) == "passed",
+            metrics_data=rows,
+            conversational=False,
+            input=f.get("input"),
+            actual_output=f.get("actual_output"),
+            expected_output=f.get("expected_output"),
+            context=exportable_or_placeholder(f.get("context"), "context"),
+            retrieval_context=exportable_or_placeholder(
+                _texts(f.get("retrieval_context")), "retrieval_context"
+            ),
+            metadata=exportable_or_placeholder(f.get("metadata"), "metadata"),
+        )
+    measured.name = unit.name
+    measured.index = unit.golden_index
+    measured.span_type = unit.span_type
+    return measured
+
+
+def _unmeasured(metric: Any, reason: str) -> MetricData:
+    """The row of a metric whose span (or app) raised before it could be measured: failed, no score, the reason."""
+    from deepeval.evaluate.rows import unrun_row
+
+    row = unrun_row(metric, reason=reason)
+    row.skipped, row.success = False, False
+    return row
+
+
+def _texts(items: Any) -> Any:
+    if not isinstance(items, list):
+        return items
+    return [getattr(x, "context", x) for x in items]
+
+
+def _roll_up(results: list[TestResult], units: list[_Unit]) -> None:
+    """Each golden's ``trace_status``: :func:`case_status` over its own rows and its spans' rows; ``failed`` when
+    the app raised and no row says worse; ``skipped`` when nothing at all was measured. ``success`` follows."""
+    groups: dict[int, list[tuple[TestResult, _Unit]]] = {}
+    for r, u in zip(results, units, strict=True):
+        groups.setdefault(u.golden_index, []).append((r, u))
+    for members in groups.values():
+        golden, golden_unit = members[0]
+        rows = [m for r, _ in members for m in r.metrics_data]
+        measured_any = any(r.metrics_data or r.skipped_metrics for r, _ in members)
+        status = case_status(rows) if measured_any else "skipped"
+        if golden_unit.errored and status != "error":
+            status = "failed"
+        golden.trace_status = status
+        golden.success = status == "passed"
+
+
+__all__ = ["SPAN_ORDER", "TaskDispatch", "TraceCollector", "iterate", "plan_units", "register_task"]

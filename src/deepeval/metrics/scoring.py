@@ -1,0 +1,42 @@
+"""Scoring rules shared by the metrics (REFERENCE §2).
+
+* ``strict_mode``: the threshold becomes 1 and any score below 1 becomes 0.
+* ``success`` (:func:`success_of`, the one rule: a metric's ``success`` and ``is_successful()``, its result row,
+  a repeat aggregate, the memory metrics): ``False`` when the metric errored or has no score; ``None`` when the
+  threshold is ``None`` (score-only mode); else ``score >= threshold`` (a minimum, for every metric).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def effective_threshold(threshold: float | None, strict_mode: bool) -> float | None:
+    """1.0 in strict mode, else ``threshold`` (None stays None only outside strict mode)."""
+    return 1.0 if strict_mode else threshold
+
+
+def apply_strict(score: float, strict_mode: bool) -> float:
+    """In strict mode any score below 1 is 0; scores are also clipped to [0, 1]."""
+    score = min(1.0, max(0.0, score))
+    if strict_mode and score < 1.0:
+        return 0.0
+    return score
+
+
+def success_of(score: Any, threshold: Any, *, errored: bool = False) -> bool | None:
+    """See module docstring. A score and threshold that do not compare (a ``TypeError``, as a user metric's score of
+    another type raises) is no success, as in deepeval; any other error of the comparison propagates."""
+    if errored or score is None:
+        return False
+    if threshold is None:
+        return None
+    try:
+        return bool(score >= threshold)
+    except TypeError:
+        return False
+
+
+def ratio(numerator: int, denominator: int, *, empty: float) -> float:
+    """``numerator / denominator``, or ``empty`` when there is nothing to count."""
+    return empty if denominator == 0 else numerator / denominator

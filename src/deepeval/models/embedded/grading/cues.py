@@ -1,0 +1,196 @@
+"""Cues around a value: negated, superseded ("instead of 15"), only wished or considered ("considered York"), one
+candidate among others ("MySQL or PostgreSQL"); the outdated value an answer gives as current (``_stale``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from deepeval.models.embedded.grading.lexicon import _NEGATION, _TOKEN
+from deepeval.models.embedded.grading.matching import (
+    APPROX,
+    EXACT,
+    TokenBag,
+    _entity_present,
+    _match_date,
+    _match_number,
+)
+from deepeval.models.embedded.grading.slots import Slots, extract_slots
+
+# a cue right before a value that makes it the negated or the old one: "not 15", "instead of 15", "from 40 mg"
+_OLD_CUE = re.compile(
+    r"\b(?:not|no\s+longer|never|isn't|wasn't|aren't|instead\s+of|rather\s+than|(?:down|up|reduced|cut\s+down|"
+    r"increased|raised|lowered|changed|moved|switched|revised|corrected|updated|dropped|cut|bumped|pushed|"
+    r"brought\s+forward)?\s*from(?:\s+(?:every|about|around|roughly))?|previously|formerly|originally|initially|replacing|replaces|replaced|"
+    r"superseding|supersedes|was|used\s+to\s+be|old|earlier)\s+(?:the\s+|a\s+|an\s+)?$",
+    re.IGNORECASE,
+)
+
+
+_CUE_WINDOW = 3  # words between the cue and the value ("not the 15 we planned" -> within the window)
+
+
+def _value_marked(text: str, value: str, cue: re.Pattern[str]) -> list[bool]:
+    """For each mention of ``value`` in ``text``: is it preceded, in its clause and within a few words, by ``cue``?"""
+    out: list[bool] = []
+    for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text, flags=re.IGNORECASE):
+        clause = re.split(r"[.;:!?()\n]|,\s|\band\b|\bbut\b", text[: m.start()])[-1]
+        tail = " ".join(clause.split()[-(_CUE_WINDOW + 2) :])
+        out.append(bool(cue.search(tail + " ")))
+    return out
+
+
+_NEG_CUE = re.compile(
+    r"\b(?:not|no\s+longer|never|isn't|wasn't|aren't|weren't|didn't|doesn't|don't|won't|cannot|can't|no)\b"
+    r"(?:\s+\w+){0," + str(_CUE_WINDOW - 1) + r"}\s+$",
+    re.IGNORECASE,
+)
+
+
+def _value_negated(answer: str, value: str) -> bool:
+    """Some mention of ``value`` in ``answer`` follows a negation within its clause ("is not PostgreSQL 16"), and
+    no mention states it plainly."""
+    marks = _value_marked(answer, value, _NEG_CUE)
+    return bool(marks) and all(marks)
+
+
+def marked_old(text: str, value: str) -> bool:
+    """``value`` appears in ``text`` only as a negated or former value ("16, not 15", "now 20 mg (reduced from 40
+    mg)", "moved from 9:30 am"): the text says it is no longer the current one."""
+    marks = _value_marked(text, value, _OLD_CUE)
+    return bool(marks) and all(marks)
+
+
+# a value named only as a past, considered or wished-for one is not the answer's value
+_UNREAL_CUE = re.compile(
+    r"\b(?:consider(?:ed|ing|s)?|thought about|thinking (?:about|of)|think(?:s)? about|might|would like to|"
+    r"wants? to|wanted to|hop(?:e|es|ed|ing) to|plan(?:s|ned|ning)? (?:to|on)|was going to|used to|previously|"
+    r"formerly|once lived|no longer|instead of|rather than|dream(?:s|ed)? of|maybe)\b",
+    re.IGNORECASE,
+)
+
+
+_UNREAL_WINDOW = 5  # words between the cue and the value ("considered moving to York")
+
+
+def _only_as_unreal(value: str, answer: str) -> bool:
+    """Every mention of ``value`` in ``answer`` follows, within its clause and a few words, a cue that makes it a
+    past, considered or wished-for value rather than the current one."""
+    hits = list(re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE))
+    if not hits:
+        return False
+    for m in hits:
+        clause = _CLAUSE.split(answer[: m.start()])[-1]
+        cues = list(_UNREAL_CUE.finditer(clause))
+        cue = cues[-1] if cues else None
+        if cue is None or len(_TOKEN.findall(clause[cue.end() :])) > _UNREAL_WINDOW:
+            return False
+    return True
+
+
+# a hedge: the answer lists the expected value among other candidates ("Either MySQL 8 or PostgreSQL 16.")
+_OR_IDIOM = re.compile(
+    r"\bor\s+(so|more|less|later|earlier|above|below|newer|older|higher|lower|fewer|greater|thereabouts|"
+    r"equivalent|similar|whatever|something|rather|about|around|roughly|approximately|nearly|almost|some)\b",
+    re.IGNORECASE,
+)
+
+
+_CLAUSE = re.compile(r"(?<=[.!?:])\s+|[;\n()\[\]]|\s+(?:-{1,2}|\u2013|\u2014)\s+")
+
+
+_ALTERNATIVE = re.compile(
+    r",\s+|\s+/\s+|\band/or\b|\bor\b|\beither\b|\bperhaps\b|\bmaybe\b|\bpossibly\b|\bprobably\b",
+    re.IGNORECASE,
+)
+
+
+_HEDGE_ITEM_TOKENS = 5  # a candidate in such a list is a short phrase; longer items are prose, not candidates
+
+
+def _hedge_candidates(answer: str, expected: str, e_slots: Slots) -> list[str]:
+    """The other candidates an answer lists beside the expected value with "or" (empty when it commits).
+
+    In a clause that contains "or" (idioms like "or so" / "or later" and restatements like "or about $624k a year"
+    / "or rather X" excluded), the items between ``,`` / ``or`` /
+    ``either`` / ``perhaps`` ... are candidates when short. The answer hedges when one candidate holds an expected
+    value and no other value, and another holds only values the expected answer does not name. A negation ends the
+    list ("PostgreSQL 16, not MySQL 8 or Oracle" commits), and "and" does not split, so "Alice and Bob" for an
+    expected pair is a committed answer.
+    """
+    e_tokens = TokenBag(_TOKEN.findall(expected))
+    for clause in _CLAUSE.split(_OR_IDIOM.sub(" ", answer)):
+        if not re.search(r"\bor\b", clause, re.IGNORECASE):
+            continue
+        with_expected = 0
+        others: list[str] = []
+        for raw in _ALTERNATIVE.split(clause):
+            item = raw.strip(" \t,.!?\"'")
+            if _NEGATION.search(item):
+                break
+            if not item or len(_TOKEN.findall(item)) > _HEDGE_ITEM_TOKENS:
+                continue
+            i_slots = extract_slots(item)
+            i_tokens = TokenBag(_TOKEN.findall(item))
+            hits = (
+                [
+                    _match_number(n, i_slots, item, Slots()) in (EXACT, APPROX)
+                    for n in e_slots.numbers
+                    if not n.alias
+                ]
+                + [_match_date(d, i_slots, Slots()) in (EXACT, APPROX) for d in e_slots.dates]
+                + [_entity_present(e, item, i_tokens) for e in e_slots.entities]
+            )
+            extra = (
+                [
+                    n.text
+                    for n in i_slots.numbers
+                    if not n.alias and _match_number(n, e_slots, expected, Slots()) not in (EXACT, APPROX)
+                ]
+                + [d.text for d in i_slots.dates if _match_date(d, e_slots, Slots()) not in (EXACT, APPROX)]
+                + [e for e in i_slots.entities if not _entity_present(e, expected, e_tokens)]
+            )
+            if any(hits) and not extra:
+                with_expected += 1
+            elif extra and not any(hits):
+                others.append(item)
+        if with_expected and others:
+            return others
+    return []
+
+
+def _negation_near(answer: str, targets: Sequence[str]) -> bool:
+    low = answer.lower()
+    for m in _NEGATION.finditer(low):
+        window = low[max(0, m.start() - 60) : m.end() + 60]
+        if any(t.lower()[:5] in window for t in targets if t):
+            return True
+    return False
+
+
+def _stale(
+    outdated: Sequence[str], answer: str, expected: str, results: list[tuple[str, str, str]]
+) -> str | None:
+    """The superseded value the answer gives as current, or None. The latest value wins whether or not the old one
+    is mentioned too ("PostgreSQL 16, not 15", "now 20 mg (reduced from 40 mg)"), unless the answer marks the latest
+    as the old one and states the old one plainly ("15, not 16")."""
+    current_ok = bool(results) and all(s in (EXACT, APPROX) for _, _, s in results)
+    for old in outdated:
+        o_slots = extract_slots(old)
+        probe = (
+            [n.text for n in o_slots.numbers if not n.alias]
+            + [d.text for d in o_slots.dates]
+            + o_slots.entities
+        )
+        probe = [p for p in probe if p.lower() not in expected.lower()] or [old]
+        present = [p for p in probe if re.search(rf"(?<!\w){re.escape(p)}(?!\w)", answer, re.IGNORECASE)]
+        if not present:
+            continue
+        plain_old = [p for p in present if not marked_old(answer, p)]
+        if not current_ok:
+            if plain_old:
+                return old
+            continue
+        if plain_old and all(marked_old(answer, t) for _, t, _ in results):
+            return old
+    return None

@@ -1,0 +1,155 @@
+"""Word lists, patterns and thresholds of the grading rules (where a threshold was set, on what data, beside it)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import numpy as np
+
+LEVELS_1_TO_5 = [
+    "1: absent, contradicted, or a vague answer that dodges the fact",
+    "2: the fact is addressed but materially wrong",
+    "3: core fact present, a secondary attribute missing",
+    "4: core fact right, a minor detail imprecise",
+    "5: fact correctly and fully captured",
+]
+
+
+#: thresholds on the cosine of e5-small passage embeddings (expected vs answer), set on tests/memory/data/grader_set
+PARAPHRASE_SIM = 0.90
+
+
+RELATED_SIM = 0.85
+
+
+#: the words of the expected answer that an answer with every value leaves out, against the answer: under this
+#: cosine they are a missing attribute ("seat 32A", "every evening": 0.74-0.81), above it a paraphrase ("requests
+#: per minute" for "req/min": 0.90); set on blind-dev
+RESIDUAL_SIM = 0.87
+
+
+#: one missing word against one word of the answer: a synonym at or above this ("job" / "work" 0.93, "minute" /
+#: "min" 0.94; unrelated pairs such as "master" / "marine" 0.89, "gluten-free" / "vegetarian" 0.89)
+SYNONYM_SIM = 0.90
+
+
+#: a claim with no unsupported value but under this share of its words in the transcript is unsupported (1); from
+#: here to 0.4 it is "weakly supported" (2, counted apart from hallucinations in precision reports)
+WEAK_SUPPORT = 0.3
+
+
+#: a hedged time of day within this many minutes of the expected one is approximate ("around 4 pm" for 4:10 pm)
+CLOCK_NEAR_MIN = 15
+
+
+Embedder = Callable[[list[str]], np.ndarray]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# word lists (ours)
+_STOP = frozenset(
+    """a an the and or but if of at by for with about to from in on into onto over under up down out off as is are
+    was were be been being am do does did doing have has had having it its this that these those there here then than
+    so too very just also only even i me my we our us you your he him his she her they them their what which who whom
+    whose when where why how all any both each some such no not nor can could would should will shall may might must
+    one ones thing things something anything stuff bit lot lots get got gets make made really quite rather around
+    through because
+    about approximately roughly nearly almost some kind sort yes yeah ok okay well s t let lets per via""".split()
+)
+
+
+_ABSTAIN = re.compile(
+    r"\b(i\s+(do\s*n[o']?t|don't|can't|cannot|am\s+not\s+sure)\s+(know|recall|remember|say|tell)|"
+    r"not\s+(in|found\s+in|stored\s+in|recorded\s+in|present\s+in)\s+(the\s+)?(memory|notes|wiki|transcript|"
+    r"conversation|record)|no\s+(information|record|mention|data|details?)\b|(was\s+)?never\s+(mentioned|stated|"
+    r"said|discussed)|not\s+(mentioned|stated|specified|discussed|available|known)|unknown|no\s+idea|"
+    r"(cannot|can't|unable\s+to)\s+(find|determine|answer)|n/?a$|none\s+given|not\s+sure)",
+    re.IGNORECASE,
+)
+
+
+_NEGATION = re.compile(
+    r"\b(not|never|no\s+longer|no|none|didn't|doesn't|don't|isn't|wasn't|aren't|weren't|won't|hasn't|haven't|"
+    r"hadn't|can't|cannot|couldn't|neither|nor|without|cancel(?:l?ed)?|dropped|abandoned|rejected)\b",
+    re.IGNORECASE,
+)
+
+
+_HEDGE = re.compile(r"\b(about|around|approximately|roughly|nearly|almost|over|under|some|circa|~)\b", re.I)
+
+
+_YES = re.compile(r"^\s*(yes|yeah|yep|correct|true|indeed|affirmative)\b", re.I)
+
+
+_NO = re.compile(r"^\s*(no|nope|false|not\s+at\s+all|negative)\b", re.I)
+
+
+_MONTH_RE = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+
+
+_DATE_PATTERNS = [
+    re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
+    # day first ("7/5/2023", "07.05.2023"); read month first when the day-first month is impossible ("5/17/2023")
+    re.compile(r"\b(?P<d>\d{1,2})[/.](?P<m>\d{1,2})[/.](?P<y>\d{4})\b"),
+    re.compile(
+        r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+        + _MONTH_RE.replace("(", "(?P<mn>", 1)
+        + r"(?:,?\s+(?P<y>\d{4}))?\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b"
+        + _MONTH_RE.replace("(", "(?P<mn>", 1)
+        + r"\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y>\d{4}))?",
+        re.I,
+    ),
+    re.compile(r"\b" + _MONTH_RE.replace("(", "(?P<mn>", 1) + r"(?:\s+of)?,?\s+(?P<y>\d{4})\b", re.I),
+    re.compile(r"\b(?P<q>q[1-4])(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b", re.I),
+]
+
+
+_MAG = {
+    "k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "mm": 1e6, "mil": 1e6, "million": 1e6, "millions": 1e6,
+    "b": 1e9, "bn": 1e9, "billion": 1e9, "billions": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12,
+    "hundred": 1e2, "dozen": 12.0,
+}  # fmt: skip
+
+
+_CURRENCY_WORDS = {"usd": "usd", "dollars": "usd", "dollar": "usd", "$": "usd", "eur": "eur", "euros": "eur",
+                   "euro": "eur", "€": "eur", "gbp": "gbp", "pounds": "gbp", "£": "gbp"}  # fmt: skip
+
+
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a dozen": 12, "dozen": 12,
+}  # fmt: skip
+
+
+_NUM_RE = re.compile(
+    r"(?P<cur>[$€£])?\s?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?"
+    r"(?P<mag>thousand|millions?|billions?|trillion|mn|mm|mil|bn|tn|k|m|b|t)?\b\.?\s?"
+    r"(?P<unit>usd|dollars?|eur|euros?|gbp|pounds|%|percent|per\s?cent)?",
+    re.I,
+)
+
+
+_BIG = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+_NUM_WORD = "|".join(sorted([*_NUMBER_WORDS, *_BIG], key=len, reverse=True))
+
+
+# a run of number words: "fifty-two thousand", "one thousand five hundred", "two hundred and forty"
+_WORD_NUM_RE = re.compile(rf"\b(?:{_NUM_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_NUM_WORD}))*\b", re.I)
+
+
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*", re.I)
+
+
+_ENTITY = re.compile(r"\b([A-Z][a-zA-Z0-9&'.-]*[a-zA-Z0-9]|[A-Z])(?:\s+[A-Z][a-zA-Z0-9&'-]*[a-zA-Z0-9]?)*")
+
+
+_CAMEL = re.compile(r"\b[a-z]+[A-Z0-9][a-zA-Z0-9]*\b")

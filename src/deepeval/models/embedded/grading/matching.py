@@ -1,0 +1,186 @@
+"""One value of the expected answer against the answer's values (numbers, dates), and word and entity presence
+(:class:`TokenBag`, ``_token_match``, ``_entity_present``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from rapidfuzz import fuzz, process
+
+from deepeval.models.embedded.grading.lexicon import _HEDGE, _STOP, _TOKEN, CLOCK_NEAR_MIN
+from deepeval.models.embedded.grading.slots import _TITLES, DateVal, Number, Slots, _stem
+
+# ---------------------------------------------------------------------------------------------------------------
+# matching
+EXACT, APPROX, MISSING, CONFLICT = "exact", "approx", "missing", "conflict"
+
+
+def _kinds_compatible(a: str, b: str) -> bool:
+    if a == b or "plain" in (a, b):
+        return True
+    return a.startswith("money") and b.startswith("money")
+
+
+def _comparable(n: Number, m: Number) -> tuple[float, float]:
+    """The two values to compare: base units for two quantities (per second for two rates), the number as written
+    when only one side has a unit ("52 minutes" vs "52")."""
+    a, b = n.value, m.value
+    if n.kind.startswith("qty:") != m.kind.startswith("qty:"):
+        a = n.shown if n.shown is not None else a
+        b = m.shown if m.shown is not None else b
+    if n.per and m.per:
+        a, b = a / n.per, b / m.per
+    return a, b
+
+
+def _unit_conflict(n: Number, answer: Slots) -> bool:
+    """The answer gives a quantity of another dimension ("500 ml" for "500 g"): a wrong unit is a wrong value."""
+    return n.kind.startswith("qty:") and any(
+        m.kind.startswith("qty:") and m.kind != n.kind for m in answer.numbers
+    )
+
+
+def _round_sig(x: float, digits: int) -> float:
+    if x == 0:
+        return 0.0
+    return round(x, -int(np.floor(np.log10(abs(x)))) + digits - 1)
+
+
+def _match_number(n: Number, answer: Slots, answer_text: str, question: Slots) -> str:
+    best = MISSING
+    for m in answer.numbers:
+        if not _kinds_compatible(n.kind, m.kind):
+            continue
+        if n.kind == "year" or m.kind == "year":
+            if n.value == m.value:
+                return EXACT
+            continue
+        nv, mv = _comparable(n, m)
+        if n.kind == m.kind == "qty:clock":  # a time of day: the same minute, or a hedged one near it
+            if nv == mv:
+                return EXACT
+            best = APPROX if abs(nv - mv) <= CLOCK_NEAR_MIN and _HEDGE.search(answer_text) else best
+            continue
+        rel = abs(nv - mv) / max(abs(nv), 1e-9)
+        if rel <= 1e-3:
+            return EXACT
+        if rel <= 0.06 and (m.digits < n.digits or _HEDGE.search(answer_text) or n.digits < m.digits):
+            best = APPROX
+        elif rel <= 0.1 and m.digits < n.digits and _round_sig(nv, m.digits) == _round_sig(mv, m.digits):
+            best = APPROX
+    if best == MISSING and _unit_conflict(n, answer):
+        return CONFLICT
+    if best == MISSING:
+        q_values = {x.value for x in question.numbers}
+        if any(
+            _kinds_compatible(n.kind, m.kind)
+            and m.value not in q_values
+            and (m.kind == "year") == (n.kind == "year")
+            for m in answer.numbers
+        ):
+            return CONFLICT
+        if n.kind == "year" and any(d.year and d.year != n.value for d in answer.dates):
+            return CONFLICT
+        if n.kind == "year" and any(d.year == n.value for d in answer.dates):
+            return EXACT
+    return best
+
+
+def _match_date(d: DateVal, answer: Slots, question: Slots) -> str:
+    best = MISSING
+    for a in answer.dates:
+        fields = [(d.year, a.year), (d.month, a.month), (d.day, a.day), (d.quarter, a.quarter)]
+        if any(x is not None and y is not None and x != y for x, y in fields):
+            continue
+        if d.quarter is None and a.quarter is not None and d.month is not None:
+            if (d.month - 1) // 3 + 1 == a.quarter and (d.year is None or a.year in (None, d.year)):
+                best = APPROX
+            continue
+        if all(y is not None for x, y in fields if x is not None):
+            return EXACT
+        if any(x is not None and y is not None for x, y in fields):
+            best = APPROX
+    if best == MISSING:
+        for n in answer.numbers:
+            if n.kind == "year" and d.year is not None:
+                if n.value == d.year:
+                    # a year alone for a day ("in 2022" for "14 March 2022") is vague: it checks nothing asked
+                    best = MISSING if d.day else (APPROX if d.month else EXACT)
+                    if d.day:
+                        break
+                else:
+                    return CONFLICT
+        q_dates = {x.text.lower() for x in question.dates}
+        if best == MISSING and any(a.text.lower() not in q_dates for a in answer.dates):
+            return CONFLICT
+    return best
+
+
+class TokenBag:
+    """Tokens of a text indexed for fast :func:`_token_match` (exact, stem, 4+-character prefix, fuzzy >= 85)."""
+
+    __slots__ = ("long", "prefixes", "stems", "tokens")
+
+    def __init__(self, tokens: Sequence[str]) -> None:
+        low = [t.lower() for t in tokens]
+        self.tokens = frozenset(low)
+        self.stems = frozenset(_stem(t) for t in low)
+        self.prefixes: dict[str, list[str]] = {}
+        for t in self.tokens:
+            if len(t) >= 4:
+                self.prefixes.setdefault(t[:4], []).append(t)
+        self.long = [t for t in self.tokens if len(t) >= 5]
+
+    def match(self, word: str) -> bool:
+        w = word.lower()
+        if w in self.tokens or _stem(w) in self.stems:
+            return True
+        if len(w) >= 4:
+            for lt in self.prefixes.get(w[:4], ()):
+                n = min(len(w), len(lt))
+                if lt.startswith(w[:n]) or w.startswith(lt[:n]):
+                    return True
+        if len(w) >= 5 and self.long:
+            return process.extractOne(w, self.long, scorer=fuzz.ratio, score_cutoff=85) is not None
+        return False
+
+
+def _token_match(word: str, tokens: Sequence[str] | TokenBag) -> bool:
+    bag = tokens if isinstance(tokens, TokenBag) else TokenBag(tokens)
+    return bag.match(word)
+
+
+def _entity_present(entity: str, answer_text: str, answer_tokens: Sequence[str] | TokenBag) -> bool:
+    if entity.lower() in answer_text.lower():
+        return True
+    words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
+    return bool(words) and all(_token_match(w, answer_tokens) for w in words)
+
+
+def _name_in_part(entity: str, answer: str) -> bool:
+    """The answer names a multi-word entity by its last word alone, as its own name ("Dr. Lenz" for "Dr. Hugo
+    Lenz", "Moreau" for "Celeste Moreau"): not preceded by another capitalised word ("Mehmet Demir" is someone
+    else)."""
+    words = entity.split()
+    if len(words) < 2:
+        return False
+    for m in re.finditer(rf"(?<!\w){re.escape(words[-1])}(?!\w)", answer):
+        before = answer[: m.start()].split()
+        prev = before[-1] if before else ""
+        if not (prev[:1].isupper() and prev.lower().rstrip(".") not in _TITLES):
+            return True
+    return False
+
+
+def _entity_conflict(answer: Slots, question: Slots, expected_text: str, expected_all: Slots) -> bool:
+    known = " ".join([*question.entities, *question.keywords, expected_text]).lower()
+    qtokens = TokenBag(_TOKEN.findall(known))
+    for e in answer.entities:
+        if e.lower() in known:
+            continue
+        if all(_token_match(w, qtokens) for w in _TOKEN.findall(e)):
+            continue
+        return True
+    return False

@@ -1,0 +1,327 @@
+"""The grading rules on one (question, expected, answer) case, tried in order (:data:`_RULES`); :func:`_grade`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from deepeval.models.embedded.grading.abstention import is_abstention
+from deepeval.models.embedded.grading.cues import _hedge_candidates, _only_as_unreal, _stale, _value_negated
+from deepeval.models.embedded.grading.grade import Grade
+from deepeval.models.embedded.grading.lexicon import (
+    _NEGATION,
+    _NO,
+    _STOP,
+    _TOKEN,
+    _YES,
+    PARAPHRASE_SIM,
+    RELATED_SIM,
+    RESIDUAL_SIM,
+    SYNONYM_SIM,
+)
+from deepeval.models.embedded.grading.matching import (
+    APPROX,
+    CONFLICT,
+    EXACT,
+    MISSING,
+    TokenBag,
+    _entity_conflict,
+    _entity_present,
+    _match_date,
+    _match_number,
+    _name_in_part,
+    _token_match,
+)
+from deepeval.models.embedded.grading.similarity import embed_passages, similarity
+from deepeval.models.embedded.grading.slots import Slots, _stem, extract_slots
+from deepeval.models.embedded.text import (
+    normalize_formats,
+)
+
+
+@dataclass
+class _Case:
+    """Everything the grading rules read about one (question, expected, answer): slots, tokens, the per-slot match
+    results in the expected answer's order, and the keyword coverage."""
+
+    question: str
+    expected: str
+    answer: str
+    outdated: Sequence[str]
+    e_slots: Slots
+    a_slots: Slots
+    q_slots: Slots
+    a_tokens: TokenBag
+    results: list[tuple[str, str, str]]  # (slot type, text, status)
+    kws: list[str]
+    kw_hits: list[str]
+
+    @property
+    def kw_cov(self) -> float:
+        return len(self.kw_hits) / len(self.kws) if self.kws else 1.0
+
+    @property
+    def statuses(self) -> list[str]:
+        return [s for _, _, s in self.results]
+
+    @property
+    def all_matched(self) -> bool:
+        return bool(self.results) and all(s in (EXACT, APPROX) for s in self.statuses)
+
+
+def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots, q: Slots,
+                  a_tokens: TokenBag) -> list[tuple[str, str, str]]:  # fmt: skip
+    """Match status of each value of the expected answer, in its order (the first is the core)."""
+    results: list[tuple[str, str, str]] = []
+    for _, kind, i in e.order:
+        if kind == "number":
+            n = e.numbers[i]
+            if any(abs(n.value - x.value) < 1e-9 for x in q.numbers):
+                continue  # the question already names it
+            known = Slots(numbers=[*q.numbers, *(x for x in e.numbers if x is not n)], dates=q.dates)
+            results.append((kind, n.text, _match_number(n, a, answer, known)))
+        elif kind == "date":
+            results.append((kind, e.dates[i].text, _match_date(e.dates[i], a, q)))
+        else:
+            ent = e.entities[i]
+            present = _entity_present(ent, answer, a_tokens)
+            if _entity_present(ent, question, _TOKEN.findall(question)) and not _EITHER_OR.search(question):
+                continue  # a question entity repeated in the expected answer is not the fact itself
+            if present and _only_as_unreal(ent, answer):
+                present = False  # "Lives in Leeds (considered moving to York)" does not say York
+            status = EXACT if present else (APPROX if _name_in_part(ent, answer) else MISSING)
+            results.append((kind, ent, status))
+    if any(k == "entity" and s == MISSING for k, _, s in results) and _entity_conflict(a, q, expected, e):
+        results = [(k, t, CONFLICT if (k == "entity" and s == MISSING) else s) for k, t, s in results]
+    return results
+
+
+def _case(question: str, expected: str, answer: str, outdated: Sequence[str]) -> _Case:
+    e, a, q = extract_slots(expected), extract_slots(answer), extract_slots(question)
+    a_tokens = TokenBag(_TOKEN.findall(answer))
+    q_tokens = {_stem(t) for t in _TOKEN.findall(question)}
+    kws = [k for k in e.keywords if _stem(k) not in q_tokens] or e.keywords
+    short = [t.lower() for t in _TOKEN.findall(answer) if len(t) >= 3 and t.lower() not in _STOP]
+    return _Case(question, expected, answer, outdated, e, a, q, a_tokens,
+                 _slot_results(expected, answer, question, e, a, q, a_tokens), kws,
+                 [k for k in kws if _token_match(k, a_tokens) or _abbreviated(k, short)])  # fmt: skip
+
+
+def _abbreviated(word: str, short_tokens: Sequence[str]) -> bool:
+    """``word`` appears abbreviated in the answer ("req" for "requests", "min" for "minute")."""
+    w = word.lower()
+    return len(w) >= 5 and any(len(t) < len(w) and w.startswith(t) for t in short_tokens)
+
+
+# -- the rules, in the order they apply; each returns a Grade or None (not its case) ------------------------------
+def _rule_yes_no(c: _Case) -> Grade | None:
+    """A yes/no fact: the same polarity is 5, the opposite 1."""
+    e_yes, e_no = bool(_YES.match(c.expected)), bool(_NO.match(c.expected))
+    if not (e_yes or e_no):
+        return None
+    a_yes, a_no = bool(_YES.match(c.answer)), bool(_NO.match(c.answer))
+    if (e_yes and a_no) or (e_no and a_yes):
+        return Grade(1, "the answer gives the opposite yes/no", 0.9)
+    if (e_yes and a_yes) or (e_no and a_no):
+        return Grade(5, "same yes/no answer", 0.85)
+    neg_e, neg_a = bool(_NEGATION.search(c.expected)), bool(_NEGATION.search(c.answer))
+    if e_no != neg_a and neg_a != neg_e:
+        return Grade(1, "the answer's polarity contradicts the expected answer", 0.6)
+    return None
+
+
+def _rule_stale(c: _Case) -> Grade | None:
+    """A superseded value given as the current one is 2 (the latest value, with or without its history, is not)."""
+    stale = _stale(c.outdated, c.answer, c.expected, c.results)
+    return (
+        Grade(2, f"gives the superseded value {stale!r} instead of the current one", 0.8) if stale else None
+    )
+
+
+def _rule_hedge(c: _Case) -> Grade | None:
+    """The expected value listed among other candidates ("Lisbon, Porto or Berlin") dodges the fact: 1."""
+    if not any(s in (EXACT, APPROX) for s in c.statuses):
+        return None
+    hedged = _hedge_candidates(c.answer, c.expected, c.e_slots)
+    if not hedged:
+        return None
+    return Grade(
+        1, f"lists other candidates ({', '.join(hedged)}) beside the expected value: dodges the fact", 0.75
+    )
+
+
+def _rule_all_values(c: _Case) -> Grade | None:
+    """Every expected value present: 5, or 4 with an approximate one, 3 when most of the wording is missing, 1
+    when the answer negates the value itself ("not PostgreSQL 16")."""
+    if not c.all_matched:
+        return None
+    if _negation_expected(c) and any(_value_negated(c.answer, t) for _, t, _ in c.results):
+        return Grade(1, "the answer negates the expected fact", 0.7)
+    if APPROX in c.statuses:
+        approx = ", ".join(t for _, t, s in c.results if s == APPROX)
+        return Grade(4, f"core fact right, a detail imprecise ({approx})", 0.7)
+    missing = _missing_part(c)
+    if missing:
+        return Grade(3, f"names the expected values, misses part of the answer ({', '.join(missing)})", 0.55)
+    return Grade(5, "every expected value is present", 0.85)
+
+
+def _missing_part(c: _Case) -> list[str]:
+    """The expected answer's content words the answer neither repeats nor paraphrases: a missing attribute ("every
+    evening", "seat 32A"). Paraphrased means the words together are close to the answer (:data:`RESIDUAL_SIM`) or
+    each is close to one word of the answer (:data:`SYNONYM_SIM`: "job" / "work")."""
+    # a word the question names is not missing ("48 rooms" / "48")
+    q_bag = TokenBag(_TOKEN.findall(c.question))
+    missing = [k for k in c.kws if k not in c.kw_hits and not q_bag.match(k)]
+    if not missing or similarity(" ".join(missing), c.answer) >= RESIDUAL_SIM:
+        return []
+    words = list(dict.fromkeys(t.lower() for t in _TOKEN.findall(c.answer) if t.lower() not in _STOP))
+    if not words:
+        return missing
+    vecs = embed_passages([*missing, *words])
+    sims = vecs[: len(missing)] @ vecs[len(missing) :].T
+    return [k for k, row in zip(missing, sims, strict=True) if float(row.max()) < SYNONYM_SIM]
+
+
+def _rule_some_values(c: _Case) -> Grade | None:
+    """Some expected values missing or different: 3 (core right, a part missing), 2 (a value wrong), 1 (absent)."""
+    if not c.results or c.all_matched:
+        return None
+    conflicts = [t for _, t, s in c.results if s == CONFLICT]
+    matched = [s in (EXACT, APPROX) for s in c.statuses]
+    if matched[0]:
+        if conflicts:
+            return Grade(2, f"core right but a detail is wrong ({', '.join(conflicts)})", 0.6)
+        missing = [t for _, t, s in c.results if s == MISSING]
+        return Grade(3, f"core fact present, missing {', '.join(missing)}", 0.65)
+    if conflicts:
+        return Grade(2, f"materially wrong: gives a different value for {conflicts[0]}", 0.8)
+    if sum(matched) * 2 >= len(matched):
+        return Grade(3, "most of the fact is present, the first part is missing", 0.5)
+    if any(matched):
+        return Grade(2, "only a secondary part of the fact is right", 0.5)
+    if c.kws and c.kw_cov >= 0.5 and similarity(c.expected, c.answer) >= PARAPHRASE_SIM:
+        return Grade(3, "the rest of the fact is present, its value is missing", 0.4)
+    return Grade(1, "the expected value is absent (vague or off-topic answer)", 0.75)
+
+
+def _rule_words(c: _Case) -> Grade:
+    """No explicit values in the expected answer: word coverage and embedding similarity decide."""
+    sim = similarity(c.expected, c.answer)
+    cov = c.kw_cov
+    if _negation_expected(c) and cov >= 0.5 and any(_value_negated(c.answer, k) for k in c.kw_hits):
+        return Grade(1, "the answer negates the expected fact", 0.6)
+    close = (cov >= 0.5 and sim >= RELATED_SIM) or sim >= PARAPHRASE_SIM + 0.02
+    complete = cov >= 0.99 or not _missing_part(c)  # every word repeated or paraphrased
+    if cov >= 0.99 or (close and complete):
+        return Grade(5, f"same content (word coverage {cov:.2f}, similarity {sim:.2f})", 0.6)
+    if cov >= 0.5 or sim >= PARAPHRASE_SIM:
+        return Grade(4 if sim >= RELATED_SIM and complete else 3,
+                     f"partly the same content (word coverage {cov:.2f}, similarity {sim:.2f})", 0.45)  # fmt: skip
+    if cov > 0:
+        return Grade(2, f"touches the fact but misses most of it (word coverage {cov:.2f})", 0.45)
+    return Grade(1, f"the expected content is absent (similarity {sim:.2f})", 0.6)
+
+
+# an either-or question: "the window or the aisle seat", "the cello or the violin"
+_EITHER_OR = re.compile(
+    r"\b([A-Za-z][\w'-]*)\s*,?\s+or\s+(?:the\s+|a\s+|an\s+|my\s+|his\s+|her\s+)?([A-Za-z][\w'-]*)"
+)
+
+
+def _rule_other_option(c: _Case) -> Grade | None:
+    """An either-or question answered with the option the expected answer did not pick: 2 (materially wrong)."""
+    m = _EITHER_OR.search(c.question)
+    if m is None:
+        return None
+    options = [m.group(1), m.group(2)]
+    e_bag = TokenBag(_TOKEN.findall(c.expected))
+    e_pick = [o for o in options if e_bag.match(o)]
+    a_pick = [o for o in options if c.a_tokens.match(o)]
+    if len(e_pick) == 1 and len(a_pick) == 1 and e_pick != a_pick and not _NEGATION.search(c.answer):
+        return Grade(2, f"picks the other option ({a_pick[0]}) of the question", 0.75)
+    return None
+
+
+# people named by their relation to someone: another relation than the expected one is another person
+_RELATIONS = frozenset(
+    """mother father mom mum dad parent parents son daughter child children kid kids brother sister sibling aunt
+    uncle niece nephew cousin grandmother grandfather grandma grandpa granny grandson granddaughter grandparents
+    wife husband partner spouse boyfriend girlfriend fiance fiancee friend colleague coworker boss manager neighbour
+    neighbor roommate flatmate teacher coach mentor tutor stepmother stepfather stepson stepdaughter""".split()
+)
+
+
+def _relations(text: str) -> set[str]:
+    return {t.lower().removesuffix("'s") for t in _TOKEN.findall(text)} & _RELATIONS
+
+
+def _rule_other_relation(c: _Case) -> Grade | None:
+    """The answer names someone by another relation than the expected one ("her son" for "her daughter"): the
+    other person, 2 (materially wrong)."""
+    expected, given = _relations(c.expected), _relations(c.answer)
+    if not expected or not given or expected & given or _NEGATION.search(c.answer):
+        return None
+    return Grade(
+        2, f"names another relation ({', '.join(sorted(given))}) than {', '.join(sorted(expected))}", 0.75
+    )
+
+
+#: an answer of at most this many new content words fills the asked slot with a name or phrase
+_FILLER_WORDS = 3
+
+
+def _rule_other_filler(c: _Case) -> Grade | None:
+    """A short answer that shares no word with the expected one but is of its kind ("her aunt" for "her
+    grandmother": similarity at least :data:`RELATED_SIM`) names another thing in the asked slot: 2, however close
+    the embeddings of the pair (0.93 here: similarity alone would call it a paraphrase)."""
+    if c.results or not c.kws or c.kw_hits or _NEGATION.search(c.answer):
+        return None
+    q_bag = TokenBag(_TOKEN.findall(c.question))
+    new = [t for t in _TOKEN.findall(c.answer) if t.lower() not in _STOP and not q_bag.match(t)]
+    if not 1 <= len(new) <= _FILLER_WORDS or similarity(c.expected, c.answer) < RELATED_SIM:
+        return (
+            None  # under RELATED_SIM the answer is about another attribute ("he is 34" for "by cycling"): 1
+        )
+    return Grade(2, f"names something else in the asked slot ({' '.join(new)})", 0.55)
+
+
+_RULES: tuple[Callable[[_Case], Grade | None], ...] = (
+    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
+    _rule_other_filler,
+)  # fmt: skip
+
+
+def _rule_abstention(question: str, expected: str, answer: str) -> Grade | None:
+    """ "Not in memory": 5 for a never-stated fact, 1 otherwise; any asserted answer to a never-stated fact is 1."""
+    expected_absent = is_abstention(expected)
+    if is_abstention(answer):
+        if expected_absent:
+            return Grade(5, "correctly says the fact is not in memory", 0.9)
+        return Grade(1, "the answer says it does not know", 0.9)
+    if expected_absent:
+        return Grade(1, "asserts an answer for a fact that was never stated", 0.8)
+    return None
+
+
+def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -> Grade:
+    first = _rule_abstention(question, expected, answer)
+    if first is not None:
+        return first
+    c = _case(normalize_formats(question), normalize_formats(expected), normalize_formats(answer),
+              [normalize_formats(o) for o in outdated])  # fmt: skip
+    for rule in _RULES:
+        g = rule(c)
+        if g is not None:
+            return g
+    return _rule_words(c)
+
+
+def _negation_expected(c: _Case) -> bool:
+    """The answer has a negation that neither the expected answer nor the question has."""
+    return (
+        bool(_NEGATION.search(c.answer))
+        and not _NEGATION.search(c.expected)
+        and not _NEGATION.search(c.question)
+    )
