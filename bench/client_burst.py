@@ -39,7 +39,7 @@ def _cpu_s() -> float:
 
 
 async def _child(n: int, waves: int, max_concurrency: int) -> dict[str, Any]:
-    from deepeval.metrics._engine.extractor import StatementList, statements_prompt
+    from deepeval.metrics._engine.extractor import Statements, statements_prompt
     from deepeval.models import LocalModel
 
     model = LocalModel(max_concurrency=max_concurrency)  # transport: DEEPEVAL_HTTP_CLIENT, set by the parent
@@ -50,7 +50,7 @@ async def _child(n: int, waves: int, max_concurrency: int) -> dict[str, Any]:
             statements_prompt(f"Wave {wave}, text {i}. My name is Bob. I live in Paris.") for i in range(n)
         ]
         c0, t0 = _cpu_s(), time.monotonic()
-        await asyncio.gather(*(model.a_generate(p, StatementList) for p in prompts))
+        await asyncio.gather(*(model.a_generate(p, Statements) for p in prompts))
         walls.append(time.monotonic() - t0)
         cpus.append(_cpu_s() - c0)
     await model.aclose()

@@ -48,7 +48,7 @@ async def _run(env: dict[str, str], n: int, waves: int) -> list[tuple[str, float
     import aiohttp
     import openai
 
-    from deepeval.metrics._engine.extractor import StatementList, statements_prompt
+    from deepeval.metrics._engine.extractor import Statements, statements_prompt
     from deepeval.models import LocalModel
 
     base, key, name = env["LOCAL_MODEL_BASE_URL"], env["LOCAL_MODEL_API_KEY"], env["LOCAL_MODEL_NAME"]
@@ -65,7 +65,7 @@ async def _run(env: dict[str, str], n: int, waves: int) -> list[tuple[str, float
     out.append(
         (
             "LocalModel.a_generate",
-            await _per_call_ms(lambda i: model.a_generate(prompt, StatementList), n, waves),
+            await _per_call_ms(lambda i: model.a_generate(prompt, Statements), n, waves),
         )
     )
     await model.aclose()

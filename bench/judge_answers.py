@@ -43,6 +43,7 @@ __all__ = [
 
 _SENT = re.compile(r"(?<=[.!?])\s+")
 _FACT = re.compile(r"\bmy ([a-z][a-z ]{1,40}?) is ([^.,;!?]+)", re.IGNORECASE)
+_CHANGE = re.compile(r"\b(?:actually|instead|not\b[^.!?]*\bbut|changed?|correction)\b", re.IGNORECASE)
 _REMIND = re.compile(r"remind me (?:of|what) your ([a-z][a-z ]{1,40}?)(?: is)?[?.!]", re.IGNORECASE)
 
 
@@ -200,17 +201,13 @@ def _ours_statements(text: str) -> Any:
 
 
 def _ours_facts(text: str) -> Any:
+    """Our fact extraction (``Knowledge``): ``{"data": {topic: value}, "supersedes": [topic, ...]}``. The prompt
+    shows no earlier user turn (only the assistant message answered), so, as it asks, a topic is superseded when
+    the message words it as a change ("actually", "instead", "not X but Y")."""
     message = _block(text, "USER_MESSAGE") or ""
-    earlier = fact_pairs(_block(text, "EARLIER") or "")
-    facts, supersedes = [], []
-    for k, v in fact_pairs(message).items():
-        old = earlier.get(k)
-        if old is not None and old != v:
-            facts.append(f"The user's {k.lower()} is {v}. (corrects an earlier statement)")
-            supersedes.append(f"The user's {k.lower()} is {old}.")
-        else:
-            facts.append(f"The user's {k.lower()} is {v}.")
-    return {"facts": facts, "supersedes": supersedes}
+    data = {k.lower(): v for k, v in fact_pairs(message).items()}
+    supersedes = list(data) if _CHANGE.search(message) else []
+    return {"data": data, "supersedes": supersedes}
 
 
 def _ours_claims(text: str) -> Any:
@@ -254,9 +251,13 @@ def _ours_texts_statements(text: str) -> Any:
 
 
 def _ours_node_verdicts(text: str) -> Any:
-    """Our llm ContextualRelevancy call: split one document and judge each sentence (as deepeval's prompt)."""
-    node = _block(text, "DOCUMENT") or ""
-    sentences = split_sentences(node) or ([node] if node.strip() else [])
+    """Our llm ContextualRelevancy call: split one document and judge each sentence (as deepeval's prompt); or, in
+    the hybrid fallback, judge the statements given (each copied into its verdict)."""
+    node = _block(text, "DOCUMENT")
+    if node is None:
+        sentences = _items(text)
+    else:
+        sentences = split_sentences(node) or ([node] if node.strip() else [])
     return {"verdicts": [{"statement": s, "reason": None, **_verdict(s, False)} for s in sentences]}
 
 
@@ -323,7 +324,7 @@ RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Build
     ("deepeval.kr.extract", _has("extract **only the factual information"), _text_only(_de_kr_extract)),
     ("deepeval.kr.verdict", _has("**contradicts** or **forgets**"), _text_only(_de_kr_verdict)),
     ("deepeval.reason", _has("'reason' key providing the reason"), _text_only(_reason)),
-    ("ours.facts", _schema_has("facts"), _text_only(_ours_facts)),
+    ("ours.facts", _schema_has("supersedes"), _text_only(_ours_facts)),
     ("ours.statements", _schema_has("statements"), _text_only(_ours_statements)),
     ("ours.claims", _schema_has("claims"), _text_only(_ours_claims)),
     ("ours.texts_statements", _schema_has("texts"), _text_only(_ours_texts_statements)),

@@ -5,7 +5,7 @@ judged relevant, one reason. Keyed by the structured-output schema our client as
 from __future__ import annotations
 
 AR_ALL_RELEVANT = {
-    "StatementList": {"statements": ["Paris is the capital."]},
-    "TernaryVerdicts": {"verdicts": [{"verdict": "yes", "reason": None}]},
-    "ReasonReply": {"reason": "on topic"},
+    "Statements": {"statements": ["Paris is the capital."]},
+    "Verdicts": {"verdicts": [{"verdict": "yes", "reason": None}]},
+    "AnswerRelevancyScoreReason": {"reason": "on topic"},
 }

@@ -25,11 +25,16 @@ def reply_for(prompt: str) -> str:
     m = re.search(r"exactly (\d+) verdicts", prompt)
     if m:
         return json.dumps({"verdicts": [{"verdict": "yes", "reason": None}] * int(m.group(1))})
+    if re.search(r"exactly (\d+) entries", prompt) and "<<<BEGIN STATEMENTS" in prompt:
+        statements = json.loads(_block(prompt, "STATEMENTS"))
+        return json.dumps(
+            {"verdicts": [{"statement": s, "verdict": "yes", "reason": None} for s in statements]}
+        )
     m = re.search(r"exactly (\d+) entries", prompt)
     if m:
         texts = json.loads(_block(prompt, "TEXTS"))
         return json.dumps({"texts": [{"index": i, "statements": _split(t)} for i, t in enumerate(texts)]})
-    if prompt.startswith("Split a piece of text"):
+    if prompt.startswith("Split a text into its statements"):
         return json.dumps({"statements": _split(_block(prompt, "TEXT"))})
     if prompt.startswith("Split a retrieved document"):
         doc = _block(prompt, "DOCUMENT")
@@ -37,7 +42,8 @@ def reply_for(prompt: str) -> str:
             {"verdicts": [{"statement": s, "verdict": "yes", "reason": None} for s in _split(doc)]}
         )
     if prompt.startswith("Extract what a user tells"):
-        return json.dumps({"facts": _split(_block(prompt, "USER_MESSAGE")), "supersedes": []})
+        facts = _split(_block(prompt, "USER_MESSAGE"))
+        return json.dumps({"data": {f"fact {n}": f for n, f in enumerate(facts, start=1)}, "supersedes": []})
     if '{"verdict": "yes" or "no"' in prompt:
         return json.dumps({"verdict": "no", "reason": "keeps the facts"})
     if '"reason"' in prompt:

@@ -65,20 +65,25 @@ def test_deepeval_style_prompts_get_the_right_shapes() -> None:
 
 
 def test_our_prompts_are_recognised_from_schema_and_markers() -> None:
-    from deepeval.metrics._engine.extractor import FactList, StatementList, statements_prompt
+    from deepeval.metrics._engine.extractor import Knowledge, Statements, statements_prompt
     from deepeval.metrics.knowledge_retention.prompts import KnowledgeRetentionTemplate
     from deepeval.models.llms.response_format import strict_schema
 
-    st = _chat(statements_prompt("One. Two? Three!"), strict_schema(StatementList))
+    st = _chat(statements_prompt("One. Two? Three!"), strict_schema(Statements))
     assert st.content == {"statements": ["One.", "Two?", "Three!"]}
     facts = _chat(
         KnowledgeRetentionTemplate.extract_facts(
-            "Actually, my name is Emily Chen.", [("user", "Sure. My name is Laura Rossi.")]
+            "Actually, my name is Emily Chen.",
+            [("user", "Sure. My name is Laura Rossi."), ("assistant", "Thanks, Laura.")],
         ),
-        strict_schema(FactList),
+        strict_schema(Knowledge),
     )
     assert facts.task == "ours.facts"
-    assert facts.content["supersedes"] == ["The user's name is Laura Rossi."]
+    assert facts.content == {"data": {"name": "Emily Chen"}, "supersedes": ["name"]}
+    first = _chat(
+        KnowledgeRetentionTemplate.extract_facts("My name is Laura Rossi.", []), strict_schema(Knowledge)
+    )
+    assert first.content == {"data": {"name": "Laura Rossi"}, "supersedes": []}
     unknown = _chat(
         "Tell me a joke", {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     )

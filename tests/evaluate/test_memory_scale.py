@@ -218,11 +218,11 @@ def _status(m: dict[str, Any]) -> str:
 def _ar_llm() -> ScriptedLLM:
     def respond(prompt: str, schema: Any) -> Any:
         name = getattr(schema, "__name__", None)
-        if name == "StatementList":
+        if name == "Statements":
             return {"statements": ["Refunds take 30 days.", "Our shoes are red."]}
-        if name == "TernaryVerdicts":
+        if name == "Verdicts":
             return {"verdicts": [{"verdict": "yes"}, {"verdict": "no", "reason": "colour is off topic"}]}
-        if name == "ReasonReply":
+        if name == "AnswerRelevancyScoreReason":
             return {"reason": "one of two statements is relevant"}
         raise AssertionError(f"unexpected schema {name}")
 

@@ -52,19 +52,15 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def _reply(prompt: str, schema: type[BaseModel]) -> dict[str, Any]:
     """What a well-behaved LLM answers for each structured request of our metrics."""
     name = schema.__name__
-    if name == "StatementList":
+    if name == "Statements":
         return {"statements": ["We offer a 30-day full refund.", "Our shoes are red."]}
-    if name == "TernaryVerdicts":
+    if name == "Verdicts":
         return {"verdicts": [{"verdict": "yes", "reason": "on topic"}, {"verdict": "no", "reason": "colour"}]}
-    if name == "FactList":
-        return (
-            {"facts": ["The user's name is Ada.", "The user flies on the 3rd."]}
-            if "Ada" in prompt
-            else {"facts": []}
-        )
-    if name == "BinaryVerdict":
+    if name == "Knowledge":
+        return {"data": {"name": "Ada", "flight": "on the 3rd"}} if "Ada" in prompt else {"data": {}}
+    if name == "KnowledgeRetentionVerdict":
         return {"verdict": "no", "reason": "it keeps the facts"}
-    if name == "ReasonReply":
+    if name.endswith("ScoreReason"):
         return {"reason": "scored by the docs model"}
     raise AssertionError(f"unexpected schema {name}")
 

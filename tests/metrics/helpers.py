@@ -47,13 +47,14 @@ def router(
 
     statements: text -> statements (or one list for every text). verdicts: verdict strings for the statement list
     (or a function of the prompt; for a split-and-judge call it gets the JSON array of the node's statements).
-    facts: user message -> facts (or a full
-    ``{"facts": [...], "supersedes": [...]}`` reply). turn_verdicts: assistant message -> verdict.
+    facts: user message -> facts (or a full ``Knowledge`` reply ``{"data": {...}, "supersedes": [...]}``); a list
+    of facts is answered as ``{"data": {"fact 1": ..., "fact 2": ...}}``, so each fact reaches the metric as
+    ``"fact <n>: <fact>"``. turn_verdicts: assistant message -> verdict.
     """
 
     def respond(prompt: str, schema: Any) -> Any:
         name = schema_name(schema)
-        if name == "StatementList":
+        if name == "Statements":
             assert statements is not None
             sts = statements if not isinstance(statements, Mapping) else quoted_in(prompt, statements)
             return {"statements": list(sts)}
@@ -71,7 +72,7 @@ def router(
                     for i, t in enumerate(texts)
                 ]
             }
-        if name == "StatementVerdicts":
+        if name == "ContextualRelevancyVerdicts" and "<<<BEGIN DOCUMENT" in prompt:
             assert statements is not None
             sts = statements if not isinstance(statements, Mapping) else quoted_in(prompt, statements)
             if not sts:
@@ -84,21 +85,29 @@ def router(
                     for i, (st, v) in enumerate(zip(sts, vs, strict=True))
                 ]
             }
-        if name in ("TernaryVerdicts", "BinaryVerdicts"):
+        if name in ("Verdicts", "ContextualRelevancyVerdicts"):
             assert verdicts is not None
             vs = verdicts(prompt) if callable(verdicts) else verdicts
-            return {"verdicts": [{"verdict": v, "reason": f"r{i}"} for i, v in enumerate(vs)]}
-        if name == "FactList":
+            given = json.loads(block(prompt, "STATEMENTS")) if "<<<BEGIN STATEMENTS" in prompt else []
+            return {
+                "verdicts": [
+                    {"verdict": v, "reason": f"r{i}", **({"statement": given[i]} if i < len(given) else {})}
+                    for i, v in enumerate(vs)
+                ]
+            }
+        if name == "Knowledge":
             assert facts is not None
-            marker = "The user's new message:"
-            tail = prompt[prompt.index(marker) :]
+            marker = "The user's newest message:"
+            tail = prompt[prompt.rindex(marker) :]
             found = quoted_in(tail, facts)
-            return dict(found) if isinstance(found, Mapping) else {"facts": list(found)}
-        if name == "BinaryVerdict":
+            if isinstance(found, Mapping):
+                return dict(found)
+            return {"data": {f"fact {n}": f for n, f in enumerate(found, start=1)}}
+        if name == "KnowledgeRetentionVerdict":
             assert turn_verdicts is not None
             marker = "The assistant's message to check:"
-            return {"verdict": quoted_in(prompt[prompt.index(marker) :], turn_verdicts), "reason": "why"}
-        if name == "ReasonReply":
+            return {"verdict": quoted_in(prompt[prompt.rindex(marker) :], turn_verdicts), "reason": "why"}
+        if name is not None and name.endswith("ScoreReason"):
             return {"reason": reason}
         raise AssertionError(f"unexpected schema {name}")
 

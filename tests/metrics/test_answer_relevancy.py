@@ -51,7 +51,7 @@ def test_llm_scores(verdicts: list[str], score: float) -> None:
     assert metric.confidence is None  # no System One answer used
     assert metric.system_one_fallback_reason is None
     # statements, verdicts, reason: one call each
-    assert calls_by_schema(llm) == {"StatementList": 1, "TernaryVerdicts": 1, "ReasonReply": 1}
+    assert calls_by_schema(llm) == {"Statements": 1, "Verdicts": 1, "AnswerRelevancyScoreReason": 1}
 
 
 def test_breakdown_counts() -> None:
@@ -72,7 +72,7 @@ def test_no_statements_scores_one_without_verdict_call() -> None:
     llm = ScriptedLLM(router(statements=[]))
     metric = AnswerRelevancyMetric(model=llm, eval_mode="llm")
     assert metric.measure(LLMTestCase(input="hi", actual_output="Hmm.")) == 1.0
-    assert calls_by_schema(llm) == {"StatementList": 1}
+    assert calls_by_schema(llm) == {"Statements": 1}
     assert metric.reason is not None and "no statements" in metric.reason
 
 
@@ -109,7 +109,7 @@ def test_include_reason_false_makes_no_reason_call() -> None:
     metric = AnswerRelevancyMetric(model=llm, eval_mode="llm", include_reason=False)
     assert metric.measure(CASE) == pytest.approx(2 / 3)
     assert metric.reason is None
-    assert calls_by_schema(llm) == {"StatementList": 1, "TernaryVerdicts": 1}
+    assert calls_by_schema(llm) == {"Statements": 1, "Verdicts": 1}
 
 
 def test_strict_mode() -> None:
@@ -146,23 +146,23 @@ def test_wrong_verdict_count_is_reasked_then_accepted() -> None:
 
     def respond(prompt: str, schema: object) -> object:
         name = getattr(schema, "__name__", None)
-        if name == "StatementList":
+        if name == "Statements":
             return {"statements": STATEMENTS}
-        if name == "TernaryVerdicts":
+        if name == "Verdicts":
             return next(replies)
         return {"reason": "r"}
 
     llm = ScriptedLLM(respond)
     metric = AnswerRelevancyMetric(model=llm, eval_mode="llm")
     assert metric.measure(CASE) == pytest.approx(1 / 3)
-    assert calls_by_schema(llm)["TernaryVerdicts"] == 2
-    reask = [c.prompt for c in llm.calls if getattr(c.schema, "__name__", "") == "TernaryVerdicts"][1]
+    assert calls_by_schema(llm)["Verdicts"] == 2
+    reask = [c.prompt for c in llm.calls if getattr(c.schema, "__name__", "") == "Verdicts"][1]
     assert "expected exactly 3 verdicts" in reask
 
 
 def test_invalid_json_reasked_then_clear_error() -> None:
     def respond(prompt: str, schema: object) -> object:
-        if getattr(schema, "__name__", None) == "StatementList":
+        if getattr(schema, "__name__", None) == "Statements":
             return {"statements": STATEMENTS}
         return "Sure! Here are my verdicts: maybe, perhaps"
 
@@ -170,17 +170,17 @@ def test_invalid_json_reasked_then_clear_error() -> None:
     metric = AnswerRelevancyMetric(model=llm, eval_mode="llm")
     with pytest.raises(StructuredOutputError, match="scripted-llm") as info:
         metric.measure(CASE)
-    assert calls_by_schema(llm)["TernaryVerdicts"] == 2  # asked, then re-asked once
-    assert "TernaryVerdicts" in str(info.value)
+    assert calls_by_schema(llm)["Verdicts"] == 2  # asked, then re-asked once
+    assert "Verdicts" in str(info.value)
     assert (metric.success, metric.error) == (None, None)
 
 
 def test_invalid_json_repaired_without_reask() -> None:
     def respond(prompt: str, schema: object) -> object:
         name = getattr(schema, "__name__", None)
-        if name == "StatementList":
+        if name == "Statements":
             return '```json\n{"statements": ["a", "b"],}\n```'
-        if name == "TernaryVerdicts":
+        if name == "Verdicts":
             return "{'verdicts': [{'verdict': 'yes'}, {'verdict': 'no'}]"
         return {"reason": "r"}
 
@@ -282,7 +282,7 @@ def test_hybrid_one_request_and_bands() -> None:
     metric = AnswerRelevancyMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
     assert metric.measure(CASE) == pytest.approx(2 / 3)  # yes, borderline, no
     assert s1.call_count == 1
-    assert calls_by_schema(llm) == {"StatementList": 1, "ReasonReply": 1}
+    assert calls_by_schema(llm) == {"Statements": 1, "AnswerRelevancyScoreReason": 1}
     assert metric.confidence == pytest.approx(0.0)  # min |2p-1| = |2*0.5-1|
     assert metric.evaluation_model == "scripted-llm + scripted-system-one (jev-2026-01)"
     assert metric.evaluation_cost == pytest.approx(0.0004)
@@ -329,7 +329,7 @@ def test_hybrid_failure_falls_back_to_llm(kind: str) -> None:
         f"System One model scripted-system-one: {kind}: upstream said no; 3 of 3 decision(s) made by the LLM "
         "(scripted-llm) instead"
     )
-    assert calls_by_schema(llm) == {"StatementList": 1, "TernaryVerdicts": 1, "ReasonReply": 1}
+    assert calls_by_schema(llm) == {"Statements": 1, "Verdicts": 1, "AnswerRelevancyScoreReason": 1}
     assert metric.confidence is None
     assert metric.evaluation_model == "scripted-llm"
 
@@ -400,7 +400,7 @@ def test_hybrid_include_reason_false() -> None:
     )
     metric.measure(CASE)
     assert metric.reason is None
-    assert calls_by_schema(llm) == {"StatementList": 1}
+    assert calls_by_schema(llm) == {"Statements": 1}
 
 
 def test_hybrid_sync_path_uses_decide() -> None:

@@ -64,9 +64,11 @@ def test_llm_score_relevant_over_all_statements() -> None:
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(2 / 4)
     assert metric.reason == "cr reason"
     # per node ONE call that splits the node and judges its statements (as deepeval); then one reason call
-    assert calls_by_schema(llm) == {"StatementVerdicts": 3, "ReasonReply": 1}
+    assert calls_by_schema(llm) == {"ContextualRelevancyVerdicts": 3, "ContextualRelevancyScoreReason": 1}
     node_prompts = [
-        c.prompt for c in llm.calls if c.schema is not None and c.schema.__name__ == "StatementVerdicts"
+        c.prompt
+        for c in llm.calls
+        if c.schema is not None and c.schema.__name__ == "ContextualRelevancyVerdicts"
     ]
     assert sorted(block(p, "DOCUMENT") for p in node_prompts) == sorted([NODE_A, NODE_B, NODE_C])
     assert all(block(p, "REQUEST") == "What if these shoes don't fit?" for p in node_prompts)
@@ -92,7 +94,9 @@ def test_retrieved_context_data_is_judged_by_its_text_not_its_source(mode: str) 
     assert metric.measure(case([node, NODE_C])) == 0.5
     assert metric.error is None
     if mode == "llm":
-        split_prompts = [c.prompt for c in llm.calls if schema_name(c.schema) == "StatementVerdicts"]
+        split_prompts = [
+            c.prompt for c in llm.calls if schema_name(c.schema) == "ContextualRelevancyVerdicts"
+        ]
         assert [block(p, "DOCUMENT") for p in split_prompts].count(NODE_B) == 1
         assert not any("faq.md" in p for p in split_prompts)
     else:
@@ -113,14 +117,14 @@ def test_no_statements_scores_zero() -> None:
     metric = ContextualRelevancyMetric(model=llm, eval_mode="llm")
     nodes = ["Hmm, okay then.", "  ", "..."]
     assert metric.measure(case(nodes)) == 0.0
-    assert calls_by_schema(llm) == {"StatementVerdicts": 1}  # the nodes without words are not sent
+    assert calls_by_schema(llm) == {"ContextualRelevancyVerdicts": 1}  # the nodes without words are not sent
     assert metric.reason is not None and "no statements" in metric.reason
     # hybrid splits by rule: a node with words is at least one sentence, so the same context is one decision
     hybrid_llm = ScriptedLLM(router(reason="r"))
     s1 = ScriptedSystemOne(lambda state, qs: dict.fromkeys(qs, 0.2))
     hybrid = ContextualRelevancyMetric(model=hybrid_llm, system_one_model=s1, eval_mode="hybrid")
     assert hybrid.measure(case(nodes)) == 0.0
-    assert calls_by_schema(hybrid_llm) == {"ReasonReply": 1} and s1.call_count == 1
+    assert calls_by_schema(hybrid_llm) == {"ContextualRelevancyScoreReason": 1} and s1.call_count == 1
     assert [q.data["statement"] for q in s1.calls[0].questions.values()] == ["Hmm, okay then."]
     assert hybrid.score_breakdown is not None and hybrid.score_breakdown["statements_per_node"] == [1, 0, 0]
 
@@ -156,7 +160,7 @@ def test_hybrid_one_request_over_all_nodes() -> None:
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(0.5)  # 0.97 and 0.55 are yes
     assert s1.call_count == 1 and len(s1.calls[0].questions) == 4
     # the nodes are split by rule (no LLM call), ONE System One request decides every sentence, ONE reason call
-    assert calls_by_schema(llm) == {"ReasonReply": 1}
+    assert calls_by_schema(llm) == {"ContextualRelevancyScoreReason": 1}
     assert [q.data["statement"] for q in s1.calls[0].questions.values()] == [
         st for node in (NODE_A, NODE_B, NODE_C) for st in SENTENCES[node]
     ]
@@ -173,8 +177,8 @@ def test_hybrid_fallback_groups_by_node() -> None:
     metric = ContextualRelevancyMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(0.5)
     # the fallback judges the already split sentences, one call per node
-    assert calls_by_schema(llm) == {"BinaryVerdicts": 3, "ReasonReply": 1}
-    verdict_prompts = [c.prompt for c in llm.calls if schema_name(c.schema) == "BinaryVerdicts"]
+    assert calls_by_schema(llm) == {"ContextualRelevancyVerdicts": 3, "ContextualRelevancyScoreReason": 1}
+    verdict_prompts = [c.prompt for c in llm.calls if schema_name(c.schema) == "ContextualRelevancyVerdicts"]
     assert sorted(json.loads(block(p, "STATEMENTS")) for p in verdict_prompts) == sorted(SENTENCES.values())
     assert metric.system_one_fallback_reason is not None
     assert metric.system_one_fallback_reason.startswith(
@@ -267,7 +271,11 @@ def test_batch_extraction_count_mismatch_is_reasked_once() -> None:
     llm = split_replies(per_text(["only one node"]), good)
     metric = ContextualRelevancyMetric(model=llm, eval_mode="llm", evaluation_template=SplitInOneCall)
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(2 / 4)
-    assert calls_by_schema(llm) == {"StatementsPerText": 2, "BinaryVerdicts": 3, "ReasonReply": 1}
+    assert calls_by_schema(llm) == {
+        "StatementsPerText": 2,
+        "ContextualRelevancyVerdicts": 3,
+        "ContextualRelevancyScoreReason": 1,
+    }
     assert (
         "expected exactly 3 entries, one per text with indices 0 to 2, got indices [0]" in llm.calls[1].prompt
     )
@@ -340,7 +348,7 @@ def test_hybrid_with_a_user_extractor_and_an_llm_splits_with_the_extractor() -> 
         model=llm, system_one_model=s1, eval_mode="hybrid", extractor=extractor
     )
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(2 / 4)
-    assert extractor.calls == 3 and calls_by_schema(llm) == {"ReasonReply": 1}
+    assert extractor.calls == 3 and calls_by_schema(llm) == {"ContextualRelevancyScoreReason": 1}
     assert [q.data["statement"] for q in s1.calls[0].questions.values()] == [
         st for node in (NODE_A, NODE_B, NODE_C) for st in STATEMENTS[node]
     ]
@@ -357,7 +365,7 @@ def test_llm_split_and_judge_normalises_verdicts_and_reasks_blank_statements() -
 
     llm = ScriptedLLM([blank, blank])
     metric = ContextualRelevancyMetric(model=llm, eval_mode="llm")
-    with pytest.raises(StructuredOutputError, match="StatementVerdicts after one re-ask"):
+    with pytest.raises(StructuredOutputError, match="ContextualRelevancyVerdicts after one re-ask"):
         metric.measure(case([NODE_B]))
     unknown = {"verdicts": [{"statement": "x", "verdict": "perhaps"}]}
     llm = ScriptedLLM([unknown, unknown])
@@ -381,7 +389,7 @@ def test_llm_mode_with_a_user_extractor_splits_with_it_then_judges_per_node() ->
     metric = ContextualRelevancyMetric(model=llm, eval_mode="llm", extractor=extractor)
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(0.5)
     assert extractor.calls == 3
-    assert calls_by_schema(llm) == {"BinaryVerdicts": 3, "ReasonReply": 1}
+    assert calls_by_schema(llm) == {"ContextualRelevancyVerdicts": 3, "ContextualRelevancyScoreReason": 1}
 
 
 def test_hybrid_without_llm_uses_the_extractor_per_node() -> None:
@@ -405,7 +413,11 @@ def test_custom_template_without_the_combined_prompt_still_works() -> None:
     llm = make_llm()
     metric = ContextualRelevancyMetric(model=llm, eval_mode="llm", evaluation_template=OldTemplate)
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(0.5)
-    assert calls_by_schema(llm) == {"StatementsPerText": 1, "BinaryVerdicts": 3, "ReasonReply": 1}
+    assert calls_by_schema(llm) == {
+        "StatementsPerText": 1,
+        "ContextualRelevancyVerdicts": 3,
+        "ContextualRelevancyScoreReason": 1,
+    }
     assert metric.cache_config()["prompt_version"] == "old-cr-1"
 
 
@@ -437,7 +449,7 @@ def test_a_template_written_for_deepeval_generate_verdicts_per_node_is_used_in_l
             return f"MY_CR_VERDICTS {context}"
 
     def respond(prompt: str, schema: object) -> object:
-        if getattr(schema, "__name__", None) == "StatementVerdicts":
+        if getattr(schema, "__name__", None) == "ContextualRelevancyVerdicts":
             node = prompt.removeprefix("MY_CR_VERDICTS ")
             return {
                 "verdicts": [
@@ -450,4 +462,4 @@ def test_a_template_written_for_deepeval_generate_verdicts_per_node_is_used_in_l
     metric = ContextualRelevancyMetric(model=llm, eval_mode="llm", evaluation_template=DeepevalStyle)
     assert metric.measure(case([NODE_A, NODE_B, NODE_C])) == pytest.approx(0.5)
     assert sorted(seen) == sorted((case([]).input, n) for n in (NODE_A, NODE_B, NODE_C))
-    assert calls_by_schema(llm) == {"StatementVerdicts": 3, "ReasonReply": 1}
+    assert calls_by_schema(llm) == {"ContextualRelevancyVerdicts": 3, "ContextualRelevancyScoreReason": 1}

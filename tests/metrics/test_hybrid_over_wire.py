@@ -30,7 +30,10 @@ def test_hybrid_decisions_over_loopback_wire() -> None:
         llm = ScriptedLLM(router(statements=STATEMENTS, verdicts=["no", "no"]))
         metric = AnswerRelevancyMetric(model=llm, system_one_model=jev, eval_mode="hybrid")
         assert metric.measure(CASE) == 0.5
-    assert calls_by_schema(llm) == {"StatementList": 1, "ReasonReply": 1}  # System One made both decisions
+    assert calls_by_schema(llm) == {
+        "Statements": 1,
+        "AnswerRelevancyScoreReason": 1,
+    }  # System One made both decisions
     assert metric.confidence == pytest.approx(0.8)
     assert metric.evaluation_model == "scripted-llm + jev-latest (jev-2026-10-01)"
     assert metric.evaluation_cost is not None and metric.evaluation_cost > 0
@@ -48,4 +51,4 @@ def test_hybrid_auth_failure_over_wire_falls_back_without_leaking_the_key() -> N
     reason = metric.system_one_fallback_reason
     assert reason is not None and "auth" in reason and "2 of 2 decision(s) made by the LLM" in reason
     assert "ts-WRONG-key-999" not in reason
-    assert calls_by_schema(llm)["TernaryVerdicts"] == 1
+    assert calls_by_schema(llm)["Verdicts"] == 1

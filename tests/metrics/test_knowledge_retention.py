@@ -11,6 +11,7 @@ from deepeval.metrics import KnowledgeRetentionMetric
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.metrics.knowledge_retention.questions import DECISION_NOTE
+from deepeval.metrics.knowledge_retention.schema import Knowledge
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 
@@ -26,16 +27,13 @@ U4 = "Thanks!"
 A4 = "Just to confirm, that's 150 a night, right?"  # confirming: not attrition
 A5 = "Enjoy Madrid on 5 June, Ben!"  # contradicts
 
-FACTS = {
-    U1: ["The user's name is Ann.", "The user flies to Lisbon on 3 May."],
-    U2: ["The user wants to stay near Alfama.", "The user's budget is 120 euros a night."],
-    U3: {
-        "facts": ["The user's budget is 150 euros a night."],
-        "supersedes": ["The user's budget is 120 euros per night."],
-    },
-    U4: [],
+FACTS = {  # the judge's Knowledge replies
+    U1: {"data": {"name": "Ann", "flight": "to Lisbon on 3 May"}},
+    U2: {"data": {"stay": "near Alfama", "budget": "120 euros a night"}},
+    U3: {"data": {"budget": "150 euros a night"}, "supersedes": ["budget"]},
+    U4: {"data": {}},
 }
-FLAT_FACTS = {k: v if isinstance(v, list) else v["facts"] for k, v in FACTS.items()}
+FLAT_FACTS = {k: Knowledge.model_validate(v).facts() for k, v in FACTS.items()}
 TURN_VERDICTS = {A1: "no", A2: "Yes.", A3: "no", A4: "NO", A5: "yes"}
 
 
@@ -69,7 +67,11 @@ def test_llm_score_no_verdicts_over_verdicts() -> None:
     metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm")
     assert metric.measure(FULL) == pytest.approx(3 / 5)  # A2 and A5 are attritions
     assert metric.reason == "kr reason"
-    assert calls_by_schema(llm) == {"FactList": 4, "BinaryVerdict": 5, "ReasonReply": 1}
+    assert calls_by_schema(llm) == {
+        "Knowledge": 4,
+        "KnowledgeRetentionVerdict": 5,
+        "KnowledgeRetentionScoreReason": 1,
+    }
     assert metric.score_breakdown == {
         "user_turns": 4,
         "facts": 5,
@@ -89,7 +91,7 @@ def test_one_user_one_assistant_scores_one() -> None:
     metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm")
     assert metric.measure(convo(("user", "Hello there"), ("assistant", "Hi! How can I help?"))) == 1.0
     assert metric.success is True
-    assert calls_by_schema(llm) == {"FactList": 1}
+    assert calls_by_schema(llm) == {"Knowledge": 1}
     # with facts but no assistant turn after them: nothing to check, known without extracting them
     llm = make_llm()
     metric = KnowledgeRetentionMetric(model=llm, eval_mode="llm")
@@ -114,15 +116,24 @@ def test_verdict_sees_earlier_facts_oldest_first_and_corrections_replace() -> No
     assert (
         "Alfama" not in a1_prompt.split("The assistant's message to check")[0]
     )  # only facts stated before A1
-    # fact extraction of U3 sees the earlier turns as context and asks for superseded facts
+    # fact extraction of U3 sees the assistant message it answers (not the whole history) and asks for the topics
+    # it corrects
     u3_prompt = next(
-        p for p in llm.prompts if "The user's new message" in p and U3 in p.split("The user's new message")[1]
+        p
+        for p in llm.prompts
+        if "The user's newest message" in p and U3 in p.split("The user's newest message")[1]
     )
-    assert U1 in u3_prompt and A2 in u3_prompt and '"supersedes"' in u3_prompt
+    assert A2 in u3_prompt and U1 not in u3_prompt and '"supersedes"' in u3_prompt
 
 
 def test_deterministic_style_extractor_with_sync_fact_updates() -> None:
     from deepeval.metrics._engine.extractor import FactChanges
+
+    sentences = {
+        U1: ["The user's name is Ann.", "The user flies to Lisbon on 3 May."],
+        U2: ["The user wants to stay near Alfama.", "The user's budget is 120 euros a night."],
+        U4: [],
+    }
 
     class Extractor(FakeExtractor):
         def fact_updates(self, user_message: str, previous: object) -> FactChanges:
@@ -130,17 +141,22 @@ def test_deterministic_style_extractor_with_sync_fact_updates() -> None:
                 return FactChanges(
                     ["The user's budget is 150 euros a night."], ["The user's budget is 120 euros a night."]
                 )
-            return FactChanges(list(FACTS[user_message]) if isinstance(FACTS[user_message], list) else [], [])
+            return FactChanges(sentences[user_message], [])
 
     s1 = ScriptedSystemOne(lambda state, qs: dict.fromkeys(qs, 0.2))
     metric = KnowledgeRetentionMetric(system_one_model=s1, eval_mode="hybrid", extractor=Extractor())
     assert metric.measure(FULL) == 1.0
     a3q = next(q for q in s1.calls[0].questions.values() if q.data["assistant_message"] == A3)
     assert a3q.data["facts"] == [
-        *FACTS[U1],
+        *sentences[U1],
         "The user wants to stay near Alfama.",
         "The user's budget is 150 euros a night.",
     ]
+    # deepeval's per-turn attribute numbers the sentence facts of an extractor that gives no Knowledge
+    assert metric.knowledges[0] is not None and metric.knowledges[0].data == {
+        "fact 1": "The user's name is Ann.",
+        "fact 2": "The user flies to Lisbon on 3 May.",
+    }
 
 
 def test_same_fact_matching() -> None:
@@ -152,6 +168,59 @@ def test_same_fact_matching() -> None:
     known = ["A is 1.", "B is 2."]
     assert apply_changes(known, FactChanges(["A is 3."], ["A is 1."])) == ["B is 2.", "A is 3."]
     assert apply_changes(known, FactChanges(["B is 2."], [])) == known
+
+
+def test_knowledge_values_are_read_leniently_and_each_entry_is_one_fact() -> None:
+    """A small model writes numbers, nulls and nested lists into ``data``; deepeval's Knowledge rejects them, ours
+    keeps the usable values (no re-ask for an otherwise good reply)."""
+    k = Knowledge.model_validate(
+        {"data": {"age": 11, "pet": None, "allergies": ["nuts", None, " "], "indoor": True, " ": "x"}}
+    )
+    assert k.facts() == ["age: 11", "allergies: nuts", "indoor: true", "x"]
+    assert Knowledge.model_validate({"data": None, "supersedes": "budget"}).supersedes == ["budget"]
+    with pytest.raises(ValueError):
+        Knowledge.model_validate({})  # ``data`` must be there: a judge replying {} to everything fails
+    with pytest.raises(ValueError):
+        Knowledge.model_validate({"data": {}, "facts": []})  # other fields are refused, as deepeval does
+
+
+def test_a_superseded_fact_is_matched_by_its_topic() -> None:
+    from deepeval.metrics._engine.extractor import FactChanges, same_topic
+    from deepeval.metrics._engine.facts import apply_changes
+
+    assert same_topic("Budget", "monthly budget: 40 pounds") and same_topic("data_size", "data size")
+    assert not same_topic("flight date", "hotel date") and not same_topic("", "budget")
+    known = ["budget: 120 euros a night", "name: Ann", "hotel date: 3 May"]
+    assert apply_changes(known, FactChanges(["budget: 150 euros a night"], ["Budget"])) == [
+        "name: Ann",
+        "hotel date: 3 May",
+        "budget: 150 euros a night",
+    ]
+    # an entry written as the whole earlier fact matches by its topic too; another topic's date is kept
+    assert apply_changes(known, FactChanges([], ["flight date: 4 May"])) == known
+
+
+def test_a_correction_only_replaces_topics_it_gives_a_new_value_for() -> None:
+    """Qwen2.5-Coder-1.5B's actual reply to "Same as I told you at the start. Anyway, how do I get the PAC code?"
+    (blind-dev kr-blind-001): a made-up value and a supersedes entry naming no topic of its data. Honoured, the entry
+    would delete nothing here, but such entries deleted true facts elsewhere: only topics with a new value count."""
+    reply = Knowledge.model_validate(
+        {"data": {"pac_code": "XXXXX"}, "supersedes": ["number moves across with a PAC code"]}
+    )
+    assert reply.restated() == []
+    # the reply to "Out of contract since March. And I want to keep my number.": it re-listed earlier topics and
+    # marked them superseded; they carry their (same) new values, so replacing them loses nothing
+    relisted = Knowledge.model_validate(
+        {
+            "data": {
+                "budget": "under £25 a month",
+                "data usage": "18GB",
+                "contract status": "out of contract",
+            },
+            "supersedes": ["budget", "data usage", "number"],
+        }
+    )
+    assert relisted.restated() == ["budget", "data usage"]
 
 
 def test_user_turns_and_assistant_turns_run_concurrently() -> None:
@@ -173,11 +242,7 @@ def test_hybrid_five_assistant_turns_one_request() -> None:
     qs = s1.calls[0].questions
     assert len(qs) == 5 and {q.kind for q in qs.values()} == {"turn_attrition"}
     a3q = next(q for q in qs.values() if q.data["assistant_message"] == A3)
-    assert a3q.data["facts"] == [
-        *FACTS[U1],
-        "The user wants to stay near Alfama.",
-        "The user's budget is 150 euros a night.",
-    ]
+    assert a3q.data["facts"] == [*FLAT_FACTS[U1], "stay: near Alfama", "budget: 150 euros a night"]
     assert a3q.data["user_message"] == U3
     # the rules, the data notice and every fact travel once, in the state; each question names the facts known by
     # its turn (by position in the state's ``facts``) and quotes only its own messages
@@ -185,9 +250,9 @@ def test_hybrid_five_assistant_turns_one_request() -> None:
     assert state == {
         "note": DECISION_NOTE,
         "facts": [  # in the order they were first stated; the corrected budget is kept for the turn before it
-            *FACTS[U1],
-            *FACTS[U2],
-            "The user's budget is 150 euros a night.",
+            *FLAT_FACTS[U1],
+            *FLAT_FACTS[U2],
+            "budget: 150 euros a night",
         ],
     }
     assert DECISION_NOTE.startswith(STATE_NOTE)
@@ -199,7 +264,7 @@ def test_hybrid_five_assistant_turns_one_request() -> None:
     assert block(a3q.instructions, "USER") == U3
     assert block(a3q.instructions, "ASSISTANT") == A3
     assert "material under evaluation" not in a3q.instructions and "clarify" not in a3q.instructions
-    assert calls_by_schema(llm) == {"FactList": 4, "ReasonReply": 1}
+    assert calls_by_schema(llm) == {"Knowledge": 4, "KnowledgeRetentionScoreReason": 1}
     assert metric.confidence == pytest.approx(0.1)  # |2*0.45-1|
     reason_prompt = llm.prompts[-1]
     assert '"p_yes": 0.99' in reason_prompt and "Madrid" in reason_prompt
@@ -210,7 +275,7 @@ def test_hybrid_fallback_per_turn() -> None:
     s1 = ScriptedSystemOne([SystemOneError("connect failed", kind="connection", retryable=True)])
     metric = KnowledgeRetentionMetric(model=llm, system_one_model=s1, eval_mode="hybrid")
     assert metric.measure(FULL) == pytest.approx(3 / 5)
-    assert calls_by_schema(llm)["BinaryVerdict"] == 5
+    assert calls_by_schema(llm)["KnowledgeRetentionVerdict"] == 5
     assert metric.system_one_fallback_reason == (
         "System One model scripted-system-one: connection: connect failed; 5 of 5 decision(s) made by the LLM "
         "(scripted-llm) instead"
@@ -302,9 +367,9 @@ def test_a_template_written_for_deepeval_gets_its_keywords_extract_data_and_gene
 
     def respond(prompt: str, schema: object) -> object:
         name = getattr(schema, "__name__", None)
-        if name == "KnowledgeData":
+        if name == "Knowledge":
             return {"data": {"name": "Maya"}} if "Maya" in prompt else {"data": {}}
-        if name == "BinaryVerdict":
+        if name == "KnowledgeRetentionVerdict":
             return {"verdict": "yes" if "Who are you" in prompt else "no", "reason": "forgot the name"}
         return {"reason": "custom reason"}
 
@@ -329,18 +394,18 @@ def test_knowledges_and_verdicts_are_set_after_a_measure_as_deepeval_does() -> N
     metric = KnowledgeRetentionMetric(model=make_llm(), eval_mode="llm")
     metric.measure(FULL)
     assert len(metric.knowledges) == len(FULL.turns)
-    assert [k.facts if k is not None else None for k in metric.knowledges] == [
-        FLAT_FACTS[U1],
+    assert [k.data if k is not None else None for k in metric.knowledges] == [
+        FACTS[U1]["data"],
         None,
-        FLAT_FACTS[U2],
+        FACTS[U2]["data"],
         None,
-        FLAT_FACTS[U3],
+        FACTS[U3]["data"],
         None,
-        [],
+        {},
         None,
         None,
     ]
-    assert metric.knowledges[4].supersedes == ["The user's budget is 120 euros per night."]
+    assert metric.knowledges[4].supersedes == ["budget"]
     assert [v.verdict for v in metric.verdicts or []] == ["no", "yes", "no", "no", "yes"]
 
 
@@ -359,10 +424,10 @@ class _GatedLLM(SlowLLM):
         if self.verdict_asked is None:
             self.verdict_asked = asyncio.Event()
         name = getattr(schema, "__name__", None)
-        if name == "BinaryVerdict":
+        if name == "KnowledgeRetentionVerdict":
             self.order.append("verdict")
             self.verdict_asked.set()
-        elif name == "FactList" and self.last_user in block(prompt, "USER_MESSAGE"):
+        elif name == "Knowledge" and self.last_user in block(prompt, "USER_MESSAGE"):
             self.order.append("last extraction waits")
             await asyncio.wait_for(self.verdict_asked.wait(), timeout=10)
         return await super().a_generate(prompt, schema)
@@ -380,7 +445,7 @@ def test_llm_mode_asks_each_verdict_as_soon_as_its_facts_are_extracted() -> None
 
 def test_llm_mode_extraction_failure_asks_no_verdict_that_needs_it() -> None:
     def responder(prompt: str, schema: Any) -> Any:
-        if getattr(schema, "__name__", None) == "FactList" and U2 in block(prompt, "USER_MESSAGE"):
+        if getattr(schema, "__name__", None) == "Knowledge" and U2 in block(prompt, "USER_MESSAGE"):
             raise RuntimeError("extraction broke")
         return router(facts=FACTS, turn_verdicts=TURN_VERDICTS)(prompt, schema)
 

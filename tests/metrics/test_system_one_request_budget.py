@@ -54,7 +54,7 @@ def test_hybrid_decisions_over_the_budget_go_to_the_llm() -> None:
     score = metric.measure(LLMTestCase(input=HUGE, actual_output="Refunds take thirty days."))
     assert s1.call_count == 0
     assert score == 0.0  # the LLM's "no" decided
-    assert calls_by_schema(llm)["TernaryVerdicts"] == 1
+    assert calls_by_schema(llm)["Verdicts"] == 1
     assert metric.system_one_fallback_reason is not None and "too large" in metric.system_one_fallback_reason
 
 

@@ -86,12 +86,9 @@ def test_contextual_relevancy_returns_a_score(contextual_relevancy: tuple[float,
     assert requests <= 10
 
 
-@known_limit(
-    reason="Qwen2.5-Coder-1.5B, llm mode, our CR prompt (2026-1): it rewrote 'Bananas are rich in potassium ...' as "
-    "'The Eiffel Tower is a famous landmark in Paris.' (judged relevant) and, on the first chunk, invented "
-    "statements until the 512-token cap; CR scored 1.0 in 4 of 4 runs since cut replies are no longer repaired "
-    "(0.36 before, from 11 invented statements). Prompts: issue 23 item 5."
-)
+# Was a known limit with our CR prompt 2026-1 (the banana chunk rewritten as an Eiffel Tower statement and judged
+# relevant, CR 1.0 in 4 of 4 runs); with 2026-7 (reasons that open with "relevant:" / "not relevant:", bench/RESULTS.md
+# section 7) the unrelated chunk is scored down: 2 of 2 runs.
 def test_contextual_relevancy_scores_the_unrelated_chunk_down(
     contextual_relevancy: tuple[float, int],
 ) -> None:
@@ -99,7 +96,8 @@ def test_contextual_relevancy_scores_the_unrelated_chunk_down(
     assert 0.0 < score < 1.0
 
 
-def test_knowledge_retention_scores_a_conversation(judge) -> None:
+@pytest.fixture(scope="module")
+def knowledge_retention(judge) -> tuple[float, int]:
     case = ConversationalTestCase(
         turns=[
             Turn(
@@ -118,6 +116,19 @@ def test_knowledge_retention_scores_a_conversation(judge) -> None:
             ),
         ]
     )
-    score, requests = _measure(KnowledgeRetentionMetric(model=judge, eval_mode="llm"), case)
-    assert score >= 0.5  # the assistant keeps the name, the allergy and the destination
+    return _measure(KnowledgeRetentionMetric(model=judge, eval_mode="llm"), case)
+
+
+def test_knowledge_retention_returns_a_score(knowledge_retention: tuple[float, int]) -> None:
+    _, requests = knowledge_retention
     assert requests <= 20
+
+
+@known_limit(
+    reason="Qwen2.5-Coder-1.5B, llm mode, our KR prompt (knowledge_retention/2026-5): 0.33 in 3 of 3 runs. Turns 1 "
+    "and 3 judged 'yes' with the worked example's own reason copied ('allergy peanuts, yet suggests peanut butter'): "
+    "the prompt's example facts share this case's peanut allergy. Prompts: issue 23 item 5."
+)
+def test_knowledge_retention_sees_the_facts_kept(knowledge_retention: tuple[float, int]) -> None:
+    score, _ = knowledge_retention
+    assert score >= 0.5  # the assistant keeps the name, the allergy and the destination

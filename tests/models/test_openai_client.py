@@ -58,6 +58,21 @@ def test_json_schema_rung_sends_strict_schema(fast_policy) -> None:
         assert srv.counters.authorization == [f"Bearer {KEY}"]
 
 
+def test_a_schema_with_a_free_form_object_is_sent_without_strict_mode() -> None:
+    """OpenAI's strict mode cannot express a ``dict[str, ...]`` field (KnowledgeRetention's ``Knowledge.data``): such
+    a schema goes out with ``strict: false`` (the server still follows it) instead of drawing a 400 that would move
+    the client down a rung for every later call."""
+    from deepeval.metrics.knowledge_retention.schema import Knowledge
+
+    rf = response_format("json_schema", Knowledge)
+    assert rf is not None and rf["type"] == "json_schema"
+    assert rf["json_schema"]["name"] == "Knowledge" and rf["json_schema"]["strict"] is False
+    data = rf["json_schema"]["schema"]["properties"]["data"]
+    free = next(node for node in data["anyOf"] if node.get("type") == "object")
+    assert "properties" not in free and free["additionalProperties"] != False  # noqa: E712 - the value schema
+    assert response_format("json_schema", Verdict)["json_schema"]["strict"] is True  # type: ignore[index]
+
+
 def test_strict_schema_is_built_once_and_callers_get_their_own_copy() -> None:
     first = response_format("json_schema", Verdict)
     second = response_format("json_schema", Verdict)

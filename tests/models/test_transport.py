@@ -177,9 +177,9 @@ def test_evaluate_leaves_no_open_session(transport: str, monkeypatch: pytest.Mon
     from deepeval.test_case import LLMTestCase
 
     replies = {  # by the structured-output schema the metric asks for
-        "StatementList": {"statements": ["Paris is the capital."]},
-        "TernaryVerdicts": {"verdicts": [{"verdict": "yes", "reason": None}]},
-        "ReasonReply": {"reason": "on topic"},
+        "Statements": {"statements": ["Paris is the capital."]},
+        "Verdicts": {"verdicts": [{"verdict": "yes", "reason": None}]},
+        "AnswerRelevancyScoreReason": {"reason": "on topic"},
     }
 
     with OpenAIChatServer(schema_responder(replies)) as srv:

@@ -32,15 +32,15 @@ def llm_responder(prompt: str, schema: Any) -> Any:
     if "case q13 " in prompt or "case q113 " in prompt:
         raise RuntimeError("scripted judge failure")
     name = None if schema is None else schema.__name__
-    if name == "StatementList":
+    if name == "Statements":
         n = crc(prompt) % 4 + 1
         base = crc(prompt) % 10_000
         return {"statements": [f"claim-{base}-{k}" for k in range(n)]}
-    if name in ("TernaryVerdicts", "BinaryVerdicts"):
+    if name == "Verdicts":
         claims = list(dict.fromkeys(re.findall(r"claim-\d+-\d+", prompt)))
         verdicts = [("yes", "no", "idk")[crc(c) % 3] for c in claims]
         return {"verdicts": [{"verdict": v, "reason": f"r{i}"} for i, v in enumerate(verdicts)]}
-    if name == "ReasonReply":
+    if name == "AnswerRelevancyScoreReason":
         return {"reason": f"scripted reason {crc(prompt) % 97}"}
     raise AssertionError(f"unexpected schema {name}")
 

@@ -227,8 +227,11 @@ class _AnswerOut(BaseModel):
 
 
 class _GradeOut(BaseModel):
-    score: int = Field(ge=1, le=5)
+    """The grade reply, reason first: asked for the score first, Qwen2.5-Coder-1.5B graded every blind-dev answer 2
+    (bench/RESULTS.md); a model decoding in schema order now writes its comparison before the number."""
+
     reason: str = ""
+    score: int = Field(ge=1, le=5)
 
     @field_validator("score", mode="before")
     @classmethod

@@ -15,6 +15,11 @@ Two more rules keep the fence whole:
   fence. :func:`markers` refuses any other label, so a name chosen by the model under test (a wiki page name) has
   to travel inside a block of its own (``quote("page name", name)``). A new prompt adds its labels to
   :data:`LABELS`.
+
+``seed=``: the token is drawn from the seed instead of the content (and still checked against the content). A block
+that grows from one prompt to the next (a conversation's earlier turns, the facts known so far) keeps the same
+opening marker when seeded with its first item, so each prompt starts with the previous one's text and a server's
+prompt cache (llama.cpp, vLLM) reuses it instead of reading the whole history again.
 """
 
 from __future__ import annotations
@@ -58,9 +63,9 @@ def defused(content: str) -> str:
     return _FORGED.sub("<< <", content) if "<<<" in content else content
 
 
-def markers(label: str, content: str) -> tuple[str, str]:
+def markers(label: str, content: str, *, seed: str | None = None) -> tuple[str, str]:
     """The ``(begin, end)`` markers of ``content`` as :func:`quote` writes it (:func:`defused`); neither occurs
-    inside it.
+    inside it. The token comes from ``seed`` when given (see the module docstring).
 
     Raises:
         ValueError: ``label`` is not one of :data:`LABELS` (labels are our words, never content).
@@ -71,21 +76,22 @@ def markers(label: str, content: str) -> tuple[str, str]:
     content = defused(content)
     length = 12
     while True:
-        tok = _token(name, content, length)
+        tok = _token(name, content if seed is None else f"seed\x00{seed}", length)
         begin, end = f"<<<BEGIN {name} #{tok}>>>", f"<<<END {name} #{tok}>>>"
         if begin not in content and end not in content:
             return begin, end
         length += 4  # pragma: no cover - needs a content that quotes its own hash
 
 
-def quote(label: str, content: str) -> str:
-    """``content`` (:func:`defused`) between its markers, each on its own line."""
+def quote(label: str, content: str, *, seed: str | None = None) -> str:
+    """``content`` (:func:`defused`) between its markers, each on its own line (see the module docstring for
+    ``seed``)."""
     content = defused(content)
-    begin, end = markers(label, content)
+    begin, end = markers(label, content, seed=seed)
     return f"{begin}\n{content}\n{end}"
 
 
-def quote_list(label: str, items: Sequence[str], *, indent: int | None = 1) -> str:
+def quote_list(label: str, items: Sequence[str], *, indent: int | None = 1, seed: str | None = None) -> str:
     """A list of strings quoted as one JSON array (so item boundaries cannot be forged either); ``indent=None``
     writes it on one line (for System One questions, where every character is billed)."""
-    return quote(label, json.dumps(list(items), ensure_ascii=False, indent=indent))
+    return quote(label, json.dumps(list(items), ensure_ascii=False, indent=indent), seed=seed)

@@ -48,7 +48,7 @@ ChatResponder = Callable[[dict[str, Any]], "str | dict[str, Any]"]
 def schema_responder(replies: Mapping[str, Any]) -> ChatResponder:
     """A responder for :class:`OpenAIChatServer` that answers a structured-output request with
     ``replies[<schema name>]`` as JSON, the name being the one the client sends in
-    ``response_format.json_schema.name`` (our clients send the pydantic class name, e.g. ``StatementList``).
+    ``response_format.json_schema.name`` (our clients send the pydantic class name, e.g. ``Statements``).
 
     Raises (inside the server, so the client sees a 500): KeyError for a schema ``replies`` does not cover.
     """

@@ -4,7 +4,8 @@ An extractor may offer ``fact_updates(user_message, previous)`` (sync or async) 
 and ``superseded`` lists (the LLM extractor and the embedded deterministic extractor both do); otherwise only
 ``facts()`` is used and nothing is superseded. A superseded fact is matched to a known fact exactly, or when their
 ``rapidfuzz`` token-sort similarity (0-100, case-insensitive) is at least :data:`SAME_FACT_SIMILARITY`, since an LLM
-may reword the fact it supersedes.
+may reword the fact it supersedes, or by topic: the LLM extractor writes facts as ``"topic: value"`` (see
+:class:`~deepeval.metrics._engine.extractor.Knowledge`) and may name only the topic it supersedes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from deepeval.metrics._engine.extractor import FactChanges
+from deepeval.metrics._engine.extractor import FactChanges, same_topic
 from deepeval.models.extraction import Extractor
 
 SAME_FACT_SIMILARITY = 85.0
@@ -31,7 +32,7 @@ async def fact_changes(
     result = fn(user_message, previous)
     if inspect.isawaitable(result):
         result = await result
-    return FactChanges(list(result.added), list(result.superseded))
+    return FactChanges(list(result.added), list(result.superseded), getattr(result, "knowledge", None))
 
 
 def same_fact(a: str, b: str) -> bool:
@@ -41,7 +42,16 @@ def same_fact(a: str, b: str) -> bool:
     return bool(fuzz.token_sort_ratio(a.lower(), b.lower()) >= SAME_FACT_SIMILARITY)
 
 
+def supersedes(superseded: str, fact: str) -> bool:
+    """Whether the entry ``superseded`` (a fact as first stated, or just its topic) names the known ``fact``: the
+    same fact (:func:`same_fact`), or, for a ``"topic: value"`` fact, the same topic
+    (:func:`~deepeval.metrics._engine.extractor.same_topic`)."""
+    if same_fact(fact, superseded):
+        return True
+    return ":" in fact and same_topic(superseded, fact)
+
+
 def apply_changes(known: Sequence[str], changes: FactChanges) -> list[str]:
     """``known`` without the facts ``changes`` supersedes, then its new facts (oldest first, no duplicates)."""
-    kept = [f for f in known if not any(same_fact(f, s) for s in changes.superseded)]
+    kept = [f for f in known if not any(supersedes(s, f) for s in changes.superseded)]
     return kept + [f for f in changes.added if f not in kept]

@@ -136,6 +136,8 @@ class EngineMetric(BaseMetric):
 
     default_template: ClassVar[Any]
     default_question_set: ClassVar[Any]
+    #: the schema of the reason call (each metric: deepeval 4.3.1's ``*ScoreReason`` class)
+    reason_schema: ClassVar[type[ReasonReply]] = ReasonReply
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Our metrics (``AnswerRelevancyMetric``...) get their own copy of :meth:`__init__` under their name, so a
@@ -485,7 +487,7 @@ class EngineMetric(BaseMetric):
             prompt = method(*prompt_args, score, judged)
         else:  # a template written for deepeval 4.3.1: its keywords (irrelevant_statements, attritions...)
             prompt = call_template(method, **reason_keywords(score, judged, prompt_args))
-        return (await a_generate_structured(ctx.llm, prompt, ReasonReply)).reason
+        return (await a_generate_structured(ctx.llm, prompt, self.reason_schema)).reason
 
     def _set_verbose(self, logs: str) -> None:
         self.verbose_logs = logs

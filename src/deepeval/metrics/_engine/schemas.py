@@ -1,6 +1,9 @@
-"""Pydantic schemas of judge replies shared by the metrics, and count checks for the structured-output layer.
+"""Base classes of the judge replies shared by the metrics, and count checks for the structured-output layer.
 
-Verdict strings are normalised on validation (``"Yes "``, ``"yes."``, ``"YES"`` -> ``"yes"``); an unknown word fails
+Each metric's ``schema.py`` subclasses these under deepeval 4.3.1's class names (``Verdicts``,
+``AnswerRelevancyVerdict``, ``ContextualRelevancyVerdicts``, ``KnowledgeRetentionVerdict``, ``*ScoreReason``), so a
+custom model that branches on the schema it is handed (its class, or its ``__name__``) sees what it would see under
+deepeval. Verdict strings are normalised on validation (``"Yes "``, ``"yes."``, ``"YES"`` -> ``"yes"``); an unknown word fails
 validation, which makes :func:`deepeval.models.structured.a_generate_structured` re-ask the judge once.
 """
 
@@ -15,10 +18,13 @@ from deepeval.models.structured import ItemCount
 
 
 class TernaryVerdict(BaseModel):
-    """``{"verdict": "yes" | "no" | "idk", "reason": str?}``; ``idk``/``borderline`` normalise to ``borderline``."""
+    """``{"reason": str?, "verdict": "yes" | "no" | "idk"}``; ``idk``/``borderline`` normalise to ``borderline``.
 
-    verdict: Verdict
+    The reason comes first (ours; deepeval lists the verdict first): a model that decodes in schema order writes its
+    reason before it commits to the verdict, which measured better on a small model (bench/RESULTS.md)."""
+
     reason: str | None = None
+    verdict: Verdict
 
     @field_validator("verdict", mode="before")
     @classmethod
@@ -27,10 +33,10 @@ class TernaryVerdict(BaseModel):
 
 
 class BinaryVerdict(BaseModel):
-    """``{"verdict": "yes" | "no", "reason": str?}``."""
+    """``{"reason": str?, "verdict": "yes" | "no"}`` (reason first, as :class:`TernaryVerdict`)."""
 
-    verdict: Verdict
     reason: str | None = None
+    verdict: Verdict
 
     @field_validator("verdict", mode="before")
     @classmethod
@@ -38,25 +44,13 @@ class BinaryVerdict(BaseModel):
         return normalize_verdict(v, allow_borderline=False)
 
 
-class TernaryVerdicts(BaseModel):
-    """``{"verdicts": [TernaryVerdict, ...]}``, one per statement."""
-
-    verdicts: list[TernaryVerdict]
-
-
-class BinaryVerdicts(BaseModel):
-    """``{"verdicts": [BinaryVerdict, ...]}``, one per statement."""
-
-    verdicts: list[BinaryVerdict]
-
-
 class StatementVerdict(BaseModel):
-    """``{"statement": str, "verdict": "yes" | "no", "reason": str?}``: a statement the judge extracted together with
+    """``{"statement": str, "reason": str?, "verdict": "yes" | "no"}``: a statement the judge extracted together with
     its verdict (one call splits a text and judges each piece). The statement is stripped."""
 
     statement: str
-    verdict: Verdict
     reason: str | None = None
+    verdict: Verdict
 
     @field_validator("statement", mode="before")
     @classmethod
@@ -69,15 +63,8 @@ class StatementVerdict(BaseModel):
         return normalize_verdict(v, allow_borderline=False)
 
 
-class StatementVerdicts(BaseModel):
-    """``{"verdicts": [StatementVerdict, ...]}``: every statement of one text with its verdict, in text order; an
-    empty list when the text states nothing."""
-
-    verdicts: list[StatementVerdict]
-
-
 def non_blank_statements(reply: Any) -> None:
-    """A ``check=`` for :class:`StatementVerdicts`: every statement has text.
+    """A ``check=`` for a list of :class:`StatementVerdict` (``reply.verdicts``): every statement has text.
 
     Raises:
         ValueError: a statement is blank (triggers the re-ask).
@@ -90,9 +77,15 @@ def non_blank_statements(reply: Any) -> None:
 
 
 class ReasonReply(BaseModel):
-    """``{"reason": str}``."""
+    """``{"reason": str}``: the base of each metric's ``*ScoreReason``. The text is stripped (a reply cut short
+    inside a sentence ends in a space)."""
 
     reason: str
+
+    @field_validator("reason", mode="before")
+    @classmethod
+    def _strip(cls, v: Any) -> Any:
+        return v.strip() if isinstance(v, str) else v
 
 
 def one_verdict_each(expected: int) -> ItemCount:

@@ -27,12 +27,12 @@ from deepeval.metrics._engine.decisions import (
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
-from deepeval.metrics._engine.schemas import TernaryVerdicts
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import takes
 from deepeval.metrics._engine.verdicts import ternary_from_probability
 from deepeval.metrics.answer_relevancy.prompts import AnswerRelevancyTemplate
 from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
+from deepeval.metrics.answer_relevancy.schema import AnswerRelevancyScoreReason, Verdicts
 from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
@@ -54,6 +54,7 @@ class AnswerRelevancyMetric(EngineMetric):
 
     default_template = AnswerRelevancyTemplate
     default_question_set = AnswerRelevancyQuestions
+    reason_schema = AnswerRelevancyScoreReason
 
     @property
     def __name__(self) -> str:
@@ -129,7 +130,7 @@ class AnswerRelevancyMetric(EngineMetric):
             assert ctx.llm is not None
             chosen = [by_id[i] for i in subset]
             prompt = self.evaluation_template.generate_verdicts(question, chosen)
-            return await llm_verdicts(ctx.llm, prompt, TernaryVerdicts, subset)
+            return await llm_verdicts(ctx.llm, prompt, Verdicts, subset)
 
         return await decide(
             ctx,

@@ -37,19 +37,23 @@ from deepeval.metrics._engine.decisions import (
     share_score,
     weighted_note,
 )
-from deepeval.metrics._engine.extractor import LLMExtractor, statements_batch_prompt
+from deepeval.metrics._engine.extractor import (
+    LLMExtractor,
+    sentence_statements,
+    statements_batch_prompt,
+)
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
-from deepeval.metrics._engine.schemas import (
-    BinaryVerdicts,
-    StatementVerdicts,
-    non_blank_statements,
-)
+from deepeval.metrics._engine.schemas import non_blank_statements
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.contextual_relevancy.prompts import ContextualRelevancyTemplate
 from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
+from deepeval.metrics.contextual_relevancy.schema import (
+    ContextualRelevancyScoreReason,
+    ContextualRelevancyVerdicts,
+)
 from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
@@ -82,6 +86,7 @@ class ContextualRelevancyMetric(EngineMetric):
 
     default_template = ContextualRelevancyTemplate
     default_question_set = ContextualRelevancyQuestions
+    reason_schema = ContextualRelevancyScoreReason
 
     @property
     def __name__(self) -> str:
@@ -187,7 +192,7 @@ class ContextualRelevancyMetric(EngineMetric):
             reply = await a_generate_structured(
                 llm,
                 node_prompt(node),
-                StatementVerdicts,
+                ContextualRelevancyVerdicts,
                 check=non_blank_statements,
             )
             return [(v.statement, Decision(v.verdict, None, "llm", v.reason)) for v in reply.verdicts]
@@ -215,7 +220,7 @@ class ContextualRelevancyMetric(EngineMetric):
             assert ctx.llm is not None
             statements = [by_id[i][1] for i in ids]
             prompt = self.evaluation_template.generate_verdicts(question, statements)
-            return await llm_verdicts(ctx.llm, prompt, BinaryVerdicts, ids)
+            return await llm_verdicts(ctx.llm, prompt, ContextualRelevancyVerdicts, ids)
 
         async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
             groups: dict[int, list[str]] = {}
@@ -279,13 +284,11 @@ def _ids(node: int, items: Sequence[Any]) -> list[str]:
 
 
 def _sentences_per_node(nodes: Sequence[str]) -> list[list[str]]:
-    """Hybrid split with no judge call: each node's sentences (those with a letter or digit), ``[]`` for a blank
-    node. The embedded judge's ``context_statement_relevant`` model was fitted on single passage sentences
-    (ClapNQ), so a System One judge sees the unit it was calibrated on."""
-    from deepeval.models.embedded.extraction import DeterministicExtractor
-
-    splitter = DeterministicExtractor()
-    return [splitter.statements_sync(node) if has_words(node) else [] for node in nodes]
+    """Hybrid split with no judge call: each node's sentences
+    (:func:`~deepeval.metrics._engine.extractor.sentence_statements`), ``[]`` for a blank node. The embedded judge's
+    ``context_statement_relevant`` model was fitted on single passage sentences (ClapNQ), so a System One judge sees
+    the unit it was calibrated on."""
+    return [sentence_statements(node) for node in nodes]
 
 
 async def _statements_per_node(ctx: MeasureContext, nodes: Sequence[str]) -> list[list[str]]:

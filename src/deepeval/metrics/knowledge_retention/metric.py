@@ -21,23 +21,25 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel
-
 from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide, decision_sources
-from deepeval.metrics._engine.extractor import FactChanges, FactList, LLMExtractor
+from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
 from deepeval.metrics._engine.facts import apply_changes, fact_changes
 from deepeval.metrics._engine.judges import gather_all
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_turns
-from deepeval.metrics._engine.schemas import BinaryVerdict
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.knowledge_retention.prompts import KnowledgeRetentionTemplate
 from deepeval.metrics.knowledge_retention.questions import DECISION_NOTE, KnowledgeRetentionQuestions
+from deepeval.metrics.knowledge_retention.schema import (
+    Knowledge,
+    KnowledgeRetentionScoreReason,
+    KnowledgeRetentionVerdict,
+)
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
 from deepeval.models.structured import a_generate_structured
@@ -55,6 +57,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
 
     default_template = KnowledgeRetentionTemplate
     default_question_set = KnowledgeRetentionQuestions
+    reason_schema = KnowledgeRetentionScoreReason
 
     @property
     def __name__(self) -> str:
@@ -140,10 +143,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         changes_by_turn = dict(zip(user_idx, changes, strict=True))
         # deepeval's attribute: per turn, what the user turn states (None for assistant turns)
         self.knowledges = [
-            FactList(facts=changes_by_turn[i].added, supersedes=changes_by_turn[i].superseded)
-            if i in changes_by_turn
-            else None
-            for i in range(len(turns))
+            _knowledge_of(changes_by_turn[i]) if i in changes_by_turn else None for i in range(len(turns))
         ]
         ctx.log(
             "Facts per user turn",
@@ -237,7 +237,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             user_message=user_message,
             multimodal=False,
         )
-        reply = await a_generate_structured(ctx.llm, prompt, BinaryVerdict)
+        reply = await a_generate_structured(ctx.llm, prompt, KnowledgeRetentionVerdict)
         return Decision(reply.verdict, None, "llm", reply.reason)
 
     async def _extract_and_judge(
@@ -279,34 +279,32 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
         return list(results[:n]), decided
 
 
-class KnowledgeData(BaseModel):
-    """deepeval's fact-extraction reply: ``{"data": {name: value}}``."""
-
-    data: dict[str, Any]
+def _knowledge_of(changes: FactChanges) -> Knowledge:
+    """deepeval's per-turn ``Knowledge``: the judge's reply itself, or (a deterministic or user extractor, whose
+    facts are sentences) the facts numbered ``"fact 1"``, ``"fact 2"``, ..."""
+    if changes.knowledge is not None:
+        return changes.knowledge
+    return Knowledge(
+        data={f"fact {n}": fact for n, fact in enumerate(changes.added, start=1)},
+        supersedes=list(changes.superseded),
+    )
 
 
 class _KnowledgeDataExtractor(LLMExtractor):
     """Fact extraction through a custom template's ``extract_data(user_message, previous_turns)`` (deepeval 4.3.1's
-    prompt): each ``data`` entry becomes the fact ``"name: value"``; such a reply names no superseded fact."""
+    prompt, the same ``Knowledge`` reply): each ``data`` entry becomes the fact ``"name: value"``."""
 
     def __init__(self, model: DeepEvalBaseLLM, extract_data: Callable[..., str]) -> None:
-        super().__init__(model)
+        super().__init__(model, facts_prompt=self._prompt)
         self._extract_data = extract_data
 
-    async def fact_updates(self, user_message: str, previous: Sequence[tuple[str, str]]) -> FactChanges:
-        return FactChanges(await self.facts(user_message, previous), [])
-
-    async def facts(self, user_message: str, previous: Sequence[tuple[str, str]]) -> list[str]:
-        if not has_words(user_message):
-            return []
-        prompt = call_template(
+    def _prompt(self, user_message: str, previous: Sequence[tuple[str, str]]) -> str:
+        return call_template(
             self._extract_data,
             user_message=user_message,
             previous_turns=[{"role": role, "content": content} for role, content in previous],
             multimodal=False,
         )
-        reply = await a_generate_structured(self.model, prompt, KnowledgeData)
-        return [f"{k}: {v}" for k, v in reply.data.items() if v not in (None, "", [], {})]
 
 
 def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:

@@ -76,6 +76,24 @@ def _strict_schema_shared(schema: type[BaseModel]) -> dict[str, Any] | None:
     return raw
 
 
+@functools.lru_cache(maxsize=512)
+def strict_expressible(schema: type[BaseModel]) -> bool:
+    """False when the schema holds a free-form object (a ``dict[str, ...]`` field: an object with no
+    ``properties``), which OpenAI's strict mode cannot express; such a schema is sent with ``"strict": false`` (the
+    server still follows it; llama.cpp constrains decoding to it either way)."""
+
+    def free_form(node: Any) -> bool:
+        if isinstance(node, dict):
+            if node.get("type") == "object" and "properties" not in node:
+                return True
+            return any(free_form(v) for v in node.values())
+        if isinstance(node, list):
+            return any(free_form(v) for v in node)
+        return False
+
+    return not free_form(schema.model_json_schema())
+
+
 def schema_name(schema: type[BaseModel]) -> str:
     """A name matching OpenAI's ``^[a-zA-Z0-9_-]{1,64}$``."""
     return re.sub(r"[^a-zA-Z0-9_-]", "_", schema.__name__)[:64] or "Output"
@@ -89,7 +107,11 @@ def response_format(rung: str, schema: type[BaseModel]) -> dict[str, Any] | None
         if strict is not None:
             return {
                 "type": "json_schema",
-                "json_schema": {"name": schema_name(schema), "schema": strict, "strict": True},
+                "json_schema": {
+                    "name": schema_name(schema),
+                    "schema": strict,
+                    "strict": strict_expressible(schema),
+                },
             }
         return {"type": "json_object"}
     if rung == "json_object":
