@@ -167,16 +167,7 @@ _readers_lock = threading.Lock()
 
 
 def _threads(s: Settings) -> int | None:
-    raw = s.get(READER_THREADS_KEY)
-    if raw is None:
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise ConfigurationError(f"{READER_THREADS_KEY} must be a positive integer, got {raw!r}")
-    return value
+    return None if s.get(READER_THREADS_KEY) is None else s.get_positive_int(READER_THREADS_KEY, 1)
 
 
 def reader_path(settings: Settings | None = None) -> Path | None:
