@@ -186,16 +186,26 @@ def plan_judges(
     return JudgePlan(mode, llm, plan_system_one(system_one_model, settings), given)
 
 
+def _object_or_invalid(model: Any, base: type, argument: str) -> JudgeChoice | None:
+    """The choice for a judge object of ``base`` as given, or an invalid choice for anything else that is not a
+    name; None for a name or None (the caller's rules decide those)."""
+    if isinstance(model, base):
+        name = judge_name(model)
+        return JudgeChoice("object", name, name, given=model)
+    if model is not None and not isinstance(model, str):
+        kind = type(model).__name__
+        problem = f"{argument} must be a model name or a {base.__name__}, not {kind}"
+        return JudgeChoice("invalid", None, f"invalid:{kind}", problem=problem)
+    return None
+
+
 def plan_llm(model: Any, settings: Settings) -> JudgeChoice | None:
     """The LLM judge: a client as given; a string is an OpenAI model name; None picks what the settings configure
     (:func:`~deepeval.config.eval_mode.configured_llm`: local server, GGUF file, OpenAI key), else no LLM (None)."""
     s = settings
-    if isinstance(model, DeepEvalBaseLLM):
-        name = judge_name(model)
-        return JudgeChoice("object", name, name, given=model)
-    if model is not None and not isinstance(model, str):
-        problem = f"model must be a model name or a DeepEvalBaseLLM, not {type(model).__name__}"
-        return JudgeChoice("invalid", None, f"invalid:{type(model).__name__}", problem=problem)
+    given = _object_or_invalid(model, DeepEvalBaseLLM, "model")
+    if given is not None:
+        return given
     if isinstance(model, str):
         from deepeval.models.llms.openai_model import openai_model_name
 
@@ -228,12 +238,9 @@ def plan_system_one(model: Any, settings: Settings) -> JudgeChoice:
     from deepeval.models.embedded.names import MODEL_NAME
     from deepeval.models.system_one.names import typesafe_model_name
 
-    if isinstance(model, DeepEvalBaseSystemOneModel):
-        name = judge_name(model)
-        return JudgeChoice("object", name, name, given=model)
-    if model is not None and not isinstance(model, str):
-        problem = f"system_one_model must be a model name or a DeepEvalBaseSystemOneModel, not {type(model).__name__}"
-        return JudgeChoice("invalid", None, f"invalid:{type(model).__name__}", problem=problem)
+    given = _object_or_invalid(model, DeepEvalBaseSystemOneModel, "system_one_model")
+    if given is not None:
+        return given
     if isinstance(model, str) and model.lower() in EMBEDDED_NAMES:
         return JudgeChoice("embedded", MODEL_NAME, "embedded")
     if isinstance(model, str):
