@@ -13,7 +13,6 @@ from collections.abc import Iterator
 import pytest
 
 from _support.gguf import catalog_model_path, xllamacpp_installed
-from _support.markers import known_limit
 from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
 from deepeval.models.usage import track_usage
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -124,11 +123,9 @@ def test_knowledge_retention_returns_a_score(knowledge_retention: tuple[float, i
     assert requests <= 20
 
 
-@known_limit(
-    reason="Qwen2.5-Coder-1.5B, llm mode, our KR prompt (knowledge_retention/2026-5): 0.33 in 3 of 3 runs. Turns 1 "
-    "and 3 judged 'yes' with the worked example's own reason copied ('allergy peanuts, yet suggests peanut butter'): "
-    "the prompt's example facts share this case's peanut allergy. Prompts: issue 23 item 5."
-)
+# Qwen2.5-Coder-1.5B with knowledge_retention/2026-5 scored this 0.33 in 3 of 3 runs: it copied the worked example's
+# reason ('allergy peanuts, yet suggests peanut butter'), the example's facts sharing this case's peanut allergy.
+# The example now holds facts no test case is likely to share (2026-6): >= 0.5 in 3 of 3 runs.
 def test_knowledge_retention_sees_the_facts_kept(knowledge_retention: tuple[float, int]) -> None:
     score, _ = knowledge_retention
     assert score >= 0.5  # the assistant keeps the name, the allergy and the destination

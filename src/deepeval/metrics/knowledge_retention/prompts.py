@@ -10,7 +10,7 @@ from typing import Any
 from deepeval.metrics._engine.extractor import facts_prompt
 from deepeval.metrics.delimit import DATA_NOTICE, quote, quote_list
 
-PROMPT_VERSION = "knowledge_retention/2026-5"
+PROMPT_VERSION = "knowledge_retention/2026-6"
 
 #: How facts that change over the conversation are to be read (used in verdict prompts and System One questions).
 CORRECTIONS_RULE = (
@@ -30,13 +30,13 @@ constraint rules out (over the budget, against an allergy, on an excluded day), 
 corrected, or swaps the roles of two things the user named (sender and receiver, origin and destination)."""
 
 #: Worked examples (ours), part of the constant prefix of the verdict prompt: two of each verdict.
-VERDICT_EXAMPLES = """Examples, with the facts ["allergy: peanuts", "party date: Saturday 14 June", "guests: 12"]:
-"For 12 guests on 14 June, a nut-free lemon sponge works well." -> {"reason": "keeps: guests and date used
-correctly", "verdict": "no"}
-"Would you like candles as well?" -> {"reason": "keeps: asks something new", "verdict": "no"}
-"A peanut-butter chocolate cake would serve 12 nicely." -> {"reason": "forgets: allergy peanuts, yet suggests peanut
-butter", "verdict": "yes"}
-"How many guests are coming?" -> {"reason": "forgets: guests 12 was given, asked again", "verdict": "yes"}"""
+VERDICT_EXAMPLES = """Examples, with the facts ["access: no stairs (wheelchair)", "delivery day: Tuesday 3 March", "crates: 4"]:
+"Four crates on Tuesday 3 March, brought in by the ground-floor ramp." -> {"reason": "keeps: crates, day and access
+used correctly", "verdict": "no"}
+"Should the invoice go to your office?" -> {"reason": "keeps: asks something new", "verdict": "no"}
+"Our porters will carry the crates up the two flights of stairs." -> {"reason": "forgets: no stairs, yet plans the
+stairs", "verdict": "yes"}
+"How many crates should we bring?" -> {"reason": "forgets: crates 4 was given, asked again", "verdict": "yes"}"""
 
 
 class KnowledgeRetentionTemplate:
