@@ -35,13 +35,30 @@ def test_quickstart_offline_uses_the_embedded_judge_even_with_a_key_set(
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     result = CliRunner().invoke(app, ["quickstart", "--offline", "--limit", "2", "--no-table"])
     assert result.exit_code == 0, result.output
-    assert "Judge(s): deepeval-local-1 (embedded, offline)" in result.output
+    assert (
+        "Judge(s): deepeval-local-1 deterministic extraction + deepeval-local-1 (embedded, offline)"
+        in " ".join(result.output.split())
+    )
     assert "SECRET123" not in result.output and "errored" not in result.output.lower()
 
 
 def test_quickstart_offline_refuses_an_llm_mode() -> None:
     result = CliRunner().invoke(app, ["quickstart", "--offline", "--eval-mode", "llm", "--limit", "1"])
-    assert result.exit_code == 2 and "--offline runs in system_one mode only" in result.output
+    assert result.exit_code == 2 and "--offline has no LLM judge" in result.output
+
+
+def test_quickstart_offline_scores_as_with_nothing_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    # --offline is the default judge set-up (hybrid: deterministic extractor, embedded decider), not another mode
+    args = ["quickstart", "--limit", "4", "--no-table"]
+    plain = CliRunner().invoke(app, args)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-SECRET123")
+    monkeypatch.setenv("TYPESAFE_API_KEY", "ts-test-SECRET456")
+    offline = CliRunner().invoke(app, [*args, "--offline"])
+    assert plain.exit_code == offline.exit_code == 0, offline.output
+    summary = [line for line in plain.output.splitlines() if "│" in line and "wall time" not in line]
+    assert summary and summary == [
+        line for line in offline.output.splitlines() if "│" in line and "wall time" not in line
+    ]
 
 
 def test_the_shipped_blind_test_summary_is_the_report_s_blind_test_numbers() -> None:

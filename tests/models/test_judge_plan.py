@@ -335,3 +335,21 @@ def test_deepeval_eval_mode_setting_decides_the_plans_mode() -> None:
     plan = plan_judges(eval_mode=None, model=None, system_one_model=None, extractor=None, settings=settings)
     assert plan.mode is EvalMode.SYSTEM_ONE and plan.llm is None
     assert plan.key_names() == {"llm": None, "system_one": "embedded", "extractor": None}
+
+
+def test_offline_setting_keeps_every_judge_of_the_settings_off_the_network() -> None:
+    from deepeval.config.eval_mode import configured_llm
+    from deepeval.models.plan import plan_judges
+
+    keys = {"OPENAI_API_KEY": "sk-test", "TYPESAFE_API_KEY": "ts-test", "GGUF_MODEL_PATH": "/m.gguf"}
+    online = Settings(values=keys, sources={})
+    offline = Settings(values={**keys, "DEEPEVAL_OFFLINE": "1"}, sources={})
+    assert configured_llm(online) == "gguf" and configured_llm(offline) is None
+    plan = plan_judges(eval_mode=None, model=None, system_one_model=None, extractor=None, settings=offline)
+    assert plan.mode is EvalMode.HYBRID and plan.llm is None
+    assert plan.system_one is not None and plan.system_one.source == "embedded"
+    assert plan.extractor is not None and plan.extractor.source == "deterministic"
+    given = plan_judges(
+        eval_mode="llm", model="gpt-4.1", system_one_model=None, extractor=None, settings=offline
+    )
+    assert given.llm is not None and given.llm.source == "openai_name"  # an argument still chooses

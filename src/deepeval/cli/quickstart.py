@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import time
 from typing import Any
@@ -13,6 +14,7 @@ from rich.text import Text
 
 from deepeval._safe_text import terminal
 from deepeval.cli.app import app
+from deepeval.config.environment import set_while
 from deepeval.errors import ConfigurationError, DeepEvalError
 
 #: (metric key, label, the measured number, its baseline, what the number is)
@@ -114,21 +116,29 @@ def quickstart(
     """Evaluate 20 ClapNQ RAG items (AnswerRelevancy, ContextualRelevancy) and 10 conversations
     (KnowledgeRetention) on the configured judge (the embedded offline judge when none is configured, or with
     --offline), then compare the scores with the human labels shipped with the data."""
+    if offline and eval_mode not in (None, "hybrid", "system_one"):
+        raise typer.BadParameter(
+            "--offline has no LLM judge: use hybrid or system_one", param_hint="--eval-mode"
+        )
+    with set_while("DEEPEVAL_OFFLINE", "1") if offline else contextlib.nullcontext():
+        _quickstart(limit, results_folder, eval_mode, show_table)
+
+
+def _quickstart(
+    limit: int | None, results_folder: str | None, eval_mode: str | None, show_table: bool
+) -> None:
     from deepeval.evaluate import CacheConfig, DisplayConfig, ErrorConfig, evaluate
     from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, KnowledgeRetentionMetric
     from deepeval.quickstart import load_data
 
-    if offline and eval_mode not in (None, "system_one"):
-        # llm and hybrid modes need an LLM judge, which is never offline here
-        raise typer.BadParameter("--offline runs in system_one mode only", param_hint="--eval-mode")
-    # --offline: the embedded judge by name, so a key in the environment or a dotenv file is never used
-    judge: dict[str, Any] = {"eval_mode": "system_one", "system_one_model": "embedded"} if offline else {}
     try:  # a bad --eval-mode is a usage error before anything is loaded or measured
-        kw: dict[str, Any] = judge or {"eval_mode": eval_mode}
-        rag_metrics = [AnswerRelevancyMetric(**kw), ContextualRelevancyMetric(**kw)]
+        rag_metrics = [
+            AnswerRelevancyMetric(eval_mode=eval_mode),
+            ContextualRelevancyMetric(eval_mode=eval_mode),
+        ]
         # a conversation passes only when no checked turn forgets (deepeval's default 0.5 passes one forgetting
         # turn in two, so every example conversation "passed")
-        kr_metrics = [KnowledgeRetentionMetric(threshold=KR_THRESHOLD, **kw)]
+        kr_metrics = [KnowledgeRetentionMetric(threshold=KR_THRESHOLD, eval_mode=eval_mode)]
     except (ValueError, DeepEvalError) as err:
         raise typer.BadParameter(str(err), param_hint="--eval-mode") from None
     console = Console()

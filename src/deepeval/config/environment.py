@@ -45,3 +45,11 @@ def default_while(name: str, value: str) -> Iterator[None]:
     with restored_env(name):
         os.environ.setdefault(name, value)
         yield
+
+
+@contextmanager
+def set_while(name: str, value: str) -> Iterator[None]:
+    """``name`` set to ``value`` while the block runs; its earlier value (or absence) restored afterwards."""
+    with restored_env(name):
+        os.environ[name] = value
+        yield

@@ -62,6 +62,8 @@ def configured_llm(settings: Settings | None = None) -> str | None:
     ``LOCAL_MODEL_BASE_URL``), ``"gguf"`` (``GGUF_MODEL_PATH``), ``"openai"`` (``OPENAI_API_KEY``), else None.
     The one rule behind :func:`llm_configured`, the judge resolution and the cache key's judge names."""
     s = settings or get_settings()
+    if s.get_bool("DEEPEVAL_OFFLINE"):
+        return None  # offline: no judge from the settings reaches the network
     if s.get_bool("USE_LOCAL_MODEL") and s.get("LOCAL_MODEL_BASE_URL"):
         return "local"
     if s.get("GGUF_MODEL_PATH"):

@@ -25,6 +25,7 @@ SECRET_KEYS = frozenset({"OPENAI_API_KEY", "TYPESAFE_API_KEY", "LOCAL_MODEL_API_
 #: Every key we read, with a one-line meaning (shown by ``deepeval settings``).
 KNOWN_KEYS: dict[str, str] = {
     "DEEPEVAL_EVAL_MODE": "llm | hybrid | system_one",
+    "DEEPEVAL_OFFLINE": "1: judges only from arguments and the embedded judge; the settings' LLM and TypeSafe are not used",
     "OPENAI_API_KEY": "OpenAI API key",
     "OPENAI_MODEL_NAME": "OpenAI judge model (default gpt-5.4)",
     "OPENAI_BASE_URL": "OpenAI API base URL",

@@ -234,7 +234,8 @@ def plan_llm(model: Any, settings: Settings) -> JudgeChoice | None:
 
 def plan_system_one(model: Any, settings: Settings) -> JudgeChoice:
     """The System One judge: a client as given; a string is a TypeSafe model name (one of :data:`EMBEDDED_NAMES`
-    selects the embedded judge); None picks TypeSafe when ``TYPESAFE_API_KEY`` is set, else the embedded judge."""
+    selects the embedded judge); None picks TypeSafe when ``TYPESAFE_API_KEY`` is set (and not
+    ``DEEPEVAL_OFFLINE``), else the embedded judge."""
     from deepeval.models.embedded.names import MODEL_NAME
     from deepeval.models.system_one.names import typesafe_model_name
 
@@ -247,7 +248,7 @@ def plan_system_one(model: Any, settings: Settings) -> JudgeChoice:
         return JudgeChoice(
             "typesafe_name", typesafe_model_name(model, settings), f"typesafe:{model}", argument=model
         )
-    if settings.get("TYPESAFE_API_KEY"):
+    if settings.get("TYPESAFE_API_KEY") and not settings.get_bool("DEEPEVAL_OFFLINE"):
         key = f"typesafe:{settings.get('TYPESAFE_MODEL_NAME') or 'default'}"
         return JudgeChoice("settings_typesafe", typesafe_model_name(None, settings), key)
     return JudgeChoice("embedded", MODEL_NAME, "embedded")
