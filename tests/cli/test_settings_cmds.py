@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -444,7 +445,17 @@ def test_unset_gguf_model(isolated: Path) -> None:
     [
         (None, [], "is not a file"),
         (b"PK\x03\x04zip", [], "is not a GGUF model file"),
-        (b"GGUF", ["--max-tokens", "0"], "must be >= 1"),
+        (b"GGUF" + b"\0" * 60, ["--max-tokens", "0"], "must be >= 1"),
+        (b"GGUF\x03\0\0\0", [], "the file ends inside its header"),
+        (
+            b"GGUF"
+            + struct.pack("<IQQ", 3, 1, 0)
+            + struct.pack("<Q", 1)
+            + b"w"
+            + struct.pack("<IQIQ", 1, 8, 0, 4096),
+            [],
+            "is truncated: 57 bytes, its header needs at least 4,161",
+        ),
     ],
 )
 def test_set_gguf_model_rejects_bad_input_without_writing(isolated: Path, content, args, words) -> None:

@@ -295,7 +295,7 @@ def test_reader_setting_off_auto_path_and_catalog_name(tmp_path, monkeypatch: py
     with pytest.raises(ConfigurationError, match="not assembled"):
         configured_reader()
     fake = tmp_path / "tiny.gguf"
-    fake.write_bytes(b"GGUF")
+    fake.write_bytes(b"GGUF" + b"\0" * 60)
     monkeypatch.setenv(READER_KEY, str(fake))
     monkeypatch.setenv(READER_THREADS_KEY, "0")
     with pytest.raises(ConfigurationError, match=READER_THREADS_KEY):

@@ -140,3 +140,51 @@ def test_at_exit_every_open_server_is_stopped_without_waiting(
         warnings.simplefilter("error")
         gguf_server._stop_at_exit()
     assert server._stopped and server._server is None and not server.folder.exists()
+
+
+def _gguf(*, tensors: list[tuple[str, int]], alignment: int | None = None, version: int = 3) -> bytes:
+    """A GGUF header (spec v3 layout): a string and a string-array metadata entry, the alignment when given, and
+    1-D f32 tensor infos ``(name, offset)``; no tensor data."""
+    import struct
+
+    def string(text: str) -> bytes:
+        raw = text.encode()
+        return struct.pack("<Q", len(raw)) + raw
+
+    kvs = [string("general.name") + struct.pack("<I", 8) + string("toy")]
+    kvs.append(string("tokenizer.tokens") + struct.pack("<IIQ", 9, 8, 2) + string("a") + string("bc"))
+    if alignment is not None:
+        kvs.append(string("general.alignment") + struct.pack("<II", 4, alignment))
+    infos = [string(name) + struct.pack("<IQIQ", 1, 8, 0, offset) for name, offset in tensors]
+    return b"GGUF" + struct.pack("<IQQ", version, len(tensors), len(kvs)) + b"".join(kvs) + b"".join(infos)
+
+
+def test_required_size_is_the_aligned_data_start_plus_the_last_tensor_offset() -> None:
+    import io
+
+    from deepeval.models.llms.gguf_header import required_size
+
+    header = _gguf(tensors=[("a", 0), ("b", 4096)])
+    assert required_size(io.BytesIO(header)) == -(-len(header) // 32) * 32 + 4096 + 1
+    aligned = _gguf(tensors=[("a", 0), ("b", 100)], alignment=256)
+    assert required_size(io.BytesIO(aligned)) == 256 + 100 + 1
+    assert required_size(io.BytesIO(_gguf(tensors=[("a", 0)], version=1))) is None  # a version we do not read
+
+
+def test_a_truncated_or_cut_gguf_file_is_refused_before_it_is_loaded(tmp_path: Path) -> None:
+    from deepeval.errors import ConfigurationError
+    from deepeval.models.llms.gguf_model import check_gguf_file
+
+    header = _gguf(tensors=[("a", 0), ("b", 4096)])
+    needed = -(-len(header) // 32) * 32 + 4096 + 1
+    whole, cut, inside = tmp_path / "whole.gguf", tmp_path / "cut.gguf", tmp_path / "inside.gguf"
+    whole.write_bytes(header.ljust(needed, b"\0"))
+    cut.write_bytes(header.ljust(needed - 1, b"\0"))
+    inside.write_bytes(header[: len(header) // 2])
+    check_gguf_file(whole)
+    with pytest.raises(
+        ConfigurationError, match=f"is truncated: {needed - 1:,} bytes, its header needs at least"
+    ):
+        check_gguf_file(cut)
+    with pytest.raises(ConfigurationError, match="the file ends inside its header"):
+        check_gguf_file(inside)

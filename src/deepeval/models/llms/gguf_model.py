@@ -84,22 +84,36 @@ def required_items(schema: type[BaseModel]) -> int:
 
 
 def check_gguf_file(path: str | os.PathLike[str]) -> None:
-    """Refuse a path that is not a readable GGUF file (its first 4 bytes are ``GGUF``).
+    """Refuse a path that is not a readable, whole GGUF file: its first 4 bytes are ``GGUF`` and it is as long as
+    its header says (:func:`~deepeval.models.llms.gguf_header.required_size`: a cut download is caught here, not
+    at the first measure).
 
     Raises:
         FileNotFoundError: no file there.
-        ConfigurationError: the file cannot be read or is not a GGUF file.
+        ConfigurationError: the file cannot be read, is not a GGUF file, or is truncated.
     """
+    from deepeval.models.llms.gguf_header import HeaderError, required_size
+
     file = user_path(path)
     if not file.is_file():
         raise FileNotFoundError(f"GGUF model file not found: {file}")
     try:
         with file.open("rb") as fh:
             magic = fh.read(4)
+            fh.seek(0)
+            needed = required_size(fh) if magic == b"GGUF" else None
     except OSError as exc:
         raise ConfigurationError(f"cannot read the GGUF model file {file}: {exc}") from None
+    except HeaderError as exc:
+        raise ConfigurationError(f"{file} is not a usable GGUF model file: {exc}") from None
     if magic != b"GGUF":
         raise ConfigurationError(f"{file} is not a GGUF model file (it does not start with 'GGUF')")
+    size = file.stat().st_size
+    if needed is not None and size < needed:
+        raise ConfigurationError(
+            f"{file} is truncated: {size:,} bytes, its header needs at least {needed:,} (an interrupted download "
+            "or copy?)"
+        )
 
 
 class GGUFModel(LocalModel):
