@@ -30,23 +30,41 @@ if TYPE_CHECKING:
     from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
 
-def _check_inputs(test_cases: Any, metrics: Any, repeat: Any) -> tuple[list[Any], list[Any]]:
+def metric_list(metrics: Any, where: str, *, hint: str = "") -> list[Any]:
+    """``metrics`` (one metric, or an iterable of them) as a list, every item a ``BaseMetric``; ``where`` names the
+    argument in the ``TypeError`` (``hint`` is added to an item's).
+
+    Raises:
+        TypeError: not a metric or an iterable of them, or an item that is not a ``BaseMetric``.
+    """
     from deepeval.metrics.base_metric import BaseMetric
+
+    if isinstance(metrics, BaseMetric):
+        return [metrics]
+    if isinstance(metrics, (str, bytes)) or not isinstance(metrics, Iterable):
+        raise TypeError(
+            f"{where} must be a list of metrics (BaseMetric subclasses), got {type(metrics).__name__}"
+        )
+    items = list(metrics)
+    for j, m in enumerate(items):
+        if not isinstance(m, BaseMetric):
+            raise TypeError(
+                f"{where}[{j}] is a {type(m).__name__}; metrics must subclass deepeval.metrics.BaseMetric{hint}"
+            )
+    return items
+
+
+def _check_inputs(test_cases: Any, metrics: Any, repeat: Any) -> tuple[list[Any], list[Any]]:
     from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
     if isinstance(test_cases, (LLMTestCase, ConversationalTestCase)):
         test_cases = [test_cases]
-    if isinstance(metrics, BaseMetric):
-        metrics = [metrics]
     if isinstance(test_cases, (str, bytes)) or not isinstance(test_cases, Iterable):
         raise TypeError(
             f"test_cases must be a list of LLMTestCase / ConversationalTestCase, got {type(test_cases).__name__}"
         )
-    if isinstance(metrics, (str, bytes)) or not isinstance(metrics, Iterable):
-        raise TypeError(
-            f"metrics must be a list of metrics (BaseMetric subclasses), got {type(metrics).__name__}"
-        )
-    cases, mets = list(test_cases), list(metrics)
+    mets = metric_list(metrics, "metrics")
+    cases = list(test_cases)
     if not cases:
         raise ValueError("evaluate() needs at least one test case; test_cases is empty")
     if not mets:
@@ -55,11 +73,6 @@ def _check_inputs(test_cases: Any, metrics: Any, repeat: Any) -> tuple[list[Any]
         if not isinstance(tc, (LLMTestCase, ConversationalTestCase)):
             raise TypeError(
                 f"test_cases[{i}] is a {type(tc).__name__}; expected LLMTestCase or ConversationalTestCase"
-            )
-    for j, m in enumerate(mets):
-        if not isinstance(m, BaseMetric):
-            raise TypeError(
-                f"metrics[{j}] is a {type(m).__name__}; metrics must subclass deepeval.metrics.BaseMetric"
             )
     if not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 1:
         raise ConfigurationError(f"repeat must be an integer >= 1, got {repeat!r}")
@@ -159,17 +172,8 @@ async def _a_run(
             repeat,
             on_interrupt=save_interrupted,
         )
-    result = EvaluationResult(
-        test_results=out.test_results,
-        run_id=uuid.uuid4().hex,
-        identifier=identifier,
-        hyperparameters=hyper,
-        started_at=started,
-        duration_s=time.perf_counter() - t0,
-        repeat=repeat,
-        cache_hits=out.cache_hits,
-        system_one_batches=out.system_one_batches,
-        extras=dict(getattr(out, "extras", {})),
+    result = _result(
+        out, started, time.perf_counter() - t0, identifier, hyper, repeat, dict(getattr(out, "extras", {}))
     )
     publish(result, display_config)
     return result, getattr(out, "first_exception", None)
@@ -297,6 +301,30 @@ def raise_for_errors(
         raise evaluation_error(result) from first_exception
 
 
+def _result(
+    out: Any,
+    started: str,
+    duration_s: float,
+    identifier: str | None,
+    hyper: dict[str, str] | None,
+    repeat: int,
+    extras: dict[str, Any],
+) -> EvaluationResult:
+    """The run's :class:`EvaluationResult` from a backend's output (finished or interrupted), with a new run id."""
+    return EvaluationResult(
+        test_results=out.test_results,
+        run_id=uuid.uuid4().hex,
+        identifier=identifier,
+        hyperparameters=hyper,
+        started_at=started,
+        duration_s=duration_s,
+        repeat=repeat,
+        cache_hits=out.cache_hits,
+        system_one_batches=out.system_one_batches,
+        extras=extras,
+    )
+
+
 def _save_interrupted(
     out: Any,
     started: str,
@@ -316,18 +344,7 @@ def _save_interrupted(
     try:
         reason = stop_reason() or "cancelled"
         note = f"{reason}: {out.finished} of {out.total} rows finished"
-        result = EvaluationResult(
-            test_results=out.test_results,
-            run_id=uuid.uuid4().hex,
-            identifier=identifier,
-            hyperparameters=hyper,
-            started_at=started,
-            duration_s=duration_s,
-            repeat=repeat,
-            cache_hits=out.cache_hits,
-            system_one_batches=out.system_one_batches,
-            extras={"interrupted": note},
-        )
+        result = _result(out, started, duration_s, identifier, hyper, repeat, {"interrupted": note})
         session.set_latest(result)
         _export(result, display_config)
         _keep(result, display_config)

@@ -346,23 +346,10 @@ def _describe(err: BaseException) -> str:
 
 
 def _checked_metrics(metrics: Any, where: str) -> list[Any]:
-    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.evaluate.api import metric_list
 
-    if metrics is None:
-        return []
-    if isinstance(metrics, BaseMetric):
-        return [metrics]
-    if isinstance(metrics, (str, bytes)) or not isinstance(metrics, (list, tuple)):
-        raise TypeError(
-            f"{where} must be a list of metrics (BaseMetric subclasses), got {type(metrics).__name__}"
-        )
-    for j, m in enumerate(metrics):
-        if not isinstance(m, BaseMetric):
-            raise TypeError(
-                f"{where}[{j}] is a {type(m).__name__}; metrics must subclass deepeval.metrics.BaseMetric "
-                "(a metric collection name is a Confident AI feature, not evaluated here)"
-            )
-    return list(metrics)
+    hint = " (a metric collection name is a Confident AI feature, not evaluated here)"
+    return [] if metrics is None else metric_list(metrics, where, hint=hint)
 
 
 # -- building the test cases ---------------------------------------------------------------------------------------
@@ -427,8 +414,6 @@ def _root_error(trace: Trace) -> str | None:
 
 
 def _golden_unit(index: int, golden: Any, traces: list[Trace], trace_metrics: list[Any]) -> _Unit:
-    from deepeval.test_case import LLMTestCase
-
     name = (
         golden.name
         if isinstance(getattr(golden, "name", None), str) and golden.name
@@ -457,28 +442,39 @@ def _golden_unit(index: int, golden: Any, traces: list[Trace], trace_metrics: li
     if unit.errored:
         unit.not_run = f"not measured: the app raised ({error or 'trace errored'})"
         return unit
-    try:
-        unit.test_case = LLMTestCase(
-            input=_text(trace.input) if trace.input is not None else golden.input,
-            actual_output=fields["actual_output"],
-            expected_output=trace.expected_output,
-            context=trace.context,
-            retrieval_context=trace.retrieval_context,
-            tools_called=trace.tools_called,
-            expected_tools=trace.expected_tools,
-            metadata=golden.additional_metadata,
-            comments=getattr(golden, "comments", None),
-            name=name,
-        )
-    except (TypeError, ValueError) as err:
-        unit.not_run = f"{type(err).__name__}: the trace's fields do not make a test case: {err}"
-        unit.not_run_kind = ErrorKind.invalid_test_case
+    _build_test_case(
+        unit,
+        trace,
+        "the trace's fields",
+        input=_text(trace.input) if trace.input is not None else golden.input,
+        actual_output=fields["actual_output"],
+        metadata=golden.additional_metadata,
+        comments=getattr(golden, "comments", None),
+        name=name,
+    )
     return unit
 
 
-def _span_unit(index: int, span: BaseSpan) -> _Unit:
+def _build_test_case(unit: _Unit, source: BaseSpan | Trace, what: str, **fields: Any) -> None:
+    """``unit.test_case`` from ``fields`` and the evaluation fields a span or trace records; fields that do not make
+    a test case become the unit's ``not_run`` error (``invalid_test_case``), naming ``what``."""
     from deepeval.test_case import LLMTestCase
 
+    try:
+        unit.test_case = LLMTestCase(
+            expected_output=source.expected_output,
+            context=source.context,
+            retrieval_context=source.retrieval_context,
+            tools_called=source.tools_called,
+            expected_tools=source.expected_tools,
+            **fields,
+        )
+    except (TypeError, ValueError) as err:
+        unit.not_run = f"{type(err).__name__}: {what} do not make a test case: {err}"
+        unit.not_run_kind = ErrorKind.invalid_test_case
+
+
+def _span_unit(index: int, span: BaseSpan) -> _Unit:
     metrics = _checked_metrics(span.metrics, f"the metrics of span {span.name!r}")
     fields = {
         "input": _text(span.input),
@@ -498,22 +494,14 @@ def _span_unit(index: int, span: BaseSpan) -> _Unit:
             "update_current_span(test_case=LLMTestCase(...)) inside it"
         )
         return unit
-    try:
-        unit.test_case = LLMTestCase(
-            input=fields["input"],
-            actual_output=fields["actual_output"],
-            expected_output=span.expected_output,
-            context=span.context,
-            retrieval_context=span.retrieval_context,
-            tools_called=span.tools_called,
-            expected_tools=span.expected_tools,
-            name=span.name,
-        )
-    except (TypeError, ValueError) as err:
-        unit.not_run = (
-            f"{type(err).__name__}: the fields of span {span.name!r} do not make a test case: {err}"
-        )
-        unit.not_run_kind = ErrorKind.invalid_test_case
+    _build_test_case(
+        unit,
+        span,
+        f"the fields of span {span.name!r}",
+        input=fields["input"],
+        actual_output=fields["actual_output"],
+        name=span.name,
+    )
     return unit
 
 
