@@ -43,3 +43,17 @@ def test_the_real_models_grade_replies_parse(reply: str, score: int) -> None:
     judge = LLMMemoryJudge(ScriptedLLM(lambda prompt, schema: reply))
     graded = asyncio.run(judge.grade("How does Maya relieve stress?", "through dance", "by dancing", []))
     assert graded.score == score and graded.reason.startswith("The answer")
+
+
+def test_the_llm_memory_judge_is_named_by_its_llm() -> None:
+    assert LLMMemoryJudge(ScriptedLLM(["{}"], name="judge-x")).get_model_name() == "judge-x"
+
+    class Broken(ScriptedLLM):
+        def get_model_name(self) -> str:
+            raise RuntimeError("no name")
+
+    # the one naming rule (base_model.judge_name): a broken get_model_name falls back to the class name
+    assert LLMMemoryJudge(Broken(["{}"])).get_model_name() == "Broken"
+    import deepeval.models.structured as structured
+
+    assert not hasattr(structured, "model_name")  # the alias kept only for the memory judge is gone

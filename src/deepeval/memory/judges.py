@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, field_validator
 from deepeval.memory import prompts
 from deepeval.memory.artifact import MemoryArtifact, _sentences
 from deepeval.memory.retrieval import NOT_IN_MEMORY, PassageIndex
-from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.base_model import DeepEvalBaseLLM, judge_name
 from deepeval.models.extraction import Extractor
 
 if TYPE_CHECKING:
@@ -255,9 +255,7 @@ class LLMMemoryJudge:
         self.extractor = extractor
 
     def get_model_name(self) -> str:
-        from deepeval.models.structured import model_name
-
-        return model_name(self.llm)
+        return judge_name(self.llm)
 
     async def answer(self, question: str, artifact: MemoryArtifact) -> ProbeAnswer:
         from deepeval.models.structured import a_generate_structured

@@ -76,10 +76,6 @@ def split_cost(reply: Any) -> tuple[Any, float | None]:
     return reply, None
 
 
-#: the old name of :func:`~deepeval.models.base_model.judge_name` (``memory/judges.py`` still imports it; not a
-#: second rule)
-model_name = judge_name
-
 #: the longest reply text :func:`parse_json_text` hands to ``json_repair`` (judge replies are a few KB)
 REPAIR_MAX_CHARS = 1_000_000
 
