@@ -110,6 +110,17 @@ def test_no_tcp_port_only_a_private_unix_socket_that_wants_the_key() -> None:
     assert not folder.exists()  # closed: socket and folder gone
 
 
+def test_a_refused_request_names_the_gguf_model_server_not_http(judge) -> None:
+    # llama.cpp answers over a private socket: the user sees no HTTP, so the error says who refused and why
+    with pytest.raises(JudgeError) as info:
+        judge.generate("word " * 1000)
+    message = str(info.value)
+    assert message.startswith(f"judge gguf:{GGUF.stem}: the GGUF model server refused the request: request (")
+    assert "exceeds the available context size (512 tokens)" in message
+    assert "HTTP" not in message and "socket" not in message
+    assert info.value.kind == "bad_request" and info.value.status_code == 400 and not info.value.retryable
+
+
 def test_missing_or_foreign_file_is_a_clear_error(tmp_path) -> None:
     from deepeval.models import GGUFModel
 

@@ -211,3 +211,58 @@ def test_an_html_error_page_is_quoted_as_text_by_both_clients(
     for err in (a.value, b.value):
         assert str(err) == "judge m: HTTP 400: 400 Bad Request model not loaded ***"
         assert err.kind == "bad_request" and not err.retryable
+
+
+class _InProcessModel(LocalModel):
+    """A client of a server the user reaches through no HTTP endpoint of theirs (as GGUFModel's llama.cpp)."""
+
+    server_name = "the test model server"
+
+
+@pytest.mark.parametrize(
+    ("fault", "message", "kind"),
+    [
+        (
+            Fault.http_status(400, {"error": {"message": f"bad field, key {KEY}", "code": 400}}),
+            "judge m: the test model server refused the request: bad field, key ***",
+            "bad_request",
+        ),
+        (
+            Fault.http_status(503, {"error": {"message": "Loading model"}}),
+            "judge m: the test model server failed on the request: Loading model",
+            "server",
+        ),
+        (
+            Fault.non_json(f"<p>{KEY}</p>"),
+            "judge m: the test model server replied with a body that is not JSON, starting '<p>***</p>'",
+            "server",
+        ),
+    ],
+)
+def test_a_backend_without_an_http_endpoint_names_its_server_not_an_http_status(
+    fault: Fault, message: str, kind: str
+) -> None:
+    with OpenAIChatServer(faults=[fault, fault]) as srv:
+        url = srv.base_url
+        with pytest.raises(JudgeError) as named:
+            _InProcessModel(model="m", base_url=url, api_key=KEY, retry_policy=POLICY).generate("q")
+        with pytest.raises(JudgeError) as plain:
+            LocalModel(model="m", base_url=url, api_key=KEY, retry_policy=POLICY).generate("q")
+    assert str(named.value) == message and "HTTP" not in str(named.value) and url not in str(named.value)
+    assert str(plain.value).startswith(
+        "judge m: HTTP " if fault.kind == "status" else "judge m: the server at "
+    )
+    # only the words change: kind, status and retryability are the HTTP client's
+    for err in (named.value, plain.value):
+        assert err.kind == kind
+    assert named.value.status_code == plain.value.status_code
+    assert named.value.retryable is plain.value.retryable
+
+
+def test_a_backend_without_an_http_endpoint_names_its_server_when_it_cannot_connect() -> None:
+    port = _closed_port()
+    llm = _InProcessModel(model="m", base_url=f"http://127.0.0.1:{port}/v1", api_key=KEY, retry_policy=POLICY)
+    with pytest.raises(JudgeError) as info:
+        llm.generate("q")
+    assert str(info.value).startswith("judge m: could not connect to the test model server (")
+    assert info.value.kind == "connection" and info.value.retryable and "127.0.0.1" not in str(info.value)

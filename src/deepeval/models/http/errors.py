@@ -13,6 +13,11 @@ transport failure, a status or a bad reply body on its own).
 * :func:`int_or_none`: a token count from a reply's ``usage``.
 * :func:`parse_retry_after`: the wait a 429 asks for.
 
+A backend the user reaches through no HTTP endpoint of theirs (``GGUFModel``: llama.cpp in this process, over a
+private unix socket) passes ``server=`` (who answered, in words: ``"the GGUF model server"``): its messages then
+say what that server did ("refused the request", "failed on the request", "could not connect to") with no HTTP
+status words, URL or HTTP hints; the kinds, ``status_code`` and redaction are the same.
+
 Every message goes through :func:`deepeval.config.redact` (redaction by value, see
 :mod:`deepeval.config.redaction`), and text is redacted *before* it is shortened, so a cut cannot leave a piece
 of a key behind.
@@ -77,13 +82,15 @@ def error_for_status(
     code: str | None = None,
     param: str | None = None,
     error_cls: type[JudgeError] = JudgeError,
+    server: str | None = None,
 ) -> JudgeError:
     """The :class:`JudgeError` for an HTTP error reply.
 
     ``retryable`` is true for 408, 409, 429 (unless ``code`` is ``insufficient_quota``: a billing problem) and 5xx.
     A 400 whose ``code`` is ``context_length_exceeded`` has kind ``context_limit``. The error carries
     ``retry_after`` (seconds or None) and ``param`` (the request field the server blamed, or None). ``detail`` must
-    already be free of secrets (it is the server's message; :func:`status_error` redacts it).
+    already be free of secrets (it is the server's message; :func:`status_error` redacts it). ``server``: see the
+    module docstring (the message names it instead of the HTTP status).
     """
     kind = _KIND_BY_STATUS.get(status, ErrorKind.server if status >= 500 else ErrorKind.bad_request)
     retryable = status in (408, 409, 429) or status >= 500
@@ -91,16 +98,27 @@ def error_for_status(
         kind, retryable = ErrorKind.context_limit, False
     if status == 429 and code == "insufficient_quota":
         retryable = False
-    hint = _HINTS.get(status, "")
-    parts = [f"judge {model}: HTTP {status}"]
-    if hint:
-        parts.append(f" ({hint})")
-    if detail:
-        parts.append(f": {detail[:300]}")
-    err = error_cls("".join(parts), model=model, status_code=status, retryable=retryable, kind=kind)
+    err = error_cls(
+        _status_message(status, model=model, detail=detail, server=server),
+        model=model,
+        status_code=status,
+        retryable=retryable,
+        kind=kind,
+    )
     err.retry_after = retry_after
     err.param = param
     return err
+
+
+def _status_message(status: int, *, model: str, detail: str, server: str | None) -> str:
+    if server is None:
+        hint = _HINTS.get(status, "")
+        head = f"judge {model}: HTTP {status}" + (f" ({hint})" if hint else "")
+    else:
+        head = f"judge {model}: {server} " + (
+            "failed on the request" if status >= 500 else "refused the request"
+        )
+    return f"{head}: {detail[:300]}" if detail else head
 
 
 def timeout_error(
@@ -120,11 +138,12 @@ def timeout_error(
 
 
 def connection_error(
-    model: str, where: str, cause: str, error_cls: type[JudgeError] = JudgeError
+    model: str, where: str, cause: str, error_cls: type[JudgeError] = JudgeError, *, server: str | None = None
 ) -> JudgeError:
-    """A retryable connection error; ``where`` is the base URL (no credentials), ``cause`` the exception type."""
+    """A retryable connection error; ``where`` is the base URL (no credentials), ``cause`` the exception type;
+    with ``server`` the message names it instead of ``where``."""
     return error_cls(
-        f"judge {model}: could not connect to {where} ({cause})",
+        f"judge {model}: could not connect to {server or where} ({cause})",
         model=model,
         retryable=True,
         kind=ErrorKind.connection,
@@ -140,6 +159,7 @@ def transport_error(
     timeout: float,
     error_cls: type[JudgeError] = JudgeError,
     timeout_note: str = "DEEPEVAL_JUDGE_TIMEOUT",
+    server: str | None = None,
 ) -> JudgeError | None:
     """The judge error for ``exc``, raised by the HTTP stack while a request was being sent, or None when ``exc``
     is none of those (the caller re-raises it unchanged).
@@ -155,17 +175,19 @@ def transport_error(
       aiohttp's 8,190-byte limit): a retryable ``connection`` error naming the switch to httpx.
 
     ``base_url`` is the URL as shown (no credentials or query); ``label`` names the judge (``judge m``,
-    ``System One model jev-latest``).
+    ``System One model jev-latest``); ``server``: see the module docstring (named instead of ``base_url``).
     """
     if isinstance(exc, (openai.APITimeoutError, *TIMEOUT_ERRORS)):
         failure = connection_failure_in(exc)
         if failure is None:
             return timeout_error(model, timeout, error_cls, note=timeout_note)
-        return connection_error(model, base_url, type(failure).__name__, error_cls)
+        return connection_error(model, base_url, type(failure).__name__, error_cls, server=server)
     if isinstance(exc, openai.APIConnectionError):
-        return connection_error(model, base_url, type(exc.__cause__ or exc).__name__, error_cls)
+        return connection_error(
+            model, base_url, type(exc.__cause__ or exc).__name__, error_cls, server=server
+        )
     if isinstance(exc, TRANSPORT_ERRORS):
-        return connection_error(model, base_url, type(exc).__name__, error_cls)
+        return connection_error(model, base_url, type(exc).__name__, error_cls, server=server)
     if isinstance(exc, ValueError):
         return error_cls(
             f"{label}: the request could not be sent ({type(exc).__name__}: {redact(scrub_urls(str(exc)))[:200]})",
@@ -174,14 +196,19 @@ def transport_error(
         )
     if isinstance(exc, DECODING_ERRORS):
         return error_cls(
-            f"{label}: the server at {base_url} sent a reply body that could not be decoded ({type(exc).__name__})",
+            f"{label}: {server or f'the server at {base_url}'} sent a reply body that could not be decoded "
+            f"({type(exc).__name__})",
             model=model,
             retryable=True,
             kind=ErrorKind.server,
         )
     if is_http_library_error(exc):
         return connection_error(
-            model, base_url, f"{type(exc).__name__}; DEEPEVAL_HTTP_CLIENT=httpx may read it", error_cls
+            model,
+            base_url,
+            f"{type(exc).__name__}; DEEPEVAL_HTTP_CLIENT=httpx may read it",
+            error_cls,
+            server=server,
         )
     return None
 
@@ -204,6 +231,7 @@ def status_error(
     code: str | None = None,
     param: str | None = None,
     error_cls: type[JudgeError] = JudgeError,
+    server: str | None = None,
 ) -> JudgeError:
     """:func:`error_for_status` for a reply the wire format has read ``detail`` (and OpenAI's ``code`` /
     ``param``) from: the detail is redacted before it is shortened, and ``Retry-After`` / ``retry-after-ms`` are
@@ -216,6 +244,7 @@ def status_error(
         code=code,
         param=param,
         error_cls=error_cls,
+        server=server,
     )
 
 
@@ -264,21 +293,23 @@ def read_json(
     base_url: str,
     status: int | None = None,
     error_cls: type[JudgeError] = JudgeError,
+    server: str | None = None,
 ) -> Any:
     """``body`` (a successful reply) parsed as JSON.
 
     Raises:
         JudgeError: (``error_cls``) a body that is not JSON: a retryable ``server`` error quoting its redacted
-            start, with ``status_code`` ``status`` (None: some 2xx).
+            start, with ``status_code`` ``status`` (None: some 2xx); with ``server`` the message names it, not
+            the URL and status.
     """
     try:
         return json.loads(body)
     except ValueError:
         text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
         shown = "2xx" if status is None else str(status)
+        who = f"{server} replied" if server else f"the server at {base_url} replied (HTTP {shown})"
         raise error_cls(
-            f"{label}: the server at {base_url} replied (HTTP {shown}) with a body that is not JSON, starting "
-            f"{redact(text[:_REDACT_SPAN])[:80]!r}",
+            f"{label}: {who} with a body that is not JSON, starting {redact(text[:_REDACT_SPAN])[:80]!r}",
             model=model,
             status_code=status,
             retryable=True,

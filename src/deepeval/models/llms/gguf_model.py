@@ -156,6 +156,8 @@ class GGUFModel(LocalModel):
 
     #: llama.cpp turns ``minItems``/``maxItems`` into its grammar: the structured layer may send exact list lengths
     constrains_item_counts: ClassVar[bool] = True
+    #: error messages name llama.cpp's in-process server, not an HTTP status or the socket's stand-in URL
+    server_name: ClassVar[str | None] = "the GGUF model server"
 
     def __init__(
         self,

@@ -95,6 +95,10 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     max_tokens_param: ClassVar[str] = "max_tokens"
     #: whether a missing key is an error (OpenAI) or replaced by a placeholder (local servers)
     requires_api_key: ClassVar[bool] = False
+    #: who answers, in words, when the user reaches no HTTP endpoint of theirs (``GGUFModel``: "the GGUF model
+    #: server"); error messages then name it instead of an HTTP status and the base URL. None: a server at
+    #: ``base_url``.
+    server_name: ClassVar[str | None] = None
 
     def __init__(
         self,
@@ -414,6 +418,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                 base_url=display_url(self.base_url),
                 timeout=policy.timeout,
                 timeout_note=policy.timeout_note,
+                server=self.server_name,
             )
             if mapped is None:
                 raise
@@ -435,6 +440,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             headers=exc.response.headers,
             code=_str_or_none(inner.get("code")),
             param=_str_or_none(inner.get("param")),
+            server=self.server_name,
         )
 
     async def _post(self, client: openai.AsyncOpenAI, body: dict[str, Any], timeout: float) -> str:
@@ -462,7 +468,13 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         """Read a successful (2xx) chat-completions reply body (with ``tools``, a message that only calls tools
         is a reply too)."""
         name = self.get_model_name()
-        data = read_json(text, label=f"judge {name}", model=name, base_url=display_url(self.base_url))
+        data = read_json(
+            text,
+            label=f"judge {name}",
+            model=name,
+            base_url=display_url(self.base_url),
+            server=self.server_name,
+        )
         try:
             choice = data["choices"][0]
             message = choice["message"]
