@@ -440,6 +440,19 @@ def test_unset_gguf_model(isolated: Path) -> None:
     assert "GGUF_" not in (isolated / ".env.local").read_text()
 
 
+def test_set_gguf_model_refuses_a_context_below_llama_cpps_smallest(isolated: Path) -> None:
+    _fake_gguf(isolated)
+    code, out = _run("set-gguf-model", "judge.gguf", "--n-ctx", "10")
+    assert code == 2
+    assert (
+        "Invalid value: --n-ctx=10 is below llama.cpp's smallest context of 256 tokens per sequence, which it "
+        "would silently use instead; give --n-ctx >= 256" in _plain(out)
+    )
+    assert not (isolated / ".env.local").exists()
+    assert _run("set-gguf-model", "judge.gguf", "--n-ctx", "256")[0] == 0
+    assert "GGUF_MODEL_N_CTX='256'" in (isolated / ".env.local").read_text()
+
+
 @pytest.mark.parametrize(
     ("content", "args", "words"),
     [

@@ -121,6 +121,42 @@ def test_a_refused_request_names_the_gguf_model_server_not_http(judge) -> None:
     assert info.value.kind == "bad_request" and info.value.status_code == 400 and not info.value.retryable
 
 
+def test_a_context_below_llama_cpps_smallest_is_refused_not_raised_to_256(monkeypatch) -> None:
+    # llama.cpp ran n_ctx=10 with 256 tokens and said nothing; the smallest context is refused before any load
+    from deepeval.models import GGUFModel
+    from deepeval.models.llms.gguf_server import MIN_N_CTX, running_servers
+    from deepeval.models.resolve import clear_shared_clients, resolve_llm
+
+    assert MIN_N_CTX == 256
+    before = len(running_servers())
+    with pytest.raises(ConfigurationError) as info:
+        GGUFModel(GGUF, n_ctx=10)
+    assert str(info.value) == (
+        "n_ctx=10 is below llama.cpp's smallest context of 256 tokens per sequence, which it would silently use "
+        "instead; give n_ctx >= 256"
+    )
+    with pytest.raises(ConfigurationError) as shared:
+        GGUFModel(GGUF, n_ctx=512, n_parallel=4)
+    assert str(shared.value) == (
+        "n_ctx=512 shared by 4 parallel sequences (128 tokens each) is below llama.cpp's smallest context of 256 "
+        "tokens per sequence, which it would silently use instead; give n_ctx >= 1024"
+    )
+    assert len(running_servers()) == before  # nothing was started
+    monkeypatch.setenv("GGUF_MODEL_PATH", str(GGUF))
+    monkeypatch.setenv("GGUF_MODEL_N_CTX", "255")
+    clear_shared_clients()
+    try:
+        with pytest.raises(
+            ConfigurationError, match=r"^GGUF_MODEL_N_CTX=255 is below .* give GGUF_MODEL_N_CTX >= 256$"
+        ):
+            resolve_llm(None)
+    finally:
+        clear_shared_clients()
+    with GGUFModel(GGUF, n_ctx=256, n_threads=1, max_retries=0) as smallest:
+        with pytest.raises(JudgeError, match=r"exceeds the available context size \(256 tokens\)"):
+            smallest.generate("word " * 400)
+
+
 def test_missing_or_foreign_file_is_a_clear_error(tmp_path) -> None:
     from deepeval.models import GGUFModel
 

@@ -447,6 +447,18 @@ def _positive(value: int | None, option: str) -> str | None:
     return str(value)
 
 
+def _n_ctx(value: int | None) -> str | None:
+    """``--n-ctx`` checked by the GGUF server's rule (at least llama.cpp's smallest context)."""
+    from deepeval.models.llms.gguf_server import check_n_ctx
+
+    if value is not None:
+        try:
+            check_n_ctx(value, name="--n-ctx")
+        except ConfigurationError as exc:
+            raise typer.BadParameter(str(exc)) from None
+    return _positive(value, "--n-ctx")
+
+
 def _catalog_help() -> str:
     from deepeval.models.catalog import CATALOG
 
@@ -469,7 +481,9 @@ def set_gguf_model(
         metavar="MODEL",
         help="A .gguf file, or the name of a catalog model (listed below). It runs in this process (gguf extra).",
     ),
-    n_ctx: int | None = typer.Option(None, "--n-ctx", help="Context window in tokens (default 4096)."),
+    n_ctx: int | None = typer.Option(
+        None, "--n-ctx", help="Context window in tokens (default 4096; at least 256, llama.cpp's smallest)."
+    ),
     max_tokens: int | None = typer.Option(
         None, "--max-tokens", help="Most tokens generated per judge call (default 512)."
     ),
@@ -484,7 +498,7 @@ def set_gguf_model(
     from deepeval.models.catalog import CATALOG
 
     values = _options(
-        GGUF_MODEL_N_CTX=_positive(n_ctx, "--n-ctx"),
+        GGUF_MODEL_N_CTX=_n_ctx(n_ctx),
         GGUF_MODEL_MAX_TOKENS=_positive(max_tokens, "--max-tokens"),
         GGUF_MODEL_N_THREADS=_positive(threads, "--threads"),
     )

@@ -41,7 +41,7 @@ KNOWN_KEYS: dict[str, str] = {
     "catalog model name, or a .gguf file",
     "DEEPEVAL_READER_THREADS": "CPU threads of the local reader (default: llama.cpp's choice)",
     "DEEPEVAL_MODELS_DIR": "folder of models assembled from PyPI chunk packages (default ~/.cache/deepeval/models)",
-    "GGUF_MODEL_N_CTX": "context window of the GGUF judge in tokens (default 4096)",
+    "GGUF_MODEL_N_CTX": "context window of the GGUF judge in tokens (default 4096, at least 256)",
     "GGUF_MODEL_MAX_TOKENS": "most tokens the GGUF judge generates per call (default 512)",
     "GGUF_MODEL_N_THREADS": "CPU threads of the GGUF judge (default: half the usable CPUs, 1 to 8)",
     "GGUF_MODEL_VERBOSE": "YES to let llama.cpp write its own log to stderr (default: silent)",

@@ -90,18 +90,22 @@ def gguf_from_settings(s: Settings) -> DeepEvalBaseLLM:
     """The ``GGUF_MODEL_PATH`` judge (loaded once per process through the shared-client cache).
 
     Raises:
-        ConfigurationError: a GGUF_MODEL_* value is not a positive integer, or the file cannot be served.
+        ConfigurationError: a GGUF_MODEL_* value is not a positive integer, GGUF_MODEL_N_CTX is below llama.cpp's
+            smallest context (256), or the file cannot be served.
         FileNotFoundError / ImportError: as :class:`~deepeval.models.llms.gguf_model.GGUFModel`.
     """
     from deepeval.models.llms.gguf_model import DEFAULT_MAX_TOKENS, DEFAULT_N_CTX, GGUFModel
+    from deepeval.models.llms.gguf_server import check_n_ctx
 
     path = str(s.get("GGUF_MODEL_PATH"))
     threads = (
         s.get_positive_int("GGUF_MODEL_N_THREADS", 0) if s.get("GGUF_MODEL_N_THREADS") is not None else None
     )
+    n_ctx = s.get_positive_int("GGUF_MODEL_N_CTX", DEFAULT_N_CTX)
+    check_n_ctx(n_ctx, name="GGUF_MODEL_N_CTX")
     return GGUFModel(
         path,
-        n_ctx=s.get_positive_int("GGUF_MODEL_N_CTX", DEFAULT_N_CTX),
+        n_ctx=n_ctx,
         max_tokens=s.get_positive_int("GGUF_MODEL_MAX_TOKENS", DEFAULT_MAX_TOKENS),
         n_threads=threads,
         verbose=s.get_bool("GGUF_MODEL_VERBOSE"),

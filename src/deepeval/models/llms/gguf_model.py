@@ -37,6 +37,7 @@ from deepeval.models.llms.gguf_server import (
     DEFAULT_N_BATCH,
     LlamaServer,
     ServerConfig,
+    check_n_ctx,
     default_threads,
     estimate_tokens,
 )
@@ -122,7 +123,9 @@ class GGUFModel(LocalModel):
     Args:
         path: a ``.gguf`` file.
         model: name shown in results; default ``gguf:<file stem>``.
-        n_ctx: context window in tokens (default :data:`DEFAULT_N_CTX`).
+        n_ctx: context window in tokens (default :data:`DEFAULT_N_CTX`), shared by the ``n_parallel`` sequences;
+            each needs at least :data:`~deepeval.models.llms.gguf_server.MIN_N_CTX` (256, llama.cpp's smallest;
+            larger shares are rounded up to a multiple of 256).
         n_threads: CPU threads (default :func:`~deepeval.models.llms.gguf_server.default_threads`: half the CPUs
             this process may use, 1 to 8).
         n_gpu_layers: layers offloaded to a GPU when the wheel has GPU support (default: llama.cpp's choice).
@@ -148,7 +151,8 @@ class GGUFModel(LocalModel):
     Raises:
         FileNotFoundError: ``path`` does not exist.
         ImportError: ``xllamacpp`` is not installed.
-        ConfigurationError: not a GGUF file, an unknown ``params`` attribute, or llama.cpp could not load it.
+        ConfigurationError: not a GGUF file, ``n_ctx`` below 256 tokens per sequence, an unknown ``params``
+            attribute, or llama.cpp could not load it.
 
     Call :meth:`close` (or use ``with GGUFModel(...) as judge``) to free the weights early; otherwise they are freed
     when the object is collected, or at exit.
@@ -181,8 +185,9 @@ class GGUFModel(LocalModel):
     ) -> None:
         file = user_path(path)
         check_gguf_file(file)
-        if n_ctx < 1 or n_parallel < 1 or (n_threads is not None and n_threads < 1):
-            raise ValueError("n_ctx, n_parallel and n_threads must be >= 1")
+        if n_parallel < 1 or (n_threads is not None and n_threads < 1):
+            raise ValueError("n_parallel and n_threads must be >= 1")
+        check_n_ctx(int(n_ctx), int(n_parallel))
         if max_tokens is not None and (isinstance(max_tokens, bool) or int(max_tokens) < 1):
             raise ValueError(f"max_tokens must be >= 1 or None, got {max_tokens!r}")
         settings = get_settings()

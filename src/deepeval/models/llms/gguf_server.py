@@ -55,6 +55,10 @@ DEFAULT_CACHE_RAM_MIB = 512
 DEFAULT_CLOSE_WAIT = 30.0
 #: the longest unix-socket path the kernel accepts is 107 bytes
 _SOCKET_PATH_MAX = 100
+#: llama.cpp's smallest context per sequence, in tokens: it rounds each sequence's share of ``n_ctx`` up to a
+#: multiple of 256 (measured, xllamacpp 2026.10 with SmolLM2: n_ctx=10 and 255 ran with 256, 300 with 512, 512 with
+#: n_parallel=4 with 256 per sequence), so a smaller value would silently become 256
+MIN_N_CTX = 256
 
 
 def import_xllamacpp() -> Any:
@@ -84,6 +88,24 @@ def default_threads(cpus: int | None = None) -> int:
         except (AttributeError, OSError):  # not on Linux
             cpus = os.cpu_count() or 1
     return max(1, min(8, cpus // 2))
+
+
+def check_n_ctx(n_ctx: int, n_parallel: int = 1, *, name: str = "n_ctx") -> None:
+    """Refuse a context llama.cpp would not run as asked: each of the ``n_parallel`` sequences gets
+    ``n_ctx // n_parallel`` tokens, at least :data:`MIN_N_CTX` (a larger share is rounded up to a multiple of 256,
+    which only adds room). ``name`` is how the caller's user gave the value (``n_ctx``, ``GGUF_MODEL_N_CTX``).
+
+    Raises:
+        ConfigurationError: a share below :data:`MIN_N_CTX`, naming the smallest value that works.
+    """
+    share = n_ctx // max(1, n_parallel)
+    if share >= MIN_N_CTX:
+        return
+    shared = f" shared by {n_parallel} parallel sequences ({share} tokens each)" if n_parallel > 1 else ""
+    raise ConfigurationError(
+        f"{name}={n_ctx}{shared} is below llama.cpp's smallest context of {MIN_N_CTX} tokens per sequence, which "
+        f"it would silently use instead; give {name} >= {MIN_N_CTX * max(1, n_parallel)}"
+    )
 
 
 @dataclass(frozen=True)
