@@ -223,6 +223,48 @@ def test_the_token_cap_makes_room_for_the_items_the_grammar_requires() -> None:
     assert len(reply.verdicts) == 12 and usage.llm_calls == 1 and usage.output_tokens > 24
 
 
+def test_a_sigkilled_processs_socket_folder_is_removed_at_the_next_start(judge) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    import deepeval
+
+    src = str(Path(deepeval.__file__).resolve().parents[1])
+    code = (
+        "import sys, time\n"
+        "from deepeval.models import GGUFModel\n"
+        "judge = GGUFModel(sys.argv[1], n_ctx=256, n_threads=1)\n"
+        "print(judge.socket_path, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")]))}
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, str(GGUF)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert child.stdout is not None
+        left = Path(child.stdout.readline().strip()).parent
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    assert left.name.startswith(f"deepeval-gguf-{child.pid}-")
+    assert (left / "llama.sock").exists()  # SIGKILL ran none of our clean-up
+    live = Path(judge.socket_path).parent  # this process's server, running
+    from deepeval.models import GGUFModel
+
+    with GGUFModel(GGUF, n_ctx=768, n_threads=1) as fresh:  # a new configuration: a new server starts
+        assert not left.exists()
+        assert Path(fresh.socket_path).parent.name.startswith(f"deepeval-gguf-{os.getpid()}-")
+    assert live.is_dir() and (live / "llama.sock").exists()
+    # a start that fails before llama.cpp runs leaves nothing either
+    with pytest.raises(ConfigurationError, match=r"CommonParams has no attribute 'no_such_param'"):
+        GGUFModel(GGUF, n_ctx=1024, no_such_param=1)
+    assert sorted(Path(live.parent).glob(f"deepeval-gguf-{os.getpid()}-*")) == [live]
+    text, cost = judge.generate("Say yes.")  # still served
+    assert isinstance(text, str) and cost == 0.0
+
+
 def test_judges_on_one_file_share_one_server_until_the_last_closes() -> None:
     from deepeval.models import GGUFModel
 

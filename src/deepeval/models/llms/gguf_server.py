@@ -16,6 +16,9 @@ What this module guarantees, and why:
   a server still busy then is left running, never destroyed, until the process exits, with a warning.
 * **Quiet.** llama.cpp's own log (about 120 lines per start on stderr) is off unless ``verbose=True``; its
   threshold is process-wide, so the last server started decides.
+* **No leftovers.** A process killed with SIGKILL cannot remove its folder; the folder's name carries the pid of
+  the process that made it (``deepeval-gguf-<pid>-<random>``), and the next start in any process removes the
+  folders of this user whose process is gone and whose socket nobody answers on (:func:`remove_stale_folders`).
 * **Shared.** Judges on the same file with the same settings use one server (one copy of the weights in memory)
   and one concurrency limiter sized to its ``n_parallel`` sequences; the server stops when the last one closes.
 
@@ -32,6 +35,8 @@ import os
 import re
 import secrets
 import shutil
+import socket
+import stat
 import tempfile
 import threading
 import time
@@ -208,7 +213,7 @@ class LlamaServer:
         self.speed = Speed(Path(config.path).stat().st_size)
         self.users = 0
         self.folder = _private_folder()
-        self.socket_path = str(self.folder / "llama.sock")
+        self.socket_path = str(self.folder / _SOCKET_NAME)
         self._server: Any = None
         self._inflight = 0
         self._cond = threading.Condition()
@@ -221,8 +226,12 @@ class LlamaServer:
         Raises:
             ConfigurationError: an unknown extra parameter, or llama.cpp could not load the file.
         """
-        xlc = import_xllamacpp()
-        cp = self._params(xlc)
+        try:
+            xlc = import_xllamacpp()
+            cp = self._params(xlc)
+        except BaseException:
+            shutil.rmtree(self.folder, ignore_errors=True)  # no server will use it
+            raise
         try:
             self._server = xlc.Server(cp)
         except Exception as exc:
@@ -353,13 +362,93 @@ class LlamaServer:
         return None if self._server is None else str(self._server.listening_address)
 
 
+_FOLDER_PREFIX = "deepeval-gguf-"
+_SOCKET_NAME = "llama.sock"
+#: ``deepeval-gguf-<pid>-<mkdtemp's random part>``; a name without the pid was made before it was recorded
+_FOLDER_NAME = re.compile(rf"{_FOLDER_PREFIX}(?:(\d+)-)?[a-z0-9_]+")
+
+
 def _private_folder() -> Path:
-    """A new folder only this user can enter (mode 0700), short enough for a unix-socket path inside it."""
-    folder = Path(tempfile.mkdtemp(prefix="deepeval-gguf-"))
-    if len(str(folder / "llama.sock")) > _SOCKET_PATH_MAX:  # a long TMPDIR
+    """A new folder only this user can enter (mode 0700), short enough for a unix-socket path inside it, named
+    with this process's pid; the stale folders of killed processes are removed first."""
+    prefix = f"{_FOLDER_PREFIX}{os.getpid()}-"
+    remove_stale_folders()
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    if len(str(folder / _SOCKET_NAME)) > _SOCKET_PATH_MAX:  # a long TMPDIR
         folder.rmdir()
-        folder = Path(tempfile.mkdtemp(prefix="deepeval-gguf-", dir="/tmp"))
+        folder = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
     return folder
+
+
+def remove_stale_folders(where: list[Path] | None = None) -> list[Path]:
+    """Remove the socket folders (:func:`_private_folder`) that a killed process left in ``where`` (default: the
+    temporary folder and ``/tmp``, where they are made); returns those removed.
+
+    A folder is removed only when all of these hold: it is a real folder (not a link) of this user; it holds
+    nothing but the socket; nobody answers on its socket (absent, or refusing connections); and its name's pid is
+    not a running process. A folder named without a pid (made before the pid was recorded) is removed only when
+    its socket is there and refuses connections: an empty one may belong to a process still loading its model.
+    Never raises (a folder that cannot be read or removed is left).
+    """
+    folders = where if where is not None else sorted({Path(tempfile.gettempdir()), Path("/tmp")})
+    removed: list[Path] = []
+    for parent in folders:
+        try:
+            candidates = sorted(parent.glob(f"{_FOLDER_PREFIX}*"))
+        except OSError:
+            continue
+        for folder in candidates:
+            try:
+                if _is_stale(folder):
+                    (folder / _SOCKET_NAME).unlink(missing_ok=True)
+                    folder.rmdir()
+                    removed.append(folder)
+            except OSError:
+                continue
+    return removed
+
+
+def _is_stale(folder: Path) -> bool:
+    match = _FOLDER_NAME.fullmatch(folder.name)
+    info = folder.lstat()
+    if match is None or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        return False
+    if not set(os.listdir(folder)) <= {_SOCKET_NAME}:
+        return False
+    sock = folder / _SOCKET_NAME
+    has_socket = sock.exists()
+    if has_socket and (not stat.S_ISSOCK(sock.lstat().st_mode) or _answers(sock)):
+        return False
+    if match.group(1) is None:
+        return has_socket
+    return not _process_runs(int(match.group(1)))
+
+
+def _answers(path: Path) -> bool:
+    """Whether a server may be listening on the unix socket ``path``: False only when a connection is refused or
+    the socket is gone (a connection that succeeds is closed at once; any other failure, e.g. a timeout on a full
+    backlog, counts as listening)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.settimeout(2.0)
+        try:
+            client.connect(str(path))
+        except (ConnectionRefusedError, FileNotFoundError):
+            return False
+        except OSError:
+            return True
+    return True
+
+
+def _process_runs(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, but is not ours to signal
+        return True
+    return True
 
 
 _SERVERS: dict[ServerConfig, LlamaServer] = {}
