@@ -1,0 +1,33 @@
+"""Contextual relevancy's declaration (read by :mod:`deepeval.metrics.registry`)."""
+
+from __future__ import annotations
+
+from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration
+
+#: whole-metric System One kinds (system_one mode): noul weight 2, noul weight 1, a 4-level share
+ALL_RELEVANT = "contextual_relevancy.all_relevant"
+EVERY_NODE_RELEVANT = "contextual_relevancy.every_node_relevant"
+RELEVANT_SHARE = "contextual_relevancy.relevant_share"
+
+DECLARATIONS = (
+    MetricDeclaration(
+        name="contextual_relevancy",
+        public_name="ContextualRelevancyMetric",
+        cls="deepeval.metrics.contextual_relevancy.metric:ContextualRelevancyMetric",
+        conversational=False,
+        required_params=("input", "actual_output", "retrieval_context"),
+        question_kinds=(ALL_RELEVANT, EVERY_NODE_RELEVANT, RELEVANT_SHARE),
+        embedded_kinds="deepeval.metrics.contextual_relevancy.embedded:KINDS",
+        takes_eval_mode=True,
+        cli_default="retrieval",
+        judge_eval=(
+            JudgeEvalTask(
+                name="contextual_relevancy",
+                labels=("relevant", "irrelevant"),
+                check="deepeval.judge_eval.schema:check_context_statements",
+                runner="deepeval.metrics.contextual_relevancy.judge_eval:run_item",
+                baseline="word overlap",
+            ),
+        ),
+    ),
+)
