@@ -1,5 +1,5 @@
 """The memory metrics' declarations (read by :mod:`deepeval.metrics.registry`). Both measure the memory a test
-case's ``metadata`` names (``memory_manifest`` required); their judge is the memory judge (an LLM, else the
+case's ``metadata`` names, or its turns (recall needs ``metadata["memory_manifest"]``); their judge is the memory judge (an LLM, else the
 embedded grader), so they ask no whole-metric System One kinds of their own."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ DECLARATIONS = (
         public_name="MemoryPrecisionMetric",
         cls="deepeval.memory.metrics:MemoryPrecisionMetric",
         conversational=True,
-        required_params=("metadata",),
+        required_params=("turns",),
         judge_eval=(
             JudgeEvalTask(
                 name="claim_support",

@@ -9,13 +9,16 @@ ALL_RELEVANT = "answer_relevancy.all_relevant"
 ADDRESSES_INPUT = "answer_relevancy.addresses_input"
 RELEVANT_SHARE = "answer_relevancy.relevant_share"
 
+#: the test-case fields a measure needs (checked by the metric, listed by the declaration)
+REQUIRED_PARAMS = ("input", "actual_output")
+
 DECLARATIONS = (
     MetricDeclaration(
         name="answer_relevancy",
         public_name="AnswerRelevancyMetric",
         cls="deepeval.metrics.answer_relevancy.metric:AnswerRelevancyMetric",
         conversational=False,
-        required_params=("input", "actual_output"),
+        required_params=REQUIRED_PARAMS,
         question_kinds=(ALL_RELEVANT, ADDRESSES_INPUT, RELEVANT_SHARE),
         embedded_kinds="deepeval.metrics.answer_relevancy.embedded:KINDS",
         takes_eval_mode=True,

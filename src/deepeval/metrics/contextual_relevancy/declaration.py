@@ -9,13 +9,16 @@ ALL_RELEVANT = "contextual_relevancy.all_relevant"
 EVERY_NODE_RELEVANT = "contextual_relevancy.every_node_relevant"
 RELEVANT_SHARE = "contextual_relevancy.relevant_share"
 
+#: the test-case fields a measure needs (checked by the metric, listed by the declaration)
+REQUIRED_PARAMS = ("input", "actual_output", "retrieval_context")
+
 DECLARATIONS = (
     MetricDeclaration(
         name="contextual_relevancy",
         public_name="ContextualRelevancyMetric",
         cls="deepeval.metrics.contextual_relevancy.metric:ContextualRelevancyMetric",
         conversational=False,
-        required_params=("input", "actual_output", "retrieval_context"),
+        required_params=REQUIRED_PARAMS,
         question_kinds=(ALL_RELEVANT, EVERY_NODE_RELEVANT, RELEVANT_SHARE),
         embedded_kinds="deepeval.metrics.contextual_relevancy.embedded:KINDS",
         takes_eval_mode=True,
