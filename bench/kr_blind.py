@@ -14,7 +14,7 @@ numbers, plus which stage decided (encoder / reader / unsure) and the share of t
 
 For every labelled assistant turn it asks what the metric asks in system_one / hybrid mode on the embedded judge:
 the facts the deterministic extractor finds in the user turns before it, the user turn just before, and
-``P(attrition)`` of the turn (:func:`deepeval.models.embedded.composite.retention_turns`). A turn the judge does not
+``P(attrition)`` of the turn (:func:`deepeval.metrics.knowledge_retention.embedded.retention_turns`). A turn the judge does not
 check (no fact before it) counts as ``P(attrition) = 0.005``, as in the metric. Positive class = forgets. Prints turn
 accuracy, recall of keeps (keeps turns judged as keeping), AUROC, Brier, ECE (10 bins), the share of "unsure" turns
 (0.35 < P < 0.65) and their accuracy, per-tag accuracy, and the trivial baseline (always keeps).
@@ -37,7 +37,8 @@ sys.path.insert(0, str(REPO))
 from training.evalmetrics import summary  # noqa: E402
 from training.reader_tools import add_reader_args, reader_from_args, reader_note  # noqa: E402
 
-from deepeval.models.embedded import composite, encoder, evidence  # noqa: E402
+from deepeval.metrics.knowledge_retention import embedded as kr_embedded  # noqa: E402
+from deepeval.models.embedded import encoder, evidence  # noqa: E402
 
 UNSURE = (0.35, 0.65)
 
@@ -60,7 +61,7 @@ def score_file(path: Path) -> list[dict[str, object]]:
         item = json.loads(line)
         probs: dict[int, dict[str, float]] = {}
         rules: dict[int, str] = {}
-        checked = composite.retention_turns({"turns": item["turns"]})
+        checked = kr_embedded.retention_turns({"turns": item["turns"]})
         # one evidence call per checked turn, in order (a turn whose facts were all instructions makes none)
         names = seen if len(seen) == len(checked) else ["?"] * len(checked)
         for (i, got), rule in zip(checked, names, strict=True):

@@ -15,6 +15,7 @@ from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.judges import EmbeddedMemoryJudge
 from deepeval.memory.retrieval import NOT_IN_MEMORY
 from deepeval.metrics import AnswerRelevancyMetric, KnowledgeRetentionMetric
+from deepeval.metrics.answer_relevancy import declaration as AR
 from deepeval.models.embedded import cascade
 from deepeval.models.embedded.judge import EmbeddedJudge
 from deepeval.models.embedded.reader import (
@@ -87,8 +88,8 @@ def test_settle_encoder_sure_reader_sure_and_neither(calibrated_plainly: Callabl
 
 
 def test_a_kind_without_a_band_is_always_the_encoders() -> None:
-    assert cascade.settle(K.AR_ALL_RELEVANT, 0.5, 0.99) == (0.5, "encoder")
-    assert not cascade.needs_reader(K.AR_ALL_RELEVANT, 0.5)
+    assert cascade.settle(AR.ALL_RELEVANT, 0.5, 0.99) == (0.5, "encoder")
+    assert not cascade.needs_reader(AR.ALL_RELEVANT, 0.5)
 
 
 def test_calibration_moves_the_readers_cut() -> None:

@@ -10,6 +10,9 @@ import types
 import pytest
 
 from deepeval.errors import SystemOneError, UnsupportedQuestionError
+from deepeval.metrics.answer_relevancy import declaration as AR
+from deepeval.metrics.contextual_relevancy import declaration as CR
+from deepeval.metrics.knowledge_retention import declaration as KR
 from deepeval.models import DeepEvalBaseSystemOneModel
 from deepeval.models.embedded import EmbeddedJudge, get_embedded_judge
 from deepeval.models.system_one import kinds as K
@@ -214,10 +217,10 @@ def test_whole_metric_answer_relevancy(judge: EmbeddedJudge) -> None:
         "By the way, the stock market rose today.",
     }
     qs = {
-        "all": noul(K.AR_ALL_RELEVANT),
-        "addr": noul(K.AR_ADDRESSES_INPUT),
+        "all": noul(AR.ALL_RELEVANT),
+        "addr": noul(AR.ADDRESSES_INPUT),
         "share": ScoreQuestion(
-            instructions="share", kind=K.AR_RELEVANT_SHARE, levels=["none", "<half", "most", "all"]
+            instructions="share", kind=AR.RELEVANT_SHARE, levels=["none", "<half", "most", "all"]
         ),
     }
     answers, _ = judge.decide(state, qs)
@@ -237,9 +240,7 @@ def test_whole_metric_contextual_relevancy_accepts_retrieved_context_dicts(judge
             "Mount Fuji is a volcano.",
         ],
     }
-    answers, _ = judge.decide(
-        state, {"every": noul(K.CR_EVERY_NODE_RELEVANT), "all": noul(K.CR_ALL_RELEVANT)}
-    )
+    answers, _ = judge.decide(state, {"every": noul(CR.EVERY_NODE_RELEVANT), "all": noul(CR.ALL_RELEVANT)})
     assert answers.nouls["every"].probability < 0.5
     assert answers.nouls["all"].probability < 0.5
 
@@ -247,9 +248,9 @@ def test_whole_metric_contextual_relevancy_accepts_retrieved_context_dicts(judge
 def test_whole_metric_knowledge_retention(judge: EmbeddedJudge) -> None:
     levels = ["most", "several", "one", "none"]
     qs = {
-        "forget": noul(K.KR_NO_FORGETTING),
-        "reask": noul(K.KR_NO_REASKING),
-        "level": ScoreQuestion(instructions="level", kind=K.KR_RETENTION_LEVEL, levels=levels),
+        "forget": noul(KR.NO_FORGETTING),
+        "reask": noul(KR.NO_REASKING),
+        "level": ScoreQuestion(instructions="level", kind=KR.RETENTION_LEVEL, levels=levels),
     }
     good = {
         "turns": [
@@ -281,8 +282,8 @@ def test_knowledge_retention_with_nothing_to_check_keeps_every_fact(judge: Embed
         ]
     }
     qs = {
-        "forget": noul(K.KR_NO_FORGETTING),
-        "level": ScoreQuestion(instructions="level", kind=K.KR_RETENTION_LEVEL, levels=list("abcd")),
+        "forget": noul(KR.NO_FORGETTING),
+        "level": ScoreQuestion(instructions="level", kind=KR.RETENTION_LEVEL, levels=list("abcd")),
     }
     answers, _ = judge.decide(state, qs)
     assert answers.nouls["forget"].probability == 1.0
@@ -368,10 +369,11 @@ def test_context_statement_relevant_ranks_an_answering_sentence_above_an_on_topi
 
 
 def test_whole_metric_contextual_relevancy_uses_the_context_statement_model() -> None:
-    from deepeval.models.embedded import composite, scorers
+    from deepeval.metrics.contextual_relevancy import embedded
+    from deepeval.models.embedded import scorers
 
     fields = {"input": CTX_Q, "retrieval_context": [f"{CTX_SELECTED} {CTX_OTHER}"]}
-    out = composite.contextual_relevancy(fields)
+    out = embedded.compose(fields)
     assert len(out["statements"]) == 2
     node = fields["retrieval_context"][0]
     assert out["probabilities"] == [

@@ -6,22 +6,28 @@ from __future__ import annotations
 import pytest
 
 from deepeval.errors import SystemOneError
+from deepeval.metrics import registry
+from deepeval.metrics.contextual_relevancy.declaration import RELEVANT_SHARE as CR_RELEVANT_SHARE
 from deepeval.models.embedded import get_embedded_judge
-from deepeval.models.embedded.judge import SUPPORTED_KINDS
-from deepeval.models.embedded.question_kinds import KINDS
+from deepeval.models.embedded.question_kinds import KINDS, spec_for, supported_kinds
 from deepeval.models.system_one import kinds as K
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
+METRIC_KINDS = {k for d in registry.declarations() for k in d.question_kinds}
+
 
 def test_registry_holds_exactly_the_contract_kinds() -> None:
-    assert set(KINDS) == set(K.DECISION_KINDS | K.WHOLE_METRIC_KINDS)
-    assert SUPPORTED_KINDS == frozenset(KINDS)
-    assert all(spec.fields for spec in KINDS.values())
+    assert set(KINDS) == set(K.DECISION_KINDS)
+    assert len(METRIC_KINDS) == 9  # three whole-metric kinds for each of the three engine metrics
+    assert supported_kinds() == K.DECISION_KINDS | METRIC_KINDS
+    assert all(spec.fields for k in supported_kinds() if (spec := spec_for(k)) is not None)
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("kind", sorted(K.DECISION_KINDS | METRIC_KINDS))
 def test_each_kind_names_its_first_missing_field(kind: str) -> None:
-    first = KINDS[kind].fields[0]
+    spec = spec_for(kind)
+    assert spec is not None
+    first = spec.fields[0]
     with pytest.raises(SystemOneError) as info:
         get_embedded_judge().decide({}, {"q": NoulQuestion(instructions="x", kind=kind)})
     assert info.value.kind == "bad_request"
@@ -34,8 +40,8 @@ def test_kind_with_its_own_scale_fits_the_asked_levels() -> None:
         "retrieval_context": ["Paris is the capital of France."],
     }
     judge = get_embedded_judge()
-    four = ScoreQuestion(instructions="x", kind=K.CR_RELEVANT_SHARE, levels=list("1234"))
-    five = ScoreQuestion(instructions="x", kind=K.CR_RELEVANT_SHARE, levels=list("12345"))
+    four = ScoreQuestion(instructions="x", kind=CR_RELEVANT_SHARE, levels=list("1234"))
+    five = ScoreQuestion(instructions="x", kind=CR_RELEVANT_SHARE, levels=list("12345"))
     answers, _ = judge.decide(state, {"four": four, "five": five})
     assert set(answers.scores["four"].probabilities) == {0, 1, 2, 3}
     assert set(answers.scores["five"].probabilities) == {0, 1, 2, 3, 4}

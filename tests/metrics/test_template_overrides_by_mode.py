@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from deepeval.metrics import AnswerRelevancyMetric, KnowledgeRetentionMetric
-from deepeval.metrics._engine.template_calls import overridden_methods, unused_methods_note
+from deepeval.metrics._engine.template_calls import is_verdict_method, overridden_methods, unused_methods_note
 from deepeval.metrics.knowledge_retention.prompts import KnowledgeRetentionTemplate
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
@@ -136,3 +136,26 @@ def test_a_subclass_counts_only_what_it_overrides() -> None:
     # on the embedded judge nothing writes a reason with the template: only the one override is named
     with pytest.warns(UserWarning, match=r"method\(s\) generate_reason not used in eval mode 'hybrid'"):
         KnowledgeRetentionMetric(eval_mode="hybrid", evaluation_template=OnlyReason).measure(convo)
+
+
+def test_a_new_metrics_verdict_method_is_known_by_its_name_not_a_list() -> None:
+    """A metric declared later (``generate_claim_verdicts``) needs no edit of the engine: in hybrid mode its verdict
+    override is named as used only when System One fails, its extraction override as called."""
+    note = unused_methods_note(
+        ["generate_claim_verdicts", "generate_claims", "generate_reason"],
+        mode="hybrid",
+        has_llm=True,
+        llm_extracts=True,
+    )
+    assert note == (
+        ["generate_claim_verdicts"],
+        "System One decides; the verdict prompts are used only when it fails and the LLM decides",
+    )
+    for name in (
+        "generate_verdicts",
+        "generate_verdict",
+        "generate_node_verdicts",
+        "generate_claim_verdicts",
+    ):
+        assert is_verdict_method(name)
+    assert not any(is_verdict_method(n) for n in ("generate_reason", "generate_statements", "verdicts"))

@@ -1,9 +1,11 @@
 """``deepeval evaluate FILE``: run metrics over test cases stored in a JSONL, JSON or CSV file.
 
-Metrics are named ``answer_relevancy``, ``contextual_relevancy``, ``knowledge_retention`` or given as an import path
+Metrics are named by the metric registry (``answer_relevancy``, ``contextual_relevancy``, ``knowledge_retention``,
+``memory_recall``, ``memory_precision``, and any a plugin declares) or given as an import path
 ``package.module:ClassName`` (constructed with ``threshold=`` when ``--threshold`` is given, else with no
-arguments). Without ``--metric``: answer relevancy for single-turn cases, contextual relevancy when some case has a
-retrieval context, knowledge retention for conversations. Exit code: 0 when no test case failed or errored (a
+arguments). Without ``--metric``: every declared metric whose ``cli_default`` fits the file (answer relevancy for
+single-turn cases, contextual relevancy when some case has a retrieval context, knowledge retention for
+conversations). Exit code: 0 when no test case failed or errored (a
 skipped test case is reported as skipped, not as passed), 1 when some failed or errored, 2 for bad input (nothing
 is run). ``--csv FILE`` writes one row per test case x metric (the columns of ``EvaluationResult.to_pandas()``).
 Stopped by SIGINT or SIGTERM, the run still writes what it finished (``--results-folder`` report and ``--csv``, the
@@ -19,12 +21,7 @@ import typer
 
 from deepeval.cli._echo import echo
 from deepeval.cli.app import app
-
-BUILTIN = {
-    "answer_relevancy": "AnswerRelevancyMetric",
-    "contextual_relevancy": "ContextualRelevancyMetric",
-    "knowledge_retention": "KnowledgeRetentionMetric",
-}
+from deepeval.metrics import registry
 
 
 def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
@@ -33,16 +30,14 @@ def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
     kwargs: dict[str, Any] = {}
     if threshold is not None:
         kwargs["threshold"] = threshold
-    key = spec.strip().lower().replace("-", "_")
-    if key in BUILTIN:
-        import deepeval.metrics as metrics
-
-        if eval_mode is not None:
+    declared = registry.find(spec)
+    if declared is not None:
+        if eval_mode is not None and declared.takes_eval_mode:
             kwargs["eval_mode"] = eval_mode
-        return getattr(metrics, BUILTIN[key])(**kwargs)
+        return declared.load()(**kwargs)
     if ":" not in spec:
         raise typer.BadParameter(
-            f"unknown metric {spec!r}; use one of {', '.join(BUILTIN)} or an import path module:Class"
+            f"unknown metric {spec!r}; use one of {', '.join(registry.names())} or an import path module:Class"
         )
     module_name, _, cls_name = spec.partition(":")
     if not module_name or not cls_name:
@@ -59,6 +54,18 @@ def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
         return cls(**kwargs)
     except Exception as err:  # a user class: any constructor failure is bad --metric input, not a crash
         raise typer.BadParameter(f"cannot construct metric {spec!r}: {type(err).__name__}: {err}") from None
+
+
+def _default_metrics(cases: list[Any]) -> list[str]:
+    """The declared metrics whose ``cli_default`` fits some test case of the file."""
+    from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+    fits = {
+        "single_turn": any(isinstance(c, LLMTestCase) for c in cases),
+        "retrieval": any(isinstance(c, LLMTestCase) and c.retrieval_context for c in cases),
+        "conversation": any(isinstance(c, ConversationalTestCase) for c in cases),
+    }
+    return [d.name for d in registry.declarations() if d.cli_default is not None and fits[d.cli_default]]
 
 
 _IGNORE_HINT = "the table above has every row; pass -i (--ignore-errors) to treat errored rows as failures."
@@ -104,7 +111,7 @@ def evaluate_file(
     ),
     threshold: float | None = typer.Option(None, "--threshold", "-t", help="Threshold for every metric."),
     eval_mode: str | None = typer.Option(
-        None, "--eval-mode", help="llm | hybrid | system_one (built-in metrics)."
+        None, "--eval-mode", help="llm | hybrid | system_one (the metrics that take an eval mode)."
     ),
     max_concurrent: int = typer.Option(20, "--max-concurrent", help="Measures in flight."),
     use_cache: bool = typer.Option(False, "-c", "--use-cache", help="Serve rows from the result cache."),
@@ -147,7 +154,6 @@ def evaluate_file(
         evaluate,
     )
     from deepeval.evaluate.loading import load_test_cases
-    from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
     try:
         invalid: list[str] | None = [] if skip_invalid else None
@@ -159,14 +165,7 @@ def evaluate_file(
                 f"deepeval evaluate: {len(invalid)} invalid test case(s) skipped, {len(cases)} evaluated",
                 err=True,
             )
-        specs = list(metric or [])
-        if not specs:
-            if any(isinstance(c, LLMTestCase) for c in cases):
-                specs.append("answer_relevancy")
-            if any(isinstance(c, LLMTestCase) and c.retrieval_context for c in cases):
-                specs.append("contextual_relevancy")
-            if any(isinstance(c, ConversationalTestCase) for c in cases):
-                specs.append("knowledge_retention")
+        specs = list(metric or []) or _default_metrics(cases)
         metrics = [_metric(s, threshold, eval_mode) for s in specs]
     except (DeepEvalError, ValueError) as err:
         echo(f"deepeval evaluate: {err}", err=True)

@@ -15,13 +15,13 @@ import typer
 
 from deepeval.cli._echo import echo
 from deepeval.cli.app import app
-from deepeval.judge_eval.schema import METRICS
+from deepeval.judge_eval import tasks
 
 
 @app.command("judge-eval")
 def judge_eval_cmd(
     path: Path = typer.Argument(..., help="Labelled items, one JSON object a line (docs/judge_eval.md)."),
-    metric: str = typer.Option(..., "--metric", "-m", help=" | ".join(METRICS)),
+    metric: str = typer.Option(..., "--metric", "-m", help=" | ".join(tasks.names())),
     html_out: Path | None = typer.Option(None, "--html", help="Write a self-contained HTML report here."),
     json_out: Path | None = typer.Option(
         None, "--json", help="Write the summary and every judged unit here."
@@ -41,8 +41,11 @@ def judge_eval_cmd(
     from deepeval.judge_eval.runners import a_run
     from deepeval.judge_eval.schema import load_items
 
-    if metric not in METRICS:
-        echo(f"deepeval judge-eval: --metric must be one of {', '.join(METRICS)}; got {metric!r}", err=True)
+    if metric not in tasks.names():
+        echo(
+            f"deepeval judge-eval: --metric must be one of {', '.join(tasks.names())}; got {metric!r}",
+            err=True,
+        )
         raise typer.Exit(2)
     outputs = [
         (option, out) for option, out in (("--json", json_out), ("--html", html_out)) if out is not None

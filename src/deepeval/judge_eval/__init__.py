@@ -7,15 +7,16 @@ a trivial baseline and latency; :mod:`deepeval.judge_eval.report` renders them.
 
 from deepeval.judge_eval.report import render_text, summarize, to_html, to_json
 from deepeval.judge_eval.runners import Run, Unit, a_run
-from deepeval.judge_eval.schema import METRICS, JudgeSetError, load_items
+from deepeval.judge_eval.schema import JudgeSetError, load_items
+from deepeval.judge_eval.tasks import names
 
 __all__ = [
-    "METRICS",
     "JudgeSetError",
     "Run",
     "Unit",
     "a_run",
     "load_items",
+    "names",
     "render_text",
     "summarize",
     "to_html",

@@ -19,7 +19,7 @@ import numpy as np
 
 from deepeval.judge_eval import stats
 from deepeval.judge_eval.runners import Run, Unit
-from deepeval.judge_eval.schema import LABELS
+from deepeval.judge_eval.tasks import get_task
 
 #: an item score counts as right when within this distance of the gold share
 BAND = 0.15
@@ -168,9 +168,7 @@ def summarize(run: Run) -> dict[str, Any]:
         "items": len({u.item_id for u in run.units}),
         "errors": len(run.units) - len(ok),
         "binary": _binary(run.units),
-        "positive_label": LABELS.get(run.metric, ("grade >= 3",))[0]
-        if run.metric != "memory_grade"
-        else "grade >= 3",
+        "positive_label": get_task(run.metric).positive,
         "confusion": _confusion(run.metric, run.units),
         "by_tag": _by_tag(run.units),
         "item_level": _item_level(run),
@@ -178,7 +176,7 @@ def summarize(run: Run) -> dict[str, Any]:
         "reliability": _reliability(ok),
         "tiers": _tiers(run.units),
     }
-    if run.metric == "memory_grade":
+    if any(u.gold_grade is not None for u in run.units):  # a graded task (memory_grade): the 1-5 grades too
         out["grades"] = _grades(run.units)
     return out
 
@@ -191,16 +189,6 @@ def _reliability(ok: list[Unit]) -> list[dict[str, float]]:
     return stats.reliability(y, p)
 
 
-BASELINE_NAMES = {
-    "answer_relevancy": "word overlap",
-    "contextual_relevancy": "word overlap",
-    "knowledge_retention": "always keeps",
-    "claim_support": "word overlap",
-    "memory_grade": "word overlap",
-    "fact_stated": "word overlap",
-}
-
-
 def _f(x: Any, digits: int = 3) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "n/a"
@@ -210,7 +198,7 @@ def _f(x: Any, digits: int = 3) -> str:
 def render_text(summary: dict[str, Any]) -> str:
     """The report printed by the command."""
     b = summary["binary"]
-    base = BASELINE_NAMES[summary["metric"]]
+    base = get_task(summary["metric"]).declared.baseline
     lines = [
         f"judge-eval: {summary['metric']} on {summary['items']} items, {summary['units']} labelled units; "
         f"judge: {summary['judge']}",

@@ -23,7 +23,8 @@ from typing import Any
 
 from deepeval.config.settings import redact
 from deepeval.judge_eval import baselines
-from deepeval.judge_eval.schema import LABELS, Item
+from deepeval.judge_eval.schema import Item
+from deepeval.judge_eval.tasks import Task, get_task
 
 #: P(yes) given to an LLM verdict (the LLM gives no probability)
 _LLM_P = {"yes": 1.0, "no": 0.0, "borderline": 0.5}
@@ -87,7 +88,8 @@ class Run:
     seconds: float = 0.0
 
 
-def _error(err: BaseException) -> str:
+def error_text(err: BaseException) -> str:
+    """A unit's error: ``"Type: message"``, redacted."""
     return redact(f"{type(err).__name__}: {err}")
 
 
@@ -95,63 +97,61 @@ def _p_of(decision: Any) -> float:
     return float(decision.probability) if decision.probability is not None else _LLM_P[decision.verdict]
 
 
-def _verdict_word(metric: str, p: float, verdict: str) -> str:
-    pos, neg = LABELS[metric][0], LABELS[metric][1]
+def _verdict_word(task: Task, p: float, verdict: str) -> str:
     if verdict in ("borderline", "unsure"):
         return verdict
-    return pos if p >= 0.5 else neg
+    return task.declared.labels[0] if p >= 0.5 else task.declared.labels[1]
 
 
-def _take(unit: Unit, metric: str, decision: Any) -> None:
+def take(unit: Unit, task: Task, decision: Any) -> None:
     """Fill ``unit`` from the metric's decision: P, verdict word, and the cascade's tier and stage P's."""
     unit.p = _p_of(decision)
-    unit.verdict = _verdict_word(metric, unit.p, decision.verdict)
+    unit.verdict = _verdict_word(task, unit.p, decision.verdict)
     unit.tier = getattr(decision, "tier", None)
     unit.stages = getattr(decision, "stages", None)
 
 
-class _Judging:
-    """The metric instance and its resolved judges for one run."""
+class Judging:
+    """What a task's runner judges with, for one run: the task, and the metric instance built from its declaration
+    (judges resolved as the metric resolves them), the memory judge, or the System One judge alone (the task's
+    ``judge``)."""
 
-    def __init__(self, metric: str, *, eval_mode: str | None, model: Any, system_one_model: Any) -> None:
-        self.metric = metric
+    def __init__(self, task: Task, *, eval_mode: str | None, model: Any, system_one_model: Any) -> None:
+        self.task = task
         self.instance: Any = None
         self.memory_judge: Any = None
         self.system_one: Any = None
-        if metric in ("memory_grade", "claim_support"):
+        kind = task.declared.judge
+        if kind == "memory":
             from deepeval.memory.judges import resolve_memory_judge
 
             self.memory_judge = resolve_memory_judge(model)
             self.name = self.memory_judge.get_model_name()
             return
-        if metric == "fact_stated":
+        if kind == "system_one":
             from deepeval.models.base_model import judge_name
             from deepeval.models.resolve import resolve_system_one
 
             self.system_one = resolve_system_one(system_one_model)
             self.name = judge_name(self.system_one)
             return
-        from deepeval.metrics import (
-            AnswerRelevancyMetric,
-            ContextualRelevancyMetric,
-            KnowledgeRetentionMetric,
-        )
+        if task.metric is None:
+            raise ValueError(
+                f"judge-eval task {task.name!r} needs a metric to judge with, and none declares it"
+            )
+        options: dict[str, Any] = {"threshold": None, "model": model, "include_reason": False}
+        if task.metric.takes_eval_mode:
+            options.update(system_one_model=system_one_model, eval_mode=eval_mode)
+        self.instance = task.metric.load()(**options)
+        self.name = self._judge_names()
 
-        cls = {
-            "answer_relevancy": AnswerRelevancyMetric,
-            "contextual_relevancy": ContextualRelevancyMetric,
-            "knowledge_retention": KnowledgeRetentionMetric,
-        }[metric]
-        self.instance = cls(
-            threshold=None,
-            model=model,
-            system_one_model=system_one_model,
-            eval_mode=eval_mode,
-            include_reason=False,
-        )
-        judges = self.instance.judges()
-        names = [n for n in (judges.names().get("llm"), judges.names().get("system_one")) if n]
-        self.name = f"{' + '.join(names) or 'judge'} (eval mode {judges.mode.value})"
+    def _judge_names(self) -> str:
+        judges = getattr(self.instance, "judges", None)
+        if judges is None:  # a metric without our engine: its evaluation model, when it names one
+            return str(getattr(self.instance, "evaluation_model", None) or type(self.instance).__name__)
+        resolved = judges()
+        names = [n for n in (resolved.names().get("llm"), resolved.names().get("system_one")) if n]
+        return f"{' + '.join(names) or 'judge'} (eval mode {resolved.mode.value})"
 
     def context(self) -> Any:
         return self.instance._context(self.instance.judges(), sequential=False)
@@ -162,7 +162,7 @@ class _Judging:
         try:
             score = await metric.a_measure(test_case)
         except Exception as err:
-            return None, _error(err), time.perf_counter() - t0
+            return None, error_text(err), time.perf_counter() - t0
         return float(score), None, time.perf_counter() - t0
 
 
@@ -171,8 +171,8 @@ def _timed_units(units: list[Unit], seconds: float) -> None:
         u.seconds = seconds / max(1, len(units))
 
 
-async def _decide_units(
-    j: _Judging, units: list[Unit], decide: Callable[[], Awaitable[Mapping[str, Any]]]
+async def decide_units(
+    j: Judging, units: list[Unit], decide: Callable[[], Awaitable[Mapping[str, Any]]]
 ) -> None:
     """Await the metric's own per-statement decisions and fill each unit's P and verdict (keyed by ``unit.where``);
     a failed call is every unit's error, never a lost unit. The call's wall time is shared out over the units."""
@@ -180,14 +180,25 @@ async def _decide_units(
     try:
         decisions = await decide()
         for u in units:
-            _take(u, j.metric, decisions[u.where])
+            take(u, j.task, decisions[u.where])
     except Exception as err:
         for u in units:
-            u.error = _error(err)
+            u.error = error_text(err)
     _timed_units(units, time.perf_counter() - t0)
 
 
-def _relevancy_unit(item: Item, unit_id: str, st: dict[str, Any], question: str) -> Unit:
+async def timed(units: list[Unit], judge: Callable[[], Awaitable[None]]) -> None:
+    """Await ``judge()`` (which fills the units); a failure is every unit's error. The wall time is shared out."""
+    t0 = time.perf_counter()
+    try:
+        await judge()
+    except Exception as err:
+        for u in units:
+            u.error = error_text(err)
+    _timed_units(units, time.perf_counter() - t0)
+
+
+def relevancy_unit(item: Item, unit_id: str, st: dict[str, Any], question: str) -> Unit:
     """One labelled answer or context statement, with the word-overlap baseline's P and verdict."""
     unit = Unit(
         item.id,
@@ -202,134 +213,28 @@ def _relevancy_unit(item: Item, unit_id: str, st: dict[str, Any], question: str)
     return unit
 
 
-async def _answer_relevancy(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
-    from deepeval.test_case import LLMTestCase
-
-    d = item.data
-    q = d["input"]
-    units = [_relevancy_unit(item, f"s{i}", st, q) for i, st in enumerate(d["statements"])]
-    await _decide_units(
-        j, units, lambda: j.instance._judge_statements(j.context(), q, [u.text for u in units])
-    )
-    score = await _item(j, item, LLMTestCase(input=q, actual_output=d["actual_output"]), units)
-    return units, score
-
-
-async def _contextual_relevancy(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
-    from deepeval.test_case import LLMTestCase
-
-    d = item.data
-    q, nodes = d["input"], list(d["retrieval_context"])
-    per_node: list[list[str]] = [[] for _ in nodes]
-    units: list[Unit] = []
-    for st in d["statements"]:
-        n = st["node"]
-        units.append(_relevancy_unit(item, f"n{n}s{len(per_node[n])}", st, q))
-        per_node[n].append(st["text"])
-    await _decide_units(j, units, lambda: j.instance._decide(j.context(), q, per_node, nodes))
-    case = LLMTestCase(
-        input=q, actual_output=d.get("actual_output") or "(not given)", retrieval_context=nodes
-    )
-    return units, await _item(j, item, case, units)
-
-
-async def _knowledge_retention(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
-    from deepeval.test_case import ConversationalTestCase, Turn
-
-    d = item.data
-    turns = [Turn(role=t["role"], content=t["content"]) for t in d["turns"]]
-    units = [
-        Unit(
-            item.id,
-            f"turn {lab['turn']}",
-            turns[lab["turn"]].content,
-            lab["label"],
-            lab["label"] == "forgets",
-            list(lab.get("tags", [])),
-        )
-        for lab in d["labels"]
-    ]
-    t0 = time.perf_counter()
-    try:
-        _, decisions, _ = await j.instance._judge_turns(j.context(), turns)
-        for u, lab in zip(units, d["labels"], strict=True):
-            dec = decisions.get(f"t{lab['turn']}")
-            if dec is None:
-                u.p, u.verdict, u.note = 0.0, "keeps", "not checked: no fact known before this turn"
-            else:
-                _take(u, j.metric, dec)
-    except Exception as err:
-        for u in units:
-            u.error = _error(err)
-    _timed_units(units, time.perf_counter() - t0)
-    return units, await _item(j, item, ConversationalTestCase(turns=turns), units, baseline=1.0)
-
-
-async def _item(
-    j: _Judging, item: Item, case: Any, units: Sequence[Unit], baseline: float | None = None
+async def item_score(
+    j: Judging,
+    item: Item,
+    case: Any,
+    units: Sequence[Unit],
+    *,
+    baseline: float | None = None,
+    keeps: bool = False,
 ) -> ItemScore:
-    gold = sum(u.gold == LABELS[j.metric][0] for u in units) / len(units) if units else 0.0
-    if j.metric == "knowledge_retention":
-        gold = 1.0 - gold if units else 1.0  # the metric scores the share of turns that keep
+    """The metric's own score of ``case`` (``a_measure``) against the gold share of positive units (``keeps``:
+    the metric scores the share of negative units, as knowledge retention scores turns that keep);
+    ``baseline``: the baseline's item score (default: its share of positive units)."""
+    gold = sum(u.gold == j.task.positive for u in units) / len(units) if units else 0.0
+    if keeps:
+        gold = 1.0 - gold if units else 1.0
     if baseline is None:
         baseline = sum(u.baseline_positive for u in units) / len(units)
     score, error, seconds = await j.item_score(case)
     return ItemScore(item.id, gold, score, baseline, seconds, error)
 
 
-async def _memory_grade(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
-    d = item.data
-    gold = int(d["grade"])
-    unit = Unit(item.id, "item", d["answer"], str(gold), gold >= 3, list(item.tags), gold_grade=gold)
-    unit.baseline_grade = baselines.grade_by_overlap(d["expected"], d["answer"])
-    unit.baseline_p = (unit.baseline_grade - 1) / 4
-    unit.baseline_positive = unit.baseline_grade >= 3
-    t0 = time.perf_counter()
-    try:
-        graded = await j.memory_judge.grade(d["question"], d["expected"], d["answer"], [])
-        unit.grade = int(graded.score)
-        unit.p = (unit.grade - 1) / 4
-        unit.verdict = str(unit.grade)
-    except Exception as err:
-        unit.error = _error(err)
-    unit.seconds = time.perf_counter() - t0
-    return [unit], None
-
-
-async def _claim_support(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
-    from deepeval.memory.artifact import MemoryArtifact
-
-    d = item.data
-    transcript = MemoryArtifact.from_turns(d["transcript"])
-    text = "\n".join(t["content"] for t in d["transcript"])
-    units: list[Unit] = []
-    for i, claim in enumerate(d["claims"]):
-        u = Unit(
-            item.id,
-            f"claim {i}",
-            claim["text"],
-            claim["label"],
-            claim["label"] == "supported",
-            list(claim.get("tags", [])),
-            baseline_p=baselines.claim_overlap(claim["text"], text),
-        )
-        u.baseline_positive = u.baseline_p >= 0.5
-        t0 = time.perf_counter()
-        try:
-            graded, _ = await j.memory_judge.verify(claim["text"], transcript)
-            u.grade = int(graded.score)
-            u.p = (u.grade - 1) / 4
-            u.verdict = "supported" if u.p >= 0.5 else "not supported"
-            u.tier = getattr(graded, "tier", None)
-            u.stages = getattr(graded, "stages", None)
-        except Exception as err:
-            u.error = _error(err)
-        u.seconds = time.perf_counter() - t0
-        units.append(u)
-    return units, None
-
-
-async def _fact_stated(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
+async def fact_stated_item(j: Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
     """One ``fact_stated`` question to the System One judge: does the text state the fact? (contradicted and not
     stated are both "no")."""
     from deepeval.models.system_one.call import a_decide_checked
@@ -363,19 +268,9 @@ async def _fact_stated(j: _Judging, item: Item) -> tuple[list[Unit], ItemScore |
         u.stages = answers.stages.get("q")
         u.verdict = "unsure" if u.tier == "unsure" else ("stated" if u.p >= 0.5 else "not stated")
     except Exception as err:
-        u.error = _error(err)
+        u.error = error_text(err)
     u.seconds = time.perf_counter() - t0
     return [u], None
-
-
-_RUNNERS: dict[str, Callable[[_Judging, Item], Awaitable[tuple[list[Unit], ItemScore | None]]]] = {
-    "answer_relevancy": _answer_relevancy,
-    "contextual_relevancy": _contextual_relevancy,
-    "knowledge_retention": _knowledge_retention,
-    "memory_grade": _memory_grade,
-    "claim_support": _claim_support,
-    "fact_stated": _fact_stated,
-}
 
 
 async def a_run(
@@ -393,8 +288,11 @@ async def a_run(
 
     Raises:
         ConfigurationError / InvalidEvalModeError: the judge cannot be resolved (e.g. ``llm`` mode with no LLM).
+        ValueError: ``metric`` is not a judge-eval task.
     """
-    judging = _Judging(metric, eval_mode=eval_mode, model=model, system_one_model=system_one_model)
+    task = get_task(metric)
+    judging = Judging(task, eval_mode=eval_mode, model=model, system_one_model=system_one_model)
+    runner = task.runner()
     run = Run(metric, judging.name)
     gate = asyncio.Semaphore(max(1, max_concurrent))
     done = 0
@@ -402,7 +300,7 @@ async def a_run(
     async def one(item: Item) -> tuple[list[Unit], ItemScore | None]:
         nonlocal done
         async with gate:
-            out = await _RUNNERS[metric](judging, item)
+            out: tuple[list[Unit], ItemScore | None] = await runner(judging, item)
         done += 1
         if on_item is not None:
             on_item(done)

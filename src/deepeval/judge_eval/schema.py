@@ -6,22 +6,13 @@ the line and the field.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deepeval.errors import DeepEvalError
+from deepeval.metrics.declaration import JudgeEvalTask
 
-#: metric name -> (positive label, negative label(s)) of one judged unit
-LABELS: dict[str, tuple[str, ...]] = {
-    "answer_relevancy": ("relevant", "irrelevant"),
-    "contextual_relevancy": ("relevant", "irrelevant"),
-    "knowledge_retention": ("forgets", "keeps"),
-    "claim_support": ("supported", "unsupported", "contradicted"),
-    "fact_stated": ("stated", "not_stated", "contradicted"),
-}
-METRICS = (*LABELS, "memory_grade")
 ROLES = ("user", "assistant")
 
 
@@ -39,7 +30,7 @@ class Item:
     data: dict[str, Any] = field(repr=False)
 
 
-class _Line:
+class Line:
     """Field checks of one line; every failure raises :class:`JudgeSetError` with file, line and field."""
 
     def __init__(self, path: Path, line: int, obj: dict[str, Any]) -> None:
@@ -90,28 +81,36 @@ def _kind(value: Any) -> str:
     return "nothing" if value is None else type(value).__name__
 
 
-def _check_statements(ln: _Line, obj: dict[str, Any], metric: str) -> None:
-    nodes: list[str] = []
-    if metric == "contextual_relevancy":
-        raw = obj.get("retrieval_context")
-        if not isinstance(raw, list) or not raw or not all(isinstance(n, str) for n in raw):
-            raise ln.fail("retrieval_context", "must be a non-empty list of strings")
-        nodes = raw
-    else:
-        ln.text(obj, "actual_output", "actual_output")
+def _statements(ln: Line, obj: dict[str, Any], task: JudgeEvalTask, nodes: list[str] | None) -> None:
     ln.text(obj, "input", "input")
     for i, st in enumerate(ln.items(obj, "statements", "statements")):
         where = f"statements[{i}]"
         ln.text(st, "text", f"{where}.text")
-        ln.label(st, f"{where}.label", LABELS[metric])
+        ln.label(st, f"{where}.label", task.labels)
         ln.tags(st, f"{where}.tags")
-        if metric == "contextual_relevancy":
+        if nodes is not None:
             node = st.get("node")
             if isinstance(node, bool) or not isinstance(node, int) or not 0 <= node < len(nodes):
                 raise ln.fail(f"{where}.node", f"must be a node index 0..{len(nodes) - 1}; got {node!r}")
 
 
-def _check_retention(ln: _Line, obj: dict[str, Any], metric: str) -> None:
+def check_statements(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
+    """An answer with labelled statements: ``input``, ``actual_output``, ``statements[{text, label, tags}]``."""
+    ln.text(obj, "actual_output", "actual_output")
+    _statements(ln, obj, task, None)
+
+
+def check_context_statements(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
+    """A retrieval context with labelled statements: ``input``, ``retrieval_context`` (strings) and
+    ``statements[{text, label, node, tags}]`` (``node``: the index of the node the statement is from)."""
+    raw = obj.get("retrieval_context")
+    if not isinstance(raw, list) or not raw or not all(isinstance(n, str) for n in raw):
+        raise ln.fail("retrieval_context", "must be a non-empty list of strings")
+    _statements(ln, obj, task, raw)
+
+
+def check_retention(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
+    """A conversation with labelled assistant turns: ``turns[{role, content}]``, ``labels[{turn, label, tags}]``."""
     turns = ln.turns(obj, "turns")
     labels = obj.get("labels")
     if not isinstance(labels, list):
@@ -131,19 +130,21 @@ def _check_retention(ln: _Line, obj: dict[str, Any], metric: str) -> None:
         if turn in seen:
             raise ln.fail(f"{where}.turn", f"turn {turn} is labelled twice")
         seen.add(turn)
-        ln.label(lab, f"{where}.label", LABELS[metric])
+        ln.label(lab, f"{where}.label", task.labels)
         ln.tags(lab, f"{where}.tags")
 
 
-def _check_claims(ln: _Line, obj: dict[str, Any], metric: str) -> None:
+def check_claims(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
+    """A transcript with labelled claims: ``transcript[{role, content}]``, ``claims[{text, label, tags}]``."""
     ln.turns(obj, "transcript")
     for i, claim in enumerate(ln.items(obj, "claims", "claims")):
         ln.text(claim, "text", f"claims[{i}].text")
-        ln.label(claim, f"claims[{i}].label", LABELS[metric])
+        ln.label(claim, f"claims[{i}].label", task.labels)
         ln.tags(claim, f"claims[{i}].tags")
 
 
-def _check_grade(ln: _Line, obj: dict[str, Any], metric: str) -> None:
+def check_grade(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
+    """A graded answer: ``question``, ``expected``, ``answer`` (may be blank), ``grade`` 1-5, optional ``fact``."""
     for name in ("question", "expected"):
         ln.text(obj, name, name)
     ln.text(obj, "answer", "answer", blank=True)
@@ -154,33 +155,27 @@ def _check_grade(ln: _Line, obj: dict[str, Any], metric: str) -> None:
         raise ln.fail("grade", f"must be an integer 1-5; got {grade!r}")
 
 
-def _check_fact(ln: _Line, obj: dict[str, Any], metric: str) -> None:
+def check_fact(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
+    """A text and a fact with a label: ``text``, ``fact``, ``label``."""
     ln.text(obj, "text", "text")
     ln.text(obj, "fact", "fact")
-    ln.label(obj, "label", LABELS[metric])
+    ln.label(obj, "label", task.labels)
     ln.tags(obj, "tags")
 
 
-_CHECKS: dict[str, Callable[[_Line, dict[str, Any], str], None]] = {
-    "answer_relevancy": _check_statements,
-    "contextual_relevancy": _check_statements,
-    "knowledge_retention": _check_retention,
-    "claim_support": _check_claims,
-    "memory_grade": _check_grade,
-    "fact_stated": _check_fact,
-}
-
-
 def load_items(path: str | Path, metric: str, limit: int | None = None) -> list[Item]:
-    """The items of a labelled set for ``metric`` (at most ``limit``; blank lines skipped).
+    """The items of a labelled set for the judge-eval task ``metric`` (at most ``limit``; blank lines skipped;
+    the task's ``check`` validates each item).
 
     Raises:
         JudgeSetError: the file cannot be read, is empty, or a line is not a valid item of ``metric`` (bad JSON, a
             missing or mistyped field, another ``kind``, a duplicate ``id``).
-        ValueError: ``metric`` is not one of :data:`METRICS`.
+        ValueError: ``metric`` is not a judge-eval task (:func:`deepeval.judge_eval.tasks.names`).
     """
-    if metric not in _CHECKS:
-        raise ValueError(f"unknown metric {metric!r}; one of {', '.join(METRICS)}")
+    from deepeval.judge_eval.tasks import get_task
+
+    task = get_task(metric)
+    check = task.check_function()
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -197,14 +192,14 @@ def load_items(path: str | Path, metric: str, limit: int | None = None) -> list[
             raise JudgeSetError(f"{p}:{number}: not valid JSON ({err.msg} at column {err.colno})") from None
         if not isinstance(obj, dict):
             raise JudgeSetError(f"{p}:{number}: a line must hold one JSON object, got {_kind(obj)}")
-        ln = _Line(p, number, obj)
+        ln = Line(p, number, obj)
         item_id = ln.text(obj, "id", "id")
         if item_id in ids:
             raise ln.fail("id", f"{item_id!r} was already used on line {ids[item_id]}")
         ids[item_id] = number
         if obj.get("kind") != metric:
             raise ln.fail("kind", f"must be {metric!r} (the --metric given); got {obj.get('kind')!r}")
-        _CHECKS[metric](ln, obj, metric)
+        check(ln, obj, task.declared)
         items.append(Item(number, item_id, ln.tags(obj, "tags"), obj))
         if limit is not None and len(items) >= limit:
             break

@@ -57,10 +57,16 @@ def reason_keywords(
     return out
 
 
-#: template methods whose prompt asks the LLM for a decision (System One decides instead outside ``llm`` mode)
-VERDICT_METHODS = frozenset({"generate_verdicts", "generate_verdict", "generate_node_verdicts"})
-#: template methods that write the reason
-REASON_METHODS = frozenset({"generate_reason"})
+def is_verdict_method(name: str) -> bool:
+    """A template method whose prompt asks the LLM for a decision (System One decides instead outside ``llm``
+    mode): deepeval's naming, ``generate_verdicts`` / ``generate_verdict`` / ``generate_node_verdicts``, and any
+    metric's ``generate_<what>_verdict(s)``."""
+    return name.startswith("generate_") and name.endswith(("_verdict", "_verdicts"))
+
+
+def is_reason_method(name: str) -> bool:
+    """A template method that writes the reason (``generate_reason``)."""
+    return name == "generate_reason"
 
 
 def overridden_methods(template: Any, default: Any) -> list[str]:
@@ -95,11 +101,11 @@ def unused_methods_note(
             "without an LLM judge, extraction and reasons are deterministic and System One decides "
             "(configure an LLM with model= or eval_mode='llm' to use them)"
         )
-    extraction = [m for m in methods if m not in VERDICT_METHODS and m not in REASON_METHODS]
+    extraction = [m for m in methods if not is_verdict_method(m) and not is_reason_method(m)]
     unused = [] if llm_extracts else extraction
     why = [] if llm_extracts else ["the extractor= given replaces the extraction prompts"]
     if mode == "hybrid":
-        verdicts = [m for m in methods if m in VERDICT_METHODS]
+        verdicts = [m for m in methods if is_verdict_method(m)]
         unused += verdicts
         if verdicts:
             why.append(

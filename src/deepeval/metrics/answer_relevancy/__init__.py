@@ -1,8 +1,9 @@
-"""Answer relevancy: how much of the output is relevant to the input."""
+"""Answer relevancy: how much of the output is relevant to the input.
 
-from deepeval.metrics.answer_relevancy.metric import AnswerRelevancyMetric
-from deepeval.metrics.answer_relevancy.prompts import PROMPT_VERSION, AnswerRelevancyTemplate
-from deepeval.metrics.answer_relevancy.questions import QUESTION_SET_VERSION, AnswerRelevancyQuestions
+Exports are imported on first use, so reading the metric's ``declaration`` (the metric registry) stays light.
+"""
+
+from deepeval._lazy import lazy_exports
 
 __all__ = [
     "PROMPT_VERSION",
@@ -11,3 +12,13 @@ __all__ = [
     "AnswerRelevancyQuestions",
     "AnswerRelevancyTemplate",
 ]
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "AnswerRelevancyMetric": "deepeval.metrics.answer_relevancy.metric",
+        "PROMPT_VERSION": "deepeval.metrics.answer_relevancy.prompts",
+        "AnswerRelevancyTemplate": "deepeval.metrics.answer_relevancy.prompts",
+        "QUESTION_SET_VERSION": "deepeval.metrics.answer_relevancy.questions",
+        "AnswerRelevancyQuestions": "deepeval.metrics.answer_relevancy.questions",
+    },
+)

@@ -30,6 +30,7 @@ from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import takes
 from deepeval.metrics._engine.verdicts import ternary_from_probability
+from deepeval.metrics.answer_relevancy.declaration import REQUIRED_PARAMS
 from deepeval.metrics.answer_relevancy.prompts import AnswerRelevancyTemplate
 from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
 from deepeval.metrics.answer_relevancy.schema import AnswerRelevancyScoreReason, Verdicts
@@ -61,7 +62,7 @@ class AnswerRelevancyMetric(EngineMetric):
         return "Answer Relevancy"
 
     def _check_params(self, test_case: Any) -> None:
-        require_fields(test_case, ["input", "actual_output"], self.__name__)
+        require_fields(test_case, REQUIRED_PARAMS, self.__name__)
 
     def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
         return LLMExtractor(llm, statements_prompt=self.evaluation_template.generate_statements)

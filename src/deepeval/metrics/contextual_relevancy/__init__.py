@@ -1,8 +1,9 @@
-"""Contextual relevancy: how much of the retrieval context is relevant to the input."""
+"""Contextual relevancy: how much of the retrieval context is relevant to the input.
 
-from deepeval.metrics.contextual_relevancy.metric import ContextualRelevancyMetric
-from deepeval.metrics.contextual_relevancy.prompts import PROMPT_VERSION, ContextualRelevancyTemplate
-from deepeval.metrics.contextual_relevancy.questions import QUESTION_SET_VERSION, ContextualRelevancyQuestions
+Exports are imported on first use, so reading the metric's ``declaration`` (the metric registry) stays light.
+"""
+
+from deepeval._lazy import lazy_exports
 
 __all__ = [
     "PROMPT_VERSION",
@@ -11,3 +12,13 @@ __all__ = [
     "ContextualRelevancyQuestions",
     "ContextualRelevancyTemplate",
 ]
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "ContextualRelevancyMetric": "deepeval.metrics.contextual_relevancy.metric",
+        "PROMPT_VERSION": "deepeval.metrics.contextual_relevancy.prompts",
+        "ContextualRelevancyTemplate": "deepeval.metrics.contextual_relevancy.prompts",
+        "QUESTION_SET_VERSION": "deepeval.metrics.contextual_relevancy.questions",
+        "ContextualRelevancyQuestions": "deepeval.metrics.contextual_relevancy.questions",
+    },
+)

@@ -48,6 +48,7 @@ from deepeval.metrics._engine.schemas import non_blank_statements
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.verdicts import binary_from_probability
+from deepeval.metrics.contextual_relevancy.declaration import REQUIRED_PARAMS
 from deepeval.metrics.contextual_relevancy.prompts import ContextualRelevancyTemplate
 from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
 from deepeval.metrics.contextual_relevancy.schema import (
@@ -93,7 +94,7 @@ class ContextualRelevancyMetric(EngineMetric):
         return "Contextual Relevancy"
 
     def _check_params(self, test_case: Any) -> None:
-        require_fields(test_case, ["input", "actual_output", "retrieval_context"], self.__name__)
+        require_fields(test_case, REQUIRED_PARAMS, self.__name__)
 
     def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
         t = self.evaluation_template

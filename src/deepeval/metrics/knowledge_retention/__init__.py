@@ -1,8 +1,9 @@
-"""Knowledge retention: does the assistant keep the facts the user stated?"""
+"""Knowledge retention: does the assistant keep the facts the user stated?
 
-from deepeval.metrics.knowledge_retention.metric import KnowledgeRetentionMetric
-from deepeval.metrics.knowledge_retention.prompts import PROMPT_VERSION, KnowledgeRetentionTemplate
-from deepeval.metrics.knowledge_retention.questions import QUESTION_SET_VERSION, KnowledgeRetentionQuestions
+Exports are imported on first use, so reading the metric's ``declaration`` (the metric registry) stays light.
+"""
+
+from deepeval._lazy import lazy_exports
 
 __all__ = [
     "PROMPT_VERSION",
@@ -11,3 +12,13 @@ __all__ = [
     "KnowledgeRetentionQuestions",
     "KnowledgeRetentionTemplate",
 ]
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "KnowledgeRetentionMetric": "deepeval.metrics.knowledge_retention.metric",
+        "PROMPT_VERSION": "deepeval.metrics.knowledge_retention.prompts",
+        "KnowledgeRetentionTemplate": "deepeval.metrics.knowledge_retention.prompts",
+        "QUESTION_SET_VERSION": "deepeval.metrics.knowledge_retention.questions",
+        "KnowledgeRetentionQuestions": "deepeval.metrics.knowledge_retention.questions",
+    },
+)

@@ -1,5 +1,6 @@
 """Whole-metric answers (system_one mode) composed from the per-item scorers over a deterministic extraction of the
-raw test case.
+raw test case: the shared composition rules below; each metric's composer (which items, which scorer) is in its
+folder's ``embedded.py``.
 
 Composition rules (ours; documented so results can be read):
 
@@ -20,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from deepeval.models.embedded import features, scorers
 from deepeval.models.embedded.extraction import DeterministicExtractor
 
-_EXTRACTOR = DeterministicExtractor()
+#: the deterministic extraction every whole-metric composer uses (statements, known facts)
+EXTRACTOR = DeterministicExtractor()
 
 
 def poisson_binomial(ps: Sequence[float]) -> list[float]:
@@ -70,7 +71,8 @@ def retention_levels(attrition: Sequence[float]) -> list[float]:
     return levels
 
 
-def _get(fields: dict[str, Any], *names: str) -> Any:
+def field_value(fields: dict[str, Any], *names: str) -> Any:
+    """The first of ``names`` that ``fields`` holds with a value (test-case fields arrive in snake or camel case)."""
     for n in names:
         if n in fields and fields[n] is not None:
             return fields[n]
@@ -89,58 +91,6 @@ def context_texts(raw: Any) -> list[str]:
         else:
             out.append(str(node))
     return out
-
-
-def answer_relevancy(fields: dict[str, Any]) -> dict[str, Any]:
-    """``{"probabilities": [p per statement], "statements": [...]}`` for input vs actual_output."""
-    question = str(_get(fields, "input") or "")
-    output = str(_get(fields, "actual_output", "actualOutput") or "")
-    statements = _EXTRACTOR.statements_sync(output)
-    answer = "\n".join(statements)
-    ps = [scorers.statement_relevant(question, s, answer) for s in statements]
-    return {"statements": statements, "probabilities": ps}
-
-
-def contextual_relevancy(fields: dict[str, Any]) -> dict[str, Any]:
-    """Per-statement and per-node relevance for input vs retrieval_context."""
-    question = str(_get(fields, "input") or "")
-    nodes = context_texts(_get(fields, "retrieval_context", "retrievalContext"))
-    per_node = [(node, s) for node in nodes for s in _EXTRACTOR.statements_sync(node)]
-    context = "\n".join(
-        nodes
-    )  # a statement is ranked among all retrieved sentences, as in the hybrid request
-    return {
-        "statements": [s for _, s in per_node],
-        "probabilities": [scorers.context_statement_relevant(question, s, n, context) for n, s in per_node],
-        "node_probabilities": [scorers.node_relevant(question, n) for n in nodes if n.strip()],
-    }
-
-
-def retention_turns(fields: dict[str, Any]) -> list[tuple[int, dict[str, float]]]:
-    """``(turn index, {"forgets", "reasks", "attrition"})`` per checked assistant turn. A turn is checked when the
-    user has stated at least one fact before it (after corrections)."""
-    turns_raw = _get(fields, "turns") or []
-    turns: list[tuple[str, str]] = []
-    for t in turns_raw:
-        if isinstance(t, dict):
-            turns.append((str(t.get("role", "")), str(t.get("content", ""))))
-        else:
-            turns.append((str(getattr(t, "role", "")), str(getattr(t, "content", ""))))
-    features.prefetch_retention(turns)
-    checks: list[tuple[int, list[str], str, str | None]] = []
-    facts: list[str] = []
-    for i, (role, content) in enumerate(turns):
-        if role == "user":
-            facts = _EXTRACTOR.known_facts([(role, content)], facts)
-        elif role == "assistant" and facts:
-            user_message = turns[i - 1][1] if i and turns[i - 1][0] == "user" else None
-            checks.append((i, facts, content, user_message))
-    return [(i, scorers.turn_probabilities(f, msg, user)) for i, f, msg, user in checks]
-
-
-def knowledge_retention(fields: dict[str, Any]) -> list[dict[str, float]]:
-    """Per checked assistant turn (see :func:`retention_turns`): ``{"forgets", "reasks", "attrition"}``."""
-    return [probs for _, probs in retention_turns(fields)]
 
 
 def weakest(ps: Sequence[float], empty: float) -> float:

@@ -3,9 +3,11 @@
 It answers questions that carry a ``kind`` (see :mod:`deepeval.models.system_one.kinds`) from the question's fields
 (``{**state, **question.data}`` when the state is a dict). Decision kinds are scored by calibrated per-kind models
 over encoder similarities and explicit checks; whole-metric kinds compose those scorers over a deterministic
-extraction of the raw test case (:mod:`deepeval.models.embedded.composite`); ``answer_matches_expected`` goes to
+extraction of the raw test case (:mod:`deepeval.models.embedded.composite`, composed in each metric's
+``embedded.py``); ``answer_matches_expected`` goes to
 :func:`deepeval.models.embedded.grading.grade_answer`. Which fields each kind needs and which scorer answers it is
-one table, :data:`deepeval.models.embedded.question_kinds.KINDS`; this module checks the fields and shapes answers.
+looked up with :func:`deepeval.models.embedded.question_kinds.spec_for` (the shared decision kinds, and each
+declared metric's own kinds); this module checks the fields and shapes answers.
 
 Answer shapes: a :class:`NoulQuestion` gets ``NoulAnswer(probability=P(yes))``; a :class:`ScoreQuestion` gets a
 ``ScoreAnswer`` whose ``probabilities`` are a distribution over level indices, ``score`` the expected level and
@@ -34,8 +36,9 @@ from deepeval._concurrency import run_sync
 from deepeval.errors import ErrorKind, JudgeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.embedded import cascade, encoder, features
+from deepeval.models.embedded.kind_spec import Asked, Texts, binomial_levels
 from deepeval.models.embedded.names import MODEL_NAME
-from deepeval.models.embedded.question_kinds import KINDS, Asked, Texts, binomial_levels
+from deepeval.models.embedded.question_kinds import spec_for
 from deepeval.models.embedded.reader import Reader, configured_reader
 from deepeval.models.system_one.schema import (
     NoulAnswer,
@@ -48,10 +51,7 @@ from deepeval.models.system_one.schema import (
     distribution_confidence,
 )
 
-#: the kinds of :data:`~deepeval.models.embedded.question_kinds.KINDS` (``DECISION_KINDS | WHOLE_METRIC_KINDS``)
-SUPPORTED_KINDS = frozenset(KINDS)
-
-__all__ = ["MODEL_NAME", "SUPPORTED_KINDS", "EmbeddedJudge", "binomial_levels", "get_embedded_judge"]
+__all__ = ["MODEL_NAME", "EmbeddedJudge", "binomial_levels", "get_embedded_judge"]
 
 
 def _fit_levels(dist: list[float], n_levels: int) -> list[float]:
@@ -103,7 +103,7 @@ def _prefetch(state: Any, questions: Questions) -> None:
     calls. Retention kinds are left to their scorer."""
     texts = Texts()
     for question in questions.values():
-        spec = KINDS.get(question.kind) if question.kind is not None else None
+        spec = spec_for(question.kind) if question.kind is not None else None
         if spec is not None and spec.texts is not None:
             spec.texts(_fields(state, question), texts)
     passages = texts.passages
@@ -178,7 +178,8 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
         _prefetch(state, questions)
         for qid, question in questions.items():
             kind = question.kind
-            if kind is None or kind not in SUPPORTED_KINDS:
+            spec = spec_for(kind) if kind is not None else None
+            if kind is None or spec is None:
                 raise UnsupportedQuestionError(
                     f"the embedded judge cannot answer question {qid!r}: "
                     + ("it has no kind" if kind is None else f"unknown question kind {kind!r}"),
@@ -192,7 +193,6 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
                     model=MODEL_NAME,
                     question_kind=kind,
                 )
-            spec = KINDS[kind]
             fields = _fields(state, question)
             _require(fields, kind, *spec.fields)
             encoded.fields[qid] = fields

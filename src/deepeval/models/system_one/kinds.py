@@ -2,6 +2,10 @@
 
 Fields come from the request ``state`` (when it is a dict) merged with the question's ``data``.
 A local model that does not know a kind raises :class:`deepeval.errors.UnsupportedQuestionError` naming it.
+
+These are the decision kinds every metric may ask; a metric's own whole-metric kinds (system_one mode, state = the
+raw test case, named ``"<metric>.<question>"``) are declared in its folder (``declaration.py``) and listed by
+the metric registry (:mod:`deepeval.metrics.registry`, ``question_kinds``).
 """
 
 from __future__ import annotations
@@ -31,19 +35,6 @@ ANSWER_MATCHES_EXPECTED = "answer_matches_expected"
 #: claim support ask it.
 FACT_STATED = "fact_stated"
 
-# --- whole-metric kinds (system_one mode); state = the raw test case ------------------------------------------
-AR_ALL_RELEVANT = "answer_relevancy.all_relevant"  # noul, weight 2; fields: input, actual_output
-AR_ADDRESSES_INPUT = "answer_relevancy.addresses_input"  # noul, weight 1
-AR_RELEVANT_SHARE = "answer_relevancy.relevant_share"  # score, 4 levels none/<half/most/all
-CR_ALL_RELEVANT = "contextual_relevancy.all_relevant"  # noul, weight 2; fields: input, retrieval_context
-CR_EVERY_NODE_RELEVANT = "contextual_relevancy.every_node_relevant"  # noul, weight 1
-CR_RELEVANT_SHARE = "contextual_relevancy.relevant_share"  # score, 4 levels
-KR_NO_FORGETTING = "knowledge_retention.no_forgetting"  # noul, weight 2; fields: turns [{role, content}]
-KR_NO_REASKING = "knowledge_retention.no_reasking"  # noul, weight 1
-KR_RETENTION_LEVEL = (
-    "knowledge_retention.retention_level"  # score, 4 levels forgets most/several/one minor/none
-)
-
 DECISION_KINDS = frozenset(
     {
         STATEMENT_RELEVANT,
@@ -55,18 +46,5 @@ DECISION_KINDS = frozenset(
         CLAIM_SUPPORTED,
         ANSWER_MATCHES_EXPECTED,
         FACT_STATED,
-    }
-)
-WHOLE_METRIC_KINDS = frozenset(
-    {
-        AR_ALL_RELEVANT,
-        AR_ADDRESSES_INPUT,
-        AR_RELEVANT_SHARE,
-        CR_ALL_RELEVANT,
-        CR_EVERY_NODE_RELEVANT,
-        CR_RELEVANT_SHARE,
-        KR_NO_FORGETTING,
-        KR_NO_REASKING,
-        KR_RETENTION_LEVEL,
     }
 )

@@ -1,0 +1,71 @@
+"""The kinds of labelled item ``deepeval judge-eval --metric NAME`` reads: every metric's declared tasks (the
+metric registry) and the judge-level tasks no single metric owns (``fact_stated``: the System One question memory
+probes and claim support ask)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from deepeval.metrics import registry
+from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration, resolve
+
+#: judge-level tasks (not a metric's)
+JUDGE_TASKS = (
+    JudgeEvalTask(
+        name="fact_stated",
+        labels=("stated", "not_stated", "contradicted"),
+        check="deepeval.judge_eval.schema:check_fact",
+        runner="deepeval.judge_eval.runners:fact_stated_item",
+        baseline="word overlap",
+        judge="system_one",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Task:
+    """A judge-eval task and the metric that declares it (None for a judge-level task)."""
+
+    declared: JudgeEvalTask
+    metric: MetricDeclaration | None
+
+    @property
+    def name(self) -> str:
+        return self.declared.name
+
+    @property
+    def positive(self) -> str:
+        return self.declared.labels[0]
+
+    def check_function(self) -> Callable[..., None]:
+        check: Callable[..., None] = resolve(self.declared.check)
+        return check
+
+    def runner(self) -> Callable[[Any, Any], Awaitable[Any]]:
+        run: Callable[[Any, Any], Awaitable[Any]] = resolve(self.declared.runner)
+        return run
+
+
+def tasks() -> dict[str, Task]:
+    """Every task by name: the metrics' (registry order), then the judge-level ones."""
+    out = {name: Task(task, owner) for name, (task, owner) in registry.judge_eval_tasks().items()}
+    out.update({t.name: Task(t, None) for t in JUDGE_TASKS if t.name not in out})
+    return out
+
+
+def names() -> tuple[str, ...]:
+    return tuple(tasks())
+
+
+def get_task(name: str) -> Task:
+    """The task called ``name``.
+
+    Raises:
+        ValueError: there is none (the message lists the names).
+    """
+    found = tasks().get(name)
+    if found is None:
+        raise ValueError(f"unknown metric {name!r}; one of {', '.join(names())}")
+    return found

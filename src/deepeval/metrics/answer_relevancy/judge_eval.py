@@ -1,0 +1,20 @@
+"""``deepeval judge-eval --metric answer_relevancy``: one decision per labelled statement, asked exactly as the
+metric asks it in its eval mode (System One with the per-statement question, or the LLM with the verdict prompt),
+plus the metric's own score of the answer against the gold share of relevant statements."""
+
+from __future__ import annotations
+
+from deepeval.judge_eval.runners import ItemScore, Judging, Unit, decide_units, item_score, relevancy_unit
+from deepeval.judge_eval.schema import Item
+from deepeval.test_case import LLMTestCase
+
+
+async def run_item(j: Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
+    d = item.data
+    q = d["input"]
+    units = [relevancy_unit(item, f"s{i}", st, q) for i, st in enumerate(d["statements"])]
+    await decide_units(
+        j, units, lambda: j.instance._judge_statements(j.context(), q, [u.text for u in units])
+    )
+    score = await item_score(j, item, LLMTestCase(input=q, actual_output=d["actual_output"]), units)
+    return units, score

@@ -1,0 +1,249 @@
+"""The metric registry: every declared metric has every declaration, and a toy metric that lives only in its own
+folder (``toy_metric/``) works end to end once registered -- measure, evaluate, ``deepeval evaluate --metric``,
+``deepeval judge-eval --metric`` and the embedded judge's question kinds -- with no edit anywhere else."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import warnings
+from collections.abc import Iterator
+from importlib.metadata import EntryPoint
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import deepeval.metrics
+from deepeval.cli.main import app
+from deepeval.errors import InvalidTestCaseError, MissingTestCaseParamsError, SystemOneError
+from deepeval.evaluate import ErrorConfig, evaluate
+from deepeval.judge_eval import tasks
+from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
+from deepeval.metrics.declaration import MetricDeclaration, resolve
+from deepeval.models.embedded import get_embedded_judge
+from deepeval.models.embedded.question_kinds import spec_for, supported_kinds
+from deepeval.models.system_one import kinds as K
+from deepeval.models.system_one.schema import NoulQuestion
+from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
+
+from .toy_metric.declaration import DECLARATION as TOY
+from .toy_metric.declaration import PACKAGE as TOY_PACKAGE
+from .toy_metric.declaration import SHARES_WORDS
+
+runner = CliRunner()
+DECLARED = registry.declarations()
+
+
+def test_the_registry_declares_the_five_metrics_in_order() -> None:
+    assert registry.names() == (
+        "answer_relevancy",
+        "contextual_relevancy",
+        "knowledge_retention",
+        "memory_recall",
+        "memory_precision",
+    )
+    assert tasks.names() == (
+        "answer_relevancy",
+        "contextual_relevancy",
+        "knowledge_retention",
+        "memory_grade",
+        "claim_support",
+        "fact_stated",
+    )
+
+
+@pytest.mark.parametrize("d", DECLARED, ids=[d.name for d in DECLARED])
+def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
+    cls = d.load()
+    assert cls.__name__ == d.public_name and getattr(deepeval.metrics, d.public_name) is cls
+    assert issubclass(cls, BaseConversationalMetric) is d.conversational and issubclass(cls, BaseMetric)
+    assert registry.find(d.name) is d and registry.for_class(cls) is d
+    assert d.public_name in deepeval.metrics.__all__
+    fields = ConversationalTestCase.model_fields if d.conversational else LLMTestCase.model_fields
+    assert d.required_params and set(d.required_params) <= set(fields)
+    assert ("eval_mode" in inspect.signature(cls.__init__).parameters) is d.takes_eval_mode
+    cls()  # `deepeval evaluate --metric NAME` constructs it with no argument
+    for kind in d.question_kinds:
+        assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
+    if d.embedded_kinds is not None:
+        table = resolve(d.embedded_kinds)
+        assert set(table) == set(d.question_kinds)
+        for kind, spec in table.items():
+            assert spec.fields and callable(spec.probability) and spec_for(kind) is spec
+    for task in d.judge_eval:
+        assert len(task.labels) >= 2 and len(set(task.labels)) == len(task.labels)
+        assert callable(resolve(task.check)) and inspect.iscoroutinefunction(resolve(task.runner))
+        assert task.judge in ("metric", "memory", "system_one") and task.baseline
+        assert tasks.get_task(task.name).metric is d
+
+
+def test_names_kinds_and_tasks_are_unique_across_the_registry() -> None:
+    kinds = [k for d in DECLARED for k in d.question_kinds]
+    task_names = [t.name for d in DECLARED for t in d.judge_eval]
+    assert len(set(kinds)) == len(kinds) == 9
+    assert len(set(task_names)) == len(task_names)
+    assert len({d.public_name for d in DECLARED}) == len(DECLARED)
+
+
+FULL = {
+    "input": "When does the pool open?",
+    "actual_output": "At 7 am.",
+    "retrieval_context": ["Opens at 7."],
+}
+
+
+@pytest.mark.parametrize("d", [d for d in DECLARED if not d.conversational], ids=lambda d: d.name)
+def test_each_required_param_is_required_by_measure(d: MetricDeclaration) -> None:
+    """Each required field is refused when the test case is built (``input``, as in deepeval) or by measure."""
+    for param in d.required_params:
+        try:
+            case = LLMTestCase(**{**FULL, param: None})
+        except InvalidTestCaseError:
+            continue
+        with pytest.raises(MissingTestCaseParamsError, match=param):
+            d.load()().measure(case)
+
+
+def test_memory_recall_requires_the_manifest_in_metadata() -> None:
+    assert registry.get("memory_recall").required_params == ("metadata",)
+    case = ConversationalTestCase(turns=[Turn(role="user", content="I live in Oslo.")])
+    with pytest.raises(MissingTestCaseParamsError, match="memory_manifest"):
+        registry.get("memory_recall").load()().measure(case)
+
+
+# -- the toy metric, registered from its own folder ---------------------------------------------------------------
+@pytest.fixture
+def toy() -> Iterator[MetricDeclaration]:
+    registry.register_metric(TOY)
+    try:
+        yield TOY
+    finally:
+        registry.unregister_metric(TOY.name)
+
+
+CASE = LLMTestCase(input="red apple pie", actual_output="an apple pie with cream")
+
+
+def test_the_toy_is_exported_and_measures_with_its_own_embedded_kind(toy: MetricDeclaration) -> None:
+    metric = deepeval.metrics.ToyOverlapMetric()  # type: ignore[attr-defined]
+    assert metric.measure(CASE) == pytest.approx(2 / 3)
+    assert metric.success is True and metric.reason == "0.67 of the input's words are in the output"
+    assert SHARES_WORDS in supported_kinds() and "ToyOverlapMetric" in deepeval.metrics.__all__
+    assert registry.for_class(type(metric)) is toy
+
+
+def test_the_toy_runs_in_evaluate_with_its_error_row_for_a_bad_case(toy: MetricDeclaration) -> None:
+    cls = toy.load()
+    result = evaluate(
+        [CASE, LLMTestCase(input="red apple pie", actual_output=None)],
+        [cls(threshold=0.7)],
+        error_config=ErrorConfig(ignore_errors=True),
+    )
+    rows = [t.metrics_data[0] for t in result.test_results]
+    assert rows[0].score == pytest.approx(2 / 3) and rows[0].success is False
+    assert rows[1].score is None and "ToyOverlap needs actual_output" in (rows[1].error or "")
+
+
+def test_the_toy_runs_from_the_cli_by_its_registry_name(toy: MetricDeclaration, tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text(
+        json.dumps({"input": "red apple pie", "actual_output": "an apple pie"})
+        + "\n"
+        + json.dumps({"input": "red apple pie", "actual_output": "red apple pie"})
+        + "\n",
+        encoding="utf-8",
+    )
+    csv = tmp_path / "rows.csv"
+    out = runner.invoke(
+        app, ["evaluate", str(path), "--metric", "toy-overlap", "--no-progress", "--csv", str(csv)]
+    )
+    assert out.exit_code == 0, out.output
+    text = csv.read_text(encoding="utf-8")
+    assert text.count("ToyOverlap") == 2 and "0.666" in text and ",1.0," in text
+
+
+def test_the_toy_runs_in_judge_eval_with_its_labels_and_baseline(
+    toy: MetricDeclaration, tmp_path: Path
+) -> None:
+    items = [
+        {
+            "id": "t1",
+            "kind": "toy_overlap",
+            "input": "red apple",
+            "actual_output": "a red apple",
+            "label": "overlaps",
+        },
+        {
+            "id": "t2",
+            "kind": "toy_overlap",
+            "input": "red apple",
+            "actual_output": "blue sky",
+            "label": "disjoint",
+        },
+        {
+            "id": "t3",
+            "kind": "toy_overlap",
+            "input": "red apple",
+            "actual_output": "apple",
+            "label": "disjoint",
+        },
+    ]
+    path = tmp_path / "toy.jsonl"
+    path.write_text("\n".join(json.dumps(i) for i in items) + "\n", encoding="utf-8")
+    report = tmp_path / "report.json"
+    out = runner.invoke(app, ["judge-eval", str(path), "--metric", "toy_overlap", "--json", str(report)])
+    assert out.exit_code == 0, out.output
+    assert "positive label: overlaps (1 of 3)" in out.output and "(always overlaps: 0.333)" in out.output
+    summary = json.loads(report.read_text(encoding="utf-8"))["summary"]
+    assert summary["binary"]["accuracy"] == pytest.approx(2 / 3)  # t3: P 0.5 counts as overlaps
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({**items[0], "label": "maybe"}) + "\n", encoding="utf-8")
+    out = runner.invoke(app, ["judge-eval", str(bad), "--metric", "toy_overlap"])
+    assert out.exit_code == 2 and "must be one of overlaps, disjoint; got 'maybe'" in out.output
+
+
+def test_an_unregistered_toy_is_unknown_everywhere(tmp_path: Path) -> None:
+    assert registry.find("toy_overlap") is None and spec_for(SHARES_WORDS) is None
+    with pytest.raises(AttributeError, match="ToyOverlapMetric"):
+        deepeval.metrics.ToyOverlapMetric  # type: ignore[attr-defined]  # noqa: B018
+    with pytest.raises(SystemOneError, match=r"unknown question kind 'toy_overlap\.shares_words'"):
+        get_embedded_judge().decide({}, {"q": NoulQuestion(instructions="x", kind=SHARES_WORDS)})
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({"input": "a", "actual_output": "b"}) + "\n", encoding="utf-8")
+    out = runner.invoke(app, ["evaluate", str(path), "--metric", "toy_overlap"], terminal_width=300)
+    assert out.exit_code == 2 and "unknown metric 'toy_overlap'; use one of answer_relevancy," in out.output
+
+
+def test_registering_twice_or_a_non_declaration_is_refused(toy: MetricDeclaration) -> None:
+    with pytest.raises(ValueError, match="'toy_overlap' is already declared"):
+        registry.register_metric(toy)
+    with pytest.raises(ValueError, match="'answer_relevancy' is already declared"):
+        registry.register_metric(registry.get("answer_relevancy"))
+    with pytest.raises(TypeError, match="not a MetricDeclaration"):
+        registry.register_metric("toy_overlap")  # type: ignore[arg-type]
+
+
+def _entry_points(*points: EntryPoint) -> Any:
+    return lambda group: [p for p in points if p.group == group]
+
+
+def test_an_installed_package_declares_a_metric_by_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    good = EntryPoint("toy", f"{TOY_PACKAGE}.declaration:DECLARATIONS", registry.ENTRY_POINT_GROUP)
+    broken = EntryPoint("broken", "no_such_package_xyz:DECLARATIONS", registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(registry, "entry_points", _entry_points(good, broken))
+    monkeypatch.setattr(registry, "_loaded", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = registry.names()
+    assert found[-1] == "toy_overlap" and found[:3] == (
+        "answer_relevancy",
+        "contextual_relevancy",
+        "knowledge_retention",
+    )
+    assert [str(w.message) for w in caught] == [
+        "deepeval: metric plugin 'broken' (no_such_package_xyz:DECLARATIONS) was not loaded: "
+        "ModuleNotFoundError: No module named 'no_such_package_xyz'"
+    ]
+    assert deepeval.metrics.ToyOverlapMetric().measure(CASE) == pytest.approx(2 / 3)  # type: ignore[attr-defined]

@@ -1,0 +1,30 @@
+"""The toy's judge-eval task: one labelled unit per item (does the output overlap the input?)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deepeval.judge_eval.runners import ItemScore, Judging, Unit, error_text
+from deepeval.judge_eval.schema import Item, Line
+from deepeval.metrics.declaration import JudgeEvalTask
+from deepeval.test_case import LLMTestCase
+
+
+def check_item(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
+    ln.text(obj, "input", "input")
+    ln.text(obj, "actual_output", "actual_output")
+    ln.label(obj, "label", task.labels)
+
+
+async def run_item(j: Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
+    d = item.data
+    unit = Unit(item.id, "item", d["actual_output"], d["label"], d["label"] == "overlaps", list(item.tags))
+    unit.baseline_p, unit.baseline_positive = 1.0, True
+    try:
+        unit.p = await j.instance.fresh_copy().a_measure(
+            LLMTestCase(input=d["input"], actual_output=d["actual_output"])
+        )
+        unit.verdict = "overlaps" if unit.p >= 0.5 else "disjoint"
+    except Exception as err:
+        unit.error = error_text(err)
+    return [unit], None
