@@ -43,6 +43,25 @@ WEAK_SUPPORT = 0.3
 CLOCK_NEAR_MIN = 15
 
 
+# The word-coverage and number thresholds below were hand-set with the grader's rules on
+# tests/memory/data/grader_set (ours), as the cosines above; named here so each rule reads them from one place.
+#: a cosine this far above PARAPHRASE_SIM is a paraphrase even without half the expected words
+CLOSE_PARAPHRASE_SIM = PARAPHRASE_SIM + 0.02
+#: share of the expected answer's content words an answer repeats: at least half of them / (practically) all
+HALF_COVERED = 0.5
+ALL_COVERED = 0.99
+#: claim support by the share of the claim's content words found in the transcript: 5 (every value and the wording),
+#: 4 (minor differences), 3 (partly); under PARTLY_SUPPORTED down to WEAK_SUPPORT it is weakly supported (2)
+FULLY_SUPPORTED = 0.8
+MOSTLY_SUPPORTED = 0.6
+PARTLY_SUPPORTED = 0.4
+#: numbers: the same value within this relative difference; an approximation within NEAR_NUMBER when hedged or
+#: given with other precision; within ROUNDED_NUMBER when the answer is the expected value rounded
+SAME_NUMBER = 1e-3
+NEAR_NUMBER = 0.06
+ROUNDED_NUMBER = 0.1
+
+
 Embedder = Callable[[list[str]], np.ndarray]
 
 

@@ -9,7 +9,15 @@ from collections.abc import Sequence
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from deepeval.models.embedded.grading.lexicon import _HEDGE, _STOP, _TOKEN, CLOCK_NEAR_MIN
+from deepeval.models.embedded.grading.lexicon import (
+    _HEDGE,
+    _STOP,
+    _TOKEN,
+    CLOCK_NEAR_MIN,
+    NEAR_NUMBER,
+    ROUNDED_NUMBER,
+    SAME_NUMBER,
+)
 from deepeval.models.embedded.grading.slots import _TITLES, DateVal, Number, Slots, _stem
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -64,11 +72,15 @@ def _match_number(n: Number, answer: Slots, answer_text: str, question: Slots) -
             best = APPROX if abs(nv - mv) <= CLOCK_NEAR_MIN and _HEDGE.search(answer_text) else best
             continue
         rel = abs(nv - mv) / max(abs(nv), 1e-9)
-        if rel <= 1e-3:
+        if rel <= SAME_NUMBER:
             return EXACT
-        if rel <= 0.06 and (m.digits < n.digits or _HEDGE.search(answer_text) or n.digits < m.digits):
+        if rel <= NEAR_NUMBER and (m.digits < n.digits or _HEDGE.search(answer_text) or n.digits < m.digits):
             best = APPROX
-        elif rel <= 0.1 and m.digits < n.digits and _round_sig(nv, m.digits) == _round_sig(mv, m.digits):
+        elif (
+            rel <= ROUNDED_NUMBER
+            and m.digits < n.digits
+            and _round_sig(nv, m.digits) == _round_sig(mv, m.digits)
+        ):
             best = APPROX
     if best == MISSING and _unit_conflict(n, answer):
         return CONFLICT

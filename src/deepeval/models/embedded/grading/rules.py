@@ -15,6 +15,9 @@ from deepeval.models.embedded.grading.lexicon import (
     _STOP,
     _TOKEN,
     _YES,
+    ALL_COVERED,
+    CLOSE_PARAPHRASE_SIM,
+    HALF_COVERED,
     PARAPHRASE_SIM,
     RELATED_SIM,
     RESIDUAL_SIM,
@@ -201,7 +204,7 @@ def _rule_some_values(c: _Case) -> Grade | None:
         return Grade(3, "most of the fact is present, the first part is missing", 0.5)
     if any(matched):
         return Grade(2, "only a secondary part of the fact is right", 0.5)
-    if c.kws and c.kw_cov >= 0.5 and similarity(c.expected, c.answer) >= PARAPHRASE_SIM:
+    if c.kws and c.kw_cov >= HALF_COVERED and similarity(c.expected, c.answer) >= PARAPHRASE_SIM:
         return Grade(3, "the rest of the fact is present, its value is missing", 0.4)
     return Grade(1, "the expected value is absent (vague or off-topic answer)", 0.75)
 
@@ -210,13 +213,13 @@ def _rule_words(c: _Case) -> Grade:
     """No explicit values in the expected answer: word coverage and embedding similarity decide."""
     sim = similarity(c.expected, c.answer)
     cov = c.kw_cov
-    if _negation_expected(c) and cov >= 0.5 and any(_value_negated(c.answer, k) for k in c.kw_hits):
+    if _negation_expected(c) and cov >= HALF_COVERED and any(_value_negated(c.answer, k) for k in c.kw_hits):
         return Grade(1, "the answer negates the expected fact", 0.6)
-    close = (cov >= 0.5 and sim >= RELATED_SIM) or sim >= PARAPHRASE_SIM + 0.02
-    complete = cov >= 0.99 or not _missing_part(c)  # every word repeated or paraphrased
-    if cov >= 0.99 or (close and complete):
+    close = (cov >= HALF_COVERED and sim >= RELATED_SIM) or sim >= CLOSE_PARAPHRASE_SIM
+    complete = cov >= ALL_COVERED or not _missing_part(c)  # every word repeated or paraphrased
+    if cov >= ALL_COVERED or (close and complete):
         return Grade(5, f"same content (word coverage {cov:.2f}, similarity {sim:.2f})", 0.6)
-    if cov >= 0.5 or sim >= PARAPHRASE_SIM:
+    if cov >= HALF_COVERED or sim >= PARAPHRASE_SIM:
         return Grade(4 if sim >= RELATED_SIM and complete else 3,
                      f"partly the same content (word coverage {cov:.2f}, similarity {sim:.2f})", 0.45)  # fmt: skip
     if cov > 0:

@@ -10,7 +10,10 @@ from deepeval.models.embedded.grading.grade import Grade
 from deepeval.models.embedded.grading.lexicon import (
     _NEGATION,
     _TOKEN,
+    FULLY_SUPPORTED,
+    MOSTLY_SUPPORTED,
     PARAPHRASE_SIM,
+    PARTLY_SUPPORTED,
     RELATED_SIM,
     WEAK_SUPPORT,
 )
@@ -99,16 +102,16 @@ def support_detail(claim: str, evidence: str) -> Grade:
     # the transcript negates what the claim asserts: a negation right before one of the claim's words or values
     targets = [*kw_hits, *(n.text for n in c.numbers if not n.alias), *c.entities]
     negated = not _NEGATION.search(claim) and any(_value_negated(evidence, t) for t in targets)
-    if kw_cov >= 0.8 and not approx:
+    if kw_cov >= FULLY_SUPPORTED and not approx:
         if negated:
             return Grade(2, "the transcript states the opposite polarity", 0.45)
         return Grade(5, "every value and the wording are supported", 0.8)
     sim = similarity(claim, evidence)
-    if kw_cov >= 0.6 or sim >= PARAPHRASE_SIM:
+    if kw_cov >= MOSTLY_SUPPORTED or sim >= PARAPHRASE_SIM:
         return Grade(
             4, f"supported with minor differences (word coverage {kw_cov:.2f}, similarity {sim:.2f})", 0.55
         )
-    if kw_cov >= 0.4 or sim >= RELATED_SIM:
+    if kw_cov >= PARTLY_SUPPORTED or sim >= RELATED_SIM:
         return Grade(3, f"partly supported (word coverage {kw_cov:.2f}, similarity {sim:.2f})", 0.45)
     if kw_cov >= WEAK_SUPPORT:
         return Grade(2, f"weakly supported (word coverage {kw_cov:.2f}, similarity {sim:.2f})", 0.45)
