@@ -427,6 +427,7 @@ def _drive(
 
                     failed[block_id] = message
                     from deepeval.errors import error_kind
+                    from deepeval.metrics.result import MeasureError
 
                     error = MeasureError(error_kind(err), "", message, exception=err)
                     accept(block_id, *_failed_rows(metrics, cases[start:stop], error))
