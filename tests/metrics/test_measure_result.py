@@ -262,3 +262,17 @@ def test_a_user_subclass_that_overrides_a_measure_is_measured_through_it() -> No
 
     result = _measure(Mine(model=_scripted(), eval_mode="llm"))
     assert seen == ["mine"] and result.score == pytest.approx(2 / 3)
+
+
+def test_measure_of_a_subclass_with_its_own_a_measure_runs_it() -> None:
+    seen: list[str] = []
+
+    class Mine(AnswerRelevancyMetric):
+        async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+            seen.append("mine")
+            return await super().a_measure(test_case)
+
+    assert Mine(model=_scripted(), eval_mode="llm").measure(CASE) == pytest.approx(2 / 3)
+    assert seen == ["mine"]
+    assert Mine(model=_scripted(), eval_mode="llm", async_mode=False).measure(CASE) == pytest.approx(2 / 3)
+    assert seen == ["mine"]  # async_mode=False: the sequential engine, as before

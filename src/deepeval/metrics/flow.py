@@ -39,7 +39,10 @@ class OwnMetric(BaseMetric):
 
     def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
         """Evaluate ``test_case``; returns the score in [0, 1] and sets the result attributes (with
-        ``async_mode=False`` the judges are called one after another)."""
+        ``async_mode=False`` the judges are called one after another). A subclass's own ``a_measure`` is what an
+        ``async_mode`` measure runs, as before the value existed."""
+        if type(self).a_measure is not OwnMetric.a_measure and self.async_mode:
+            return run_sync(self.a_measure(test_case, *args, **kwargs))
         return apply(
             self, run_sync(_measured(self, self._engine_call(test_case, sequential=not self.async_mode)))
         )
