@@ -53,7 +53,7 @@ def test_assert_test_names_each_failed_metric_with_score_threshold_and_reason():
     assert msg.splitlines() == [
         "Metrics failed on test case 'checkout flow':",
         "  - Relevancy (score: 0.2500, threshold: 0.6, strict: False) reason: Relevancy scored 0.25",
-        "  - Broken (score: 0.5000, threshold: 0.5, strict: False) error: judge returned garbage",
+        "  - Broken (score: 0.5000, threshold: 0.5, strict: False) error (user_code): judge returned garbage",
     ]
 
 

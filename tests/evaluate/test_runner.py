@@ -438,6 +438,7 @@ def test_a_rows_reason_and_verdicts_are_redacted_with_one_settings_lookup(monkey
     reads the environment and the dotenv files: once per verdict it was a large part of a run's last moments)."""
     from deepeval.config import settings as settings_module
     from deepeval.evaluate.rows import build_row
+    from deepeval.metrics.flow import result_of
 
     secret = "sk-test-SECRET-0123456789"
     monkeypatch.setenv("OPENAI_API_KEY", secret)
@@ -448,7 +449,7 @@ def test_a_rows_reason_and_verdicts_are_redacted_with_one_settings_lookup(monkey
     lookups = []
     real = settings_module.get_settings
     monkeypatch.setattr(settings_module, "get_settings", lambda: lookups.append(1) or real())
-    row = build_row(metric, None, 0.1)
+    row = build_row(metric, result_of(metric), 0.1)
     assert len(lookups) == 1
     assert row.reason == "reason quoting ***"
     assert row.evaluation_model == "proxy-judge?key=***"

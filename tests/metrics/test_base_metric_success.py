@@ -57,12 +57,13 @@ def test_the_metric_and_its_row_follow_the_one_rule(
     score: float | None, threshold: float | None, error: str | None
 ) -> None:
     from deepeval.evaluate.rows import build_row
+    from deepeval.metrics.flow import result_of
     from deepeval.metrics.scoring import success_of
 
     metric = _metric(BaseMetric, score, threshold, error)
     expected = success_of(score, threshold, errored=error is not None)
     assert metric.is_successful() is expected
-    row = build_row(metric, None, None)
+    row = build_row(metric, result_of(metric), None)
     assert row.success is (False if score is None else expected)  # a row without a score is an error row
 
 

@@ -616,7 +616,8 @@ def assert_test(
 ) -> None:
     """Measure ``test_case`` with ``metrics`` and raise ``AssertionError`` if any non-flaky metric fails or errors.
 
-    The message has one line per failed metric: name, score, threshold, and reason or error. Under pytest (our
+    The message has one line per failed metric: name, score, threshold, and reason or error (with its kind:
+    ``error (user_code): ...``, see :class:`~deepeval.errors.ErrorKind`). Under pytest (our
     plugin) the result is also recorded for the end-of-session table. ``deepeval test run`` options arrive through
     settings (process environment > ``.env.local`` > ``.env``): ``DEEPEVAL_USE_CACHE`` (-c), ``DEEPEVAL_IGNORE_ERRORS`` (-i: errors do not fail the
     assertion), ``DEEPEVAL_SKIP_ON_MISSING_PARAMS`` (-s), ``DEEPEVAL_VERBOSE_MODE`` (-v); ours: ``DEEPEVAL_REPEAT=K``
@@ -692,7 +693,9 @@ def assert_test(
     for m in failing_rows(test_result.metrics_data, ignore_errors=options.ignore_errors):
         score = "none" if m.score is None else f"{m.score:.4f}"
         threshold = "none" if m.threshold is None else f"{m.threshold:g}"
-        detail = f"error: {m.error}" if m.error is not None else f"reason: {m.reason}"
+        detail = f"reason: {m.reason}"
+        if m.error is not None:  # the kind (``MetricData.error_kind``) after the word, when the row has one
+            detail = f"error ({m.error_kind}): {m.error}" if m.error_kind else f"error: {m.error}"
         # pytest prints this message on the terminal: escape sequences in a reason or error are shown inert
         failures.append(
             terminal(

@@ -1,14 +1,14 @@
 """Result rows: one :class:`MetricData` per (test case, metric), and the :class:`TestResult` of a test case.
 
-Everything a row holds comes from here: the metric's name and judge, its score and verdict, the usage its measure
-recorded, the error of a measure that raised (redacted), and the row of a pair the runner does not run (skipped,
-or a test case that no longer validates). The runner (:mod:`deepeval.evaluate.runner`) and the Ray backend
+Everything a row holds comes from here: a measured row from the measure's value
+(:class:`~deepeval.metrics.result.MeasureResult`: score, verdict, usage, the error with its kind), redacted, and the
+metric's configuration; and the row of a pair the runner does not run (skipped, or a test case that no longer
+validates). The runner (:mod:`deepeval.evaluate.runner`) and the Ray backend
 (:mod:`deepeval.evaluate.backends.ray`) build their rows through these functions only.
 """
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -16,11 +16,11 @@ from typing import Any
 
 from deepeval.config import redact
 from deepeval.config.settings import current_secrets
-from deepeval.errors import ErrorKind, error_kind
+from deepeval.errors import ErrorKind
 from deepeval.evaluate.results import MetricData, TestResult, case_status, exportable_or_placeholder
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric
-from deepeval.metrics.scoring import success_of
-from deepeval.models.usage import UsageTracker
+from deepeval.metrics.flow import error_of, result_of
+from deepeval.metrics.result import MeasureError, MeasureResult
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 
 TestCase = LLMTestCase | ConversationalTestCase
@@ -40,29 +40,27 @@ def _judge_name(model: Any, secrets: dict[str, str] | None = None) -> str | None
 
 def format_error(err: BaseException) -> str:
     """``"<Type>: <message>"`` with secrets redacted (the type alone when the message is empty)."""
-    text = str(err).strip()
-    return redact(f"{type(err).__name__}: {text}" if text else type(err).__name__)
+    return error_of(err).display()
 
 
 @dataclass(frozen=True)
 class RowError:
-    """A row's error: its text (``MetricData.error``, redacted) and its kind (``MetricData.error_kind``)."""
+    """The error of a row that measured nothing (:func:`unrun_row`: a test case that no longer validates, a span
+    that raised): its text (``MetricData.error``, redacted) and its kind (``MetricData.error_kind``)."""
 
     message: str
     kind: str
 
 
-def row_error(err: BaseException, metric: Any, message: str | None = None) -> RowError:
-    """The row error of ``err`` raised while measuring ``metric``: ``message`` (else :func:`format_error`) and
-    the kind by :func:`deepeval.errors.error_kind`, the one mapping."""
-    return RowError(
-        message if message is not None else format_error(err), str(error_kind(err, raised_by=metric))
-    )
+def internal_error(err: BaseException) -> MeasureError:
+    """The error of a bug of this package (a metric hook or the runner failed): ``internal``."""
+    return MeasureError(ErrorKind.internal, "", f"internal error: {format_error(err)}", exception=err)
 
 
-def internal_error(err: BaseException) -> RowError:
-    """The row error of a bug of this package (a metric hook or the runner failed): ``internal``."""
-    return RowError(f"internal error: {format_error(err)}", ErrorKind.internal.value)
+def failed_row(metric: BaseMetric, error: MeasureError, duration_s: float | None = None) -> MetricData:
+    """The row of a measure that failed before it measured anything (a failed plan, a failed System One request,
+    a bug): the metric as it is (a fresh copy: no result) with ``error``."""
+    return build_row(metric, result_of(metric, error=error), duration_s)
 
 
 def not_applicable_reason(metric: BaseMetric, test_case: TestCase) -> str | None:
@@ -75,21 +73,6 @@ def not_applicable_reason(metric: BaseMetric, test_case: TestCase) -> str | None
     return None
 
 
-def _success(metric: BaseMetric, score: float | None, error: str | None, skipped: bool) -> bool | None:
-    """None for a skipped row; else :func:`~deepeval.metrics.scoring.success_of`, except that a metric's own
-    ``is_successful()`` decides a row with a score and a threshold (a user metric may override it)."""
-    if skipped:
-        return None
-    threshold = _as_float(getattr(metric, "threshold", None))
-    verdict = success_of(score, threshold, errored=error is not None)
-    if verdict is None or score is None or error is not None:
-        return verdict
-    try:
-        return bool(metric.is_successful())
-    except Exception:
-        return verdict
-
-
 def _as_float(value: Any) -> float | None:
     if value is None:
         return None
@@ -99,101 +82,51 @@ def _as_float(value: Any) -> float | None:
         return None
 
 
-def _as_count(value: Any) -> int | None:
-    """A token count as an int (``12.0`` -> 12), None for anything that is not a whole non-negative number (a row
-    read back is checked by :func:`~deepeval.evaluate.results.metric_row_problem`)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    try:
-        return int(value) if value >= 0 and value == int(value) else None
-    except (OverflowError, ValueError):  # inf, NaN
-        return None
-
-
-def _row_error(
-    metric: BaseMetric, score: float | None, error: RowError | None, skipped: bool
-) -> RowError | None:
-    """The row's error: the runner's (an exception), else the metric's own, else a score that is no number (the
-    last two raised nothing: their kind is :func:`~deepeval.errors.error_kind` of no exception)."""
-    if error is not None or skipped:
-        return error
-    message: str | None = None
-    if getattr(metric, "error", None):
-        message = redact(str(metric.error))
-    elif score is not None and not math.isfinite(score):
-        message = f"metric returned a non-finite score ({score})"
-    elif score is None:
-        raw = getattr(metric, "score", None)
-        message = (
-            "metric finished without setting a score"
-            if raw is None
-            else f"metric set a score that is not a number ({type(raw).__name__})"
-        )
-    return None if message is None else RowError(message, str(error_kind(None, raised_by=metric)))
-
-
-def build_row(
-    metric: BaseMetric,
-    tracker: UsageTracker | None,
-    duration_s: float | None,
-    *,
-    error: RowError | None = None,
-    skip_reason: str | None = None,
-) -> MetricData:
-    """A :class:`MetricData` from a measured metric copy, the usage its measure recorded, and the runner's verdict
-    (``error`` from an exception; ``skip_reason`` for skipped rows). ``verbose_logs`` is copied only when the
+def build_row(metric: BaseMetric, result: MeasureResult, duration_s: float | None) -> MetricData:
+    """A :class:`MetricData` from a measure's value (:func:`deepeval.metrics.flow.run_measure`, or
+    :func:`~deepeval.metrics.flow.result_of` for a System One batch member and a measure that never ran) and the
+    metric's configuration (name, threshold, strict mode, flaky, prompt version). Texts are redacted here; the
+    error's text is :meth:`~deepeval.metrics.result.MeasureError.display`. ``verbose_logs`` is copied only when the
     metric ran with ``verbose_mode`` on."""
-    skipped = skip_reason is not None or bool(getattr(metric, "skipped", False))
-    score = None if skipped else _as_float(getattr(metric, "score", None))
-    err = _row_error(metric, score, error, skipped)
-    t = tracker
-    cost = _as_float(getattr(metric, "evaluation_cost", None))
-    if cost is None and t is not None:
-        cost = t.cost
-    in_tok = _as_count(getattr(metric, "input_tokens", None))
-    out_tok = _as_count(getattr(metric, "output_tokens", None))
-    if in_tok is None and t is not None and (t.input_tokens or t.output_tokens):
-        in_tok, out_tok = t.input_tokens, t.output_tokens
-    model = getattr(metric, "evaluation_model", None)
-    reason = skip_reason if skip_reason is not None else getattr(metric, "reason", None)
+    skipped = result.skipped is not None
+    reason = result.skipped if result.skipped else result.reason
+    err = result.error
+    usage = result.usage
     secrets = current_secrets()  # once per row: each lookup reads the environment and the dotenv files
     return MetricData(
         name=metric_name(metric),
         threshold=_as_float(getattr(metric, "threshold", None)),
-        success=_success(metric, score, None if err is None else err.message, skipped),
-        score=score,
-        reason=None if reason is None else redact(str(reason), secrets),
+        success=result.success,
+        score=result.score,
+        reason=None if reason is None else redact(reason, secrets),
         strict_mode=bool(getattr(metric, "strict_mode", False)),
-        evaluation_model=_judge_name(model, secrets),
-        error=None if err is None else err.message,
-        error_kind=None if err is None else err.kind,
-        evaluation_cost=cost,
+        evaluation_model=_judge_name(result.evaluation_model, secrets),
+        error=None if err is None else err.display(),
+        error_kind=None if err is None else str(err.kind),
+        evaluation_cost=usage.cost,
         # Kept only when asked for (the metric's verbose_mode, or DisplayConfig.verbose_mode): at ~1-3 KB per row
         # these logs were the largest part of a big run's result.
-        verbose_logs=_maybe_redact(getattr(metric, "verbose_logs", None), secrets)
-        if _verbose(metric)
-        else None,
-        confidence=_as_float(getattr(metric, "confidence", None)),
-        score_breakdown=getattr(metric, "score_breakdown", None),
-        system_one_fallback_reason=_maybe_redact(
-            getattr(metric, "system_one_fallback_reason", None), secrets
-        ),
-        input_tokens=in_tok,
-        output_tokens=out_tok,
+        verbose_logs=_maybe_redact(result.verbose_logs, secrets) if _verbose(metric) else None,
+        confidence=result.confidence,
+        score_breakdown=result.breakdown,
+        system_one_fallback_reason=_maybe_redact(result.fallback_reason, secrets),
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
         skipped=skipped,
         flaky=bool(getattr(metric, "flaky", False)),
         duration_s=duration_s,
-        retries=t.retries if t else 0,
-        llm_calls=t.llm_calls if t else 0,
-        system_one_requests=t.system_one_requests if t else 0,
+        retries=usage.retries,
+        llm_calls=usage.llm_calls,
+        system_one_requests=usage.system_one_requests,
         prompt_version=_prompt_version(metric),
-        verdicts=_verdicts(metric, secrets),
+        verdicts=_verdicts(result.verdicts, secrets),
     )
 
 
-def _verdicts(metric: BaseMetric, secrets: dict[str, str]) -> list[dict[str, Any]] | None:
-    value = getattr(metric, "verdicts", None)
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+def _verdicts(
+    value: tuple[dict[str, Any], ...] | None, secrets: dict[str, str]
+) -> list[dict[str, Any]] | None:
+    if value is None:
         return None
     return [{k: redact(v, secrets) if isinstance(v, str) else v for k, v in item.items()} for item in value]
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from deepeval._concurrency import bounded, to_daemon_thread
+from deepeval._concurrency import bounded
 from deepeval.config import redact
-from deepeval.errors import ErrorKind, MissingTestCaseParamsError
+from deepeval.errors import ErrorKind
 from deepeval.evaluate.batching import Batch, group_plans, split_answers
 from deepeval.evaluate.cache import ResultCache, cache_key
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
@@ -31,18 +31,20 @@ from deepeval.evaluate.results import MetricData, TestResult
 from deepeval.evaluate.rows import (
     RowError,
     build_row,
+    failed_row,
     format_error,
     internal_error,
     interrupted_row,
     metric_name,
     missing_row,
     not_applicable_reason,
-    row_error,
     test_result,
     unrun_row,
 )
 from deepeval.evaluate.scheduling import WorkItem, bind, run_pool
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
+from deepeval.metrics.flow import error_of, failure_of, result_of, run_measure
+from deepeval.metrics.result import MeasureError
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.usage import record_usage, track_usage
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
@@ -154,12 +156,11 @@ class Runner:
     def _metrics_of(self, i: int) -> Sequence[BaseMetric]:
         return self.metrics if self.case_metrics is None else self.case_metrics[i]
 
-    def _failed(self, err: BaseException, metric: Any, message: str | None = None) -> RowError:
-        """The row error for ``err`` raised while measuring ``metric`` (:func:`~deepeval.evaluate.rows.row_error`:
-        its text, else ``message``, and its kind); the first such exception of the run is kept."""
-        if self.first_exception is None:
-            self.first_exception = err
-        return row_error(err, metric, message)
+    def _failed(self, error: MeasureError | None) -> MeasureError | None:
+        """``error`` (a measure's), keeping the first exception of the run."""
+        if error is not None and error.exception is not None and self.first_exception is None:
+            self.first_exception = error.exception
+        return error
 
     def _fresh(self, metric: BaseMetric) -> BaseMetric:
         copy = metric.fresh_copy()
@@ -169,30 +170,17 @@ class Runner:
 
     # -- work items ------------------------------------------------------------------------------------------------
     async def _measure(self, job: _Job) -> None:
-        metric, tc = job.metric, job.test_case
         start = time.perf_counter()
-        error: RowError | None = None
-        skip: str | None = None
-        with track_usage() as tracker:
-            try:
-                if self.async_config.run_async:
-                    work: Awaitable[Any] = metric.a_measure(tc)  # type: ignore[arg-type]
-                else:  # a daemon thread: one blocked past its deadline is abandoned, never joined
-                    work = to_daemon_thread(metric.measure, tc)
-                await bounded(work, self.async_config.measure_timeout)
-            except MissingTestCaseParamsError as err:
-                if self.error_config.skip_on_missing_params:
-                    skip = f"skipped: {redact(str(err))}"
-                else:
-                    error = self._failed(err, metric)
-            except asyncio.TimeoutError as err:
-                limit = self.async_config.measure_timeout
-                error = self._failed(err, metric, f"TimeoutError: measure did not finish within {limit} s")
-            except Exception as err:
-                error = self._failed(err, metric)
-        self._finish(
-            job, build_row(metric, tracker, time.perf_counter() - start, error=error, skip_reason=skip)
+        result = await run_measure(
+            job.metric,
+            job.test_case,
+            run_async=self.async_config.run_async,
+            timeout=self.async_config.measure_timeout,
+            skip_on_missing_params=self.error_config.skip_on_missing_params,
+            evaluating=True,
         )
+        self._failed(result.error)
+        self._finish(job, build_row(job.metric, result, time.perf_counter() - start))
 
     async def _decide(self, batch: Batch[_Job]) -> None:
         self.batches += 1
@@ -206,12 +194,10 @@ class Runner:
                 if cost is not None:
                     record_usage(cost=cost)
             except Exception as err:
-                failure: RowError | None = (
-                    row_error(
-                        err, None, f"TimeoutError: System One request did not finish within {timeout} s"
-                    )
+                failure: MeasureError | None = (
+                    error_of(err, message=f"System One request did not finish within {timeout} s")
                     if isinstance(err, asyncio.TimeoutError)
-                    else self._failed(err, batch.members[0].key.metric)
+                    else self._failed(error_of(err, batch.members[0].key.metric))
                 )
             else:
                 failure = None
@@ -219,7 +205,10 @@ class Runner:
         info = {"request_s": elapsed, "metrics": len(batch.members), "questions": len(batch.questions)}
         if failure is not None:
             for n, member in enumerate(batch.members):
-                row = build_row(member.key.metric, tracker if n == 0 else None, elapsed, error=failure)
+                metric = member.key.metric
+                row = build_row(
+                    metric, result_of(metric, tracker if n == 0 else None, error=failure), elapsed
+                )
                 row.system_one_batch = dict(info)
                 self._finish(member.key, row)
             return
@@ -234,7 +223,7 @@ class Runner:
                 try:
                     job.metric.system_one_finish(job.test_case, sub, cost_share)
                 except Exception as err:
-                    error = self._failed(err, job.metric)
+                    error = self._failed(error_of(err, job.metric))
             if job.metric.evaluation_cost is None and cost_share is not None:
                 job.metric.evaluation_cost = cost_share
             if job.metric.input_tokens is None:
@@ -245,7 +234,7 @@ class Runner:
                     retries=tracker.retries,
                     llm_calls=tracker.llm_calls,
                 )
-            row = build_row(job.metric, finish_tracker, elapsed * share, error=error)
+            row = build_row(job.metric, result_of(job.metric, finish_tracker, error=error), elapsed * share)
             row.system_one_batch = dict(info)
             self._finish(job, row)
 
@@ -272,10 +261,7 @@ class Runner:
                         item = self._plan_job(job, use_cache, want_key, plans)
                     except Exception as err:  # a bug in a hook or here: this row errors, the run goes on
                         if self.rows[self._slot(job.key)] is None:
-                            self._finish(
-                                job,
-                                build_row(job.metric, None, None, error=internal_error(err)),
-                            )
+                            self._finish(job, failed_row(job.metric, internal_error(err)))
                         continue
                     if item is not None:
                         group.append(item)
@@ -319,16 +305,13 @@ class Runner:
         job.metric = self._fresh(metric)
         try:
             plan = job.metric.system_one_plan(tc)
-        except MissingTestCaseParamsError as err:
-            if self.error_config.skip_on_missing_params:
-                self._finish(
-                    job, build_row(job.metric, None, None, skip_reason=f"skipped: {redact(str(err))}")
-                )
-            else:
-                self._finish(job, build_row(job.metric, None, None, error=self._failed(err, job.metric)))
-            return None
-        except Exception as err:
-            self._finish(job, build_row(job.metric, None, None, error=self._failed(err, job.metric)))
+        except Exception as err:  # as the measure would have raised it (a missing field may skip the row)
+            skip_on_missing = self.error_config.skip_on_missing_params
+            error, skipped = failure_of(err, job.metric, skip_on_missing)
+            self._failed(error)
+            self._finish(
+                job, build_row(job.metric, result_of(job.metric, error=error, skipped=skipped), None)
+            )
             return None
         if plan is None:
             return WorkItem(bind(self._measure, job), [job])
@@ -357,7 +340,7 @@ class Runner:
         """A bug in a metric hook or here: every row the item still owes errors, none is lost."""
         for job in item.jobs:
             if self.rows[self._slot(job.key)] is None:
-                self._finish(job, build_row(job.metric, None, None, error=internal_error(err)))
+                self._finish(job, failed_row(job.metric, internal_error(err)))
 
     # -- results -------------------------------------------------------------------------------------------------------
     def _results(self) -> list[TestResult]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from deepeval._concurrency import run_sync
 from deepeval._digest import embedded_judge_digest
 from deepeval.errors import MissingTestCaseParamsError
 from deepeval.memory.artifact import MemoryArtifact
@@ -34,7 +33,7 @@ from deepeval.memory.judges import MemoryJudge, resolve_memory_judge
 from deepeval.memory.manifest import FactManifest, check_introduced, load_manifest, parse_manifest
 from deepeval.memory.prompts import PROMPT_VERSION, memory_prompt_digest
 from deepeval.metrics.base_metric import BaseConversationalMetric
-from deepeval.metrics.flow import measuring
+from deepeval.metrics.flow import OwnMetric
 from deepeval.metrics.scoring import apply_strict, success_of
 from deepeval.models.base_model import DeepEvalBaseLLM
 
@@ -59,7 +58,7 @@ def _turns(test_case: Any) -> list[Any] | None:
     return list(turns) if turns else None
 
 
-class _MemoryMetric(BaseConversationalMetric):
+class _MemoryMetric(OwnMetric, BaseConversationalMetric):
     def __init__(
         self,
         threshold: float | None = 0.5,
@@ -92,24 +91,20 @@ class _MemoryMetric(BaseConversationalMetric):
             cfg["embedded_judge_digest"] = embedded_judge_digest()
         return cfg
 
-    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
-        return run_sync(self.a_measure(test_case))
-
-    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
-        # the metrics' shared frame: reset, usage copied, a redacted ``error`` on failure
-        with measuring(self):
-            meta = getattr(test_case, "metadata", None) or {}
-            score = apply_strict(await self._run(test_case, meta), self.strict_mode)
-            self.score = score
-            self.evaluation_model = self.judge().get_model_name()
-            self.success = success_of(score, self.threshold)
-            if not self.include_reason:
-                self.reason = None
+    async def _run_engine(self, test_case: Any, *, sequential: bool) -> None:
+        """One measure's result attributes (``measure``/``a_measure``: :class:`~deepeval.metrics.flow.OwnMetric`,
+        which clears them first, copies the judge's usage and raises the original exception on a failure)."""
+        meta = getattr(test_case, "metadata", None) or {}
+        score = apply_strict(await self._run(test_case, meta), self.strict_mode)
+        self.score = score
+        self.evaluation_model = self.judge().get_model_name()
+        self.success = success_of(score, self.threshold)
+        if not self.include_reason:
+            self.reason = None
         if self.verbose_mode:
             from deepeval._safe_text import terminal
 
             print(terminal(f"[{self.__name__} verbose logs]\n{self.verbose_logs}"))
-        return score
 
     def _artifact(self, test_case: Any, meta: dict[str, Any]) -> MemoryArtifact:
         if "memory_artifact" in meta:

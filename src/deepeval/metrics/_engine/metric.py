@@ -13,11 +13,11 @@ A concrete metric supplies:
   runner calls ``a_measure``, which scores it without a request);
 * class attributes ``default_template`` (with ``PROMPT_VERSION``) and ``default_question_set`` (with ``VERSION``).
 
-Flow of a measure (its frame is :func:`deepeval.metrics.flow.measuring`, shared with the memory metrics):
-reset results; open ``track_usage()``; check fields; resolve judges once per instance (lazily,
+Flow of a measure (its frame is :func:`deepeval.metrics.flow.run_measure`, shared with the memory metrics, which
+returns the measure's value; ``measure()`` applies it): reset results; open ``track_usage()``; check fields; resolve judges once per instance (lazily,
 never in the constructor); score a degenerate input without a judge, or else run the mode; apply strict mode; set ``success`` (None when ``threshold`` is None); copy
-tokens and cost (``evaluation_cost`` None when no judge reported a cost). On any error: ``error`` is set,
-``success`` is False and the exception is re-raised (``evaluate()`` catches it).
+tokens and cost (``evaluation_cost`` None when no judge reported a cost). On any error the value carries it (with
+its kind) and ``measure()`` re-raises the original exception, leaving ``score``, ``success`` and ``error`` None.
 
 ``measure()`` runs ``a_measure()`` through :func:`deepeval._concurrency.run_sync` when ``async_mode`` is True; with
 ``async_mode=False`` it runs the same algorithm calling the judges' sync ``generate``/``decide`` one call after
@@ -34,7 +34,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from deepeval._concurrency import run_sync
 from deepeval._digest import content_digest, embedded_judge_digest
 from deepeval.config.eval_mode import EvalMode, parse_eval_mode, resolve_eval_mode
 from deepeval.config.settings import get_settings
@@ -57,8 +56,8 @@ from deepeval.metrics._engine.template_calls import (
     takes,
     unused_methods_note,
 )
-from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
-from deepeval.metrics.flow import clear_result, measuring
+from deepeval.metrics.base_metric import SystemOnePlan
+from deepeval.metrics.flow import OwnMetric
 from deepeval.metrics.scoring import apply_strict, effective_threshold, success_of
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel, judge_name
 from deepeval.models.extraction import Extractor
@@ -111,7 +110,7 @@ def _init_named_for(cls: type) -> Callable[..., None]:
     return init
 
 
-class EngineMetric(BaseMetric):
+class EngineMetric(OwnMetric):
     """Base of AnswerRelevancy, ContextualRelevancy and KnowledgeRetention (see module docstring).
 
     Args:
@@ -395,31 +394,20 @@ class EngineMetric(BaseMetric):
             cfg["embedded_judge_digest"] = embedded_judge_digest()
         return cfg
 
-    # -- measure ---------------------------------------------------------------------------------------------------
-    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
-        """Evaluate ``test_case``; returns the score in [0, 1] and sets the result attributes."""
-        if self.async_mode:
-            return run_sync(self.a_measure(test_case))
-        return run_sync(self._measure(test_case, sequential=True))
-
-    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
-        """Async :meth:`measure`."""
-        return await self._measure(test_case, sequential=False)
-
-    async def _measure(self, test_case: Any, *, sequential: bool) -> float:
-        with measuring(self):  # reset, usage, redacted error (deepeval.metrics.flow)
-            test_case = _judge_copy(test_case)
-            self._check_params(test_case)
-            judges = self.judges()
-            degenerate = self._degenerate(test_case)
-            if degenerate is not None:
-                self._finish_without_judge(degenerate, judges)
-            elif judges.mode is EvalMode.SYSTEM_ONE:
-                await self._measure_system_one(test_case, judges, sequential)
-            else:
-                await self._measure_llm_hybrid(test_case, judges, sequential)
-        assert self.score is not None
-        return self.score
+    # -- measure (``measure``/``a_measure``: :class:`~deepeval.metrics.flow.OwnMetric`) -------------------------------
+    async def _run_engine(self, test_case: Any, *, sequential: bool) -> None:
+        """One measure's result attributes (:func:`deepeval.metrics.flow.run_measure` clears them first, tracks the
+        judges' usage and makes the value)."""
+        test_case = _judge_copy(test_case)
+        self._check_params(test_case)
+        judges = self.judges()
+        degenerate = self._degenerate(test_case)
+        if degenerate is not None:
+            self._finish_without_judge(degenerate, judges)
+        elif judges.mode is EvalMode.SYSTEM_ONE:
+            await self._measure_system_one(test_case, judges, sequential)
+        else:
+            await self._measure_llm_hybrid(test_case, judges, sequential)
 
     def _context(self, judges: Judges, sequential: bool) -> MeasureContext:
         """A fresh :class:`MeasureContext` for ``judges`` (llm/hybrid; in system_one mode, a context whose
@@ -542,8 +530,8 @@ class EngineMetric(BaseMetric):
         _, questions = self._system_one_request(_judge_copy(test_case))
         try:
             result = evaluate_answers(questions, answers, model_name=name, metric_name=self.__name__)
-        except Exception:
-            clear_result(self)
+        except Exception:  # the result attributes stay None
+            self.score = self.success = self.error = None
             raise
         if self.strict_mode:
             score = 1.0 if result.all_passed else 0.0

@@ -55,7 +55,7 @@ from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, E
 from deepeval.evaluate.results import MetricData, case_status
 
 if TYPE_CHECKING:
-    from deepeval.evaluate.rows import RowError
+    from deepeval.metrics.result import MeasureError
 
 __all__ = ["RateLimit", "RayConfig", "RayNotInstalledError", "RayRunOutput", "run_on_ray"]
 
@@ -209,18 +209,19 @@ def plan_blocks(n_cases: int, num_workers: int, block_size: int | None) -> list[
 
 
 def _failed_rows(
-    metrics: Sequence[Any], cases: Sequence[Any], error: RowError
+    metrics: Sequence[Any], cases: Sequence[Any], error: MeasureError
 ) -> tuple[list[list[MetricData]], list[bool]]:
     from deepeval.evaluate.rows import build_row, not_applicable_reason
+    from deepeval.metrics.flow import result_of
 
     rows, success = [], []
     for tc in cases:
         row = []
         for metric in metrics:
             skip = not_applicable_reason(metric, tc)
-            row.append(
-                build_row(metric.fresh_copy(), None, None, error=None if skip else error, skip_reason=skip)
-            )
+            fresh = metric.fresh_copy()
+            result = result_of(fresh, error=None if skip else error, skipped=skip)
+            row.append(build_row(fresh, result, None))
         rows.append(row)
         success.append(case_status(row) == "passed")
     return rows, success
@@ -425,9 +426,11 @@ def _drive(
                     message = f"RayBlockError: block {block_id} (test cases {start}-{stop - 1}) {how}: {_error_text(err)}"
 
                     failed[block_id] = message
-                    from deepeval.evaluate.rows import row_error
+                    from deepeval.errors import error_kind
+                    from deepeval.metrics.result import MeasureError
 
-                    accept(block_id, *_failed_rows(metrics, cases[start:stop], row_error(err, None, message)))
+                    error = MeasureError(error_kind(err), "", message, exception=err)
+                    accept(block_id, *_failed_rows(metrics, cases[start:stop], error))
                     continue
                 done[block_id] = result
                 accept(block_id, result.rows, result.success, result.skipped)
