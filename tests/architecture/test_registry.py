@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import inspect
 import json
+import sys
+import types
 import warnings
 from collections.abc import Iterator
+from dataclasses import replace
 from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,7 @@ from deepeval.errors import InvalidTestCaseError, MissingTestCaseParamsError, Sy
 from deepeval.evaluate import ErrorConfig, evaluate
 from deepeval.judge_eval import tasks
 from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
-from deepeval.metrics.declaration import MetricDeclaration, resolve
+from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
 from deepeval.models.embedded import get_embedded_judge
 from deepeval.models.embedded.question_kinds import spec_for, supported_kinds
 from deepeval.models.system_one import kinds as K
@@ -217,9 +220,9 @@ def test_an_unregistered_toy_is_unknown_everywhere(tmp_path: Path) -> None:
 
 
 def test_registering_twice_or_a_non_declaration_is_refused(toy: MetricDeclaration) -> None:
-    with pytest.raises(ValueError, match="'toy_overlap' is already declared"):
+    with pytest.raises(ValueError, match="a metric called 'toy_overlap' is already declared"):
         registry.register_metric(toy)
-    with pytest.raises(ValueError, match="'answer_relevancy' is already declared"):
+    with pytest.raises(ValueError, match="a metric called 'answer_relevancy' is already declared"):
         registry.register_metric(registry.get("answer_relevancy"))
     with pytest.raises(TypeError, match="not a MetricDeclaration"):
         registry.register_metric("toy_overlap")  # type: ignore[arg-type]
@@ -246,4 +249,185 @@ def test_an_installed_package_declares_a_metric_by_entry_point(monkeypatch: pyte
         "deepeval: metric plugin 'broken' (no_such_package_xyz:DECLARATIONS) was not loaded: "
         "ModuleNotFoundError: No module named 'no_such_package_xyz'"
     ]
+    assert (
+        registry.source_of("toy_overlap") == f"metric plugin 'toy' ({TOY_PACKAGE}.declaration:DECLARATIONS)"
+    )
     assert deepeval.metrics.ToyOverlapMetric().measure(CASE) == pytest.approx(2 / 3)  # type: ignore[attr-defined]
+
+
+# -- what a broken or clashing declaration does: named, left out, and nothing else breaks ----------------------------
+def _variant(**changes: Any) -> MetricDeclaration:
+    """The toy renamed (without its own question kind, which carries the toy's name)."""
+    return replace(TOY, question_kinds=(), embedded_kinds=None, **changes)
+
+
+def _plugin(monkeypatch: pytest.MonkeyPatch, *declarations: Any) -> list[str]:
+    """Install ``declarations`` as one plugin's entry point (a tuple) and reload the registry; the warnings."""
+    module = types.ModuleType("toy_plugin_module")
+    module.DECLARATIONS = declarations  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "toy_plugin_module", module)
+    point = EntryPoint("toy-plugin", "toy_plugin_module:DECLARATIONS", registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(registry, "entry_points", _entry_points(point))
+    monkeypatch.setattr(registry, "_loaded", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        registry.names()
+    return [str(w.message) for w in caught]
+
+
+def test_a_plugin_cannot_take_over_a_built_in_task_name_or_class_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    steal_task = replace(TOY, judge_eval=(replace(TOY.judge_eval[0], name="answer_relevancy"),))
+    steal_class = _variant(name="toy_two", public_name="AnswerRelevancyMetric", judge_eval=())
+    caught = _plugin(monkeypatch, steal_task, steal_class)
+    source = "metric plugin 'toy-plugin' (toy_plugin_module:DECLARATIONS) was not loaded"
+    assert caught == [
+        f"deepeval: {source}: the judge-eval task 'answer_relevancy' is already declared by 'answer_relevancy' "
+        "(built-in (deepeval.metrics.answer_relevancy.declaration))",
+        f"deepeval: {source}: the class name 'AnswerRelevancyMetric' is already exported for 'answer_relevancy' "
+        "(built-in (deepeval.metrics.answer_relevancy.declaration))",
+    ]
+    assert registry.names()[-1] == "memory_precision"
+    assert tasks.get_task("answer_relevancy").metric is registry.get("answer_relevancy")
+    assert deepeval.metrics.AnswerRelevancyMetric is registry.get("answer_relevancy").load()
+
+
+def test_malformed_declarations_are_named_and_the_good_ones_of_the_same_plugin_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bad_default = _variant(name="toy_default", public_name="A", cli_default="always", judge_eval=())
+    bad_name = _variant(name="My-Metric", public_name="B", judge_eval=())
+    bad_path = _variant(name="toy_path", public_name="C", cls="no colon here", judge_eval=())
+    caught = _plugin(monkeypatch, bad_default, "not a declaration", bad_name, bad_path, TOY)
+    assert [m.split(" was not loaded: ")[1] for m in caught] == [
+        "metric declaration 'toy_default': cli_default 'always' is not one of "
+        "('single_turn', 'retrieval', 'conversation')",
+        "a str is not a MetricDeclaration",
+        "metric declaration 'My-Metric': name 'My-Metric' must be lower case letters, digits and _",
+        "metric declaration 'toy_path': cls 'no colon here' must look like 'package.module:attribute'",
+    ]
+    assert registry.names()[-1] == "toy_overlap" and "toy_default" not in registry.names()
+
+
+def test_a_plugin_whose_class_cannot_load_is_named_and_breaks_nothing_else(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    broken = _variant(
+        name="toy_broken", public_name="ToyBrokenMetric", cls="no_such_module_xyz:Metric", judge_eval=()
+    )
+    not_metric = _variant(
+        name="toy_dict", public_name="ToyDictMetric", cls="collections:OrderedDict", judge_eval=()
+    )
+    assert _plugin(monkeypatch, broken, not_metric) == []  # well-formed: loading is lazy
+    with pytest.raises(MetricLoadError) as info:
+        deepeval.metrics.ToyBrokenMetric  # type: ignore[attr-defined]  # noqa: B018
+    assert str(info.value) == (
+        "metric 'toy_broken': its class 'no_such_module_xyz:Metric' cannot be imported (ModuleNotFoundError: No "
+        "module named 'no_such_module_xyz'); declared by metric plugin 'toy-plugin' (toy_plugin_module:DECLARATIONS)"
+    )
+    with pytest.raises(
+        MetricLoadError, match="'collections:OrderedDict' is a type, not a deepeval metric class"
+    ):
+        deepeval.metrics.ToyDictMetric  # type: ignore[attr-defined]  # noqa: B018
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exported = deepeval.metrics.__all__
+    assert "ToyBrokenMetric" not in exported and "AnswerRelevancyMetric" in exported and len(caught) == 2
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({"input": "a b", "actual_output": "a"}) + "\n", encoding="utf-8")
+    out = runner.invoke(app, ["evaluate", str(path), "--metric", "toy_broken"], terminal_width=300)
+    assert out.exit_code == 2 and "deepeval evaluate: metric 'toy_broken': its class" in out.output
+    assert "declared by metric plugin 'toy-plugin'" in out.output and "Traceback" not in out.output
+
+
+def test_register_metric_refuses_a_tuple_a_bad_name_and_a_task_clash(toy: MetricDeclaration) -> None:
+    with pytest.raises(TypeError, match="a tuple is not a MetricDeclaration"):
+        registry.register_metric((toy, toy))  # type: ignore[arg-type]
+    with pytest.raises(DeclarationError, match="name 'Toy-Two' must be lower case"):
+        registry.register_metric(replace(toy, name="Toy-Two", question_kinds=(), embedded_kinds=None))
+    with pytest.raises(
+        DeclarationError, match="the judge-eval task 'toy_overlap' is already declared by 'toy_overlap'"
+    ):
+        registry.register_metric(
+            replace(toy, name="toy_two", public_name="ToyTwo", question_kinds=(), embedded_kinds=None)
+        )
+    assert registry.source_of("toy_overlap") == "register_metric"
+
+
+def _judge_eval(tmp_path: Path, task: Any, items: list[dict[str, Any]]) -> Any:
+    registry.register_metric(task)
+    try:
+        path = tmp_path / "set.jsonl"
+        path.write_text("\n".join(json.dumps(i) for i in items) + "\n", encoding="utf-8")
+        report = tmp_path / "report.json"
+        out = runner.invoke(app, ["judge-eval", str(path), "--metric", "toy_overlap", "--json", str(report)])
+        return out, (json.loads(report.read_text(encoding="utf-8")) if report.exists() else None)
+    finally:
+        registry.unregister_metric(task.name)
+
+
+ITEMS = [
+    {
+        "id": "t1",
+        "kind": "toy_overlap",
+        "input": "red apple",
+        "actual_output": "a red apple",
+        "label": "overlaps",
+    },
+    {
+        "id": "t2",
+        "kind": "toy_overlap",
+        "input": "red apple",
+        "actual_output": "blue sky",
+        "label": "disjoint",
+    },
+    {"id": "t3", "kind": "toy_overlap", "input": "red apple", "actual_output": "sky", "label": "disjoint"},
+]
+
+
+@pytest.mark.parametrize(
+    ("runner_name", "why"),
+    [
+        ("run_item_failing_on_t2", "RuntimeError: the toy runner broke on t2"),
+        ("run_item_returning_none", "it returned NoneType, not (a list of Unit, an ItemScore or None)"),
+    ],
+)
+def test_a_runner_that_fails_on_an_item_costs_only_that_item(
+    tmp_path: Path, runner_name: str, why: str
+) -> None:
+    task = replace(TOY.judge_eval[0], runner=f"{TOY_PACKAGE}.judge_eval:{runner_name}")
+    out, report = _judge_eval(tmp_path, replace(TOY, judge_eval=(task,)), ITEMS)
+    assert out.exit_code == 0, out.output
+    errors = {u["item_id"]: u["error"] for u in report["units"] if u["error"]}
+    failing = {"t2"} if runner_name == "run_item_failing_on_t2" else {"t1", "t2", "t3"}
+    assert set(errors) == failing and all(
+        e == f"the 'toy_overlap' runner failed on this item: {why}" for e in errors.values()
+    )
+    assert report["summary"]["units"] == 3 and report["summary"]["errors"] == len(failing)
+
+
+def test_an_item_check_that_raises_is_a_clear_file_and_line_error(tmp_path: Path) -> None:
+    task = replace(TOY.judge_eval[0], check=f"{TOY_PACKAGE}.judge_eval:check_item_raising_key_error")
+    out, _ = _judge_eval(tmp_path, replace(TOY, judge_eval=(task,)), ITEMS)
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    assert "set.jsonl:1: the 'toy_overlap' item check failed: KeyError: 'no_such_field'" in out.output
+
+
+def test_judge_eval_builds_a_metric_with_only_the_keywords_its_constructor_takes(tmp_path: Path) -> None:
+    out, report = _judge_eval(tmp_path, replace(TOY, cls=f"{TOY_PACKAGE}.metric:ToyNoModelMetric"), ITEMS)
+    assert out.exit_code == 0, out.output
+    assert report["summary"]["errors"] == 0 and report["summary"]["binary"]["accuracy"] == pytest.approx(1.0)
+
+
+def test_a_metric_task_named_like_judge_evals_own_is_left_out(toy: MetricDeclaration) -> None:
+    registry.unregister_metric(toy.name)
+    registry.register_metric(replace(toy, judge_eval=(replace(toy.judge_eval[0], name="fact_stated"),)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = tasks.tasks()
+    assert found["fact_stated"].metric is None and "toy_overlap" not in found
+    assert [str(w.message) for w in caught] == [
+        "deepeval: the judge-eval task 'fact_stated' of metric 'toy_overlap' (register_metric) is judge-eval's own; "
+        "it was left out"
+    ]

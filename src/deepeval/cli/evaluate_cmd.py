@@ -24,17 +24,10 @@ from deepeval.cli.app import app
 from deepeval.metrics import registry
 
 
-def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
+def _metric_class(spec: str) -> Any:
+    """The class ``--metric`` names: a registry name, else an import path ``package.module:ClassName``."""
     from deepeval.metrics.base_metric import BaseMetric
 
-    kwargs: dict[str, Any] = {}
-    if threshold is not None:
-        kwargs["threshold"] = threshold
-    declared = registry.find(spec)
-    if declared is not None:
-        if eval_mode is not None and declared.takes_eval_mode:
-            kwargs["eval_mode"] = eval_mode
-        return declared.load()(**kwargs)
     if ":" not in spec:
         raise typer.BadParameter(
             f"unknown metric {spec!r}; use one of {', '.join(registry.names())} or an import path module:Class"
@@ -50,9 +43,27 @@ def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
         raise typer.BadParameter(
             f"{spec!r} is a {type(cls).__name__}, not a deepeval metric class (a BaseMetric subclass)"
         )
+    return cls
+
+
+def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
+    from deepeval.errors import DeepEvalError
+
+    kwargs: dict[str, Any] = {}
+    if threshold is not None:
+        kwargs["threshold"] = threshold
+    declared = registry.find(spec)
+    if declared is not None:
+        if eval_mode is not None and declared.takes_eval_mode:
+            kwargs["eval_mode"] = eval_mode
+        cls = registry.load(declared)  # MetricLoadError: exit 2 with its message
+    else:
+        cls = _metric_class(spec)
     try:
         return cls(**kwargs)
-    except Exception as err:  # a user class: any constructor failure is bad --metric input, not a crash
+    except DeepEvalError:  # ours (a bad --eval-mode...): its own message
+        raise
+    except Exception as err:  # any constructor failure is bad --metric input, not a crash
         raise typer.BadParameter(f"cannot construct metric {spec!r}: {type(err).__name__}: {err}") from None
 
 

@@ -139,10 +139,12 @@ class Judging:
             raise ValueError(
                 f"judge-eval task {task.name!r} needs a metric to judge with, and none declares it"
             )
+        from deepeval.metrics import registry
+
         options: dict[str, Any] = {"threshold": None, "model": model, "include_reason": False}
         if task.metric.takes_eval_mode:
             options.update(system_one_model=system_one_model, eval_mode=eval_mode)
-        self.instance = task.metric.load()(**options)
+        self.instance = registry.create(task.metric, **options)  # the keywords its constructor takes
         self.name = self._judge_names()
 
     def _judge_names(self) -> str:
@@ -273,6 +275,39 @@ async def fact_stated_item(j: Judging, item: Item) -> tuple[list[Unit], ItemScor
     return [u], None
 
 
+def _is_result(out: object) -> bool:
+    return (
+        isinstance(out, tuple)
+        and len(out) == 2
+        and isinstance(out[0], list)
+        and all(isinstance(u, Unit) for u in out[0])
+        and (out[1] is None or isinstance(out[1], ItemScore))
+    )
+
+
+def _failed_item(judging: Judging, item: Item, what: str) -> tuple[list[Unit], ItemScore | None]:
+    unit = Unit(item.id, "item", "", "", False, list(item.tags))
+    unit.error = f"the {judging.task.name!r} runner failed on this item: {what}"
+    return [unit], None
+
+
+async def _run_item(
+    runner: Callable[[Judging, Item], Awaitable[Any]], judging: Judging, item: Item
+) -> tuple[list[Unit], ItemScore | None]:
+    """The runner's units and item score for ``item``; when the runner raises (or returns something else), one
+    unit that carries the error stands for the item, so no item is lost from the report."""
+    try:
+        out = await runner(judging, item)
+    except Exception as err:
+        return _failed_item(judging, item, error_text(err))
+    if not _is_result(out):
+        return _failed_item(
+            judging, item, f"it returned {type(out).__name__}, not (a list of Unit, an ItemScore or None)"
+        )
+    units, score = out
+    return units, score
+
+
 async def a_run(
     metric: str,
     items: Sequence[Item],
@@ -300,7 +335,7 @@ async def a_run(
     async def one(item: Item) -> tuple[list[Unit], ItemScore | None]:
         nonlocal done
         async with gate:
-            out: tuple[list[Unit], ItemScore | None] = await runner(judging, item)
+            out = await _run_item(runner, judging, item)
         done += 1
         if on_item is not None:
             on_item(done)

@@ -199,7 +199,14 @@ def load_items(path: str | Path, metric: str, limit: int | None = None) -> list[
         ids[item_id] = number
         if obj.get("kind") != metric:
             raise ln.fail("kind", f"must be {metric!r} (the --metric given); got {obj.get('kind')!r}")
-        check(ln, obj, task.declared)
+        try:
+            check(ln, obj, task.declared)
+        except JudgeSetError:
+            raise
+        except Exception as err:  # a task's own check that failed otherwise: still file, line and the cause
+            raise JudgeSetError(
+                f"{p}:{number}: the {metric!r} item check failed: {type(err).__name__}: {err}"
+            ) from err
         items.append(Item(number, item_id, ln.tags(obj, "tags"), obj))
         if limit is not None and len(items) >= limit:
             break

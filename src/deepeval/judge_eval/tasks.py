@@ -4,6 +4,7 @@ probes and claim support ask)."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,8 +51,19 @@ class Task:
 
 def tasks() -> dict[str, Task]:
     """Every task by name: the metrics' (registry order), then the judge-level ones."""
-    out = {name: Task(task, owner) for name, (task, owner) in registry.judge_eval_tasks().items()}
-    out.update({t.name: Task(t, None) for t in JUDGE_TASKS if t.name not in out})
+    own = {t.name for t in JUDGE_TASKS}
+    out: dict[str, Task] = {}
+    for name, (task, owner) in registry.judge_eval_tasks().items():
+        if name in own:  # judge-eval's own task keeps its name; the metric's is named and left out
+            warnings.warn(
+                f"deepeval: the judge-eval task {name!r} of metric {owner.name!r} "
+                f"({registry.source_of(owner.name)}) is judge-eval's own; it was left out",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        out[name] = Task(task, owner)
+    out.update({t.name: Task(t, None) for t in JUDGE_TASKS})
     return out
 
 

@@ -13,8 +13,12 @@ This module holds only the value types: metric folders import it, the registry i
 from __future__ import annotations
 
 import importlib
+import inspect
+import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
+
+from deepeval.base_errors import DeepEvalError
 
 #: when ``deepeval evaluate FILE`` runs a metric without ``--metric``: for single-turn test cases, for single-turn
 #: test cases with a retrieval context, for conversations
@@ -29,9 +33,10 @@ class JudgeEvalTask:
     """One kind of labelled item ``deepeval judge-eval --metric NAME`` reads (``"kind": NAME`` on each line).
 
     ``labels``: the unit labels, the positive one first (``("relevant", "irrelevant")``). ``check``: a
-    ``"module:function"`` ``(line, obj, task_name) -> None`` that validates one item and raises through
-    ``line.fail`` (:class:`deepeval.judge_eval.schema.Line`). ``runner``: a ``"module:function"`` coroutine
-    ``(judging, item) -> (units, item score or None)`` (:mod:`deepeval.judge_eval.runners`). ``baseline``: the
+    ``"module:function"`` ``(line, obj, task) -> None`` (``task`` is this :class:`JudgeEvalTask`) that validates
+    one item and raises through ``line.fail`` (:class:`deepeval.judge_eval.schema.Line`). ``runner``: a
+    ``"module:function"`` coroutine ``(judging, item) -> (units, item score or None)``
+    (:mod:`deepeval.judge_eval.runners`; an exception it raises becomes the item's error row). ``baseline``: the
     report's name for the trivial baseline the runner fills in (``"word overlap"``)."""
 
     name: str
@@ -72,9 +77,98 @@ class MetricDeclaration:
     judge_eval: tuple[JudgeEvalTask, ...] = ()
 
     def load(self) -> type[Any]:
-        """The metric class (imports its module)."""
-        loaded: type[Any] = resolve(self.cls)
+        """The metric class (imports its module).
+
+        Raises:
+            MetricLoadError: the module or class cannot be imported, or it is not a ``BaseMetric`` subclass.
+        """
+        from deepeval.metrics.base_metric import BaseMetric
+
+        try:
+            loaded = resolve(self.cls)
+        except Exception as err:
+            raise MetricLoadError(
+                f"metric {self.name!r}: its class {self.cls!r} cannot be imported ({type(err).__name__}: {err})"
+            ) from err
+        if not (isinstance(loaded, type) and issubclass(loaded, BaseMetric)):
+            raise MetricLoadError(
+                f"metric {self.name!r}: {self.cls!r} is a {type(loaded).__name__}, not a deepeval metric class "
+                "(a BaseMetric subclass)"
+            )
         return loaded
+
+    def create(self, **options: Any) -> Any:
+        """An instance built with the ``options`` its constructor takes (the others are left out: judge-eval
+        passes ``model=`` and ``include_reason=``, which a metric need not take).
+
+        Raises:
+            MetricLoadError: see :meth:`load`.
+        """
+        cls = self.load()
+        try:
+            params = inspect.signature(cls).parameters.values()
+        except (TypeError, ValueError):
+            return cls(**options)
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+            return cls(**options)
+        names = {p.name for p in params}
+        return cls(**{k: v for k, v in options.items() if k in names})
+
+
+class MetricLoadError(DeepEvalError, ImportError):
+    """A declared metric whose class cannot be loaded (the message names the metric and its ``cls``)."""
+
+
+class DeclarationError(DeepEvalError, ValueError):
+    """A declaration the registry refuses (the message says which field and why)."""
+
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
+
+
+def check_declaration(d: object) -> MetricDeclaration:
+    """``d`` when it is a well-formed :class:`MetricDeclaration` (checked without importing anything): names in
+    the registry's form (lower case, digits, ``_``), ``"module:attribute"`` paths, a known ``cli_default``, tasks
+    with two or more distinct labels and a known judge, kinds named ``"<name>.<question>"``.
+
+    Raises:
+        TypeError: ``d`` is not a ``MetricDeclaration``.
+        DeclarationError: a field is malformed.
+    """
+    if not isinstance(d, MetricDeclaration):
+        raise TypeError(f"a {type(d).__name__} is not a MetricDeclaration")
+    problems = [
+        *([] if _NAME.fullmatch(d.name) else [f"name {d.name!r} must be lower case letters, digits and _"]),
+        *([] if d.public_name.isidentifier() else [f"public_name {d.public_name!r} is not a Python name"]),
+        *(f"{what} {p!r} must look like 'package.module:attribute'" for what, p in _paths(d) if not _PATH.fullmatch(p)),
+        *([] if d.cli_default in (None, *get_args(CliDefault)) else [f"cli_default {d.cli_default!r} is not one of {get_args(CliDefault)}"]),
+        *(f"question kind {k!r} must start with {d.name + '.'!r}" for k in d.question_kinds if not k.startswith(f"{d.name}.")),
+        *(problem for task in d.judge_eval for problem in _task_problems(task)),
+    ]  # fmt: skip
+    if problems:
+        raise DeclarationError(f"metric declaration {d.name!r}: " + "; ".join(problems))
+    return d
+
+
+def _paths(d: MetricDeclaration) -> list[tuple[str, str]]:
+    paths = [("cls", d.cls), *((("embedded_kinds", d.embedded_kinds),) if d.embedded_kinds else ())]
+    for task in d.judge_eval:
+        paths += [(f"task {task.name!r} check", task.check), (f"task {task.name!r} runner", task.runner)]
+    return paths
+
+
+def _task_problems(task: JudgeEvalTask) -> list[str]:
+    problems = (
+        []
+        if _NAME.fullmatch(task.name)
+        else [f"task name {task.name!r} must be lower case letters, digits and _"]
+    )
+    if len(task.labels) < 2 or len(set(task.labels)) != len(task.labels):
+        problems.append(f"task {task.name!r} needs two or more distinct labels, got {task.labels!r}")
+    if task.judge not in get_args(TaskJudge):
+        problems.append(f"task {task.name!r}: judge {task.judge!r} is not one of {get_args(TaskJudge)}")
+    return problems
 
 
 def resolve(path: str) -> Any:

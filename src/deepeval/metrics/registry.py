@@ -13,10 +13,17 @@ from __future__ import annotations
 import importlib
 import threading
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable
 from importlib.metadata import entry_points
+from typing import Any
 
-from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration
+from deepeval.metrics.declaration import (
+    DeclarationError,
+    JudgeEvalTask,
+    MetricDeclaration,
+    MetricLoadError,
+    check_declaration,
+)
 
 #: the modules that declare this project's metrics
 BUILTIN = (
@@ -31,26 +38,63 @@ ENTRY_POINT_GROUP = "deepeval_metrics"
 _lock = threading.Lock()
 _loaded: dict[str, MetricDeclaration] | None = None
 _registered: dict[str, MetricDeclaration] = {}
+#: where each declaration came from, for messages: built-in module, entry point, register_metric
+_sources: dict[str, str] = {}
 
 
-def _as_declarations(obj: object, source: str) -> list[MetricDeclaration]:
-    items = list(obj) if isinstance(obj, (tuple, list)) else [obj]
-    for item in items:
-        if not isinstance(item, MetricDeclaration):
-            raise TypeError(f"{source} gives a {type(item).__name__}, not a MetricDeclaration")
-    return items  # type: ignore[return-value]
+def _members(obj: object) -> list[object]:
+    return list(obj) if isinstance(obj, (tuple, list)) else [obj]
 
 
-def _plugin_declarations() -> Iterable[MetricDeclaration]:
+def _clash(found: dict[str, MetricDeclaration], d: MetricDeclaration) -> str | None:
+    """Why ``d`` cannot join ``found`` (a name, exported class name or judge-eval task another declares), else None."""
+    tasks = {t.name for t in d.judge_eval}
+    for other in found.values():
+        where = _sources.get(other.name, "another declaration")
+        if other.name == d.name:
+            return f"a metric called {d.name!r} is already declared ({where})"
+        if other.public_name == d.public_name:
+            return f"the class name {d.public_name!r} is already exported for {other.name!r} ({where})"
+        shared = tasks & {t.name for t in other.judge_eval}
+        if shared:
+            return (
+                f"the judge-eval task {sorted(shared)[0]!r} is already declared by {other.name!r} ({where})"
+            )
+    return None
+
+
+def _admit(found: dict[str, MetricDeclaration], obj: object, source: str) -> MetricDeclaration | None:
+    """``obj`` checked and added to ``found``; a malformed or clashing one is named in a warning and left out,
+    so one broken plugin never costs the others (or the built-in metrics) their place."""
+    try:
+        d = check_declaration(obj)
+    except (TypeError, DeclarationError) as err:
+        problem = str(err)
+    else:
+        clash = _clash(found, d)
+        if clash is None:
+            found[d.name] = d
+            _sources[d.name] = source
+            return d
+        problem = clash
+    warnings.warn(f"deepeval: {source} was not loaded: {problem}", RuntimeWarning, stacklevel=4)
+    return None
+
+
+def _load_plugins(found: dict[str, MetricDeclaration]) -> None:
     for ep in entry_points(group=ENTRY_POINT_GROUP):
+        source = f"metric plugin {ep.name!r} ({ep.value})"
         try:
-            yield from _as_declarations(ep.load(), f"entry point {ep.name!r} ({ep.value})")
-        except Exception as err:  # a broken plugin is named, and the built-in metrics still work
+            members = _members(ep.load())
+        except Exception as err:  # a broken plugin is named, and the others still load
             warnings.warn(
-                f"deepeval: metric plugin {ep.name!r} ({ep.value}) was not loaded: {type(err).__name__}: {err}",
+                f"deepeval: {source} was not loaded: {type(err).__name__}: {err}",
                 RuntimeWarning,
                 stacklevel=3,
             )
+            continue
+        for obj in members:
+            _admit(found, obj, source)
 
 
 def _load() -> dict[str, MetricDeclaration]:
@@ -59,17 +103,11 @@ def _load() -> dict[str, MetricDeclaration]:
         if _loaded is None:
             found: dict[str, MetricDeclaration] = {}
             for module in BUILTIN:
-                for d in _as_declarations(importlib.import_module(module).DECLARATIONS, module):
+                for obj in _members(importlib.import_module(module).DECLARATIONS):
+                    d = check_declaration(obj)  # ours: a malformed one is a bug, raised
                     found[d.name] = d
-            for d in _plugin_declarations():
-                if d.name in found:
-                    warnings.warn(
-                        f"deepeval: metric plugin declares {d.name!r}, which is already declared; ignored",
-                        RuntimeWarning,
-                        stacklevel=2,
-                    )
-                    continue
-                found[d.name] = d
+                    _sources[d.name] = f"built-in ({module})"
+            _load_plugins(found)
             _loaded = found
         return {**_loaded, **_registered}
 
@@ -125,16 +163,54 @@ def register_metric(declaration: MetricDeclaration) -> None:
     """Declare a metric at run time (a test's or a notebook's); :func:`unregister_metric` takes it back.
 
     Raises:
-        ValueError: a metric of that name is already declared.
+        TypeError: ``declaration`` is not a :class:`~deepeval.metrics.declaration.MetricDeclaration`.
+        DeclarationError: (a ``ValueError``) a field is malformed, or its name, class name or a judge-eval task is
+            already declared.
     """
-    _as_declarations(declaration, "register_metric")
-    if declaration.name in _load():
-        raise ValueError(f"a metric called {declaration.name!r} is already declared")
+    d = check_declaration(declaration)
+    clash = _clash(_load(), d)
+    if clash is not None:
+        raise DeclarationError(f"register_metric: {clash}")
     with _lock:
-        _registered[declaration.name] = declaration
+        _registered[d.name] = d
+        _sources[d.name] = "register_metric"
 
 
 def unregister_metric(name: str) -> None:
     """Remove a metric :func:`register_metric` added (built-in and plugin metrics stay)."""
     with _lock:
-        _registered.pop(name, None)
+        if _registered.pop(name, None) is not None:
+            _sources.pop(name, None)
+
+
+def load(declaration: MetricDeclaration) -> type[Any]:
+    """``declaration``'s class.
+
+    Raises:
+        MetricLoadError: the class cannot be loaded; the message also says where the metric was declared.
+    """
+    return _sourced(declaration, declaration.load)  # type: ignore[no-any-return]
+
+
+def create(declaration: MetricDeclaration, **options: Any) -> Any:
+    """An instance built with the ``options`` its constructor takes
+    (:meth:`~deepeval.metrics.declaration.MetricDeclaration.create`).
+
+    Raises:
+        MetricLoadError: as :func:`load`.
+    """
+    return _sourced(declaration, lambda: declaration.create(**options))
+
+
+def _sourced(declaration: MetricDeclaration, make: Callable[[], Any]) -> Any:
+    try:
+        return make()
+    except MetricLoadError as err:
+        raise MetricLoadError(f"{err}; declared by {source_of(declaration.name)}") from err.__cause__
+
+
+def source_of(name: str) -> str:
+    """Where the metric ``name`` was declared, in words (for messages): built-in, a plugin's entry point, or
+    ``register_metric``."""
+    _load()
+    return _sources.get(name, "not declared")

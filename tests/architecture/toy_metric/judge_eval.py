@@ -28,3 +28,19 @@ async def run_item(j: Judging, item: Item) -> tuple[list[Unit], ItemScore | None
     except Exception as err:
         unit.error = error_text(err)
     return [unit], None
+
+
+# -- for the registry's failure tests: a runner that raises on one item, one that returns nothing, a check that
+# -- raises something other than the line's own error
+async def run_item_failing_on_t2(j: Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
+    if item.id == "t2":
+        raise RuntimeError("the toy runner broke on t2")
+    return await run_item(j, item)
+
+
+async def run_item_returning_none(j: Judging, item: Item) -> None:
+    return None
+
+
+def check_item_raising_key_error(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
+    obj["no_such_field"]

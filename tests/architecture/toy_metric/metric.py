@@ -41,3 +41,10 @@ class ToyOverlapMetric(BaseMetric):
         self.evaluation_model = "deepeval-local-1"
         self.is_successful()
         return self.score
+
+
+class ToyNoModelMetric(ToyOverlapMetric):
+    """A user metric whose constructor takes only ``threshold`` (no ``model=``, no ``include_reason=``)."""
+
+    def __init__(self, threshold: float | None = 0.5) -> None:
+        super().__init__(threshold=threshold)
