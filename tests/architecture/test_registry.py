@@ -129,6 +129,17 @@ def toy() -> Iterator[MetricDeclaration]:
 CASE = LLMTestCase(input="red apple pie", actual_output="an apple pie with cream")
 
 
+def _item(item_id: str, output: str, label: str) -> dict[str, str]:
+    """One labelled toy item: does ``output`` overlap the input "red apple"?"""
+    return {
+        "id": item_id,
+        "kind": "toy_overlap",
+        "input": "red apple",
+        "actual_output": output,
+        "label": label,
+    }
+
+
 def test_the_toy_is_exported_and_measures_with_its_own_embedded_kind(toy: MetricDeclaration) -> None:
     metric = deepeval.metrics.ToyOverlapMetric()  # type: ignore[attr-defined]
     assert metric.measure(CASE) == pytest.approx(2 / 3)
@@ -171,27 +182,9 @@ def test_the_toy_runs_in_judge_eval_with_its_labels_and_baseline(
     toy: MetricDeclaration, tmp_path: Path
 ) -> None:
     items = [
-        {
-            "id": "t1",
-            "kind": "toy_overlap",
-            "input": "red apple",
-            "actual_output": "a red apple",
-            "label": "overlaps",
-        },
-        {
-            "id": "t2",
-            "kind": "toy_overlap",
-            "input": "red apple",
-            "actual_output": "blue sky",
-            "label": "disjoint",
-        },
-        {
-            "id": "t3",
-            "kind": "toy_overlap",
-            "input": "red apple",
-            "actual_output": "apple",
-            "label": "disjoint",
-        },
+        _item("t1", "a red apple", "overlaps"),
+        _item("t2", "blue sky", "disjoint"),
+        _item("t3", "apple", "disjoint"),
     ]
     path = tmp_path / "toy.jsonl"
     path.write_text("\n".join(json.dumps(i) for i in items) + "\n", encoding="utf-8")
@@ -368,21 +361,9 @@ def _judge_eval(tmp_path: Path, task: Any, items: list[dict[str, Any]]) -> Any:
 
 
 ITEMS = [
-    {
-        "id": "t1",
-        "kind": "toy_overlap",
-        "input": "red apple",
-        "actual_output": "a red apple",
-        "label": "overlaps",
-    },
-    {
-        "id": "t2",
-        "kind": "toy_overlap",
-        "input": "red apple",
-        "actual_output": "blue sky",
-        "label": "disjoint",
-    },
-    {"id": "t3", "kind": "toy_overlap", "input": "red apple", "actual_output": "sky", "label": "disjoint"},
+    _item("t1", "a red apple", "overlaps"),
+    _item("t2", "blue sky", "disjoint"),
+    _item("t3", "sky", "disjoint"),
 ]
 
 
