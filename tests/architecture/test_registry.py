@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+import threading
 import types
 import warnings
 from collections.abc import Iterator
@@ -412,3 +413,84 @@ def test_a_metric_task_named_like_judge_evals_own_is_left_out(toy: MetricDeclara
         "deepeval: the judge-eval task 'fact_stated' of metric 'toy_overlap' (register_metric) is judge-eval's own; "
         "it was left out"
     ]
+
+
+REENTRANT_PLUGIN = """
+from dataclasses import replace
+
+from deepeval.metrics import AnswerRelevancyMetric  # the registry is loading: it must answer, not wait for itself
+from deepeval.metrics.registry import get
+
+
+class StrictRelevancyMetric(AnswerRelevancyMetric):
+    pass
+
+
+DECLARATIONS = (
+    replace(get("answer_relevancy"), name="strict_relevancy", public_name="StrictRelevancyMetric",
+            cls=f"{__name__}:StrictRelevancyMetric", question_kinds=(), embedded_kinds=None, judge_eval=()),
+)
+"""
+
+
+def test_a_plugin_that_imports_a_built_in_metric_while_the_registry_loads_does_not_hang(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "toy_reentrant_plugin.py").write_text(REENTRANT_PLUGIN, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    point = EntryPoint("strict", "toy_reentrant_plugin:DECLARATIONS", registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(registry, "entry_points", _entry_points(point))
+    monkeypatch.setattr(registry, "_loaded", None)
+    found: list[tuple[str, ...]] = []
+    worker = threading.Thread(target=lambda: found.append(registry.names()), daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "the registry deadlocked on a plugin importing from deepeval.metrics"
+    assert found[0][-1] == "strict_relevancy"
+    assert issubclass(deepeval.metrics.StrictRelevancyMetric, deepeval.metrics.AnswerRelevancyMetric)  # type: ignore[attr-defined]
+
+
+def test_fields_of_the_wrong_type_and_reserved_names_are_refused_not_raised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    no_name = _variant(name="toy_a", public_name=None, judge_eval=())
+    dict_task = _variant(name="toy_b", public_name="ToyB", judge_eval=({"name": "x"},))
+    reserved = _variant(name="toy_c", public_name="BaseMetric", judge_eval=())
+    caught = _plugin(monkeypatch, no_name, dict_task, reserved, TOY)
+    assert [m.split(" was not loaded: ")[1] for m in caught] == [
+        "metric declaration 'toy_a': public_name must be a string, not a NoneType",
+        "metric declaration 'toy_b': judge_eval must be a tuple of JudgeEvalTask",
+        "the class name 'BaseMetric' is a name of deepeval.metrics itself",
+    ]
+    assert registry.names()[-1] == "toy_overlap" and deepeval.metrics.BaseMetric is BaseMetric
+
+
+def test_a_task_function_that_does_not_exist_is_a_clear_error(tmp_path: Path) -> None:
+    task = replace(TOY.judge_eval[0], runner=f"{TOY_PACKAGE}.judge_eval:nope")
+    out, _ = _judge_eval(tmp_path, replace(TOY, judge_eval=(task,)), ITEMS)
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    assert (
+        f"judge-eval task 'toy_overlap': runner '{TOY_PACKAGE}.judge_eval:nope' cannot be imported"
+        in out.output
+    )
+
+
+def test_a_constructor_that_fails_in_judge_eval_names_the_metric(tmp_path: Path) -> None:
+    out, _ = _judge_eval(tmp_path, replace(TOY, cls=f"{TOY_PACKAGE}.metric:ToyFailingMetric"), ITEMS)
+    assert out.exit_code == 2
+    assert (
+        "deepeval judge-eval: cannot construct metric 'toy_overlap': ValueError: needs API key XYZ"
+        in out.output
+    )
+
+
+def test_unregister_metric_normalises_the_name_and_refuses_what_it_did_not_add() -> None:
+    registry.register_metric(TOY)
+    registry.unregister_metric("Toy-Overlap")
+    assert registry.find("toy_overlap") is None
+    with pytest.raises(
+        ValueError, match=r"'answer_relevancy' was not added by register_metric \(it is built-in"
+    ):
+        registry.unregister_metric("answer_relevancy")
+    with pytest.raises(ValueError, match="no metric has that name"):
+        registry.unregister_metric("toy_overlap")

@@ -139,12 +139,20 @@ class Judging:
             raise ValueError(
                 f"judge-eval task {task.name!r} needs a metric to judge with, and none declares it"
             )
+        from deepeval.errors import ConfigurationError, DeepEvalError
         from deepeval.metrics import registry
 
         options: dict[str, Any] = {"threshold": None, "model": model, "include_reason": False}
         if task.metric.takes_eval_mode:
             options.update(system_one_model=system_one_model, eval_mode=eval_mode)
-        self.instance = registry.create(task.metric, **options)  # the keywords its constructor takes
+        try:
+            self.instance = registry.create(task.metric, **options)  # the keywords its constructor takes
+        except DeepEvalError:
+            raise
+        except Exception as err:  # a metric's constructor that failed: bad input, named, not a crash
+            raise ConfigurationError(
+                f"cannot construct metric {task.metric.name!r}: {type(err).__name__}: {err}"
+            ) from err
         self.name = self._judge_names()
 
     def _judge_names(self) -> str:
@@ -286,7 +294,7 @@ def _is_result(out: object) -> bool:
 
 
 def _failed_item(judging: Judging, item: Item, what: str) -> tuple[list[Unit], ItemScore | None]:
-    unit = Unit(item.id, "item", "", "", False, list(item.tags))
+    unit = Unit(item.id, "item", "", "(not judged)", False, list(item.tags))
     unit.error = f"the {judging.task.name!r} runner failed on this item: {what}"
     return [unit], None
 

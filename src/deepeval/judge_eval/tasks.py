@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deepeval.metrics import registry
-from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration, resolve
+from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration, resolve_part
 
 #: judge-level tasks (not a metric's)
 JUDGE_TASKS = (
@@ -41,11 +41,17 @@ class Task:
         return self.declared.labels[0]
 
     def check_function(self) -> Callable[..., None]:
-        check: Callable[..., None] = resolve(self.declared.check)
+        """The item check (MetricLoadError when it cannot be imported)."""
+        check: Callable[..., None] = resolve_part(
+            self.declared.check, f"judge-eval task {self.name!r}: check"
+        )
         return check
 
     def runner(self) -> Callable[[Any, Any], Awaitable[Any]]:
-        run: Callable[[Any, Any], Awaitable[Any]] = resolve(self.declared.runner)
+        """The runner (MetricLoadError when it cannot be imported)."""
+        run: Callable[[Any, Any], Awaitable[Any]] = resolve_part(
+            self.declared.runner, f"judge-eval task {self.name!r}: runner"
+        )
         return run
 
 

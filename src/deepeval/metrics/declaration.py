@@ -137,7 +137,10 @@ def check_declaration(d: object) -> MetricDeclaration:
         DeclarationError: a field is malformed.
     """
     if not isinstance(d, MetricDeclaration):
-        raise TypeError(f"a {type(d).__name__} is not a MetricDeclaration")
+        raise TypeError(f"{_a(d)} is not a MetricDeclaration")
+    wrong = _type_problems(d)
+    if wrong:
+        raise DeclarationError(f"metric declaration {d.name!r}: " + "; ".join(wrong))
     problems = [
         *([] if _NAME.fullmatch(d.name) else [f"name {d.name!r} must be lower case letters, digits and _"]),
         *([] if d.public_name.isidentifier() else [f"public_name {d.public_name!r} is not a Python name"]),
@@ -149,6 +152,47 @@ def check_declaration(d: object) -> MetricDeclaration:
     if problems:
         raise DeclarationError(f"metric declaration {d.name!r}: " + "; ".join(problems))
     return d
+
+
+def _a(value: object) -> str:
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _type_problems(d: MetricDeclaration) -> list[str]:
+    """Fields of the wrong type (a dataclass does not check them), before the checks that read them."""
+    texts = {"name": d.name, "public_name": d.public_name, "cls": d.cls}
+    problems = [
+        f"{field} must be a string, not {_a(v)}" for field, v in texts.items() if not isinstance(v, str)
+    ]
+    if d.embedded_kinds is not None and not isinstance(d.embedded_kinds, str):
+        problems.append(f"embedded_kinds must be a string or None, not {_a(d.embedded_kinds)}")
+    for field, values in (("required_params", d.required_params), ("question_kinds", d.question_kinds)):
+        if not isinstance(values, tuple) or not all(isinstance(v, str) for v in values):
+            problems.append(f"{field} must be a tuple of strings")
+    if not isinstance(d.judge_eval, tuple) or not all(isinstance(t, JudgeEvalTask) for t in d.judge_eval):
+        problems.append("judge_eval must be a tuple of JudgeEvalTask")
+    else:
+        for t in d.judge_eval:
+            fields = {"name": t.name, "check": t.check, "runner": t.runner, "baseline": t.baseline}
+            problems += [
+                f"task field {f} must be a string" for f, v in fields.items() if not isinstance(v, str)
+            ]
+            if not isinstance(t.labels, tuple) or not all(isinstance(label, str) for label in t.labels):
+                problems.append("task labels must be a tuple of strings")
+    return problems
+
+
+def resolve_part(path: str, what: str) -> Any:
+    """:func:`resolve` for a part of a declaration (``what``: "task 'x' runner"...).
+
+    Raises:
+        MetricLoadError: the module or attribute cannot be imported (the message names ``what`` and ``path``).
+    """
+    try:
+        return resolve(path)
+    except Exception as err:
+        raise MetricLoadError(f"{what} {path!r} cannot be imported ({type(err).__name__}: {err})") from err
 
 
 def _paths(d: MetricDeclaration) -> list[tuple[str, str]]:

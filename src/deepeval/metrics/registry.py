@@ -11,6 +11,7 @@ test's or a notebook's metric). The list is explicit rather than filled by impor
 from __future__ import annotations
 
 import importlib
+import sys
 import threading
 import warnings
 from collections.abc import Callable
@@ -35,8 +36,11 @@ BUILTIN = (
 #: installed packages declare metrics under this entry-point group
 ENTRY_POINT_GROUP = "deepeval_metrics"
 
-_lock = threading.Lock()
+# re-entrant: a plugin's declaration module may import from deepeval.metrics (to subclass a built-in metric),
+# which asks the registry again while it is loading; that nested call sees what is loaded so far
+_lock = threading.RLock()
 _loaded: dict[str, MetricDeclaration] | None = None
+_loading: dict[str, MetricDeclaration] | None = None
 _registered: dict[str, MetricDeclaration] = {}
 #: where each declaration came from, for messages: built-in module, entry point, register_metric
 _sources: dict[str, str] = {}
@@ -49,6 +53,9 @@ def _members(obj: object) -> list[object]:
 def _clash(found: dict[str, MetricDeclaration], d: MetricDeclaration) -> str | None:
     """Why ``d`` cannot join ``found`` (a name, exported class name or judge-eval task another declares), else None."""
     tasks = {t.name for t in d.judge_eval}
+    own = _package_names()
+    if d.public_name in own:
+        return f"the class name {d.public_name!r} is a name of deepeval.metrics itself"
     for other in found.values():
         where = _sources.get(other.name, "another declaration")
         if other.name == d.name:
@@ -63,13 +70,22 @@ def _clash(found: dict[str, MetricDeclaration], d: MetricDeclaration) -> str | N
     return None
 
 
+def _package_names() -> set[str]:
+    """The names ``deepeval.metrics`` defines itself (base classes, its modules): no metric may be exported under
+    one of them."""
+    package = sys.modules.get("deepeval.metrics")
+    return {n for n in vars(package) if not n.startswith("_")} if package is not None else set()
+
+
 def _admit(found: dict[str, MetricDeclaration], obj: object, source: str) -> MetricDeclaration | None:
     """``obj`` checked and added to ``found``; a malformed or clashing one is named in a warning and left out,
     so one broken plugin never costs the others (or the built-in metrics) their place."""
     try:
         d = check_declaration(obj)
-    except (TypeError, DeclarationError) as err:
-        problem = str(err)
+    except Exception as err:  # TypeError / DeclarationError, or a field of a type nothing expects
+        problem = (
+            str(err) if isinstance(err, (TypeError, DeclarationError)) else f"{type(err).__name__}: {err}"
+        )
     else:
         clash = _clash(found, d)
         if clash is None:
@@ -98,17 +114,22 @@ def _load_plugins(found: dict[str, MetricDeclaration]) -> None:
 
 
 def _load() -> dict[str, MetricDeclaration]:
-    global _loaded
+    global _loaded, _loading
     with _lock:
+        if _loading is not None:  # asked again while loading (this thread): the declarations read so far
+            return {**_loading, **_registered}
         if _loaded is None:
-            found: dict[str, MetricDeclaration] = {}
-            for module in BUILTIN:
-                for obj in _members(importlib.import_module(module).DECLARATIONS):
-                    d = check_declaration(obj)  # ours: a malformed one is a bug, raised
-                    found[d.name] = d
-                    _sources[d.name] = f"built-in ({module})"
-            _load_plugins(found)
-            _loaded = found
+            _loading = {}
+            try:
+                for module in BUILTIN:
+                    for obj in _members(importlib.import_module(module).DECLARATIONS):
+                        d = check_declaration(obj)  # ours: a malformed one is a bug, raised
+                        _loading[d.name] = d
+                        _sources[d.name] = f"built-in ({module})"
+                _load_plugins(_loading)
+                _loaded = _loading
+            finally:
+                _loading = None
         return {**_loaded, **_registered}
 
 
@@ -177,10 +198,17 @@ def register_metric(declaration: MetricDeclaration) -> None:
 
 
 def unregister_metric(name: str) -> None:
-    """Remove a metric :func:`register_metric` added (built-in and plugin metrics stay)."""
+    """Remove a metric :func:`register_metric` added (``-`` and case are ignored, as in :func:`find`).
+
+    Raises:
+        ValueError: no metric of that name was added by ``register_metric`` (built-in and plugin metrics stay).
+    """
+    key = name.strip().lower().replace("-", "_")
     with _lock:
-        if _registered.pop(name, None) is not None:
-            _sources.pop(name, None)
+        if _registered.pop(key, None) is None:
+            where = f"it is {source_of(key)}" if key in _load() else "no metric has that name"
+            raise ValueError(f"unregister_metric: {name!r} was not added by register_metric ({where})")
+        _sources.pop(key, None)
 
 
 def load(declaration: MetricDeclaration) -> type[Any]:

@@ -48,3 +48,10 @@ class ToyNoModelMetric(ToyOverlapMetric):
 
     def __init__(self, threshold: float | None = 0.5) -> None:
         super().__init__(threshold=threshold)
+
+
+class ToyFailingMetric(ToyOverlapMetric):
+    """A user metric whose constructor fails (a key it needs is missing)."""
+
+    def __init__(self, threshold: float | None = 0.5) -> None:
+        raise ValueError("needs API key XYZ")

@@ -17,7 +17,7 @@ from typing import Any
 
 from deepeval.errors import UnsupportedQuestionError
 from deepeval.metrics import registry
-from deepeval.metrics.declaration import resolve
+from deepeval.metrics.declaration import resolve_part
 from deepeval.models.embedded import features, scorers
 from deepeval.models.embedded.kind_spec import Asked, KindSpec, Texts, expected_share, field_text
 from deepeval.models.system_one import kinds as K
@@ -117,7 +117,7 @@ KINDS: dict[str, KindSpec] = {
 
 @functools.lru_cache(maxsize=64)
 def _table(path: str) -> Mapping[str, KindSpec]:
-    table: Mapping[str, KindSpec] = resolve(path)
+    table: Mapping[str, KindSpec] = resolve_part(path, "embedded kinds")
     return table
 
 
