@@ -73,7 +73,7 @@ def _clash(found: dict[str, MetricDeclaration], d: MetricDeclaration) -> str | N
 def _package_names() -> set[str]:
     """The names ``deepeval.metrics`` defines itself (base classes, its modules): no metric may be exported under
     one of them."""
-    package = sys.modules.get("deepeval.metrics")
+    package = sys.modules.get(__package__ or "")  # deepeval.metrics
     return {n for n in vars(package) if not n.startswith("_")} if package is not None else set()
 
 
