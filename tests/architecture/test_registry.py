@@ -4,10 +4,12 @@ folder (``toy_metric/``) works end to end once registered -- measure, evaluate, 
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import sys
 import threading
+import time
 import types
 import warnings
 from collections.abc import Iterator
@@ -27,6 +29,7 @@ from deepeval.judge_eval import tasks
 from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
 from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
 from deepeval.models.embedded import get_embedded_judge
+from deepeval.models.embedded.kind_spec import KindSpec
 from deepeval.models.embedded.question_kinds import spec_for, supported_kinds
 from deepeval.models.system_one import kinds as K
 from deepeval.models.system_one.schema import NoulQuestion
@@ -402,17 +405,15 @@ def test_judge_eval_builds_a_metric_with_only_the_keywords_its_constructor_takes
     assert report["summary"]["errors"] == 0 and report["summary"]["binary"]["accuracy"] == pytest.approx(1.0)
 
 
-def test_a_metric_task_named_like_judge_evals_own_is_left_out(toy: MetricDeclaration) -> None:
-    registry.unregister_metric(toy.name)
-    registry.register_metric(replace(toy, judge_eval=(replace(toy.judge_eval[0], name="fact_stated"),)))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        found = tasks.tasks()
-    assert found["fact_stated"].metric is None and "toy_overlap" not in found
-    assert [str(w.message) for w in caught] == [
-        "deepeval: the judge-eval task 'fact_stated' of metric 'toy_overlap' (register_metric) is judge-eval's own; "
-        "it was left out"
+def test_a_metric_may_not_declare_judge_evals_own_task(monkeypatch: pytest.MonkeyPatch) -> None:
+    own = replace(TOY, judge_eval=(replace(TOY.judge_eval[0], name="fact_stated"),))
+    with pytest.raises(DeclarationError, match="the judge-eval task 'fact_stated' is judge-eval's own"):
+        registry.register_metric(own)
+    assert [m.split(" was not loaded: ")[1] for m in _plugin(monkeypatch, own)] == [
+        "the judge-eval task 'fact_stated' is judge-eval's own"
     ]
+    assert tasks.get_task("fact_stated").metric is None
+    assert {t.name for t in tasks.JUDGE_TASKS} == registry.JUDGE_EVAL_OWN_TASKS
 
 
 REENTRANT_PLUGIN = """
@@ -494,3 +495,141 @@ def test_unregister_metric_normalises_the_name_and_refuses_what_it_did_not_add()
         registry.unregister_metric("answer_relevancy")
     with pytest.raises(ValueError, match="no metric has that name"):
         registry.unregister_metric("toy_overlap")
+
+
+SLOW_PLUGIN = """
+import time
+
+time.sleep(0.5)  # a slow import: another thread asks the registry meanwhile
+from deepeval.metrics import AnswerRelevancyMetric  # noqa: E402
+from deepeval.metrics.registry import get  # noqa: E402
+
+DECLARATIONS = ()
+"""
+
+
+def test_a_slow_plugin_imported_in_one_thread_while_another_reads_the_registry_does_not_hang(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "toy_slow_plugin.py").write_text(SLOW_PLUGIN, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    point = EntryPoint("slow", "toy_slow_plugin:DECLARATIONS", registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(registry, "entry_points", _entry_points(point))
+    monkeypatch.setattr(registry, "_loaded", None)
+    importer = threading.Thread(target=importlib.import_module, args=("toy_slow_plugin",), daemon=True)
+    reader = threading.Thread(target=registry.names, daemon=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        importer.start()
+        time.sleep(0.1)
+        reader.start()
+        importer.join(timeout=60)
+        reader.join(timeout=60)
+    assert not importer.is_alive() and not reader.is_alive(), (
+        "the registry and an import waited for each other"
+    )
+    assert registry.names()[:3] == ("answer_relevancy", "contextual_relevancy", "knowledge_retention")
+
+
+def test_two_threads_cannot_both_register_one_name() -> None:
+    outcomes: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def register() -> None:
+        barrier.wait()
+        try:
+            registry.register_metric(TOY)
+            outcomes.append("added")
+        except DeclarationError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=register) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    registry.unregister_metric(TOY.name)
+    assert sorted(outcomes) == ["added"] + ["refused"] * 7
+
+
+@pytest.mark.parametrize("public_name", ["scoring", "flow", "_engine", "class", "registry"])
+def test_a_metric_may_not_be_exported_under_a_name_of_the_package(public_name: str) -> None:
+    with pytest.raises(
+        DeclarationError, match=f"the class name '{public_name}' is a name of deepeval.metrics"
+    ):
+        registry.register_metric(_variant(name="toy_two", public_name=public_name, judge_eval=()))
+
+
+def test_a_plugin_that_exits_on_import_is_named_and_left_out(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "toy_exit_plugin.py").write_text(
+        'raise SystemExit("plugin needs ~/.foo")\n', encoding="utf-8"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    point = EntryPoint("exits", "toy_exit_plugin:DECLARATIONS", registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(registry, "entry_points", _entry_points(point))
+    monkeypatch.setattr(registry, "_loaded", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert registry.names()[-1] == "memory_precision"
+    assert [str(w.message) for w in caught] == [
+        "deepeval: metric plugin 'exits' (toy_exit_plugin:DECLARATIONS) was not loaded: SystemExit: plugin needs ~/.foo"
+    ]
+
+
+BAD_SCORES = {"yes": "yes", "nan": float("nan"), "above one": 1.5}
+
+
+@pytest.mark.parametrize("label", sorted(BAD_SCORES))
+def test_a_declared_kind_whose_scorer_gives_no_probability_is_an_invalid_output_error(
+    toy: MetricDeclaration, monkeypatch: pytest.MonkeyPatch, label: str
+) -> None:
+    from .toy_metric import embedded
+
+    monkeypatch.setitem(embedded.KINDS, SHARES_WORDS, KindSpec(("input",), lambda a: BAD_SCORES[label]))
+    with pytest.raises(
+        SystemOneError, match=r"the embedded scorer of question kind 'toy_overlap\.shares_words' gave"
+    ) as info:
+        get_embedded_judge().decide({"input": "a"}, {"q": NoulQuestion(instructions="x", kind=SHARES_WORDS)})
+    assert info.value.kind == "invalid_output"
+
+
+def test_an_embedded_kinds_table_of_the_wrong_shape_names_its_path() -> None:
+    wrong = replace(TOY, name="toy_two", public_name="ToyTwo", judge_eval=(), question_kinds=("toy_two.q",),
+                    embedded_kinds=f"{TOY_PACKAGE}.declaration:REQUIRED_PARAMS")  # fmt: skip
+    registry.register_metric(wrong)
+    try:
+        with pytest.raises(
+            MetricLoadError,
+            match=r"embedded kinds '.*:REQUIRED_PARAMS' must map question kinds to KindSpec, not tuple",
+        ):
+            spec_for("toy_two.q")
+    finally:
+        registry.unregister_metric("toy_two")
+
+
+def test_the_default_run_leaves_out_a_plugin_metric_whose_class_cannot_load(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    broken = _variant(name="toy_default", public_name="ToyDefault", cls="no_such_module_xyz:M", judge_eval=(),
+                      cli_default="single_turn")  # fmt: skip
+    _plugin(monkeypatch, broken)
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({"input": "When does the pool open?", "actual_output": "At 7 am."}) + "\n")
+    out = runner.invoke(app, ["evaluate", str(path), "--no-progress"], terminal_width=300)
+    assert "deepeval evaluate: left out of the default metrics: metric 'toy_default': its class" in out.output
+    assert "Answer Relevancy" in out.output and out.exit_code in (0, 1)
+    named = runner.invoke(app, ["evaluate", str(path), "--metric", "toy_default"], terminal_width=300)
+    assert named.exit_code == 2
+
+
+def test_eval_mode_for_a_metric_without_one_is_noted(toy: MetricDeclaration, tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({"input": "red apple", "actual_output": "red apple"}) + "\n")
+    out = runner.invoke(
+        app, ["evaluate", str(path), "--metric", "toy_overlap", "--eval-mode", "llm", "--no-progress"]
+    )
+    assert (
+        out.exit_code == 0 and "--eval-mode does not apply to toy_overlap (it has no eval mode)" in out.output
+    )

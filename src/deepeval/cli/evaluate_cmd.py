@@ -22,6 +22,7 @@ import typer
 from deepeval.cli._echo import echo
 from deepeval.cli.app import app
 from deepeval.metrics import registry
+from deepeval.metrics.declaration import MetricLoadError
 
 
 def _metric_class(spec: str) -> Any:
@@ -56,6 +57,11 @@ def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
     if declared is not None:
         if eval_mode is not None and declared.takes_eval_mode:
             kwargs["eval_mode"] = eval_mode
+        elif eval_mode is not None:
+            echo(
+                f"deepeval evaluate: --eval-mode does not apply to {declared.name} (it has no eval mode)",
+                err=True,
+            )
         cls = registry.load(declared)  # MetricLoadError: exit 2 with its message
     else:
         cls = _metric_class(spec)
@@ -76,7 +82,19 @@ def _default_metrics(cases: list[Any]) -> list[str]:
         "retrieval": any(isinstance(c, LLMTestCase) and c.retrieval_context for c in cases),
         "conversation": any(isinstance(c, ConversationalTestCase) for c in cases),
     }
-    return [d.name for d in registry.declarations() if d.cli_default is not None and fits[d.cli_default]]
+    chosen = []
+    for d in registry.declarations():
+        if d.cli_default is None or not fits[d.cli_default]:
+            continue
+        try:
+            registry.load(d)
+        except (
+            MetricLoadError
+        ) as err:  # not asked for by name: one broken plugin does not stop the default run
+            echo(f"deepeval evaluate: left out of the default metrics: {err}", err=True)
+            continue
+        chosen.append(d.name)
+    return chosen
 
 
 _IGNORE_HINT = "the table above has every row; pass -i (--ignore-errors) to treat errored rows as failures."

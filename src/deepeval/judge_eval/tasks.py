@@ -4,7 +4,6 @@ probes and claim support ask)."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 from deepeval.metrics import registry
 from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration, resolve_part
 
-#: judge-level tasks (not a metric's)
+#: judge-level tasks (not a metric's); their names are reserved in :data:`deepeval.metrics.registry.JUDGE_EVAL_OWN_TASKS`
 JUDGE_TASKS = (
     JudgeEvalTask(
         name="fact_stated",
@@ -57,18 +56,8 @@ class Task:
 
 def tasks() -> dict[str, Task]:
     """Every task by name: the metrics' (registry order), then the judge-level ones."""
-    own = {t.name for t in JUDGE_TASKS}
-    out: dict[str, Task] = {}
-    for name, (task, owner) in registry.judge_eval_tasks().items():
-        if name in own:  # judge-eval's own task keeps its name; the metric's is named and left out
-            warnings.warn(
-                f"deepeval: the judge-eval task {name!r} of metric {owner.name!r} "
-                f"({registry.source_of(owner.name)}) is judge-eval's own; it was left out",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-            continue
-        out[name] = Task(task, owner)
+    # the registry refuses a metric task named like one of JUDGE_TASKS (registry.JUDGE_EVAL_OWN_TASKS)
+    out = {name: Task(task, owner) for name, (task, owner) in registry.judge_eval_tasks().items()}
     out.update({t.name: Task(t, None) for t in JUDGE_TASKS})
     return out
 

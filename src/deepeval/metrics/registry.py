@@ -11,6 +11,8 @@ test's or a notebook's metric). The list is explicit rather than filled by impor
 from __future__ import annotations
 
 import importlib
+import keyword
+import pkgutil
 import sys
 import threading
 import warnings
@@ -35,12 +37,16 @@ BUILTIN = (
 )
 #: installed packages declare metrics under this entry-point group
 ENTRY_POINT_GROUP = "deepeval_metrics"
+#: the judge-eval tasks no metric owns (:data:`deepeval.judge_eval.tasks.JUDGE_TASKS`): no metric may declare them
+JUDGE_EVAL_OWN_TASKS = frozenset({"fact_stated"})
 
-# re-entrant: a plugin's declaration module may import from deepeval.metrics (to subclass a built-in metric),
-# which asks the registry again while it is loading; that nested call sees what is loaded so far
+# Reading the declarations imports plugin modules, which take Python's import locks: it runs without holding
+# _lock (a thread importing a plugin that asks the registry must not wait for a thread that waits for that import).
+# A nested call in the reading thread (a plugin's declaration module importing from deepeval.metrics, to subclass
+# a built-in metric) sees the declarations read so far.
 _lock = threading.RLock()
+_reading = threading.local()
 _loaded: dict[str, MetricDeclaration] | None = None
-_loading: dict[str, MetricDeclaration] | None = None
 _registered: dict[str, MetricDeclaration] = {}
 #: where each declaration came from, for messages: built-in module, entry point, register_metric
 _sources: dict[str, str] = {}
@@ -53,9 +59,11 @@ def _members(obj: object) -> list[object]:
 def _clash(found: dict[str, MetricDeclaration], d: MetricDeclaration) -> str | None:
     """Why ``d`` cannot join ``found`` (a name, exported class name or judge-eval task another declares), else None."""
     tasks = {t.name for t in d.judge_eval}
-    own = _package_names()
-    if d.public_name in own:
+    if d.public_name in _package_names() or d.public_name.startswith("_") or keyword.iskeyword(d.public_name):
         return f"the class name {d.public_name!r} is a name of deepeval.metrics itself"
+    reserved = tasks & JUDGE_EVAL_OWN_TASKS
+    if reserved:
+        return f"the judge-eval task {sorted(reserved)[0]!r} is judge-eval's own"
     for other in found.values():
         where = _sources.get(other.name, "another declaration")
         if other.name == d.name:
@@ -71,10 +79,12 @@ def _clash(found: dict[str, MetricDeclaration], d: MetricDeclaration) -> str | N
 
 
 def _package_names() -> set[str]:
-    """The names ``deepeval.metrics`` defines itself (base classes, its modules): no metric may be exported under
-    one of them."""
+    """The names ``deepeval.metrics`` defines itself (base classes, its modules, imported or not): no metric may be
+    exported under one of them."""
     package = sys.modules.get(__package__ or "")  # deepeval.metrics
-    return {n for n in vars(package) if not n.startswith("_")} if package is not None else set()
+    if package is None:
+        return set()
+    return {*vars(package), *(m.name for m in pkgutil.iter_modules(getattr(package, "__path__", [])))}
 
 
 def _admit(found: dict[str, MetricDeclaration], obj: object, source: str) -> MetricDeclaration | None:
@@ -102,7 +112,7 @@ def _load_plugins(found: dict[str, MetricDeclaration]) -> None:
         source = f"metric plugin {ep.name!r} ({ep.value})"
         try:
             members = _members(ep.load())
-        except Exception as err:  # a broken plugin is named, and the others still load
+        except (Exception, SystemExit) as err:  # a broken plugin is named, and the others still load
             warnings.warn(
                 f"deepeval: {source} was not loaded: {type(err).__name__}: {err}",
                 RuntimeWarning,
@@ -113,24 +123,35 @@ def _load_plugins(found: dict[str, MetricDeclaration]) -> None:
             _admit(found, obj, source)
 
 
+def _read() -> dict[str, MetricDeclaration]:
+    found: dict[str, MetricDeclaration] = {}
+    _reading.found = found
+    try:
+        for module in BUILTIN:
+            for obj in _members(importlib.import_module(module).DECLARATIONS):
+                d = check_declaration(obj)  # ours: a malformed one is a bug, raised
+                found[d.name] = d
+                _sources[d.name] = f"built-in ({module})"
+        _load_plugins(found)
+    finally:
+        _reading.found = None
+    return found
+
+
 def _load() -> dict[str, MetricDeclaration]:
-    global _loaded, _loading
+    global _loaded
+    loaded = _loaded
+    if loaded is None:
+        partial = getattr(_reading, "found", None)
+        if partial is not None:  # asked again while this thread reads them
+            return {**partial, **_registered}
+        found = _read()
+        with _lock:
+            if _loaded is None:  # another thread may have read them meanwhile: the first one stays
+                _loaded = found
+            loaded = _loaded
     with _lock:
-        if _loading is not None:  # asked again while loading (this thread): the declarations read so far
-            return {**_loading, **_registered}
-        if _loaded is None:
-            _loading = {}
-            try:
-                for module in BUILTIN:
-                    for obj in _members(importlib.import_module(module).DECLARATIONS):
-                        d = check_declaration(obj)  # ours: a malformed one is a bug, raised
-                        _loading[d.name] = d
-                        _sources[d.name] = f"built-in ({module})"
-                _load_plugins(_loading)
-                _loaded = _loading
-            finally:
-                _loading = None
-        return {**_loaded, **_registered}
+        return {**loaded, **_registered}
 
 
 def declarations() -> tuple[MetricDeclaration, ...]:
@@ -189,10 +210,11 @@ def register_metric(declaration: MetricDeclaration) -> None:
             already declared.
     """
     d = check_declaration(declaration)
-    clash = _clash(_load(), d)
-    if clash is not None:
-        raise DeclarationError(f"register_metric: {clash}")
-    with _lock:
+    _load()  # read the declarations first (outside the lock: plugins are imported)
+    with _lock:  # check and add in one step: two threads cannot both add one name
+        clash = _clash(_load(), d)
+        if clash is not None:
+            raise DeclarationError(f"register_metric: {clash}")
         _registered[d.name] = d
         _sources[d.name] = "register_metric"
 

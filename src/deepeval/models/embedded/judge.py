@@ -26,6 +26,7 @@ request are asked in request order under one lock, so one conversation's turns r
 from __future__ import annotations
 
 import asyncio
+import numbers
 import sys
 import threading
 import time
@@ -52,6 +53,21 @@ from deepeval.models.system_one.schema import (
 )
 
 __all__ = ["MODEL_NAME", "EmbeddedJudge", "binomial_levels", "get_embedded_judge"]
+
+
+def _probability(value: object, kind: str) -> float:
+    """A scorer's P(yes), checked: a kind declared by a metric package is code we did not write.
+
+    Raises:
+        SystemOneError: (kind ``invalid_output``) the scorer gave something else than a number in [0, 1].
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 <= float(value) <= 1.0:
+        raise SystemOneError(
+            f"the embedded scorer of question kind {kind!r} gave {value!r}, not a probability in [0, 1]",
+            model=MODEL_NAME,
+            kind=ErrorKind.invalid_output,
+        )
+    return float(value)
 
 
 def _fit_levels(dist: list[float], n_levels: int) -> list[float]:
@@ -198,11 +214,13 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
             encoded.fields[qid] = fields
             asked = Asked(kind, fields, memo, MODEL_NAME)
             if isinstance(question, NoulQuestion):
-                encoded.nouls[qid] = spec.probability(asked)
+                encoded.nouls[qid] = _probability(spec.probability(asked), kind)
             elif spec.levels is not None:
                 encoded.scores[qid] = _fit_levels(spec.levels(asked), len(question.levels))
             else:
-                encoded.scores[qid] = binomial_levels(spec.probability(asked), len(question.levels))
+                encoded.scores[qid] = binomial_levels(
+                    _probability(spec.probability(asked), kind), len(question.levels)
+                )
         return encoded
 
     def _reader_questions(

@@ -17,7 +17,7 @@ from typing import Any
 
 from deepeval.errors import UnsupportedQuestionError
 from deepeval.metrics import registry
-from deepeval.metrics.declaration import resolve_part
+from deepeval.metrics.declaration import MetricLoadError, resolve_part
 from deepeval.models.embedded import features, scorers
 from deepeval.models.embedded.kind_spec import Asked, KindSpec, Texts, expected_share, field_text
 from deepeval.models.system_one import kinds as K
@@ -117,7 +117,12 @@ KINDS: dict[str, KindSpec] = {
 
 @functools.lru_cache(maxsize=64)
 def _table(path: str) -> Mapping[str, KindSpec]:
-    table: Mapping[str, KindSpec] = resolve_part(path, "embedded kinds")
+    table = resolve_part(path, "embedded kinds")
+    if not isinstance(table, Mapping) or not all(isinstance(v, KindSpec) for v in table.values()):
+        raise MetricLoadError(
+            f"embedded kinds {path!r} must map question kinds to KindSpec, not {type(table).__name__}"
+            + ("" if not isinstance(table, Mapping) else " values of other types")
+        )
     return table
 
 
