@@ -44,6 +44,33 @@ def test_embedded_notice_does_not_claim_no_judge_when_an_llm_is_configured(tmp_p
     assert "no judge configured" not in notice[0]
 
 
+def test_embedded_notice_says_offline_when_the_settings_judges_are_switched_off(tmp_path: object) -> None:
+    env = {
+        **{
+            k: v for k, v in os.environ.items() if not k.startswith(("DEEPEVAL_", "TYPESAFE_", "LOCAL_MODEL"))
+        },
+        "DEEPEVAL_DISABLE_DOTENV": "1",
+        "DEEPEVAL_OFFLINE": "1",
+        "OPENAI_API_KEY": "sk-test-notice",
+        "TYPESAFE_API_KEY": "ts-test-notice",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        cwd=str(tmp_path),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-600:]
+    notice = [line for line in proc.stderr.splitlines() if "embedded offline judge" in line]
+    assert len(notice) == 1 and notice[0].startswith(
+        "deepeval: offline (DEEPEVAL_OFFLINE=1): using the embedded"
+    )
+    assert "set OPENAI_API_KEY" not in notice[0] and "no judge configured" not in notice[0]
+    assert "sk-test-notice" not in proc.stderr + proc.stdout
+
+
 TEST_FILE = """
 from deepeval import assert_test
 from deepeval.metrics import AnswerRelevancyMetric

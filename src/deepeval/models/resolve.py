@@ -177,14 +177,20 @@ def _notice_text(name: str, reader: str | None = None) -> str:
     try:
         from deepeval.config.eval_mode import llm_configured
 
-        has_llm = llm_configured(get_settings())
+        settings = get_settings()
+        has_llm, offline = llm_configured(settings), settings.get_bool("DEEPEVAL_OFFLINE")
     except Exception:  # unreadable settings: the resolution itself reports them; the notice stays generic
-        has_llm = False
+        has_llm, offline = False, False
     how = (
         f"with the local reader {reader} where its encoder is unsure (DEEPEVAL_READER=off: encoder only)"
         if reader is not None
         else "encoder only; unsure answers are marked unsure"
     )
+    if offline:  # quickstart --offline: judges from the settings are switched off, not missing
+        return (
+            f"deepeval: offline (DEEPEVAL_OFFLINE=1): using the embedded offline judge {name} ({how}; low "
+            "fidelity); the judges the settings configure are not used"
+        )
     if has_llm:
         return (
             f"deepeval: no System One judge configured; using the embedded offline judge {name} ({how}) for System "
