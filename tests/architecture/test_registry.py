@@ -434,14 +434,20 @@ DECLARATIONS = (
 """
 
 
+def _plugin_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, module: str, source: str) -> None:
+    """A plugin module written to ``tmp_path`` and declared by entry point ``module:DECLARATIONS``; the registry
+    is read afresh."""
+    (tmp_path / f"{module}.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    point = EntryPoint(module, f"{module}:DECLARATIONS", registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(registry, "entry_points", _entry_points(point))
+    monkeypatch.setattr(registry, "_loaded", None)
+
+
 def test_a_plugin_that_imports_a_built_in_metric_while_the_registry_loads_does_not_hang(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    (tmp_path / "toy_reentrant_plugin.py").write_text(REENTRANT_PLUGIN, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    point = EntryPoint("strict", "toy_reentrant_plugin:DECLARATIONS", registry.ENTRY_POINT_GROUP)
-    monkeypatch.setattr(registry, "entry_points", _entry_points(point))
-    monkeypatch.setattr(registry, "_loaded", None)
+    _plugin_file(monkeypatch, tmp_path, "toy_reentrant_plugin", REENTRANT_PLUGIN)
     found: list[tuple[str, ...]] = []
     worker = threading.Thread(target=lambda: found.append(registry.names()), daemon=True)
     worker.start()
@@ -511,11 +517,7 @@ DECLARATIONS = ()
 def test_a_slow_plugin_imported_in_one_thread_while_another_reads_the_registry_does_not_hang(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    (tmp_path / "toy_slow_plugin.py").write_text(SLOW_PLUGIN, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    point = EntryPoint("slow", "toy_slow_plugin:DECLARATIONS", registry.ENTRY_POINT_GROUP)
-    monkeypatch.setattr(registry, "entry_points", _entry_points(point))
-    monkeypatch.setattr(registry, "_loaded", None)
+    _plugin_file(monkeypatch, tmp_path, "toy_slow_plugin", SLOW_PLUGIN)
     importer = threading.Thread(target=importlib.import_module, args=("toy_slow_plugin",), daemon=True)
     reader = threading.Thread(target=registry.names, daemon=True)
     with warnings.catch_warnings():
@@ -563,18 +565,12 @@ def test_a_metric_may_not_be_exported_under_a_name_of_the_package(public_name: s
 def test_a_plugin_that_exits_on_import_is_named_and_left_out(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    (tmp_path / "toy_exit_plugin.py").write_text(
-        'raise SystemExit("plugin needs ~/.foo")\n', encoding="utf-8"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    point = EntryPoint("exits", "toy_exit_plugin:DECLARATIONS", registry.ENTRY_POINT_GROUP)
-    monkeypatch.setattr(registry, "entry_points", _entry_points(point))
-    monkeypatch.setattr(registry, "_loaded", None)
+    _plugin_file(monkeypatch, tmp_path, "toy_exit_plugin", 'raise SystemExit("plugin needs ~/.foo")\n')
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert registry.names()[-1] == "memory_precision"
     assert [str(w.message) for w in caught] == [
-        "deepeval: metric plugin 'exits' (toy_exit_plugin:DECLARATIONS) was not loaded: SystemExit: plugin needs ~/.foo"
+        "deepeval: metric plugin 'toy_exit_plugin' (toy_exit_plugin:DECLARATIONS) was not loaded: SystemExit: plugin needs ~/.foo"
     ]
 
 

@@ -20,14 +20,14 @@ print(m.evaluation_model)
 """
 
 
-def test_embedded_notice_does_not_claim_no_judge_when_an_llm_is_configured(tmp_path: object) -> None:
+def _measure_in_a_subprocess(tmp_path: object, **env_vars: str) -> subprocess.CompletedProcess[str]:
+    """SCRIPT in a fresh interpreter with no settings but ``env_vars`` (and no dotenv files)."""
     env = {
         **{
             k: v for k, v in os.environ.items() if not k.startswith(("DEEPEVAL_", "TYPESAFE_", "LOCAL_MODEL"))
         },
         "DEEPEVAL_DISABLE_DOTENV": "1",
-        "OPENAI_API_KEY": "sk-test-notice",
-        "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+        **env_vars,
     }
     proc = subprocess.run(
         [sys.executable, "-c", SCRIPT],
@@ -38,6 +38,13 @@ def test_embedded_notice_does_not_claim_no_judge_when_an_llm_is_configured(tmp_p
         timeout=120,
     )
     assert proc.returncode == 0, proc.stderr[-600:]
+    return proc
+
+
+def test_embedded_notice_does_not_claim_no_judge_when_an_llm_is_configured(tmp_path: object) -> None:
+    proc = _measure_in_a_subprocess(
+        tmp_path, OPENAI_API_KEY="sk-test-notice", OPENAI_BASE_URL="http://127.0.0.1:9/v1"
+    )
     assert "embedded" in proc.stdout  # the embedded judge did run
     notice = [line for line in proc.stderr.splitlines() if "embedded offline judge" in line]
     assert len(notice) == 1
@@ -45,24 +52,9 @@ def test_embedded_notice_does_not_claim_no_judge_when_an_llm_is_configured(tmp_p
 
 
 def test_embedded_notice_says_offline_when_the_settings_judges_are_switched_off(tmp_path: object) -> None:
-    env = {
-        **{
-            k: v for k, v in os.environ.items() if not k.startswith(("DEEPEVAL_", "TYPESAFE_", "LOCAL_MODEL"))
-        },
-        "DEEPEVAL_DISABLE_DOTENV": "1",
-        "DEEPEVAL_OFFLINE": "1",
-        "OPENAI_API_KEY": "sk-test-notice",
-        "TYPESAFE_API_KEY": "ts-test-notice",
-    }
-    proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        cwd=str(tmp_path),
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    proc = _measure_in_a_subprocess(
+        tmp_path, DEEPEVAL_OFFLINE="1", OPENAI_API_KEY="sk-test-notice", TYPESAFE_API_KEY="ts-test-notice"
     )
-    assert proc.returncode == 0, proc.stderr[-600:]
     notice = [line for line in proc.stderr.splitlines() if "embedded offline judge" in line]
     assert len(notice) == 1 and notice[0].startswith(
         "deepeval: offline (DEEPEVAL_OFFLINE=1): using the embedded"
