@@ -43,6 +43,12 @@ runner = CliRunner()
 DECLARED = registry.declarations()
 
 
+@pytest.fixture(autouse=True)
+def _in_a_scratch_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """evaluate() keeps runs (.deepeval/) and the CLI a cache in the working folder: a scratch one, not the repo."""
+    monkeypatch.chdir(tmp_path)
+
+
 def test_the_registry_declares_the_five_metrics_in_order() -> None:
     assert registry.names() == (
         "answer_relevancy",
@@ -74,6 +80,9 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
     cls()  # `deepeval evaluate --metric NAME` constructs it with no argument
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
+    # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode), and every
+    # metric has a labelled-set task to measure its judge on
+    assert bool(d.question_kinds) is (d.embedded_kinds is not None) and d.judge_eval
     if d.embedded_kinds is not None:
         table = resolve(d.embedded_kinds)
         assert set(table) == set(d.question_kinds)
@@ -84,6 +93,17 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
         assert callable(resolve(task.check)) and inspect.iscoroutinefunction(resolve(task.runner))
         assert task.judge in ("metric", "memory", "system_one") and task.baseline
         assert tasks.get_task(task.name).metric is d
+
+
+def test_a_metric_package_listed_in_builtin_is_declared_with_no_other_edit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The in-project way to add a metric: its folder plus one line in BUILTIN."""
+    monkeypatch.setattr(registry, "BUILTIN", (*registry.BUILTIN, f"{TOY_PACKAGE}.declaration"))
+    monkeypatch.setattr(registry, "_loaded", None)
+    assert registry.names()[-1] == "toy_overlap" and registry.source_of("toy_overlap").startswith("built-in")
+    assert deepeval.metrics.ToyOverlapMetric().measure(CASE) == pytest.approx(2 / 3)  # type: ignore[attr-defined]
+    assert tasks.get_task("toy_overlap").metric is registry.get("toy_overlap")
 
 
 def test_names_kinds_and_tasks_are_unique_across_the_registry() -> None:
