@@ -119,7 +119,7 @@ def collect(metric: str, reader: Any, limit: int | None) -> list[dict[str, Any]]
     fit reads units only)."""
     from deepeval.judge_eval import runners
 
-    runners._Judging.item_score = _no_item_score  # type: ignore[method-assign]
+    runners.Judging.item_score = _no_item_score  # type: ignore[method-assign]
     out: list[dict[str, Any]] = []
     for path in dev_files(metric):
         items = load_items(path, metric)[:limit]

@@ -4,7 +4,8 @@ The graph is read from the sources with ``ast``: an edge for every ``import`` / 
 inside functions and methods, relative ones resolved), to the module named (``from pkg import mod`` names
 ``pkg.mod`` when that is a module) -- except imports under ``if TYPE_CHECKING:``, which never run -- and an edge for
 every string literal that names one of our modules in a module that calls ``importlib.import_module`` (the lazy
-registries of ``deepeval.metrics``, ``deepeval.models``, the CLI's sub-commands). The implicit import of a
+registries of ``deepeval.metrics``, ``deepeval.models``, the CLI's sub-commands), and for every
+``"package.module:attribute"`` string anywhere (the paths a metric declaration names, which the registry imports). The implicit import of a
 module's parent packages is not an edge (every module would then sit in a cycle through ``deepeval/__init__``).
 A cycle is a strongly connected component of two or more modules.
 """
@@ -12,12 +13,14 @@ A cycle is a strongly connected component of two or more modules.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
 import deepeval
 
 SRC = Path(deepeval.__file__).resolve().parent
+_PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 
 
 def _module_names(root: Path) -> dict[str, Path]:
@@ -74,6 +77,11 @@ def _imports(name: str, path: Path, modules: Iterable[str]) -> dict[str, int]:
                     out.setdefault(full, node.lineno)
                 elif target in known:
                     out.setdefault(target, node.lineno)
+    for node in ast.walk(tree):  # "package.module:attribute": a path the metric registry resolves (an import)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and _PATH.fullmatch(node.value):
+            module = node.value.partition(":")[0]
+            if module in known:
+                out.setdefault(module, node.lineno)
     if "import_module" in source:
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in known:

@@ -37,7 +37,7 @@ from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 
 from .toy_metric.declaration import DECLARATION as TOY
 from .toy_metric.declaration import PACKAGE as TOY_PACKAGE
-from .toy_metric.declaration import SHARES_WORDS
+from .toy_metric.names import SHARES_WORDS
 
 runner = CliRunner()
 DECLARED = registry.declarations()

@@ -15,7 +15,7 @@ from deepeval.memory.artifact import MemoryArtifact
 from deepeval.memory.judges import EmbeddedMemoryJudge
 from deepeval.memory.retrieval import NOT_IN_MEMORY
 from deepeval.metrics import AnswerRelevancyMetric, KnowledgeRetentionMetric
-from deepeval.metrics.answer_relevancy import declaration as AR
+from deepeval.metrics.answer_relevancy import names as AR
 from deepeval.models.embedded import cascade
 from deepeval.models.embedded.judge import EmbeddedJudge
 from deepeval.models.embedded.reader import (

@@ -10,9 +10,9 @@ import types
 import pytest
 
 from deepeval.errors import SystemOneError, UnsupportedQuestionError
-from deepeval.metrics.answer_relevancy import declaration as AR
-from deepeval.metrics.contextual_relevancy import declaration as CR
-from deepeval.metrics.knowledge_retention import declaration as KR
+from deepeval.metrics.answer_relevancy import names as AR
+from deepeval.metrics.contextual_relevancy import names as CR
+from deepeval.metrics.knowledge_retention import names as KR
 from deepeval.models import DeepEvalBaseSystemOneModel
 from deepeval.models.embedded import EmbeddedJudge, get_embedded_judge
 from deepeval.models.system_one import kinds as K

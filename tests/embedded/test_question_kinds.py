@@ -7,7 +7,7 @@ import pytest
 
 from deepeval.errors import SystemOneError
 from deepeval.metrics import registry
-from deepeval.metrics.contextual_relevancy.declaration import RELEVANT_SHARE as CR_RELEVANT_SHARE
+from deepeval.metrics.contextual_relevancy.names import RELEVANT_SHARE as CR_RELEVANT_SHARE
 from deepeval.models.embedded import get_embedded_judge
 from deepeval.models.embedded.question_kinds import KINDS, spec_for, supported_kinds
 from deepeval.models.system_one import kinds as K

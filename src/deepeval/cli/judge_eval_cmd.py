@@ -39,7 +39,7 @@ def judge_eval_cmd(
     from deepeval.errors import DeepEvalError
     from deepeval.judge_eval import report
     from deepeval.judge_eval.runners import a_run
-    from deepeval.judge_eval.schema import load_items
+    from deepeval.judge_eval.tasks import load_items
 
     if metric not in tasks.names():
         echo(

@@ -7,8 +7,8 @@ a trivial baseline and latency; :mod:`deepeval.judge_eval.report` renders them.
 
 from deepeval.judge_eval.report import render_text, summarize, to_html, to_json
 from deepeval.judge_eval.runners import Run, Unit, a_run
-from deepeval.judge_eval.schema import JudgeSetError, load_items
-from deepeval.judge_eval.tasks import names
+from deepeval.judge_eval.schema import JudgeSetError
+from deepeval.judge_eval.tasks import load_items, names
 
 __all__ = [
     "JudgeSetError",

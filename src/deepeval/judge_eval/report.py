@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from deepeval.judge_eval import stats
-from deepeval.judge_eval.runners import Run, Unit
 from deepeval.judge_eval.tasks import get_task
+from deepeval.judge_eval.units import Run, Unit
 
 #: an item score counts as right when within this distance of the gold share
 BAND = 0.15

@@ -6,6 +6,7 @@ the line and the field.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -163,19 +164,20 @@ def check_fact(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
     ln.tags(obj, "tags")
 
 
-def load_items(path: str | Path, metric: str, limit: int | None = None) -> list[Item]:
-    """The items of a labelled set for the judge-eval task ``metric`` (at most ``limit``; blank lines skipped;
-    the task's ``check`` validates each item).
+def read_items(
+    path: str | Path,
+    metric: str,
+    check: Callable[[Line, dict[str, Any], JudgeEvalTask], None],
+    task: JudgeEvalTask,
+    limit: int | None = None,
+) -> list[Item]:
+    """The items of a labelled set of the judge-eval task ``task`` (named ``metric``; at most ``limit``; blank
+    lines skipped), each validated by ``check`` (:func:`deepeval.judge_eval.tasks.load_items` finds both).
 
     Raises:
         JudgeSetError: the file cannot be read, is empty, or a line is not a valid item of ``metric`` (bad JSON, a
-            missing or mistyped field, another ``kind``, a duplicate ``id``).
-        ValueError: ``metric`` is not a judge-eval task (:func:`deepeval.judge_eval.tasks.names`).
+            missing or mistyped field, another ``kind``, a duplicate ``id``, or ``check`` failed otherwise).
     """
-    from deepeval.judge_eval.tasks import get_task
-
-    task = get_task(metric)
-    check = task.check_function()
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -200,7 +202,7 @@ def load_items(path: str | Path, metric: str, limit: int | None = None) -> list[
         if obj.get("kind") != metric:
             raise ln.fail("kind", f"must be {metric!r} (the --metric given); got {obj.get('kind')!r}")
         try:
-            check(ln, obj, task.declared)
+            check(ln, obj, task)
         except JudgeSetError:
             raise
         except Exception as err:  # a task's own check that failed otherwise: still file, line and the cause

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from deepeval.judge_eval.schema import Item, read_items
 from deepeval.metrics import registry
 from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration, resolve_part
 
@@ -17,7 +19,7 @@ JUDGE_TASKS = (
         name="fact_stated",
         labels=("stated", "not_stated", "contradicted"),
         check="deepeval.judge_eval.schema:check_fact",
-        runner="deepeval.judge_eval.runners:fact_stated_item",
+        runner="deepeval.judge_eval.fact_stated:fact_stated_item",
         baseline="word overlap",
         judge="system_one",
     ),
@@ -76,3 +78,17 @@ def get_task(name: str) -> Task:
     if found is None:
         raise ValueError(f"unknown metric {name!r}; one of {', '.join(names())}")
     return found
+
+
+def load_items(path: str | Path, metric: str, limit: int | None = None) -> list[Item]:
+    """The items of a labelled set for the judge-eval task ``metric`` (at most ``limit``; blank lines skipped;
+    the task's ``check`` validates each item).
+
+    Raises:
+        JudgeSetError: the file cannot be read, is empty, or a line is not a valid item of ``metric`` (bad JSON, a
+            missing or mistyped field, another ``kind``, a duplicate ``id``).
+        ValueError: ``metric`` is not a judge-eval task (:func:`names`).
+        MetricLoadError: the task's check cannot be imported.
+    """
+    task = get_task(metric)
+    return read_items(path, metric, task.check_function(), task.declared, limit)

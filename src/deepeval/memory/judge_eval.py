@@ -5,11 +5,15 @@ grader) grades each labelled answer 1-5 / verifies each labelled claim against i
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from deepeval.judge_eval import baselines
-from deepeval.judge_eval.runners import ItemScore, Judging, Unit, error_text
 from deepeval.judge_eval.schema import Item
+from deepeval.judge_eval.units import ItemScore, Unit, error_text
 from deepeval.memory.artifact import MemoryArtifact
+
+if TYPE_CHECKING:
+    from deepeval.judge_eval.runners import Judging
 
 
 async def grade_item(j: Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:

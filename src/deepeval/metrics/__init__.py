@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from deepeval.metrics import embedded_kinds as _embedded_kinds  # noqa: F401  (tells the embedded judge)
 from deepeval.metrics import registry
 from deepeval.metrics.base_metric import BaseConversationalMetric as BaseConversationalMetric
 from deepeval.metrics.base_metric import BaseMetric as BaseMetric

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration
 
+from .names import REQUIRED_PARAMS, SHARES_WORDS
+
 PACKAGE = __name__.rpartition(".")[0]
-#: the toy's own System One question kind, answered by the embedded judge through ``embedded.KINDS``
-SHARES_WORDS = "toy_overlap.shares_words"
-REQUIRED_PARAMS = ("input", "actual_output")
 
 DECLARATION = MetricDeclaration(
     name="toy_overlap",

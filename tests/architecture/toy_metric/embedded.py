@@ -6,7 +6,7 @@ import re
 
 from deepeval.models.embedded.kind_spec import Asked, KindSpec
 
-from .declaration import SHARES_WORDS
+from .names import SHARES_WORDS
 
 
 def _words(text: str) -> set[str]:

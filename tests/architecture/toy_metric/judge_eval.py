@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from deepeval.judge_eval.runners import ItemScore, Judging, Unit, error_text
 from deepeval.judge_eval.schema import Item, Line
+from deepeval.judge_eval.units import ItemScore, Unit, error_text
 from deepeval.metrics.declaration import JudgeEvalTask
 from deepeval.test_case import LLMTestCase
+
+if TYPE_CHECKING:
+    from deepeval.judge_eval.runners import Judging
 
 
 def check_item(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:

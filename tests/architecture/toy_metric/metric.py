@@ -10,7 +10,7 @@ from deepeval.metrics import BaseMetric
 from deepeval.models.embedded import get_embedded_judge
 from deepeval.models.system_one.schema import NoulQuestion
 
-from .declaration import REQUIRED_PARAMS, SHARES_WORDS
+from .names import REQUIRED_PARAMS, SHARES_WORDS
 
 
 class ToyOverlapMetric(BaseMetric):

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
+from deepeval.metrics.answer_relevancy.names import (
+    ADDRESSES_INPUT,
+    ALL_RELEVANT,
+    RELEVANT_SHARE,
+    REQUIRED_PARAMS,
+)
 from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration
-
-#: whole-metric System One kinds (system_one mode): noul weight 2, noul weight 1, a 4-level share
-ALL_RELEVANT = "answer_relevancy.all_relevant"
-ADDRESSES_INPUT = "answer_relevancy.addresses_input"
-RELEVANT_SHARE = "answer_relevancy.relevant_share"
-
-#: the test-case fields a measure needs (checked by the metric, listed by the declaration)
-REQUIRED_PARAMS = ("input", "actual_output")
 
 DECLARATIONS = (
     MetricDeclaration(

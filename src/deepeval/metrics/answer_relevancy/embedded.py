@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deepeval.metrics.answer_relevancy.declaration import ADDRESSES_INPUT, ALL_RELEVANT, RELEVANT_SHARE
+from deepeval.metrics.answer_relevancy.names import ADDRESSES_INPUT, ALL_RELEVANT, RELEVANT_SHARE
 from deepeval.models.embedded import composite, features, scorers
 from deepeval.models.embedded.kind_spec import Asked, KindSpec, Texts, field_text, mean
 

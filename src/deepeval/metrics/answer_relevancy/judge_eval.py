@@ -4,9 +4,14 @@ plus the metric's own score of the answer against the gold share of relevant sta
 
 from __future__ import annotations
 
-from deepeval.judge_eval.runners import ItemScore, Judging, Unit, decide_units, item_score, relevancy_unit
+from typing import TYPE_CHECKING
+
 from deepeval.judge_eval.schema import Item
+from deepeval.judge_eval.units import ItemScore, Unit, decide_units, item_score, relevancy_unit
 from deepeval.test_case import LLMTestCase
+
+if TYPE_CHECKING:
+    from deepeval.judge_eval.runners import Judging
 
 
 async def run_item(j: Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:

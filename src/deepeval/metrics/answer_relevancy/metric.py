@@ -30,7 +30,7 @@ from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import takes
 from deepeval.metrics._engine.verdicts import ternary_from_probability
-from deepeval.metrics.answer_relevancy.declaration import REQUIRED_PARAMS
+from deepeval.metrics.answer_relevancy.names import REQUIRED_PARAMS
 from deepeval.metrics.answer_relevancy.prompts import AnswerRelevancyTemplate
 from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
 from deepeval.metrics.answer_relevancy.schema import AnswerRelevancyScoreReason, Verdicts

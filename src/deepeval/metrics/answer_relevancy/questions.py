@@ -10,7 +10,7 @@ judges and never go over the wire."""
 from __future__ import annotations
 
 from deepeval.metrics._engine.system_one import WeightedQuestion
-from deepeval.metrics.answer_relevancy import declaration
+from deepeval.metrics.answer_relevancy import names
 from deepeval.metrics.delimit import quote
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
@@ -54,7 +54,7 @@ class AnswerRelevancyQuestions:
                 2.0,
                 NoulQuestion(
                     instructions="Is every statement in `actual_output` relevant to `input`?",
-                    kind=declaration.ALL_RELEVANT,
+                    kind=names.ALL_RELEVANT,
                     data=data,
                 ),
                 "every statement in the output is relevant to the input",
@@ -64,7 +64,7 @@ class AnswerRelevancyQuestions:
                 1.0,
                 NoulQuestion(
                     instructions="Does `actual_output` directly address what `input` asks?",
-                    kind=declaration.ADDRESSES_INPUT,
+                    kind=names.ADDRESSES_INPUT,
                     data=data,
                 ),
                 "the output directly addresses what the input asks",
@@ -75,7 +75,7 @@ class AnswerRelevancyQuestions:
                 ScoreQuestion(
                     instructions="How much of `actual_output` is relevant to `input`?",
                     levels=list(RELEVANT_SHARE_LEVELS),
-                    kind=declaration.RELEVANT_SHARE,
+                    kind=names.RELEVANT_SHARE,
                     data=data,
                 ),
                 "how much of the output is relevant",

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
+from deepeval.metrics.contextual_relevancy.names import (
+    ALL_RELEVANT,
+    EVERY_NODE_RELEVANT,
+    RELEVANT_SHARE,
+    REQUIRED_PARAMS,
+)
 from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration
-
-#: whole-metric System One kinds (system_one mode): noul weight 2, noul weight 1, a 4-level share
-ALL_RELEVANT = "contextual_relevancy.all_relevant"
-EVERY_NODE_RELEVANT = "contextual_relevancy.every_node_relevant"
-RELEVANT_SHARE = "contextual_relevancy.relevant_share"
-
-#: the test-case fields a measure needs (checked by the metric, listed by the declaration)
-REQUIRED_PARAMS = ("input", "actual_output", "retrieval_context")
 
 DECLARATIONS = (
     MetricDeclaration(

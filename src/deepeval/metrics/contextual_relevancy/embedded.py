@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deepeval.metrics.contextual_relevancy.declaration import (
+from deepeval.metrics.contextual_relevancy.names import (
     ALL_RELEVANT,
     EVERY_NODE_RELEVANT,
     RELEVANT_SHARE,

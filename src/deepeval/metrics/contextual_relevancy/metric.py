@@ -48,7 +48,7 @@ from deepeval.metrics._engine.schemas import non_blank_statements
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.verdicts import binary_from_probability
-from deepeval.metrics.contextual_relevancy.declaration import REQUIRED_PARAMS
+from deepeval.metrics.contextual_relevancy.names import REQUIRED_PARAMS
 from deepeval.metrics.contextual_relevancy.prompts import ContextualRelevancyTemplate
 from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
 from deepeval.metrics.contextual_relevancy.schema import (

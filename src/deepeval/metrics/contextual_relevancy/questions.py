@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from deepeval.metrics._engine.system_one import WeightedQuestion
-from deepeval.metrics.contextual_relevancy import declaration
+from deepeval.metrics.contextual_relevancy import names
 from deepeval.metrics.delimit import quote
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
@@ -60,7 +60,7 @@ class ContextualRelevancyQuestions:
                 2.0,
                 NoulQuestion(
                     instructions="Is every statement in `retrieval_context` relevant to the search `input`?",
-                    kind=declaration.ALL_RELEVANT,
+                    kind=names.ALL_RELEVANT,
                     data=data,
                 ),
                 "every statement in the retrieval context is relevant to the input",
@@ -70,7 +70,7 @@ class ContextualRelevancyQuestions:
                 1.0,
                 NoulQuestion(
                     instructions="Does every document in `retrieval_context` hold something relevant to `input`?",
-                    kind=declaration.EVERY_NODE_RELEVANT,
+                    kind=names.EVERY_NODE_RELEVANT,
                     data=data,
                 ),
                 "every context node holds at least one relevant statement",
@@ -81,7 +81,7 @@ class ContextualRelevancyQuestions:
                 ScoreQuestion(
                     instructions="How much of `retrieval_context` is relevant to the search `input`?",
                     levels=list(RELEVANT_SHARE_LEVELS),
-                    kind=declaration.RELEVANT_SHARE,
+                    kind=names.RELEVANT_SHARE,
                     data=data,
                 ),
                 "how much of the retrieval context is relevant",

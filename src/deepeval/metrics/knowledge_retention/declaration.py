@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration
-
-#: whole-metric System One kinds (system_one mode): noul weight 2, noul weight 1, a 4-level retention level
-#: (forgets most / several / one minor / none)
-NO_FORGETTING = "knowledge_retention.no_forgetting"
-NO_REASKING = "knowledge_retention.no_reasking"
-RETENTION_LEVEL = "knowledge_retention.retention_level"
+from deepeval.metrics.knowledge_retention.names import (
+    NO_FORGETTING,
+    NO_REASKING,
+    REQUIRED_PARAMS,
+    RETENTION_LEVEL,
+)
 
 DECLARATIONS = (
     MetricDeclaration(
@@ -16,7 +16,7 @@ DECLARATIONS = (
         public_name="KnowledgeRetentionMetric",
         cls="deepeval.metrics.knowledge_retention.metric:KnowledgeRetentionMetric",
         conversational=True,
-        required_params=("turns",),
+        required_params=REQUIRED_PARAMS,
         question_kinds=(NO_FORGETTING, NO_REASKING, RETENTION_LEVEL),
         embedded_kinds="deepeval.metrics.knowledge_retention.embedded:KINDS",
         takes_eval_mode=True,

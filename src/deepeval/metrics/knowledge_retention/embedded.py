@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deepeval.metrics.knowledge_retention.declaration import NO_FORGETTING, NO_REASKING, RETENTION_LEVEL
+from deepeval.metrics.knowledge_retention.names import NO_FORGETTING, NO_REASKING, RETENTION_LEVEL
 from deepeval.models.embedded import composite, features, scorers
 from deepeval.models.embedded.kind_spec import Asked, KindSpec
 

@@ -4,9 +4,14 @@ every labelled assistant turn (a labelled turn the metric does not check, with n
 
 from __future__ import annotations
 
-from deepeval.judge_eval.runners import ItemScore, Judging, Unit, item_score, take, timed
+from typing import TYPE_CHECKING
+
 from deepeval.judge_eval.schema import Item
+from deepeval.judge_eval.units import ItemScore, Unit, item_score, take, timed
 from deepeval.test_case import ConversationalTestCase, Turn
+
+if TYPE_CHECKING:
+    from deepeval.judge_eval.runners import Judging
 
 
 async def run_item(j: Judging, item: Item) -> tuple[list[Unit], ItemScore | None]:
@@ -31,7 +36,7 @@ async def run_item(j: Judging, item: Item) -> tuple[list[Unit], ItemScore | None
             if dec is None:
                 u.p, u.verdict, u.note = 0.0, "keeps", "not checked: no fact known before this turn"
             else:
-                take(u, j.task, dec)
+                take(u, j.task.declared.labels, dec)
 
     await timed(units, judge)
     case = ConversationalTestCase(turns=turns)

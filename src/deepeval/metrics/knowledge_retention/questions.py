@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics.delimit import STATE_NOTE, quote, quote_list
-from deepeval.metrics.knowledge_retention import declaration
+from deepeval.metrics.knowledge_retention import names
 from deepeval.metrics.knowledge_retention.prompts import CORRECTIONS_RULE
 from deepeval.models.system_one import kinds
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
@@ -98,7 +98,7 @@ class KnowledgeRetentionQuestions:
                 NoulQuestion(
                     instructions="In `turns`, does every assistant turn stay consistent with the facts the user stated "
                     "earlier (a correction replaces the old fact)?",
-                    kind=declaration.NO_FORGETTING,
+                    kind=names.NO_FORGETTING,
                     data=data,
                 ),
                 "no assistant turn forgets or contradicts a fact the user stated earlier",
@@ -109,7 +109,7 @@ class KnowledgeRetentionQuestions:
                 NoulQuestion(
                     instructions="In `turns`, does the assistant never re-ask for information the user already gave "
                     "(clarifying or confirming is fine)?",
-                    kind=declaration.NO_REASKING,
+                    kind=names.NO_REASKING,
                     data=data,
                 ),
                 "no assistant turn asks again for information the user already gave",
@@ -120,7 +120,7 @@ class KnowledgeRetentionQuestions:
                 ScoreQuestion(
                     instructions="In `turns`, how well does the assistant keep the user's facts?",
                     levels=list(RETENTION_LEVELS),
-                    kind=declaration.RETENTION_LEVEL,
+                    kind=names.RETENTION_LEVEL,
                     data=data,
                 ),
                 "how well the assistant keeps the user's facts",

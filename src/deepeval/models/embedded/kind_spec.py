@@ -1,14 +1,15 @@
 """The shape of one embedded-judge question kind (:class:`KindSpec`) and what its scorer sees (:class:`Asked`).
 
 The shared decision kinds are listed in :data:`deepeval.models.embedded.question_kinds.KINDS`; a metric's own
-whole-metric kinds are listed in its folder (``deepeval/metrics/<name>/embedded.py``) and reach the judge through
-the metric registry. Both are written with these types.
+whole-metric kinds are listed in its folder (``deepeval/metrics/<name>/embedded.py``). The metric layer, above this
+one, tells the judge about them with :func:`use_metric_kinds` (:mod:`deepeval.metrics.embedded_kinds` does, when
+``deepeval.metrics`` is imported), so this package never imports the metrics.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,3 +98,27 @@ def field_text(fields: dict[str, Any], name: str) -> str:
     """The field ``name`` when it is a string, else ``""`` (a missing field adds nothing; its scorer reports it)."""
     value = fields.get(name)
     return value if isinstance(value, str) else ""
+
+
+def _no_metric_kind(kind: str) -> KindSpec | None:
+    return None
+
+
+#: the metric layer's answers: a kind's spec (None: no declared metric has it) and every declared metric kind
+_metric_kind: Callable[[str], KindSpec | None] = _no_metric_kind
+_metric_kind_names: Callable[[], Iterable[str]] = tuple
+
+
+def use_metric_kinds(lookup: Callable[[str], KindSpec | None], names: Callable[[], Iterable[str]]) -> None:
+    """Where the embedded judge finds the declared metrics' own kinds (set by :mod:`deepeval.metrics.embedded_kinds`)."""
+    global _metric_kind, _metric_kind_names
+    _metric_kind, _metric_kind_names = lookup, names
+
+
+def metric_kind(kind: str) -> KindSpec | None:
+    """A declared metric's own kind, as :func:`use_metric_kinds` was told."""
+    return _metric_kind(kind)
+
+
+def metric_kind_names() -> frozenset[str]:
+    return frozenset(_metric_kind_names())

@@ -4,22 +4,27 @@ Each :class:`~deepeval.models.embedded.kind_spec.KindSpec` says which fields a q
 (``{**state, **question.data}``), which texts its scorer will encode (so that
 :func:`deepeval.models.embedded.judge._prefetch` can batch them), how it gives P(yes), and, for kinds with their own
 level scale, the level distribution of a score question. :data:`KINDS` holds the shared decision kinds (named in
-:mod:`deepeval.models.system_one.kinds`); a metric's own whole-metric kinds live in its folder and are found through
-the metric registry (:func:`spec_for`). The judge (:mod:`deepeval.models.embedded.judge`) looks a kind up with
+:mod:`deepeval.models.system_one.kinds`); a metric's own whole-metric kinds live in its folder and reach
+:func:`spec_for` through :func:`~deepeval.models.embedded.kind_spec.use_metric_kinds`. The judge (:mod:`deepeval.models.embedded.judge`) looks a kind up with
 :func:`spec_for`, checks the fields and shapes the answer.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from deepeval.errors import UnsupportedQuestionError
-from deepeval.metrics import registry
-from deepeval.metrics.declaration import MetricLoadError, resolve_part
 from deepeval.models.embedded import features, scorers
-from deepeval.models.embedded.kind_spec import Asked, KindSpec, Texts, expected_share, field_text
+from deepeval.models.embedded.kind_spec import (
+    Asked,
+    KindSpec,
+    Texts,
+    expected_share,
+    field_text,
+    metric_kind,
+    metric_kind_names,
+)
 from deepeval.models.system_one import kinds as K
 
 
@@ -115,33 +120,12 @@ KINDS: dict[str, KindSpec] = {
 }
 
 
-@functools.lru_cache(maxsize=64)
-def _table(path: str) -> Mapping[str, KindSpec]:
-    table = resolve_part(path, "embedded kinds")
-    if not isinstance(table, Mapping) or not all(isinstance(v, KindSpec) for v in table.values()):
-        raise MetricLoadError(
-            f"embedded kinds {path!r} must map question kinds to KindSpec, not {type(table).__name__}"
-            + ("" if not isinstance(table, Mapping) else " values of other types")
-        )
-    return table
-
-
 def spec_for(kind: str) -> KindSpec | None:
-    """How the embedded judge answers ``kind``: a shared decision kind, else the kind of a declared metric whose
-    ``embedded_kinds`` answers it; None when neither does."""
-    spec = KINDS.get(kind)
-    if spec is not None:
-        return spec
-    for declaration in registry.declarations():
-        if declaration.embedded_kinds is not None and kind in declaration.question_kinds:
-            return _table(declaration.embedded_kinds).get(kind)
-    return None
+    """How the embedded judge answers ``kind``: a shared decision kind, else the kind of a declared metric
+    (:func:`~deepeval.models.embedded.kind_spec.metric_kind`); None when neither has it."""
+    return KINDS.get(kind) or metric_kind(kind)
 
 
 def supported_kinds() -> frozenset[str]:
     """Every kind :func:`spec_for` answers."""
-    out = set(KINDS)
-    for declaration in registry.declarations():
-        if declaration.embedded_kinds is not None:
-            out.update(k for k in declaration.question_kinds if k in _table(declaration.embedded_kinds))
-    return frozenset(out)
+    return frozenset(KINDS) | metric_kind_names()
