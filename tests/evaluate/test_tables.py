@@ -100,6 +100,8 @@ def test_to_csv_writes_the_same_columns(tmp_path):
     assert rows[2]["test_case"] == "test_case_1" and rows[2]["status"] == "failed"
     assert float(rows[2]["score"]) == pytest.approx(0.2) and rows[2]["reason"] == LONG_REASON
     assert rows[5]["error"] == "RuntimeError: judge returned garbage" and rows[5]["score"] == ""
+    # the row's error kind is a column too (a user metric raised: user_code), empty where there is no error
+    assert rows[5]["error_kind"] == "user_code" and rows[2]["error_kind"] == ""
 
 
 def test_cli_evaluate_csv(tmp_path, monkeypatch):
