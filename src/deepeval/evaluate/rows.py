@@ -19,7 +19,7 @@ from deepeval.config.settings import current_secrets
 from deepeval.errors import ErrorKind
 from deepeval.evaluate.results import MetricData, TestResult, case_status, exportable_or_placeholder
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric
-from deepeval.metrics.flow import error_of, result_of
+from deepeval.metrics.flow import as_float, error_of, result_of
 from deepeval.metrics.result import MeasureError, MeasureResult
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 
@@ -73,15 +73,6 @@ def not_applicable_reason(metric: BaseMetric, test_case: TestCase) -> str | None
     return None
 
 
-def _as_float(value: Any) -> float | None:
-    if value is None:
-        return None
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
-
-
 def build_row(metric: BaseMetric, result: MeasureResult, duration_s: float | None) -> MetricData:
     """A :class:`MetricData` from a measure's value (:func:`deepeval.metrics.flow.run_measure`, or
     :func:`~deepeval.metrics.flow.result_of` for a System One batch member and a measure that never ran) and the
@@ -95,7 +86,7 @@ def build_row(metric: BaseMetric, result: MeasureResult, duration_s: float | Non
     secrets = current_secrets()  # once per row: each lookup reads the environment and the dotenv files
     return MetricData(
         name=metric_name(metric),
-        threshold=_as_float(getattr(metric, "threshold", None)),
+        threshold=as_float(getattr(metric, "threshold", None)),
         success=result.success,
         score=result.score,
         reason=None if reason is None else redact(reason, secrets),
@@ -151,7 +142,7 @@ def unrun_row(metric: BaseMetric, *, reason: str | None = None, error: RowError 
     model = getattr(metric, "evaluation_model", None)
     return MetricData(
         name=metric_name(metric),
-        threshold=_as_float(getattr(metric, "threshold", None)),
+        threshold=as_float(getattr(metric, "threshold", None)),
         success=None if error is None else False,
         reason=reason,
         strict_mode=bool(getattr(metric, "strict_mode", False)),

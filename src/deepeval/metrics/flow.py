@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from deepeval._concurrency import bounded, run_sync, to_daemon_thread
@@ -27,7 +27,7 @@ from deepeval.metrics.result import MeasureError, MeasureResult, Usage
 from deepeval.metrics.scoring import success_of
 from deepeval.models.usage import UsageTracker, track_usage
 
-__all__ = ["OwnMetric", "apply", "error_of", "failure_of", "result_of", "run_measure"]
+__all__ = ["OwnMetric", "apply", "as_float", "error_of", "failure_of", "result_of", "run_measure"]
 
 
 class OwnMetric(BaseMetric):
@@ -51,7 +51,7 @@ class OwnMetric(BaseMetric):
         """Async :meth:`measure`."""
         return apply(self, await _measured(self, self._engine_call(test_case, sequential=False)))
 
-    def _engine_call(self, test_case: Any, *, sequential: bool) -> Callable[[], Awaitable[None]]:
+    def _engine_call(self, test_case: Any, *, sequential: bool) -> Callable[[], Coroutine[Any, Any, None]]:
         return lambda: self._run_engine(test_case, sequential=sequential)
 
 
@@ -95,7 +95,7 @@ async def run_measure(
         if run_async or not evaluating:
             call = engine
         else:
-            call = lambda: to_daemon_thread(lambda: run_sync(_awaited(engine)))  # noqa: E731
+            call = lambda: to_daemon_thread(lambda: run_sync(engine()))  # noqa: E731
     elif run_async:
         call = lambda: metric.a_measure(test_case)  # noqa: E731
     elif evaluating:
@@ -110,10 +110,6 @@ async def run_measure(
         skip_on_missing_params=skip_on_missing_params,
         deadline_text=evaluating or timeout is not None,
     )
-
-
-async def _awaited(call: Callable[[], Awaitable[None]]) -> None:
-    await call()
 
 
 async def _now(fn: Callable[[Any], Any], test_case: Any) -> Any:
@@ -229,7 +225,7 @@ def result_of(
     if is_skipped and skipped is None:
         skipped = ""
     raw = getattr(metric, "score", None)
-    score = None if is_skipped else _as_float(raw)
+    score = None if is_skipped else as_float(raw)
     if error is None and not is_skipped:
         error = _reported_error(metric, raw, score)
     return MeasureResult(
@@ -238,7 +234,7 @@ def result_of(
         success=_success(metric, score, error is not None, is_skipped),
         verdicts=_verdicts(getattr(metric, "verdicts", None)),
         breakdown=getattr(metric, "score_breakdown", None),
-        confidence=_as_float(getattr(metric, "confidence", None)),
+        confidence=as_float(getattr(metric, "confidence", None)),
         fallback_reason=_text(getattr(metric, "system_one_fallback_reason", None)),
         evaluation_model=_text(getattr(metric, "evaluation_model", None)),
         verbose_logs=_text(getattr(metric, "verbose_logs", None)),
@@ -268,7 +264,7 @@ def _success(metric: BaseMetric, score: float | None, errored: bool, skipped: bo
     ``is_successful()`` decides a measure with a score, a threshold and no error (a user metric may override it)."""
     if skipped:
         return None
-    verdict = success_of(score, _as_float(getattr(metric, "threshold", None)), errored=errored)
+    verdict = success_of(score, as_float(getattr(metric, "threshold", None)), errored=errored)
     if verdict is None or score is None or errored:
         return verdict
     try:
@@ -278,7 +274,7 @@ def _success(metric: BaseMetric, score: float | None, errored: bool, skipped: bo
 
 
 def _usage(metric: BaseMetric, t: UsageTracker | None) -> Usage:
-    cost = _as_float(getattr(metric, "evaluation_cost", None))
+    cost = as_float(getattr(metric, "evaluation_cost", None))
     if cost is None and t is not None:
         cost = t.cost
     in_tok = _as_count(getattr(metric, "input_tokens", None))
@@ -300,7 +296,8 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _as_float(value: Any) -> float | None:
+def as_float(value: Any) -> float | None:
+    """``float(value)``, None for None or anything that is not a number (a user metric's attribute)."""
     if value is None:
         return None
     try:

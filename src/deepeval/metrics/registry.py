@@ -87,7 +87,7 @@ def _package_names() -> set[str]:
     return {*vars(package), *(m.name for m in pkgutil.iter_modules(getattr(package, "__path__", [])))}
 
 
-def _admit(found: dict[str, MetricDeclaration], obj: object, source: str) -> MetricDeclaration | None:
+def _admit(found: dict[str, MetricDeclaration], obj: object, source: str) -> None:
     """``obj`` checked and added to ``found``; a malformed or clashing one is named in a warning and left out,
     so one broken plugin never costs the others (or the built-in metrics) their place."""
     try:
@@ -101,10 +101,9 @@ def _admit(found: dict[str, MetricDeclaration], obj: object, source: str) -> Met
         if clash is None:
             found[d.name] = d
             _sources[d.name] = source
-            return d
+            return
         problem = clash
     warnings.warn(f"deepeval: {source} was not loaded: {problem}", RuntimeWarning, stacklevel=4)
-    return None
 
 
 def _load_plugins(found: dict[str, MetricDeclaration]) -> None:
@@ -163,9 +162,14 @@ def names() -> tuple[str, ...]:
     return tuple(_load())
 
 
+def _key(name: str) -> str:
+    """A name as the registry spells it: ``Answer-Relevancy`` -> ``answer_relevancy``."""
+    return name.strip().lower().replace("-", "_")
+
+
 def find(name: str) -> MetricDeclaration | None:
     """The declaration called ``name`` (``answer_relevancy``; ``-`` and case are ignored), else None."""
-    return _load().get(name.strip().lower().replace("-", "_"))
+    return _load().get(_key(name))
 
 
 def get(name: str) -> MetricDeclaration:
@@ -225,7 +229,7 @@ def unregister_metric(name: str) -> None:
     Raises:
         ValueError: no metric of that name was added by ``register_metric`` (built-in and plugin metrics stay).
     """
-    key = name.strip().lower().replace("-", "_")
+    key = _key(name)
     with _lock:
         if _registered.pop(key, None) is None:
             where = f"it is {source_of(key)}" if key in _load() else "no metric has that name"

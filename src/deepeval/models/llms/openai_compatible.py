@@ -412,18 +412,23 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             raise
         except Exception as exc:
             mapped = transport_error(
-                exc,
-                label=f"judge {name}",
-                model=name,
-                base_url=display_url(self.base_url),
-                timeout=policy.timeout,
-                timeout_note=policy.timeout_note,
-                server=self.server_name,
+                exc, timeout=policy.timeout, timeout_note=policy.timeout_note, **self._error_context()
             )
             if mapped is None:
                 raise
             raise mapped from None
         return self._parse(text, tools=tools)
+
+    def _error_context(self) -> dict[str, Any]:
+        """Who failed, for the shared error mapping: the judge's label and name, its base URL as shown, and the
+        server's own name (``server_name``: the GGUF backend's words instead of HTTP's)."""
+        name = self.get_model_name()
+        return {
+            "label": f"judge {name}",
+            "model": name,
+            "base_url": display_url(self.base_url),
+            "server": self.server_name,
+        }
 
     def _status_error(self, exc: openai.APIStatusError) -> JudgeError:
         """OpenAI's error body (``{"error": {"message", "code", "param"}}``, or a bare ``message`` / ``detail``)
@@ -468,13 +473,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         """Read a successful (2xx) chat-completions reply body (with ``tools``, a message that only calls tools
         is a reply too)."""
         name = self.get_model_name()
-        data = read_json(
-            text,
-            label=f"judge {name}",
-            model=name,
-            base_url=display_url(self.base_url),
-            server=self.server_name,
-        )
+        data = read_json(text, **self._error_context())
         try:
             choice = data["choices"][0]
             message = choice["message"]
