@@ -25,7 +25,11 @@ def responder(state: object, questions: dict[str, dict[str, object]]) -> dict[st
 def test_hybrid_decisions_over_loopback_wire() -> None:
     with servers.SystemOneServer(responder, api_key="ts-key-123") as srv:
         jev = typesafe.TypeSafeModel(
-            model="jev-latest", api_key="ts-key-123", base_url=srv.base_url, max_retries=0
+            model="jev-latest",
+            api_key="ts-key-123",
+            base_url=srv.base_url,
+            max_retries=0,
+            cost_per_input_token=0.042e-6,  # a self-hosted server's price is not known unless set
         )
         llm = ScriptedLLM(router(statements=STATEMENTS, verdicts=["no", "no"]))
         metric = AnswerRelevancyMetric(model=llm, system_one_model=jev, eval_mode="hybrid")

@@ -297,7 +297,7 @@ class LoopbackServer:
             h.send_response(status)
             h.send_header("Content-Type", ctype)
             h.send_header("Content-Length", str(len(data)))
-            for k, v in (headers or {}).items():
+            for k, v in {**self.reply_headers(), **(headers or {})}.items():
                 h.send_header(k, v)
             h.end_headers()
             h.wfile.write(data)
@@ -314,7 +314,8 @@ class LoopbackServer:
         if method == "GET":
             with self._lock:
                 self.counters.get_requests += 1
-            status, body = self.handle_get(path)
+            refusal = self.auth_failure(h.headers.get("Authorization")) if self.get_needs_key else None
+            status, body = refusal or self.handle_get(path)
             self._send(h, status, body)
             return
         length = int(h.headers.get("Content-Length") or 0)
@@ -344,8 +345,9 @@ class LoopbackServer:
             self._send(h, 404, self._error_body(404, f"no route for POST {path}"))
             return
         self._sleep(self.latency)
-        if self.api_key is not None and auth != f"Bearer {self.api_key}":
-            self._send(h, 401, self._error_body(401, self.default_error_status_body[401]))
+        refusal = self.auth_failure(auth)
+        if refusal is not None:
+            self._send(h, *refusal)
             return
         fault = self._next_fault()
         if fault is not None:
@@ -393,6 +395,20 @@ class LoopbackServer:
         self._send(h, status, body)
 
     # -- dialect hooks ----------------------------------------------------------------------------------------
+    #: whether GET requests need the key too (POST requests always do when ``api_key`` is set)
+    get_needs_key: ClassVar[bool] = False
+
+    def auth_failure(self, authorization: str | None) -> tuple[int, Any] | None:
+        """``(status, body)`` refusing a request with this ``Authorization`` header, or None to let it through.
+        Default: with ``api_key`` set, anything but ``Bearer <api_key>`` gets a 401."""
+        if self.api_key is None or authorization == f"Bearer {self.api_key}":
+            return None
+        return 401, self._error_body(401, self.default_error_status_body[401])
+
+    def reply_headers(self) -> dict[str, str]:
+        """Headers sent with every reply (a fault's own headers win)."""
+        return {}
+
     def is_post_path(self, path: str) -> bool:
         raise NotImplementedError
 
