@@ -3,10 +3,12 @@ counters and a context-manager life cycle. Not a public module; use :mod:`deepev
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import socket
 import threading
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -107,6 +109,25 @@ class Counters:
     bodies: list[Any] = field(default_factory=list)
     #: the request target of each POST request as sent (path and query string)
     targets: list[str] = field(default_factory=list)
+
+
+def _decode_body(raw: bytes, encoding: str) -> bytes | None:
+    """A request body sent with ``Content-Encoding`` gzip, deflate or zstd (the official TypeSafe SDK compresses
+    large bodies with zstd where Python has it); None when it is another encoding or does not decode."""
+    try:
+        if encoding in ("gzip", "x-gzip"):
+            return gzip.decompress(raw)
+        if encoding == "deflate":
+            return zlib.decompress(raw)
+        if encoding == "zstd":
+            try:
+                from compression.zstd import decompress  # type: ignore[import-not-found,unused-ignore]
+            except ImportError:
+                from backports.zstd import decompress  # type: ignore[import-not-found,no-redef,unused-ignore]
+            return bytes(decompress(raw))
+    except Exception:  # a body that does not decode, or no zstd in this Python: refused with 415
+        return None
+    return None
 
 
 class _Server(ThreadingHTTPServer):
@@ -320,6 +341,13 @@ class LoopbackServer:
             return
         length = int(h.headers.get("Content-Length") or 0)
         raw = h.rfile.read(length) if length else b""
+        encoding = (h.headers.get("Content-Encoding") or "identity").strip().lower()
+        if encoding != "identity":
+            decoded = _decode_body(raw, encoding)
+            if decoded is None:
+                self._send(h, 415, self._error_body(415, f"Content-Encoding {encoding!r} is not supported"))
+                return
+            raw = decoded
         try:
             payload: Any = json.loads(raw) if raw else None
         except ValueError:

@@ -314,11 +314,13 @@ def wire_score(
 @dataclass
 class SystemOneReply:
     """A responder's full reply: wire ``answers`` plus optional ``usage`` (``{"input_tokens", "output_tokens"}``)
-    and resolved ``model`` overriding the server's defaults."""
+    and resolved ``model`` overriding the server's defaults, and ``extra`` top-level fields another server adds
+    (e.g. avrik-server's ``audit``, which its own client requires)."""
 
     answers: dict[str, Any]
     usage: dict[str, int] | None = None
     model: str | None = None
+    extra: dict[str, Any] | None = None
 
 
 SystemOneResponder = Callable[[Any, dict[str, Any]], "dict[str, Any] | SystemOneReply"]
@@ -528,5 +530,10 @@ class SystemOneServer(LoopbackServer):
             for qid, a in reply.answers.items()
         }
         usage = reply.usage or {"input_tokens": math.ceil(len(raw) / 3), "output_tokens": len(answers)}
-        body = {"model": reply.model or self.models[model], "answers": answers, "usage": usage}
+        body = {
+            "model": reply.model or self.models[model],
+            "answers": answers,
+            "usage": usage,
+            **(reply.extra or {}),
+        }
         return 200, body, (int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0)))
