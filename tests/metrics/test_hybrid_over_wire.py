@@ -42,6 +42,8 @@ def test_hybrid_decisions_over_loopback_wire() -> None:
     assert metric.evaluation_model == "scripted-llm + jev-latest (jev-2026-10-01)"
     assert metric.evaluation_cost is not None and metric.evaluation_cost > 0
     assert metric.system_one_fallback_reason is None
+    # the server's request id (x-typesafe-request-id) is in the verbose logs
+    assert "System One request ids:\nreq-loopback-1" in (metric.verbose_logs or "")
 
 
 def test_hybrid_auth_failure_over_wire_falls_back_without_leaking_the_key() -> None:

@@ -164,6 +164,8 @@ async def decide(
         else:
             record_usage(cost=cost)
             ctx.note_answers(answers)
+            if answers.request_ids:  # the server's ids of its requests (TypeSafe), for support and logs
+                ctx.log("System One request ids", ", ".join(answers.request_ids))
             failed = []
             for qid in ids:
                 ans = answers.nouls.get(qid)
