@@ -177,7 +177,9 @@ def test_unknown_model(fast_policy) -> None:
             _model(srv, fast_policy, model="jev-0").decide("x", QUESTIONS)
         err = info.value
         assert err.status_code == 400 and err.kind == "model_unavailable" and not err.retryable
-        assert "Unknown model: jev-0" in str(err) and "the server serves: jev-latest, jev-2026-10-01" in str(err)
+        assert "Unknown model: jev-0" in str(err) and "the server serves: jev-latest, jev-2026-10-01" in str(
+            err
+        )
         assert srv.counters.requests == 1 and srv.counters.get_requests == 1
 
 
