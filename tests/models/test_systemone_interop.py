@@ -382,3 +382,22 @@ def test_concurrent_split_requests_share_the_limiter(fast_policy) -> None:
 
         assert asyncio.run(run()) == []
     assert srv.counters.requests == 5 and srv.counters.max_in_flight == 2
+
+
+def test_loopback_server_reads_compressed_request_bodies() -> None:
+    # the official SDK sends bodies of 1 KiB and more zstd-compressed where Python has zstd
+    import gzip
+    import json
+
+    import httpx
+
+    body = json.dumps(
+        {"model": "jev-latest", "state": "s", "questions": {"q": {"type": "noul", "instructions": "?"}}}
+    )
+    with SystemOneServer() as srv:
+        headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+        r = httpx.post(f"{srv.base_url}/v1/systemone", content=gzip.compress(body.encode()), headers=headers)
+        assert r.status_code == 200 and r.json()["answers"]["q"] == {"type": "noul", "noul": 0.5}
+        headers["Content-Encoding"] = "br"
+        r = httpx.post(f"{srv.base_url}/v1/systemone", content=body.encode(), headers=headers)
+        assert r.status_code == 415 and "'br' is not supported" in r.json()["detail"]
