@@ -169,6 +169,7 @@ def run_client(client: Client, timeout: float = 120.0) -> dict[str, Any]:
             text=True,
             timeout=timeout,
             cwd="/",  # never this checkout's deepeval on the path of another interpreter
+            env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
         )
         if proc.returncode != 0:
             raise RuntimeError(f"{client.name} failed:\n{proc.stderr[-3000:]}")
