@@ -152,7 +152,8 @@ def test_system_one_error_detail_is_redacted_before_it_is_cut(
         model = TypeSafeModel(model="m", api_key=KEY, base_url=srv.base_url, retry_policy=POLICY)
         with pytest.raises(SystemOneError) as info:
             model.decide("s", {"q": NoulQuestion(instructions="Is it?")})
-    assert str(info.value) == "judge m: HTTP 500: " + "x" * 195 + "*** tail"
+    # the server's request id (x-typesafe-request-id) is shown after the detail
+    assert str(info.value) == "judge m: HTTP 500: " + "x" * 195 + "*** tail (request id req-loopback-1)"
     assert info.value.kind == "server" and info.value.retryable
 
 
@@ -208,8 +209,8 @@ def test_an_html_error_page_is_quoted_as_text_by_both_clients(
             TypeSafeModel(model="m", api_key=KEY, base_url=srv.base_url, retry_policy=POLICY).decide(
                 "s", {"q": NoulQuestion(instructions="Is it?")}
             )
-    for err in (a.value, b.value):
-        assert str(err) == "judge m: HTTP 400: 400 Bad Request model not loaded ***"
+    for err, note in ((a.value, ""), (b.value, " (request id req-loopback-1)")):
+        assert str(err) == "judge m: HTTP 400: 400 Bad Request model not loaded ***" + note
         assert err.kind == "bad_request" and not err.retryable
 
 
