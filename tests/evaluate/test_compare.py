@@ -7,6 +7,7 @@ import json
 import random
 import statistics
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -203,3 +204,23 @@ def test_rows_only_in_one_run_are_listed(tmp_path):
     assert cmp.only_in_b == [("case q9", "Acc", 0)]
     data = json.loads(b.read_text())
     assert data["totals"]["test_cases"] == 2
+
+
+@pytest.mark.regression
+def test_huge_finite_score_exports_compares_and_views(tmp_path: Path) -> None:
+    """A custom metric's score of 1e308 (finite) writes its HTML report, and compare / view read the export (the
+    histogram overflowed to inf and broke the export; compare then printed 309 digits: issue 42 item 5)."""
+    folder = tmp_path / "runs"
+    evaluate(
+        [LLMTestCase(input="q", actual_output="a")],
+        [ScoreMetric(1e308, name="Huge", threshold=0.5)],
+        display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=str(folder)),
+        cache_config=CacheConfig(write_cache=False),
+    )
+    [export] = sorted(folder.glob("*.json"))
+    assert len(list(folder.glob("*.html"))) == 1
+    res = CliRunner().invoke(app, ["compare", str(export), str(export)])
+    assert res.exit_code == 0, res.output
+    assert "1e+308" in res.output and "0" * 30 not in res.output
+    res = CliRunner().invoke(app, ["view", "--failing", str(export)])
+    assert res.exit_code == 0, res.output

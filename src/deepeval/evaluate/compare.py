@@ -236,6 +236,8 @@ def compare_files(path_a: str, path_b: str, *, seed: int = 0) -> Comparison:
 def _fmt(v: float | None, signed: bool = False) -> str:
     if v is None:
         return "-"
+    if abs(v) >= 1e6:  # a custom metric's huge score: 1e+308, not 309 digits
+        return f"{v:+.3g}" if signed else f"{v:.3g}"
     return f"{v:+.3f}" if signed else f"{v:.3f}"
 
 

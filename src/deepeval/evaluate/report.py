@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,7 +38,10 @@ def histogram(scores: list[float], bins: int = BINS) -> list[int]:
     clipped into the end bins."""
     counts = [0] * bins
     for s in scores:
-        counts[min(bins - 1, max(0, int(s * bins)))] += 1
+        if math.isnan(s):
+            continue  # no bin holds it
+        # clipped before scaling: a huge finite score (1e308 * bins is inf) or an infinite one lands in an end bin
+        counts[min(bins - 1, int(min(max(s, 0.0), 1.0) * bins))] += 1
     return counts
 
 
