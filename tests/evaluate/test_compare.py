@@ -124,6 +124,10 @@ def test_an_error_after_a_pass_counts_as_newly_failing(tmp_path):
         ("{not json", "not JSON"),
         ('{"runs": []}', "not a deepeval run export"),
         ('{"test_results": [1]}', "test_results[0] is not a test result"),
+        (
+            "[" * 100_000 + "]" * 100_000,
+            "nested too deeply",
+        ),  # was a RecursionError traceback (issue 42 item 6)
     ],
 )
 def test_cli_compare_bad_files_exit_2_without_traceback(runs, tmp_path, content, words):
@@ -224,3 +228,12 @@ def test_huge_finite_score_exports_compares_and_views(tmp_path: Path) -> None:
     assert "1e+308" in res.output and "0" * 30 not in res.output
     res = CliRunner().invoke(app, ["view", "--failing", str(export)])
     assert res.exit_code == 0, res.output
+
+
+@pytest.mark.regression
+def test_view_failing_on_a_deeply_nested_file_is_a_clear_error(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    res = CliRunner().invoke(app, ["view", "--failing", str(deep)])
+    assert res.exit_code != 0 and isinstance(res.exception, (SystemExit, type(None))), res.exception
+    assert "nested too deeply" in res.output and "Traceback" not in res.output

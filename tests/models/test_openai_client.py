@@ -232,6 +232,20 @@ def test_usage_and_cost_from_price_table(fast_policy) -> None:
 
 
 @pytest.mark.regression
+@pytest.mark.parametrize("where", ["content", "body"])
+def test_deeply_nested_json_is_invalid_output_not_recursion_error(fast_policy, where: str) -> None:
+    """A reply nesting 100,000 arrays (in the message content, or as the whole HTTP body) is an invalid reply like
+    any other: a JudgeError / StructuredOutputError after the re-ask, never a bare RecursionError out of measure()
+    (issue 42 item 6)."""
+    deep = "[" * 100_000 + "]" * 100_000
+    faults = [Fault.non_json(deep)] * 50 if where == "body" else []
+    with OpenAIChatServer(lambda req: {"content": deep}, faults=faults) as srv:
+        with pytest.raises(JudgeError) as info:
+            _client(srv, fast_policy).generate("q", Verdict)
+    assert not isinstance(info.value, RecursionError)
+
+
+@pytest.mark.regression
 @pytest.mark.parametrize("tokens", [-3_000_000, 10**305], ids=["negative", "absurd"])
 def test_absurd_token_counts_are_unknown_not_a_cost(fast_policy, tokens: int) -> None:
     """A server reporting a negative or astronomical token count: the count is unknown, never a cost of

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deepeval import _json
 from deepeval._safe_text import terminal
 from deepeval.evaluate.results import EvaluationResult, MetricData
 
@@ -114,7 +115,7 @@ def load_run(path: str | Path) -> EvaluationResult:
     except (OSError, UnicodeDecodeError) as err:
         raise ValueError(f"{path}: cannot read it ({type(err).__name__}: {err})") from None
     try:
-        data = json.loads(text)
+        data = _json.loads(text)
     except json.JSONDecodeError as err:
         raise ValueError(f"{path}: not JSON ({err.msg} at line {err.lineno}, column {err.colno})") from None
     try:

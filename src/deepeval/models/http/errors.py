@@ -26,7 +26,6 @@ of a key behind.
 from __future__ import annotations
 
 import email.utils
-import json
 import re
 import time
 from collections.abc import Mapping
@@ -34,6 +33,7 @@ from typing import Any, Protocol
 
 import openai
 
+from deepeval import _json
 from deepeval.config.settings import redact
 from deepeval.errors import ErrorKind, JudgeError
 from deepeval.models.http.transport import (
@@ -303,7 +303,7 @@ def read_json(
             the URL and status.
     """
     try:
-        return json.loads(body)
+        return _json.loads(body)
     except ValueError:
         text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
         shown = "2xx" if status is None else str(status)
