@@ -188,7 +188,19 @@ def test_a_non_json_body_is_a_retryable_server_error_quoting_its_redacted_start(
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(12, 12), ("7", 7), (3.0, 3), (None, None), ("many", None), ([], None), (float("inf"), None)],
+    [
+        (12, 12),
+        ("7", 7),
+        (3.0, 3),
+        (None, None),
+        ("many", None),
+        ([], None),
+        (float("inf"), None),
+        (0, 0),
+        (-3_000_000, None),
+        (10**305, None),
+        (100_000_001, None),
+    ],
 )
 def test_token_counts_parse_once_for_both_families(value: object, expected: int | None) -> None:
     assert int_or_none(value) == expected

@@ -26,7 +26,6 @@ of a key behind.
 from __future__ import annotations
 
 import email.utils
-import json
 import re
 import time
 from collections.abc import Mapping
@@ -34,6 +33,7 @@ from typing import Any, Protocol
 
 import openai
 
+from deepeval import _json
 from deepeval.config.settings import redact
 from deepeval.errors import ErrorKind, JudgeError
 from deepeval.models.http.transport import (
@@ -350,7 +350,7 @@ def read_json(
             the URL and status.
     """
     try:
-        return json.loads(body)
+        return _json.loads(body)
     except ValueError:
         text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
         shown = "2xx" if status is None else str(status)
@@ -377,10 +377,16 @@ def malformed_key_error(
     )
 
 
+#: more tokens than any one reply can have: a server reporting this many (or a negative count) is not believed,
+#: so a broken or hostile server cannot turn into a negative or astronomical cost
+MAX_REPLY_TOKENS = 100_000_000
+
+
 def int_or_none(value: Any) -> int | None:
-    """A count from a reply (``usage.prompt_tokens``, ``usage.input_tokens``...): ``int(value)``, or None when
-    absent or not a number."""
+    """A count from a reply (``usage.prompt_tokens``, ``usage.input_tokens``...): ``int(value)``, or None (unknown)
+    when absent, not a number, negative or above :data:`MAX_REPLY_TOKENS`."""
     try:
-        return None if value is None else int(value)
+        n = None if value is None else int(value)
     except (TypeError, ValueError, OverflowError):
         return None
+    return n if n is not None and 0 <= n <= MAX_REPLY_TOKENS else None
