@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import functools
 import os
 import random
 import sys
@@ -187,7 +188,7 @@ def _format_with_sources(context: list[str], chunk_sources: list[str]) -> list[s
     """Chunks labelled ``[SOURCE: file]`` when a context spans two or more files (as 4.3.1 labels them)."""
     if len(chunk_sources) != len(context) or len(set(chunk_sources)) < 2:
         return context
-    return [f"[SOURCE: {source}] {chunk}" for source, chunk in zip(chunk_sources, context)]
+    return [f"[SOURCE: {source}] {chunk}" for source, chunk in zip(chunk_sources, context, strict=True)]
 
 
 def _prompt_evolutions(evolutions: dict[Evolution, float]) -> dict[EvolutionKind, float]:
@@ -329,6 +330,14 @@ class Synthesizer:
         return ordered
 
     # ---- the pipeline ---------------------------------------------------------------------------------------
+
+    async def _each(self, jobs: list[Callable[[], Awaitable[None]]]) -> None:
+        """Run ``jobs`` concurrently (``async_mode``), else one after the other in order."""
+        if self.async_mode:
+            await asyncio.gather(*(job() for job in jobs))
+            return
+        for job in jobs:
+            await job()
 
     async def _filter(self, run: _Run, context: list[str] | None, text: str) -> tuple[str, float]:
         """Score ``text`` and rewrite it while under the threshold; the best-scored version and its score."""
@@ -503,19 +512,22 @@ class Synthesizer:
             return
         if len(drafts) < n:
             run.progress.advance(run.bar, n - len(drafts))
-        await asyncio.gather(
-            *(
-                self._one_input(run, (i, j), item, formatted, d, include_expected)
+        await self._each(
+            [
+                functools.partial(self._one_input, run, (i, j), item, formatted, d, include_expected)
                 for j, d in enumerate(drafts)
-            )
+            ]
         )
 
     async def _from_built(
         self, run: _Run, items: list[BuiltContext], n: int, include_expected: bool, target: int | None = None
     ) -> None:
         run.bar = run.progress.add("Generating goldens", len(items) * n)
-        await asyncio.gather(
-            *(self._one_context(run, i, item, n, include_expected, target) for i, item in enumerate(items))
+        await self._each(
+            [
+                functools.partial(self._one_context, run, i, item, n, include_expected, target)
+                for i, item in enumerate(items)
+            ]
         )
 
     @staticmethod
@@ -543,7 +555,9 @@ class Synthesizer:
         evolutions = _prompt_evolutions(self.evolution_config.evolutions)
         run.bar = run.progress.add("Generating goldens", num_goldens)
         batches = [min(SCRATCH_BATCH, num_goldens - start) for start in range(0, num_goldens, SCRATCH_BATCH)]
-        await asyncio.gather(*(self._scratch_batch(run, b, k, evolutions) for b, k in enumerate(batches)))
+        await self._each(
+            [functools.partial(self._scratch_batch, run, b, k, evolutions) for b, k in enumerate(batches)]
+        )
 
     def _scratch_prompt(self, run: _Run, k: int) -> str:
         if run.flavour.conversational:
@@ -584,7 +598,7 @@ class Synthesizer:
             finally:
                 run.progress.advance(run.bar)
 
-        await asyncio.gather(*(one(j, d) for j, d in enumerate(drafts)))
+        await self._each([functools.partial(one, j, d) for j, d in enumerate(drafts)])
 
     def _check_scratch_styling(self, conversational: bool) -> None:
         if conversational:

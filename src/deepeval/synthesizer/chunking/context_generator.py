@@ -158,7 +158,7 @@ class ContextGenerator:
                 break
             scores = await asyncio.gather(*(self._score(chunks[i]) for _, i in round_items))
             still_open: list[int] = []
-            for (slot, i), score in zip(round_items, scores):
+            for (slot, i), score in zip(round_items, scores, strict=True):
                 tries[slot] += 1
                 current = best[slot]
                 if current is None or score > current[1]:
