@@ -6,11 +6,10 @@ import datetime
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
-from deepeval._files import write_text_atomic
-from deepeval._safe_path import inside
-from deepeval.dataset import _read, _write
+from deepeval.dataset import _read
 from deepeval.dataset._cells import DELIMITER, TOOLS_DELIMITER
 from deepeval.dataset.golden import ConversationalGolden, Golden, Persona
+from deepeval.dataset.writer import write_goldens
 from deepeval.errors import ConfidentAIRequiredError, DatasetError
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
@@ -173,21 +172,6 @@ def _test_case_to_golden(tc: AnyTestCase) -> AnyGolden:
         additional_metadata=tc.metadata,
         expectations=getattr(tc, "expectations", None),
     )
-
-
-def write_goldens(
-    goldens: Sequence[AnyGolden], file_type: Literal["json", "csv", "jsonl"], directory: str, name: str
-) -> str:
-    """Write ``goldens`` (all of one kind) to ``directory/<name>.<file_type>`` in the layout
-    :meth:`EvaluationDataset.save_as` writes (whole or not at all; the same path rules) and return the path. The
-    Synthesizer's ``save_as`` writes through it too.
-
-    Raises:
-        UnsafePathError: ``name`` leaves ``directory``, or the file's path is a symbolic link.
-    """
-    path = str(inside(directory, f"{name}.{file_type}", "save_as file_name"))
-    write_text_atomic(path, _write.render(list(goldens), file_type))
-    return path
 
 
 class EvaluationDataset:

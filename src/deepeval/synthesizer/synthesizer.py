@@ -475,7 +475,9 @@ class Synthesizer:
         i, j = index
         try:
             text, score = await self._filter(run, formatted, getattr(draft, run.flavour.item_field))
-            evolutions: dict[EvolutionKind, float] = dict(self.evolution_config.evolutions)
+            evolutions: dict[EvolutionKind, float] = {
+                k: w for k, w in self.evolution_config.evolutions.items()
+            }
             text, used = await self._evolve(run, text, formatted, evolutions, run.rng(i, j))
             if self._should_style(run.flavour.conversational):
                 text = await self._style(run, text)
@@ -1013,7 +1015,7 @@ class Synthesizer:
         Raises:
             ValueError: unknown file type, a ``file_name`` with a period, or no goldens.
         """
-        from deepeval.dataset.dataset import write_goldens
+        from deepeval.dataset.writer import write_goldens
 
         if str(file_type).lower() not in VALID_FILE_TYPES:
             raise ValueError(
