@@ -229,6 +229,7 @@ def test_a_cancelled_run_keeps_the_goldens_it_finished(judge):
                 break
             await asyncio.sleep(0.01)
         task.cancel()
+        release.set()  # the blocked request may now answer: the run must still stop
         with pytest.raises(asyncio.CancelledError):
             await task
 
@@ -381,3 +382,31 @@ def test_cost_tracking_prints_the_cost(judge, capsys):
         s.synthesis_cost, abs=1e-6
     )
     assert json.dumps(s.synthesis_cost)
+
+
+def test_private_keywords_of_431_pass_and_a_misspelt_option_is_refused(judge):
+    s = synth(judge)
+    assert (
+        len(s.generate_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1, _send_data=False)) == 1
+    )
+    with pytest.raises(TypeError, match="max_golden_per_context"):
+        s.generate_goldens_from_contexts([CONTEXTS[1]], max_golden_per_context=1)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        asyncio.run(s.a_generate_goldens_from_docs(["a.txt"], chunk_size=5))
+
+
+def test_from_goldens_counts_the_styling_request_in_the_usage(judge):
+    s = synth(judge)
+    s.generate_goldens_from_goldens([Golden(input="q?", context=["c"])], max_goldens_per_golden=1)
+    assert s.usage.llm_calls == judge.server.counters.requests == len(judge.schemas())
+    assert "PromptStyling" in judge.schemas()
+
+
+def test_scenario_format_shapes_the_scenarios(judge):
+    s = synth(
+        judge, conversational_styling_config=ConversationalStylingConfig(scenario_format="Two sentences")
+    )
+    s.generate_conversational_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1)
+    prompts = [prompt_of(b) for b in judge.server.counters.bodies]
+    assert "form of the description: Two sentences" in prompts[0]
+    assert Counter(judge.schemas())["ConversationalScenario"] == 1  # the styling rewrite

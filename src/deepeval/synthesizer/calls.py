@@ -16,6 +16,16 @@ from deepeval.models.structured import a_generate_structured, a_generate_text
 T = TypeVar("T", bound=BaseModel)
 
 
+def stop_if_cancelled(err: BaseException | None = None) -> None:
+    """Raise ``CancelledError`` when the running task is being cancelled. A cancel that reached a judge call
+    mid-request can come back as another error or as a late reply (seen on Python 3.11 after the request's timeout),
+    and a stopped run must stop before its next request, not record a skipped input and go on."""
+    task = asyncio.current_task()
+    cancelling = getattr(task, "cancelling", None)
+    if task is not None and callable(cancelling) and cancelling() > 0:
+        raise asyncio.CancelledError() from err
+
+
 class Caller:
     """Asks ``model`` with at most ``limit`` requests in flight (shared by every caller built on ``gate``)."""
 
@@ -28,10 +38,12 @@ class Caller:
         return judge_name(self.model)
 
     async def structured(self, prompt: str, schema: type[T]) -> T:
+        stop_if_cancelled()
         async with self.gate:
             return await a_generate_structured(self.model, prompt, schema)
 
     async def text(self, prompt: str) -> str:
+        stop_if_cancelled()
         async with self.gate:
             reply = await a_generate_text(self.model, prompt)
         return reply.strip()

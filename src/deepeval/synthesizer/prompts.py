@@ -62,6 +62,7 @@ def generate_scenarios(
     scenario_context: str | None,
     conversational_task: str | None,
     participant_roles: str | None,
+    scenario_format: str | None = None,
     source_files: Sequence[str] | None = None,
     target_files: int | None = None,
 ) -> str:
@@ -69,6 +70,7 @@ def generate_scenarios(
         _opt("setting", scenario_context)
         + _opt("what the conversation is for", conversational_task)
         + _opt("who takes part", participant_roles)
+        + _opt("form of the description", scenario_format)
     )
     return (
         f"{DATA_NOTICE}\n\nDescribe {n} different conversations a user could have with an assistant whose "
@@ -176,11 +178,13 @@ def style_scenario(
     scenario_context: str | None,
     conversational_task: str | None,
     participant_roles: str | None,
+    scenario_format: str | None = None,
 ) -> str:
     style = (
         _opt("setting", scenario_context)
         + _opt("what the conversation is for", conversational_task)
         + _opt("who takes part", participant_roles)
+        + _opt("form of the description", scenario_format)
     )
     return (
         f"{DATA_NOTICE}\n\nRewrite the conversation description below so that it fits this description, keeping "

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import functools
+import inspect
 import os
 import random
 import sys
@@ -45,7 +46,7 @@ from deepeval.dataset.golden import ConversationalGolden, Golden
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.usage import UsageTracker, track_usage
 from deepeval.synthesizer import prompts
-from deepeval.synthesizer.calls import Caller
+from deepeval.synthesizer.calls import Caller, stop_if_cancelled
 from deepeval.synthesizer.chunking.context_generator import BuiltContext, ContextGenerator
 from deepeval.synthesizer.config import (
     ContextConstructionConfig,
@@ -77,6 +78,7 @@ SCRATCH_BATCH = 10
 STYLE_EXAMPLES = 10
 
 G = TypeVar("G", Golden, ConversationalGolden)
+F = TypeVar("F", bound=Callable[..., Any])
 AnyGolden = Golden | ConversationalGolden
 EvolutionKind = Evolution | PromptEvolution
 
@@ -208,6 +210,38 @@ def _prompt_evolutions(evolutions: dict[Evolution, float]) -> dict[EvolutionKind
             "a context cannot use MULTICONTEXT"
         )
     return out
+
+
+def _private_keywords_only(method: F) -> F:
+    """Let ``method`` take 4.3.1's private keywords (``_send_data``, ``_reset_cost``, ``_progress``...), which change
+    nothing here, and refuse any other unknown keyword (a misspelt option must not pass silently).
+
+    Raises (when called):
+        TypeError: a keyword that is neither a parameter nor private.
+    """
+
+    named = set(inspect.signature(method).parameters)
+
+    def check(kwargs: dict[str, Any]) -> None:
+        extra = [k for k in kwargs if k not in named and not k.startswith("_")]
+        if extra:
+            raise TypeError(f"{method.__name__}() got an unexpected keyword argument {extra[0]!r}")
+
+    if inspect.iscoroutinefunction(method):
+
+        @functools.wraps(method)
+        async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+            check(kwargs)
+            return await method(*args, **kwargs)
+
+        return async_wrapper  # type: ignore[return-value]
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        check(kwargs)
+        return method(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 def _clamp(score: float) -> float:
@@ -387,7 +421,9 @@ class Synthesizer:
     def _should_style(self, conversational: bool) -> bool:
         if conversational:
             c = self.conversational_styling_config
-            return bool(c.participant_roles or c.scenario_context or c.conversational_task)
+            return bool(
+                c.participant_roles or c.scenario_context or c.conversational_task or c.scenario_format
+            )
         s = self.styling_config
         return bool(s.input_format or s.scenario or s.task)
 
@@ -399,6 +435,7 @@ class Synthesizer:
                 scenario_context=c.scenario_context,
                 conversational_task=c.conversational_task,
                 participant_roles=c.participant_roles,
+                scenario_format=c.scenario_format,
             )
         else:
             s = self.styling_config
@@ -427,6 +464,7 @@ class Synthesizer:
                 scenario_context=c.scenario_context,
                 conversational_task=c.conversational_task,
                 participant_roles=c.participant_roles,
+                scenario_format=c.scenario_format,
                 source_files=shown,
                 target_files=target,
             )
@@ -491,6 +529,7 @@ class Synthesizer:
             }
             run.keep(index, self._golden(run, text, item, expected, metadata))
         except Exception as err:
+            stop_if_cancelled(err)
             run.skip(f"context #{i} input #{j}{self._named(item)}", err)
         finally:
             run.progress.advance(run.bar)
@@ -509,6 +548,7 @@ class Synthesizer:
             )
             drafts = [d for d in reply.data if str(getattr(d, run.flavour.item_field)).strip()][:n]
         except Exception as err:
+            stop_if_cancelled(err)
             run.skip(f"context #{i}{self._named(item)}", err)
             run.progress.advance(run.bar, n)
             return
@@ -580,6 +620,7 @@ class Synthesizer:
             reply: Any = await run.caller.structured(self._scratch_prompt(run, k), run.flavour.list_schema)
             drafts = [d for d in reply.data if str(getattr(d, run.flavour.item_field)).strip()][:k]
         except Exception as err:
+            stop_if_cancelled(err)
             run.skip(f"batch #{b}", err)
             run.progress.advance(run.bar, k)
             return
@@ -596,6 +637,7 @@ class Synthesizer:
                     golden = Golden(input=text, additional_metadata={"evolutions": used})
                 run.keep((b, j), golden)
             except Exception as err:
+                stop_if_cancelled(err)
                 run.skip(f"batch #{b} input #{j}", err)
             finally:
                 run.progress.advance(run.bar)
@@ -644,6 +686,7 @@ class Synthesizer:
 
         return await self._tracked(run, work)
 
+    @_private_keywords_only
     async def a_generate_goldens_from_contexts(
         self,
         contexts: list[list[str]],
@@ -653,7 +696,7 @@ class Synthesizer:
         context_chunk_source_files: list[list[str]] | None = None,
         target_files_per_context: int | None = None,
         _context_scores: list[float] | None = None,
-        **_ignored: Any,
+        **_private: Any,
     ) -> list[Golden]:
         """Up to ``max_goldens_per_context`` goldens per context (a context is a list of text chunks).
         ``source_files[i]`` (a path or a list of paths) names where context ``i`` comes from."""
@@ -668,6 +711,7 @@ class Synthesizer:
             _context_scores,
         )
 
+    @_private_keywords_only
     def generate_goldens_from_contexts(
         self,
         contexts: list[list[str]],
@@ -677,7 +721,7 @@ class Synthesizer:
         context_chunk_source_files: list[list[str]] | None = None,
         target_files_per_context: int | None = None,
         _context_scores: list[float] | None = None,
-        **_ignored: Any,
+        **_private: Any,
     ) -> list[Golden]:
         """Sync form of :meth:`a_generate_goldens_from_contexts`."""
         return run_sync(
@@ -692,6 +736,7 @@ class Synthesizer:
             )
         )
 
+    @_private_keywords_only
     async def a_generate_conversational_goldens_from_contexts(
         self,
         contexts: list[list[str]],
@@ -701,7 +746,7 @@ class Synthesizer:
         context_chunk_source_files: list[list[str]] | None = None,
         target_files_per_context: int | None = None,
         _context_scores: list[float] | None = None,
-        **_ignored: Any,
+        **_private: Any,
     ) -> list[ConversationalGolden]:
         """Up to ``max_goldens_per_context`` conversational goldens (scenarios) per context."""
         return await self._a_contexts(
@@ -715,6 +760,7 @@ class Synthesizer:
             _context_scores,
         )
 
+    @_private_keywords_only
     def generate_conversational_goldens_from_contexts(
         self,
         contexts: list[list[str]],
@@ -724,7 +770,7 @@ class Synthesizer:
         context_chunk_source_files: list[list[str]] | None = None,
         target_files_per_context: int | None = None,
         _context_scores: list[float] | None = None,
-        **_ignored: Any,
+        **_private: Any,
     ) -> list[ConversationalGolden]:
         """Sync form of :meth:`a_generate_conversational_goldens_from_contexts`."""
         return run_sync(
@@ -785,13 +831,14 @@ class Synthesizer:
 
         return await self._tracked(run, work)
 
+    @_private_keywords_only
     async def a_generate_goldens_from_docs(
         self,
         document_paths: list[str],
         include_expected_output: bool = True,
         max_goldens_per_context: int = 2,
         context_construction_config: ContextConstructionConfig | None = None,
-        **_ignored: Any,
+        **_private: Any,
     ) -> list[Golden]:
         """Goldens from documents (``.txt``, ``.md``, ``.pdf``, ``.docx``): contexts built as
         ``context_construction_config`` says, then :meth:`a_generate_goldens_from_contexts` on them."""
@@ -803,13 +850,14 @@ class Synthesizer:
             context_construction_config,
         )
 
+    @_private_keywords_only
     def generate_goldens_from_docs(
         self,
         document_paths: list[str],
         include_expected_output: bool = True,
         max_goldens_per_context: int = 2,
         context_construction_config: ContextConstructionConfig | None = None,
-        **_ignored: Any,
+        **_private: Any,
     ) -> list[Golden]:
         """Sync form of :meth:`a_generate_goldens_from_docs`."""
         return run_sync(
@@ -818,13 +866,14 @@ class Synthesizer:
             )
         )
 
+    @_private_keywords_only
     async def a_generate_conversational_goldens_from_docs(
         self,
         document_paths: list[str],
         include_expected_outcome: bool = True,
         max_goldens_per_context: int = 2,
         context_construction_config: ContextConstructionConfig | None = None,
-        **_ignored: Any,
+        **_private: Any,
     ) -> list[ConversationalGolden]:
         """Conversational goldens from documents."""
         return await self._a_docs(
@@ -835,13 +884,14 @@ class Synthesizer:
             context_construction_config,
         )
 
+    @_private_keywords_only
     def generate_conversational_goldens_from_docs(
         self,
         document_paths: list[str],
         include_expected_outcome: bool = True,
         max_goldens_per_context: int = 2,
         context_construction_config: ContextConstructionConfig | None = None,
-        **_ignored: Any,
+        **_private: Any,
     ) -> list[ConversationalGolden]:
         """Sync form of :meth:`a_generate_conversational_goldens_from_docs`."""
         return run_sync(
@@ -863,28 +913,44 @@ class Synthesizer:
 
         return await self._tracked(run, work)
 
-    async def a_generate_goldens_from_scratch(self, num_goldens: int, **_ignored: Any) -> list[Golden]:
+    @_private_keywords_only
+    async def a_generate_goldens_from_scratch(self, num_goldens: int, **_private: Any) -> list[Golden]:
         """``num_goldens`` goldens (inputs only) from the styling config alone: ``scenario``, ``task`` and
         ``input_format`` must be set (else ``TypeError``, as in 4.3.1)."""
         return await self._a_scratch(SINGLE, num_goldens)
 
-    def generate_goldens_from_scratch(self, num_goldens: int, **_ignored: Any) -> list[Golden]:
+    @_private_keywords_only
+    def generate_goldens_from_scratch(self, num_goldens: int, **_private: Any) -> list[Golden]:
         """Sync form of :meth:`a_generate_goldens_from_scratch`."""
         return run_sync(self.a_generate_goldens_from_scratch(num_goldens))
 
+    @_private_keywords_only
     async def a_generate_conversational_goldens_from_scratch(
-        self, num_goldens: int, **_ignored: Any
+        self, num_goldens: int, **_private: Any
     ) -> list[ConversationalGolden]:
         """``num_goldens`` conversational goldens from the conversational styling config alone."""
         return await self._a_scratch(CONVERSATIONAL, num_goldens)
 
+    @_private_keywords_only
     def generate_conversational_goldens_from_scratch(
-        self, num_goldens: int, **_ignored: Any
+        self, num_goldens: int, **_private: Any
     ) -> list[ConversationalGolden]:
         """Sync form of :meth:`a_generate_conversational_goldens_from_scratch`."""
         return run_sync(self.a_generate_conversational_goldens_from_scratch(num_goldens))
 
     # ---- from goldens ---------------------------------------------------------------------------------------
+
+    def _add_usage(self, extra: UsageTracker) -> None:
+        """Count ``extra`` (the styling extraction of a from-goldens run) in the run's usage and cost."""
+        self.usage.add(
+            input_tokens=extra.input_tokens,
+            output_tokens=extra.output_tokens,
+            cost=extra.cost,
+            llm_calls=extra.llm_calls,
+            retries=extra.retries,
+        )
+        if extra.cost is not None:
+            self.synthesis_cost = (self.synthesis_cost or 0.0) + extra.cost
 
     async def _extract_styling(self, examples: list[str], conversational: bool) -> None:
         if not examples:
@@ -918,19 +984,22 @@ class Synthesizer:
             raise ValueError("`goldens` is empty: give at least one golden to generate from")
         _check_count("max_goldens_per_golden", max_goldens_per_golden)
         with_context = [g for g in items if g.context is not None]
-        if not self.set_styling_config:
-            rng = random.Random(random.getrandbits(62))
-            examples = rng.sample([g.input for g in items], min(len(items), STYLE_EXAMPLES))
-            with track_usage():
+        rng = random.Random(random.getrandbits(62))
+        examples = rng.sample([g.input for g in items], min(len(items), STYLE_EXAMPLES))
+        with track_usage() as styling_usage:
+            if not self.set_styling_config:
                 await self._extract_styling(examples, conversational=False)
         if not with_context:
-            return await self.a_generate_goldens_from_scratch(len(items) * max_goldens_per_golden)
-        return await self.a_generate_goldens_from_contexts(
-            [list(g.context or []) for g in with_context],
-            include_expected_output,
-            max_goldens_per_golden,
-            [g.source_file or [] for g in with_context],
-        )
+            result = await self.a_generate_goldens_from_scratch(len(items) * max_goldens_per_golden)
+        else:
+            result = await self.a_generate_goldens_from_contexts(
+                [list(g.context or []) for g in with_context],
+                include_expected_output,
+                max_goldens_per_golden,
+                [g.source_file or [] for g in with_context],
+            )
+        self._add_usage(styling_usage)
+        return result
 
     def generate_goldens_from_goldens(
         self,
@@ -955,18 +1024,23 @@ class Synthesizer:
             raise ValueError("`goldens` is empty: give at least one conversational golden to generate from")
         _check_count("max_goldens_per_golden", max_goldens_per_golden)
         with_context = [g for g in items if g.context is not None]
-        if not self.set_conversational_styling_config:
-            rng = random.Random(random.getrandbits(62))
-            examples = rng.sample([g.scenario for g in items], min(len(items), STYLE_EXAMPLES))
-            with track_usage():
+        rng = random.Random(random.getrandbits(62))
+        examples = rng.sample([g.scenario for g in items], min(len(items), STYLE_EXAMPLES))
+        with track_usage() as styling_usage:
+            if not self.set_conversational_styling_config:
                 await self._extract_styling(examples, conversational=True)
         if not with_context:
-            return await self.a_generate_conversational_goldens_from_scratch(
+            result = await self.a_generate_conversational_goldens_from_scratch(
                 len(items) * max_goldens_per_golden
             )
-        return await self.a_generate_conversational_goldens_from_contexts(
-            [list(g.context or []) for g in with_context], include_expected_outcome, max_goldens_per_golden
-        )
+        else:
+            result = await self.a_generate_conversational_goldens_from_contexts(
+                [list(g.context or []) for g in with_context],
+                include_expected_outcome,
+                max_goldens_per_golden,
+            )
+        self._add_usage(styling_usage)
+        return result
 
     def generate_conversational_goldens_from_goldens(
         self,

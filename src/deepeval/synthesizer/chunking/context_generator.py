@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from deepeval.synthesizer import prompts
-from deepeval.synthesizer.calls import Caller
+from deepeval.synthesizer.calls import Caller, stop_if_cancelled
 from deepeval.synthesizer.chunking.doc_loader import DocumentError, load_document
 from deepeval.synthesizer.chunking.splitter import split_text
 from deepeval.synthesizer.config import ContextConstructionConfig
@@ -85,6 +85,7 @@ class ContextGenerator:
         except DocumentError as err:
             self.on_skip(path, err.reason)
         except Exception as err:
+            stop_if_cancelled(err)
             self.on_skip(path, f"{type(err).__name__}: {err}")
         finally:
             if self.on_document is not None:
