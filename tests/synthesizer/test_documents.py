@@ -272,3 +272,22 @@ def test_a_string_embedder_without_an_openai_embedding_model_is_a_clear_error(ju
             [str(tmp_path / "a.txt")],
             context_construction_config=ContextConstructionConfig(embedder="text-embedding-3-small"),
         )
+
+
+def test_contexts_from_documents_are_the_same_under_one_seed(judge, tmp_path):
+    import random
+
+    doc = tmp_path / "facts.txt"
+    doc.write_text(" ".join(SENTENCES), encoding="utf-8")
+    config = ContextConstructionConfig(chunk_size=12, max_contexts_per_document=2, max_context_length=1)
+
+    def contexts(seed):
+        random.seed(seed)
+        goldens = synth(judge).generate_goldens_from_docs(
+            [str(doc)], max_goldens_per_context=1, context_construction_config=config
+        )
+        return [g.context for g in goldens]
+
+    first, again, other = contexts(3), contexts(3), [contexts(s) for s in (4, 5, 6)]
+    assert first == again and len(first) == 2
+    assert any(o != first for o in other)

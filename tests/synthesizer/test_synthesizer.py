@@ -410,3 +410,70 @@ def test_scenario_format_shapes_the_scenarios(judge):
     prompts = [prompt_of(b) for b in judge.server.counters.bodies]
     assert "form of the description: Two sentences" in prompts[0]
     assert Counter(judge.schemas())["ConversationalScenario"] == 1  # the styling rewrite
+
+
+def test_an_openai_compatible_local_model_generates(judge):
+    from deepeval.models import LocalModel
+
+    local = LocalModel(model="qwen2.5-1.5b", base_url=judge.server.base_url, api_key="none", max_retries=0)
+    s = Synthesizer(model=local, evolution_config=ONE_KIND)
+    s.show_progress = False
+    goldens = s.generate_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1)
+    assert len(goldens) == 1 and goldens[0].expected_output
+    assert {b["model"] for b in judge.server.counters.bodies} == {"qwen2.5-1.5b"}
+    assert s.usage.llm_calls == judge.server.counters.requests
+
+
+class ScriptedUserModel:
+    """A user's own model in 4.3.1's custom-model style: generate(prompt, schema) returns a schema instance or
+    text; no server."""
+
+    def __init__(self):
+        self.prompts: list[str] = []
+
+    def _reply(self, prompt, schema):
+        self.prompts.append(prompt)
+        if schema is None:
+            return "plain text reply"
+        name = schema.__name__
+        if name == "SyntheticDataList":
+            return schema(data=[{"input": "What boils at 100 C?"}])
+        if name == "InputFeedback":
+            return schema(score=1.0, feedback="fine")
+        raise AssertionError(name)
+
+
+def test_a_custom_deepevalbasellm_runs_unchanged():
+    from deepeval.models import DeepEvalBaseLLM
+
+    class Mine(DeepEvalBaseLLM):
+        def __init__(self):
+            self.script = ScriptedUserModel()
+            super().__init__("mine")
+
+        def load_model(self):
+            return None
+
+        def generate(self, prompt, schema=None):
+            return self.script._reply(prompt, schema)
+
+        async def a_generate(self, prompt, schema=None):
+            return self.generate(prompt, schema)
+
+        def get_model_name(self):
+            return "mine"
+
+    model = Mine()
+    s = Synthesizer(model=model, evolution_config=ONE_KIND)
+    s.show_progress = False
+    (golden,) = s.generate_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1)
+    assert golden.input == "plain text reply" and golden.expected_output == "plain text reply"
+    assert golden.additional_metadata["synthetic_input_quality"] == 1.0
+    assert len(model.script.prompts) == 4 and s.synthesis_cost is None
+
+
+def test_the_progress_bar_shows_counts(judge, capsys):
+    s = Synthesizer(model=judge.model, evolution_config=ONE_KIND)
+    s.generate_goldens_from_contexts(CONTEXTS)
+    err = capsys.readouterr().err
+    assert "Generating goldens" in err and "4/4" in err
