@@ -33,6 +33,9 @@ BUILTIN = (
     "deepeval.metrics.answer_relevancy.declaration",
     "deepeval.metrics.contextual_relevancy.declaration",
     "deepeval.metrics.knowledge_retention.declaration",
+    "deepeval.metrics.exact_match.declaration",
+    "deepeval.metrics.pattern_match.declaration",
+    "deepeval.metrics.json_correctness.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group
