@@ -33,6 +33,7 @@ BUILTIN = (
     "deepeval.metrics.answer_relevancy.declaration",
     "deepeval.metrics.contextual_relevancy.declaration",
     "deepeval.metrics.knowledge_retention.declaration",
+    "deepeval.metrics.faithfulness.declaration",
     "deepeval.metrics.exact_match.declaration",
     "deepeval.metrics.pattern_match.declaration",
     "deepeval.metrics.json_correctness.declaration",
