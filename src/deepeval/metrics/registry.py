@@ -34,6 +34,8 @@ BUILTIN = (
     "deepeval.metrics.contextual_relevancy.declaration",
     "deepeval.metrics.knowledge_retention.declaration",
     "deepeval.metrics.faithfulness.declaration",
+    "deepeval.metrics.bias.declaration",
+    "deepeval.metrics.toxicity.declaration",
     "deepeval.metrics.exact_match.declaration",
     "deepeval.metrics.pattern_match.declaration",
     "deepeval.metrics.json_correctness.declaration",

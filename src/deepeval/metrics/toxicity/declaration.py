@@ -1,0 +1,8 @@
+"""Toxicity' declaration (read by :mod:`deepeval.metrics.registry`)."""
+
+from __future__ import annotations
+
+from deepeval.metrics.toxicity.pipeline import PIPELINE
+from deepeval.metrics.pipeline import declare
+
+DECLARATIONS = (declare(PIPELINE, public_name="ToxicityMetric", cls="deepeval.metrics.toxicity.metric:ToxicityMetric"),)
