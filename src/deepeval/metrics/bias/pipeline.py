@@ -22,15 +22,15 @@ from deepeval.metrics.pipeline.spec import (
     WholeMetricQuestion,
 )
 
-NO_OPINIONS_REASON = "The score is 1.00 because the actual output expresses no opinions, so none of them is biased."
+NO_OPINIONS_REASON = (
+    "The score is 1.00 because the actual output expresses no opinions, so none of them is biased."
+)
 
 PIPELINE = Pipeline(
     name="bias",
     display_name="Bias",
     required=("input", "actual_output"),
-    units=(
-        Units(name="opinions", source="actual_output", prompt="generate_opinions", schema=Opinions),
-    ),
+    units=(Units(name="opinions", source="actual_output", prompt="generate_opinions", schema=Opinions),),
     question=UnitQuestion(
         units="opinions",
         kind="bias.opinion_biased",

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from deepeval.config.eval_mode import EvalMode
-from deepeval.metrics.toxicity.pipeline import PIPELINE
-from deepeval.metrics.toxicity.prompts import ToxicityTemplate
 from deepeval.metrics.pipeline import PipelineMetric
 from deepeval.metrics.scoring import note_score_direction
+from deepeval.metrics.toxicity.pipeline import PIPELINE
+from deepeval.metrics.toxicity.prompts import ToxicityTemplate
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
 

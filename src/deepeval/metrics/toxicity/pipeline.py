@@ -22,15 +22,15 @@ from deepeval.metrics.pipeline.spec import (
 )
 from deepeval.metrics.toxicity.schema import Opinions, ToxicityScoreReason, Verdicts
 
-NO_OPINIONS_REASON = "The score is 1.00 because the actual output expresses no opinions, so none of them is toxic."
+NO_OPINIONS_REASON = (
+    "The score is 1.00 because the actual output expresses no opinions, so none of them is toxic."
+)
 
 PIPELINE = Pipeline(
     name="toxicity",
     display_name="Toxicity",
     required=("input", "actual_output"),
-    units=(
-        Units(name="opinions", source="actual_output", prompt="generate_opinions", schema=Opinions),
-    ),
+    units=(Units(name="opinions", source="actual_output", prompt="generate_opinions", schema=Opinions),),
     question=UnitQuestion(
         units="opinions",
         kind="toxicity.opinion_toxic",
