@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -126,7 +126,7 @@ def test_verdict_strings_are_normalised(name: str) -> None:
 class BiasStyleTemplate:
     """A template written for deepeval 4.3.1: ``generate_reason(biases, score)`` (keywords only it names)."""
 
-    seen: dict[str, Any] = {}
+    seen: ClassVar[dict[str, Any]] = {}
 
     @staticmethod
     def generate_reason(biases: list[str], score: str) -> str:
@@ -137,7 +137,7 @@ class BiasStyleTemplate:
 class ToxicityStyleTemplate:
     """``generate_reason(toxics, score)``, as 4.3.1's ToxicityTemplate is called."""
 
-    seen: dict[str, Any] = {}
+    seen: ClassVar[dict[str, Any]] = {}
 
     @staticmethod
     def generate_reason(toxics: list[str], score: str) -> str:
@@ -239,7 +239,7 @@ def test_evaluate_and_assert_test(name: str) -> None:
     row = result.test_results[0].metrics_data[0]
     assert (row.score, row.success, row.threshold) == (1.0, True, 0.5)
     assert_test(CASE, [make(name, model=llm_judge(OPINIONS[:1], ["no"]), eval_mode="llm")])
-    with pytest.raises(AssertionError, match="0.0"):
+    with pytest.raises(AssertionError, match=name.capitalize()):
         assert_test(CASE, [make(name, model=llm_judge(OPINIONS[:1], ["yes"]), eval_mode="llm")])
 
 
