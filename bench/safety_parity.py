@@ -16,6 +16,7 @@ score | "error: <type>"}}``.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -128,6 +129,8 @@ def _opinion_cases(kind: str) -> list[OpinionCase]:
 
 
 CURRENT: dict[str, Any] = {}
+#: turn relevancy, llm mode: the message tokens each verdict prompt showed, per case (the windows)
+WINDOWS: dict[str, list[list[str]]] = {}
 
 
 def _verdict_reply(case: OpinionCase, schema: Any) -> Any:
@@ -225,6 +228,149 @@ def opinion_metric(cls_name: str, kind: str) -> dict[str, Any]:
                     eval_mode=mode,
                     async_mode=False,
                     strict_mode=case.strict,
+                )
+
+            out[f"{case.id}/{mode}"] = _measure(make, case, tc, mode)
+    return out
+
+
+# -- conversations ------------------------------------------------------------------------------------------------
+@dataclass
+class ConvCase:
+    """One conversation. Assistant messages carry unique tokens (``[a01]``); ``verdicts`` / ``p_items`` map a token
+    to the LLM's verdict and System One's P(yes) about that message (or intention)."""
+
+    id: str
+    turns: list[tuple[str, str]]
+    verdicts: dict[str, str]
+    p_items: dict[str, float]
+    p_whole: list[float] = field(default_factory=lambda: [0.9, 0.8])
+    levels: list[float] = field(default_factory=lambda: [0.0, 0.05, 0.15, 0.8])
+    window_size: int = 10
+    strict: bool = False
+
+
+def _talk(
+    n: int, bad: set[int] = frozenset(), lead: str = ""
+) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    turns: list[tuple[str, str]] = [("assistant", lead)] if lead else []
+    verdicts: dict[str, str] = {}
+    for i in range(1, n + 1):
+        turns += [("user", f"Question {i} [u{i:02d}]?"), ("assistant", f"Answer [a{i:02d}].")]
+        verdicts[f"[a{i:02d}]"] = "no" if i in bad else "yes"
+    return turns, verdicts
+
+
+def _p(verdicts: dict[str, str], hi: float = 0.8, lo: float = 0.2) -> dict[str, float]:
+    return {k: hi if v == "yes" else lo for k, v in verdicts.items()}
+
+
+def _conv_cases() -> list[ConvCase]:
+    c = ConvCase
+    out = []
+    for cid, n, bad, w, extra in [
+        ("one", 1, set(), 10, {}),
+        ("one_bad", 1, {1}, 10, {}),
+        ("three_mid_bad", 3, {2}, 10, {}),
+        ("five_w1", 5, {1, 5}, 1, {}),
+        ("five_w2_end_bad", 5, {5}, 2, {}),
+        ("six_w3_start_bad", 6, {1}, 3, {}),
+        ("twelve_w10", 12, {3, 11}, 10, {}),
+        ("four_all_bad", 4, {1, 2, 3, 4}, 2, {}),
+        ("strict_clean", 3, set(), 10, {"strict": True, "p_whole": [0.9, 0.9], "levels": [0, 0, 0.1, 0.9]}),
+        ("strict_bad", 3, {2}, 10, {"strict": True}),
+        ("seven_w4", 7, {4, 6}, 4, {"p_whole": [0.3, 0.6], "levels": [0.2, 0.3, 0.3, 0.2]}),
+    ]:
+        turns, verdicts = _talk(n, bad)
+        out.append(c(cid, turns, verdicts, _p(verdicts), window_size=w, **extra))
+    turns, verdicts = _talk(2, {2}, lead="Welcome [a00].")
+    verdicts["[a00]"] = "yes"
+    out.append(c("assistant_first", turns, verdicts, _p(verdicts)))
+    turns, verdicts = _talk(2, set())
+    out.append(c("user_last", [*turns, ("user", "And then?")], verdicts, _p(verdicts)))
+    out.append(c("no_exchange", [("user", "Hello?")], {}, {}, [0.7, 0.4], [0.1, 0.2, 0.3, 0.4]))
+    turns, verdicts = _talk(3, {2})
+    out.append(c("edge_p", turns, verdicts, {"[a01]": 0.5, "[a02]": 0.49, "[a03]": 0.51}))
+    turns = [
+        ("user", "Hi"),
+        ("assistant", "Hello [a01]."),
+        ("assistant", "Still there [a02]?"),
+        ("user", "Yes"),
+        ("user", "Tell me more"),
+        ("assistant", "More [a03]."),
+    ]
+    out.append(
+        c(
+            "double_turns",
+            turns,
+            {"[a01]": "yes", "[a02]": "no", "[a03]": "no"},
+            {"[a01]": 0.9, "[a02]": 0.9, "[a03]": 0.1},
+            window_size=1,
+        )
+    )
+    return out
+
+
+def _last_token(text: str, tokens: Any) -> str | None:
+    found = [(text.rfind(t), t) for t in tokens if t in text]
+    return max(found)[1] if found else None
+
+
+def _window_of(state: Any, question: Any) -> str:
+    """The window a hybrid question is about: ours carries it in ``data``, 4.3.1 sends it as the state."""
+    data = getattr(question, "data", None)
+    if isinstance(data, dict) and "window" in data:
+        return json.dumps(data["window"])
+    return json.dumps(state)
+
+
+class ConvLLM(ScriptedLLM):
+    def generate(self, prompt: str, schema: Any = None) -> Any:
+        case: ConvCase = CURRENT["case"]
+        name = getattr(schema, "__name__", "")
+        self.calls.append(name)
+        if name == "TurnRelevancyVerdict":
+            WINDOWS.setdefault(case.id, []).append(sorted(set(re.findall(r"\[[au]\d\d\]", prompt))))
+            v = case.verdicts[_last_token(prompt, case.verdicts) or ""]
+            return schema.model_validate({"verdict": v, "reason": f"verdict {v}"})
+        if name.endswith("ScoreReason"):
+            return schema.model_validate({"reason": f"scripted reason for {case.id}"})
+        raise ValueError(f"unexpected schema {name!r}")
+
+
+class ConvSystemOne(ScriptedSystemOne):
+    def decide(self, state: Any, questions: dict[str, Any]) -> tuple[SystemOneAnswers, float | None]:
+        case: ConvCase = CURRENT["case"]
+        whole = any(type(q).__name__ == "ScoreQuestion" for q in questions.values())
+        if whole:
+            return super().decide(state, questions)
+        nouls = {
+            qid: NoulAnswer(probability=case.p_items[_last_token(_window_of(state, q), case.p_items) or ""])
+            for qid, q in questions.items()
+        }
+        return SystemOneAnswers(nouls=nouls), None
+
+
+def conversation_metric(cls_name: str, cases: list[ConvCase], **options: Any) -> dict[str, Any]:
+    import deepeval.metrics as m
+    from deepeval.test_case import ConversationalTestCase, Turn
+
+    cls = getattr(m, cls_name)
+    out: dict[str, Any] = {}
+    for case in cases:
+        tc = ConversationalTestCase(turns=[Turn(role=r, content=t) for r, t in case.turns])
+        for mode in MODES:
+
+            def make(mode: str, case: ConvCase = case) -> Any:
+                extra = {"window_size": case.window_size} if cls_name == "TurnRelevancyMetric" else {}
+                return cls(
+                    model=ConvLLM(),
+                    system_one_model=ConvSystemOne(),
+                    eval_mode=mode,
+                    async_mode=False,
+                    strict_mode=case.strict,
+                    **extra,
+                    **options,
                 )
 
             out[f"{case.id}/{mode}"] = _measure(make, case, tc, mode)
@@ -329,13 +475,16 @@ def judge_free() -> dict[str, Any]:
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
     out: dict[str, Any] = {}
-    wanted = set(argv) or {"judge_free", "bias", "toxicity"}
+    wanted = set(argv) or {"judge_free", "bias", "toxicity", "turn_relevancy"}
     if "judge_free" in wanted:
         out.update(judge_free())
     if "bias" in wanted:
         out["bias"] = opinion_metric("BiasMetric", "bias")
     if "toxicity" in wanted:
         out["toxicity"] = opinion_metric("ToxicityMetric", "toxicity")
+    if "turn_relevancy" in wanted:
+        out["turn_relevancy"] = conversation_metric("TurnRelevancyMetric", _conv_cases())
+        out["turn_relevancy_windows"] = {k: sorted(v) for k, v in WINDOWS.items()}
     print(json.dumps(out, sort_keys=True))
 
 
