@@ -248,6 +248,8 @@ class ConvCase:
     levels: list[float] = field(default_factory=lambda: [0.0, 0.05, 0.15, 0.8])
     window_size: int = 10
     strict: bool = False
+    #: conversation completeness: the intentions the LLM lists (each with its token ``[iNN]``)
+    intentions: list[str] = field(default_factory=list)
 
 
 def _talk(
@@ -333,9 +335,76 @@ class ConvLLM(ScriptedLLM):
             WINDOWS.setdefault(case.id, []).append(sorted(set(re.findall(r"\[[au]\d\d\]", prompt))))
             v = case.verdicts[_last_token(prompt, case.verdicts) or ""]
             return schema.model_validate({"verdict": v, "reason": f"verdict {v}"})
+        if name == "UserIntentions":
+            return schema.model_validate({"intentions": case.intentions})
+        if name == "ConversationCompletenessVerdict":
+            v = case.verdicts[re.findall(r"\[i\d\d\]", prompt)[-1]]
+            return schema.model_validate({"verdict": v, "reason": f"verdict {v}"})
         if name.endswith("ScoreReason"):
             return schema.model_validate({"reason": f"scripted reason for {case.id}"})
         raise ValueError(f"unexpected schema {name!r}")
+
+
+def _item_token(state: Any, question: Any) -> str:
+    """The intention a hybrid question is about: quoted in ours, in the state in 4.3.1's."""
+    found = re.findall(r"\[i\d\d\]", str(question.instructions)) or re.findall(
+        r"\[i\d\d\]", json.dumps(state)
+    )
+    return found[-1]
+
+
+def _intention_cases() -> list[ConvCase]:
+    turns, _ = _talk(3)
+    c = ConvCase
+    out = []
+    for cid, verdicts, extra in [
+        ("none", {}, {"p_whole": [0.6, 0.7], "levels": [0.1, 0.1, 0.4, 0.4]}),
+        ("one_met", {"[i01]": "yes"}, {}),
+        ("one_unmet", {"[i01]": "no"}, {"p_whole": [0.2, 0.1], "levels": [0.6, 0.3, 0.1, 0.0]}),
+        ("two_half", {"[i01]": "yes", "[i02]": "no"}, {}),
+        ("three_two", {"[i01]": "yes", "[i02]": "no", "[i03]": "yes"}, {}),
+        ("four_all", {f"[i0{k}]": "yes" for k in range(1, 5)}, {}),
+        ("four_none", {f"[i0{k}]": "no" for k in range(1, 5)}, {}),
+        ("five_one", {f"[i0{k}]": "no" if k == 3 else "yes" for k in range(1, 6)}, {}),
+        (
+            "strict_met",
+            {"[i01]": "yes", "[i02]": "yes"},
+            {"strict": True, "p_whole": [0.9, 0.9], "levels": [0, 0, 0, 1]},
+        ),
+        ("strict_unmet", {"[i01]": "yes", "[i02]": "no"}, {"strict": True}),
+        ("six_mixed", {f"[i0{k}]": "yes" if k % 3 else "no" for k in range(1, 7)}, {"p_whole": [0.5, 0.49]}),
+        ("seven", {f"[i0{k}]": "no" if k in (2, 7) else "yes" for k in range(1, 8)}, {}),
+    ]:
+        out.append(
+            c(
+                cid,
+                turns,
+                verdicts,
+                _p(verdicts),
+                intentions=[f"The user wants thing {k}." for k in verdicts],
+                **extra,
+            )
+        )
+    out.append(
+        c(
+            "edge_p",
+            turns,
+            {"[i01]": "yes", "[i02]": "no"},
+            {"[i01]": 0.5, "[i02]": 0.499},
+            intentions=["Wants [i01].", "Wants [i02]."],
+        )
+    )
+    out.append(
+        c(
+            "one_turn",
+            [("user", "Book a table [u01]")],
+            {"[i01]": "no"},
+            {"[i01]": 0.1},
+            intentions=["The user wants a table [i01]."],
+        )
+    )
+    out.append(c("assistant_only", [("assistant", "Hello [a01]")], {}, {}, [0.9, 0.9]))
+    return out
 
 
 class ConvSystemOne(ScriptedSystemOne):
@@ -344,6 +413,12 @@ class ConvSystemOne(ScriptedSystemOne):
         whole = any(type(q).__name__ == "ScoreQuestion" for q in questions.values())
         if whole:
             return super().decide(state, questions)
+        if case.intentions:
+            nouls = {
+                qid: NoulAnswer(probability=case.p_items[_item_token(state, q)])
+                for qid, q in questions.items()
+            }
+            return SystemOneAnswers(nouls=nouls), None
         nouls = {
             qid: NoulAnswer(probability=case.p_items[_last_token(_window_of(state, q), case.p_items) or ""])
             for qid, q in questions.items()
@@ -475,7 +550,7 @@ def judge_free() -> dict[str, Any]:
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
     out: dict[str, Any] = {}
-    wanted = set(argv) or {"judge_free", "bias", "toxicity", "turn_relevancy"}
+    wanted = set(argv) or {"judge_free", "bias", "toxicity", "turn_relevancy", "conversation_completeness"}
     if "judge_free" in wanted:
         out.update(judge_free())
     if "bias" in wanted:
@@ -485,6 +560,10 @@ def main(argv: list[str]) -> None:
     if "turn_relevancy" in wanted:
         out["turn_relevancy"] = conversation_metric("TurnRelevancyMetric", _conv_cases())
         out["turn_relevancy_windows"] = {k: sorted(v) for k, v in WINDOWS.items()}
+    if "conversation_completeness" in wanted:
+        out["conversation_completeness"] = conversation_metric(
+            "ConversationCompletenessMetric", _intention_cases()
+        )
     print(json.dumps(out, sort_keys=True))
 
 
