@@ -250,6 +250,9 @@ class ConvCase:
     strict: bool = False
     #: conversation completeness: the intentions the LLM lists (each with its token ``[iNN]``)
     intentions: list[str] = field(default_factory=list)
+    #: role adherence: the test case's chatbot_role; ``repeat``: the LLM lists each out-of-character turn twice
+    role: str | None = None
+    repeat: bool = False
 
 
 def _talk(
@@ -340,9 +343,56 @@ class ConvLLM(ScriptedLLM):
         if name == "ConversationCompletenessVerdict":
             v = case.verdicts[re.findall(r"\[i\d\d\]", prompt)[-1]]
             return schema.model_validate({"verdict": v, "reason": f"verdict {v}"})
+        if name == "OutOfCharacterResponseVerdicts":
+            broken = [
+                {"index": i, "reason": f"breaks role at {i}"}
+                for i, (_, text) in enumerate(case.turns)
+                if any(t in text and v == "no" for t, v in case.verdicts.items())
+            ]
+            return schema.model_validate({"verdicts": broken * (2 if case.repeat else 1)})
         if name.endswith("ScoreReason"):
             return schema.model_validate({"reason": f"scripted reason for {case.id}"})
         raise ValueError(f"unexpected schema {name!r}")
+
+
+def _ai_token(state: Any, question: Any, tokens: Any) -> str:
+    """The assistant message a role question is about: in ``data`` (ours), in the state (4.3.1's)."""
+    data = getattr(question, "data", None)
+    text = data["ai_message"] if isinstance(data, dict) and "ai_message" in data else state["ai_message"]
+    return _last_token(text, tokens) or ""
+
+
+def _role_cases() -> list[ConvCase]:
+    c = ConvCase
+    role = "A cheerful pirate who answers in pirate speak."
+    out = []
+    for cid, n, bad, extra in [
+        ("one_in", 1, set(), {}),
+        ("one_out", 1, {1}, {}),
+        ("three_mid_out", 3, {2}, {}),
+        ("four_two_out", 4, {1, 4}, {}),
+        ("five_all_out", 5, {1, 2, 3, 4, 5}, {"p_whole": [0.1, 0.2], "levels": [0.7, 0.2, 0.1, 0.0]}),
+        ("six_last_out", 6, {6}, {}),
+        ("strict_in", 2, set(), {"strict": True, "p_whole": [0.95, 0.9], "levels": [0, 0, 0.1, 0.9]}),
+        ("strict_out", 3, {3}, {"strict": True}),
+        ("seven_mixed", 7, {2, 3, 5}, {"p_whole": [0.45, 0.55]}),
+        ("ten_one_out", 10, {7}, {}),
+    ]:
+        turns, verdicts = _talk(n, bad)
+        out.append(c(cid, turns, verdicts, _p(verdicts), role=role, **extra))
+    turns, verdicts = _talk(3, {2})
+    out.append(c("edge_p", turns, verdicts, {"[a01]": 0.5, "[a02]": 0.49, "[a03]": 0.51}, role=role))
+    out.append(c("no_assistant", [("user", "Ahoy [u01]")], {}, {}, [0.6, 0.6], role=role))
+    turns, verdicts = _talk(2, {1}, lead="Arr, welcome [a00].")
+    verdicts["[a00]"] = "yes"
+    out.append(c("assistant_first", turns, verdicts, _p(verdicts), role=role))
+    turns, verdicts = _talk(2, {2})
+    out.append(c("empty_role", turns, verdicts, _p(verdicts), role=""))
+    turns, verdicts = _talk(2, set())
+    out.append(c("user_last", [*turns, ("user", "Bye [u09]")], verdicts, _p(verdicts), role=role))
+    turns, verdicts = _talk(4, {3})
+    out.append(c("repeated_index", turns, verdicts, _p(verdicts), role=role, repeat=True))
+    return out
 
 
 def _item_token(state: Any, question: Any) -> str:
@@ -413,6 +463,12 @@ class ConvSystemOne(ScriptedSystemOne):
         whole = any(type(q).__name__ == "ScoreQuestion" for q in questions.values())
         if whole:
             return super().decide(state, questions)
+        if case.role is not None:
+            nouls = {
+                qid: NoulAnswer(probability=case.p_items[_ai_token(state, q, case.p_items)])
+                for qid, q in questions.items()
+            }
+            return SystemOneAnswers(nouls=nouls), None
         if case.intentions:
             nouls = {
                 qid: NoulAnswer(probability=case.p_items[_item_token(state, q)])
@@ -433,7 +489,9 @@ def conversation_metric(cls_name: str, cases: list[ConvCase], **options: Any) ->
     cls = getattr(m, cls_name)
     out: dict[str, Any] = {}
     for case in cases:
-        tc = ConversationalTestCase(turns=[Turn(role=r, content=t) for r, t in case.turns])
+        tc = ConversationalTestCase(
+            turns=[Turn(role=r, content=t) for r, t in case.turns], chatbot_role=case.role
+        )
         for mode in MODES:
 
             def make(mode: str, case: ConvCase = case) -> Any:
@@ -550,7 +608,14 @@ def judge_free() -> dict[str, Any]:
 def main(argv: list[str]) -> None:
     warnings.simplefilter("ignore")
     out: dict[str, Any] = {}
-    wanted = set(argv) or {"judge_free", "bias", "toxicity", "turn_relevancy", "conversation_completeness"}
+    wanted = set(argv) or {
+        "judge_free",
+        "bias",
+        "toxicity",
+        "turn_relevancy",
+        "conversation_completeness",
+        "role_adherence",
+    }
     if "judge_free" in wanted:
         out.update(judge_free())
     if "bias" in wanted:
@@ -564,6 +629,8 @@ def main(argv: list[str]) -> None:
         out["conversation_completeness"] = conversation_metric(
             "ConversationCompletenessMetric", _intention_cases()
         )
+    if "role_adherence" in wanted:
+        out["role_adherence"] = conversation_metric("RoleAdherenceMetric", _role_cases())
     print(json.dumps(out, sort_keys=True))
 
 

@@ -3,9 +3,10 @@ script, scripted custom judges answering from the case: opinions, verdicts, P(ye
 run under ours must give the scores 4.3.1 gave on the same script (recorded in ``safety_parity_431.json``; the
 second test re-runs 4.3.1 when its virtualenv is installed and checks the record is current).
 
-The one deliberate difference: a yes/no verdict that is not yes or no (``"idk"``) is dropped by 4.3.1 (the opinion
-does not count); ours re-asks the judge once and then reports the measure's error (REFERENCE §8: verdict strings are
-never miscounted)."""
+The deliberate differences (:data:`DIFFERENCES`): a yes/no verdict that is not yes or no (``"idk"``) is dropped by
+4.3.1 (the opinion does not count); ours re-asks the judge once and then reports the measure's error (REFERENCE §8:
+verdict strings are never miscounted). RoleAdherence: 4.3.1 counts every out-of-character verdict its judge lists,
+a repeated turn twice; ours counts each assistant turn once."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ RECORD = Path(__file__).with_name("safety_parity_431.json")
 DIFFERENCES = {
     ("bias", "raw_idk/llm"): "error: StructuredOutputError",
     ("toxicity", "raw_idk/llm"): "error: StructuredOutputError",
+    # the LLM lists out-of-character turn 5 twice: 4.3.1 counts two of four turns out of character (0.5); ours counts
+    # each assistant turn once (0.75)
+    ("role_adherence", "repeated_index/llm"): 0.75,
 }
 
 

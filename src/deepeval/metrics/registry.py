@@ -38,6 +38,7 @@ BUILTIN = (
     "deepeval.metrics.toxicity.declaration",
     "deepeval.metrics.turn_relevancy.declaration",
     "deepeval.metrics.conversation_completeness.declaration",
+    "deepeval.metrics.role_adherence.declaration",
     "deepeval.metrics.exact_match.declaration",
     "deepeval.metrics.pattern_match.declaration",
     "deepeval.metrics.json_correctness.declaration",
