@@ -129,6 +129,14 @@ def _opinion_cases(kind: str) -> list[OpinionCase]:
 
 
 CURRENT: dict[str, Any] = {}
+#: the extraction reply of each opinion-style metric: schema name -> its list field
+UNIT_FIELDS = {
+    "Opinions": "opinions",
+    "ExtractedPII": "extracted_pii",
+    "Misuses": "misuses",
+    "Advices": "advices",
+    "RoleViolations": "role_violations",
+}
 #: turn relevancy, llm mode: the message tokens each verdict prompt showed, per case (the windows)
 WINDOWS: dict[str, list[list[str]]] = {}
 
@@ -157,8 +165,8 @@ class ScriptedLLM(DeepEvalBaseLLM):
         case: OpinionCase = CURRENT["case"]
         name = getattr(schema, "__name__", "")
         self.calls.append(name)
-        if name == "Opinions":
-            data: Any = {"opinions": case.opinions}
+        if name in UNIT_FIELDS:
+            data: Any = {UNIT_FIELDS[name]: case.opinions}
             return json.dumps(data) if case.raw else schema.model_validate(data)
         if name == "Verdicts":
             return _verdict_reply(case, schema)
@@ -212,7 +220,7 @@ def _measure(make: Any, case: Any, tc: Any, mode: str) -> Any:
     return metric.score
 
 
-def opinion_metric(cls_name: str, kind: str) -> dict[str, Any]:
+def opinion_metric(cls_name: str, kind: str, prefix: str = "", **options: Any) -> dict[str, Any]:
     import deepeval.metrics as m
 
     cls = getattr(m, cls_name)
@@ -228,9 +236,10 @@ def opinion_metric(cls_name: str, kind: str) -> dict[str, Any]:
                     eval_mode=mode,
                     async_mode=False,
                     strict_mode=case.strict,
+                    **options,
                 )
 
-            out[f"{case.id}/{mode}"] = _measure(make, case, tc, mode)
+            out[f"{prefix}{case.id}/{mode}"] = _measure(make, case, tc, mode)
     return out
 
 
@@ -631,6 +640,17 @@ def main(argv: list[str]) -> None:
         )
     if "role_adherence" in wanted:
         out["role_adherence"] = conversation_metric("RoleAdherenceMetric", _role_cases())
+    if "pii_leakage" in wanted:
+        out["pii_leakage"] = opinion_metric("PIILeakageMetric", "pii")
+    if "misuse" in wanted:
+        out["misuse"] = opinion_metric("MisuseMetric", "misuse", domain="Banking")
+    if "non_advice" in wanted:
+        out["non_advice"] = opinion_metric("NonAdviceMetric", "advice", advice_types=["financial", "medical"])
+    if "role_violation" in wanted:
+        out["role_violation"] = {
+            **opinion_metric("RoleViolationMetric", "role", role="a polite support agent"),
+            **opinion_metric("RoleViolationMetric", "role", prefix="empty_role:", role=""),
+        }
     print(json.dumps(out, sort_keys=True))
 
 

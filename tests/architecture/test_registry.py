@@ -79,8 +79,10 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
         for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
         if p.default is inspect.Parameter.empty and p.kind is p.POSITIONAL_OR_KEYWORD
     ]
-    if not required_args:  # `deepeval evaluate --metric NAME` constructs it with no argument
+    if not required_args and d.name not in NEEDS:  # `deepeval evaluate --metric NAME` constructs it so
         cls()
+    else:
+        cls(**NEEDS[d.name])
     scored_in_code = issubclass(cls, DeterministicMetric)  # ExactMatch...: no judge, so no judge-eval task
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
@@ -141,6 +143,9 @@ class _Opening(BaseModel):
 NEEDS: dict[str, dict[str, Any]] = {
     "pattern_match": {"pattern": r"At \d+ am\."},
     "json_correctness": {"expected_schema": _Opening},
+    "misuse": {"domain": "swimming pools"},
+    "non_advice": {"advice_types": ["medical"]},
+    "role_violation": {"role": "pool receptionist"},
 }
 
 

@@ -21,9 +21,13 @@ from _support.reference import REPO, reference_python, run_user_script
 SCRIPT = REPO / "bench" / "safety_parity.py"
 RECORD = Path(__file__).with_name("safety_parity_431.json")
 #: (metric, case/mode) -> what ours gives where 4.3.1 differs on purpose
-DIFFERENCES = {
-    ("bias", "raw_idk/llm"): "error: StructuredOutputError",
-    ("toxicity", "raw_idk/llm"): "error: StructuredOutputError",
+DIFFERENCES: dict[tuple[str, str], Any] = {
+    **{
+        (m, f"{prefix}raw_idk/llm"): "error: StructuredOutputError"
+        for m in ("bias", "toxicity", "pii_leakage", "misuse", "non_advice", "role_violation")
+        for prefix in ("", "empty_role:")
+        if prefix == "" or m == "role_violation"
+    },
     # the LLM lists out-of-character turn 5 twice: 4.3.1 counts two of four turns out of character (0.5); ours counts
     # each assistant turn once (0.75)
     ("role_adherence", "repeated_index/llm"): 0.75,
