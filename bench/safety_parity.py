@@ -243,6 +243,30 @@ def opinion_metric(cls_name: str, kind: str, prefix: str = "", **options: Any) -
     return out
 
 
+def prompt_alignment() -> dict[str, Any]:
+    """PromptAlignment over the opinion cases: the case's opinions are the prompt instructions (given, not
+    extracted); its verdicts say which are followed (yes = followed)."""
+    import deepeval.metrics as m
+
+    out: dict[str, Any] = {}
+    for case in _opinion_cases("alignment"):
+        tc = LLMTestCase(input="Tell me about it.", actual_output=case.output)
+        for mode in MODES:
+
+            def make(mode: str, case: OpinionCase = case) -> Any:
+                return m.PromptAlignmentMetric(
+                    prompt_instructions=list(case.opinions),
+                    model=ScriptedLLM(),
+                    system_one_model=ScriptedSystemOne(),
+                    eval_mode=mode,
+                    async_mode=False,
+                    strict_mode=case.strict,
+                )
+
+            out[f"{case.id}/{mode}"] = _measure(make, case, tc, mode)
+    return out
+
+
 # -- conversations ------------------------------------------------------------------------------------------------
 @dataclass
 class ConvCase:
@@ -651,6 +675,8 @@ def main(argv: list[str]) -> None:
             **opinion_metric("RoleViolationMetric", "role", role="a polite support agent"),
             **opinion_metric("RoleViolationMetric", "role", prefix="empty_role:", role=""),
         }
+    if "prompt_alignment" in wanted:
+        out["prompt_alignment"] = prompt_alignment()
     print(json.dumps(out, sort_keys=True))
 
 

@@ -45,7 +45,9 @@ runner = CliRunner()
 DECLARED = registry.declarations()
 #: metrics whose System One kinds have no measured offline tier yet (the embedded judge does not answer them, so
 #: the measure says what to configure) and no labelled judge-eval set yet
-NO_OFFLINE_TIER = frozenset({"turn_relevancy", "conversation_completeness", "role_adherence"})
+NO_OFFLINE_TIER = frozenset(
+    {"turn_relevancy", "conversation_completeness", "role_adherence", "prompt_alignment"}
+)
 
 
 @pytest.fixture(autouse=True)
@@ -146,6 +148,7 @@ NEEDS: dict[str, dict[str, Any]] = {
     "misuse": {"domain": "swimming pools"},
     "non_advice": {"advice_types": ["medical"]},
     "role_violation": {"role": "pool receptionist"},
+    "prompt_alignment": {"prompt_instructions": ["Give the opening hour."]},
 }
 
 

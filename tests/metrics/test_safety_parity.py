@@ -24,7 +24,15 @@ RECORD = Path(__file__).with_name("safety_parity_431.json")
 DIFFERENCES: dict[tuple[str, str], Any] = {
     **{
         (m, f"{prefix}raw_idk/llm"): "error: StructuredOutputError"
-        for m in ("bias", "toxicity", "pii_leakage", "misuse", "non_advice", "role_violation")
+        for m in (
+            "bias",
+            "toxicity",
+            "pii_leakage",
+            "misuse",
+            "non_advice",
+            "role_violation",
+            "prompt_alignment",
+        )
         for prefix in ("", "empty_role:")
         if prefix == "" or m == "role_violation"
     },

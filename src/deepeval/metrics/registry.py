@@ -43,6 +43,7 @@ BUILTIN = (
     "deepeval.metrics.misuse.declaration",
     "deepeval.metrics.non_advice.declaration",
     "deepeval.metrics.role_violation.declaration",
+    "deepeval.metrics.prompt_alignment.declaration",
     "deepeval.metrics.exact_match.declaration",
     "deepeval.metrics.pattern_match.declaration",
     "deepeval.metrics.json_correctness.declaration",
