@@ -1,32 +1,80 @@
-"""BiasMetric and ToxicityMetric: opinions extracted from the output, each judged (yes = a violation), score = the
-share of opinions that are NOT violations.
+"""The safety metrics that extract units from the output and judge each (yes = a violation): BiasMetric,
+ToxicityMetric (opinions), PIILeakageMetric (statements with personal data), MisuseMetric (statements outside the
+``domain``), NonAdviceMetric (statements giving advice of ``advice_types``), RoleViolationMetric (statements
+breaking the ``role``). Score = the share of units that are NOT violations (RoleViolation: binary, any violation ->
+0).
 
 Direction (deepeval 4.3.1's behaviour, read from its source and run in bench/.venvs): 4.3.1 scores the share of
-non-violations (``score_qag_verdicts(passing=(Verdict.NO,))``) with ``threshold`` as a minimum, and warns once per
-process at construction that the direction changed, although its docs still say "lower is better". We follow the
-behaviour: 1.0 is clean, ``success`` is ``score >= threshold``.
+non-violations (``score_qag_verdicts(passing=(Verdict.NO,))``) with ``threshold`` as a minimum, and Bias, Toxicity
+and Misuse warn once per process at construction that the direction changed, although the docs still say "lower is
+better". We follow the behaviour: 1.0 is clean, ``success`` is ``score >= threshold``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import warnings
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
 from deepeval import assert_test, evaluate
 from deepeval.errors import ConfigurationError, MissingTestCaseParamsError, SystemOneError
-from deepeval.metrics import BiasMetric, ToxicityMetric, scoring
+from deepeval.metrics import (
+    BiasMetric,
+    MisuseMetric,
+    NonAdviceMetric,
+    PIILeakageMetric,
+    RoleViolationMetric,
+    ToxicityMetric,
+    scoring,
+)
 from deepeval.test_case import LLMTestCase
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 
 from .helpers import block, schema_name
 
-METRICS = {"bias": BiasMetric, "toxicity": ToxicityMetric}
-REASON_SCHEMA = {"bias": "BiasScoreReason", "toxicity": "ToxicityScoreReason"}
-#: the keyword 4.3.1 hands generate_reason the failing opinions' reasons under
-FAILING_AS = {"bias": "biases", "toxicity": "toxics"}
+
+@dataclass(frozen=True)
+class Kind:
+    """One metric of the family: its class and options, the extraction schema and field, the reason schema, the
+    keyword 4.3.1 hands ``generate_reason`` the failing units' reasons under, and the whole-metric question ids."""
+
+    cls: Any
+    units_schema: str
+    units_field: str
+    reason_schema: str
+    failing_as: str
+    whole: tuple[str, str]
+    options: dict[str, Any] = field(default_factory=dict)
+    warns: bool = False
+    binary: bool = False
+
+
+METRICS = {
+    "bias": Kind(BiasMetric, "Opinions", "opinions", "BiasScoreReason", "biases", ("unbiased", "bias_level"), warns=True),
+    "toxicity": Kind(
+        ToxicityMetric, "Opinions", "opinions", "ToxicityScoreReason", "toxics", ("non_toxic", "toxicity_level"), warns=True
+    ),
+    "pii_leakage": Kind(
+        PIILeakageMetric, "ExtractedPII", "extracted_pii", "PIILeakageScoreReason", "privacy_violations",
+        ("no_pii", "pii_exposure"),
+    ),
+    "misuse": Kind(
+        MisuseMetric, "Misuses", "misuses", "MisuseScoreReason", "misuse_violations", ("within_domain", "misuse_share"),
+        {"domain": "Banking"}, warns=True,
+    ),
+    "non_advice": Kind(
+        NonAdviceMetric, "Advices", "advices", "NonAdviceScoreReason", "non_advice_violations",
+        ("no_advice", "advice_level"), {"advice_types": ["financial"]},
+    ),
+    "role_violation": Kind(
+        RoleViolationMetric, "RoleViolations", "role_violations", "RoleViolationScoreReason", "role_violations",
+        ("stays_in_role", "role_keeping"), {"role": "support agent"}, binary=True,
+    ),
+}  # fmt: skip
 OPINIONS = ["Opinion one.", "Opinion two.", "Opinion three.", "Opinion four."]
 CASE = LLMTestCase(input="What do you think?", actual_output=" ".join(OPINIONS))
 
@@ -42,8 +90,9 @@ def _in_a_scratch_folder(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None
 def llm_judge(opinions: list[str], verdicts: list[str], reason: str = "scripted reason") -> ScriptedLLM:
     def respond(prompt: str, schema: Any) -> Any:
         name = schema_name(schema)
-        if name == "Opinions":
-            return {"opinions": opinions}
+        units = {k.units_schema: k.units_field for k in METRICS.values()}
+        if name in units:
+            return {units[name]: opinions}
         if name == "Verdicts":
             return {"verdicts": [{"reason": f"because {v}", "verdict": v} for v in verdicts]}
         if name and name.endswith("ScoreReason"):
@@ -56,22 +105,28 @@ def llm_judge(opinions: list[str], verdicts: list[str], reason: str = "scripted 
 def make(name: str, **kwargs: Any) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        return METRICS[name](**kwargs)
+        return METRICS[name].cls(**{**METRICS[name].options, **kwargs})
+
+
+def share(name: str, value: float) -> float:
+    """The expected score: the share of non-violations, binary for RoleViolation."""
+    return (1.0 if value == 1.0 else 0.0) if METRICS[name].binary else value
 
 
 @params
 def test_llm_scores_the_share_of_opinions_that_are_not_violations(name: str) -> None:
     llm = llm_judge(OPINIONS, ["yes", "no", "no", "no"])
     metric = make(name, model=llm, eval_mode="llm")
-    assert metric.measure(CASE) == 0.75
-    assert metric.success is True  # 0.75 >= 0.5: the threshold is a minimum
+    k = METRICS[name]
+    assert metric.measure(CASE) == share(name, 0.75)
+    assert metric.success is (not k.binary)  # 0.75 >= 0.5: the threshold is a minimum
     assert metric.reason == "scripted reason"
-    assert metric.opinions == OPINIONS
-    assert [schema_name(c.schema) for c in llm.calls] == ["Opinions", "Verdicts", REASON_SCHEMA[name]]
+    assert getattr(metric, k.units_field) == OPINIONS
+    assert [schema_name(c.schema) for c in llm.calls] == [k.units_schema, "Verdicts", k.reason_schema]
     assert [v["verdict"] for v in metric.verdicts] == ["yes", "no", "no", "no"]
-    assert metric.score_breakdown["opinions"] == 4 and metric.score_breakdown["yes"] == 1
+    assert metric.score_breakdown[k.units_field] == 4 and metric.score_breakdown["yes"] == 1
     assert metric.evaluation_model == "scripted-llm"
-    assert "Opinions" in metric.verbose_logs and "Verdicts" in metric.verbose_logs
+    assert k.units_field.capitalize() in metric.verbose_logs and "Verdicts" in metric.verbose_logs
 
 
 @params
@@ -90,11 +145,17 @@ def test_construction_warns_once_per_process_that_the_direction_changed(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(scoring, "_DIRECTION_NOTED", set())
+    k = METRICS[name]
+    if not k.warns:  # 4.3.1 warns for Bias, Toxicity and Misuse only
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            k.cls(model=llm_judge([], []), **k.options)
+        return
     with pytest.warns(DeprecationWarning, match="threshold is the minimum passing score"):
-        METRICS[name](model=llm_judge([], []))
+        k.cls(model=llm_judge([], []), **k.options)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        METRICS[name](model=llm_judge([], []))  # a second one is silent
+        k.cls(model=llm_judge([], []), **k.options)  # a second one is silent
 
 
 @params
@@ -102,8 +163,8 @@ def test_no_opinions_scores_one_without_a_verdict_call(name: str) -> None:
     llm = llm_judge([], [])
     metric = make(name, model=llm, eval_mode="llm")
     assert metric.measure(LLMTestCase(input="q", actual_output="Water boils at 100 C at sea level.")) == 1.0
-    assert [schema_name(c.schema) for c in llm.calls] == ["Opinions"]
-    assert "no opinions" in metric.reason
+    assert [schema_name(c.schema) for c in llm.calls] == [METRICS[name].units_schema]
+    assert metric.reason.startswith("The score is 1.00 because")
 
 
 @params
@@ -113,52 +174,42 @@ def test_include_reason_false_and_strict_mode(name: str) -> None:
     assert metric.threshold == 1.0
     assert metric.measure(CASE) == 0.0  # 0.75 below 1 becomes 0 in strict mode
     assert metric.reason is None and metric.success is False
-    assert REASON_SCHEMA[name] not in [schema_name(c.schema) for c in llm.calls]
+    assert METRICS[name].reason_schema not in [schema_name(c.schema) for c in llm.calls]
 
 
 @params
 def test_verdict_strings_are_normalised(name: str) -> None:
     """deepeval's old fault (REFERENCE §8): "Yes." / " NO " counted wrong. Both 4.3.1 and ours read the first word."""
     metric = make(name, model=llm_judge(OPINIONS[:3], ["Yes.", " NO ", "No, it is fair."]), eval_mode="llm")
-    assert metric.measure(CASE) == pytest.approx(2 / 3)
-
-
-class BiasStyleTemplate:
-    """A template written for deepeval 4.3.1: ``generate_reason(biases, score)`` (keywords only it names)."""
-
-    seen: ClassVar[dict[str, Any]] = {}
-
-    @staticmethod
-    def generate_reason(biases: list[str], score: str) -> str:
-        BiasStyleTemplate.seen = {"biases": biases, "score": score}
-        return "Explain the score. Reply with JSON with a reason."
-
-
-class ToxicityStyleTemplate:
-    """``generate_reason(toxics, score)``, as 4.3.1's ToxicityTemplate is called."""
-
-    seen: ClassVar[dict[str, Any]] = {}
-
-    @staticmethod
-    def generate_reason(toxics: list[str], score: str) -> str:
-        ToxicityStyleTemplate.seen = {"toxics": toxics, "score": score}
-        return "Explain the score. Reply with JSON with a reason."
+    assert metric.measure(CASE) == pytest.approx(share(name, 2 / 3))
 
 
 @params
 def test_a_deepeval_style_reason_template_gets_the_failing_reasons(name: str) -> None:
-    style = {"bias": BiasStyleTemplate, "toxicity": ToxicityStyleTemplate}[name]
-    base = make(name).evaluation_template
+    """A template written for deepeval 4.3.1 (``generate_reason`` naming ``score`` but not ``judged``) gets the
+    score formatted "0.50" and the failing units' reasons under 4.3.1's keyword (``biases``, ``toxics``...)."""
+    seen: dict[str, Any] = {}
+
+    def generate_reason(score: str, **kwargs: Any) -> str:
+        seen.update(score=score, failing=kwargs.get(METRICS[name].failing_as))
+        return "Explain the score. Reply with JSON with a reason."
+
+    metric = make(name)
+    base = metric.evaluation_template
+    names = (metric.pipeline.units[0].prompt, metric.pipeline.question.prompt)
     template = type(
         "Template",
-        (style,),
-        {k: staticmethod(getattr(base, k)) for k in ("generate_opinions", "generate_verdicts")},
+        (),
+        {
+            **{k: staticmethod(getattr(base, k)) for k in names},
+            "generate_reason": staticmethod(generate_reason),
+        },
     )
     metric = make(
         name, model=llm_judge(OPINIONS[:2], ["yes", "no"]), eval_mode="llm", evaluation_template=template
     )
     metric.measure(CASE)
-    assert style.seen == {"score": "0.50", FAILING_AS[name]: ["because yes"]}
+    assert seen == {"score": "0.00" if METRICS[name].binary else "0.50", "failing": ["because yes"]}
 
 
 # -- hybrid and system_one ----------------------------------------------------------------------------------------
@@ -168,8 +219,11 @@ def test_hybrid_system_one_decides_each_opinion_with_p_at_least_half_a_violation
     probs = [0.5, 0.49, 0.9, 0.1]  # P(yes = violation); 0.5 is a violation (P >= 0.5), as 4.3.1
     s1 = ScriptedSystemOne(lambda state, qs: dict(zip(qs, probs, strict=True)))
     metric = make(name, model=llm, system_one_model=s1, eval_mode="hybrid")
-    assert metric.measure(CASE) == 0.5
-    assert [schema_name(c.schema) for c in llm.calls] == ["Opinions", REASON_SCHEMA[name]]
+    assert metric.measure(CASE) == share(name, 0.5)
+    assert [schema_name(c.schema) for c in llm.calls] == [
+        METRICS[name].units_schema,
+        METRICS[name].reason_schema,
+    ]
     assert s1.call_count == 1 and len(s1.calls[0].questions) == 4
     assert metric.confidence == pytest.approx(0.0)  # |2 * 0.5 - 1|
 
@@ -179,7 +233,13 @@ def test_system_one_mode_two_questions_weights_two_and_one_no_llm(name: str) -> 
     levels = [0.0, 0.1, 0.2, 0.7]  # expected level 2.6 of 3
 
     def respond(state: Any, qs: dict[str, Any]) -> Any:
-        assert state == {"actual_output": CASE.actual_output}
+        assert state["actual_output"] == CASE.actual_output and set(state) <= {
+            "input",
+            "actual_output",
+            "domain",
+            "advice_types",
+            "role",
+        }
         (noul, score) = qs
         return {noul: 0.8, score: sum(i * p for i, p in enumerate(levels))}
 
@@ -189,7 +249,7 @@ def test_system_one_mode_two_questions_weights_two_and_one_no_llm(name: str) -> 
     assert metric.measure(CASE) == pytest.approx((2 * 0.8 + 2.6 / 3) / 3)
     assert llm.call_count == 0 and s1.call_count == 1
     kinds = [q.kind for q in s1.calls[0].questions.values()]
-    assert kinds == [f"{name}.{'unbiased' if name == 'bias' else 'non_toxic'}", f"{name}.{name}_level"]
+    assert kinds == [f"{name}.{q}" for q in METRICS[name].whole]
     assert "weighted mean of 2 answers from scripted-system-one" in metric.reason
 
 
@@ -239,7 +299,7 @@ def test_evaluate_and_assert_test(name: str) -> None:
     row = result.test_results[0].metrics_data[0]
     assert (row.score, row.success, row.threshold) == (1.0, True, 0.5)
     assert_test(CASE, [make(name, model=llm_judge(OPINIONS[:1], ["no"]), eval_mode="llm")])
-    with pytest.raises(AssertionError, match=name.capitalize()):
+    with pytest.raises(AssertionError, match=re.escape(make(name).__name__)):
         assert_test(CASE, [make(name, model=llm_judge(OPINIONS[:1], ["yes"]), eval_mode="llm")])
 
 
@@ -250,18 +310,20 @@ def test_hybrid_over_loopback_wire(name: str) -> None:
     from deepeval.models import LocalModel
     from deepeval.models.system_one.typesafe import TypeSafeModel
 
+    k = METRICS[name]
+
     def chat(request: dict[str, Any]) -> Any:
-        prompt = request["messages"][-1]["content"]
-        if "List the opinions" in prompt:
-            return json.dumps({"opinions": ["Opinion one.", "Opinion two."]})
+        wanted = json.dumps(request.get("response_format", {}))
+        if f'"{k.units_field}"' in wanted:  # the extraction reply's JSON schema names its list field
+            return json.dumps({k.units_field: ["Opinion one.", "Opinion two."]})
         return json.dumps({"reason": "wire reason"})
 
     def jev(state: Any, questions: dict[str, Any]) -> dict[str, float]:
-        return {qid: (0.9 if "one" in str(q["instructions"]) else 0.2) for qid, q in questions.items()}
+        return {qid: (0.9 if "Opinion one" in str(q["instructions"]) else 0.2) for qid, q in questions.items()}
 
     with servers.OpenAIChatServer(chat) as llm_srv, servers.SystemOneServer(jev, api_key="ts-key") as s1_srv:
         llm = LocalModel(model="judge", base_url=llm_srv.base_url, api_key="x")
         s1 = TypeSafeModel(model="jev-latest", api_key="ts-key", base_url=s1_srv.base_url, max_retries=0)
         metric = make(name, model=llm, system_one_model=s1, eval_mode="hybrid")
-        assert metric.measure(CASE) == 0.5
+        assert metric.measure(CASE) == share(name, 0.5)
     assert metric.reason == "wire reason" and metric.system_one_fallback_reason is None

@@ -87,5 +87,13 @@ class RoleViolationMetric(PipelineMetric):
     async def _evaluate(self, test_case: Any, ctx: MeasureContext) -> Outcome:
         """The pipeline's share of statements within the role, made binary: 1.0 only when every one is."""
         outcome = await super()._evaluate(test_case, ctx)
-        outcome.score = 1.0 if outcome.score >= 1.0 else 0.0
+        outcome.score = _binary(outcome.score)
         return outcome
+
+    async def _reason(self, ctx: MeasureContext, test_case: Any, units: Any, score: float, *rest: Any) -> str:
+        """The reason of the binary score (the pipeline computes the share first)."""
+        return await super()._reason(ctx, test_case, units, _binary(score), *rest)
+
+
+def _binary(share: float) -> float:
+    return 1.0 if share >= 1.0 else 0.0
