@@ -1,4 +1,5 @@
-"""ExactMatchMetric, PatternMatchMetric, JsonCorrectnessMetric: scored in code, never by a judge.
+"""The format and instruction metrics. ExactMatchMetric, PatternMatchMetric, JsonCorrectnessMetric: scored in code,
+never by a judge. PromptAlignmentMetric: one verdict per prompt instruction (yes = followed), at the end.
 
 Facts from deepeval 4.3.1's source and runs (bench/safety_parity.py gives identical scores on 15 inputs each):
 ExactMatch compares the stripped outputs (threshold 1; input, actual_output, expected_output required);
@@ -244,3 +245,45 @@ def test_the_cli_says_pattern_match_needs_its_pattern(tmp_path: Path) -> None:
     path.write_text(json.dumps({"input": "q", "actual_output": "a"}) + "\n", encoding="utf-8")
     out = CliRunner().invoke(app, ["evaluate", str(path), "--metric", "pattern_match", "--no-progress"])
     assert out.exit_code == 2 and "pattern" in out.output
+
+
+# -- PromptAlignment (judged) ----------------------------------------------------------------------------------------
+INSTRUCTIONS = ["Answer in French.", "Use at most ten words.", "End with a question."]
+
+
+def alignment_judge(verdicts: list[str]) -> ScriptedLLM:
+    def respond(prompt: str, schema: Any) -> Any:
+        if schema_name(schema) == "Verdicts":
+            return {"verdicts": [{"reason": f"because {v}", "verdict": v} for v in verdicts]}
+        return {"reason": "scripted reason"}
+
+    return ScriptedLLM(respond)
+
+
+def test_prompt_alignment_one_verdict_per_instruction_in_one_call() -> None:
+    from deepeval.metrics import PromptAlignmentMetric
+
+    llm = alignment_judge(["yes", "no", "yes"])
+    metric = PromptAlignmentMetric(INSTRUCTIONS, model=llm, eval_mode="llm")
+    assert metric.measure(case("Bonjour, ça va ?")) == pytest.approx(2 / 3)
+    assert [schema_name(c.schema) for c in llm.calls] == ["Verdicts", "PromptAlignmentScoreReason"]
+    assert json.loads(block(llm.prompts[0], "INSTRUCTIONS")) == INSTRUCTIONS
+    assert block(llm.prompts[0], "ANSWER") == "Bonjour, ça va ?"
+
+
+@pytest.mark.parametrize("instructions", [[], [""], ["ok", 3], None])
+def test_prompt_alignment_needs_instructions(instructions: Any) -> None:
+    from deepeval.metrics import PromptAlignmentMetric
+
+    with pytest.raises(ValueError, match="instruction"):
+        PromptAlignmentMetric(instructions)
+
+
+def test_prompt_alignment_system_one_asks_one_question_per_instruction() -> None:
+    from deepeval.metrics import PromptAlignmentMetric
+    from deepeval.testing.scripted import ScriptedSystemOne
+
+    s1 = ScriptedSystemOne(lambda state, qs: dict(zip(qs, [0.9, 0.3, 0.6], strict=True)))
+    metric = PromptAlignmentMetric(INSTRUCTIONS, system_one_model=s1, eval_mode="system_one")
+    assert metric.measure(case("Bonjour ?")) == pytest.approx((0.9 + 0.3 + 0.6) / 3)
+    assert s1.calls[0].state == {"input": "q", "actual_output": "Bonjour ?"}
