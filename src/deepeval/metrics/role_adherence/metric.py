@@ -31,7 +31,11 @@ from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.metrics.role_adherence.prompts import RoleAdherenceTemplate
 from deepeval.metrics.role_adherence.questions import RoleAdherenceQuestions
-from deepeval.metrics.role_adherence.schema import OutOfCharacterResponseVerdicts, RoleAdherenceScoreReason
+from deepeval.metrics.role_adherence.schema import (
+    OutOfCharacterResponseVerdict,
+    OutOfCharacterResponseVerdicts,
+    RoleAdherenceScoreReason,
+)
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
 from deepeval.models.structured import a_generate_structured
@@ -92,7 +96,9 @@ class RoleAdherenceMetric(EngineMetric, BaseConversationalMetric):
         ]
         self.out_of_character_verdicts = OutOfCharacterResponseVerdicts(
             verdicts=[
-                {"index": j["turn"], "reason": j.get("reason") or "", "ai_message": j["ai_message"]}
+                OutOfCharacterResponseVerdict(
+                    index=j["turn"], reason=j.get("reason") or "", ai_message=j["ai_message"]
+                )
                 for j in judged
                 if j["verdict"] == "no"
             ]
