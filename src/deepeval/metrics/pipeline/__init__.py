@@ -64,8 +64,23 @@ def declare(
 ) -> MetricDeclaration:
     """The :class:`~deepeval.metrics.declaration.MetricDeclaration` of a pipeline metric: its name, required fields
     and question kinds come from ``pipeline``; it takes ``eval_mode=``; the embedded judge answers its whole-metric
-    kinds from the pipeline. ``cls``: ``"package.module:Class"`` of its :class:`PipelineMetric` subclass."""
-    from deepeval.metrics.declaration import MetricDeclaration
+    kinds from the pipeline. ``cls``: ``"package.module:Class"`` of its :class:`PipelineMetric` subclass.
+    ``judge_eval``: its labelled-set tasks; by default, when the unit question declares ``gold_labels``, one task named
+    like the metric whose items carry the required fields and the labelled units
+    (:mod:`deepeval.metrics._engine.judge_eval`)."""
+    from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration
+
+    if not judge_eval and len(pipeline.question.gold_labels) >= 2:
+        engine = "deepeval.metrics._engine.judge_eval"
+        judge_eval = (
+            JudgeEvalTask(
+                name=pipeline.name,
+                labels=pipeline.question.gold_labels,
+                check=f"{engine}:check_item",
+                runner=f"{engine}:run_item",
+                baseline="word overlap",
+            ),
+        )
 
     return MetricDeclaration(
         name=pipeline.name,
