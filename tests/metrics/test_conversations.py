@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from deepeval import evaluate
-from deepeval.errors import ConfigurationError, MissingTestCaseParamsError, SystemOneError
+from deepeval.errors import ConfigurationError, MissingTestCaseParamsError
 from deepeval.metrics import ConversationCompletenessMetric, RoleAdherenceMetric, TurnRelevancyMetric
 from deepeval.metrics._engine.turns import exchanges, windows
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -266,7 +266,7 @@ def test_a_single_turn_test_case_is_refused(cls: Any) -> None:
 
 @pytest.mark.parametrize("cls", ALL)
 def test_offline_with_no_judge_says_what_to_configure(cls: Any) -> None:
-    with pytest.raises((ConfigurationError, SystemOneError), match="OPENAI_API_KEY"):
+    with pytest.raises(ConfigurationError, match="OPENAI_API_KEY"):
         cls().measure(talk(2))
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from deepeval import assert_test, evaluate
-from deepeval.errors import ConfigurationError, MissingTestCaseParamsError, SystemOneError
+from deepeval.errors import ConfigurationError, MissingTestCaseParamsError
 from deepeval.metrics import (
     BiasMetric,
     MisuseMetric,
@@ -265,14 +265,12 @@ def test_a_missing_actual_output_is_a_clear_error(name: str, output: str | None)
 @params
 def test_offline_with_no_judge_says_what_to_configure(name: str) -> None:
     """No LLM and no System One configured: these questions have no measured offline tier, so the measure is a
-    clear error naming what to configure, never an unmeasured number. (The engine raises it when the embedded judge
-    refuses the metric's own question kind: a SystemOneError of kind unsupported_question, not yet the
-    ConfigurationError docs/metric_api.md announces.)"""
+    ConfigurationError naming what to configure, never an unmeasured number."""
     metric = make(name)
-    with pytest.raises((ConfigurationError, SystemOneError)) as info:
+    with pytest.raises(ConfigurationError) as info:
         metric.measure(CASE)
     text = str(info.value)
-    assert "OPENAI_API_KEY" in text and f"{name}." in text
+    assert "OPENAI_API_KEY" in text and "TYPESAFE_API_KEY" in text and f"{name}." in text
     assert metric.score is None
 
 
@@ -319,7 +317,9 @@ def test_hybrid_over_loopback_wire(name: str) -> None:
         return json.dumps({"reason": "wire reason"})
 
     def jev(state: Any, questions: dict[str, Any]) -> dict[str, float]:
-        return {qid: (0.9 if "Opinion one" in str(q["instructions"]) else 0.2) for qid, q in questions.items()}
+        return {
+            qid: (0.9 if "Opinion one" in str(q["instructions"]) else 0.2) for qid, q in questions.items()
+        }
 
     with servers.OpenAIChatServer(chat) as llm_srv, servers.SystemOneServer(jev, api_key="ts-key") as s1_srv:
         llm = LocalModel(model="judge", base_url=llm_srv.base_url, api_key="x")

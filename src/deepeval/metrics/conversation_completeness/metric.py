@@ -18,12 +18,12 @@ from deepeval.config.eval_mode import EvalMode
 from deepeval.errors import ConfigurationError
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide, decision_sources, share_score
-from deepeval.metrics._engine.judges import NO_LLM_HELP
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import require_turns
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.turns import turn_dicts
+from deepeval.metrics._engine.unmeasured import NoOfflineTier
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.conversation_completeness.prompts import ConversationCompletenessTemplate
@@ -44,7 +44,7 @@ NO_INTENTIONS_REASON = (
 )
 
 
-class ConversationCompletenessMetric(EngineMetric, BaseConversationalMetric):
+class ConversationCompletenessMetric(NoOfflineTier, EngineMetric, BaseConversationalMetric):
     """Share of the user's intentions the assistant satisfied by the end of the conversation. Score in [0, 1];
     higher is better. Requires a ``ConversationalTestCase``.
 
@@ -109,9 +109,9 @@ class ConversationCompletenessMetric(EngineMetric, BaseConversationalMetric):
     async def _intentions(self, ctx: MeasureContext, turns: list[dict[str, str]]) -> list[str]:
         if ctx.llm is None:
             raise ConfigurationError(
-                f"{self.__name__} lists the user's intentions with an LLM, and no offline tier was measured for "
-                f"it: {NO_LLM_HELP.split('; or run')[0]}; or run it with eval_mode='system_one' and a System One "
-                "model (TYPESAFE_API_KEY)"
+                f"{self.__name__} lists the user's intentions with an LLM judge, and none is configured: set "
+                "OPENAI_API_KEY, USE_LOCAL_MODEL=YES with LOCAL_MODEL_BASE_URL, or pass model=; or run it with "
+                "eval_mode='system_one' and a System One model (TYPESAFE_API_KEY or system_one_model=)"
             )
         prompt = call_template(
             self.evaluation_template.extract_user_intentions, turns=turns, multimodal=False

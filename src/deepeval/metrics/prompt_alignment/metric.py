@@ -22,6 +22,7 @@ from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import require_fields
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, takes
+from deepeval.metrics._engine.unmeasured import NoOfflineTier
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.metrics.prompt_alignment.names import REQUIRED_PARAMS
@@ -53,7 +54,7 @@ def check_instructions(prompt_instructions: Any) -> list[str]:
     return list(prompt_instructions)
 
 
-class PromptAlignmentMetric(EngineMetric):
+class PromptAlignmentMetric(NoOfflineTier, EngineMetric):
     """Share of ``prompt_instructions`` the output follows. Score in [0, 1]; higher is better.
 
     Args (first, as in deepeval 4.3.1; then :class:`~deepeval.metrics._engine.metric.EngineMetric`'s):

@@ -26,6 +26,7 @@ from deepeval.metrics._engine.params import require_turns
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.turns import turn_dicts
+from deepeval.metrics._engine.unmeasured import NoOfflineTier
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.delimit import STATE_NOTE
@@ -46,7 +47,7 @@ NO_ASSISTANT_REASON = (
 )
 
 
-class RoleAdherenceMetric(EngineMetric, BaseConversationalMetric):
+class RoleAdherenceMetric(NoOfflineTier, EngineMetric, BaseConversationalMetric):
     """Share of assistant turns that stay in character as ``chatbot_role``. Score in [0, 1]; higher is better.
     Requires a ``ConversationalTestCase`` with ``chatbot_role``. Constructor: see :class:`EngineMetric`
     (deepeval 4.3.1's parameters and order)."""

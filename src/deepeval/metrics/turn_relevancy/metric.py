@@ -25,6 +25,7 @@ from deepeval.metrics._engine.params import require_turns
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, takes
 from deepeval.metrics._engine.turns import exchanges, turn_dicts, windows
+from deepeval.metrics._engine.unmeasured import NoOfflineTier
 from deepeval.metrics._engine.verdicts import binary_from_probability
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.delimit import STATE_NOTE
@@ -52,7 +53,7 @@ def check_window_size(window_size: Any) -> int:
     return window_size
 
 
-class TurnRelevancyMetric(EngineMetric, BaseConversationalMetric):
+class TurnRelevancyMetric(NoOfflineTier, EngineMetric, BaseConversationalMetric):
     """Share of the assistant's replies that are relevant, each judged in a window of the last ``window_size``
     exchanges. Score in [0, 1]; higher is better. Requires a ``ConversationalTestCase``.
 
