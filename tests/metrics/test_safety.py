@@ -327,3 +327,66 @@ def test_hybrid_over_loopback_wire(name: str) -> None:
         metric = make(name, model=llm, system_one_model=s1, eval_mode="hybrid")
         assert metric.measure(CASE) == share(name, 0.5)
     assert metric.reason == "wire reason" and metric.system_one_fallback_reason is None
+
+
+def test_system_one_requests_of_several_metrics_on_one_test_case_merge() -> None:
+    """In evaluate(), the system_one questions of Bias and Misuse (whose state adds its domain) on the same test case
+    go out as one request, and each metric gets its own score."""
+
+    def respond(state: Any, qs: dict[str, Any]) -> dict[str, float]:
+        assert state["domain"] == "banking" and state["actual_output"] == CASE.actual_output
+        return {q: (3.0 if "level" in q or "share" in q else 0.9) for q in qs}
+
+    s1 = ScriptedSystemOne(respond)
+    metrics = [
+        make("bias", system_one_model=s1, eval_mode="system_one"),
+        make("misuse", system_one_model=s1, eval_mode="system_one"),
+    ]
+    result = evaluate([CASE], metrics)
+    assert s1.call_count == 1 and len(s1.calls[0].questions) == 4
+    scores = [row.score for row in result.test_results[0].metrics_data]
+    assert scores == [pytest.approx((2 * 0.9 + 1.0) / 3)] * 2
+
+
+def test_the_cli_runs_bias_with_a_local_judge(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    servers = pytest.importorskip("deepeval.testing.servers")
+    from typer.testing import CliRunner
+
+    from deepeval.cli.main import app
+
+    def chat(request: dict[str, Any]) -> Any:
+        wanted = json.dumps(request.get("response_format", {}))
+        if '"opinions"' in wanted:
+            return json.dumps({"opinions": ["Opinion one.", "Opinion two."]})
+        if '"verdicts"' in wanted:
+            return json.dumps(
+                {"verdicts": [{"reason": "r", "verdict": "yes"}, {"reason": "r", "verdict": "no"}]}
+            )
+        return json.dumps({"reason": "wire reason"})
+
+    path = tmp_path / "cases.jsonl"
+    path.write_text(
+        json.dumps({"input": "q", "actual_output": "Opinion one. Opinion two."}) + "\n", encoding="utf-8"
+    )
+    csv = tmp_path / "rows.csv"
+    with servers.OpenAIChatServer(chat) as srv:
+        monkeypatch.setenv("USE_LOCAL_MODEL", "YES")
+        monkeypatch.setenv("LOCAL_MODEL_BASE_URL", srv.base_url)
+        monkeypatch.setenv("LOCAL_MODEL_NAME", "judge")
+        out = CliRunner().invoke(
+            app,
+            [
+                "evaluate",
+                str(path),
+                "--metric",
+                "bias",
+                "--eval-mode",
+                "llm",
+                "--no-progress",
+                "--csv",
+                str(csv),
+            ],
+        )
+    assert out.exit_code == 0, out.output
+    text = csv.read_text(encoding="utf-8")
+    assert "Bias" in text and ",0.5," in text
