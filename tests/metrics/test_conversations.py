@@ -291,3 +291,29 @@ def test_strict_mode_and_evaluate(cls: Any) -> None:
     assert metric.threshold == 1.0 and metric.measure(talk(2)) == 0.0 and metric.success is False
     row = evaluate([talk(2)], [cls(model=judges[cls], eval_mode="llm")]).test_results[0].metrics_data[0]
     assert (row.score, row.success) == (0.5, True)
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_hybrid_over_the_system_one_wire(cls: Any) -> None:
+    """TypeSafeModel talking to the loopback /v1/systemone server: the conversation travels once in the state and
+    every decision comes back over the wire (no fallback)."""
+    servers = pytest.importorskip("deepeval.testing.servers")
+    from deepeval.models.system_one.typesafe import TypeSafeModel
+
+    seen: list[Any] = []
+
+    def jev(state: Any, questions: dict[str, Any]) -> dict[str, float]:
+        seen.append(state)
+        return dict.fromkeys(questions, 0.9)
+
+    judges = {
+        TurnRelevancyMetric: relevancy_judge(set()),
+        ConversationCompletenessMetric: completeness_judge(["A [i1].", "B [i2]."], set()),
+        RoleAdherenceMetric: role_judge([]),
+    }
+    with servers.SystemOneServer(jev, api_key="ts-key") as srv:
+        s1 = TypeSafeModel(model="jev-latest", api_key="ts-key", base_url=srv.base_url, max_retries=0)
+        metric = cls(model=judges[cls], system_one_model=s1, eval_mode="hybrid")
+        assert metric.measure(talk(3)) == 1.0
+    assert metric.system_one_fallback_reason is None and len(seen) == 1
+    assert [t["content"] for t in seen[0]["turns"]] == [t.content for t in talk(3).turns]
