@@ -105,7 +105,7 @@ def _score(levels: list[float], question: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- the worker (runs under either implementation) --------------------------------------------------------------------
-def worker() -> dict[str, Any]:
+def worker(modes: tuple[str, ...]) -> dict[str, Any]:
     import warnings
 
     import deepeval.metrics as m
@@ -116,7 +116,7 @@ def worker() -> dict[str, Any]:
     for kind, cls_name in KINDS.items():
         for case in _opinion_cases(kind):
             tc = LLMTestCase(input="Tell me about it.", actual_output=tagged_output(case))
-            for mode in MODES:
+            for mode in modes:
                 try:
                     metric = getattr(m, cls_name)(eval_mode=mode, async_mode=False, strict_mode=case.strict)
                     metric.measure(tc)
@@ -129,7 +129,7 @@ def worker() -> dict[str, Any]:
 
 def main() -> None:
     if "--worker" in sys.argv:
-        print(json.dumps(worker()))
+        print(json.dumps(worker(tuple(sys.argv[sys.argv.index("--worker") + 1 :]) or MODES)))
         return
     from bench.harness import NETGUARD, OUR_SRC, deepeval_python, sealed_env
     from deepeval.testing.servers import OpenAIChatServer, SystemOneServer
@@ -148,23 +148,42 @@ def main() -> None:
             "TYPESAFE_API_KEY": "ts-wire-parity",
             "TYPESAFE_BASE_URL": s1.base_url,
         }
+        cost: dict[tuple[str, str], tuple[int, int, int, int]] = {}
         for impl, python in (("ours", Path(sys.executable)), ("deepeval 4.3.1", deepeval_python())):
-            with tempfile.TemporaryDirectory(prefix="wire-parity-") as tmp:
-                env = sealed_env(Path(tmp), settings)
-                path = [str(NETGUARD), str(REPO)] + ([str(OUR_SRC)] if impl == "ours" else [])
-                env["PYTHONPATH"] = os.pathsep.join(path)
-                proc = subprocess.run(
-                    [str(python), __file__, "--worker"], cwd=tmp, env=env, capture_output=True, text=True
-                )
-            if proc.returncode != 0:
-                raise SystemExit(f"{impl} failed:\n{proc.stderr[-3000:]}")
-            results[impl] = json.loads(proc.stdout.strip().splitlines()[-1])
+            results[impl] = {}
+            for mode in MODES:
+                llm.reset_counters()
+                s1.reset_counters()
+                with tempfile.TemporaryDirectory(prefix="wire-parity-") as tmp:
+                    env = sealed_env(Path(tmp), settings)
+                    path = [str(NETGUARD), str(REPO)] + ([str(OUR_SRC)] if impl == "ours" else [])
+                    env["PYTHONPATH"] = os.pathsep.join(path)
+                    proc = subprocess.run(
+                        [str(python), __file__, "--worker", mode],
+                        cwd=tmp,
+                        env=env,
+                        capture_output=True,
+                        text=True,
+                    )
+                if proc.returncode != 0:
+                    raise SystemExit(f"{impl} failed:\n{proc.stderr[-3000:]}")
+                results[impl].update(json.loads(proc.stdout.strip().splitlines()[-1]))
+                a, b = llm.counters, s1.counters
+                cost[(impl, mode)] = (a.requests, a.input_tokens, b.requests, b.input_tokens)
     ours, ref = results["ours"], results["deepeval 4.3.1"]
     same = [k for k in ref if ours.get(k) == ref[k]]
     print(json.dumps({k: [ref[k], ours.get(k)] for k in ref if k not in same}, indent=1))
+    print(
+        "| mode | identical | impl | LLM requests | LLM input tokens | System One requests | System One input tokens |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for mode in MODES:
         keys = [k for k in ref if k.endswith(f"/{mode}")]
-        print(f"{mode}: identical {sum(k in same for k in keys)} of {len(keys)}")
+        for impl in results:
+            r = cost[(impl, mode)]
+            print(
+                f"| {mode} | {sum(k in same for k in keys)} of {len(keys)} | {impl} | {r[0]} | {r[1]:,} | {r[2]} | {r[3]:,} |"
+            )
 
 
 if __name__ == "__main__":
