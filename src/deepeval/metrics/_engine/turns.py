@@ -40,3 +40,11 @@ def windows(spans: Sequence[tuple[int, int]], size: int) -> Iterator[tuple[int, 
 def turn_dicts(turns: Sequence[Any], start: int = 0, end: int | None = None) -> list[dict[str, str]]:
     """``[{"role", "content"}, ...]`` of ``turns[start:end]`` (what a judge reads of a turn)."""
     return [{"role": t.role, "content": t.content} for t in turns[start:end]]
+
+
+def json_lines(items: Sequence[Any]) -> str:
+    """``items`` as a JSON array with one item per line: as readable as ``indent=1`` for a list of turns, and written
+    by the C encoder (``json.dumps`` with ``indent`` runs the pure-Python one, ten times slower on long windows)."""
+    import json
+
+    return "[\n" + ",\n".join(json.dumps(item, ensure_ascii=False) for item in items) + "\n]"

@@ -10,15 +10,16 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from deepeval.metrics._engine.turns import json_lines
 from deepeval.metrics.delimit import DATA_NOTICE, declare_labels, quote
 
-PROMPT_VERSION = "conversation_completeness/2026-1"
+PROMPT_VERSION = "conversation_completeness/2026-2"
 
 declare_labels("intention", "judged intentions")
 
 
 def _conversation(turns: Sequence[Mapping[str, Any]]) -> str:
-    return quote("conversation", json.dumps(list(turns), ensure_ascii=False, indent=1))
+    return quote("conversation", json_lines(turns))
 
 
 class ConversationCompletenessTemplate:

@@ -10,9 +10,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from deepeval.metrics._engine.turns import json_lines
 from deepeval.metrics.delimit import DATA_NOTICE, declare_labels, quote
 
-PROMPT_VERSION = "role_adherence/2026-1"
+PROMPT_VERSION = "role_adherence/2026-2"
 
 declare_labels("role", "judged turns")
 
@@ -41,7 +42,7 @@ Reply with JSON only: {{"verdicts": [{{"index": 3, "reason": "..."}}]}}
 The role the assistant plays:
 {quote("role", role)}
 
-{quote("conversation", json.dumps(numbered, ensure_ascii=False, indent=1))}"""
+{quote("conversation", json_lines(numbered))}"""
 
     @staticmethod
     def generate_reason(score: float, judged: Sequence[Mapping[str, Any]], role: str) -> str:

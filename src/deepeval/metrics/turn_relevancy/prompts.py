@@ -10,9 +10,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from deepeval.metrics._engine.turns import json_lines
 from deepeval.metrics.delimit import DATA_NOTICE, quote
 
-PROMPT_VERSION = "turn_relevancy/2026-1"
+PROMPT_VERSION = "turn_relevancy/2026-2"
 
 
 class TurnRelevancyTemplate:
@@ -35,7 +36,7 @@ Reply with JSON only: {{"reason": "...", "verdict": "yes" or "no"}}
 
 {DATA_NOTICE}
 
-{quote("conversation", json.dumps(list(sliding_window), ensure_ascii=False, indent=1))}"""
+{quote("conversation", json_lines(sliding_window))}"""
 
     @staticmethod
     def generate_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:
