@@ -42,7 +42,6 @@ from deepeval.metrics.pipeline.spec import (
     Input,
     NothingToJudge,
     Pipeline,
-    Units,
 )
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
@@ -120,30 +119,36 @@ class _Units:
         self.done: dict[str, list[str]] = {}
 
     async def get(self, name: str) -> list[str]:
-        if name not in self.done:
-            units = self.metric.pipeline.units_named(name)
-            assert units is not None
-            self.done[name] = await self._extract(units)
-            self.ctx.log(name.capitalize(), self.done[name])
-        return self.done[name]
-
-    async def gather(self, names: Sequence[str]) -> None:
-        await self.ctx.gather(*(self.get(n) for n in dict.fromkeys(names)))
-
-    async def _extract(self, units: Units) -> list[str]:
-        text = _as_text(field_value(self.test_case, units.source))
-        if not has_words(text):
-            return []
+        """The units called ``name``, extracted on first need (one coroutine: its frame is what a measure in flight
+        holds while the judge extracts)."""
+        if name in self.done:
+            return self.done[name]
+        units = self.metric.pipeline.units_named(name)
+        assert units is not None
         ctx = self.ctx
-        if ctx.llm is not None and ctx.own_extraction:
+        text = _as_text(field_value(self.test_case, units.source))
+        items: list[str]
+        if not has_words(text):
+            items = []
+        elif ctx.llm is not None and ctx.own_extraction:
             method = getattr(self.metric.evaluation_template, units.prompt)
             prompt = call_template(method, **self.metric.keywords(self.test_case, units.prompt_inputs, self))
             reply = await a_generate_structured(ctx.llm, prompt, units.schema)
-            items = getattr(reply, units.field_name)
-            return [s.strip() for s in items if isinstance(s, str) and s.strip()]
-        assert ctx.extractor is not None
-        extract = getattr(ctx.extractor, units.extraction)
-        return list(await extract(text))
+            items = [s.strip() for s in getattr(reply, units.field_name) if isinstance(s, str) and s.strip()]
+        else:
+            assert ctx.extractor is not None
+            items = list(await getattr(ctx.extractor, units.extraction)(text))
+        self.done[name] = items
+        ctx.log(name.capitalize(), items)
+        return items
+
+    async def gather(self, names: Sequence[str]) -> None:
+        """Every units list of ``names`` (concurrently when there are several)."""
+        todo = [n for n in dict.fromkeys(names) if n not in self.done]
+        if len(todo) > 1:
+            await self.ctx.gather(*(self.get(n) for n in todo))
+        elif todo:
+            await self.get(todo[0])
 
 
 class PipelineMetric(EngineMetric):
@@ -253,7 +258,11 @@ class PipelineMetric(EngineMetric):
             first += [src for src, _ in map(_source, q.fields.values()) if p.units_named(src) is not None]
         if ctx.include_reason and ctx.llm is not None:
             first += self._unit_sources(p.reason.prompt_inputs)
-        await units.gather(first)
+        first = [n for n in dict.fromkeys(first) if n not in units.done]
+        if len(first) == 1:  # awaited in place: no task, no extra frame while the judge extracts
+            await units.get(first[0])
+        else:
+            await units.gather(first)
         judged_units = units.done[q.units]
         if not judged_units:
             breakdown = {q.units: 0, **self._unit_counts(units), "yes": 0, "no": 0, "borderline": 0}
