@@ -7,28 +7,34 @@ the one frame (:class:`~deepeval.metrics.flow.OwnMetric`: reset, usage, errors a
 
 A subclass implements :meth:`DeterministicMetric._check` (raise for an unusable test case) and
 :meth:`DeterministicMetric._judge` (the score, the reason, the verbose steps and the breakdown), and may override
-:meth:`DeterministicMetric._reason_for` when the reason needs a coroutine (an LLM call).
+:meth:`DeterministicMetric._explained` when the reason needs a coroutine (an LLM call).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from deepeval.metrics.flow import OwnMetric
+from deepeval.metrics.result import MeasureResult
 from deepeval.metrics.scoring import apply_strict, success_of
 
 
 @dataclass
 class Judged:
     """What a deterministic metric found: ``score`` in [0, 1], its ``reason`` and ``steps`` for the verbose logs
-    (``(title, text)``), and the ``breakdown`` kept in ``score_breakdown``."""
+    (``(title, text)``), the ``breakdown`` kept in ``score_breakdown``, the metric's own result ``attributes``
+    (ExactMatch's ``precision``...) and ``judge_calls`` (0 for the score; JsonCorrectness counts its reason call,
+    and names the judge in ``evaluation_model``)."""
 
     score: float
     reason: str
     steps: list[tuple[str, str]] = field(default_factory=list)
     breakdown: dict[str, Any] = field(default_factory=dict)
+    attributes: dict[str, Any] = field(default_factory=dict)
+    judge_calls: int = 0
+    evaluation_model: str | None = None
 
 
 def check_threshold(threshold: Any) -> float | None:
@@ -45,24 +51,32 @@ def check_threshold(threshold: Any) -> float | None:
 
 
 class DeterministicMetric(OwnMetric):
-    """A metric scored in code (see the module docstring). ``evaluation_model`` stays None: no judge scored it."""
+    """A metric scored in code (see the module docstring). Its measure returns the value (``returns_value``): it
+    writes nothing on the metric; ``measure()`` applies the value once. ``evaluation_model`` stays None: no judge
+    scored it."""
 
-    async def _run_engine(self, test_case: Any, *, sequential: bool) -> None:
+    returns_value: ClassVar[bool] = True
+
+    async def _run_engine(self, test_case: Any, *, sequential: bool) -> MeasureResult:
         self._check(test_case)
-        judged = self._judge(test_case)
-        self.score = apply_strict(judged.score, self.strict_mode)
-        self.reason = await self._reason_for(test_case, judged) if self.include_reason else None
-        self.score_breakdown = {**judged.breakdown, "judge_calls": self._judge_calls}
-        self.success = success_of(self.score, self.threshold)
-        steps = [*judged.steps, ("Score", f"{self.score:.2f}"), ("Reason", str(self.reason))]
-        self.verbose_logs = "\n\n".join(f"{title}:\n{text}" for title, text in steps)
+        judged = await self._explained(test_case, self._judge(test_case))
+        score = apply_strict(judged.score, self.strict_mode)
+        reason = judged.reason if self.include_reason else None
+        steps = [*judged.steps, ("Score", f"{score:.2f}"), ("Reason", str(reason))]
+        logs = "\n\n".join(f"{title}:\n{text}" for title, text in steps)
         if self.verbose_mode:
             from deepeval._safe_text import terminal
 
-            print(terminal(f"[{self.__name__} verbose logs]\n{self.verbose_logs}"))
-
-    #: judge calls the last measure made (0 for the score; JsonCorrectness counts its reason call)
-    _judge_calls: int = 0
+            print(terminal(f"[{self.__name__} verbose logs]\n{logs}"))
+        return MeasureResult(
+            score=score,
+            reason=reason,
+            success=success_of(score, self.threshold),
+            breakdown={**judged.breakdown, "judge_calls": judged.judge_calls},
+            evaluation_model=judged.evaluation_model,
+            verbose_logs=logs,
+            attributes=dict(judged.attributes),
+        )
 
     def _check(self, test_case: Any) -> None:
         raise NotImplementedError
@@ -70,6 +84,6 @@ class DeterministicMetric(OwnMetric):
     def _judge(self, test_case: Any) -> Judged:
         raise NotImplementedError
 
-    async def _reason_for(self, test_case: Any, judged: Judged) -> str:
-        """The reason of the measure (default: the one :meth:`_judge` wrote)."""
-        return judged.reason
+    async def _explained(self, test_case: Any, judged: Judged) -> Judged:
+        """``judged`` with its final reason (default: as :meth:`_judge` wrote it; JsonCorrectness may ask an LLM)."""
+        return judged

@@ -122,10 +122,10 @@ class ConversationCompletenessMetric(NoOfflineTier, EngineMetric, BaseConversati
     async def _evaluate(self, test_case: ConversationalTestCase, ctx: MeasureContext) -> Outcome:
         turns = turn_dicts(test_case.turns)
         intentions = await self._intentions(ctx, turns)
-        self.user_intentions = intentions
+        attributes = {"user_intentions": list(intentions)}  # deepeval's attribute after a measure
         ctx.log("User intentions", intentions)
         if not intentions:
-            return Outcome(1.0, NO_INTENTIONS_REASON, {"intentions": 0})
+            return Outcome(1.0, NO_INTENTIONS_REASON, {"intentions": 0}, units=attributes)
         decisions = await self._judge(ctx, turns, intentions)
         score, weights = share_score(ctx, decisions, lambda d: d.verdict == "yes")
         judged = [
@@ -139,7 +139,7 @@ class ConversationCompletenessMetric(NoOfflineTier, EngineMetric, BaseConversati
             **decision_sources(decisions),
         }
         reason = await self._reason(ctx, score, judged, intentions) if ctx.include_reason else None
-        return Outcome(score, reason, breakdown)
+        return Outcome(score, reason, breakdown, units=attributes)
 
     async def _judge(
         self, ctx: MeasureContext, turns: list[dict[str, str]], intentions: Sequence[str]

@@ -45,11 +45,11 @@ class ExactMatchMetric(DeterministicMetric):
         expected = test_case.expected_output.strip()
         actual = test_case.actual_output.strip()
         score = 1.0 if expected == actual else 0.0
-        self.precision = self.recall = self.f1 = score
         return Judged(
             score,
             MATCH_REASON if score else DIFFERENT_REASON,
             breakdown={"exact_match": bool(score)},
+            attributes={"precision": score, "recall": score, "f1": score},  # as deepeval 4.3.1 sets them
         )
 
     def reset_result(self) -> None:

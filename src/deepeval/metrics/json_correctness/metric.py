@@ -15,6 +15,7 @@ ours: an ``expected_schema`` that is not a pydantic model (class or instance) is
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -119,7 +120,6 @@ class JsonCorrectnessMetric(DeterministicMetric):
         require_fields(test_case, REQUIRED_PARAMS, self.__name__)
 
     def _judge(self, test_case: Any) -> Judged:
-        self._judge_calls = 0
         try:
             self._schema.model_validate_json(test_case.actual_output)
         except ValidationError as err:
@@ -133,23 +133,22 @@ class JsonCorrectnessMetric(DeterministicMetric):
             1.0, VALID_REASON, steps=[("Output", test_case.actual_output)], breakdown={"valid": True}
         )
 
-    async def _reason_for(self, test_case: Any, judged: Judged) -> str:
-        """A fixed sentence for a valid output; else the LLM's explanation, or the validation error without one."""
-        if judged.score == 1.0:
-            return VALID_REASON
+    async def _explained(self, test_case: Any, judged: Judged) -> Judged:
+        """A valid output keeps its fixed sentence; a failure gets the LLM's explanation, or keeps the validation
+        error when there is no LLM (or ``include_reason`` is False: no call)."""
+        if judged.score == 1.0 or not self.include_reason:
+            return judged
         llm = self._reason_llm()
         if llm is None:
-            return judged.reason
+            return judged
         prompt = call_template(
             self.evaluation_template.generate_reason,
             actual_output=test_case.actual_output,
             expected_schema=json.dumps(self._schema.model_json_schema(), indent=4),
             is_valid_json=False,
         )
-        self._judge_calls = 1
-        self.evaluation_model = judge_name(llm)
         reply = await a_generate_structured(llm, prompt, JsonCorrectnessScoreReason)
-        return reply.reason
+        return replace(judged, reason=reply.reason, judge_calls=1, evaluation_model=judge_name(llm))
 
     def _reason_llm(self) -> DeepEvalBaseLLM | None:
         """The LLM that writes a failure's reason: none in ``system_one`` mode (as deepeval), else ``model`` or

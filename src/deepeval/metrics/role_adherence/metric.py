@@ -95,7 +95,7 @@ class RoleAdherenceMetric(NoOfflineTier, EngineMetric, BaseConversationalMetric)
             }
             for i, (q, d) in zip(assistant, decisions.items(), strict=True)
         ]
-        self.out_of_character_verdicts = OutOfCharacterResponseVerdicts(
+        broken = OutOfCharacterResponseVerdicts(
             verdicts=[
                 OutOfCharacterResponseVerdict(
                     index=j["turn"], reason=j.get("reason") or "", ai_message=j["ai_message"]
@@ -112,7 +112,8 @@ class RoleAdherenceMetric(NoOfflineTier, EngineMetric, BaseConversationalMetric)
             **decision_sources(decisions),
         }
         reason = await self._reason(ctx, score, judged, role) if ctx.include_reason else None
-        return Outcome(score, reason, breakdown)
+        # deepeval's attribute after a measure: the assistant turns out of character
+        return Outcome(score, reason, breakdown, units={"out_of_character_verdicts": broken})
 
     async def _judge(
         self, ctx: MeasureContext, turns: Sequence[Any], role: str, assistant: list[int]

@@ -11,6 +11,7 @@ its strict mode passes every score).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from deepeval.config.eval_mode import EvalMode
@@ -87,8 +88,7 @@ class RoleViolationMetric(PipelineMetric):
     async def _evaluate(self, test_case: Any, ctx: MeasureContext) -> Outcome:
         """The pipeline's share of statements within the role, made binary: 1.0 only when every one is."""
         outcome = await super()._evaluate(test_case, ctx)
-        outcome.score = _binary(outcome.score)
-        return outcome
+        return replace(outcome, score=_binary(outcome.score))
 
     async def _reason(self, ctx: MeasureContext, test_case: Any, units: Any, score: float, *rest: Any) -> str:
         """The reason of the binary score (the pipeline computes the share first)."""
