@@ -188,7 +188,7 @@ def _notice_text(name: str, reader: str | None = None) -> str:
     )
     if offline:  # quickstart --offline: judges from the settings are switched off, not missing
         return (
-            f"deepeval: offline (DEEPEVAL_OFFLINE=1): using the embedded offline judge {name} ({how}; low "
+            f"deepeval: offline (--offline, or DEEPEVAL_OFFLINE): using the embedded offline judge {name} ({how}; low "
             "fidelity); the judges the settings configure are not used"
         )
     if has_llm:
