@@ -28,6 +28,24 @@ class Judge:
     def set(self, overrides: dict[str, Any] | None = None, **scores: float) -> None:
         self.server.responder = synthesizer_responder(overrides, **scores)
 
+    def interrupt_on(self, word: str) -> None:
+        """Free-text replies "done"; the first request whose prompt holds ``word`` first sends this process a SIGINT
+        (a Ctrl-C, delivered to the main thread while the server thread answers)."""
+        import os
+        import signal
+
+        from deepeval.testing.synthesis import prompt_of
+
+        sent: list[int] = []
+
+        def text(req: dict[str, Any]) -> str:
+            if word in prompt_of(req) and not sent:
+                sent.append(1)
+                os.kill(os.getpid(), signal.SIGINT)
+            return "done"
+
+        self.set({"text": text})
+
     def schemas(self) -> list[str]:
         """The schema name of every request, in order (``text`` for free-text requests)."""
         out = []

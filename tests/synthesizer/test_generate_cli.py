@@ -137,3 +137,18 @@ def test_files_round_trip_through_deepeval_431s_loader(judge, tmp_path):
     loaded = run_user_script(Path(script), reference=True)
     want = [[g.input, g.expected_output, g.context, g.source_file] for g in goldens]
     assert loaded == {"json": want, "csv": want, "jsonl": want}
+
+
+def test_ctrl_c_writes_the_finished_goldens_and_exits_130(env, tmp_path):
+    env.interrupt_on("BLOCK")
+    contexts = tmp_path / "contexts.json"
+    contexts.write_text(json.dumps([["alpha"], ["BLOCK beta"]]), encoding="utf-8")
+    result = run(
+        "--method", "contexts", "--variation", "single-turn", "--contexts-file", str(contexts), "--sync-mode",
+        "--output-dir", str(tmp_path), "--file-name", "partial", "--model", "gpt-4.1",
+    )  # fmt: skip
+    assert result.exit_code == 130, result.output
+    assert "the finished goldens are saved at" in " ".join(result.output.split())
+    dataset = EvaluationDataset()
+    dataset.add_goldens_from_json_file(str(tmp_path / "partial.json"))
+    assert [g.context for g in dataset.goldens] == [["alpha"], ["alpha"]]

@@ -477,3 +477,11 @@ def test_the_progress_bar_shows_counts(judge, capsys):
     s.generate_goldens_from_contexts(CONTEXTS)
     err = capsys.readouterr().err
     assert "Generating goldens" in err and "4/4" in err
+
+
+def test_ctrl_c_keeps_the_finished_goldens(judge):
+    judge.interrupt_on("BLOCK")
+    s = synth(judge, async_mode=False)
+    with pytest.raises(KeyboardInterrupt):
+        s.generate_goldens_from_contexts([["alpha"], ["BLOCK beta"]])
+    assert len(s.synthetic_goldens) == 2 and all(g.context == ["alpha"] for g in s.synthetic_goldens)
