@@ -48,11 +48,13 @@ def resolve_embedder(embedder: Any) -> Any:
         ConfigurationError: a name when no OpenAI embedding model is available, or an object without
             ``embed_texts``.
     """
-    if embedder is None:
-        return OfflineEncoder()
-    if isinstance(embedder, str):
-        import deepeval.models as models
+    import deepeval.models as models
 
+    if embedder is None:
+        # deepeval.models.EmbeddedEmbeddingModel (the same encoder) where this installation has it, else ours
+        embedded = getattr(models, "EmbeddedEmbeddingModel", None)
+        return embedded() if embedded is not None else OfflineEncoder()
+    if isinstance(embedder, str):
         try:
             openai_embedding = models.OpenAIEmbeddingModel  # type: ignore[attr-defined]
         except AttributeError:
