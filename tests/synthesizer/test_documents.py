@@ -36,6 +36,11 @@ def test_split_text_windows_and_overlap():
         split_text(text, 6, 6)
 
 
+def test_repeated_text_keeps_every_chunk():
+    text = "same words again. " * 30  # 4 tokens each: 120 tokens
+    assert len(split_text(text, 8)) == 15 and len(split_text(text, 8, 4)) == 29
+
+
 def test_split_text_never_cuts_a_word():
     text = "short Internationalization words here"
     for size in range(1, 8):

@@ -15,7 +15,7 @@ from deepeval.base_errors import DeepEvalError
 TEXT_SUFFIXES = (".txt", ".md", ".markdown", ".mdx")
 SUPPORTED_SUFFIXES = (*TEXT_SUFFIXES, ".pdf", ".docx")
 #: documents larger than this are refused (ours: deepeval 4.3.1 reads any size into memory)
-MAX_DOCUMENT_BYTES = 64 * 2**20
+MAX_DOCUMENT_BYTES = 32 * 2**20
 _SNIFF = 8192
 
 

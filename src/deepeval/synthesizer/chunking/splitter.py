@@ -10,25 +10,40 @@ it never cuts a word, so a chunk may start or end up to one long word beyond its
 from __future__ import annotations
 
 import re
+from array import array
 
 PIECE = 6
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|[^\s\w]|_", re.UNICODE)
 
 
-def token_spans(text: str) -> list[tuple[int, int]]:
-    """The ``(start, end)`` offsets of each token of ``text``."""
-    spans: list[tuple[int, int]] = []
+def _pieces(text: str) -> tuple[array[int], array[int], bytearray]:
+    """Token start and end offsets, and for each token whether it continues the previous one (a piece of a long
+    word), in compact arrays (a large document stays a few bytes per token)."""
+    starts: array[int] = array("q")
+    ends: array[int] = array("q")
+    joined = bytearray()
     for match in _TOKEN.finditer(text):
         start, end = match.span()
         if end - start > PIECE and text[start].isalpha():
-            spans.extend((s, min(s + PIECE, end)) for s in range(start, end, PIECE))
+            for s in range(start, end, PIECE):
+                starts.append(s)
+                ends.append(min(s + PIECE, end))
+                joined.append(s != start)
         else:
-            spans.append((start, end))
-    return spans
+            starts.append(start)
+            ends.append(end)
+            joined.append(0)
+    return starts, ends, joined
+
+
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` offsets of each token of ``text``."""
+    starts, ends, _ = _pieces(text)
+    return list(zip(starts, ends, strict=True))
 
 
 def count_tokens(text: str) -> int:
-    return len(token_spans(text))
+    return len(_pieces(text)[0])
 
 
 def split_text(text: str, chunk_size: int, chunk_overlap: int = 0) -> list[str]:
@@ -42,23 +57,20 @@ def split_text(text: str, chunk_size: int, chunk_overlap: int = 0) -> list[str]:
         raise ValueError(f"`chunk_size` must be at least 1, got {chunk_size}")
     if not 0 <= chunk_overlap <= chunk_size - 1:
         raise ValueError(f"`chunk_overlap` must not exceed {chunk_size - 1} (chunk_size - 1)")
-    spans = token_spans(text)
-    # a piece that continues the previous one (a long word cut into pieces) never starts or ends a chunk
-    joined = [
-        k > 0 and spans[k - 1][1] == spans[k][0] and text[spans[k][0]].isalpha() for k in range(len(spans))
-    ]
+    starts, ends, joined = _pieces(text)
+    total = len(starts)
     step = chunk_size - chunk_overlap
     chunks: list[str] = []
-    for first in range(0, len(spans), step):
-        last = min(first + chunk_size, len(spans)) - 1
-        start, end = first, last
-        while start > 0 and joined[start]:
+    previous = (-1, -1)
+    for first in range(0, total, step):
+        start, end = first, min(first + chunk_size, total) - 1
+        while start > 0 and joined[start]:  # never cut a word
             start -= 1
-        while end + 1 < len(spans) and joined[end + 1]:
+        while end + 1 < total and joined[end + 1]:
             end += 1
-        chunk = text[spans[start][0] : spans[end][1]]
-        if not chunks or chunk != chunks[-1]:
-            chunks.append(chunk)
-        if end == len(spans) - 1:
+        if (start, end) != previous:  # two windows inside one long word give the same slice once
+            chunks.append(text[starts[start] : ends[end]])
+            previous = (start, end)
+        if end == total - 1:
             break
     return chunks
