@@ -485,3 +485,20 @@ def test_ctrl_c_keeps_the_finished_goldens(judge):
     with pytest.raises(KeyboardInterrupt):
         s.generate_goldens_from_contexts([["alpha"], ["BLOCK beta"]])
     assert len(s.synthetic_goldens) == 2 and all(g.context == ["alpha"] for g in s.synthetic_goldens)
+
+
+def test_conversational_goldens_save_and_tabulate(judge, tmp_path):
+    s = synth(judge)
+    goldens = s.generate_conversational_goldens_from_contexts([CONTEXTS[1]], source_files=["w.txt"])
+    path = s.save_as("jsonl", str(tmp_path), file_name="conv", quiet=True)
+    dataset = EvaluationDataset()
+    dataset.add_goldens_from_jsonl_file(path)
+    assert [(g.scenario, g.expected_outcome, g.context) for g in dataset.goldens] == [
+        (g.scenario, g.expected_outcome, g.context) for g in goldens
+    ]
+    frame = s.to_pandas()
+    assert list(frame.columns) == [
+        "scenario", "expected_outcome", "context", "n_chunks_per_context", "context_length", "evolutions",
+        "synthetic_scenario_quality", "source_files",
+    ]  # fmt: skip
+    assert frame["source_files"].tolist() == ["w.txt", "w.txt"]
