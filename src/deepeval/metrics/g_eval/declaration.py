@@ -1,0 +1,23 @@
+"""GEval's declaration (read by :mod:`deepeval.metrics.registry`).
+
+No ``cli_default`` and no judge-eval task: a GEval is defined by its user (name, criteria or steps, the fields it
+judges), so ``deepeval evaluate`` runs it only when named and there is no fixed labelled set for it. Its System One
+kind has no embedded table: the embedded judge cannot grade free criteria (the metric says what to configure).
+"""
+
+from __future__ import annotations
+
+from deepeval.metrics.declaration import MetricDeclaration
+from deepeval.metrics.g_eval.names import CRITERIA_SCORE, REQUIRED_PARAMS
+
+DECLARATIONS = (
+    MetricDeclaration(
+        name="g_eval",
+        public_name="GEval",
+        cls="deepeval.metrics.g_eval.metric:GEval",
+        conversational=False,
+        required_params=REQUIRED_PARAMS,
+        question_kinds=(CRITERIA_SCORE,),
+        takes_eval_mode=True,
+    ),
+)
