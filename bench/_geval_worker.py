@@ -1,0 +1,120 @@
+"""Runs one GEval parity job through whichever ``deepeval`` this interpreter imports (ours or 4.3.1).
+
+Usage: ``python _geval_worker.py JOB.json RESULT.json``. Job: ``phase`` (``openai``: each case measured by its own
+GEval on ``GPTModel`` pointed at the loopback server, which returns ``top_logprobs``; ``custom``: the same with a
+custom ``DeepEvalBaseLLM`` that answers the scripted replies without log-probabilities; ``evaluate``: one GEval
+over every case through ``evaluate()``), ``base_url``, ``bench_dir`` (to import :mod:`geval_answers`).
+Result: per case the score, reason, steps, error; wall time.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import traceback
+from typing import Any
+
+
+def _metric(cfg: dict[str, Any], model: Any) -> Any:
+    from deepeval.metrics import GEval
+    from deepeval.metrics.g_eval import Rubric
+    from deepeval.test_case import SingleTurnParams
+
+    kwargs: dict[str, Any] = {
+        "name": cfg["name"],
+        "evaluation_params": [SingleTurnParams(p) for p in cfg["params"]],
+        "model": model,
+    }
+    if "criteria" in cfg:
+        kwargs["criteria"] = cfg["criteria"]
+    if "evaluation_steps" in cfg:
+        kwargs["evaluation_steps"] = cfg["evaluation_steps"]
+    if "rubric" in cfg:
+        kwargs["rubric"] = [Rubric(score_range=(a, b), expected_outcome=t) for a, b, t in cfg["rubric"]]
+    if cfg.get("strict"):
+        kwargs["strict_mode"] = True
+    return GEval(**kwargs)
+
+
+def _case(c: dict[str, Any]) -> Any:
+    from deepeval.test_case import LLMTestCase
+
+    return LLMTestCase(input=c["input"], actual_output=c["actual_output"], expected_output=c["expected_output"])
+
+
+def _custom_model() -> Any:
+    import geval_answers as ga  # type: ignore[import-not-found]
+
+    from deepeval.models import DeepEvalBaseLLM
+
+    class Scripted(DeepEvalBaseLLM):
+        def __init__(self) -> None:
+            self.name = "scripted-custom"
+
+        def load_model(self) -> Any:
+            return self
+
+        def get_model_name(self) -> str:
+            return "scripted-custom"
+
+        def generate(self, prompt: str, schema: Any = None) -> Any:
+            name = getattr(schema, "__name__", None)
+            request = {"messages": [{"content": prompt}]}
+            if name == "Steps":
+                request["response_format"] = {"json_schema": {"name": "Steps"}}
+            text = ga.answer_chat(request)["content"]
+            return schema.model_validate_json(text) if schema is not None else text
+
+        async def a_generate(self, prompt: str, schema: Any = None) -> Any:
+            return self.generate(prompt, schema)
+
+    return Scripted()
+
+
+def main() -> None:
+    job = json.loads(open(sys.argv[1]).read())
+    sys.path.insert(0, job["bench_dir"])
+    import geval_answers as ga
+
+    out: dict[str, Any] = {"cases": {}}
+    t0 = time.perf_counter()
+    try:
+        from deepeval.models import GPTModel
+
+        def model() -> Any:
+            if job["phase"] == "custom":
+                return _custom_model()
+            return GPTModel(model="gpt-4.1", base_url=job["base_url"], api_key="sk-loopback-000")
+
+        if job["phase"] in ("openai", "custom"):
+            for c in ga.cases():
+                metric = _metric(c["config"], model())
+                row: dict[str, Any] = {}
+                try:
+                    row["score"] = metric.measure(_case(c))
+                    row["reason"] = metric.reason
+                    row["steps"] = list(metric.evaluation_steps or [])
+                    row["name"] = metric.__name__
+                except Exception as exc:  # one row per case, error included
+                    row["error"] = f"{type(exc).__name__}: {exc}"
+                out["cases"][c["id"]] = row
+        else:
+            from deepeval import evaluate
+
+            cfg = {"name": "Shared", "params": ["input", "actual_output"], "criteria": ga.CRITERIA[0]}
+            metric = _metric(cfg, model())
+            res = evaluate([_case(c) for c in ga.cases()], [metric])
+            by_input = {c["input"]: c["id"] for c in ga.cases()}
+            for tr in res.test_results:
+                md = tr.metrics_data[0]
+                out["cases"][by_input[tr.input]] = {"score": md.score, "error": md.error}
+    except Exception:
+        out["error"] = traceback.format_exc()[-3000:]
+    out["wall_s"] = time.perf_counter() - t0
+    with open(sys.argv[2], "w") as fh:
+        json.dump(out, fh)
+
+
+if __name__ == "__main__":
+    main()

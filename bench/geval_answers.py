@@ -1,0 +1,152 @@
+"""The GEval parity set: test cases, metric definitions and the scripted judge's answers (pure data, no I/O, no
+``deepeval`` import, so the worker imports it under either implementation).
+
+Each case carries its id (``case-NN``) in its actual output; the judge finds it in the prompt and answers with the
+case's scripted score, reason and, on the log-probability path, the top alternatives of the score token. Steps
+requests are answered from the criteria alone. Both implementations therefore get identical judge answers; the
+scores they compute from them are what the parity table compares.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from typing import Any
+
+CASE_ID = re.compile(r"case-\d\d")
+
+CRITERIA = [
+    "Determine whether the actual output is factually correct based on the expected output.",
+    "Check whether the actual output answers the input politely and concisely.",
+    "Judge whether the actual output stays grounded in the retrieval context.",
+]
+STEPS = [
+    "Compare every fact of the actual output with the expected output.",
+    "Penalise contradictions heavily and omissions lightly.",
+]
+RUBRIC = [[0, 2, "Wrong or contradicts the expected output."], [3, 6, "Partly correct."], [7, 9, "Mostly correct."],
+          [10, 10, "Fully correct."]]
+
+# (score token, {alternative token: probability}) per case; None: the judge exposes no alternatives for it
+_DISTS: list[tuple[Any, dict[str, float] | None]] = [
+    (7, {"7": 0.6, "8": 0.25, "6": 0.1, " 7": 0.03, "x": 0.02}),
+    (9, {"9": 0.7, "10": 0.2, "8": 0.1}),
+    (3, {"3": 0.5, "2": 0.3, "4": 0.2}),
+    (10, {"10": 0.95, "9": 0.05}),
+    (0, {"0": 0.8, "1": 0.15, "2": 0.005, "a": 0.045}),
+    (5, {"5": 0.4, "6": 0.35, "4": 0.25}),
+    (8, {"8": 0.55, "7": 0.3, "9": 0.149, "6": 0.001}),
+    (6, {"6": 0.9, "٦": 0.1}),  # an Arabic-Indic digit: str.isdecimal() is true for it
+    (2, None),
+    (4, {"4": 0.34, "5": 0.33, "3": 0.33}),
+    (7.5, {"7": 0.5, "8": 0.5}),  # a float score: no token spells "7.5", the raw score stands
+    (1, {"1": 0.6, "0": 0.4}),
+    (9, {"9": 0.5, "8": 0.3, "7": 0.2}),
+    (6, {"6": 0.7, "5": 0.3}),
+    (3, {"3": 0.99, "4": 0.01}),
+    (8, {"8": 0.45, "9": 0.45, "10": 0.1}),
+    (10, {"10": 0.6, "9": 0.3, "8": 0.1}),
+    (5, {"5": 1.0}),
+    (2, {"2": 0.7, "3": 0.2, "1": 0.1}),
+    (7, {"7": 0.55, "six": 0.3, "8": 0.15}),  # an alternative that is not digits: left out
+    (4, {"4": 0.5, "3": 0.25, "5": 0.25}),
+    (9, {"9": 0.8, "10": 0.2}),
+    (1, {"1": 0.5, "2": 0.5}),
+    (6, {"6": 0.6, "7": 0.4}),
+]
+
+
+def _config(i: int) -> dict[str, Any]:
+    """The metric of case ``i``: criteria or given steps, with or without rubric, strict for a few."""
+    cfg: dict[str, Any] = {"name": f"Quality{i % 3}", "params": ["input", "actual_output"]}
+    if i % 4 == 1:
+        cfg["evaluation_steps"] = STEPS
+    else:
+        cfg["criteria"] = CRITERIA[i % 3]
+    if i % 3 == 0:
+        cfg["params"] = ["input", "actual_output", "expected_output"]
+    if i in (2, 6, 13, 18):
+        cfg["rubric"] = RUBRIC
+    if i in (11, 22):
+        cfg["strict"] = True
+    return cfg
+
+
+def cases() -> list[dict[str, Any]]:
+    """24 cases: input, outputs, the metric config, and the scripted answer."""
+    out = []
+    for i, (score, dist) in enumerate(_DISTS):
+        cfg = _config(i)
+        if cfg.get("strict"):
+            score, dist = (1 if i % 2 else 0), None
+        out.append(
+            {
+                "id": f"case-{i:02d}",
+                "input": f"Question {i}: what is {i} plus {i}?",
+                "actual_output": f"[case-{i:02d}] The answer is {2 * i + (i % 3 == 2)}.",
+                "expected_output": f"{2 * i}",
+                "config": cfg,
+                "score": score,
+                "dist": dist,
+                "reason": f"Case {i}: the output mentions {score} facts.",
+            }
+        )
+    return out
+
+
+BY_ID = {c["id"]: c for c in cases()}
+
+
+def steps_for(prompt: str) -> list[str]:
+    """Steps answered to a steps request (a function of which criteria the prompt holds)."""
+    for k, crit in enumerate(CRITERIA):
+        if crit in prompt:
+            return [f"Step A{k}: read the criteria {k}.", f"Step B{k}: compare the fields.", "Step C: decide."]
+    digest = hashlib.sha256(prompt.encode()).hexdigest()[:6]
+    return [f"Step X{digest}: judge the fields."]
+
+
+def result_content(case: dict[str, Any]) -> str:
+    """The JSON text of a result reply (the reason quotes the score number before the score itself)."""
+    return '{"reason": "' + case["reason"] + '", "score": ' + str(case["score"]) + "}"
+
+
+def logprob_positions(case: dict[str, Any]) -> list[dict[str, float]]:
+    """Token positions of :func:`result_content` with the alternatives of the score token (natural logs)."""
+    head = '{"reason": "' + case["reason"] + '", "score": '
+    reason_tokens = [{t: 0.0} for t in re.findall(r"\S+\s*", head)]
+    dist = case["dist"] or {str(case["score"]): 1.0}
+    score_pos = {t: math.log(p) for t, p in dist.items()}
+    # the server sends the most probable alternative as the generated token: it must spell the scripted score
+    assert max(score_pos, key=lambda t: score_pos[t]) == str(case["score"]) or not isinstance(case["score"], int)
+    return [*reason_tokens, score_pos, {"}": 0.0}]
+
+
+def answer_chat(request: dict[str, Any]) -> dict[str, Any]:
+    """The loopback server's reply to one chat-completions request."""
+    prompt = " ".join(str(m.get("content")) for m in request.get("messages", []) if isinstance(m, dict))
+    rf = request.get("response_format") or {}
+    schema_name = (rf.get("json_schema") or {}).get("name") if isinstance(rf, dict) else None
+    m = CASE_ID.search(prompt)
+    if schema_name == "Steps" or m is None:
+        return {"content": '{"steps": ' + _json_list(steps_for(prompt)) + "}"}
+    case = BY_ID[m.group(0)]
+    reply: dict[str, Any] = {"content": result_content(case)}
+    if request.get("logprobs") and case["dist"] is not None:
+        reply["logprobs"] = logprob_positions(case)
+    return reply
+
+
+def _json_list(items: list[str]) -> str:
+    return "[" + ", ".join('"' + s.replace('"', '\\"') + '"' for s in items) + "]"
+
+
+def expected_4_3_1_weighted(case: dict[str, Any]) -> float:
+    """deepeval 4.3.1's formula on a case's alternatives (for reading the table; the table itself runs 4.3.1)."""
+    dist = case["dist"]
+    if dist is None or not isinstance(case["score"], int):
+        return float(case["score"])
+    kept = {t: p for t, p in dist.items() if p >= 0.01 and t.isdecimal()}
+    total = sum(kept.values())
+    return sum(int(t) * p for t, p in kept.items()) / total if total else float(case["score"])

@@ -1,0 +1,121 @@
+"""GEval parity with deepeval 4.3.1 on identical scripted judge answers (:mod:`bench.geval_answers`).
+
+Three phases, each run by both implementations in a sealed subprocess (:func:`bench.harness.run_worker`) against a
+fresh loopback OpenAI server (:class:`deepeval.testing.OpenAIChatServer`) that answers from the same script:
+
+* ``openai``: 24 cases, each measured by its own GEval (criteria or given steps, with or without rubric, 2 strict)
+  on ``GPTModel("gpt-4.1")``; the server returns ``top_logprobs`` for the score token, so both compute the
+  probability-weighted score;
+* ``custom``: the same cases on a custom ``DeepEvalBaseLLM`` (no log-probabilities): the raw score normalised;
+* ``evaluate``: one GEval (criteria) over the 24 cases through ``evaluate()``: how many steps requests each makes.
+
+Usage: ``python bench/geval_parity.py [--out FILE]``. Prints the per-case table, the request counts and the
+summary line; exit status 1 when a score differs by more than 1e-9.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import geval_answers as ga
+from bench.harness import BENCH, run_worker
+from deepeval.testing import OpenAIChatServer
+
+WORKER = BENCH / "_geval_worker.py"
+IMPLS = ("deepeval", "ours")
+
+
+def _kinds(bodies: list[Any]) -> dict[str, int]:
+    out = {"steps": 0, "score_logprobs": 0, "score_plain": 0}
+    for b in bodies:
+        if not isinstance(b, dict):
+            continue
+        text = " ".join(str(m.get("content")) for m in b.get("messages", []) if isinstance(m, dict))
+        if ga.CASE_ID.search(text) is None:
+            out["steps"] += 1
+        elif b.get("logprobs"):
+            out["score_logprobs"] += 1
+        else:
+            out["score_plain"] += 1
+    return out
+
+
+def run_phase(phase: str) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for impl in IMPLS:
+        with OpenAIChatServer(ga.answer_chat) as server:
+            job = {"phase": phase, "base_url": server.base_url, "bench_dir": str(BENCH)}
+            res = run_worker(impl, job, {"OPENAI_API_KEY": "sk-loopback-000"}, worker=WORKER, timeout=600)
+            res["requests"] = server.counters.requests
+            res["kinds"] = _kinds(server.counters.bodies)
+        results[impl] = res
+    return results
+
+
+def _score(row: dict[str, Any] | None) -> float | None:
+    if not row or row.get("score") is None:
+        return None
+    return float(row["score"])
+
+
+def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
+    theirs, ours = results["deepeval"], results["ours"]
+    for impl in IMPLS:
+        if results[impl].get("error"):
+            print(f"[{phase}] {impl} worker error:\n{results[impl]['error']}\n{results[impl].get('stderr_tail', '')}")
+    same = total = 0
+    print(f"\n## phase {phase}")
+    print("| case | config | 4.3.1 score | our score | same |")
+    print("|---|---|---|---|---|")
+    for c in ga.cases():
+        a, b = _score(theirs["cases"].get(c["id"])), _score(ours["cases"].get(c["id"]))
+        ok = a is not None and b is not None and abs(a - b) <= 1e-9
+        same += ok
+        total += 1
+        cfg = c["config"]
+        desc = ("steps" if "evaluation_steps" in cfg else "criteria") + ("+rubric" if "rubric" in cfg else "")
+        desc += "+strict" if cfg.get("strict") else ""
+        if phase == "evaluate":
+            desc = "one GEval, criteria"
+        err = ""
+        for impl, r in (("4.3.1", theirs), ("ours", ours)):
+            row = r["cases"].get(c["id"]) or {}
+            if row.get("error"):
+                err += f" {impl} error: {str(row['error'])[:120]}"
+        fa = "-" if a is None else f"{a:.6f}"
+        fb = "-" if b is None else f"{b:.6f}"
+        print(f"| {c['id']} | {desc} | {fa} | {fb} | {'yes' if ok else 'NO' + err} |")
+    print(
+        f"requests 4.3.1: {theirs['requests']} {theirs['kinds']}, wall {theirs.get('wall_s', 0):.2f} s; "
+        f"ours: {ours['requests']} {ours['kinds']}, wall {ours.get('wall_s', 0):.2f} s"
+    )
+    return same, total
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--phases", default="openai,custom,evaluate")
+    args = ap.parse_args()
+    everything: dict[str, Any] = {}
+    bad = 0
+    for phase in args.phases.split(","):
+        results = run_phase(phase)
+        everything[phase] = results
+        same, total = report(phase, results)
+        bad += total - same
+        print(f"[{phase}] identical scores: {same}/{total}")
+    if args.out:
+        args.out.write_text(json.dumps(everything, indent=1, default=str))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
