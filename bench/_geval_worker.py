@@ -40,7 +40,9 @@ def _metric(cfg: dict[str, Any], model: Any) -> Any:
 def _case(c: dict[str, Any]) -> Any:
     from deepeval.test_case import LLMTestCase
 
-    return LLMTestCase(input=c["input"], actual_output=c["actual_output"], expected_output=c["expected_output"])
+    return LLMTestCase(
+        input=c["input"], actual_output=c["actual_output"], expected_output=c["expected_output"]
+    )
 
 
 def _custom_model() -> Any:

@@ -25,8 +25,12 @@ STEPS = [
     "Compare every fact of the actual output with the expected output.",
     "Penalise contradictions heavily and omissions lightly.",
 ]
-RUBRIC = [[0, 2, "Wrong or contradicts the expected output."], [3, 6, "Partly correct."], [7, 9, "Mostly correct."],
-          [10, 10, "Fully correct."]]
+RUBRIC = [
+    [0, 2, "Wrong or contradicts the expected output."],
+    [3, 6, "Partly correct."],
+    [7, 9, "Mostly correct."],
+    [10, 10, "Fully correct."],
+]
 
 # (score token, {alternative token: probability}) per case; None: the judge exposes no alternatives for it
 _DISTS: list[tuple[Any, dict[str, float] | None]] = [
@@ -102,7 +106,11 @@ def steps_for(prompt: str) -> list[str]:
     """Steps answered to a steps request (a function of which criteria the prompt holds)."""
     for k, crit in enumerate(CRITERIA):
         if crit in prompt:
-            return [f"Step A{k}: read the criteria {k}.", f"Step B{k}: compare the fields.", "Step C: decide."]
+            return [
+                f"Step A{k}: read the criteria {k}.",
+                f"Step B{k}: compare the fields.",
+                "Step C: decide.",
+            ]
     digest = hashlib.sha256(prompt.encode()).hexdigest()[:6]
     return [f"Step X{digest}: judge the fields."]
 
@@ -119,7 +127,9 @@ def logprob_positions(case: dict[str, Any]) -> list[dict[str, float]]:
     dist = case["dist"] or {str(case["score"]): 1.0}
     score_pos = {t: math.log(p) for t, p in dist.items()}
     # the server sends the most probable alternative as the generated token: it must spell the scripted score
-    assert max(score_pos, key=lambda t: score_pos[t]) == str(case["score"]) or not isinstance(case["score"], int)
+    assert max(score_pos, key=lambda t: score_pos[t]) == str(case["score"]) or not isinstance(
+        case["score"], int
+    )
     return [*reason_tokens, score_pos, {"}": 0.0}]
 
 

@@ -69,7 +69,9 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
     theirs, ours = results["deepeval"], results["ours"]
     for impl in IMPLS:
         if results[impl].get("error"):
-            print(f"[{phase}] {impl} worker error:\n{results[impl]['error']}\n{results[impl].get('stderr_tail', '')}")
+            print(
+                f"[{phase}] {impl} worker error:\n{results[impl]['error']}\n{results[impl].get('stderr_tail', '')}"
+            )
     same = total = 0
     print(f"\n## phase {phase}")
     print("| case | config | 4.3.1 score | our score | same |")

@@ -1,0 +1,502 @@
+"""Metrics users define themselves: GEval (deepeval 4.3.1's behaviour on the parity facts; our eval modes).
+
+Expected scores come from deepeval 4.3.1 run on the same judge answers (``bench/geval_parity.py``: 24/24
+identical) or from its formula written out (``weighted``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from deepeval import assert_test, evaluate
+from deepeval.errors import ConfigurationError, MissingTestCaseParamsError, StructuredOutputError
+from deepeval.metrics import GEval
+from deepeval.metrics.g_eval import GEvalTemplate, Rubric
+from deepeval.metrics.g_eval.metric import clear_steps_cache
+from deepeval.models import LocalModel
+from deepeval.models.logprobs import TokenLogprob, weighted_score
+from deepeval.models.system_one.typesafe import TypeSafeModel
+from deepeval.test_case import LLMTestCase, SingleTurnParams
+from deepeval.testing import OpenAIChatServer, SystemOneServer, wire_score
+from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
+
+P = SingleTurnParams
+IO = [P.INPUT, P.ACTUAL_OUTPUT]
+CASE = LLMTestCase(input="What is 2 + 2?", actual_output="4", expected_output="4")
+CRITERIA = "Is the actual output correct for the input?"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_steps_cache() -> None:
+    clear_steps_cache()
+
+
+def judge(
+    score: Any = 7, reason: str = "scripted reason", steps: tuple[str, ...] = ("a", "b")
+) -> ScriptedLLM:
+    """An LLM judge that writes ``steps`` and gives ``score`` (a list: one per score request, in order)."""
+    scores = list(score) if isinstance(score, list) else None
+
+    def respond(prompt: str, schema: Any) -> Any:
+        name = getattr(schema, "__name__", None)
+        if name == "Steps":
+            return {"steps": list(steps)}
+        if name == "Reason":
+            return {"reason": "hybrid reason"}
+        value = scores.pop(0) if scores is not None else score
+        return {"reason": reason, "score": value}
+
+    return ScriptedLLM(respond)
+
+
+def schemas(llm: ScriptedLLM) -> list[str]:
+    return [getattr(c.schema, "__name__", "text") for c in llm.calls]
+
+
+# -- construction: deepeval 4.3.1's checks and messages --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"evaluation_params": []}, ValueError, "evaluation_params cannot be an empty list."),
+        ({"criteria": "  "}, ValueError, "Criteria provided cannot be an empty string."),
+        (
+            {"criteria": None, "evaluation_steps": []},
+            ValueError,
+            "'evaluation_steps' must not be an empty list",
+        ),
+        ({"rubric": []}, ValueError, "rubric must hold at least one Rubric"),  # ours: deepeval ignores []
+        (
+            {
+                "rubric": [
+                    Rubric(score_range=(0, 5), expected_outcome="a"),
+                    Rubric(score_range=(5, 10), expected_outcome="b"),
+                ]
+            },
+            ValueError,
+            r"Overlapping score ranges: \(0, 5\) and \(5, 10\)",
+        ),
+        ({"rubric": [Rubric(score_range=(4, 4), expected_outcome="a")]}, ValueError, "single score 4"),
+        ({"top_logprobs": -1}, ValueError, "top_logprobs"),
+    ],
+)
+def test_bad_definitions_are_refused_at_construction(
+    kwargs: dict[str, Any], error: type, message: str
+) -> None:
+    base: dict[str, Any] = {"name": "X", "criteria": CRITERIA, "evaluation_params": IO}
+    with pytest.raises(error, match=message):
+        GEval(**{**base, **kwargs})
+
+
+@pytest.mark.parametrize(
+    ("score_range", "message"),
+    [
+        ((0, 11), "between 0 and 10 inclusive"),
+        ((6, 2), "start must be less than or equal to end"),
+        ((1.5, 2), "integer"),
+    ],
+)
+def test_rubric_ranges_are_checked_as_deepeval_does(score_range: Any, message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        Rubric(score_range=score_range, expected_outcome="x")
+
+
+def test_the_name_has_the_geval_suffix_and_the_rubric_sets_the_range() -> None:
+    m = GEval(
+        name="Correctness",
+        criteria=CRITERIA,
+        evaluation_params=IO,
+        rubric=[
+            Rubric(score_range=(7, 10), expected_outcome="good"),
+            Rubric(score_range=(2, 6), expected_outcome="bad"),
+        ],
+        model=judge(),
+    )
+    assert m.__name__ == "Correctness [GEval]" and m.score_range == (2, 10) and m.score_range_span == 8
+    assert (
+        [r.score_range for r in m.rubric or []] == [(2, 6), (7, 10)]
+        and m.threshold == 0.5
+        and m.top_logprobs == 20
+    )
+    assert GEval(name="C", criteria=CRITERIA, _include_g_eval_suffix=False).__name__ == "C"
+    assert GEval(name="C", criteria=CRITERIA, strict_mode=True).threshold == 1
+
+
+def test_the_deprecated_params_name_still_works() -> None:
+    import deepeval.test_case as tc
+
+    with pytest.warns(DeprecationWarning):
+        old = tc.LLMTestCaseParams  # type: ignore[attr-defined]
+    m = GEval(name="X", criteria=CRITERIA, evaluation_params=[old.INPUT, old.ACTUAL_OUTPUT], model=judge(8))
+    assert m.measure(CASE) == pytest.approx(0.8)
+
+
+def test_missing_criteria_and_steps_is_an_error_at_measure_and_one_error_row() -> None:
+    m = GEval(name="X", evaluation_params=IO, model=judge())  # deepeval builds it (pull() could fill it in)
+    with pytest.raises(ValueError, match=r"Either 'criteria' or 'evaluation_steps' must be provided\."):
+        m.measure(CASE)
+    good = GEval(name="Y", criteria=CRITERIA, evaluation_params=IO, model=judge(9))
+    res = evaluate([CASE], [m, good], **_quiet())
+    rows = {md.name: md for md in res.test_results[0].metrics_data}
+    assert "Either 'criteria'" in (rows["X [GEval]"].error or "") and rows["X [GEval]"].score is None
+    assert rows["Y [GEval]"].score == pytest.approx(0.9) and rows["Y [GEval]"].error is None
+
+
+def test_a_missing_field_names_it_and_no_evaluation_params_explains_the_trace() -> None:
+    m = GEval(name="X", criteria=CRITERIA, evaluation_params=[P.INPUT, P.EXPECTED_OUTPUT], model=judge())
+    with pytest.raises(MissingTestCaseParamsError, match="expected_output"):
+        m.measure(LLMTestCase(input="q", actual_output="a"))
+    with pytest.raises(MissingTestCaseParamsError, match="no evaluation_params"):
+        GEval(name="X", criteria=CRITERIA, model=judge()).measure(CASE)
+
+
+# -- llm mode -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("rubric", "raw", "expected"),
+    [
+        (None, 7, 0.7),
+        (None, 0, 0.0),
+        ([(2, 4, "poor"), (5, 8, "good")], 5, 0.5),  # (5 - 2) / (8 - 2)
+        ([(0, 2, "wrong"), (3, 6, "partial"), (7, 9, "mostly"), (10, 10, "right")], 3, 0.3),
+    ],
+)
+def test_llm_score_is_normalised_on_the_range(rubric: Any, raw: int, expected: float) -> None:
+    rub = None if rubric is None else [Rubric(score_range=(a, b), expected_outcome=t) for a, b, t in rubric]
+    llm = judge(raw)
+    m = GEval(name="X", criteria=CRITERIA, evaluation_params=IO, rubric=rub, model=llm)
+    assert m.measure(CASE) == pytest.approx(expected)
+    assert (
+        m.reason == "scripted reason"
+        and m.evaluation_steps == ["a", "b"]
+        and m.evaluation_model == "scripted-llm"
+    )
+    assert m.success is (expected >= 0.5) and schemas(llm) == ["Steps", "ReasonScore"]
+    if rub is not None:
+        assert "5-8: good" in llm.prompts[1] or "3-6: partial" in llm.prompts[1]
+
+
+def test_steps_are_written_once_per_criteria_and_judge_and_given_steps_need_none() -> None:
+    llm = judge(6)
+    for text in ("first", "second"):
+        GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=llm).measure(
+            LLMTestCase(input=text, actual_output="a")
+        )
+    assert schemas(llm).count("Steps") == 1  # the second metric, same criteria: no steps request
+    GEval(name="X", criteria="Another criteria.", evaluation_params=IO, model=llm).measure(CASE)
+    assert schemas(llm).count("Steps") == 2
+    given = GEval(name="X", evaluation_steps=["Check it."], evaluation_params=IO, model=llm)
+    given.measure(CASE)
+    assert schemas(llm).count("Steps") == 2 and "1. Check it." in llm.prompts[-1]
+
+
+def test_concurrent_test_cases_share_one_steps_request() -> None:
+    llm = judge(5)
+    m = GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=llm)
+    cases = [LLMTestCase(input=f"q{i}", actual_output="a") for i in range(6)]
+    res = evaluate(cases, [m], **_quiet())
+    assert [tr.metrics_data[0].score for tr in res.test_results] == [0.5] * 6
+    assert schemas(llm).count("Steps") == 1 and schemas(llm).count("ReasonScore") == 6
+
+
+@pytest.mark.parametrize(
+    ("replies", "message"),
+    [
+        (["seven", "eight"], "ReasonScore"),
+        ([11, 12], "outside the range 0-10"),
+        ([float("nan"), float("nan")], "not a number"),
+    ],
+)
+def test_a_judge_that_gives_no_usable_score_is_reasked_once_then_one_error_row(
+    replies: list[Any], message: str
+) -> None:
+    llm = judge(replies)
+    m = GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=llm)
+    with pytest.raises(StructuredOutputError, match=message):
+        m.measure(CASE)
+    assert schemas(llm) == ["Steps", "ReasonScore", "ReasonScore"] and m.score is None
+    res = evaluate(
+        [CASE, CASE.model_copy(update={"input": "other"})],
+        [GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=judge([11, 12, 4]))],
+        **_quiet(),
+    )
+    scores = sorted((md.score is None, md.error is None) for tr in res.test_results for md in tr.metrics_data)
+    assert scores == [(False, True), (True, False)]  # one error row, the other case scored
+
+
+def test_a_score_out_of_range_once_is_fixed_by_the_reask() -> None:
+    llm = judge([15, 9])
+    assert GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=llm).measure(CASE) == pytest.approx(
+        0.9
+    )
+    assert "outside the range 0-10" in llm.prompts[-1]
+
+
+@pytest.mark.parametrize(("raw", "expected"), [(1, 1.0), (0, 0.0)])
+def test_strict_mode_asks_for_pass_or_fail(raw: int, expected: float) -> None:
+    llm = judge(raw)
+    m = GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=llm, strict_mode=True)
+    assert m.measure(CASE) == expected and m.success is (expected == 1.0)
+    assert "0 or 1" in llm.prompts[-1]
+
+
+def test_async_mode_false_and_a_measure_give_the_same_result() -> None:
+    a = GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=judge(6), async_mode=False).measure(
+        CASE
+    )
+    b = asyncio.run(GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=judge(6)).a_measure(CASE))
+    assert a == b == pytest.approx(0.6)
+
+
+def test_a_custom_template_written_for_deepeval_is_called_with_its_keywords() -> None:
+    class Mine(GEvalTemplate):
+        @staticmethod
+        def generate_evaluation_results(
+            evaluation_steps: str, test_case_content: str, score_range: tuple[int, int]
+        ) -> str:
+            return f"MINE {score_range}\n{evaluation_steps}\n{test_case_content}"
+
+    llm = judge(4)
+    GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=llm, evaluation_template=Mine).measure(
+        CASE
+    )
+    assert llm.prompts[-1].startswith("MINE (0, 10)\n1. a\n2. b")
+
+
+def test_assert_test_names_the_failed_geval() -> None:
+    with pytest.raises(AssertionError, match=r"X \[GEval\]"):
+        assert_test(CASE, [GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=judge(2))])
+
+
+# -- the log-probability weighted score ------------------------------------------------------------------------
+def _tok(token: str, alternatives: dict[str, float]) -> TokenLogprob:
+    return TokenLogprob(
+        token, math.log(alternatives.get(token, 1.0)), {t: math.log(p) for t, p in alternatives.items()}
+    )
+
+
+@pytest.mark.parametrize(
+    ("alternatives", "raw", "expected"),
+    [
+        ({"7": 0.6, "8": 0.25, "6": 0.1, " 7": 0.03, "x": 0.02}, 7, (7 * 0.6 + 8 * 0.25 + 6 * 0.1) / 0.95),
+        ({"0": 0.8, "1": 0.15, "2": 0.005}, 0, 0.15 / 0.95),  # under 1 %: left out
+        ({"6": 0.9, "٦": 0.1}, 6, 6.0),  # str.isdecimal() digits of another script count as their value
+        ({"7": 0.5, "8": 0.5}, 7.5, None),  # no token spells "7.5"
+        ({"7": 0.5, "8": 0.5}, 7.0, None),  # nor "7.0"
+        ({"x": 1.0}, "x", None),  # nothing decimal
+    ],
+)
+def test_weighted_score_is_deepevals_formula(
+    alternatives: dict[str, float], raw: Any, expected: float | None
+) -> None:
+    spelled = "7" if isinstance(raw, float) else str(raw)  # a float is several tokens ("7", ".", "5")
+    tokens = [TokenLogprob("{", 0.0, {}), _tok(spelled, alternatives), TokenLogprob("}", 0.0, {})]
+    got = weighted_score(tokens, raw)
+    assert got == (None if expected is None else pytest.approx(expected))
+
+
+def test_weighted_score_takes_the_last_matching_token_and_ours_keeps_it_on_the_scale() -> None:
+    early = TokenLogprob("3", 0.0, {"3": 0.0})
+    last = _tok("3", {"3": 0.5, "9": 0.3, "2": 0.2})
+    assert weighted_score([early, last], 3) == pytest.approx(3 * 0.5 + 9 * 0.3 + 2 * 0.2)
+    assert weighted_score([early, last], 3, low=0, high=4) == pytest.approx((3 * 0.5 + 2 * 0.2) / 0.7)
+
+
+def _score_positions(content: str, score: str, alternatives: dict[str, float]) -> list[dict[str, float]]:
+    head, _, _ = content.rpartition(score)
+    return [{head: 0.0}, {t: math.log(p) for t, p in alternatives.items()}, {"}": 0.0}]
+
+
+def test_an_openai_compatible_judge_with_logprobs_gives_the_weighted_score_over_the_wire() -> None:
+    content = json.dumps({"reason": "Mostly right; 8 of the facts match.", "score": 8})
+
+    def respond(request: dict[str, Any]) -> Any:
+        fmt = (request.get("response_format") or {}).get("json_schema", {}).get("name")
+        if fmt == "Steps":
+            return json.dumps({"steps": ["Compare.", "Decide."]})
+        assert (
+            request.get("logprobs") is True
+            and request.get("top_logprobs") == 5
+            and "response_format" not in request
+        )
+        return {
+            "content": content,
+            "logprobs": _score_positions(content[:-1], "8", {"8": 0.6, "9": 0.3, "7": 0.1}),
+        }
+
+    with OpenAIChatServer(respond) as srv:
+        llm = LocalModel(model="loopback-judge", base_url=srv.base_url, api_key="k")
+        m = GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=llm, top_logprobs=5)
+        assert m.measure(CASE) == pytest.approx((8 * 0.6 + 9 * 0.3 + 7 * 0.1) / 10)
+        assert srv.counters.requests == 2
+    assert m.score_breakdown["logprob_weighted"] is True and m.input_tokens and m.output_tokens
+    assert m.reason == "Mostly right; 8 of the facts match."
+
+
+def test_a_server_without_logprobs_gets_the_plain_call_and_is_remembered() -> None:
+    def respond(request: dict[str, Any]) -> Any:
+        fmt = (request.get("response_format") or {}).get("json_schema", {}).get("name")
+        if fmt == "Steps":
+            return json.dumps({"steps": ["Compare."]})
+        if request.get("logprobs"):
+            return {"content": json.dumps({"reason": "r", "score": 6}), "logprobs": []}
+        return json.dumps({"reason": "r", "score": 6})
+
+    with OpenAIChatServer(respond) as srv:
+        llm = LocalModel(model="no-logprobs", base_url=srv.base_url, api_key="k")
+        for _ in range(2):
+            assert GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=llm).measure(
+                CASE
+            ) == pytest.approx(0.6)
+        with_logprobs = [b for b in srv.counters.bodies if b.get("logprobs")]
+    assert (
+        len(with_logprobs) == 1 and srv.counters.requests == 4
+    )  # steps, refused logprob call, 2 plain calls
+
+
+# -- hybrid and system_one (ours) --------------------------------------------------------------------------------
+def _s1(probs: list[float]) -> ScriptedSystemOne:
+    from deepeval.models.system_one.schema import ScoreAnswer
+
+    answer = ScoreAnswer(
+        score=sum(i * p for i, p in enumerate(probs)),
+        probabilities=dict(enumerate(probs)),
+        confidence=0.5,
+    )
+    return ScriptedSystemOne(lambda state, questions: {qid: answer for qid in questions})
+
+
+def test_hybrid_system_one_scores_and_the_llm_writes_steps_and_reason() -> None:
+    llm = judge(2)
+    # six default levels at 0, 2, ..., 10: expected value 0.5 * 8 + 0.5 * 10 = 9
+    m = GEval(
+        name="X",
+        criteria=CRITERIA,
+        evaluation_params=IO,
+        model=llm,
+        system_one_model=_s1([0, 0, 0, 0, 0.5, 0.5]),
+        eval_mode="hybrid",
+    )
+    assert m.measure(CASE) == pytest.approx(0.9)
+    assert schemas(llm) == ["Steps", "Reason"] and m.reason == "hybrid reason" and m.confidence == 0.5
+    assert (
+        m.evaluation_model == "scripted-llm + scripted-system-one"
+        and m.score_breakdown["decided_by"] == "system_one"
+    )
+
+
+def test_hybrid_levels_come_from_the_rubric_at_band_midpoints() -> None:
+    rub = [
+        Rubric(score_range=(0, 2), expected_outcome="wrong"),
+        Rubric(score_range=(3, 9), expected_outcome="partial"),
+        Rubric(score_range=(10, 10), expected_outcome="right"),
+    ]
+    seen: list[Any] = []
+
+    def respond(state: Any, questions: Any) -> Any:
+        seen.append(questions)
+        from deepeval.models.system_one.schema import ScoreAnswer
+
+        return {
+            qid: ScoreAnswer(score=1.0, probabilities={0: 0.25, 1: 0.5, 2: 0.25}, confidence=0.2)
+            for qid in questions
+        }
+
+    m = GEval(
+        name="X",
+        criteria=CRITERIA,
+        evaluation_params=IO,
+        rubric=rub,
+        model=judge(),
+        system_one_model=ScriptedSystemOne(respond),
+        eval_mode="hybrid",
+    )
+    assert m.measure(CASE) == pytest.approx((0.25 * 1 + 0.5 * 6 + 0.25 * 10) / 10)
+    q = next(iter(seen[0].values()))
+    assert q.levels == ["0-2: wrong", "3-9: partial", "10: right"] and CRITERIA in q.instructions
+
+
+def test_hybrid_falls_back_to_the_llm_when_system_one_is_down() -> None:
+    with SystemOneServer(api_key="right") as srv:
+        s1 = TypeSafeModel(model="jev-latest", api_key="wrong", base_url=srv.base_url, max_retries=0)
+        llm = judge(3)
+        m = GEval(
+            name="X",
+            criteria=CRITERIA,
+            evaluation_params=IO,
+            model=llm,
+            system_one_model=s1,
+            eval_mode="hybrid",
+        )
+        assert m.measure(CASE) == pytest.approx(0.3)
+    assert "auth" in (m.system_one_fallback_reason or "") and "wrong" not in (
+        m.system_one_fallback_reason or ""
+    )
+    assert schemas(llm) == ["Steps", "ReasonScore"]
+
+
+def test_system_one_mode_asks_one_score_question_over_the_wire_and_no_llm() -> None:
+    seen: list[Any] = []
+
+    def respond(state: Any, questions: dict[str, Any]) -> Any:
+        seen.append((state, questions))
+        return {qid: wire_score([0, 0, 0, 0.2, 0.8, 0]) for qid in questions}
+
+    with SystemOneServer(respond) as srv:
+        s1 = TypeSafeModel(model="jev-latest", api_key="k", base_url=srv.base_url, max_retries=0)
+        m = GEval(
+            name="X", criteria=CRITERIA, evaluation_params=IO, system_one_model=s1, eval_mode="system_one"
+        )
+        assert m.measure(CASE) == pytest.approx((0.2 * 6 + 0.8 * 8) / 10)
+    state, questions = seen[0]
+    assert state == {"input": "What is 2 + 2?", "actual_output": "4"} and list(questions) == [
+        "criteria_score"
+    ]
+    assert (
+        questions["criteria_score"]["type"] == "score" and len(questions["criteria_score"]["criteria"]) == 6
+    )
+    assert m.evaluation_model == "jev-latest (jev-2026-10-01)" and "7.6" in (m.reason or "")
+    assert m.model is None
+
+
+def test_system_one_mode_without_a_system_one_judge_says_what_to_configure() -> None:
+    m = GEval(name="X", criteria=CRITERIA, evaluation_params=IO, eval_mode="system_one")
+    with pytest.raises(ConfigurationError, match="TYPESAFE_API_KEY") as err:
+        m.measure(CASE)
+    assert "cannot grade free criteria" in str(err.value)
+    res = evaluate(
+        [CASE], [GEval(name="X", criteria=CRITERIA, evaluation_params=IO, eval_mode="system_one")], **_quiet()
+    )
+    md = res.test_results[0].metrics_data[0]
+    assert md.score is None and "TYPESAFE_API_KEY" in (md.error or "")
+
+
+def test_llm_mode_without_an_llm_says_what_to_configure() -> None:
+    with pytest.raises(ConfigurationError, match="OPENAI_API_KEY"):
+        GEval(name="X", criteria=CRITERIA, evaluation_params=IO, eval_mode="llm").measure(CASE)
+
+
+def test_the_cache_key_follows_the_definition() -> None:
+    a = GEval(name="X", criteria=CRITERIA, evaluation_params=IO, model=judge()).cache_config()
+    b = GEval(name="X", criteria=CRITERIA + "!", evaluation_params=IO, model=judge()).cache_config()
+    c = GEval(
+        name="X",
+        criteria=CRITERIA,
+        evaluation_params=IO,
+        model=judge(),
+        rubric=[Rubric(score_range=(0, 4), expected_outcome="x")],
+    ).cache_config()
+    assert a != b and a != c and a["eval_mode"] == "llm"
+
+
+def _quiet() -> dict[str, Any]:
+    """evaluate() keywords: nothing printed, errored rows returned rather than raised."""
+    from deepeval.evaluate import DisplayConfig, ErrorConfig
+
+    return {
+        "display_config": DisplayConfig(print_results=False, show_indicator=False),
+        "error_config": ErrorConfig(ignore_errors=True),
+    }
