@@ -500,3 +500,52 @@ def _quiet() -> dict[str, Any]:
         "display_config": DisplayConfig(print_results=False, show_indicator=False),
         "error_config": ErrorConfig(ignore_errors=True),
     }
+
+
+USER_MODULE = """
+from deepeval.metrics import GEval
+from deepeval.test_case import SingleTurnParams
+from deepeval.testing.scripted import ScriptedLLM
+
+
+def _respond(prompt, schema):
+    if schema.__name__ == "Steps":
+        return {"steps": ["Compare."]}
+    return {"reason": "ok", "score": 8 if "apple" in prompt else 3}
+
+
+correctness = GEval(
+    name="Correctness",
+    criteria="Is the output right?",
+    evaluation_params=[SingleTurnParams.INPUT, SingleTurnParams.ACTUAL_OUTPUT],
+    model=ScriptedLLM(_respond),
+)
+"""
+
+
+def test_the_cli_runs_a_geval_the_user_defined_in_a_module(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from deepeval.cli.main import app
+
+    (tmp_path / "my_geval_metrics.py").write_text(USER_MODULE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    cases = tmp_path / "cases.jsonl"
+    rows = [
+        {"input": "red apple pie", "actual_output": "an apple pie"},
+        {"input": "sky", "actual_output": "blue"},
+    ]
+    cases.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    csv = tmp_path / "rows.csv"
+    spec = "my_geval_metrics:correctness"
+    out = CliRunner().invoke(
+        app, ["evaluate", str(cases), "--metric", spec, "--no-progress", "--csv", str(csv)]
+    )
+    assert out.exit_code == 1, out.output  # one case fails the 0.5 threshold
+    text = csv.read_text(encoding="utf-8")
+    assert text.count("Correctness [GEval]") == 2 and ",0.8," in text and ",0.3," in text
+    out = CliRunner().invoke(app, ["evaluate", str(cases), "--metric", "g_eval", "--no-progress"])
+    assert out.exit_code == 2 and "name" in out.output
