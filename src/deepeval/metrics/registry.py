@@ -33,6 +33,7 @@ BUILTIN = (
     "deepeval.metrics.answer_relevancy.declaration",
     "deepeval.metrics.contextual_relevancy.declaration",
     "deepeval.metrics.knowledge_retention.declaration",
+    "deepeval.metrics.faithfulness.declaration",
     "deepeval.metrics.g_eval.declaration",
     "deepeval.memory.declaration",
 )
