@@ -3,7 +3,8 @@
 Usage: ``python _geval_worker.py JOB.json RESULT.json``. Job: ``phase`` (``openai``: each case measured by its own
 GEval on ``GPTModel`` pointed at the loopback server, which returns ``top_logprobs``; ``custom``: the same with a
 custom ``DeepEvalBaseLLM`` that answers the scripted replies without log-probabilities; ``evaluate``: one GEval
-over every case through ``evaluate()``), ``base_url``, ``bench_dir`` (to import :mod:`geval_answers`).
+over every case through ``evaluate()``; ``conv``: 20 conversations, each measured by its own ConversationalGEval on
+``GPTModel``), ``base_url``, ``bench_dir`` (to import :mod:`geval_answers`).
 Result: per case the score, reason, steps, error; wall time.
 """
 
@@ -35,6 +36,32 @@ def _metric(cfg: dict[str, Any], model: Any) -> Any:
     if cfg.get("strict"):
         kwargs["strict_mode"] = True
     return GEval(**kwargs)
+
+
+def _conv_metric(cfg: dict[str, Any], model: Any) -> Any:
+    from deepeval.metrics import ConversationalGEval
+    from deepeval.metrics.g_eval import Rubric
+    from deepeval.test_case import MultiTurnParams
+
+    kwargs: dict[str, Any] = {
+        "name": cfg["name"],
+        "evaluation_params": [MultiTurnParams(p) for p in cfg["params"]],
+        "model": model,
+    }
+    for key in ("criteria", "evaluation_steps"):
+        if key in cfg:
+            kwargs[key] = cfg[key]
+    if "rubric" in cfg:
+        kwargs["rubric"] = [Rubric(score_range=(a, b), expected_outcome=t) for a, b, t in cfg["rubric"]]
+    if cfg.get("strict"):
+        kwargs["strict_mode"] = True
+    return ConversationalGEval(**kwargs)
+
+
+def _conv_case(c: dict[str, Any]) -> Any:
+    from deepeval.test_case import ConversationalTestCase, Turn
+
+    return ConversationalTestCase(turns=[Turn(**t) for t in c["turns"]], scenario=c["scenario"])
 
 
 def _case(c: dict[str, Any]) -> Any:
@@ -89,12 +116,13 @@ def main() -> None:
                 return _custom_model()
             return GPTModel(model="gpt-4.1", base_url=job["base_url"], api_key="sk-loopback-000")
 
-        if job["phase"] in ("openai", "custom"):
-            for c in ga.cases():
-                metric = _metric(c["config"], model())
+        if job["phase"] in ("openai", "custom", "conv"):
+            conv = job["phase"] == "conv"
+            for c in ga.conv_cases() if conv else ga.cases():
+                metric = (_conv_metric if conv else _metric)(c["config"], model())
                 row: dict[str, Any] = {}
                 try:
-                    row["score"] = metric.measure(_case(c))
+                    row["score"] = metric.measure(_conv_case(c) if conv else _case(c))
                     row["reason"] = metric.reason
                     row["steps"] = list(metric.evaluation_steps or [])
                     row["name"] = metric.__name__

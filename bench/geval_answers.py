@@ -99,7 +99,35 @@ def cases() -> list[dict[str, Any]]:
     return out
 
 
-BY_ID = {c["id"]: c for c in cases()}
+def conv_cases() -> list[dict[str, Any]]:
+    """20 conversations (ids case-24..case-43) for ConversationalGEval: the same answers as :func:`cases` (its
+    strict cases answer 10 or 0: the conversational score is the 0-10 number / 10, and strict keeps only 1)."""
+    out = []
+    for k in range(20):
+        i = 24 + k
+        score, dist = _DISTS[k]
+        cfg = _config(k)
+        cfg["params"] = ["content", "scenario"] if k % 3 == 0 else ["content"]
+        if cfg.get("strict"):
+            score, dist = (10 if k % 2 else 0), None
+        out.append(
+            {
+                "id": f"case-{i:02d}",
+                "turns": [
+                    {"role": "user", "content": f"Question {i}: what is {i} plus {i}?"},
+                    {"role": "assistant", "content": f"[case-{i:02d}] The answer is {2 * i}."},
+                ],
+                "scenario": f"A user asks an arithmetic question ({i}).",
+                "config": cfg,
+                "score": score,
+                "dist": dist,
+                "reason": f"Conversation {k}: the assistant answers directly.",
+            }
+        )
+    return out
+
+
+BY_ID = {c["id"]: c for c in [*cases(), *conv_cases()]}
 
 
 def steps_for(prompt: str) -> list[str]:

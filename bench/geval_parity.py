@@ -7,7 +7,9 @@ fresh loopback OpenAI server (:class:`deepeval.testing.OpenAIChatServer`) that a
   on ``GPTModel("gpt-4.1")``; the server returns ``top_logprobs`` for the score token, so both compute the
   probability-weighted score;
 * ``custom``: the same cases on a custom ``DeepEvalBaseLLM`` (no log-probabilities): the raw score normalised;
-* ``evaluate``: one GEval (criteria) over the 24 cases through ``evaluate()``: how many steps requests each makes.
+* ``evaluate``: one GEval (criteria) over the 24 cases through ``evaluate()``: how many steps requests each makes;
+* ``conv``: 20 conversations, each measured by its own ConversationalGEval on ``GPTModel("gpt-4.1")`` with
+  ``top_logprobs`` (score = the 0-10 number / 10 whatever the rubric, as 4.3.1).
 
 Usage: ``python bench/geval_parity.py [--out FILE]``. Prints the per-case table, the request counts and the
 summary line; exit status 1 when a score differs by more than 1e-9.
@@ -76,7 +78,7 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
     print(f"\n## phase {phase}")
     print("| case | config | 4.3.1 score | our score | same |")
     print("|---|---|---|---|---|")
-    for c in ga.cases():
+    for c in ga.conv_cases() if phase == "conv" else ga.cases():
         a, b = _score(theirs["cases"].get(c["id"])), _score(ours["cases"].get(c["id"]))
         ok = a is not None and b is not None and abs(a - b) <= 1e-9
         same += ok
@@ -104,7 +106,7 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=None)
-    ap.add_argument("--phases", default="openai,custom,evaluate")
+    ap.add_argument("--phases", default="openai,custom,evaluate,conv")
     args = ap.parse_args()
     everything: dict[str, Any] = {}
     bad = 0

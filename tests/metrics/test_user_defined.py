@@ -549,3 +549,87 @@ def test_the_cli_runs_a_geval_the_user_defined_in_a_module(
     assert text.count("Correctness [GEval]") == 2 and ",0.8," in text and ",0.3," in text
     out = CliRunner().invoke(app, ["evaluate", str(cases), "--metric", "g_eval", "--no-progress"])
     assert out.exit_code == 2 and "name" in out.output
+
+
+# -- ConversationalGEval -------------------------------------------------------------------------------------------
+def _conversation(**fields: Any) -> Any:
+    from deepeval.test_case import ConversationalTestCase, Turn
+
+    turns = [
+        Turn(role="user", content="My order #12 is late."),
+        Turn(role="assistant", content="Sorry, it ships today."),
+    ]
+    return ConversationalTestCase(turns=turns, **fields)
+
+
+def test_conversational_geval_adds_content_and_role_and_names_itself() -> None:
+    from deepeval.metrics import ConversationalGEval
+    from deepeval.test_case import MultiTurnParams as M
+
+    given = [M.SCENARIO]
+    m = ConversationalGEval(name="Helpful", criteria=CRITERIA, evaluation_params=given, model=judge())
+    assert m.evaluation_params == [M.SCENARIO, M.CONTENT, M.ROLE] and given == [
+        M.SCENARIO
+    ]  # ours: not in place
+    assert m.__name__ == "Helpful [Conversational GEval]"
+    with pytest.raises(
+        MissingTestCaseParamsError, match="'scenario' in a conversational test case cannot be empty"
+    ):
+        m.measure(_conversation())
+    with pytest.raises(ValueError, match="GEval requires evaluation_params"):
+        ConversationalGEval(name="H", criteria=CRITERIA, model=judge()).measure(_conversation())
+
+
+@pytest.mark.parametrize(
+    ("raw", "strict", "expected"), [(7, False, 0.7), (3, False, 0.3), (9, True, 0.0), (10, True, 1.0)]
+)
+def test_conversational_score_is_the_0_10_number_over_10_whatever_the_rubric(
+    raw: int, strict: bool, expected: float
+) -> None:
+    from deepeval.metrics import ConversationalGEval
+    from deepeval.test_case import MultiTurnParams as M
+
+    rub = [
+        Rubric(score_range=(0, 4), expected_outcome="unhelpful"),
+        Rubric(score_range=(5, 8), expected_outcome="helpful"),
+    ]
+    llm = judge(raw)
+    m = ConversationalGEval(
+        name="H", criteria=CRITERIA, evaluation_params=[M.CONTENT], rubric=rub, model=llm, strict_mode=strict
+    )
+    assert m.measure(_conversation()) == pytest.approx(expected)
+    prompt = llm.prompts[-1]
+    assert (
+        "0-4: unhelpful" in prompt
+        and "from 0 (" in prompt
+        and '"content": "Sorry, it ships today."' in prompt
+    )
+
+
+def test_conversational_system_one_state_holds_the_turns_and_conversation_fields() -> None:
+    from deepeval.metrics import ConversationalGEval
+    from deepeval.test_case import MultiTurnParams as M
+
+    seen: list[Any] = []
+
+    def respond(state: Any, questions: Any) -> Any:
+        seen.append(state)
+        from deepeval.models.system_one.schema import ScoreAnswer
+
+        return {q: ScoreAnswer(score=5.0, probabilities={5: 1.0}, confidence=1.0) for q in questions}
+
+    m = ConversationalGEval(
+        name="H",
+        criteria=CRITERIA,
+        evaluation_params=[M.SCENARIO],
+        system_one_model=ScriptedSystemOne(respond),
+        eval_mode="system_one",
+    )
+    assert m.measure(_conversation(scenario="A late order.")) == pytest.approx(1.0)
+    assert seen[0] == {
+        "turns": [
+            {"content": "My order #12 is late.", "role": "user"},
+            {"content": "Sorry, it ships today.", "role": "assistant"},
+        ],
+        "scenario": "A late order.",
+    }

@@ -35,6 +35,7 @@ BUILTIN = (
     "deepeval.metrics.knowledge_retention.declaration",
     "deepeval.metrics.faithfulness.declaration",
     "deepeval.metrics.g_eval.declaration",
+    "deepeval.metrics.conversational_g_eval.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

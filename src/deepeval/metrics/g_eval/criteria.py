@@ -247,7 +247,7 @@ class CriteriaMetric(EngineMetric):
     def _steps_prompt(self) -> str:
         raise NotImplementedError
 
-    def _results_prompt(self, steps: Sequence[str], content: str) -> str:
+    def _results_prompt(self, test_case: Any, steps: Sequence[str], content: str) -> str:
         raise NotImplementedError
 
     def _prompt_range(self) -> tuple[int, int]:
@@ -378,7 +378,9 @@ class CriteriaMetric(EngineMetric):
             raise ConfigurationError(
                 f"{self.__name__} runs in eval mode '{ctx.mode.value}' but {NO_LLM_HELP}"
             )
-        raw, reason, weighted = await self._llm_score(ctx.llm, self._results_prompt(steps, content))
+        raw, reason, weighted = await self._llm_score(
+            ctx.llm, self._results_prompt(test_case, steps, content)
+        )
         score = raw if self.strict_mode and self._strict_is_binary() else self._normalise(raw)
         ctx.log("Score", {"raw_score": raw, "logprob_weighted": weighted, "score": score})
         ctx.log("Reason", reason)
@@ -447,7 +449,7 @@ class CriteriaMetric(EngineMetric):
         name = judge_name(target)
         if (
             self.top_logprobs > 0
-            and not (self.strict_mode and self._strict_is_binary())
+            and not self.strict_mode  # strict mode uses the judge's own number, as deepeval
             and isinstance(target, SupportsLogprobs)
             and name not in _no_logprobs
         ):

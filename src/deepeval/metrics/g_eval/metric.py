@@ -101,7 +101,7 @@ class GEval(CriteriaMetric):
             multimodal=False,
         )
 
-    def _results_prompt(self, steps: Sequence[str], content: str) -> str:
+    def _results_prompt(self, test_case: Any, steps: Sequence[str], content: str) -> str:
         common: dict[str, Any] = {
             "evaluation_steps": number_steps(steps),
             "test_case_content": content,
