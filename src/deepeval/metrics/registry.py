@@ -36,6 +36,8 @@ BUILTIN = (
     "deepeval.metrics.faithfulness.declaration",
     "deepeval.metrics.g_eval.declaration",
     "deepeval.metrics.conversational_g_eval.declaration",
+    "deepeval.metrics.jev_eval.declaration",
+    "deepeval.metrics.conversational_jev_eval.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group
