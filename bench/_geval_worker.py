@@ -3,7 +3,8 @@
 Usage: ``python _geval_worker.py JOB.json RESULT.json``. Job: ``phase`` (``openai``: each case measured by its own
 GEval on ``GPTModel`` pointed at the loopback server, which returns ``top_logprobs``; ``custom``: the same with a
 custom ``DeepEvalBaseLLM`` that answers the scripted replies without log-probabilities; ``evaluate``: one GEval
-over every case through ``evaluate()``; ``conv``: 20 conversations, each measured by its own ConversationalGEval on
+over every case through ``evaluate()``; ``jev``: 22 JevEval / ConversationalJevEval cases on the loopback
+``/v1/systemone`` server (``TYPESAFE_BASE_URL``); ``conv``: 20 conversations, each measured by its own ConversationalGEval on
 ``GPTModel``), ``base_url``, ``bench_dir`` (to import :mod:`geval_answers`).
 Result: per case the score, reason, steps, error; wall time.
 """
@@ -64,11 +65,30 @@ def _conv_case(c: dict[str, Any]) -> Any:
     return ConversationalTestCase(turns=[Turn(**t) for t in c["turns"]], scenario=c["scenario"])
 
 
+def _jev_metric(c: dict[str, Any]) -> Any:
+    from deepeval.metrics import ConversationalJevEval, JevEval
+    from deepeval.metrics.jev_eval import Choice, Noul, Score
+    from deepeval.test_case import MultiTurnParams, SingleTurnParams
+
+    kinds = {"noul": Noul, "score": Score, "choice": Choice}
+    questions = [
+        kinds[q["type"]](**{k: v for k, v in q.items() if k != "type"}) for q in c["config"]["questions"]
+    ]
+    cfg = c["config"]
+    if c["conv"]:
+        params = [MultiTurnParams(p) for p in cfg["params"]]
+        return ConversationalJevEval(
+            name=cfg["name"], evaluation_params=params, questions=questions, strict_mode=cfg["strict"]
+        )
+    params = [SingleTurnParams(p) for p in cfg["params"]]
+    return JevEval(name=cfg["name"], evaluation_params=params, questions=questions, strict_mode=cfg["strict"])
+
+
 def _case(c: dict[str, Any]) -> Any:
     from deepeval.test_case import LLMTestCase
 
     return LLMTestCase(
-        input=c["input"], actual_output=c["actual_output"], expected_output=c["expected_output"]
+        input=c["input"], actual_output=c["actual_output"], expected_output=c.get("expected_output")
     )
 
 
@@ -116,7 +136,19 @@ def main() -> None:
                 return _custom_model()
             return GPTModel(model="gpt-4.1", base_url=job["base_url"], api_key="sk-loopback-000")
 
-        if job["phase"] in ("openai", "custom", "conv"):
+        if job["phase"] == "jev":
+            for c in ga.jev_cases():
+                row = {}
+                try:
+                    metric = _jev_metric(c)
+                    row["score"] = metric.measure(_conv_case(c) if c["conv"] else _case(c))
+                    row["breakdown"] = metric.score_breakdown
+                    row["confidence"] = metric.confidence
+                    row["name"] = metric.__name__
+                except Exception as exc:
+                    row["error"] = f"{type(exc).__name__}: {exc}"
+                out["cases"][c["id"]] = row
+        elif job["phase"] in ("openai", "custom", "conv"):
             conv = job["phase"] == "conv"
             for c in ga.conv_cases() if conv else ga.cases():
                 metric = (_conv_metric if conv else _metric)(c["config"], model())

@@ -188,3 +188,103 @@ def expected_4_3_1_weighted(case: dict[str, Any]) -> float:
     kept = {t: p for t, p in dist.items() if p >= 0.01 and t.isdecimal()}
     total = sum(kept.values())
     return sum(int(t) * p for t, p in kept.items()) / total if total else float(case["score"])
+
+
+# -- JevEval / ConversationalJevEval (System One) ------------------------------------------------------------------
+JEV_QUESTIONS: list[dict[str, Any]] = [
+    {"type": "noul", "statement": "The output answers the question asked.", "weight": 2.0},
+    {
+        "type": "score",
+        "question": "How complete is the answer?",
+        "levels": ["missing", "partial", "complete"],
+    },
+    {
+        "type": "choice",
+        "question": "Which tone does the output take?",
+        "options": {"formal": 1.0, "casual": 0.5, "rude": 0.0, "no tone": None},
+        "weight": 0.5,
+    },
+    {
+        "type": "noul",
+        "statement": "The output invents no facts.",
+        "true": "no invented fact",
+        "false": "an invented fact",
+    },
+    {
+        "type": "score",
+        "question": "How clear is it?",
+        "levels": ["unclear", "so-so", "clear", "very clear"],
+        "weight": 3.0,
+    },
+]
+
+
+def _u(case_id: str, salt: str) -> float:
+    """A number in [0, 1) from the case and the question (the scripted System One answers)."""
+    return int(hashlib.sha256(f"{case_id}|{salt}".encode()).hexdigest()[:8], 16) / 2**32
+
+
+def jev_cases() -> list[dict[str, Any]]:
+    """22 cases (ids case-60..case-81): 16 single-turn JevEval, 6 ConversationalJevEval; question subsets, two
+    strict, and choices that fall on "no tone" (not applicable)."""
+    out = []
+    for k in range(22):
+        i = 60 + k
+        picks = [q for j, q in enumerate(JEV_QUESTIONS) if (k + j) % 3 != 0 or j == 0]
+        cfg: dict[str, Any] = {"name": f"Jev{k % 4}", "questions": picks, "strict": k in (5, 13)}
+        conv = k >= 16
+        cfg["params"] = (
+            (["content", "scenario"] if k % 2 else ["content"]) if conv else ["input", "actual_output"]
+        )
+        out.append(
+            {
+                "id": f"case-{i:02d}",
+                "conv": conv,
+                "input": f"Question {i}: name a colour.",
+                "actual_output": f"[case-{i:02d}] Blue, sir.",
+                "turns": [
+                    {"role": "user", "content": f"Question {i}: name a colour."},
+                    {"role": "assistant", "content": f"[case-{i:02d}] Blue, sir."},
+                ],
+                "scenario": "A user asks for a colour.",
+                "config": cfg,
+            }
+        )
+    return out
+
+
+def answer_system_one(state: Any, questions: dict[str, Any]) -> dict[str, Any]:
+    """Wire answers of the loopback /v1/systemone server for the JevEval cases (a function of case and question)."""
+    import json
+
+    m = CASE_ID.search(json.dumps(state))
+    case_id = m.group(0) if m else "none"
+    out: dict[str, Any] = {}
+    for qid, q in questions.items():
+        text = str(q.get("instructions"))
+        u = _u(case_id, text)
+        if q["type"] == "noul":
+            out[qid] = {"type": "noul", "noul": round(0.05 + 0.9 * u, 4)}
+        elif q["type"] == "score":
+            n = len(q["criteria"])
+            raw = [1.0 + ((_u(case_id, f"{text}#{j}") * 10) // 1) for j in range(n)]
+            probs = [r / sum(raw) for r in raw]
+            expected = sum(j * p for j, p in enumerate(probs))
+            conf = max(0.0, (max(probs) - 1 / n) / (1 - 1 / n))
+            out[qid] = {
+                "type": "score",
+                "score": expected,
+                "confidence": conf,
+                "probabilities": {str(j): p for j, p in enumerate(probs)},
+                "legend": {str(j): level for j, level in enumerate(q["criteria"])},
+            }
+        else:
+            names = list(q["criteria"])
+            raw = [1.0 + ((_u(case_id, f"{text}#{n}") * 10) // 1) for n in names]
+            if u < 0.2:  # "no tone" takes the mass: the question does not apply
+                raw[-1] = 40.0
+            probs = {n: r / sum(raw) for n, r in zip(names, raw, strict=True)}
+            best = max(probs, key=lambda n: probs[n])
+            conf = max(0.0, (probs[best] - 1 / len(names)) / (1 - 1 / len(names)))
+            out[qid] = {"type": "choice", "choice": best, "confidence": conf, "probabilities": probs}
+    return out

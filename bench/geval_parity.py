@@ -9,7 +9,9 @@ fresh loopback OpenAI server (:class:`deepeval.testing.OpenAIChatServer`) that a
 * ``custom``: the same cases on a custom ``DeepEvalBaseLLM`` (no log-probabilities): the raw score normalised;
 * ``evaluate``: one GEval (criteria) over the 24 cases through ``evaluate()``: how many steps requests each makes;
 * ``conv``: 20 conversations, each measured by its own ConversationalGEval on ``GPTModel("gpt-4.1")`` with
-  ``top_logprobs`` (score = the 0-10 number / 10 whatever the rubric, as 4.3.1).
+  ``top_logprobs`` (score = the 0-10 number / 10 whatever the rubric, as 4.3.1);
+* ``jev``: 16 JevEval and 6 ConversationalJevEval cases (Noul / Score / Choice with weights, not-applicable choices,
+  2 strict) on a loopback ``/v1/systemone`` server that answers from the same script.
 
 Usage: ``python bench/geval_parity.py [--out FILE]``. Prints the per-case table, the request counts and the
 summary line; exit status 1 when a score differs by more than 1e-9.
@@ -28,7 +30,7 @@ if __package__ in (None, ""):
 
 from bench import geval_answers as ga
 from bench.harness import BENCH, run_worker
-from deepeval.testing import OpenAIChatServer
+from deepeval.testing import OpenAIChatServer, SystemOneServer
 
 WORKER = BENCH / "_geval_worker.py"
 IMPLS = ("deepeval", "ours")
@@ -49,7 +51,22 @@ def _kinds(bodies: list[Any]) -> dict[str, int]:
     return out
 
 
+def run_jev() -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for impl in IMPLS:
+        with SystemOneServer(ga.answer_system_one, api_key="ts-loopback-000") as server:
+            job = {"phase": "jev", "base_url": server.base_url, "bench_dir": str(BENCH)}
+            env = {"TYPESAFE_API_KEY": "ts-loopback-000", "TYPESAFE_BASE_URL": server.base_url}
+            res = run_worker(impl, job, env, worker=WORKER, timeout=600)
+            res["requests"] = server.counters.requests
+            res["kinds"] = {"system_one": server.counters.requests}
+        results[impl] = res
+    return results
+
+
 def run_phase(phase: str) -> dict[str, Any]:
+    if phase == "jev":
+        return run_jev()
     results: dict[str, Any] = {}
     for impl in IMPLS:
         with OpenAIChatServer(ga.answer_chat) as server:
@@ -78,13 +95,22 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
     print(f"\n## phase {phase}")
     print("| case | config | 4.3.1 score | our score | same |")
     print("|---|---|---|---|---|")
-    for c in ga.conv_cases() if phase == "conv" else ga.cases():
-        a, b = _score(theirs["cases"].get(c["id"])), _score(ours["cases"].get(c["id"]))
+    chosen = {"conv": ga.conv_cases, "jev": ga.jev_cases}.get(phase, ga.cases)()
+    for c in chosen:
+        ra, rb = theirs["cases"].get(c["id"]) or {}, ours["cases"].get(c["id"]) or {}
+        a, b = _score(ra), _score(rb)
         ok = a is not None and b is not None and abs(a - b) <= 1e-9
+        if phase == "jev":  # the whole breakdown (every question's value, probabilities, confidence) and the name
+            ok = ok and all(
+                json.dumps(ra.get(k), sort_keys=True) == json.dumps(rb.get(k), sort_keys=True)
+                for k in ("breakdown", "confidence", "name")
+            )
         same += ok
         total += 1
         cfg = c["config"]
         desc = ("steps" if "evaluation_steps" in cfg else "criteria") + ("+rubric" if "rubric" in cfg else "")
+        if phase == "jev":
+            desc = ("Conversational" if c["conv"] else "") + f"JevEval, {len(cfg['questions'])} questions"
         desc += "+strict" if cfg.get("strict") else ""
         if phase == "evaluate":
             desc = "one GEval, criteria"
@@ -106,7 +132,7 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=None)
-    ap.add_argument("--phases", default="openai,custom,evaluate,conv")
+    ap.add_argument("--phases", default="openai,custom,evaluate,conv,jev")
     args = ap.parse_args()
     everything: dict[str, Any] = {}
     bad = 0

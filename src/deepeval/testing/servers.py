@@ -304,7 +304,8 @@ def wire_score(
         "confidence": conf,
         "probabilities": {str(i): p for i, p in enumerate(probabilities)},
     }
-    answer["legend"] = list(legend) if legend is not None else None
+    # the TypeSafe API's shape (typesafe-sdk validates it): level index as a string -> level
+    answer["legend"] = {str(i): level for i, level in enumerate(legend)} if legend is not None else None
     return answer
 
 

@@ -209,7 +209,7 @@ def parse_answers(
                     score=min(score, float(len(question.levels) - 1)),
                     probabilities=probs_i,
                     confidence=float(conf if conf is not None else 0.0),
-                    legend=[str(x) for x in legend] if isinstance(legend, list) else list(question.levels),
+                    legend=_legend(legend, question.levels),
                 )
         except (KeyError, TypeError, ValueError, ValidationError):
             continue
@@ -459,3 +459,16 @@ def _detail_text(resp: Any) -> str:
     if detail is not None:
         return str(detail)
     return json.dumps(data)
+
+
+def _legend(legend: Any, levels: list[str]) -> list[str]:
+    """The answer's legend as a list, worst first: the API sends ``{"0": level, ...}``; a list is taken as is; the
+    question's own levels otherwise."""
+    if isinstance(legend, list):
+        return [str(x) for x in legend]
+    if isinstance(legend, dict):
+        try:
+            return [str(legend[k]) for k in sorted(legend, key=int)]
+        except (TypeError, ValueError):
+            pass
+    return list(levels)
