@@ -633,3 +633,191 @@ def test_conversational_system_one_state_holds_the_turns_and_conversation_fields
         ],
         "scenario": "A late order.",
     }
+
+
+# -- JevEval / ConversationalJevEval (System One only) ----------------------------------------------------------------
+def _jev_answers(
+    noul: float = 0.8, score: dict[int, float] | None = None, choice: dict[str, float] | None = None
+) -> ScriptedSystemOne:
+    from deepeval.models.system_one.schema import ChoiceAnswer, NoulAnswer, ScoreAnswer
+
+    score = score or {1: 0.5, 2: 0.5}
+    choice = choice or {"formal": 0.6, "casual": 0.3, "n/a": 0.1}
+
+    def respond(state: Any, questions: Any) -> Any:
+        best = max(choice, key=lambda k: choice[k])
+        return {
+            "q_0": NoulAnswer(probability=noul),
+            "q_1": ScoreAnswer(
+                score=sum(i * p for i, p in score.items()), probabilities=score, confidence=0.3
+            ),
+            "q_2": ChoiceAnswer(choice=best, probabilities=choice, confidence=0.4),
+        }
+
+    return ScriptedSystemOne(respond)
+
+
+def _jev_questions() -> list[Any]:
+    from deepeval.metrics.jev_eval import Choice, Noul, Score
+
+    return [
+        Noul("The output answers the question.", weight=2),
+        Score("How polite is it?", levels=["rude", "neutral", "polite"]),
+        Choice("Which tone?", options={"formal": 1.0, "casual": 0.5, "n/a": None}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("choice", "strict", "expected"),
+    [
+        ({"formal": 0.6, "casual": 0.3, "n/a": 0.1}, False, (2 * 0.8 + 0.75 + (0.6 + 0.15) / 0.9) / 4),
+        (
+            {"formal": 0.2, "casual": 0.2, "n/a": 0.6},
+            False,
+            (2 * 0.8 + 0.75) / 3,
+        ),  # the choice does not apply
+        (
+            {"formal": 0.6, "casual": 0.3, "n/a": 0.1},
+            True,
+            0.0,
+        ),  # the score question's top level is not the argmax
+    ],
+)
+def test_jev_eval_weighs_its_questions_as_deepeval(
+    choice: dict[str, float], strict: bool, expected: float
+) -> None:
+    from deepeval.metrics import JevEval
+
+    s1 = _jev_answers(choice=choice)
+    m = JevEval(
+        name="Tone", evaluation_params=IO, questions=_jev_questions(), system_one_model=s1, strict_mode=strict
+    )
+    assert m.measure(CASE) == pytest.approx(expected)
+    assert m.__name__ == "Tone [JevEval]" and m.confidence == pytest.approx(0.3) and m.model is None
+    assert [o["type"] for o in m.score_breakdown] == ["noul", "score", "choice"]  # a list, as deepeval
+    assert s1.calls[0].state == {"test_case": {"input": "What is 2 + 2?", "actual_output": "4"}}
+    assert list(s1.calls[0].questions) == ["q_0", "q_1", "q_2"] and "Answered by scripted-system-one" in (
+        m.reason or ""
+    )
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "message"),
+    [
+        (lambda J, q: J(name="J", evaluation_params=IO, questions=[]), ValueError, "at least one question"),
+        (
+            lambda J, q: J(name="J", evaluation_params=[], questions=q),
+            ValueError,
+            "evaluation_params cannot be an empty list",
+        ),
+        (
+            lambda J, q: J(name="J", evaluation_params=IO, questions=["Is it good?"]),
+            TypeError,
+            "Noul, Score or Choice",
+        ),
+    ],
+)
+def test_jev_eval_refuses_a_bad_definition(build: Any, error: type, message: str) -> None:
+    from deepeval.metrics import JevEval
+
+    with pytest.raises(error, match=message):
+        build(JevEval, _jev_questions())
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (
+            lambda: __import__("deepeval.metrics.jev_eval", fromlist=["Noul"]).Noul(" "),
+            "Noul statement cannot be empty",
+        ),
+        (
+            lambda: __import__("deepeval.metrics.jev_eval", fromlist=["Score"]).Score("q", levels=["only"]),
+            "between 2 and 10 levels",
+        ),
+        (
+            lambda: __import__("deepeval.metrics.jev_eval", fromlist=["Score"]).Score("q", levels=["a", "a"]),
+            "unique",
+        ),
+        (
+            lambda: __import__("deepeval.metrics.jev_eval", fromlist=["Choice"]).Choice(
+                "q", options={"a": 2.0, "b": 0.0}
+            ),
+            "between 0 and 1",
+        ),
+        (
+            lambda: __import__("deepeval.metrics.jev_eval", fromlist=["Choice"]).Choice(
+                "q", options={"a": None, "b": None}
+            ),
+            "at least one option with a credit",
+        ),
+        (
+            lambda: __import__("deepeval.metrics.jev_eval", fromlist=["Noul"]).Noul("s", weight=0),
+            "greater than 0",
+        ),
+    ],
+)
+def test_jev_questions_check_themselves(make: Any, message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        make()
+
+
+def test_jev_eval_without_a_system_one_judge_says_what_to_configure_and_a_missing_answer_is_an_error() -> (
+    None
+):
+    from deepeval.errors import SystemOneError
+    from deepeval.metrics import JevEval
+
+    with pytest.raises(ConfigurationError, match="TYPESAFE_API_KEY"):
+        JevEval(name="J", evaluation_params=IO, questions=_jev_questions()).measure(CASE)
+    empty = ScriptedSystemOne(lambda state, questions: {})
+    with pytest.raises(SystemOneError, match="no Noul answer for q_0"):
+        JevEval(name="J", evaluation_params=IO, questions=_jev_questions(), system_one_model=empty).measure(
+            CASE
+        )
+
+
+def test_jev_eval_shares_one_request_with_other_metrics_in_evaluate() -> None:
+    from deepeval.metrics import JevEval
+
+    with SystemOneServer() as srv:
+        s1 = TypeSafeModel(model="jev-latest", api_key="k", base_url=srv.base_url, max_retries=0)
+        a = JevEval(name="A", evaluation_params=IO, questions=_jev_questions(), system_one_model=s1)
+        b = GEval(
+            name="B", criteria=CRITERIA, evaluation_params=IO, system_one_model=s1, eval_mode="system_one"
+        )
+        res = evaluate([CASE], [a, b], **_quiet())
+        assert srv.counters.requests == 1  # both metrics' questions in one /v1/systemone request
+    rows = res.test_results[0].metrics_data
+    assert [r.error for r in rows] == [None, None] and all(r.score is not None for r in rows)
+
+
+def test_conversational_jev_eval_state_and_checks() -> None:
+    from deepeval.metrics import ConversationalJevEval
+    from deepeval.test_case import MultiTurnParams as M
+
+    with pytest.raises(ValueError, match="evaluation_params cannot be empty"):
+        ConversationalJevEval(name="C", questions=_jev_questions())
+    s1 = _jev_answers()
+    m = ConversationalJevEval(
+        name="C", evaluation_params=[M.SCENARIO], questions=_jev_questions(), system_one_model=s1
+    )
+    assert m.__name__ == "C [Conversational JevEval]" and m.evaluation_params == [
+        M.SCENARIO,
+        M.CONTENT,
+        M.ROLE,
+    ]
+    with pytest.raises(
+        MissingTestCaseParamsError, match="'scenario' in a conversational test case cannot be empty"
+    ):
+        m.measure(_conversation())
+    assert m.measure(_conversation(scenario="Late order.")) == pytest.approx(
+        (2 * 0.8 + 0.75 + 0.75 / 0.9) / 4
+    )
+    assert s1.calls[-1].state == {
+        "turns": [
+            {"content": "My order #12 is late.", "role": "user"},
+            {"content": "Sorry, it ships today.", "role": "assistant"},
+        ],
+        "test_case": {"scenario": "Late order."},
+    }
