@@ -100,7 +100,8 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
         ra, rb = theirs["cases"].get(c["id"]) or {}, ours["cases"].get(c["id"]) or {}
         a, b = _score(ra), _score(rb)
         ok = a is not None and b is not None and abs(a - b) <= 1e-9
-        if phase == "jev":  # the whole breakdown (every question's value, probabilities, confidence) and the name
+        # jev: the whole breakdown too (every question's value, probabilities, confidence) and the name
+        if phase == "jev":
             ok = ok and all(
                 json.dumps(ra.get(k), sort_keys=True) == json.dumps(rb.get(k), sort_keys=True)
                 for k in ("breakdown", "confidence", "name")

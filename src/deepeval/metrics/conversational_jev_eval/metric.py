@@ -40,6 +40,7 @@ class ConversationalJevEval(JevMetric, BaseConversationalMetric):
     """deepeval 4.3.1's constructor (see the module docstring)."""
 
     suffix: ClassVar[str] = "Conversational JevEval"
+    evaluation_params: list[MultiTurnParams]
 
     def __init__(
         self,

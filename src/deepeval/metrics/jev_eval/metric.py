@@ -91,6 +91,7 @@ class JevMetric(EngineMetric):
     """What JevEval and ConversationalJevEval share: System One mode fixed, the questions, the finish."""
 
     suffix: ClassVar[str] = "JevEval"
+    evaluation_params: list[Any] | None
     default_template = _NoPrompts
     default_question_set = _NoPrompts
 
