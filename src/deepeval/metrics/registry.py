@@ -38,6 +38,7 @@ BUILTIN = (
     "deepeval.metrics.conversational_g_eval.declaration",
     "deepeval.metrics.jev_eval.declaration",
     "deepeval.metrics.conversational_jev_eval.declaration",
+    "deepeval.metrics.dag.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group
