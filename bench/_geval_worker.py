@@ -4,7 +4,8 @@ Usage: ``python _geval_worker.py JOB.json RESULT.json``. Job: ``phase`` (``opena
 GEval on ``GPTModel`` pointed at the loopback server, which returns ``top_logprobs``; ``custom``: the same with a
 custom ``DeepEvalBaseLLM`` that answers the scripted replies without log-probabilities; ``evaluate``: one GEval
 over every case through ``evaluate()``; ``jev``: 22 JevEval / ConversationalJevEval cases on the loopback
-``/v1/systemone`` server (``TYPESAFE_BASE_URL``); ``conv``: 20 conversations, each measured by its own ConversationalGEval on
+``/v1/systemone`` server (``TYPESAFE_BASE_URL``); ``dag_llm`` / ``dag_hybrid``: 20 DAGMetrics of four graph shapes
+in that eval mode (hybrid: judgement nodes on the loopback ``/v1/systemone``); ``conv``: 20 conversations, each measured by its own ConversationalGEval on
 ``GPTModel``), ``base_url``, ``bench_dir`` (to import :mod:`geval_answers`).
 Result: per case the score, reason, steps, error; wall time.
 """
@@ -84,6 +85,74 @@ def _jev_metric(c: dict[str, Any]) -> Any:
     return JevEval(name=cfg["name"], evaluation_params=params, questions=questions, strict_mode=cfg["strict"])
 
 
+def _dag_metric(c: dict[str, Any], model: Any, mode: str | None) -> Any:
+    import geval_answers as ga  # type: ignore[import-not-found]
+
+    from deepeval.metrics import DAGMetric, GEval
+    from deepeval.metrics.dag import (
+        BinaryJudgementNode,
+        DeepAcyclicGraph,
+        NonBinaryJudgementNode,
+        TaskNode,
+    )
+    from deepeval.test_case import SingleTurnParams as P
+
+    tone = "Is the tone of the output appropriate for a report?"
+    sections = "Does the output have an introduction, a body and a conclusion?"
+    missing = "How many of the expected sections are missing?"
+    scores = dict(zip(ga.DAG_OPTIONS, (10, 6, 2), strict=True))
+    shape = c["shape"]
+    if shape == "task_binary_nonbinary":
+        root = TaskNode(
+            instructions="List the sections of the output.",
+            output_label="Sections",
+            evaluation_params=[P.ACTUAL_OUTPUT],
+        )
+        b = root.add_node(BinaryJudgementNode(criteria=sections))
+        b.add_verdict(False, score=0)
+        nb = NonBinaryJudgementNode(criteria=missing, evaluation_params=[P.EXPECTED_OUTPUT])
+        for option in ga.DAG_OPTIONS:
+            nb.add_verdict(option, score=scores[option])
+        b.add_verdict(True, then=nb)
+        roots = [root]
+    elif shape == "binary_geval_child":
+        root = BinaryJudgementNode(criteria=tone, evaluation_params=[P.INPUT, P.ACTUAL_OUTPUT])
+        child = GEval(
+            name="Correct", criteria=ga.CRITERIA[1], evaluation_params=[P.INPUT, P.ACTUAL_OUTPUT], model=model
+        )
+        root.add_verdict(True, then=child)
+        root.add_verdict(False, score=1)
+        roots = [root]
+    elif shape == "nonbinary_root":
+        root = NonBinaryJudgementNode(
+            criteria=missing, evaluation_params=[P.ACTUAL_OUTPUT, P.EXPECTED_OUTPUT]
+        )
+        for option, score in zip(ga.DAG_OPTIONS, (10, 5, 0), strict=True):
+            root.add_verdict(option, score=score)
+        roots = [root]
+    else:
+        a = TaskNode(
+            instructions="Write a first summary of the output.",
+            output_label="Summary A",
+            evaluation_params=[P.ACTUAL_OUTPUT],
+        )
+        b2 = TaskNode(
+            instructions="Write a second summary of the output.",
+            output_label="Summary B",
+            evaluation_params=[P.ACTUAL_OUTPUT],
+        )
+        j = BinaryJudgementNode(criteria="Are the two summaries consistent with each other?")
+        a.add_node(j)
+        b2.add_node(j)
+        j.add_verdict(True, score=8)
+        j.add_verdict(False, score=3)
+        roots = [a, b2]
+    kwargs: dict[str, Any] = {"name": "Report", "dag": DeepAcyclicGraph(root_nodes=roots), "model": model}
+    if mode:
+        kwargs["eval_mode"] = mode
+    return DAGMetric(**kwargs)
+
+
 def _case(c: dict[str, Any]) -> Any:
     from deepeval.test_case import LLMTestCase
 
@@ -136,7 +205,17 @@ def main() -> None:
                 return _custom_model()
             return GPTModel(model="gpt-4.1", base_url=job["base_url"], api_key="sk-loopback-000")
 
-        if job["phase"] == "jev":
+        if job["phase"].startswith("dag"):
+            for c in ga.dag_cases():
+                row = {}
+                try:
+                    metric = _dag_metric(c, model(), job.get("mode"))
+                    row["score"] = metric.measure(_case(c))
+                    row["name"] = metric.__name__
+                except Exception as exc:
+                    row["error"] = f"{type(exc).__name__}: {exc}"
+                out["cases"][c["id"]] = row
+        elif job["phase"] == "jev":
             for c in ga.jev_cases():
                 row = {}
                 try:

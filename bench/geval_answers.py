@@ -127,7 +127,8 @@ def conv_cases() -> list[dict[str, Any]]:
     return out
 
 
-BY_ID = {c["id"]: c for c in [*cases(), *conv_cases()]}
+def _all_cases() -> list[dict[str, Any]]:
+    return [*cases(), *conv_cases(), *dag_cases()]
 
 
 def steps_for(prompt: str) -> list[str]:
@@ -163,13 +164,16 @@ def logprob_positions(case: dict[str, Any]) -> list[dict[str, float]]:
 
 def answer_chat(request: dict[str, Any]) -> dict[str, Any]:
     """The loopback server's reply to one chat-completions request."""
+    dag = answer_dag_chat(request)
+    if dag is not None:
+        return dag
     prompt = " ".join(str(m.get("content")) for m in request.get("messages", []) if isinstance(m, dict))
     rf = request.get("response_format") or {}
     schema_name = (rf.get("json_schema") or {}).get("name") if isinstance(rf, dict) else None
     m = CASE_ID.search(prompt)
     if schema_name == "Steps" or m is None:
         return {"content": '{"steps": ' + _json_list(steps_for(prompt)) + "}"}
-    case = BY_ID[m.group(0)]
+    case = {c["id"]: c for c in _all_cases()}[m.group(0)]
     reply: dict[str, Any] = {"content": result_content(case)}
     if request.get("logprobs") and case["dist"] is not None:
         reply["logprobs"] = logprob_positions(case)
@@ -287,4 +291,106 @@ def answer_system_one(state: Any, questions: dict[str, Any]) -> dict[str, Any]:
             best = max(probs, key=lambda n: probs[n])
             conf = max(0.0, (probs[best] - 1 / len(names)) / (1 - 1 / len(names)))
             out[qid] = {"type": "choice", "choice": best, "confidence": conf, "probabilities": probs}
+    return out
+
+
+# -- DAGMetric ---------------------------------------------------------------------------------------------------
+#: graph shapes of the DAG parity set (built by the worker with either implementation's node classes)
+DAG_SHAPES = ("task_binary_nonbinary", "binary_geval_child", "nonbinary_root", "two_tasks_one_judgement")
+DAG_OPTIONS = ["None missing", "One missing", "Two or more missing"]
+
+
+def dag_cases() -> list[dict[str, Any]]:
+    """20 cases (ids case-90..case-109), five per graph shape."""
+    out = []
+    for k in range(20):
+        i = 90 + k
+        out.append(
+            {
+                "id": f"case-{i:02d}",
+                "shape": DAG_SHAPES[k % 4],
+                "input": f"Write a short report {i} with an intro, a body and a conclusion.",
+                "actual_output": f"[case-{i:02d}] Intro: ... Body: ... Conclusion: ...",
+                "expected_output": "Intro, Body, Conclusion",
+                # the GEval child of "binary_geval_child" is scored like the GEval cases (same distributions)
+                "score": _DISTS[k][0] if isinstance(_DISTS[k][0], int) else 7,
+                "dist": _DISTS[k][1],
+                "reason": f"Report {k}: it is structured.",
+            }
+        )
+    return out
+
+
+def _criteria_key(text: str) -> str:
+    for c in ("Does the", "How many", "Is the", "Are the"):
+        j = text.find(c)
+        if j >= 0:
+            return text[j : j + 40]
+    return text[:40]
+
+
+def dag_binary(case_id: str, criteria: str) -> bool:
+    return _u(case_id, "binary|" + _criteria_key(criteria)) < 0.6
+
+
+def dag_choice(case_id: str, criteria: str) -> str:
+    return DAG_OPTIONS[int(_u(case_id, "choice|" + _criteria_key(criteria)) * 3)]
+
+
+def _dag_criteria(text: str) -> str:
+    for c in (
+        "Does the output have an introduction, a body and a conclusion?",
+        "How many of the expected sections are missing?",
+        "Is the tone of the output appropriate for a report?",
+        "Are the two summaries consistent with each other?",
+    ):
+        if c in text:
+            return c
+    return ""
+
+
+def answer_dag_chat(request: dict[str, Any]) -> dict[str, Any] | None:
+    """A reply to a DAG node request (recognised by its JSON schema name), else None."""
+    import json
+
+    rf = request.get("response_format") or {}
+    name = (rf.get("json_schema") or {}).get("name") if isinstance(rf, dict) else None
+    prompt = " ".join(str(m.get("content")) for m in request.get("messages", []) if isinstance(m, dict))
+    m = CASE_ID.search(prompt)
+    case_id = m.group(0) if m else "none"
+    crit = _dag_criteria(prompt)
+    if name == "TaskNodeOutput":
+        which = (
+            "summary A"
+            if "first summary" in prompt
+            else "summary B"
+            if "second summary" in prompt
+            else "sections"
+        )
+        return {"content": json.dumps({"output": f"[{case_id}] {which}: intro, body, conclusion"})}
+    if name == "BinaryJudgementVerdict":
+        return {"content": json.dumps({"reason": "scripted", "verdict": dag_binary(case_id, crit)})}
+    if name == "NonBinaryJudgementVerdict":
+        return {"content": json.dumps({"reason": "scripted", "verdict": dag_choice(case_id, crit)})}
+    if name == "MetricScoreReason":
+        return {"content": json.dumps({"reason": "scripted path reason"})}
+    return None
+
+
+def answer_dag_system_one(state: Any, questions: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    text = json.dumps(state)
+    m = CASE_ID.search(text)
+    case_id = m.group(0) if m else "none"
+    out: dict[str, Any] = {}
+    for qid, q in questions.items():
+        crit = _dag_criteria(str(q.get("instructions")))
+        if q["type"] == "noul":
+            out[qid] = {"type": "noul", "noul": 0.9 if dag_binary(case_id, crit) else 0.1}
+        else:
+            chosen = dag_choice(case_id, crit)
+            names = list(q["criteria"])
+            probs = {n: (0.8 if n == chosen else 0.2 / (len(names) - 1)) for n in names}
+            out[qid] = {"type": "choice", "choice": chosen, "confidence": 0.7, "probabilities": probs}
     return out

@@ -64,9 +64,31 @@ def run_jev() -> dict[str, Any]:
     return results
 
 
+def run_dag(mode: str) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for impl in IMPLS:
+        with (
+            OpenAIChatServer(ga.answer_chat) as llm,
+            SystemOneServer(ga.answer_dag_system_one, api_key="ts-lb-0") as s1,
+        ):
+            job = {"phase": f"dag_{mode}", "mode": mode, "base_url": llm.base_url, "bench_dir": str(BENCH)}
+            env = {
+                "OPENAI_API_KEY": "sk-loopback-000",
+                "TYPESAFE_API_KEY": "ts-lb-0",
+                "TYPESAFE_BASE_URL": s1.base_url,
+            }
+            res = run_worker(impl, job, env, worker=WORKER, timeout=600)
+            res["requests"] = llm.counters.requests + s1.counters.requests
+            res["kinds"] = {"llm": llm.counters.requests, "system_one": s1.counters.requests}
+        results[impl] = res
+    return results
+
+
 def run_phase(phase: str) -> dict[str, Any]:
     if phase == "jev":
         return run_jev()
+    if phase.startswith("dag_"):
+        return run_dag(phase.removeprefix("dag_"))
     results: dict[str, Any] = {}
     for impl in IMPLS:
         with OpenAIChatServer(ga.answer_chat) as server:
@@ -95,7 +117,12 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
     print(f"\n## phase {phase}")
     print("| case | config | 4.3.1 score | our score | same |")
     print("|---|---|---|---|---|")
-    chosen = {"conv": ga.conv_cases, "jev": ga.jev_cases}.get(phase, ga.cases)()
+    chosen = {
+        "conv": ga.conv_cases,
+        "jev": ga.jev_cases,
+        "dag_llm": ga.dag_cases,
+        "dag_hybrid": ga.dag_cases,
+    }.get(phase, ga.cases)()
     for c in chosen:
         ra, rb = theirs["cases"].get(c["id"]) or {}, ours["cases"].get(c["id"]) or {}
         a, b = _score(ra), _score(rb)
@@ -108,8 +135,10 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
             )
         same += ok
         total += 1
-        cfg = c["config"]
+        cfg = c.get("config", {})
         desc = ("steps" if "evaluation_steps" in cfg else "criteria") + ("+rubric" if "rubric" in cfg else "")
+        if phase.startswith("dag"):
+            desc = c["shape"]
         if phase == "jev":
             desc = ("Conversational" if c["conv"] else "") + f"JevEval, {len(cfg['questions'])} questions"
         desc += "+strict" if cfg.get("strict") else ""
@@ -133,7 +162,7 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=None)
-    ap.add_argument("--phases", default="openai,custom,evaluate,conv,jev")
+    ap.add_argument("--phases", default="openai,custom,evaluate,conv,jev,dag_llm,dag_hybrid")
     args = ap.parse_args()
     everything: dict[str, Any] = {}
     bad = 0

@@ -397,20 +397,23 @@ class DAGMetric(EngineMetric):
 
     async def _child_metric(self, child: BaseMetric, test_case: Any) -> BaseMetric:
         """The verdict's child metric measured on ``test_case`` (a copy; a GEval child rebuilt on this metric's
-        judges, as deepeval rebuilds it on the DAG's model)."""
+        judges, as deepeval rebuilds it on the DAG's model: in ``llm`` mode whenever the DAG has an LLM, as
+        deepeval's GEval always is; in ``system_one`` mode on the System One judge)."""
         from deepeval.metrics.g_eval.metric import GEval
 
         measured: BaseMetric
         if isinstance(child, GEval):
+            judges = self.judges()
+            mode = EvalMode.LLM if judges.llm is not None else judges.mode
             measured = GEval(
                 name=child.name,
                 evaluation_params=child.evaluation_params,
                 criteria=child.criteria,
                 evaluation_steps=None if child.criteria else child.evaluation_steps,
                 rubric=child.rubric,
-                model=self.model_argument,
+                model=judges.llm if judges.llm is not None else self.model_argument,
                 system_one_model=self.system_one_model_argument,
-                eval_mode=self.eval_mode_argument,
+                eval_mode=mode,
                 _include_g_eval_suffix=child._include_g_eval_suffix,
             )
         else:
