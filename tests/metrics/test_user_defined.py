@@ -821,3 +821,177 @@ def test_conversational_jev_eval_state_and_checks() -> None:
         ],
         "test_case": {"scenario": "Late order."},
     }
+
+
+# -- DAGMetric -----------------------------------------------------------------------------------------------------
+def _dag_judge(binary: bool = True, choice: str = "Two", task: str = "Intro, Body") -> ScriptedLLM:
+    def respond(prompt: str, schema: Any) -> Any:
+        name = schema.__name__
+        if name == "TaskNodeOutput":
+            return {"output": task}
+        if name == "BinaryJudgementVerdict":
+            return {"verdict": binary, "reason": "scripted"}
+        if name == "NonBinaryJudgementVerdict":
+            return {"verdict": choice, "reason": "scripted"}
+        if name == "MetricScoreReason":
+            return {"reason": "because of the path"}
+        if name == "Steps":
+            return {"steps": ["Check."]}
+        return {"reason": "child", "score": 9}
+
+    return ScriptedLLM(respond)
+
+
+def _graph(then: Any = None) -> Any:
+    from deepeval.metrics.dag import BinaryJudgementNode, DeepAcyclicGraph, NonBinaryJudgementNode, TaskNode
+
+    task = TaskNode(
+        instructions="List the headings.", output_label="Headings", evaluation_params=[P.ACTUAL_OUTPUT]
+    )
+    judged = task.add_node(BinaryJudgementNode(criteria="Are there headings?"))
+    judged.add_verdict(False, score=0)
+    if then is None:
+        then = NonBinaryJudgementNode(criteria="How many are missing?", evaluation_params=[P.EXPECTED_OUTPUT])
+        then.add_verdict("None", score=10)
+        then.add_verdict("Two", score=4)
+    judged.add_verdict(True, then=then)
+    return DeepAcyclicGraph(root_nodes=[task])
+
+
+@pytest.mark.parametrize(
+    ("binary", "choice", "expected"), [(True, "Two", 0.4), (True, "None", 1.0), (False, "None", 0.0)]
+)
+def test_dag_walks_the_path_its_verdicts_choose(binary: bool, choice: str, expected: float) -> None:
+    from deepeval.metrics import DAGMetric
+
+    llm = _dag_judge(binary, choice)
+    m = DAGMetric(name="Format", dag=_graph(), model=llm)
+    assert m.measure(CASE) == pytest.approx(expected) and m.__name__ == "Format [DAG]"
+    called = schemas(llm)
+    assert called[:2] == ["TaskNodeOutput", "BinaryJudgementVerdict"] and called[-1] == "MetricScoreReason"
+    assert ("NonBinaryJudgementVerdict" in called) is binary and m.reason == "because of the path"
+    assert "Intro, Body" in llm.prompts[1]  # the task's output reaches its child under its label
+
+
+def test_dag_needs_the_fields_its_nodes_name() -> None:
+    from deepeval.metrics import DAGMetric
+
+    with pytest.raises(MissingTestCaseParamsError, match="expected_output"):
+        DAGMetric(name="F", dag=_graph(), model=_dag_judge()).measure(
+            LLMTestCase(input="q", actual_output="a")
+        )
+
+
+def test_a_verdict_child_metric_gives_the_dag_its_score_and_reason() -> None:
+    from deepeval.metrics import DAGMetric
+
+    child = GEval(name="Child", criteria=CRITERIA, evaluation_params=IO)
+    llm = _dag_judge(binary=True)
+    m = DAGMetric(name="Format", dag=_graph(then=child), model=llm)
+    assert (
+        m.measure(CASE) == pytest.approx(0.9) and m.reason == "child"
+    )  # the GEval child ran on the DAG's judge
+    assert "MetricScoreReason" not in schemas(llm)
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "message"),
+    [
+        ("cycle", ValueError, "Cycle detected in DAG graph."),
+        ("binary_one_child", ValueError, "exactly 2 children"),
+        ("verdict_both", ValueError, "either a 'score' or a 'child', but not both"),
+        ("verdict_score", ValueError, "between 0 and 10"),
+        ("duplicate", ValueError, "Duplicate verdict found"),
+        ("two_judgement_roots", ValueError, "more than one root node"),
+        ("task_verdict_child", ValueError, "must not have a VerdictNode"),
+    ],
+)
+def test_a_bad_graph_is_refused_at_construction(build: str, error: type, message: str) -> None:
+    from deepeval.metrics.dag import (
+        BinaryJudgementNode,
+        DeepAcyclicGraph,
+        NonBinaryJudgementNode,
+        TaskNode,
+        VerdictNode,
+    )
+
+    def make() -> Any:
+        if build == "cycle":
+            a = TaskNode(instructions="a", output_label="A", evaluation_params=[P.INPUT])
+            j = a.add_node(BinaryJudgementNode(criteria="c"))
+            j.add_verdict(True, then=a)
+            j.add_verdict(False, score=0)
+            return DeepAcyclicGraph([a])
+        if build == "binary_one_child":
+            j = BinaryJudgementNode(criteria="c")
+            j.add_verdict(True, score=1)
+            return DeepAcyclicGraph([j])
+        if build == "verdict_both":
+            return VerdictNode(verdict=True, score=1, child=TaskNode(instructions="a", output_label="A"))
+        if build == "verdict_score":
+            return VerdictNode(verdict=True, score=11)
+        if build == "duplicate":
+            n = NonBinaryJudgementNode(criteria="c")
+            n.add_verdict("x", score=1)
+            n.add_verdict("x", score=2)
+            return DeepAcyclicGraph([n])
+        if build == "two_judgement_roots":
+            roots = []
+            for _ in range(2):
+                j = BinaryJudgementNode(criteria="c")
+                j.add_verdict(True, score=1)
+                j.add_verdict(False, score=0)
+                roots.append(j)
+            return DeepAcyclicGraph(roots)
+        t = TaskNode(instructions="a", output_label="A")
+        t.add_node(VerdictNode(verdict=True, score=1))
+        return DeepAcyclicGraph([t])
+
+    with pytest.raises(error, match=message):
+        make()
+
+
+def test_dag_hybrid_asks_system_one_for_the_judgements_and_falls_back_to_the_llm() -> None:
+    from deepeval.metrics import DAGMetric
+    from deepeval.models.system_one.schema import ChoiceAnswer, NoulAnswer
+
+    def respond(state: Any, questions: Any) -> Any:
+        q = questions["verdict"]
+        if q.__class__.__name__ == "NoulQuestion":
+            return {"verdict": NoulAnswer(probability=0.7)}
+        return {
+            "verdict": ChoiceAnswer(choice="None", probabilities={"None": 0.9, "Two": 0.1}, confidence=0.8)
+        }
+
+    llm = _dag_judge(binary=False, choice="Two")  # would score 0.0 if the LLM decided
+    s1 = ScriptedSystemOne(respond)
+    m = DAGMetric(name="F", dag=_graph(), model=llm, system_one_model=s1, eval_mode="hybrid")
+    assert m.measure(CASE) == pytest.approx(1.0) and m.confidence == pytest.approx(0.4)
+    assert s1.calls[0].state["text"].startswith("Headings:") and "Verdict" not in "".join(schemas(llm))
+    with SystemOneServer(api_key="right") as srv:
+        down = TypeSafeModel(model="jev-latest", api_key="wrong", base_url=srv.base_url, max_retries=0)
+        m = DAGMetric(
+            name="F", dag=_graph(), model=_dag_judge(True, "Two"), system_one_model=down, eval_mode="hybrid"
+        )
+        assert m.measure(CASE) == pytest.approx(0.4) and "auth" in (m.system_one_fallback_reason or "")
+
+
+def test_dag_system_one_mode_without_llm_and_offline() -> None:
+    from deepeval.metrics import DAGMetric
+    from deepeval.metrics.dag import DeepAcyclicGraph, NonBinaryJudgementNode
+    from deepeval.models.system_one.schema import ChoiceAnswer
+
+    root = NonBinaryJudgementNode(criteria="How complete?", evaluation_params=IO)
+    root.add_verdict("complete", score=10)
+    root.add_verdict("partial", score=5)
+    s1 = ScriptedSystemOne(
+        lambda state, qs: {
+            "verdict": ChoiceAnswer(choice="partial", probabilities={"partial": 1.0}, confidence=1.0)
+        }
+    )
+    m = DAGMetric(name="C", dag=DeepAcyclicGraph([root]), system_one_model=s1, eval_mode="system_one")
+    assert m.measure(CASE) == pytest.approx(0.5) and "partial" in (m.reason or "")
+    with pytest.raises(ConfigurationError, match="task nodes, which need an LLM"):
+        DAGMetric(name="F", dag=_graph(), system_one_model=s1, eval_mode="system_one").measure(CASE)
+    with pytest.raises(ConfigurationError, match="embedded offline judge cannot answer"):
+        DAGMetric(name="C", dag=DeepAcyclicGraph([root]), eval_mode="system_one").measure(CASE)
