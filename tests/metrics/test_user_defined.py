@@ -995,3 +995,23 @@ def test_dag_system_one_mode_without_llm_and_offline() -> None:
         DAGMetric(name="F", dag=_graph(), system_one_model=s1, eval_mode="system_one").measure(CASE)
     with pytest.raises(ConfigurationError, match="embedded offline judge cannot answer"):
         DAGMetric(name="C", dag=DeepAcyclicGraph([root]), eval_mode="system_one").measure(CASE)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "from deepeval.metrics import GEval, GEvalTemplate, ConversationalGEval, JevEval, ConversationalJevEval",
+        "from deepeval.metrics import DAGMetric, DeepAcyclicGraph",
+        "from deepeval.metrics.g_eval import GEval, GEvalTemplate, Rubric",
+        "from deepeval.metrics.g_eval.g_eval import GEval, GEvalTemplate",
+        "from deepeval.metrics.g_eval.utils import Rubric",
+        "from deepeval.metrics.conversational_g_eval import ConversationalGEval, ConversationalGEvalTemplate",
+        "from deepeval.metrics.jev_eval import JevEval, Noul, Score, Choice, QuestionOutcome",
+        "from deepeval.metrics.conversational_jev_eval import ConversationalJevEval",
+        "from deepeval.metrics.dag import DeepAcyclicGraph, TaskNode, BinaryJudgementNode, NonBinaryJudgementNode, VerdictNode",
+        "from deepeval.metrics.dag.dag import DAGMetric, DeepAcyclicGraph",
+        "from deepeval.test_case import SingleTurnParams, MultiTurnParams",
+    ],
+)
+def test_deepeval_431_import_paths(statement: str) -> None:
+    exec(statement, {})

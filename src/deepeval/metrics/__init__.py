@@ -31,9 +31,16 @@ def _loadable() -> list[str]:
 
 def __getattr__(name: str) -> Any:
     if name == "__all__":  # ``from deepeval.metrics import *``: the base classes and every declared metric
-        return [*_BASE, *_loadable()]
+        return [*_BASE, *_loadable(), *registry.helper_names()]
     declaration = registry.by_public_name(name)
     if declaration is None:
+        helper = registry.helper_path(
+            name
+        )  # a name exported beside a metric (GEvalTemplate, DeepAcyclicGraph)
+        if helper is not None:
+            from deepeval.metrics.declaration import resolve
+
+            return resolve(helper)
         raise AttributeError(f"module 'deepeval.metrics' has no attribute {name!r}")
     return registry.load(
         declaration
@@ -41,4 +48,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *(d.public_name for d in registry.declarations())})
+    return sorted({*globals(), *(d.public_name for d in registry.declarations()), *registry.helper_names()})

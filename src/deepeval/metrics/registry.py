@@ -70,8 +70,12 @@ def _clash(found: dict[str, MetricDeclaration], d: MetricDeclaration) -> str | N
     reserved = tasks & JUDGE_EVAL_OWN_TASKS
     if reserved:
         return f"the judge-eval task {sorted(reserved)[0]!r} is judge-eval's own"
+    mine = {d.public_name, *(h.rpartition(":")[2] for h in d.helpers)}
     for other in found.values():
         where = _sources.get(other.name, "another declaration")
+        theirs = {other.public_name, *(h.rpartition(":")[2] for h in other.helpers)}
+        if other.name != d.name and mine & theirs and other.public_name != d.public_name:
+            return f"the name {sorted(mine & theirs)[0]!r} is already exported for {other.name!r} ({where})"
         if other.name == d.name:
             return f"a metric called {d.name!r} is already declared ({where})"
         if other.public_name == d.public_name:
@@ -193,6 +197,20 @@ def get(name: str) -> MetricDeclaration:
 def by_public_name(public_name: str) -> MetricDeclaration | None:
     """The declaration whose class ``deepeval.metrics`` exports as ``public_name``."""
     return next((d for d in _load().values() if d.public_name == public_name), None)
+
+
+def helper_path(name: str) -> str | None:
+    """The ``"module:Name"`` of a helper name some declaration exports with its metric (``GEvalTemplate``)."""
+    for d in _load().values():
+        for path in d.helpers:
+            if path.rpartition(":")[2] == name:
+                return path
+    return None
+
+
+def helper_names() -> list[str]:
+    """Every helper name the declarations export (:attr:`MetricDeclaration.helpers`)."""
+    return [path.rpartition(":")[2] for d in _load().values() for path in d.helpers]
 
 
 def for_class(cls: type) -> MetricDeclaration | None:

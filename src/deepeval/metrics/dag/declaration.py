@@ -14,5 +14,6 @@ DECLARATIONS = (
         conversational=False,
         required_params=REQUIRED_PARAMS,
         takes_eval_mode=True,
+        helpers=("deepeval.metrics.dag.graph:DeepAcyclicGraph",),
     ),
 )

@@ -19,5 +19,6 @@ DECLARATIONS = (
         required_params=REQUIRED_PARAMS,
         question_kinds=(CRITERIA_SCORE,),
         takes_eval_mode=True,
+        helpers=("deepeval.metrics.g_eval.prompts:GEvalTemplate",),
     ),
 )
