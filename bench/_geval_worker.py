@@ -153,6 +153,55 @@ def _dag_metric(c: dict[str, Any], model: Any, mode: str | None) -> Any:
     return DAGMetric(**kwargs)
 
 
+def _cdag_metric(c: dict[str, Any], model: Any, mode: str | None) -> Any:
+    import geval_answers as ga  # type: ignore[import-not-found]
+
+    from deepeval.metrics import ConversationalDAGMetric
+    from deepeval.metrics.conversational_dag import (
+        ConversationalBinaryJudgementNode,
+        ConversationalNonBinaryJudgementNode,
+        ConversationalTaskNode,
+    )
+    from deepeval.metrics.dag import DeepAcyclicGraph
+    from deepeval.test_case import MultiTurnParams as M
+
+    sections = "Does the output have an introduction, a body and a conclusion?"
+    missing = "How many of the expected sections are missing?"
+    if c["shape"] in ("task_binary_nonbinary", "two_tasks_one_judgement"):
+        root = ConversationalTaskNode(
+            instructions="List the sections of the output.",
+            output_label="Sections",
+            evaluation_params=[M.ROLE, M.CONTENT],
+            turn_window=(0, 1),
+        )
+        b = root.add_node(ConversationalBinaryJudgementNode(criteria=sections))
+        b.add_verdict(False, score=0)
+        nb = ConversationalNonBinaryJudgementNode(criteria=missing, evaluation_params=[M.CONTENT])
+        for option, score in zip(ga.DAG_OPTIONS, (10, 6, 2), strict=True):
+            nb.add_verdict(option, score=score)
+        b.add_verdict(True, then=nb)
+    else:
+        root = ConversationalNonBinaryJudgementNode(criteria=missing, evaluation_params=[M.CONTENT])
+        for option, score in zip(ga.DAG_OPTIONS, (10, 5, 0), strict=True):
+            root.add_verdict(option, score=score)
+    kwargs: dict[str, Any] = {"name": "Chat", "dag": DeepAcyclicGraph(root_nodes=[root]), "model": model}
+    if mode:
+        kwargs["eval_mode"] = mode
+    return ConversationalDAGMetric(**kwargs)
+
+
+def _dag_conversation(c: dict[str, Any]) -> Any:
+    from deepeval.test_case import ConversationalTestCase, Turn
+
+    return ConversationalTestCase(
+        turns=[
+            Turn(role="user", content=c["input"]),
+            Turn(role="assistant", content=c["actual_output"]),
+            Turn(role="user", content="Thanks."),
+        ]
+    )
+
+
 def _case(c: dict[str, Any]) -> Any:
     from deepeval.test_case import LLMTestCase
 
@@ -205,12 +254,13 @@ def main() -> None:
                 return _custom_model()
             return GPTModel(model="gpt-4.1", base_url=job["base_url"], api_key="sk-loopback-000")
 
-        if job["phase"].startswith("dag"):
+        if job["phase"].startswith(("dag", "cdag")):
+            conv = job["phase"].startswith("cdag")
             for c in ga.dag_cases():
                 row = {}
                 try:
-                    metric = _dag_metric(c, model(), job.get("mode"))
-                    row["score"] = metric.measure(_case(c))
+                    metric = (_cdag_metric if conv else _dag_metric)(c, model(), job.get("mode"))
+                    row["score"] = metric.measure(_dag_conversation(c) if conv else _case(c))
                     row["name"] = metric.__name__
                 except Exception as exc:
                     row["error"] = f"{type(exc).__name__}: {exc}"

@@ -11,7 +11,11 @@ fresh loopback OpenAI server (:class:`deepeval.testing.OpenAIChatServer`) that a
 * ``conv``: 20 conversations, each measured by its own ConversationalGEval on ``GPTModel("gpt-4.1")`` with
   ``top_logprobs`` (score = the 0-10 number / 10 whatever the rubric, as 4.3.1);
 * ``jev``: 16 JevEval and 6 ConversationalJevEval cases (Noul / Score / Choice with weights, not-applicable choices,
-  2 strict) on a loopback ``/v1/systemone`` server that answers from the same script.
+  2 strict) on a loopback ``/v1/systemone`` server that answers from the same script;
+* ``dag_llm`` / ``dag_hybrid``: 20 DAGMetrics over four graph shapes (a task feeding a binary then a non-binary
+  judgement, a binary root with a GEval child, a non-binary root, two task roots feeding one judgement); hybrid asks
+  the loopback ``/v1/systemone`` for the judgements; ``cdag_llm`` / ``cdag_hybrid``: the same with
+  ConversationalDAGMetric (a task with a ``turn_window``, a non-binary root).
 
 Usage: ``python bench/geval_parity.py [--out FILE]``. Prints the per-case table, the request counts and the
 summary line; exit status 1 when a score differs by more than 1e-9.
@@ -64,14 +68,19 @@ def run_jev() -> dict[str, Any]:
     return results
 
 
-def run_dag(mode: str) -> dict[str, Any]:
+def run_dag(mode: str, prefix: str = "dag") -> dict[str, Any]:
     results: dict[str, Any] = {}
     for impl in IMPLS:
         with (
             OpenAIChatServer(ga.answer_chat) as llm,
             SystemOneServer(ga.answer_dag_system_one, api_key="ts-lb-0") as s1,
         ):
-            job = {"phase": f"dag_{mode}", "mode": mode, "base_url": llm.base_url, "bench_dir": str(BENCH)}
+            job = {
+                "phase": f"{prefix}_{mode}",
+                "mode": mode,
+                "base_url": llm.base_url,
+                "bench_dir": str(BENCH),
+            }
             env = {
                 "OPENAI_API_KEY": "sk-loopback-000",
                 "TYPESAFE_API_KEY": "ts-lb-0",
@@ -87,8 +96,9 @@ def run_dag(mode: str) -> dict[str, Any]:
 def run_phase(phase: str) -> dict[str, Any]:
     if phase == "jev":
         return run_jev()
-    if phase.startswith("dag_"):
-        return run_dag(phase.removeprefix("dag_"))
+    if phase.startswith(("dag_", "cdag_")):
+        prefix, _, mode = phase.partition("_")
+        return run_dag(mode, prefix)
     results: dict[str, Any] = {}
     for impl in IMPLS:
         with OpenAIChatServer(ga.answer_chat) as server:
@@ -117,12 +127,8 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
     print(f"\n## phase {phase}")
     print("| case | config | 4.3.1 score | our score | same |")
     print("|---|---|---|---|---|")
-    chosen = {
-        "conv": ga.conv_cases,
-        "jev": ga.jev_cases,
-        "dag_llm": ga.dag_cases,
-        "dag_hybrid": ga.dag_cases,
-    }.get(phase, ga.cases)()
+    tables = {"conv": ga.conv_cases, "jev": ga.jev_cases}
+    chosen = (ga.dag_cases if "dag_" in phase else tables.get(phase, ga.cases))()
     for c in chosen:
         ra, rb = theirs["cases"].get(c["id"]) or {}, ours["cases"].get(c["id"]) or {}
         a, b = _score(ra), _score(rb)
@@ -137,8 +143,8 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
         total += 1
         cfg = c.get("config", {})
         desc = ("steps" if "evaluation_steps" in cfg else "criteria") + ("+rubric" if "rubric" in cfg else "")
-        if phase.startswith("dag"):
-            desc = c["shape"]
+        if "dag_" in phase:
+            desc = ("conversation, " if phase.startswith("cdag") else "") + c["shape"]
         if phase == "jev":
             desc = ("Conversational" if c["conv"] else "") + f"JevEval, {len(cfg['questions'])} questions"
         desc += "+strict" if cfg.get("strict") else ""
@@ -162,7 +168,9 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=None)
-    ap.add_argument("--phases", default="openai,custom,evaluate,conv,jev,dag_llm,dag_hybrid")
+    ap.add_argument(
+        "--phases", default="openai,custom,evaluate,conv,jev,dag_llm,dag_hybrid,cdag_llm,cdag_hybrid"
+    )
     args = ap.parse_args()
     everything: dict[str, Any] = {}
     bad = 0

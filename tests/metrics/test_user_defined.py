@@ -1015,3 +1015,42 @@ def test_dag_system_one_mode_without_llm_and_offline() -> None:
 )
 def test_deepeval_431_import_paths(statement: str) -> None:
     exec(statement, {})
+
+
+def test_conversational_dag_reads_its_turn_window_and_checks_it() -> None:
+    from deepeval.metrics import ConversationalDAGMetric, DAGMetric
+    from deepeval.metrics.conversational_dag import ConversationalBinaryJudgementNode, ConversationalTaskNode
+    from deepeval.metrics.dag import DeepAcyclicGraph
+    from deepeval.test_case import ConversationalTestCase, Turn
+    from deepeval.test_case import MultiTurnParams as M
+
+    def graph(window: tuple[int, int]) -> Any:
+        task = ConversationalTaskNode(
+            instructions="Summarise.",
+            output_label="Summary",
+            evaluation_params=[M.ROLE, M.CONTENT],
+            turn_window=window,
+        )
+        judged = task.add_node(ConversationalBinaryJudgementNode(criteria="Is the user satisfied?"))
+        judged.add_verdict(True, score=9)
+        judged.add_verdict(False, score=2)
+        return DeepAcyclicGraph([task])
+
+    turns = [
+        Turn(role="user", content="hi"),
+        Turn(role="assistant", content="hello"),
+        Turn(role="user", content="bye"),
+    ]
+    case = ConversationalTestCase(turns=turns)
+    llm = _dag_judge(binary=True)
+    m = ConversationalDAGMetric(name="Sat", dag=graph((0, 1)), model=llm)
+    assert m.measure(case) == pytest.approx(0.9) and m.__name__ == "Sat [ConversationalDAG]"
+    assert '"content": "hello"' in llm.prompts[0] and '"content": "bye"' not in llm.prompts[0]
+    with pytest.raises(ValueError, match="'turn_window' passed is invalid"):
+        ConversationalDAGMetric(name="Sat", dag=graph((1, 3)), model=llm).measure(case)
+    with pytest.raises(TypeError, match="single-turn"):
+        DAGMetric(name="Sat", dag=graph((0, 1)), model=llm)
+    with pytest.raises(ValueError, match="cannot mix multi and single turn nodes"):
+        from deepeval.metrics.dag import TaskNode
+
+        DeepAcyclicGraph([graph((0, 1)).root_nodes[0], TaskNode(instructions="a", output_label="A")])

@@ -39,6 +39,7 @@ BUILTIN = (
     "deepeval.metrics.jev_eval.declaration",
     "deepeval.metrics.conversational_jev_eval.declaration",
     "deepeval.metrics.dag.declaration",
+    "deepeval.metrics.conversational_dag.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

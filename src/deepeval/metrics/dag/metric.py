@@ -203,8 +203,7 @@ class DAGMetric(EngineMetric):
     ) -> None:
         if not isinstance(dag, DeepAcyclicGraph):
             raise TypeError(f"dag must be a DeepAcyclicGraph, got {type(dag).__name__}")
-        if dag.multiturn:
-            raise TypeError("DAGMetric takes a graph of single-turn nodes; use ConversationalDAGMetric")
+        self._check_graph(dag)
         self.name = name
         self._include_dag_suffix = _include_dag_suffix
         self.dag = copy_graph(dag)
@@ -224,6 +223,10 @@ class DAGMetric(EngineMetric):
     @property
     def __name__(self) -> str:  # type: ignore[override]
         return f"{self.name} [DAG]" if self._include_dag_suffix else self.name
+
+    def _check_graph(self, dag: DeepAcyclicGraph) -> None:
+        if dag.multiturn:
+            raise TypeError("DAGMetric takes a graph of single-turn nodes; use ConversationalDAGMetric")
 
     def cache_config(self) -> dict[str, Any]:
         cfg = super().cache_config()
