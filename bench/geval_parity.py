@@ -17,7 +17,8 @@ fresh loopback OpenAI server (:class:`deepeval.testing.OpenAIChatServer`) that a
   the loopback ``/v1/systemone`` for the judgements; ``cdag_llm`` / ``cdag_hybrid``: the same with
   ConversationalDAGMetric (a task with a ``turn_window``, a non-binary root).
 
-Usage: ``python bench/geval_parity.py [--out FILE]``. Prints the per-case table, the request counts and the
+Tokens are the server's counts (LLM: whitespace words of the prompt in / of the reply out; System One: request
+bytes / 3 in; the DAG phases give LLM in and System One in). Usage: ``python bench/geval_parity.py [--out FILE]``. Prints the per-case table, the request counts and the
 summary line; exit status 1 when a score differs by more than 1e-9.
 """
 
@@ -64,6 +65,7 @@ def run_jev() -> dict[str, Any]:
             res = run_worker(impl, job, env, worker=WORKER, timeout=600)
             res["requests"] = server.counters.requests
             res["kinds"] = {"system_one": server.counters.requests}
+            res["tokens"] = [server.counters.input_tokens, server.counters.output_tokens]
         results[impl] = res
     return results
 
@@ -89,6 +91,7 @@ def run_dag(mode: str, prefix: str = "dag") -> dict[str, Any]:
             res = run_worker(impl, job, env, worker=WORKER, timeout=600)
             res["requests"] = llm.counters.requests + s1.counters.requests
             res["kinds"] = {"llm": llm.counters.requests, "system_one": s1.counters.requests}
+            res["tokens"] = [llm.counters.input_tokens, s1.counters.input_tokens]
         results[impl] = res
     return results
 
@@ -106,6 +109,7 @@ def run_phase(phase: str) -> dict[str, Any]:
             res = run_worker(impl, job, {"OPENAI_API_KEY": "sk-loopback-000"}, worker=WORKER, timeout=600)
             res["requests"] = server.counters.requests
             res["kinds"] = _kinds(server.counters.bodies)
+            res["tokens"] = [server.counters.input_tokens, server.counters.output_tokens]
         results[impl] = res
     return results
 
@@ -159,8 +163,9 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
         fb = "-" if b is None else f"{b:.6f}"
         print(f"| {c['id']} | {desc} | {fa} | {fb} | {'yes' if ok else 'NO' + err} |")
     print(
-        f"requests 4.3.1: {theirs['requests']} {theirs['kinds']}, wall {theirs.get('wall_s', 0):.2f} s; "
-        f"ours: {ours['requests']} {ours['kinds']}, wall {ours.get('wall_s', 0):.2f} s"
+        f"requests 4.3.1: {theirs['requests']} {theirs['kinds']}, tokens in/out {theirs.get('tokens')}, wall "
+        f"{theirs.get('wall_s', 0):.2f} s; ours: {ours['requests']} {ours['kinds']}, tokens in/out "
+        f"{ours.get('tokens')}, wall {ours.get('wall_s', 0):.2f} s"
     )
     return same, total
 
