@@ -412,7 +412,12 @@ class CriteriaMetric(EngineMetric):
         loop_key = (key, id(asyncio.get_running_loop()))
         pending = _steps_in_flight.get(loop_key)
         if pending is not None:
-            return await asyncio.shield(pending)
+            try:
+                return await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if not pending.cancelled():
+                    raise  # this measure itself was cancelled
+                # the measure that asked was abandoned (its deadline): ask here instead
         future: asyncio.Future[tuple[str, ...]] = asyncio.get_running_loop().create_future()
         _steps_in_flight[loop_key] = future
         try:
@@ -421,12 +426,16 @@ class CriteriaMetric(EngineMetric):
             _store_steps(key, steps)
             future.set_result(steps)
             return steps
+        except asyncio.CancelledError:
+            future.cancel()  # a waiter is cancelled too; the next measure asks again
+            raise
         except BaseException as err:
             future.set_exception(err)
             future.exception()  # retrieved: no "never retrieved" warning when nobody else waits
             raise
         finally:
-            _steps_in_flight.pop(loop_key, None)
+            if _steps_in_flight.get(loop_key) is future:
+                del _steps_in_flight[loop_key]
 
     # -- llm score -----------------------------------------------------------------------------------------------
     def _strict_is_binary(self) -> bool:
