@@ -8,11 +8,12 @@ from typing import Any
 
 from deepeval.metrics import embedded_kinds as _embedded_kinds  # noqa: F401  (tells the embedded judge)
 from deepeval.metrics import registry
+from deepeval.metrics.base_metric import BaseArenaMetric as BaseArenaMetric
 from deepeval.metrics.base_metric import BaseConversationalMetric as BaseConversationalMetric
 from deepeval.metrics.base_metric import BaseMetric as BaseMetric
 from deepeval.metrics.declaration import MetricLoadError
 
-_BASE = ["BaseConversationalMetric", "BaseMetric"]
+_BASE = ["BaseArenaMetric", "BaseConversationalMetric", "BaseMetric"]
 
 
 def _loadable() -> list[str]:

@@ -136,6 +136,44 @@ def _store_steps(key: str, steps: tuple[str, ...]) -> None:
             _steps_cache.popitem(last=False)
 
 
+async def written_steps(llm: DeepEvalBaseLLM, prompt: str, *, log: Any = None) -> tuple[str, ...]:
+    """The evaluation steps ``llm`` writes for the steps ``prompt``: from the process cache (by judge and prompt
+    content) when there, else one request, shared by every measure of this event loop that asks meanwhile."""
+    key = hashlib.sha256(f"{judge_name(llm)}\x00{prompt}".encode()).hexdigest()
+    cached = _cached_steps(key)
+    if cached is not None:
+        if log is not None:
+            log("Evaluation steps from the cache", True)
+        return cached
+    loop_key = (key, id(asyncio.get_running_loop()))
+    pending = _steps_in_flight.get(loop_key)
+    if pending is not None:
+        try:
+            return await asyncio.shield(pending)
+        except asyncio.CancelledError:
+            if not pending.cancelled():
+                raise  # this measure itself was cancelled
+            # the measure that asked was abandoned (its deadline): ask here instead
+    future: asyncio.Future[tuple[str, ...]] = asyncio.get_running_loop().create_future()
+    _steps_in_flight[loop_key] = future
+    try:
+        reply = await a_generate_structured(llm, prompt, Steps, check=_steps_check)
+        steps = tuple(s.strip() for s in reply.steps)
+        _store_steps(key, steps)
+        future.set_result(steps)
+        return steps
+    except asyncio.CancelledError:
+        future.cancel()  # a waiter asks again itself
+        raise
+    except BaseException as err:
+        future.set_exception(err)
+        future.exception()  # retrieved: no "never retrieved" warning when nobody else waits
+        raise
+    finally:
+        if _steps_in_flight.get(loop_key) is future:
+            del _steps_in_flight[loop_key]
+
+
 def params_text(params: Sequence[Any], labels_of: Mapping[Any, str] = PARAM_LABELS) -> str:
     """``"Input"``, ``"Input and Actual Output"``, ``"Input, Actual Output, and Context"``."""
     labels = [labels_of[p] for p in params]
@@ -403,39 +441,7 @@ class CriteriaMetric(EngineMetric):
             return self._given_steps
         if ctx.llm is None:
             return ()
-        prompt = self._steps_prompt()
-        key = hashlib.sha256(f"{judge_name(ctx.llm)}\x00{prompt}".encode()).hexdigest()
-        cached = _cached_steps(key)
-        if cached is not None:
-            ctx.log("Evaluation steps from the cache", True)
-            return cached
-        loop_key = (key, id(asyncio.get_running_loop()))
-        pending = _steps_in_flight.get(loop_key)
-        if pending is not None:
-            try:
-                return await asyncio.shield(pending)
-            except asyncio.CancelledError:
-                if not pending.cancelled():
-                    raise  # this measure itself was cancelled
-                # the measure that asked was abandoned (its deadline): ask here instead
-        future: asyncio.Future[tuple[str, ...]] = asyncio.get_running_loop().create_future()
-        _steps_in_flight[loop_key] = future
-        try:
-            reply = await a_generate_structured(ctx.llm, prompt, Steps, check=_steps_check)
-            steps = tuple(s.strip() for s in reply.steps)
-            _store_steps(key, steps)
-            future.set_result(steps)
-            return steps
-        except asyncio.CancelledError:
-            future.cancel()  # a waiter is cancelled too; the next measure asks again
-            raise
-        except BaseException as err:
-            future.set_exception(err)
-            future.exception()  # retrieved: no "never retrieved" warning when nobody else waits
-            raise
-        finally:
-            if _steps_in_flight.get(loop_key) is future:
-                del _steps_in_flight[loop_key]
+        return await written_steps(ctx.llm, self._steps_prompt(), log=ctx.log)
 
     # -- llm score -----------------------------------------------------------------------------------------------
     def _strict_is_binary(self) -> bool:
@@ -593,4 +599,12 @@ def _steps_check(reply: Steps) -> None:
         raise ValueError("the steps list is empty or holds a blank step")
 
 
-__all__ = ["CriteriaMetric", "clear_steps_cache", "field_state", "field_text", "number_steps", "params_text"]
+__all__ = [
+    "CriteriaMetric",
+    "clear_steps_cache",
+    "field_state",
+    "field_text",
+    "number_steps",
+    "params_text",
+    "written_steps",
+]

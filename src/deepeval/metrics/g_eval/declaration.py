@@ -19,6 +19,10 @@ DECLARATIONS = (
         required_params=REQUIRED_PARAMS,
         question_kinds=(CRITERIA_SCORE,),
         takes_eval_mode=True,
-        helpers=("deepeval.metrics.g_eval.prompts:GEvalTemplate",),
+        helpers=(
+            "deepeval.metrics.g_eval.prompts:GEvalTemplate",
+            # an arena metric is no BaseMetric (evaluate() does not run it), so it has no declaration of its own
+            "deepeval.metrics.arena_g_eval.metric:ArenaGEval",
+        ),
     ),
 )
