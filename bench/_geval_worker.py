@@ -5,7 +5,8 @@ GEval on ``GPTModel`` pointed at the loopback server, which returns ``top_logpro
 custom ``DeepEvalBaseLLM`` that answers the scripted replies without log-probabilities; ``evaluate``: one GEval
 over every case through ``evaluate()``; ``jev``: 22 JevEval / ConversationalJevEval cases on the loopback
 ``/v1/systemone`` server (``TYPESAFE_BASE_URL``); ``dag_llm`` / ``dag_hybrid``: 20 DAGMetrics of four graph shapes
-in that eval mode (hybrid: judgement nodes on the loopback ``/v1/systemone``); ``conv``: 20 conversations, each measured by its own ConversationalGEval on
+in that eval mode (hybrid: judgement nodes on the loopback ``/v1/systemone``); ``arena``: 12 ArenaGEval rounds
+(the winner); ``conv``: 20 conversations, each measured by its own ConversationalGEval on
 ``GPTModel``), ``base_url``, ``bench_dir`` (to import :mod:`geval_answers`).
 Result: per case the score, reason, steps, error; wall time.
 """
@@ -254,7 +255,35 @@ def main() -> None:
                 return _custom_model()
             return GPTModel(model="gpt-4.1", base_url=job["base_url"], api_key="sk-loopback-000")
 
-        if job["phase"].startswith(("dag", "cdag")):
+        if job["phase"] == "arena":
+            from deepeval.metrics import ArenaGEval
+            from deepeval.test_case import ArenaTestCase, Contestant, LLMTestCase
+            from deepeval.test_case import SingleTurnParams as P
+
+            for c in ga.arena_cases():
+                row = {}
+                try:
+                    arena = ArenaTestCase(
+                        contestants=[
+                            Contestant(
+                                name=x["name"],
+                                test_case=LLMTestCase(input=c["input"], actual_output=x["actual_output"]),
+                            )
+                            for x in c["contestants"]
+                        ]
+                    )
+                    metric = ArenaGEval(
+                        name="Best",
+                        criteria=c["criteria"],
+                        evaluation_params=[P.INPUT, P.ACTUAL_OUTPUT],
+                        model=model(),
+                    )
+                    row["winner"] = metric.measure(arena)
+                    row["name"] = metric.__name__
+                except Exception as exc:
+                    row["error"] = f"{type(exc).__name__}: {exc}"
+                out["cases"][c["id"]] = row
+        elif job["phase"].startswith(("dag", "cdag")):
             conv = job["phase"].startswith("cdag")
             for c in ga.dag_cases():
                 row = {}

@@ -374,6 +374,11 @@ def answer_dag_chat(request: dict[str, Any]) -> dict[str, Any] | None:
         return {"content": json.dumps({"reason": "scripted", "verdict": dag_choice(case_id, crit)})}
     if name == "MetricScoreReason":
         return {"content": json.dumps({"reason": "scripted path reason"})}
+    if name == "Winner":
+        winner = arena_winner(prompt)
+        return {"content": json.dumps({"winner": winner, "reason": f"{winner} gives the best answer."})}
+    if name == "RewrittenReason":
+        return {"content": json.dumps({"rewritten_reason": "rewritten"})}
     return None
 
 
@@ -394,3 +399,44 @@ def answer_dag_system_one(state: Any, questions: dict[str, Any]) -> dict[str, An
             probs = {n: (0.8 if n == chosen else 0.2 / (len(names) - 1)) for n in names}
             out[qid] = {"type": "choice", "choice": chosen, "confidence": 0.7, "probabilities": probs}
     return out
+
+
+# -- ArenaGEval ----------------------------------------------------------------------------------------------------
+FAKE_NAMES = ("Alice", "Bob", "Charlie", "Diana", "Eve", "Frank", "Grace", "Henry", "Iris", "Jack")
+
+
+def arena_cases() -> list[dict[str, Any]]:
+    """12 arenas (ids case-120..case-131) of 2 to 4 contestants; the one whose output carries "[best]" wins."""
+    out = []
+    for k in range(12):
+        n = 2 + k % 3
+        best = int(_u(f"arena{k}", "best") * n)
+        out.append(
+            {
+                "id": f"case-{120 + k}",
+                "input": f"[case-{120 + k}] Name a prime number above {10 * k}.",
+                "contestants": [
+                    {"name": f"model-{j}", "actual_output": f"Answer {j}" + (" [best]" if j == best else "")}
+                    for j in range(n)
+                ],
+                "winner": f"model-{best}",
+                "criteria": CRITERIA[k % 3],
+            }
+        )
+    return out
+
+
+def arena_winner(prompt: str) -> str:
+    """The masked name whose material holds "[best]" (in 4.3.1's JSON layout or ours)."""
+    import re
+
+    spots = sorted(
+        (m.start(), name)
+        for name in FAKE_NAMES
+        for m in re.finditer(rf'(?:"{name}"\s*:|Contestant {name}:)', prompt)
+    )
+    for i, (start, name) in enumerate(spots):
+        end = spots[i + 1][0] if i + 1 < len(spots) else len(prompt)
+        if "[best]" in prompt[start:end]:
+            return name
+    return spots[0][1] if spots else "Alice"

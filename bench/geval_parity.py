@@ -15,7 +15,9 @@ fresh loopback OpenAI server (:class:`deepeval.testing.OpenAIChatServer`) that a
 * ``dag_llm`` / ``dag_hybrid``: 20 DAGMetrics over four graph shapes (a task feeding a binary then a non-binary
   judgement, a binary root with a GEval child, a non-binary root, two task roots feeding one judgement); hybrid asks
   the loopback ``/v1/systemone`` for the judgements; ``cdag_llm`` / ``cdag_hybrid``: the same with
-  ConversationalDAGMetric (a task with a ``turn_window``, a non-binary root).
+  ConversationalDAGMetric (a task with a ``turn_window``, a non-binary root);
+* ``arena``: 12 ArenaGEval rounds of 2-4 contestants (the judge picks the masked name whose output is marked
+  best): the winner's real name.
 
 Tokens are the server's counts (LLM: whitespace words of the prompt in / of the reply out; System One: request
 bytes / 3 in; the DAG phases give LLM in and System One in). Usage: ``python bench/geval_parity.py [--out FILE]``. Prints the per-case table, the request counts and the
@@ -114,9 +116,11 @@ def run_phase(phase: str) -> dict[str, Any]:
     return results
 
 
-def _score(row: dict[str, Any] | None) -> float | None:
-    if not row or row.get("score") is None:
+def _score(row: dict[str, Any] | None) -> Any:
+    if not row or row.get("score", row.get("winner")) is None:
         return None
+    if "winner" in row:  # an arena: the winner's name (compared as is)
+        return row["winner"]
     return float(row["score"])
 
 
@@ -131,12 +135,15 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
     print(f"\n## phase {phase}")
     print("| case | config | 4.3.1 score | our score | same |")
     print("|---|---|---|---|---|")
-    tables = {"conv": ga.conv_cases, "jev": ga.jev_cases}
+    tables = {"conv": ga.conv_cases, "jev": ga.jev_cases, "arena": ga.arena_cases}
     chosen = (ga.dag_cases if "dag_" in phase else tables.get(phase, ga.cases))()
     for c in chosen:
         ra, rb = theirs["cases"].get(c["id"]) or {}, ours["cases"].get(c["id"]) or {}
         a, b = _score(ra), _score(rb)
-        ok = a is not None and b is not None and abs(a - b) <= 1e-9
+        if isinstance(a, str) or isinstance(b, str):
+            ok = a is not None and a == b == c.get("winner")
+        else:
+            ok = a is not None and b is not None and abs(a - b) <= 1e-9
         # jev: the whole breakdown too (every question's value, probabilities, confidence) and the name
         if phase == "jev":
             ok = ok and all(
@@ -147,6 +154,8 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
         total += 1
         cfg = c.get("config", {})
         desc = ("steps" if "evaluation_steps" in cfg else "criteria") + ("+rubric" if "rubric" in cfg else "")
+        if phase == "arena":
+            desc = f"{len(c['contestants'])} contestants"
         if "dag_" in phase:
             desc = ("conversation, " if phase.startswith("cdag") else "") + c["shape"]
         if phase == "jev":
@@ -159,8 +168,8 @@ def report(phase: str, results: dict[str, Any]) -> tuple[int, int]:
             row = r["cases"].get(c["id"]) or {}
             if row.get("error"):
                 err += f" {impl} error: {str(row['error'])[:120]}"
-        fa = "-" if a is None else f"{a:.6f}"
-        fb = "-" if b is None else f"{b:.6f}"
+        fa = "-" if a is None else a if isinstance(a, str) else f"{a:.6f}"
+        fb = "-" if b is None else b if isinstance(b, str) else f"{b:.6f}"
         print(f"| {c['id']} | {desc} | {fa} | {fb} | {'yes' if ok else 'NO' + err} |")
     print(
         f"requests 4.3.1: {theirs['requests']} {theirs['kinds']}, tokens in/out {theirs.get('tokens')}, wall "

@@ -1054,3 +1054,66 @@ def test_conversational_dag_reads_its_turn_window_and_checks_it() -> None:
         from deepeval.metrics.dag import TaskNode
 
         DeepAcyclicGraph([graph((0, 1)).root_nodes[0], TaskNode(instructions="a", output_label="A")])
+
+
+# -- ArenaGEval ----------------------------------------------------------------------------------------------------
+def _arena() -> Any:
+    from deepeval.test_case import ArenaTestCase, Contestant
+
+    q = "Capital of France?"
+    return ArenaTestCase(
+        contestants=[
+            Contestant(name="small", test_case=LLMTestCase(input=q, actual_output="Lyon")),
+            Contestant(name="large", test_case=LLMTestCase(input=q, actual_output="Paris")),
+        ]
+    )
+
+
+def _arena_judge(pick: str = "Paris") -> ScriptedLLM:
+    import re
+
+    def respond(prompt: str, schema: Any) -> Any:
+        if schema.__name__ == "Steps":
+            return {"steps": ["Compare."]}
+        blocks = re.findall(r"Contestant (\w+):\n<<<BEGIN DATA #\w+>>>\n(.*?)\n<<<END", prompt, re.S)
+        win = next(name for name, body in blocks if pick in body)
+        return {"winner": win, "reason": f"{win} names the right city."}
+
+    return ScriptedLLM(respond)
+
+
+def test_arena_geval_picks_the_winner_by_masked_name_and_unmasks_the_reason() -> None:
+    from deepeval.metrics import ArenaGEval, BaseArenaMetric, BaseMetric
+
+    llm = _arena_judge()
+    m = ArenaGEval(name="Correct", criteria=CRITERIA, evaluation_params=IO, model=llm)
+    assert m.measure(_arena()) == "large" and m.winner == "large" and m.success is True
+    assert m.reason == "large names the right city." and m.__name__ == "Correct [Arena GEval]"
+    assert isinstance(m, BaseArenaMetric) and not isinstance(m, BaseMetric)
+    prompt = llm.prompts[-1]
+    assert "small" not in prompt and "large" not in prompt and prompt.count("Capital of France?") == 1
+    assert schemas(llm) == ["Steps", "Winner"]  # no second call to rewrite the reason
+    m.measure(_arena())
+    assert llm.prompts[-1] == prompt  # the same arena gets the same masks and order
+
+
+def test_arena_checks_its_test_case() -> None:
+    from deepeval.metrics import ArenaGEval
+    from deepeval.test_case import ArenaTestCase, Contestant
+
+    with pytest.raises(ValueError, match="Either 'criteria' or 'evaluation_steps' must be provided"):
+        ArenaGEval(name="X", evaluation_params=IO)
+    a = LLMTestCase(input="q", actual_output="a")
+    with pytest.raises(ValueError, match="names must be unique"):
+        ArenaTestCase(contestants=[Contestant(name="x", test_case=a), Contestant(name="x", test_case=a)])
+    with pytest.raises(ValueError, match="same 'input'"):
+        ArenaTestCase(
+            contestants=[
+                Contestant(name="x", test_case=a),
+                Contestant(name="y", test_case=LLMTestCase(input="other")),
+            ]
+        )
+    with pytest.raises(MissingTestCaseParamsError, match="expected_output"):
+        ArenaGEval(
+            name="X", criteria=CRITERIA, evaluation_params=[P.INPUT, P.EXPECTED_OUTPUT], model=_arena_judge()
+        ).measure(_arena())
