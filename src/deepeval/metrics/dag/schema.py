@@ -29,7 +29,7 @@ def choice_verdict_schema(options: list[str]) -> type[BaseModel]:
     """``NonBinaryJudgementVerdict`` whose verdict must be one of ``options`` (the judge cannot invent one)."""
     model: type[BaseModel] = create_model(
         "NonBinaryJudgementVerdict",
-        verdict=(Literal[tuple(options)], ...),  # type: ignore[valid-type]
+        verdict=(Literal[tuple(options)], ...),  # type: ignore[valid-type,arg-type]
         reason=(str, ...),
     )
     return model
