@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from deepeval.config.eval_mode import EvalMode
+from deepeval.errors import ConfigurationError
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import (
     decide,
@@ -28,7 +29,9 @@ from deepeval.metrics._engine.decisions import (
     share_score,
 )
 from deepeval.metrics._engine.extractor import LLMExtractor
+from deepeval.metrics._engine.judges import Judges
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
+from deepeval.metrics._engine.offline import offline_kinds
 from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, reason_keywords, takes
@@ -43,6 +46,7 @@ from deepeval.metrics.pipeline.spec import (
 )
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
+from deepeval.models.resolve import is_embedded
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
@@ -168,6 +172,39 @@ class PipelineMetric(EngineMetric):
     @property
     def __name__(self) -> str:
         return self.pipeline.display_name
+
+    def judges(self) -> Judges:
+        """:meth:`EngineMetric.judges`, refusing a set-up that would leave a decision to the embedded judge on a
+        question kind no offline tier answers (it never returns an unmeasured number as a score).
+
+        Raises:
+            ConfigurationError: the embedded judge would decide a kind it has no measured answer for; the message
+                says what to configure.
+        """
+        judges = super().judges()
+        if is_embedded(judges.system_one):
+            missing = self._offline_gaps(judges)
+            if missing:
+                self._judges = None  # resolved again (and refused again) on the next measure
+                raise ConfigurationError(
+                    f"{self.__name__}: the embedded offline judge has no measured answer for the question kind(s) "
+                    f"{', '.join(missing)} (eval mode '{judges.mode.value}'); configure an LLM judge "
+                    "(OPENAI_API_KEY, USE_LOCAL_MODEL=YES with LOCAL_MODEL_BASE_URL, or model=) and run it with "
+                    "eval_mode='llm' or 'hybrid', or a System One model (TYPESAFE_API_KEY or system_one_model=)"
+                )
+        return judges
+
+    def _offline_gaps(self, judges: Judges) -> list[str]:
+        """The kinds the embedded judge would have to decide in ``judges``' mode without an answer for them."""
+        from deepeval.models.embedded.question_kinds import KINDS
+
+        p = self.pipeline
+        if judges.mode is EvalMode.SYSTEM_ONE:
+            answered = offline_kinds(p)
+            return [k for k in p.question_kinds if k not in answered]
+        if judges.mode is EvalMode.HYBRID and judges.llm is None and p.question.kind not in KINDS:
+            return [p.question.kind]
+        return []
 
     # -- the engine's hooks, from the declaration --------------------------------------------------------------
     def _check_params(self, test_case: Any) -> None:

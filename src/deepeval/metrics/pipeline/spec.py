@@ -122,6 +122,10 @@ class UnitQuestion:
 
     A ``fields`` value may be an :class:`Input` to join a list differently (its ``source`` and ``join`` apply; the
     default join is a blank line).
+
+    ``gold_labels``: the labels of a labelled unit in a ``deepeval judge-eval`` set, the one P(yes) means first
+    (``("supported", "contradicted", "not stated")``); with them, :func:`deepeval.metrics.pipeline.declare` gives
+    the metric a judge-eval task of its own (items: the required fields plus ``<units>: [{text, label, tags}]``).
     """
 
     units: str
@@ -136,6 +140,7 @@ class UnitQuestion:
     inputs: tuple[str | Input, ...] = ()
     id_prefix: str = "u"
     state: tuple[str, ...] | None = None
+    gold_labels: tuple[str, ...] = ()
 
     @property
     def prompt_inputs(self) -> tuple[Input, ...]:
@@ -171,11 +176,13 @@ class ShareScore:
     score with no unit (and ``empty_reason`` the reason, with no judge call for the verdicts). ``passing`` may
     depend on the metric's options: a callable of the metric (Faithfulness' ``penalize_ambiguous_claims``).
     With a System One model that weighs units (``share_weight``, the embedded judge), each of its decisions counts
-    by its weight; an ``unsure`` one counts by its probability."""
+    by its weight; an ``unsure`` one counts by its probability. ``gold_passing``: the gold labels (of
+    :attr:`UnitQuestion.gold_labels`) that count toward the expected score of a judge-eval item (default: the first)."""
 
     passing: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = ("yes",)
     empty: float = 1.0
     empty_reason: str = ""
+    gold_passing: tuple[str, ...] = ()
 
     def passing_for(self, metric: Any) -> tuple[str, ...]:
         return self.passing(metric) if callable(self.passing) else self.passing
