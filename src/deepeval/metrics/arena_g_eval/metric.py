@@ -161,9 +161,6 @@ class ArenaGEval(BaseArenaMetric):
             print(terminal(f"[{self.__name__} verbose logs]\n{self.verbose_logs}"))
         return self.winner
 
-    def is_successful(self) -> bool:
-        return bool(self.success)
-
     def _check(self, test_case: Any) -> None:
         if not isinstance(test_case, ArenaTestCase):
             raise ValueError(f"Expected ArenaTestCase, got {type(test_case).__name__}")
