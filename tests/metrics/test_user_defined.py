@@ -1117,3 +1117,11 @@ def test_arena_checks_its_test_case() -> None:
         ArenaGEval(
             name="X", criteria=CRITERIA, evaluation_params=[P.INPUT, P.EXPECTED_OUTPUT], model=_arena_judge()
         ).measure(_arena())
+
+
+def test_with_no_judge_configured_a_geval_says_what_to_configure_not_a_similarity_score() -> None:
+    """The default (no key, no eval mode) is hybrid on the embedded judge, which cannot grade free criteria."""
+    m = GEval(name="X", criteria=CRITERIA, evaluation_params=IO)
+    with pytest.raises(ConfigurationError, match="OPENAI_API_KEY") as err:
+        m.measure(CASE)
+    assert "TYPESAFE_API_KEY" in str(err.value) and m.score is None
