@@ -183,7 +183,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument(
-        "--phases", default="openai,custom,evaluate,conv,jev,dag_llm,dag_hybrid,cdag_llm,cdag_hybrid"
+        "--phases", default="openai,custom,evaluate,conv,jev,dag_llm,dag_hybrid,cdag_llm,cdag_hybrid,arena"
     )
     args = ap.parse_args()
     everything: dict[str, Any] = {}

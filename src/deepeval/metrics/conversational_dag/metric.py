@@ -11,9 +11,8 @@ from deepeval.metrics._engine.params import require_turns
 from deepeval.metrics.base_metric import BaseConversationalMetric, BaseMetric
 from deepeval.metrics.conversational_dag.nodes import check_turn_window
 from deepeval.metrics.dag.graph import DeepAcyclicGraph
-from deepeval.metrics.dag.metric import DAGMetric
+from deepeval.metrics.dag.metric import DAGMetric, fence
 from deepeval.metrics.dag.nodes import TaskNode
-from deepeval.metrics.delimit import quote
 from deepeval.metrics.g_eval.criteria import field_state
 
 __all__ = ["ConversationalDAGMetric"]
@@ -39,13 +38,21 @@ class ConversationalDAGMetric(DAGMetric, BaseConversationalMetric):
             if window is not None and getattr(node, "evaluation_params", None) is not None:
                 check_turn_window(window, len(test_case.turns))
 
-    def _text(self, node: Any, test_case: Any, parents: list[Any] | None, outputs: dict[Any, Any]) -> str:
+    def _text(
+        self,
+        node: Any,
+        test_case: Any,
+        parents: list[Any] | None,
+        outputs: dict[Any, Any],
+        *,
+        fenced: bool = True,
+    ) -> str:
         parts = []
         for parent in parents or ():
             if isinstance(parent, TaskNode):
                 out = outputs[parent]
                 shown = out if isinstance(out, str) else json.dumps(out, ensure_ascii=False, indent=1)
-                parts.append(f"{parent.output_label}:\n{quote('data', shown)}")
+                parts.append(f"{parent.output_label}:\n{fence(shown, fenced)}")
         params = node.evaluation_params
         if params is not None:
             turns = test_case.turns
@@ -61,7 +68,7 @@ class ConversationalDAGMetric(DAGMetric, BaseConversationalMetric):
                         row[p.value] = field_state(value)
                 shown_turns.append(row)
             parts.append(
-                "Full Conversation:\n" + quote("data", json.dumps(shown_turns, ensure_ascii=False, indent=1))
+                "Full Conversation:\n" + fence(json.dumps(shown_turns, ensure_ascii=False, indent=1), fenced)
             )
         return "\n\n".join(parts)
 

@@ -63,12 +63,18 @@ from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import ChoiceQuestion, NoulQuestion
 from deepeval.models.usage import record_usage
 
-__all__ = ["DAGMetric", "required_params"]
+__all__ = ["DAGMetric", "fence", "required_params"]
 
 NO_CRITERIA_JUDGE = (
     "the embedded offline judge cannot answer a judgement node's criteria: configure a System One judge "
     "(TYPESAFE_API_KEY / TYPESAFE_BASE_URL or system_one_model=) or run in eval_mode='llm' or 'hybrid' with an LLM"
 )
+
+
+def fence(text: str, fenced: bool) -> str:
+    """``text`` between data markers for an LLM prompt; as is in a System One state (a JSON value the judge reads
+    as data, billed by its size)."""
+    return quote("data", text) if fenced else text
 
 
 def required_params(graph: DeepAcyclicGraph) -> list[Any]:
@@ -278,15 +284,23 @@ class DAGMetric(EngineMetric):
         return Outcome(score=walk.score, reason=walk.reason, breakdown=walk.breakdown)
 
     # -- the nodes ---------------------------------------------------------------------------------------------
-    def _text(self, node: Any, test_case: Any, parents: list[Any] | None, outputs: dict[Any, Any]) -> str:
+    def _text(
+        self,
+        node: Any,
+        test_case: Any,
+        parents: list[Any] | None,
+        outputs: dict[Any, Any],
+        *,
+        fenced: bool = True,
+    ) -> str:
         parts = []
         for parent in parents or ():
             if isinstance(parent, TaskNode):
                 out = outputs[parent]
                 shown = out if isinstance(out, str) else json.dumps(out, ensure_ascii=False, indent=1)
-                parts.append(f"{parent.output_label}:\n{quote('data', shown)}")
+                parts.append(f"{parent.output_label}:\n{fence(shown, fenced)}")
         for p in node.evaluation_params or ():
-            parts.append(f"{PARAM_LABELS[p]}:\n{quote('data', field_text(getattr(test_case, p.value)))}")
+            parts.append(f"{PARAM_LABELS[p]}:\n{fence(field_text(getattr(test_case, p.value)), fenced)}")
         return "\n\n".join(parts)
 
     async def _task(
@@ -317,7 +331,8 @@ class DAGMetric(EngineMetric):
     ) -> Any:
         text = self._text(node, test_case, parents, outputs)
         if ctx.mode is not EvalMode.LLM and ctx.system_one is not None and not ctx.system_one_off:
-            decided = await self._system_one_verdict(node, text, ctx)
+            plain = self._text(node, test_case, parents, outputs, fenced=False)
+            decided = await self._system_one_verdict(node, plain, ctx)
             if decided is not None:
                 return decided
         if ctx.llm is None:
