@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from deepeval.metrics.conversational_g_eval.names import CRITERIA_SCORE, REQUIRED_PARAMS
+from deepeval.metrics.conversational_g_eval.names import REQUIRED_PARAMS
 from deepeval.metrics.declaration import MetricDeclaration
 
 DECLARATIONS = (
@@ -13,7 +13,6 @@ DECLARATIONS = (
         cls="deepeval.metrics.conversational_g_eval.metric:ConversationalGEval",
         conversational=True,
         required_params=REQUIRED_PARAMS,
-        question_kinds=(CRITERIA_SCORE,),
         takes_eval_mode=True,
     ),
 )

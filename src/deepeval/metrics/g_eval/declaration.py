@@ -1,14 +1,15 @@
 """GEval's declaration (read by :mod:`deepeval.metrics.registry`).
 
 No ``cli_default`` and no judge-eval task: a GEval is defined by its user (name, criteria or steps, the fields it
-judges), so ``deepeval evaluate`` runs it only when named and there is no fixed labelled set for it. Its System One
-kind has no embedded table: the embedded judge cannot grade free criteria (the metric says what to configure).
+judges), so ``deepeval evaluate`` runs it only when named and there is no fixed labelled set for it. Its score
+question carries the kind ``g_eval.criteria_score`` (names.py) for local judges, but the declaration lists no
+question kind: no offline tier answers free criteria (the metric says what to configure instead).
 """
 
 from __future__ import annotations
 
 from deepeval.metrics.declaration import MetricDeclaration
-from deepeval.metrics.g_eval.names import CRITERIA_SCORE, REQUIRED_PARAMS
+from deepeval.metrics.g_eval.names import REQUIRED_PARAMS
 
 DECLARATIONS = (
     MetricDeclaration(
@@ -17,7 +18,6 @@ DECLARATIONS = (
         cls="deepeval.metrics.g_eval.metric:GEval",
         conversational=False,
         required_params=REQUIRED_PARAMS,
-        question_kinds=(CRITERIA_SCORE,),
         takes_eval_mode=True,
         helpers=(
             "deepeval.metrics.g_eval.prompts:GEvalTemplate",
