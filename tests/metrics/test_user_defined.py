@@ -1125,3 +1125,29 @@ def test_with_no_judge_configured_a_geval_says_what_to_configure_not_a_similarit
     with pytest.raises(ConfigurationError, match="OPENAI_API_KEY") as err:
         m.measure(CASE)
     assert "TYPESAFE_API_KEY" in str(err.value) and m.score is None
+
+
+def test_compare_counts_the_winners_over_arena_rounds() -> None:
+    from deepeval import compare
+    from deepeval.evaluate import ErrorConfig
+    from deepeval.metrics import ArenaGEval
+    from deepeval.test_case import ArenaTestCase, Contestant
+
+    def arena(q: str, good: str) -> Any:
+        outputs = {name: ("Paris" if name == good else "Lyon") for name in ("small", "large")}
+        return ArenaTestCase(
+            contestants=[
+                Contestant(name=n, test_case=LLMTestCase(input=q, actual_output=o))
+                for n, o in outputs.items()
+            ]
+        )
+
+    metric = ArenaGEval(name="Correct", criteria=CRITERIA, evaluation_params=IO, model=_arena_judge())
+    rounds = [arena("q1", "large"), arena("q2", "large"), arena("q3", "small")]
+    assert compare(rounds, metric) == {"large": 2, "small": 1}
+    missing = ArenaGEval(
+        name="C", criteria=CRITERIA, evaluation_params=[P.INPUT, P.EXPECTED_OUTPUT], model=_arena_judge()
+    )
+    with pytest.raises(MissingTestCaseParamsError):
+        compare(rounds, missing)
+    assert compare(rounds, missing, error_config=ErrorConfig(ignore_errors=True)) == {}
