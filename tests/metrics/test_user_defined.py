@@ -1151,3 +1151,45 @@ def test_compare_counts_the_winners_over_arena_rounds() -> None:
     with pytest.raises(MissingTestCaseParamsError):
         compare(rounds, missing)
     assert compare(rounds, missing, error_config=ErrorConfig(ignore_errors=True)) == {}
+
+
+def test_the_dag_example_of_deepevals_docs_runs_as_written() -> None:
+    """deepeval's docs build the graph top-down with ``children=`` (deprecated there, accepted here); the order node
+    is a child of both the task and a verdict, so it waits for both."""
+    import deepeval.test_case as tc
+    from deepeval.metrics import DAGMetric
+    from deepeval.metrics.dag import (
+        BinaryJudgementNode,
+        DeepAcyclicGraph,
+        NonBinaryJudgementNode,
+        TaskNode,
+        VerdictNode,
+    )
+
+    with pytest.warns(DeprecationWarning):
+        params = tc.LLMTestCaseParams  # type: ignore[attr-defined]
+    correct_order_node = NonBinaryJudgementNode(
+        criteria="Are the summary headings in the correct order: 'intro' => 'body' => 'conclusion'?",
+        children=[
+            VerdictNode(verdict="Yes", score=10),
+            VerdictNode(verdict="Two are out of order", score=4),
+            VerdictNode(verdict="All out of order", score=2),
+        ],
+    )
+    correct_headings_node = BinaryJudgementNode(
+        criteria="Does the summary headings contain all three: 'intro', 'body', and 'conclusion'?",
+        children=[VerdictNode(verdict=False, score=0), VerdictNode(verdict=True, child=correct_order_node)],
+    )
+    extract_headings_node = TaskNode(
+        instructions="Extract all headings in `actual_output`",
+        evaluation_params=[params.ACTUAL_OUTPUT],
+        output_label="Summary headings",
+        children=[correct_headings_node, correct_order_node],
+    )
+    dag = DeepAcyclicGraph(root_nodes=[extract_headings_node])
+    llm = _dag_judge(binary=True, choice="Two are out of order", task="intro, conclusion, body")
+    metric = DAGMetric(name="Format Correctness", dag=dag, model=llm)
+    assert metric.measure(CASE) == pytest.approx(0.4)
+    order_prompt = next(p for p in llm.prompts if "correct order" in p)
+    assert "Summary headings:" in order_prompt and "intro, conclusion, body" in order_prompt
+    assert schemas(llm).count("NonBinaryJudgementVerdict") == 1  # run once, after both parents
