@@ -1193,3 +1193,13 @@ def test_the_dag_example_of_deepevals_docs_runs_as_written() -> None:
     order_prompt = next(p for p in llm.prompts if "correct order" in p)
     assert "Summary headings:" in order_prompt and "intro, conclusion, body" in order_prompt
     assert schemas(llm).count("NonBinaryJudgementVerdict") == 1  # run once, after both parents
+
+
+def test_upload_and_pull_need_confident_ai() -> None:
+    from deepeval.errors import ConfidentAIRequiredError
+
+    m = GEval(name="X", criteria=CRITERIA, evaluation_params=IO)
+    with pytest.raises(ConfidentAIRequiredError, match="upload"):
+        m.upload()
+    with pytest.raises(ValueError, match="pull"):  # also a ValueError, as deepeval's without a key
+        m.pull()

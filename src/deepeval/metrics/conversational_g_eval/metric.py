@@ -106,11 +106,16 @@ class ConversationalGEval(CriteriaMetric, BaseConversationalMetric):
         _include_g_eval_suffix: bool = True,
         flaky: bool = False,
         evaluation_template: Any = ConversationalGEvalTemplate,
+        _audio_model: str | DeepEvalBaseLLM | None = None,
         *,
         system_one_model: str | DeepEvalBaseSystemOneModel | None = None,
         eval_mode: str | EvalMode | None = None,
         question_set: Any = None,
     ) -> None:
+        if _audio_model is not None:
+            raise ValueError(
+                "_audio_model is not supported: audio turns are not judged here (MultiTurnParams.AUDIO is left out)"
+            )
         params = None if evaluation_params is None else list(evaluation_params)
         if params:
             for needed in (M.CONTENT, M.ROLE):

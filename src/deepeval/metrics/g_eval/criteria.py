@@ -45,6 +45,7 @@ from typing import Any, ClassVar
 
 from deepeval.config.eval_mode import EvalMode
 from deepeval.errors import (
+    ConfidentAIRequiredError,
     ConfigurationError,
     ErrorKind,
     JudgeError,
@@ -306,6 +307,20 @@ class CriteriaMetric(EngineMetric):
     @property
     def __name__(self) -> str:  # type: ignore[override]
         return f"{self.name} [{self.suffix}]" if self._include_g_eval_suffix else self.name
+
+    def upload(self) -> None:
+        """Confident AI only: raises :class:`~deepeval.errors.ConfidentAIRequiredError` (keep the definition in
+        code)."""
+        raise ConfidentAIRequiredError(
+            f"{type(self).__name__}.upload() needs Confident AI; keep the metric's definition in your code"
+        )
+
+    def pull(self) -> None:
+        """Confident AI only: raises :class:`~deepeval.errors.ConfidentAIRequiredError` (build the metric with its
+        criteria or evaluation_steps instead)."""
+        raise ConfidentAIRequiredError(
+            f"{type(self).__name__}.pull() needs Confident AI; build the metric with criteria= or evaluation_steps="
+        )
 
     def cache_config(self) -> dict[str, Any]:
         cfg = super().cache_config()
