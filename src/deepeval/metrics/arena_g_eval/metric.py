@@ -119,7 +119,7 @@ class ArenaGEval(BaseArenaMetric):
         return run_sync(self.a_measure(test_case))
 
     async def a_measure(self, test_case: ArenaTestCase, *args: Any, **kwargs: Any) -> str:
-        self.winner = self.reason = self.success = self.error = None
+        self._record(None, None, None, "")
         self._check(test_case)
         llm = self.model
         with track_usage() as usage:
@@ -140,26 +140,36 @@ class ArenaGEval(BaseArenaMetric):
                     raise ValueError(f"the winner must be one of {', '.join(by_mask)}, got {reply.winner!r}")
 
             reply = await a_generate_structured(llm, prompt, Winner, check=known)
-        self.winner = by_mask[reply.winner.strip()]
-        self.reason = _unmask(reply.reason, by_mask)
-        self.success = True
-        self.evaluation_cost = usage.cost
-        self.input_tokens = usage.input_tokens if usage.input_tokens or usage.output_tokens else None
-        self.output_tokens = usage.output_tokens if usage.input_tokens or usage.output_tokens else None
-        self.verbose_logs = "\n\n".join(
+        winner = by_mask[reply.winner.strip()]
+        reason = _unmask(reply.reason, by_mask)
+        logs = "\n\n".join(
             [
                 f"Criteria:\n{self.criteria}",
                 f"Evaluation Steps:\n{number_steps(steps)}",
                 f"Masked names: {json.dumps(by_mask)}",
-                f"Winner: {self.winner}",
-                f"Reason: {self.reason}",
+                f"Winner: {winner}",
+                f"Reason: {reason}",
             ]
         )
+        self._record(winner, reason, usage, logs)
         if self.verbose_mode:
             from deepeval._safe_text import terminal
 
-            print(terminal(f"[{self.__name__} verbose logs]\n{self.verbose_logs}"))
-        return self.winner
+            print(terminal(f"[{self.__name__} verbose logs]\n{logs}"))
+        return winner
+
+    def _record(self, winner: str | None, reason: str | None, usage: Any, logs: str) -> None:
+        """The one place an arena measure writes its results (an arena metric is no BaseMetric: its value is a
+        winner, not a score, so it does not go through ``flow.apply``); ``winner=None`` clears them."""
+        counted = usage is not None and bool(usage.input_tokens or usage.output_tokens)
+        self.winner = winner
+        self.reason = reason
+        self.success = None if winner is None else True
+        self.error = None
+        self.evaluation_cost = None if usage is None else usage.cost
+        self.input_tokens = usage.input_tokens if counted else None
+        self.output_tokens = usage.output_tokens if counted else None
+        self.verbose_logs = logs or None
 
     def _check(self, test_case: Any) -> None:
         if not isinstance(test_case, ArenaTestCase):

@@ -56,6 +56,7 @@ from deepeval.metrics.dag.schema import (
 )
 from deepeval.metrics.delimit import quote
 from deepeval.metrics.g_eval.criteria import PARAM_LABELS, field_text
+from deepeval.metrics.result import MeasureResult
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.resolve import is_embedded
 from deepeval.models.structured import a_generate_structured
@@ -95,11 +96,11 @@ class _Walk:
         self.graph = metric.dag
         self.remaining = dict(self.graph.indegree)
         self.outputs: dict[Any, Any] = {}
-        self.verdicts: dict[Any, Any] = {}
+        self.decided: dict[Any, Any] = {}
         self.depth: dict[Any, int] = {}
         self.steps: list[str] = []
-        self.score: float | None = None
-        self.reason: str | None = None
+        self.final_score: float | None = None
+        self.final_reason: str | None = None
         self.breakdown: dict[str, Any] = {"path": []}
 
     async def run(self) -> None:
@@ -122,7 +123,7 @@ class _Walk:
                 node, self.test_case, parents, self.outputs, self.ctx
             )
         else:
-            self.verdicts[node] = await self.metric._judge(
+            self.decided[node] = await self.metric._judge(
                 node, self.test_case, parents, self.outputs, self.ctx
             )
         level = self.depth[node]
@@ -135,15 +136,15 @@ class _Walk:
         parents = self.graph.parents.get(node)
         parent = parents[0] if parents else None
         if isinstance(parent, (BinaryJudgementNode, NonBinaryJudgementNode)):
-            if self.verdicts[parent].verdict != node.verdict:
+            if self.decided[parent].verdict != node.verdict:
                 return
         child = node.child
         if child is None:
             assert node.score is not None
             self.steps.append(f"VerdictNode (level {depth}): verdict {node.verdict!r}, score {node.score}/10")
             self.breakdown["path"].append({"verdict": node.verdict, "score": node.score})
-            self.score = node.score / 10
-            self.reason = await self.metric._leaf_reason(self.score, self.steps, self.ctx)
+            self.final_score = node.score / 10
+            self.final_reason = await self.metric._leaf_reason(self.final_score, self.steps, self.ctx)
         elif isinstance(child, BaseNode):
             await self.visit(child, depth)
         else:
@@ -155,8 +156,8 @@ class _Walk:
             self.breakdown["path"].append(
                 {"verdict": node.verdict, "metric": measured.__name__, "score": measured.score}
             )
-            self.score = measured.score
-            self.reason = measured.reason
+            self.final_score = measured.score
+            self.final_reason = measured.reason
 
     def _log(self, node: Any, level: int) -> None:
         label = getattr(node, "label", None) or "None"
@@ -168,7 +169,7 @@ class _Walk:
             )
             self.breakdown["path"].append({"task": label, "output": out})
         else:
-            v = self.verdicts[node]
+            v = self.decided[node]
             kind = type(node).__name__
             self.steps.append(
                 f"{kind} (level {level}), label {label}\nCriteria: {node.criteria}\nVerdict: {v.verdict}\n"
@@ -246,14 +247,14 @@ class DAGMetric(EngineMetric):
     def system_one_plan(self, test_case: Any) -> SystemOnePlan | None:
         return None
 
-    async def _run_engine(self, test_case: Any, *, sequential: bool) -> None:
+    async def _run_engine(self, test_case: Any, *, sequential: bool) -> MeasureResult:
         from deepeval.test_case.encodable import encodable
 
         test_case = encodable(test_case)
         self._check_params(test_case)
         judges = self.judges()
         self._check_judges(judges)
-        await self._measure_llm_hybrid(test_case, judges, sequential)
+        return await self._measure_llm_hybrid(test_case, judges, sequential)
 
     def _check_judges(self, judges: Judges) -> None:
         has_tasks = any(isinstance(n, TaskNode) for n in self.dag.nodes())
@@ -276,12 +277,12 @@ class DAGMetric(EngineMetric):
         await walk.run()
         for step in walk.steps:
             ctx.log("Node", step)
-        if walk.score is None:
+        if walk.final_score is None:
             raise ValueError(
                 f"{self.__name__}: the graph reached no VerdictNode for this test case (no score); check that every "
                 "judgement verdict leads to a verdict"
             )
-        return Outcome(score=walk.score, reason=walk.reason, breakdown=walk.breakdown)
+        return Outcome(score=walk.final_score, reason=walk.final_reason, breakdown=walk.breakdown)
 
     # -- the nodes ---------------------------------------------------------------------------------------------
     def _text(

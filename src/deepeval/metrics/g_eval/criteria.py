@@ -50,6 +50,7 @@ from deepeval.errors import (
     ErrorKind,
     JudgeError,
     StructuredOutputError,
+    SystemOneError,
 )
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.decisions import FALLBACK_KINDS
@@ -67,7 +68,8 @@ from deepeval.metrics.g_eval.rubric import (
     validate_criteria_and_evaluation_steps,
 )
 from deepeval.metrics.g_eval.schema import Reason, ReasonScore, Steps
-from deepeval.metrics.scoring import apply_strict, success_of
+from deepeval.metrics.result import MeasureResult, Usage
+from deepeval.metrics.scoring import apply_strict
 from deepeval.models.base_model import DeepEvalBaseLLM, judge_name
 from deepeval.models.logprobs import SupportsLogprobs, weighted_score
 from deepeval.models.resolve import is_embedded
@@ -347,25 +349,20 @@ class CriteriaMetric(EngineMetric):
         question = self.question_set.criteria_score(self.criteria, self._given_steps, self._levels(), state)
         return state, [question]
 
-    def system_one_finish(self, test_case: Any, answers: SystemOneAnswers, cost: float | None) -> float:
-        """Result attributes from the answer to the score question (system_one mode); returns the score.
+    def system_one_result(
+        self, test_case: Any, answers: SystemOneAnswers, cost: float | None
+    ) -> MeasureResult:
+        """The value of the answer to the score question (system_one mode; the runner's batching hook applies it).
 
         Raises:
-            SystemOneError: no answer to the question (this mode has no fallback); the result attributes stay None.
+            SystemOneError: no answer to the question (this mode has no fallback).
         """
         judges = self.judges()
         name = judge_name(judges.system_one) or "System One"
         if answers.model and answers.model not in name:
             name = f"{name} ({answers.model})"
-        self.evaluation_model = name
-        self.evaluation_cost = cost
-        self.input_tokens, self.output_tokens = answers.input_tokens, answers.output_tokens
-        self.system_one_fallback_reason = None
         answer = answers.scores.get("criteria_score")
         if answer is None:
-            self.score = self.success = self.error = None
-            from deepeval.errors import SystemOneError
-
             raise SystemOneError(
                 f"{self.__name__}: System One model {name} gave no answer to the criteria score question; "
                 "system_one mode has no fallback (use eval_mode='hybrid' or 'llm' to let an LLM decide)",
@@ -379,37 +376,40 @@ class CriteriaMetric(EngineMetric):
             score = 1.0 if answer.top_level == top else 0.0
         else:
             score = apply_strict(self._normalise(raw), False)
-        self.score = score
-        self.error = None
-        self.confidence = answer.confidence
         nearest = levels.texts[min(max(round(answer.score), 0), top)]
-        self.reason = (
+        reason = (
             f"The score is {score:.2f}: {name} graded the test case {raw:.1f} on {self._range_text()} "
             f"(expected level {answer.score:.2f} of {top}, closest to "
             f"{nearest!r}), confidence {answer.confidence:.2f}."
         )
-        self.score_breakdown = {
+        breakdown = {
             "raw_score": round(raw, 4),
             "score_range": list(self._prompt_range()),
             "expected_level": round(answer.score, 4),
             "level_probabilities": {str(k): round(v, 4) for k, v in answer.probabilities.items()},
             "decided_by": "system_one",
         }
-        self.success = success_of(score, self.threshold)
-        self._set_verbose(
-            "\n\n".join(
-                [
-                    "Eval mode: system_one",
-                    f"Judge: {name}",
-                    f"Criteria:\n{self.criteria}",
-                    f"Evaluation Steps:\n{number_steps(self._given_steps or ())}",
-                    f"Rubric:\n{format_rubric(self.rubric)}",
-                    f"Answer: {answer.model_dump()}",
-                    f"Score: {score}",
-                ]
-            )
+        logs = "\n\n".join(
+            [
+                "Eval mode: system_one",
+                f"Judge: {name}",
+                f"Criteria:\n{self.criteria}",
+                f"Evaluation Steps:\n{number_steps(self._given_steps or ())}",
+                f"Rubric:\n{format_rubric(self.rubric)}",
+                f"Answer: {answer.model_dump()}",
+                f"Score: {score}",
+            ]
         )
-        return score
+        return self._value(
+            score,
+            reason,
+            breakdown,
+            logs,
+            confidence=answer.confidence,
+            evaluation_model=name,
+            usage=Usage(answers.input_tokens, answers.output_tokens, cost),
+            attributes={"evaluation_steps": list(self._given_steps) if self._given_steps else None},
+        )
 
     async def _evaluate(self, test_case: Any, ctx: MeasureContext) -> Outcome:
         judges = self.judges()
@@ -418,7 +418,9 @@ class CriteriaMetric(EngineMetric):
                 f"{self.__name__} runs in eval mode '{ctx.mode.value}' but {NO_CRITERIA_JUDGE_HELP}"
             )
         steps = await self._steps(ctx)
-        self.evaluation_steps = list(steps) if steps else None
+        written = {
+            "evaluation_steps": list(steps) if steps else None
+        }  # a result attribute, as deepeval sets it
         content = self._content(test_case)
         ctx.log("Criteria", self.criteria or "")
         ctx.log("Evaluation Steps", number_steps(steps))
@@ -426,6 +428,7 @@ class CriteriaMetric(EngineMetric):
         if ctx.mode is EvalMode.HYBRID and ctx.system_one is not None and not ctx.system_one_off:
             outcome = await self._hybrid(test_case, ctx, steps, content, judges)
             if outcome is not None:
+                outcome.units.update(written)
                 return outcome
         if ctx.llm is None:
             raise ConfigurationError(
@@ -446,6 +449,7 @@ class CriteriaMetric(EngineMetric):
                 "logprob_weighted": weighted,
                 "decided_by": "llm",
             },
+            units=written,
         )
 
     # -- steps ---------------------------------------------------------------------------------------------------

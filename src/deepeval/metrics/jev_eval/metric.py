@@ -39,7 +39,7 @@ from deepeval.metrics.jev_eval.outcomes import (
     reason_text,
 )
 from deepeval.metrics.jev_eval.questions import Choice, JevQuestion, Noul, Score
-from deepeval.metrics.scoring import success_of
+from deepeval.metrics.result import MeasureResult, Usage
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel, judge_name
 from deepeval.models.resolve import is_embedded
 from deepeval.models.system_one.schema import SystemOneAnswers
@@ -156,49 +156,39 @@ class JevMetric(EngineMetric):
     async def _evaluate(self, test_case: Any, ctx: Any) -> Outcome:  # never called: System One mode is fixed
         raise AssertionError("JevEval runs in system_one mode only")
 
-    def system_one_finish(self, test_case: Any, answers: SystemOneAnswers, cost: float | None) -> float:
-        """Set every result attribute from the answers; return the score.
+    def system_one_result(
+        self, test_case: Any, answers: SystemOneAnswers, cost: float | None
+    ) -> MeasureResult:
+        """The value of the answers (the runner's batching hook applies it).
 
         Raises:
-            SystemOneError: a question has no answer of its type (kind ``missing_answer``); the result attributes
-                stay None.
+            SystemOneError: a question has no answer of its type (kind ``missing_answer``).
         """
         judges = self.judges()
         name = judge_name(judges.system_one) or "System One"
         if answers.model and answers.model not in name:
             name = f"{name} ({answers.model})"
-        self.evaluation_model = name
-        self.evaluation_cost = cost
-        self.input_tokens, self.output_tokens = answers.input_tokens, answers.output_tokens
-        self.system_one_fallback_reason = None
-        try:
-            outcomes = outcomes_of(self.questions, answers, name)
-        except Exception:
-            self.score = self.success = self.error = None
-            raise
+        outcomes = outcomes_of(self.questions, answers, name)
         if self.strict_mode:
             outcomes = mark_strict(self.questions, outcomes)
             score = aggregate_strict(outcomes)
         else:
             score = aggregate(outcomes)
-        self.score = score
-        self.error = None
-        self.score_breakdown = [o.model_dump() for o in outcomes]  # type: ignore[assignment]
-        self.confidence = min_confidence(outcomes)
-        self.reason = (
-            reason_text(outcomes, score, judge=name, strict_mode=self.strict_mode)
-            if self.include_reason
-            else None
+        confidence = min_confidence(outcomes)
+        logs = "\n".join(
+            [f"Eval mode: system_one\nJudge: {name}"]
+            + [f"{i}. {o.model_dump()}" for i, o in enumerate(outcomes, 1)]
+            + [f"Score: {score}", f"Confidence: {confidence}"]
         )
-        self.success = success_of(score, self.threshold)
-        self._set_verbose(
-            "\n".join(
-                [f"Eval mode: system_one\nJudge: {name}"]
-                + [f"{i}. {o.model_dump()}" for i, o in enumerate(outcomes, 1)]
-                + [f"Score: {score}", f"Confidence: {self.confidence}"]
-            )
+        return self._value(
+            score,
+            reason_text(outcomes, score, judge=name, strict_mode=self.strict_mode),
+            [o.model_dump() for o in outcomes],  # a list, as deepeval 4.3.1's score_breakdown
+            logs,
+            confidence=confidence,
+            evaluation_model=name,
+            usage=Usage(answers.input_tokens, answers.output_tokens, cost),
         )
-        return score
 
 
 class JevEval(JevMetric):
