@@ -466,7 +466,7 @@ def test_system_one_mode_without_a_system_one_judge_says_what_to_configure() -> 
     m = GEval(name="X", criteria=CRITERIA, evaluation_params=IO, eval_mode="system_one")
     with pytest.raises(ConfigurationError, match="TYPESAFE_API_KEY") as err:
         m.measure(CASE)
-    assert "cannot grade free criteria" in str(err.value)
+    assert "no measured answer" in str(err.value)  # the one offline rule (_engine/unmeasured.py)
     res = evaluate(
         [CASE], [GEval(name="X", criteria=CRITERIA, evaluation_params=IO, eval_mode="system_one")], **_quiet()
     )
@@ -993,7 +993,7 @@ def test_dag_system_one_mode_without_llm_and_offline() -> None:
     assert m.measure(CASE) == pytest.approx(0.5) and "partial" in (m.reason or "")
     with pytest.raises(ConfigurationError, match="task nodes, which need an LLM"):
         DAGMetric(name="F", dag=_graph(), system_one_model=s1, eval_mode="system_one").measure(CASE)
-    with pytest.raises(ConfigurationError, match="embedded offline judge cannot answer"):
+    with pytest.raises(ConfigurationError, match="embedded offline judge has no measured answer"):
         DAGMetric(name="C", dag=DeepAcyclicGraph([root]), eval_mode="system_one").measure(CASE)
 
 

@@ -37,6 +37,7 @@ from deepeval.metrics._engine.judges import NO_LLM_HELP, Judges
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import require_fields
 from deepeval.metrics._engine.template_calls import call_template
+from deepeval.metrics._engine.unmeasured import NoOfflineTier
 from deepeval.metrics.base_metric import BaseMetric, SystemOnePlan
 from deepeval.metrics.dag.graph import DeepAcyclicGraph, copy_graph
 from deepeval.metrics.dag.nodes import (
@@ -65,11 +66,6 @@ from deepeval.models.system_one.schema import ChoiceQuestion, NoulQuestion
 from deepeval.models.usage import record_usage
 
 __all__ = ["DAGMetric", "fence", "required_params"]
-
-NO_CRITERIA_JUDGE = (
-    "the embedded offline judge cannot answer a judgement node's criteria: configure a System One judge "
-    "(TYPESAFE_API_KEY / TYPESAFE_BASE_URL or system_one_model=) or run in eval_mode='llm' or 'hybrid' with an LLM"
-)
 
 
 def fence(text: str, fenced: bool) -> str:
@@ -180,7 +176,7 @@ class _Walk:
             )
 
 
-class DAGMetric(EngineMetric):
+class DAGMetric(NoOfflineTier, EngineMetric):
     """deepeval 4.3.1's constructor (see the module docstring).
 
     Raises (constructor):
@@ -262,12 +258,6 @@ class DAGMetric(EngineMetric):
             raise ConfigurationError(
                 f"{self.__name__} has task nodes, which need an LLM judge, but {NO_LLM_HELP}"
             )
-        if judges.mode is EvalMode.SYSTEM_ONE and is_embedded(judges.system_one):
-            raise ConfigurationError(
-                f"{self.__name__} runs in eval mode 'system_one' but {NO_CRITERIA_JUDGE}"
-            )
-        if judges.mode is EvalMode.HYBRID and judges.llm is None and is_embedded(judges.system_one):
-            raise ConfigurationError(f"{self.__name__} runs in eval mode 'hybrid' but {NO_CRITERIA_JUDGE}")
 
     def _make_extractor(self, llm: DeepEvalBaseLLM) -> Any:
         return None
@@ -358,7 +348,9 @@ class DAGMetric(EngineMetric):
         """The verdict from System One, or None when the LLM decides instead (hybrid after a failure)."""
         assert ctx.system_one is not None
         if is_embedded(ctx.system_one):
-            ctx.fallback_reasons.append(NO_CRITERIA_JUDGE.split(":")[0])
+            ctx.fallback_reasons.append(
+                "the embedded offline judge cannot answer free criteria: the LLM decides"
+            )
             return None
         state = {"text": text}
         question: NoulQuestion | ChoiceQuestion

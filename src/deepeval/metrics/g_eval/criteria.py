@@ -58,6 +58,7 @@ from deepeval.metrics._engine.judges import NO_LLM_HELP, Judges, SyncLLM
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template
+from deepeval.metrics._engine.unmeasured import NoOfflineTier
 from deepeval.metrics.g_eval.questions import ScoreLevels, score_levels
 from deepeval.metrics.g_eval.rubric import (
     Rubric,
@@ -100,11 +101,6 @@ NO_TRACE_HELP = (
     "The '{name}' metric has no evaluation_params, so it would evaluate a trace, but this test case has none. "
     "Pass evaluation_params (e.g. [SingleTurnParams.INPUT, SingleTurnParams.ACTUAL_OUTPUT]) to evaluate a plain "
     "LLMTestCase."
-)
-NO_CRITERIA_JUDGE_HELP = (
-    "the embedded offline judge cannot grade free criteria: configure a System One judge that can "
-    "(TYPESAFE_API_KEY, or TYPESAFE_BASE_URL for any /v1/systemone server, or system_one_model=), or an LLM "
-    "judge (OPENAI_API_KEY, USE_LOCAL_MODEL=YES with LOCAL_MODEL_BASE_URL, or model=) with eval_mode='llm'"
 )
 
 # -- steps cache (in the process; see the module docstring) -----------------------------------------------------------
@@ -216,7 +212,7 @@ def number_steps(steps: Sequence[str]) -> str:
     return "".join(f"{i}. {s}\n" for i, s in enumerate(steps, 1))
 
 
-class CriteriaMetric(EngineMetric):
+class CriteriaMetric(NoOfflineTier, EngineMetric):
     """The measure of a metric defined by criteria or steps and a rubric (see the module docstring). A subclass
     sets ``suffix`` (the ``__name__`` tag), ``params_type`` and ``param_labels`` and implements
     :meth:`_check_params`, :meth:`_content` (the prompt's test-case block), :meth:`_state` (the System One
@@ -340,11 +336,7 @@ class CriteriaMetric(EngineMetric):
         return score_levels(self.rubric, self._prompt_range())
 
     def _system_one_request(self, test_case: Any) -> tuple[Any, list[WeightedQuestion]]:
-        judges = self.judges()
-        if is_embedded(judges.system_one):
-            raise ConfigurationError(
-                f"{self.__name__} runs in eval mode 'system_one' but {NO_CRITERIA_JUDGE_HELP}"
-            )
+        self.judges()  # the embedded judge is refused there (NoOfflineTier)
         state = self._state(test_case)
         question = self.question_set.criteria_score(self.criteria, self._given_steps, self._levels(), state)
         return state, [question]
@@ -413,10 +405,6 @@ class CriteriaMetric(EngineMetric):
 
     async def _evaluate(self, test_case: Any, ctx: MeasureContext) -> Outcome:
         judges = self.judges()
-        if ctx.llm is None and is_embedded(ctx.system_one):
-            raise ConfigurationError(
-                f"{self.__name__} runs in eval mode '{ctx.mode.value}' but {NO_CRITERIA_JUDGE_HELP}"
-            )
         steps = await self._steps(ctx)
         written = {
             "evaluation_steps": list(steps) if steps else None
@@ -535,7 +523,9 @@ class CriteriaMetric(EngineMetric):
         One failed with a fallback kind, or it is the embedded judge, which cannot grade free criteria)."""
         assert ctx.system_one is not None
         if is_embedded(ctx.system_one):
-            ctx.fallback_reasons.append(NO_CRITERIA_JUDGE_HELP.split(":")[0])
+            ctx.fallback_reasons.append(
+                "the embedded offline judge cannot grade free criteria: the LLM scores"
+            )
             return None
         state = self._state(test_case)
         levels = self._levels()

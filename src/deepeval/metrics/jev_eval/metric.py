@@ -25,10 +25,11 @@ from typing import Any, ClassVar, cast
 from pydantic import BaseModel
 
 from deepeval.config.eval_mode import EvalMode
-from deepeval.errors import ConfigurationError, MissingTestCaseParamsError
+from deepeval.errors import MissingTestCaseParamsError
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import require_fields
 from deepeval.metrics._engine.system_one import WeightedQuestion
+from deepeval.metrics._engine.unmeasured import NoOfflineTier
 from deepeval.metrics.jev_eval.outcomes import (
     aggregate,
     aggregate_strict,
@@ -41,17 +42,11 @@ from deepeval.metrics.jev_eval.outcomes import (
 from deepeval.metrics.jev_eval.questions import Choice, JevQuestion, Noul, Score
 from deepeval.metrics.result import MeasureResult, Usage
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel, judge_name
-from deepeval.models.resolve import is_embedded
 from deepeval.models.system_one.schema import SystemOneAnswers
 from deepeval.test_case import SingleTurnParams
 
 __all__ = ["JevEval", "JevMetric", "state_field"]
 
-NO_JUDGE_HELP = (
-    "{name} is answered by a System One judge and the embedded offline judge cannot answer free questions: set "
-    "TYPESAFE_API_KEY (or TYPESAFE_BASE_URL for any /v1/systemone server), or pass system_one_model= (a "
-    "TypeSafeModel, or LogprobSystemOneModel over an LLM that returns log-probabilities)"
-)
 NO_TRACE_HELP = (
     "The '{name}' metric has no evaluation_params, so it would evaluate a trace, but this test case has none. Pass "
     "evaluation_params to evaluate a plain LLMTestCase."
@@ -87,7 +82,7 @@ def validate_questions(questions: Sequence[Any] | None) -> list[JevQuestion]:
     return list(questions)
 
 
-class JevMetric(EngineMetric):
+class JevMetric(NoOfflineTier, EngineMetric):
     """What JevEval and ConversationalJevEval share: System One mode fixed, the questions, the finish."""
 
     suffix: ClassVar[str] = "JevEval"
@@ -144,9 +139,7 @@ class JevMetric(EngineMetric):
         raise NotImplementedError
 
     def _system_one_request(self, test_case: Any) -> tuple[Any, list[WeightedQuestion]]:
-        judges = self.judges()
-        if is_embedded(judges.system_one):
-            raise ConfigurationError(NO_JUDGE_HELP.format(name=self.__name__))
+        self.judges()  # the embedded judge is refused there (NoOfflineTier)
         asked = build_questions(self.questions)
         return self._state(test_case), [
             WeightedQuestion(qid, q.weight, cast(Any, sq), q.text)
