@@ -548,7 +548,7 @@ def test_the_cli_runs_a_geval_the_user_defined_in_a_module(
     text = csv.read_text(encoding="utf-8")
     assert text.count("Correctness [GEval]") == 2 and ",0.8," in text and ",0.3," in text
     out = CliRunner().invoke(app, ["evaluate", str(cases), "--metric", "g_eval", "--no-progress"])
-    assert out.exit_code == 2 and "name" in out.output
+    assert out.exit_code == 2 and "name" in out.output and "your_module:metric_object" in out.output
 
 
 # -- ConversationalGEval -------------------------------------------------------------------------------------------

@@ -81,7 +81,15 @@ def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
     except DeepEvalError:  # ours (a bad --eval-mode...): its own message
         raise
     except Exception as err:  # any constructor failure is bad --metric input, not a crash
-        raise typer.BadParameter(f"cannot construct metric {spec!r}: {type(err).__name__}: {err}") from None
+        hint = (
+            "; a metric you define (criteria, questions, a graph) is built in your code: pass it as "
+            "--metric your_module:metric_object"
+            if isinstance(err, TypeError) and "required" in str(err)
+            else ""
+        )
+        raise typer.BadParameter(
+            f"cannot construct metric {spec!r}: {type(err).__name__}: {err}{hint}"
+        ) from None
 
 
 def _default_metrics(cases: list[Any]) -> list[str]:
