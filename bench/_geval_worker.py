@@ -203,6 +203,35 @@ def _dag_conversation(c: dict[str, Any]) -> Any:
     )
 
 
+def _blind_metric(item: dict[str, Any], job: dict[str, Any]) -> Any:
+    """A GEval from a blind criteria-score item, on the job's OpenAI-compatible judge (ours in hybrid / system_one
+    also reads that judge's log-probabilities as its System One model)."""
+    from deepeval.metrics import GEval
+    from deepeval.metrics.g_eval import Rubric
+    from deepeval.models import GPTModel
+    from deepeval.test_case import SingleTurnParams
+
+    llm = GPTModel(model=job["model"], base_url=job["base_url"], api_key="sk-blind-bench")
+    kwargs: dict[str, Any] = {
+        "name": item["name"],
+        "evaluation_params": [SingleTurnParams(p) for p in item["evaluation_params"]],
+        "model": llm,
+    }
+    for key in ("criteria", "evaluation_steps"):
+        if item.get(key):
+            kwargs[key] = item[key]
+    if item.get("rubric"):
+        kwargs["rubric"] = [
+            Rubric(score_range=tuple(r["score_range"]), expected_outcome=r["expected_outcome"])
+            for r in item["rubric"]
+        ]
+    if job["mode"] != "llm":
+        from deepeval.models.system_one.logprob import LogprobSystemOneModel
+
+        kwargs.update(eval_mode=job["mode"], system_one_model=LogprobSystemOneModel(llm))
+    return GEval(**kwargs)
+
+
 def _case(c: dict[str, Any]) -> Any:
     from deepeval.test_case import LLMTestCase
 
@@ -255,7 +284,19 @@ def main() -> None:
                 return _custom_model()
             return GPTModel(model="gpt-4.1", base_url=job["base_url"], api_key="sk-loopback-000")
 
-        if job["phase"] == "arena":
+        if job["phase"] == "blind":
+            from deepeval.test_case import LLMTestCase
+
+            for item in job["items"]:
+                row = {}
+                try:
+                    fields = {p: item.get(p) for p in item["evaluation_params"]}
+                    fields.setdefault("input", item.get("input", ""))
+                    row["score"] = _blind_metric(item, job).measure(LLMTestCase(**fields))
+                except Exception as exc:
+                    row["error"] = f"{type(exc).__name__}: {exc}"
+                out["cases"][item["id"]] = row
+        elif job["phase"] == "arena":
             from deepeval.metrics import ArenaGEval
             from deepeval.test_case import ArenaTestCase, Contestant, LLMTestCase
             from deepeval.test_case import SingleTurnParams as P
