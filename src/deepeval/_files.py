@@ -11,7 +11,9 @@ Where a file may be written at all (never through or over a symbolic link) is :m
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -52,6 +54,10 @@ def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
     # os.open with 0o666 lets the umask decide the mode, as a plain open() would (mkstemp would force 0600)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
+        with contextlib.suppress(
+            FileNotFoundError
+        ):  # a file replaced keeps its mode (a 0600 report stays private)
+            os.chmod(fd, stat.S_IMODE(os.stat(p).st_mode))
         with os.fdopen(fd, "wb", buffering=1 << 16) as f:
             for chunk in chunks:
                 # per chunk is the same as whole: a lone surrogate is one code point, never split across chunks
@@ -75,7 +81,6 @@ def read_user_text(path: str | Path, max_bytes: int, errors: str = "strict") -> 
         UnicodeDecodeError: not UTF-8 (with ``errors="strict"``).
     """
     import errno
-    import stat
 
     info = os.stat(path)
     if not stat.S_ISREG(info.st_mode):

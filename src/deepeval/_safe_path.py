@@ -20,6 +20,7 @@ dataset and wiki writer uses), the dotenv files of the ``set-*`` commands, ``res
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from deepeval.base_errors import DeepEvalError
@@ -41,12 +42,23 @@ class UnsafePathError(DeepEvalError, OSError):
 
 
 def refuse_link(path: str | os.PathLike[str], what: str = "the output file") -> Path:
-    """``path`` as a :class:`~pathlib.Path` when nothing at it is a symbolic link.
+    """``path`` as a :class:`~pathlib.Path` when nothing at it is a symbolic link or anything but a regular file.
 
     Raises:
-        UnsafePathError: ``path`` itself is a symbolic link (to anything, existing or not).
+        UnsafePathError: ``path`` itself is a symbolic link (to anything, existing or not), or a FIFO, device or
+            socket (a rename over it would replace ``/dev/null`` with a file, or a pipe someone reads).
     """
     p = Path(path)
+    try:
+        mode = os.lstat(p).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+        raise UnsafePathError(
+            f"{what} {os.fspath(p)} is not a regular file (a FIFO, device or socket); deepeval writes only regular "
+            "files: give a file path",
+            p,
+        )
     if os.path.islink(p):
         try:
             target = os.readlink(p)
