@@ -237,3 +237,32 @@ def test_view_failing_on_a_deeply_nested_file_is_a_clear_error(tmp_path: Path) -
     res = CliRunner().invoke(app, ["view", "--failing", str(deep)])
     assert res.exit_code != 0 and isinstance(res.exception, (SystemExit, type(None))), res.exception
     assert "nested too deeply" in res.output and "Traceback" not in res.output
+
+
+@pytest.mark.regression
+def test_a_score_beyond_float_is_an_error_row_not_a_crash() -> None:
+    """A custom metric's 10**400 (an int no float holds) raised a bare OverflowError from evaluate(), losing the
+    other rows: it is an error row like inf (h-break)."""
+    from deepeval.metrics.base_metric import BaseMetric
+
+    class Big(BaseMetric):
+        threshold = 0.5
+
+        def measure(self, tc, *a, **k):  # type: ignore[no-untyped-def]
+            self.score, self.success, self.reason = (10**400 if tc.input == "b" else 0.9), True, "r"
+            return self.score
+
+        async def a_measure(self, tc, *a, **k):  # type: ignore[no-untyped-def]
+            return self.measure(tc)
+
+    metric = Big()
+    result = evaluate(
+        [LLMTestCase(input=i, actual_output="o") for i in "abc"],
+        [metric],
+        display_config=DisplayConfig(show_indicator=False, print_results=False),
+        cache_config=CacheConfig(write_cache=False),
+        error_config=ErrorConfig(ignore_errors=True),
+    )
+    rows = [(t.input, t.metrics_data[0].error) for t in result.test_results]
+    assert rows[0] == ("a", None) and rows[2] == ("c", None)
+    assert rows[1][0] == "b" and "non-finite score" in (rows[1][1] or "")

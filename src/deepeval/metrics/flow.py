@@ -341,6 +341,10 @@ def as_float(value: Any) -> float | None:
         return None
     try:
         return float(value)
+    except (
+        OverflowError
+    ):  # an int beyond float (10**400): infinite, refused like inf (an error row, not a crash)
+        return math.inf if value > 0 else -math.inf
     except (TypeError, ValueError):
         return None
 
