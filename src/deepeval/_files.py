@@ -72,6 +72,10 @@ def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
     return p
 
 
+#: the largest run export compare / view read (a 10,000-case run export is tens of megabytes)
+MAX_EXPORT_BYTES = 2_000_000_000
+
+
 def read_user_text(path: str | Path, max_bytes: int, errors: str = "strict") -> str:
     """A text file the user named, read as UTF-8, refusing what is not a regular file before opening it (opening a
     FIFO blocks until a writer comes; ``/dev/zero`` never ends) and a file over ``max_bytes``.

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from deepeval import _json
+from deepeval._files import MAX_EXPORT_BYTES, read_user_text
 from deepeval._safe_text import terminal
 from deepeval.evaluate.results import EvaluationResult, MetricData
 
@@ -109,7 +110,7 @@ def load_run(path: str | Path) -> EvaluationResult:
     """
     p = Path(path).expanduser()
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_user_text(p, MAX_EXPORT_BYTES)  # a FIFO or /dev/zero is refused, never read forever
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as err:

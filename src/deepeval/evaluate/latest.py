@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from deepeval import _json
-from deepeval._files import user_path
+from deepeval._files import MAX_EXPORT_BYTES, read_user_text, user_path
 from deepeval.evaluate.results import EvaluationResult
 
 LATEST_DIR = ".deepeval"
@@ -143,7 +143,7 @@ def load_run(path: Path) -> EvaluationResult:
         RunNotFound: the file cannot be read or is not a run export.
     """
     try:
-        data = _json.loads(path.read_text("utf-8"))
+        data = _json.loads(read_user_text(path, MAX_EXPORT_BYTES))  # never a FIFO or /dev/zero
         return EvaluationResult.from_dict(data)
     except (OSError, ValueError) as err:
         raise RunNotFound(f"{path}: not a readable run export ({err})") from None

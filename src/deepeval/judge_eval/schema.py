@@ -158,6 +158,10 @@ def check_fact(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
     ln.tags(obj, "tags")
 
 
+#: the largest judge-eval set file read
+MAX_SET_BYTES = 256_000_000
+
+
 def read_items(
     path: str | Path,
     metric: str,
@@ -172,9 +176,11 @@ def read_items(
         JudgeSetError: the file cannot be read, is empty, or a line is not a valid item of ``metric`` (bad JSON, a
             missing or mistyped field, another ``kind``, a duplicate ``id``, or ``check`` failed otherwise).
     """
+    from deepeval._files import read_user_text
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_user_text(p, MAX_SET_BYTES)  # a FIFO or /dev/zero is refused, never read forever
     except (OSError, UnicodeDecodeError) as err:
         raise JudgeSetError(f"{p}: cannot read the file ({type(err).__name__}: {err})") from err
     items: list[Item] = []

@@ -244,6 +244,10 @@ def _parse_text(text: str, p: Path) -> Any:
         ) from None
 
 
+#: the largest manifest file read (a 60 MB file of comments took 47 s to parse)
+MAX_MANIFEST_BYTES = 16_000_000
+
+
 def load_manifest(path: str | Path) -> FactManifest:
     """Read a YAML (``.yaml``/``.yml``) or JSON manifest file.
 
@@ -251,9 +255,11 @@ def load_manifest(path: str | Path) -> FactManifest:
         ManifestError: unreadable or non-UTF-8 file, bad YAML/JSON, nesting too deep to read, a key given twice
             in one mapping (naming the key and line), or an invalid manifest.
     """
+    from deepeval._files import read_user_text
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_user_text(p, MAX_MANIFEST_BYTES)  # a FIFO or /dev/zero is refused, never read forever
     except UnicodeDecodeError as err:
         raise ManifestError(
             f"{p}: the manifest is not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset {err.start}); "
