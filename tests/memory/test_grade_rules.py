@@ -236,3 +236,23 @@ def test_unrelated_values_are_absent_not_wrong() -> None:
         ).grade
         == 2
     )
+
+
+@pytest.mark.regression
+def test_a_passage_sharing_one_word_with_the_question_is_another_topic() -> None:
+    """h-break: 'Sofia Marin owns the office plants and waters them every 3 days.' was graded 2 ('materially
+    wrong') for 'Who owns the authentication service?': a passage needs half the question's topic words to answer
+    it; a short reply needs one."""
+    from deepeval.models.embedded.grading import grade_detail
+
+    passage = "Sofia Marin owns the office plants and waters them every 3 days."
+    assert grade_detail("Who owns the authentication service?", "Alice Moreau", passage).grade == 1
+    other = "The team chose PostgreSQL 16 for the new ledger service."
+    assert grade_detail("Who owns the authentication service?", "Alice Moreau", other).grade == 1
+    short = "Three short walks a day."
+    assert (
+        grade_detail(
+            "What lead walks is Pep allowed from week two?", "Ten minutes, three times a day", short
+        ).grade
+        >= 2
+    )

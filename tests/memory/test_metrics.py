@@ -272,12 +272,20 @@ UNRELATED_SUMMARY = (
 )
 
 
+NEIGHBOUR_SUMMARY = (
+    "The team from the Madrid office chose a new coffee machine for the kitchen. Sofia Marin owns the office plants "
+    "and waters them every 3 days. Uptime last month was 99.95%, and 3 incidents were resolved within 45 minutes."
+)
+
+
 @pytest.mark.parametrize(
     ("artifact", "low", "high"),
     [
         ({"kind": "empty"}, 0.0, 0.0),
         # a memory holding other names and numbers recalls nothing: each probe is "absent" (1), not "wrong" (2)
         ({"kind": "summary", "text": UNRELATED_SUMMARY}, 0.0, 0.05),
+        # sentences on neighbouring topics (a team, an owner, an office) recall nothing either (h-break)
+        ({"kind": "summary", "text": NEIGHBOUR_SUMMARY}, 0.0, 0.05),
         # one fact of the ten: about a tenth
         (
             {"kind": "summary", "text": "The team chose PostgreSQL 16 for the new ledger service."},
@@ -285,7 +293,7 @@ UNRELATED_SUMMARY = (
             0.125,
         ),
     ],
-    ids=["empty", "unrelated", "one-fact-of-ten"],
+    ids=["empty", "unrelated", "neighbouring-topics", "one-fact-of-ten"],
 )
 def test_recall_controls_credit_nothing_for_unrelated_memory(manifest, artifact, low, high) -> None:
     tc = LLMTestCase(input="memory probe", actual_output="-",

@@ -211,6 +211,9 @@ def _rule_some_values(c: _Case) -> Grade | None:
     return Grade(1, "the expected value is absent (vague or off-topic answer)", 0.75)
 
 
+#: a reply of at most this many content words is a direct answer, not a passage of another text
+_SHORT_REPLY_WORDS = 4
+
 #: question words that name no topic: an answer sharing only these with the question is about something else
 _QUESTION_ONLY = frozenset("many much long often old far soon".split())
 
@@ -223,9 +226,14 @@ def _addresses_question(c: _Case) -> bool:
     if not words and not c.q_slots.entities:
         return True  # "How much is it?": nothing to check the topic by
     content = [t for t in _TOKEN.findall(c.answer) if t.lower() not in _STOP and not t[0].isdigit()]
-    if len(content) <= _FILLER_WORDS or any(_token_match(w, c.a_tokens) for w in words):
+    if len(content) <= _FILLER_WORDS:
         return True  # a bare value ("12", "300 ml") answers the asked slot
-    return any(_entity_present(e, c.answer, c.a_tokens) for e in c.q_slots.entities)
+    if any(_entity_present(e, c.answer, c.a_tokens) for e in c.q_slots.entities):
+        return True
+    # a short reply ("Three short walks a day.") answers with one topic word; a passage needs half the question's
+    # topic words, since one shared word ("team", "owns", "office") in a longer text is another topic
+    shared = sum(_token_match(w, c.a_tokens) for w in words)
+    return shared >= 1 if len(content) <= _SHORT_REPLY_WORDS else shared * 2 >= len(words) > 0
 
 
 def _rule_words(c: _Case) -> Grade:
