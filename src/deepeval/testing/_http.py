@@ -107,6 +107,8 @@ class Counters:
     bodies: list[Any] = field(default_factory=list)
     #: the request target of each POST request as sent (path and query string)
     targets: list[str] = field(default_factory=list)
+    #: the headers of each POST request (names lower-cased)
+    headers: list[dict[str, str]] = field(default_factory=list)
 
 
 class _Server(ThreadingHTTPServer):
@@ -158,7 +160,14 @@ class LoopbackServer:
         keep_bodies: keep every parsed request body in ``counters.bodies`` (turn off for long benchmarks).
 
     Use as a context manager (``with Server(...) as s: s.base_url``) or call :meth:`start`/:meth:`close`.
+
+    A dialect whose key travels in another header sets :attr:`credential_header` / :attr:`credential_prefix`
+    (Anthropic: ``x-api-key`` with no prefix); ``counters.authorization`` then lists that header's values.
     """
+
+    #: the request header that carries the API key, and the text before the key in it
+    credential_header: ClassVar[str] = "Authorization"
+    credential_prefix: ClassVar[str] = "Bearer "
 
     default_error_status_body: ClassVar[dict[int, str]] = {
         400: "bad request",
@@ -197,6 +206,7 @@ class LoopbackServer:
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._closing = threading.Event()
+        self._current = threading.local()
         self._connections: set[socket.socket] = set()
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -323,7 +333,9 @@ class LoopbackServer:
             payload: Any = json.loads(raw) if raw else None
         except ValueError:
             payload = None
-        auth = h.headers.get("Authorization")
+        auth = h.headers.get(self.credential_header)
+        self._current.headers = {k.lower(): v for k, v in h.headers.items()}
+        self._current.target = h.path
         with self._lock:
             c = self.counters
             c.requests += 1
@@ -333,6 +345,7 @@ class LoopbackServer:
                 c.authorization.append(auth)
                 c.bodies.append(payload)
                 c.targets.append(h.path)
+                c.headers.append({k.lower(): v for k, v in h.headers.items()})
         try:
             self._respond(h, path, raw, payload, auth)
         finally:
@@ -344,7 +357,7 @@ class LoopbackServer:
             self._send(h, 404, self._error_body(404, f"no route for POST {path}"))
             return
         self._sleep(self.latency)
-        if self.api_key is not None and auth != f"Bearer {self.api_key}":
+        if self.api_key is not None and auth != f"{self.credential_prefix}{self.api_key}":
             self._send(h, 401, self._error_body(401, self.default_error_status_body[401]))
             return
         fault = self._next_fault()
@@ -365,7 +378,7 @@ class LoopbackServer:
                 self._send(h, fault.status, fault.body_text)
                 return
             if fault.kind == "echo" and fault.echo is not None:
-                body, echoed = fault.echo((auth or "").removeprefix("Bearer "))
+                body, echoed = fault.echo((auth or "").removeprefix(self.credential_prefix))
                 self._send(h, fault.status, body, dict(echoed))
                 return
             if fault.kind == "disconnect":
@@ -391,6 +404,16 @@ class LoopbackServer:
                 self.counters.input_tokens += tin
                 self.counters.output_tokens += tout
         self._send(h, status, body)
+
+    @property
+    def request_headers(self) -> dict[str, str]:
+        """The headers (names lower-cased) of the request being handled on this thread (for dialect hooks)."""
+        return dict(getattr(self._current, "headers", {}))
+
+    @property
+    def request_target(self) -> str:
+        """The target (path and query, as sent) of the request being handled on this thread."""
+        return str(getattr(self._current, "target", ""))
 
     # -- dialect hooks ----------------------------------------------------------------------------------------
     def is_post_path(self, path: str) -> bool:

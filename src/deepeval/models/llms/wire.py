@@ -1,0 +1,393 @@
+"""One base for the LLM judges whose providers speak their own JSON wire format over HTTP (Anthropic Messages,
+Gemini ``generateContent``, Ollama ``/api/chat``): :class:`WireLLM`.
+
+A subclass only says what goes on the wire and how to read the reply (:meth:`WireLLM._request`,
+:meth:`WireLLM._read`, :meth:`WireLLM._auth_headers`); everything else is here, once, on the shared HTTP stack
+(:mod:`deepeval.models.http`): an ``httpx.AsyncClient`` per event loop (shared by judges of one configuration, on the
+process-wide TLS context), the retry policy with ``Retry-After`` and the adaptive limiter
+(:func:`~deepeval.models.http.retry.call_with_retries`), the mapping of transport failures, HTTP statuses and
+reply bodies to :class:`~deepeval.errors.JudgeError` kinds (:mod:`deepeval.models.http.errors`, redaction
+included), usage and cost (:mod:`deepeval.models.usage`), and structured output through the one parse / repair /
+re-ask ladder (:func:`deepeval.models.structured.run_ladder`) over the provider's best rung, moving down a rung
+when the server refuses one with a 400 that blames it.
+
+Keys are held in :class:`~deepeval.models.http.secrets.Secret` (registered for redaction) and go only into request
+headers; no message, log record, repr or cache key holds one.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Coroutine, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+import httpx
+from pydantic import BaseModel
+
+from deepeval._concurrency import run_sync
+from deepeval.config.log_redaction import install_log_redaction
+from deepeval.config.redaction import SplitURL, display_url, split_url, split_url_cached
+from deepeval.errors import ErrorKind, JudgeError, StructuredOutputError
+from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.http.errors import malformed_key_error, plain_text, read_json, status_error, transport_error
+from deepeval.models.http.per_loop import PerLoop, share_key
+from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
+from deepeval.models.http.retry import RetryPolicy, call_with_retries
+from deepeval.models.http.secrets import Secret, check_base_url
+from deepeval.models.http.tls import shared_context
+from deepeval.models.llms.response_format import schema_instruction
+from deepeval.models.logprobs import LogprobCompletion, TokenLogprob
+from deepeval.models.pricing import Price
+from deepeval.models.structured import CutReply, run_ladder
+from deepeval.models.usage import record_llm_request, record_usage
+
+T = TypeVar("T", bound=BaseModel)
+T2 = TypeVar("T2")
+
+#: words in a 400's message that say the structured-output part of the request was refused
+SCHEMA_WORDS = ("schema", "output_config", "output_format", "response_format", "format", "tool", "mime")
+
+
+@dataclass(frozen=True)
+class WireReply:
+    """One reply as a wire format reads it: the text (for a tool-use reply, the tool input as JSON text), the
+    generated tokens' log-probabilities (empty when none were returned), the server's token counts and whether it
+    stopped at the token cap."""
+
+    text: str
+    tokens: list[TokenLogprob] = field(default_factory=list)
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cut: bool = False
+
+
+@dataclass(frozen=True)
+class WireRequest:
+    """One request: ``path`` relative to the base URL, the JSON ``body``, extra query ``params``."""
+
+    path: str
+    body: dict[str, Any]
+    params: Mapping[str, str] = field(default_factory=dict)
+
+
+class WireLLM(DeepEvalBaseLLM):
+    """Base class of the judges on a provider's own wire format (use a subclass).
+
+    ``generate(prompt, schema=None)`` / ``await a_generate(...)`` return ``(result, cost_usd | None)`` like
+    :class:`~deepeval.models.llms.openai_compatible.OpenAICompatibleLLM`; ``generate_with_logprobs`` where the
+    provider returns token log-probabilities (:attr:`logprobs_supported`).
+
+    Raises (from every call): :class:`~deepeval.errors.JudgeError` with ``kind`` in connection, timeout,
+    rate_limit, context_limit, auth, bad_request, server, invalid_output; messages name the model, never the key.
+    """
+
+    #: the provider in names and messages (``claude-opus-5 (Anthropic)``)
+    provider: ClassVar[str] = "HTTP"
+    #: the setting a missing key message names
+    key_setting: ClassVar[str] = "an API key"
+    requires_api_key: ClassVar[bool] = True
+    #: structured-output rungs this provider offers, best first; the last is always ``text``
+    rungs: ClassVar[tuple[str, ...]] = ("json_schema", "text")
+    #: rungs whose request carries the schema in the prompt too (the server only promises JSON)
+    prompt_schema_rungs: ClassVar[frozenset[str]] = frozenset({"json", "text"})
+    logprobs_supported: ClassVar[bool] = False
+    #: most ``top_logprobs`` the provider returns per position
+    max_top_logprobs: ClassVar[int] = 20
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None,
+        base_url: str,
+        base_url_setting: str,
+        temperature: float | None,
+        generation_kwargs: Mapping[str, Any] | None,
+        price: Price | None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+        retry_policy: RetryPolicy | None = None,
+        client_kwargs: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not model:
+            raise ValueError(f"{type(self).__name__} needs a model name")
+        if temperature is not None and temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {temperature}")
+        base_url = base_url.rstrip("/")
+        check_base_url(base_url, base_url_setting)
+        self._api_key = Secret(api_key)
+        self.base_url = base_url
+        split_url(base_url)  # registers the URL's credentials as secrets now
+        install_log_redaction()
+        self.temperature = temperature
+        self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})
+        self.price = price
+        self.retry_policy = retry_policy or RetryPolicy.from_settings(timeout=timeout, max_retries=max_retries)
+        self.limiter = AdaptiveLimiter(max_concurrency)
+        self._client_kwargs: dict[str, Any] = dict(client_kwargs or {})
+        self._rung = 0
+        self._lock = threading.Lock()
+        self._clients: PerLoop[Any] = PerLoop(
+            self._new_client,
+            _aclose,
+            share_key=share_key(
+                "wire",
+                type(self).__qualname__,
+                base_url,
+                self._api_key.get(),
+                self.retry_policy.timeout,
+                self._client_kwargs,
+            ),
+        )
+        super().__init__(model)
+
+    # -- the wire format (subclasses) ---------------------------------------------------------------------------
+    def _request(
+        self,
+        prompt: str,
+        *,
+        rung: str | None,
+        schema: type[BaseModel] | None,
+        logprobs: tuple[int, int] | None = None,
+    ) -> WireRequest:
+        """The request for ``prompt``: plain text (``rung`` None), structured on ``rung`` for ``schema``, or with
+        ``logprobs=(top_logprobs, max_tokens)``."""
+        raise NotImplementedError
+
+    def _read(self, data: Any) -> WireReply:
+        """A successful reply body (parsed JSON). Raise :meth:`_bad_reply` for one missing what it must hold."""
+        raise NotImplementedError
+
+    def _auth_headers(self, key: str | None) -> dict[str, str]:
+        """The headers that carry ``key`` (None: no key, for servers that need none)."""
+        return {} if key is None else {"Authorization": f"Bearer {key}"}
+
+    def _blames_rung(self, exc: JudgeError, rung: str) -> bool:
+        """Whether a 400 refuses the structured-output part of a request on ``rung``."""
+        text = str(exc).lower()
+        return any(word in text for word in SCHEMA_WORDS)
+
+    # -- DeepEvalBaseLLM -------------------------------------------------------------------------------------------
+    def load_model(self, *args: Any, **kwargs: Any) -> None:
+        """Nothing to load: HTTP clients are opened per event loop on first use."""
+        return None
+
+    def get_model_name(self) -> str:
+        return f"{self.name} ({self.provider})"
+
+    def generate(self, prompt: str, schema: type[BaseModel] | None = None) -> tuple[Any, float | None]:
+        """Sync :meth:`a_generate` (works inside a running event loop too)."""
+        return run_sync(self.run_with_private_client(self.a_generate(prompt, schema)))
+
+    async def a_generate(
+        self, prompt: str, schema: type[BaseModel] | None = None
+    ) -> tuple[Any, float | None]:
+        """The reply text, or a validated ``schema`` instance (the ladder's one re-ask included), and its cost."""
+        if schema is None:
+            record_llm_request()
+            reply = await self._send(self._request(prompt, rung=None, schema=None))
+            return reply.text, self._cost(reply)
+        cost: float | None = None
+
+        async def ask(text: str) -> str:
+            nonlocal cost
+            reply, spent = await self.a_structured_attempt(text, schema)
+            cost = None if cost is None and spent is None else (cost or 0.0) + (spent or 0.0)
+            return reply
+
+        try:
+            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), cost
+        except StructuredOutputError:
+            record_usage(cost=cost)  # nothing is returned, so the spend is recorded here
+            raise
+
+    async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> tuple[str, float | None]:
+        """One structured-output request on the current rung (moving down a rung on a 400 that blames it): the
+        unvalidated reply text and its cost. Counted as one ``llm_calls``."""
+        record_llm_request()
+        while True:
+            index = self._rung
+            rung = self.rungs[index]
+            text = prompt + schema_instruction(schema) if rung in self.prompt_schema_rungs else prompt
+            try:
+                reply = await self._send(self._request(text, rung=rung, schema=schema))
+            except JudgeError as exc:
+                last = index >= len(self.rungs) - 1
+                if exc.status_code == 400 and not last and self._blames_rung(exc, rung):
+                    with self._lock:
+                        self._rung = max(self._rung, index + 1)
+                    record_llm_request()  # the resend on the next rung is a request the server sees
+                    continue
+                raise
+            if reply.cut:
+                return CutReply(reply.text, reply.output_tokens), self._cost(reply)
+            return reply.text, self._cost(reply)
+
+    @property
+    def structured_format(self) -> str:
+        """The structured-output rung this client currently uses (it only moves down, on a 400)."""
+        return self.rungs[self._rung]
+
+    def generate_with_logprobs(
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+    ) -> tuple[LogprobCompletion, float | None]:
+        """Sync :meth:`a_generate_with_logprobs`."""
+        return run_sync(
+            self.run_with_private_client(self.a_generate_with_logprobs(prompt, top_logprobs, max_tokens))
+        )
+
+    async def a_generate_with_logprobs(
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+    ) -> tuple[LogprobCompletion, float | None]:
+        """Plain-text completion of at most ``max_tokens`` tokens with the ``top_logprobs`` most probable
+        alternatives at each position (capped at the provider's :attr:`max_top_logprobs`).
+
+        Raises:
+            ValueError: ``top_logprobs`` outside 1..20 or ``max_tokens`` < 1.
+            JudgeError: the provider returns no log-probabilities (kind ``bad_request``, nothing sent), the call
+                failed, or the reply held none (kind ``invalid_output``).
+        """
+        if not 1 <= top_logprobs <= 20:
+            raise ValueError(f"top_logprobs must be in 1..20, got {top_logprobs}")
+        if max_tokens < 1:
+            raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
+        name = self.get_model_name()
+        if not self.logprobs_supported:
+            raise JudgeError(
+                f"judge {name}: {self.provider} returns no token log-probabilities",
+                model=name,
+                kind=ErrorKind.bad_request,
+            )
+        record_llm_request()
+        k = min(top_logprobs, self.max_top_logprobs)
+        reply = await self._send(self._request(prompt, rung=None, schema=None, logprobs=(k, max_tokens)))
+        if not reply.tokens:
+            raise JudgeError(
+                f"judge {name}: the server returned no token log-probabilities (it may not support them)",
+                model=name,
+                kind=ErrorKind.invalid_output,
+            )
+        completion = LogprobCompletion(reply.text, reply.tokens, reply.input_tokens, reply.output_tokens)
+        return completion, self._cost(reply)
+
+    async def aclose(self) -> None:
+        """Close the HTTP client this object opened on the running loop."""
+        await self._clients.aclose()
+
+    async def run_with_private_client(self, coro: Coroutine[Any, Any, T2]) -> T2:
+        """Await ``coro`` (a call on this object) with an HTTP client private to it, closed afterwards."""
+        return await self._clients.run_private(coro)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={self.name!r}, base_url={display_url(self.base_url)!r})"
+
+    # -- one request -----------------------------------------------------------------------------------------------
+    def _options(self, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """``generation_kwargs`` over ``extra`` (the caller's settings win over ours)."""
+        return {**(extra or {}), **self.generation_kwargs}
+
+    async def _send(self, request: WireRequest) -> WireReply:
+        """``request`` under the retry policy and limiter; usage recorded."""
+        reply = await call_with_retries(
+            lambda: self._attempt(request),
+            policy=self.retry_policy,
+            model=self.get_model_name(),
+            limiter=self.limiter,
+        )
+        record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
+        return reply
+
+    def _context(self) -> dict[str, Any]:
+        name = self.get_model_name()
+        return {"label": f"judge {name}", "model": name, "base_url": display_url(self.base_url)}
+
+    async def _attempt(self, request: WireRequest) -> WireReply:
+        name = self.get_model_name()
+        key = self._api_key.get() or None
+        if key is None and self.requires_api_key:
+            raise JudgeError(
+                f"judge {name}: no {self.provider} API key; set {self.key_setting} or pass api_key=",
+                model=name,
+                kind=ErrorKind.auth,
+            )
+        if self._api_key.malformed:
+            raise malformed_key_error(f"judge {name}", model=name)
+        headers = {"Content-Type": "application/json", **self._auth_headers(key)}
+        if self._endpoint.authorization:
+            headers["Authorization"] = self._endpoint.authorization
+        params = {**dict(self._endpoint.params), **dict(request.params)}
+        client = self._clients.get()
+        content = json.dumps(request.body, ensure_ascii=False).encode()
+        try:
+            resp = await client.post(
+                self._endpoint.base_url + request.path, content=content, headers=headers, params=params or None
+            )
+        except Exception as exc:
+            mapped = transport_error(
+                exc, timeout=self.retry_policy.timeout, timeout_note=self.retry_policy.timeout_note, **self._context()
+            )
+            if mapped is None:
+                raise
+            raise mapped from None
+        if not 200 <= resp.status_code < 300:
+            detail, code = error_detail(resp)
+            raise status_error(resp.status_code, model=name, detail=detail, headers=resp.headers, code=code)
+        data = read_json(resp.content, status=resp.status_code, **self._context())
+        return self._read(data)
+
+    def _bad_reply(self, what: str, data: Any) -> JudgeError:
+        """The retryable ``server`` error for a 2xx reply that lacks ``what``."""
+        name = self.get_model_name()
+        present = sorted(data) if isinstance(data, dict) else type(data).__name__
+        return JudgeError(
+            f"judge {name}: the reply has no {what} (fields present: {present})",
+            model=name,
+            retryable=True,
+            kind=ErrorKind.server,
+        )
+
+    def _cost(self, reply: WireReply) -> float | None:
+        if self.price is None:
+            return None
+        return self.price.cost(reply.input_tokens or 0, reply.output_tokens or 0)
+
+    @property
+    def _endpoint(self) -> SplitURL:
+        return split_url_cached(self.base_url)
+
+    def _new_client(self) -> httpx.AsyncClient:
+        kwargs: dict[str, Any] = {"timeout": self.retry_policy.timeout + 1.0}
+        context = shared_context(httpx)
+        if context is not None and not {"verify", "cert"} & set(self._client_kwargs):
+            kwargs["verify"] = context
+        kwargs.update(self._client_kwargs)
+        return httpx.AsyncClient(**kwargs)
+
+
+async def _aclose(client: Any) -> None:
+    await client.aclose()
+
+
+def error_detail(resp: Any) -> tuple[str, str | None]:
+    """The server's own words from an error reply, in the shapes providers use: ``{"error": {"message", "type" |
+    "status" | "code"}}`` (Anthropic, Gemini, OpenAI), ``{"error": "..."}`` (Ollama), ``{"message"}`` /
+    ``{"detail"}``; a body that is not JSON as plain text. Returns ``(detail, code)`` (uncut: the shared mapping
+    redacts it before shortening it)."""
+    try:
+        data = resp.json()
+    except ValueError:
+        return plain_text(str(resp.text)), None
+    if not isinstance(data, dict):
+        return json.dumps(data)[:2000], None
+    err = data.get("error")
+    if isinstance(err, str):
+        return err, None
+    inner = err if isinstance(err, dict) else data
+    detail = inner.get("message") or inner.get("detail") or json.dumps(data)[:2000]
+    code = inner.get("code") if isinstance(inner.get("code"), str) else None
+    kind = inner.get("type") or inner.get("status")
+    text = f"{kind}: {detail}" if isinstance(kind, str) and kind not in str(detail) else str(detail)
+    return text, code
