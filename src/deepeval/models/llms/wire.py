@@ -17,26 +17,20 @@ headers; no message, log record, repr or cache key holds one.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-import httpx
 from pydantic import BaseModel
 
 from deepeval._concurrency import run_sync
-from deepeval.config.log_redaction import install_log_redaction
-from deepeval.config.redaction import SplitURL, display_url, split_url, split_url_cached
+from deepeval.config.redaction import display_url
 from deepeval.errors import ErrorKind, JudgeError, StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM
-from deepeval.models.http.errors import malformed_key_error, plain_text, read_json, status_error, transport_error
-from deepeval.models.http.per_loop import PerLoop, share_key
+from deepeval.models.http.json_client import JSONEndpoint
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
-from deepeval.models.http.retry import RetryPolicy, call_with_retries
-from deepeval.models.http.secrets import Secret, check_base_url
-from deepeval.models.http.tls import shared_context
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.llms.response_format import schema_instruction
 from deepeval.models.logprobs import LogprobCompletion, TokenLogprob
 from deepeval.models.pricing import Price
@@ -116,33 +110,33 @@ class WireLLM(DeepEvalBaseLLM):
             raise ValueError(f"{type(self).__name__} needs a model name")
         if temperature is not None and temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature}")
-        base_url = base_url.rstrip("/")
-        check_base_url(base_url, base_url_setting)
-        self._api_key = Secret(api_key)
-        self.base_url = base_url
-        split_url(base_url)  # registers the URL's credentials as secrets now
-        install_log_redaction()
         self.temperature = temperature
         self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})
         self.price = price
         self.retry_policy = retry_policy or RetryPolicy.from_settings(timeout=timeout, max_retries=max_retries)
         self.limiter = AdaptiveLimiter(max_concurrency)
-        self._client_kwargs: dict[str, Any] = dict(client_kwargs or {})
         self._rung = 0
         self._lock = threading.Lock()
-        self._clients: PerLoop[Any] = PerLoop(
-            self._new_client,
-            _aclose,
-            share_key=share_key(
-                "wire",
-                type(self).__qualname__,
-                base_url,
-                self._api_key.get(),
-                self.retry_policy.timeout,
-                self._client_kwargs,
-            ),
+        self.name = model
+        self.endpoint = JSONEndpoint(
+            base_url=base_url,
+            base_url_setting=base_url_setting,
+            api_key=api_key,
+            auth_headers=self._auth_headers,
+            name=self.get_model_name,
+            provider=self.provider,
+            key_setting=self.key_setting,
+            requires_key=self.requires_api_key,
+            retry_policy=self.retry_policy,
+            limiter=self.limiter,
+            client_kwargs=client_kwargs,
+            owner=type(self).__qualname__,
         )
         super().__init__(model)
+
+    @property
+    def base_url(self) -> str:
+        return self.endpoint.base_url
 
     # -- the wire format (subclasses) ---------------------------------------------------------------------------
     def _request(
@@ -275,11 +269,11 @@ class WireLLM(DeepEvalBaseLLM):
 
     async def aclose(self) -> None:
         """Close the HTTP client this object opened on the running loop."""
-        await self._clients.aclose()
+        await self.endpoint.aclose()
 
     async def run_with_private_client(self, coro: Coroutine[Any, Any, T2]) -> T2:
         """Await ``coro`` (a call on this object) with an HTTP client private to it, closed afterwards."""
-        return await self._clients.run_private(coro)
+        return await self.endpoint.run_private(coro)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model={self.name!r}, base_url={display_url(self.base_url)!r})"
@@ -291,103 +285,15 @@ class WireLLM(DeepEvalBaseLLM):
 
     async def _send(self, request: WireRequest) -> WireReply:
         """``request`` under the retry policy and limiter; usage recorded."""
-        reply = await call_with_retries(
-            lambda: self._attempt(request),
-            policy=self.retry_policy,
-            model=self.get_model_name(),
-            limiter=self.limiter,
-        )
+        reply = await self.endpoint.call(request.path, request.body, self._read, params=request.params)
         record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
         return reply
 
-    def _context(self) -> dict[str, Any]:
-        name = self.get_model_name()
-        return {"label": f"judge {name}", "model": name, "base_url": display_url(self.base_url)}
-
-    async def _attempt(self, request: WireRequest) -> WireReply:
-        name = self.get_model_name()
-        key = self._api_key.get() or None
-        if key is None and self.requires_api_key:
-            raise JudgeError(
-                f"judge {name}: no {self.provider} API key; set {self.key_setting} or pass api_key=",
-                model=name,
-                kind=ErrorKind.auth,
-            )
-        if self._api_key.malformed:
-            raise malformed_key_error(f"judge {name}", model=name)
-        headers = {"Content-Type": "application/json", **self._auth_headers(key)}
-        if self._endpoint.authorization:
-            headers["Authorization"] = self._endpoint.authorization
-        params = {**dict(self._endpoint.params), **dict(request.params)}
-        client = self._clients.get()
-        content = json.dumps(request.body, ensure_ascii=False).encode()
-        try:
-            resp = await client.post(
-                self._endpoint.base_url + request.path, content=content, headers=headers, params=params or None
-            )
-        except Exception as exc:
-            mapped = transport_error(
-                exc, timeout=self.retry_policy.timeout, timeout_note=self.retry_policy.timeout_note, **self._context()
-            )
-            if mapped is None:
-                raise
-            raise mapped from None
-        if not 200 <= resp.status_code < 300:
-            detail, code = error_detail(resp)
-            raise status_error(resp.status_code, model=name, detail=detail, headers=resp.headers, code=code)
-        data = read_json(resp.content, status=resp.status_code, **self._context())
-        return self._read(data)
-
     def _bad_reply(self, what: str, data: Any) -> JudgeError:
         """The retryable ``server`` error for a 2xx reply that lacks ``what``."""
-        name = self.get_model_name()
-        present = sorted(data) if isinstance(data, dict) else type(data).__name__
-        return JudgeError(
-            f"judge {name}: the reply has no {what} (fields present: {present})",
-            model=name,
-            retryable=True,
-            kind=ErrorKind.server,
-        )
+        return self.endpoint.bad_reply(what, data)
 
     def _cost(self, reply: WireReply) -> float | None:
         if self.price is None:
             return None
         return self.price.cost(reply.input_tokens or 0, reply.output_tokens or 0)
-
-    @property
-    def _endpoint(self) -> SplitURL:
-        return split_url_cached(self.base_url)
-
-    def _new_client(self) -> httpx.AsyncClient:
-        kwargs: dict[str, Any] = {"timeout": self.retry_policy.timeout + 1.0}
-        context = shared_context(httpx)
-        if context is not None and not {"verify", "cert"} & set(self._client_kwargs):
-            kwargs["verify"] = context
-        kwargs.update(self._client_kwargs)
-        return httpx.AsyncClient(**kwargs)
-
-
-async def _aclose(client: Any) -> None:
-    await client.aclose()
-
-
-def error_detail(resp: Any) -> tuple[str, str | None]:
-    """The server's own words from an error reply, in the shapes providers use: ``{"error": {"message", "type" |
-    "status" | "code"}}`` (Anthropic, Gemini, OpenAI), ``{"error": "..."}`` (Ollama), ``{"message"}`` /
-    ``{"detail"}``; a body that is not JSON as plain text. Returns ``(detail, code)`` (uncut: the shared mapping
-    redacts it before shortening it)."""
-    try:
-        data = resp.json()
-    except ValueError:
-        return plain_text(str(resp.text)), None
-    if not isinstance(data, dict):
-        return json.dumps(data)[:2000], None
-    err = data.get("error")
-    if isinstance(err, str):
-        return err, None
-    inner = err if isinstance(err, dict) else data
-    detail = inner.get("message") or inner.get("detail") or json.dumps(data)[:2000]
-    code = inner.get("code") if isinstance(inner.get("code"), str) else None
-    kind = inner.get("type") or inner.get("status")
-    text = f"{kind}: {detail}" if isinstance(kind, str) and kind not in str(detail) else str(detail)
-    return text, code
