@@ -601,6 +601,13 @@ def _llm_judge(s: Settings) -> str:
         path = str(s.get("GGUF_MODEL_PATH"))
         missing = "" if Path(path).expanduser().is_file() else "; the file is MISSING"
         return f"GGUF {choice.name}, run in this process by llama.cpp ({path}{missing})"
+    if choice.source == "settings_provider" and choice.provider is not None:
+        from deepeval.models.providers import PROVIDERS
+
+        spec = PROVIDERS[choice.provider]
+        if choice.name is None:
+            return f"{spec.title}, but no model is set ({spec.model_keys[0]}): building it fails"
+        return f"{spec.title} {choice.name}"
     return f"OpenAI {choice.name}" if choice.source == "settings_openai" else f"{choice.source} {choice.name}"
 
 
