@@ -7,6 +7,8 @@
   ``x-goog-api-key``), JSON schema / JSON mode and ``logprobsResult``;
 * :class:`OllamaServer`: Ollama's native ``POST /api/chat`` (``format``, ``logprobs``) and ``POST /api/embed``, plus
   its OpenAI-compatible ``/v1`` (chat completions and embeddings, as :class:`~deepeval.testing.servers.OpenAIChatServer`);
+* :class:`BedrockServer`: Amazon Bedrock Converse (``POST /model/{modelId}/converse``, SigV4-signed by boto3: the
+  server checks the access key id in the signature's credential scope, never a secret), forced tool use;
 * :class:`AzureOpenAIServer`: Azure OpenAI deployment URLs (``/openai/deployments/{name}/chat/completions`` and
   ``/embeddings``, ``api-version`` query required, key in ``api-key``).
 
@@ -26,7 +28,7 @@ import math
 import re
 import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from deepeval.testing._http import LoopbackServer
 from deepeval.testing.servers import ChatResponder, OpenAIChatServer, word_count
@@ -36,6 +38,7 @@ Embedder = Callable[[str], list[float]]
 __all__ = [
     "AnthropicServer",
     "AzureOpenAIServer",
+    "BedrockServer",
     "GeminiServer",
     "OllamaServer",
     "hashed_embedding",
@@ -403,3 +406,78 @@ class AzureOpenAIServer(OpenAIChatServer):
         payload.setdefault("model", match.group(1))
         inner = "/v1/chat/completions" if match.group(2) == "chat/completions" else "/v1/embeddings"
         return super().handle_post(inner, payload, raw)
+
+
+class BedrockServer(_ProviderServer):
+    """Amazon Bedrock's Converse API on 127.0.0.1 (what ``boto3``'s ``bedrock-runtime`` client speaks).
+
+    Args:
+        responder: see the module docstring.
+        access_key_id: when set, a request whose SigV4 credential scope names another key id gets 403
+            ``UnrecognizedClientException``.
+        tool_choice: whether a forced ``toolChoice`` is accepted (False: the 400 ``ValidationException`` a model
+            without it gets).
+        **kwargs: :class:`LoopbackServer` options (``api_key`` is not used: SigV4 sends no secret).
+    """
+
+    _PATH = re.compile(r"^/model/([^/]+)/converse$")
+    _ERRORS: ClassVar[dict[int, str]] = {
+        400: "ValidationException", 403: "AccessDeniedException", 404: "ResourceNotFoundException",
+        408: "ModelTimeoutException", 429: "ThrottlingException", 500: "InternalServerException",
+        503: "ServiceUnavailableException",
+    }
+
+    def __init__(self, responder: ChatResponder | None = None, *, access_key_id: str | None = None,
+                 tool_choice: bool = True, **kwargs: Any) -> None:
+        super().__init__(responder, **kwargs)
+        self.access_key_id = access_key_id
+        self.tool_choice = tool_choice
+
+    @property
+    def endpoint_url(self) -> str:
+        """What ``boto3.client("bedrock-runtime", endpoint_url=...)`` takes."""
+        return self.root_url
+
+    def is_post_path(self, path: str) -> bool:
+        return self._PATH.match(urllib.parse.unquote(path)) is not None
+
+    def _error_body(self, status: int, message: str) -> Any:
+        return {"__type": self._ERRORS.get(status, "InternalServerException"), "message": message}
+
+    def handle_post(self, path: str, payload: dict[str, Any], raw: bytes) -> tuple[int, Any, tuple[int, int]]:
+        match = self._PATH.match(urllib.parse.unquote(path))
+        model = match.group(1) if match else ""
+        auth = self.request_headers.get("authorization", "")
+        if self.access_key_id is not None and f"Credential={self.access_key_id}/" not in auth:
+            body = {"__type": "UnrecognizedClientException", "message": "The security token included in the "
+                    "request is invalid."}
+            return 403, body, (0, 0)
+        messages = payload.get("messages")
+        if not isinstance(messages, list) or not messages:
+            return 400, self._error_body(400, "messages: must not be empty"), (0, 0)
+        tool_config = payload.get("toolConfig") or {}
+        forced = (tool_config.get("toolChoice") or {}).get("tool", {}).get("name")
+        if forced and not self.tool_choice:
+            return 400, self._error_body(400, "This model doesn't support the toolConfig.toolChoice.tool field."), (0, 0)
+        tool = next((t["toolSpec"] for t in tool_config.get("tools") or [] if t.get("toolSpec", {}).get("name") == forced),
+                    None)
+        text = " ".join(str(c.get("text", "")) for m in messages for c in m.get("content") or [])
+        schema = (tool.get("inputSchema") or {}).get("json") if tool else None
+        spec = self._answer(_view(model, text, schema, forced, payload))
+        if spec is None:
+            return 500, self._error_body(500, "responder failed"), (0, 0)
+        content, _positions, cut = _cut(spec, (payload.get("inferenceConfig") or {}).get("maxTokens"))
+        usage = spec.get("usage") or {}
+        tin = int(usage.get("prompt_tokens", word_count(text)))
+        tout = int(usage.get("completion_tokens", word_count(content)))
+        block: dict[str, Any] = (
+            {"toolUse": {"toolUseId": "tooluse_loopback", "name": forced, "input": json.loads(content)}}
+            if tool else {"text": content}
+        )
+        body = {
+            "output": {"message": {"role": "assistant", "content": [block]}},
+            "stopReason": "max_tokens" if cut else ("tool_use" if tool else "end_turn"),
+            "usage": {"inputTokens": tin, "outputTokens": tout, "totalTokens": tin + tout},
+            "metrics": {"latencyMs": 1},
+        }
+        return 200, body, (tin, tout)
