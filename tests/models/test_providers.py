@@ -1,0 +1,380 @@
+"""The provider judges against loopback servers speaking each provider's real wire format
+(``deepeval.testing.provider_servers`` and ``OpenAIChatServer``): a structured call, a logprob call where the
+provider offers one, a 429 with Retry-After, a 401, a 500 then success, a malformed body, a slow reply past the
+deadline; usage and cost recorded; the key never in messages, reprs or logs."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from deepeval.errors import ErrorKind, JudgeError
+from deepeval.models.retry import RetryPolicy
+from deepeval.models.usage import track_usage
+from deepeval.testing._http import Fault, LoopbackServer
+from deepeval.testing.provider_servers import (
+    AnthropicServer,
+    AzureOpenAIServer,
+    BedrockServer,
+    GeminiServer,
+    OllamaServer,
+)
+from deepeval.testing.servers import OpenAIChatServer
+
+KEY = "sk-provider-SECRET-0123456789abcdef"
+AWS_KEY_ID = "AKIALOOPBACK0123456"
+AWS_SECRET = "aws/SECRET+loopback/0123456789abcdefghij"
+HAS_LITELLM = importlib.util.find_spec("litellm") is not None
+HAS_BOTO3 = importlib.util.find_spec("boto3") is not None
+
+
+class Verdict(BaseModel):
+    verdict: str
+    reason: str
+
+
+REPLY = '{"verdict": "yes", "reason": "on topic"}'
+
+
+def responder(request: dict[str, Any]) -> Any:
+    """Structured requests get the verdict JSON, plain ones a fixed text; a logprob request gets a distribution."""
+    raw = request.get("provider_request", request)
+    wants_logprobs = bool(
+        raw.get("logprobs") or (raw.get("generationConfig") or {}).get("responseLogprobs")
+    )
+    if wants_logprobs:
+        return {"content": "yes", "logprobs": [{"yes": -0.105, "no": -2.303, "maybe": -4.0}]}
+    if request.get("response_format") or "JSON" in str(request["messages"][-1]["content"]):
+        return REPLY
+    return "plain reply"
+
+
+@dataclass(frozen=True)
+class Provider:
+    """How to run one provider: its server and a judge on it."""
+
+    id: str
+    server: Callable[..., LoopbackServer]
+    make: Callable[[LoopbackServer, str, RetryPolicy], Any]
+    logprobs: bool
+    #: USD per (input, output) token the judge prices with (None: no price, cost None)
+    price: tuple[float, float] | None
+    secrets: tuple[str, ...] = (KEY,)
+
+
+def _ollama(s: Any, key: str, p: RetryPolicy) -> Any:
+    from deepeval.models import OllamaModel
+
+    return OllamaModel("llama3.1", base_url=s.root, retry_policy=p)
+
+
+def _anthropic(s: Any, key: str, p: RetryPolicy) -> Any:
+    from deepeval.models import AnthropicModel
+
+    return AnthropicModel("claude-sonnet-4-5", api_key=key, base_url=s.base_url, retry_policy=p)
+
+
+def _gemini(s: Any, key: str, p: RetryPolicy) -> Any:
+    from deepeval.models import GeminiModel
+
+    return GeminiModel("gemini-2.5-flash", api_key=key, base_url=s.base_url, retry_policy=p)
+
+
+def _azure(s: Any, key: str, p: RetryPolicy) -> Any:
+    from deepeval.models import AzureOpenAIModel
+
+    return AzureOpenAIModel(
+        "gpt-4.1", api_key=key, base_url=s.endpoint, deployment_name="judge", api_version="2024-10-21",
+        retry_policy=p,
+    )
+
+
+def _hosted(cls_name: str, model: str) -> Callable[[Any, str, RetryPolicy], Any]:
+    def make(s: Any, key: str, p: RetryPolicy) -> Any:
+        import deepeval.models
+
+        cls = getattr(deepeval.models, cls_name)
+        if cls_name == "PortkeyModel":
+            return cls(model, api_key=key, base_url=s.base_url, provider="openai", retry_policy=p)
+        return cls(model, api_key=key, base_url=s.base_url, retry_policy=p)
+
+    return make
+
+
+def _litellm(s: Any, key: str, p: RetryPolicy) -> Any:
+    from deepeval.models import LiteLLMModel
+
+    return LiteLLMModel("openai/gpt-4.1", api_key=key, base_url=s.base_url, retry_policy=p)
+
+
+def _bedrock(s: Any, key: str, p: RetryPolicy) -> Any:
+    from deepeval.models import AmazonBedrockModel
+
+    return AmazonBedrockModel(
+        "anthropic.claude-sonnet-4-5-20250929-v1:0", aws_access_key_id=AWS_KEY_ID, aws_secret_access_key=AWS_SECRET,
+        region="us-east-1", endpoint_url=s.endpoint_url, cost_per_input_token=3e-6, cost_per_output_token=15e-6,
+        retry_policy=p,
+    )
+
+
+def _openai_server(**kw: Any) -> OpenAIChatServer:
+    return OpenAIChatServer(responder, **kw)
+
+
+PROVIDERS = [
+    Provider("ollama", lambda **kw: OllamaServer(responder, **kw), _ollama, True, (0.0, 0.0), secrets=()),
+    Provider("anthropic", lambda **kw: AnthropicServer(responder, **kw), _anthropic, False, (3e-6, 15e-6)),
+    Provider("gemini", lambda **kw: GeminiServer(responder, **kw), _gemini, True, (0.30e-6, 2.50e-6)),
+    Provider("azure", lambda **kw: AzureOpenAIServer(responder, **kw), _azure, True, (2e-6, 8e-6)),
+    Provider("deepseek", _openai_server, _hosted("DeepSeekModel", "deepseek-chat"), True, (0.028e-6, 0.42e-6)),
+    Provider("grok", _openai_server, _hosted("GrokModel", "grok-4"), True, (3e-6, 15e-6)),
+    Provider("kimi", _openai_server, _hosted("KimiModel", "kimi-k2"), True, (0.58e-6, 2.29e-6)),
+    Provider("openrouter", _openai_server, _hosted("OpenRouterModel", "openai/gpt-5.4"), True, None),
+    Provider("portkey", _openai_server, _hosted("PortkeyModel", "gpt-4.1"), True, None),
+    pytest.param(
+        Provider("litellm", _openai_server, _litellm, True, (2e-6, 8e-6)),
+        marks=pytest.mark.skipif(not HAS_LITELLM, reason="litellm extra not installed"),
+        id="litellm",
+    ),
+    pytest.param(
+        Provider("bedrock", lambda **kw: BedrockServer(responder, access_key_id=AWS_KEY_ID, **kw), _bedrock, False,
+                 (3e-6, 15e-6), secrets=(AWS_SECRET,)),
+        marks=pytest.mark.skipif(not HAS_BOTO3, reason="bedrock extra (boto3) not installed"),
+        id="bedrock",
+    ),
+]
+IDS = [p.id if isinstance(p, Provider) else None for p in PROVIDERS]
+POLICY = RetryPolicy(max_retries=2, timeout=5.0, base_delay=0.001, max_delay=0.002)
+
+
+@contextmanager
+def running(provider: Provider, policy: RetryPolicy = POLICY) -> Iterator[tuple[Any, Any]]:
+    kw = {} if provider.id in ("ollama", "bedrock") else {"api_key": KEY}
+    with provider.server(**kw) as server:
+        yield server, provider.make(server, KEY, policy)
+
+
+def _leaks(provider: Provider, *texts: str) -> list[str]:
+    return [s for s in provider.secrets for t in texts if s in t]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS, ids=IDS)
+def test_structured_call_records_usage_and_cost(provider: Provider) -> None:
+    with running(provider) as (server, judge), track_usage() as usage:
+        result, cost = judge.generate("Is the answer on topic? Reply in JSON.", schema=Verdict)
+    assert result == Verdict(verdict="yes", reason="on topic")
+    assert server.counters.requests == 1
+    assert (usage.input_tokens, usage.output_tokens) == (server.counters.input_tokens, server.counters.output_tokens)
+    assert usage.input_tokens > 0 and usage.output_tokens > 0
+    assert usage.llm_calls == 1
+    if provider.price is None:
+        assert cost is None
+    else:
+        expected = usage.input_tokens * provider.price[0] + usage.output_tokens * provider.price[1]
+        assert cost == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS, ids=IDS)
+def test_logprob_call_where_offered(provider: Provider) -> None:
+    with running(provider) as (server, judge):
+        if not provider.logprobs:
+            if not hasattr(judge, "generate_with_logprobs"):
+                return
+            with pytest.raises(JudgeError) as info:
+                judge.generate_with_logprobs("Relevant? yes or no", top_logprobs=3)
+            assert info.value.kind is ErrorKind.bad_request
+            assert server.counters.requests == 0  # refused before sending anything
+            return
+        completion, _cost = judge.generate_with_logprobs("Relevant? yes or no", top_logprobs=3, max_tokens=1)
+    assert completion.text == "yes"
+    (token,) = completion.tokens
+    assert token.token == "yes" and token.logprob == pytest.approx(-0.105)
+    assert token.top_logprobs == pytest.approx({"yes": -0.105, "no": -2.303, "maybe": -4.0})
+
+
+@pytest.mark.parametrize("provider", PROVIDERS, ids=IDS)
+def test_429_with_retry_after_is_waited_for_then_retried(provider: Provider) -> None:
+    with running(provider) as (server, judge), track_usage() as usage:
+        server.script(Fault.rate_limited(retry_after=0.2))
+        started = time.monotonic()
+        text, _ = judge.generate("Say something.")
+        waited = time.monotonic() - started
+    assert text == "plain reply"
+    assert server.counters.requests == 2 and usage.retries == 1
+    assert waited >= 0.2  # the server's Retry-After, not the 1-2 ms backoff of the policy
+
+
+@pytest.mark.parametrize("provider", PROVIDERS, ids=IDS)
+def test_401_is_an_auth_error_not_retried(provider: Provider) -> None:
+    with running(provider) as (server, judge):
+        server.script(Fault.http_status(401))
+        with pytest.raises(JudgeError) as info:
+            judge.generate("Say something.")
+    assert info.value.kind is ErrorKind.auth and not info.value.retryable
+    assert server.counters.requests == 1
+    assert not _leaks(provider, str(info.value), repr(judge))
+
+
+@pytest.mark.parametrize("provider", PROVIDERS, ids=IDS)
+def test_500_then_success(provider: Provider) -> None:
+    with running(provider) as (server, judge), track_usage() as usage:
+        server.script(Fault.server_error(500))
+        result, _ = judge.generate("Is it on topic? Reply in JSON.", schema=Verdict)
+    assert result.verdict == "yes"
+    assert server.counters.requests == 2 and usage.retries == 1
+
+
+@pytest.mark.parametrize("provider", PROVIDERS, ids=IDS)
+def test_malformed_body_is_a_retryable_server_error(provider: Provider) -> None:
+    once = RetryPolicy(max_retries=0, timeout=5.0)
+    with running(provider, once) as (server, judge):
+        server.script(Fault.non_json("<html>gateway fell over</html>"))
+        with pytest.raises(JudgeError) as info:
+            judge.generate("Say something.")
+        server.script(Fault.drop_field({"ollama": "message", "anthropic": "content", "gemini": "candidates",
+                                        "bedrock": "output"}.get(provider.id, "choices")))
+        with pytest.raises(JudgeError) as missing:
+            judge.generate("Say something.")
+    assert info.value.kind is ErrorKind.server and info.value.retryable
+    assert missing.value.kind in (ErrorKind.server, ErrorKind.invalid_output)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS, ids=IDS)
+def test_slow_reply_past_the_deadline_is_a_timeout(provider: Provider) -> None:
+    quick = RetryPolicy(max_retries=0, timeout=0.3)
+    with running(provider, quick) as (server, judge):
+        server.script(Fault.slow(3.0))
+        started = time.monotonic()
+        with pytest.raises(JudgeError) as info:
+            judge.generate("Say something.")
+    assert info.value.kind is ErrorKind.timeout
+    assert time.monotonic() - started < 2.5
+
+
+@pytest.mark.parametrize("provider", [p for p in PROVIDERS if getattr(p, "id", "") not in ("ollama",)], ids=str)
+def test_key_never_leaks_even_when_the_server_quotes_it(provider: Any, caplog: pytest.LogCaptureFixture) -> None:
+    provider = provider if isinstance(provider, Provider) else provider.values[0]
+    if provider.id == "bedrock":
+        pytest.skip("SigV4 sends no secret for a server to quote")
+    caplog.set_level(logging.DEBUG)
+
+    def quote(credential: str) -> tuple[Any, dict[str, str]]:
+        return {"error": {"message": f"bad key {credential} (starts {credential[:12]})", "type": "x"}}, {
+            "x-echo": credential
+        }
+
+    with running(provider) as (server, judge):
+        server.script(Fault.echo_credential(400, quote))
+        with pytest.raises(JudgeError) as info:
+            judge.generate("Say something.")
+        sent = server.counters.headers[-1]
+    assert KEY in str(sent.values())  # it was sent (in the provider's own header)...
+    assert not _leaks(provider, str(info.value), repr(judge), caplog.text)  # ...and never shown
+
+
+def test_anthropic_falls_back_to_tool_use_when_structured_outputs_are_refused() -> None:
+    from deepeval.models import AnthropicModel
+
+    with AnthropicServer(responder, api_key=KEY, structured_outputs=False) as server:
+        judge = AnthropicModel("claude-sonnet-4-5", api_key=KEY, base_url=server.base_url, retry_policy=POLICY)
+        with track_usage() as usage:
+            first, _ = judge.generate("Reply in JSON.", schema=Verdict)
+            second, _ = judge.generate("Reply in JSON.", schema=Verdict)
+    assert first == second == Verdict(verdict="yes", reason="on topic")
+    bodies = server.counters.bodies
+    assert "output_config" in bodies[0] and "tools" in bodies[1] and "tools" in bodies[2]
+    assert bodies[1]["tool_choice"] == {"type": "tool", "name": "Verdict"}
+    assert judge.structured_format == "tool"
+    assert usage.llm_calls == 3  # the refused request counts: the server saw it
+    assert all(h.get("anthropic-version") == "2023-06-01" and h.get("x-api-key") == KEY
+               for h in server.counters.headers)
+
+
+def test_claude_3_starts_on_tool_use_and_caps_tokens_at_4096() -> None:
+    from deepeval.models import AnthropicModel
+
+    with AnthropicServer(responder, api_key=KEY) as server:
+        judge = AnthropicModel("claude-3-haiku-20240307", api_key=KEY, base_url=server.base_url)
+        judge.generate("Reply in JSON.", schema=Verdict)
+    (body,) = server.counters.bodies
+    assert "tools" in body and "output_config" not in body
+    assert body["max_tokens"] == 4096
+
+
+def test_gemini_request_shape() -> None:
+    from deepeval.models import GeminiModel
+
+    with GeminiServer(responder, api_key=KEY) as server:
+        GeminiModel("gemini-2.5-flash", api_key=KEY, base_url=server.base_url).generate("JSON", schema=Verdict)
+    (body,) = server.counters.bodies
+    assert server.counters.targets == ["/v1beta/models/gemini-2.5-flash:generateContent"]
+    config = body["generationConfig"]
+    assert config["responseMimeType"] == "application/json" and config["responseJsonSchema"]["title"] == "Verdict"
+    assert config["temperature"] == 0.0
+    assert {s["threshold"] for s in body["safetySettings"]} == {"BLOCK_NONE"}
+
+
+def test_gemini_vertex_is_a_clear_configuration_error() -> None:
+    from deepeval.errors import ConfigurationError
+    from deepeval.models import GeminiModel
+
+    with pytest.raises(ConfigurationError, match="Vertex AI"):
+        GeminiModel(use_vertexai=True)
+
+
+def test_ollama_native_format_and_options() -> None:
+    from deepeval.models import OllamaModel
+
+    with OllamaServer(responder) as server:
+        judge = OllamaModel("qwen3:8b", base_url=server.root + "/v1", generation_kwargs={"num_ctx": 8192})
+        judge.generate("JSON", schema=Verdict)
+    (body,) = server.counters.bodies
+    assert server.counters.targets == ["/api/chat"]  # a /v1 base URL still reaches the native API
+    assert body["format"]["title"] == "Verdict" and body["stream"] is False
+    assert body["options"] == {"temperature": 0.0, "num_ctx": 8192}
+    assert judge.get_model_name() == "qwen3:8b (Ollama)"
+
+
+def test_ollama_v1_is_served_for_local_model() -> None:
+    from deepeval.models import LocalModel
+
+    with OllamaServer(responder) as server:
+        result, _ = LocalModel("llama3.1", base_url=server.base_url).generate("JSON", schema=Verdict)
+    assert result.verdict == "yes" and server.counters.targets == ["/v1/chat/completions"]
+
+
+def test_azure_deployment_url_api_version_and_key_header() -> None:
+    with running(next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == "azure")) as (server, judge):
+        judge.generate("Say something.")
+        headers = server.counters.headers[0]
+    assert server.counters.targets == ["/openai/deployments/judge/chat/completions?api-version=2024-10-21"]
+    assert headers["api-key"] == KEY and "authorization" not in headers
+    assert judge.get_model_name() == "gpt-4.1 (Azure)"
+
+
+def test_portkey_headers() -> None:
+    with running(next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == "portkey")) as (server, judge):
+        judge.generate("Say something.")
+    headers = server.counters.headers[0]
+    assert headers["x-portkey-api-key"] == KEY and headers["x-portkey-provider"] == "openai"
+
+
+def test_missing_key_is_an_auth_error_naming_the_setting() -> None:
+    from deepeval.models import AnthropicModel, DeepSeekModel, GeminiModel
+
+    for judge, setting in (
+        (AnthropicModel(base_url="http://127.0.0.1:9"), "ANTHROPIC_API_KEY"),
+        (GeminiModel(base_url="http://127.0.0.1:9"), "GOOGLE_API_KEY"),
+        (DeepSeekModel("deepseek-chat", base_url="http://127.0.0.1:9/v1"), "DEEPSEEK_API_KEY"),
+    ):
+        with pytest.raises(JudgeError) as info:
+            judge.generate("x")
+        assert info.value.kind is ErrorKind.auth and setting in str(info.value)
