@@ -1,0 +1,83 @@
+"""AnswerRelevancyMetric end to end, in llm and hybrid mode, with provider judges on their loopback wire servers
+(the statements, verdicts and reason come over the provider's own API)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from _support.providers import KEY, PROVIDERS, Provider, running
+from deepeval import evaluate
+from deepeval.evaluate.configs import CacheConfig, DisplayConfig
+from deepeval.metrics import AnswerRelevancyMetric
+from deepeval.test_case import LLMTestCase
+from deepeval.testing.scripted import ScriptedSystemOne
+from deepeval.testing.servers import schema_responder
+
+CASE = LLMTestCase(input="What is the capital of France?", actual_output="Paris is the capital. Our shoes are red.")
+REPLIES = {
+    "Statements": {"statements": ["Paris is the capital.", "Our shoes are red."]},
+    "Verdicts": {"verdicts": [{"verdict": "yes", "reason": None}, {"verdict": "no", "reason": "about shoes"}]},
+    "AnswerRelevancyScoreReason": {"reason": "half of the answer is about shoes"},
+}
+E2E = [p for p in PROVIDERS if getattr(p, "id", getattr(p, "values", [None])[0]) is not None]
+
+
+def _structured(request: dict[str, Any]) -> Any:
+    return schema_responder(REPLIES)(request)
+
+
+def _provider(p: Any) -> Provider:
+    return p if isinstance(p, Provider) else p.values[0]
+
+
+@pytest.mark.parametrize("param", E2E, ids=lambda p: _provider(p).id)
+def test_answer_relevancy_llm_mode(param: Any) -> None:
+    provider = _provider(param)
+    with running(provider) as (server, judge):
+        server.responder = _structured
+        metric = AnswerRelevancyMetric(model=judge, eval_mode="llm", threshold=0.5)
+        score = metric.measure(CASE)
+    assert score == pytest.approx(0.5)
+    assert metric.reason == "half of the answer is about shoes"
+    assert metric.success is True
+    assert metric.evaluation_model == judge.get_model_name()
+    assert server.counters.requests == 3  # statements, verdicts, reason
+    if provider.price is not None:
+        expected = server.counters.input_tokens * provider.price[0] + server.counters.output_tokens * provider.price[1]
+        assert metric.evaluation_cost == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("param", E2E, ids=lambda p: _provider(p).id)
+def test_answer_relevancy_hybrid_mode(param: Any) -> None:
+    provider = _provider(param)
+    s1 = ScriptedSystemOne(lambda state, qs: dict(zip(qs, (0.95, 0.04), strict=False)))
+    with running(provider) as (server, judge):
+        server.responder = _structured
+        metric = AnswerRelevancyMetric(model=judge, system_one_model=s1, eval_mode="hybrid")
+        score = metric.measure(CASE)
+    assert score == pytest.approx(0.5)
+    assert s1.call_count == 1
+    assert server.counters.requests == 2  # statements and reason; the verdicts are System One's
+    assert metric.evaluation_model == f"{judge.get_model_name()} + scripted-system-one"
+
+
+@pytest.mark.parametrize("provider_id", ["ollama", "anthropic"])
+def test_evaluate_rows_carry_usage_and_no_key(provider_id: str, tmp_path: Any, monkeypatch: Any) -> None:
+    monkeypatch.chdir(tmp_path)
+    provider = next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == provider_id)
+    with running(provider) as (server, judge):
+        server.responder = _structured
+        result = evaluate(
+            [CASE],
+            [AnswerRelevancyMetric(model=judge, eval_mode="llm")],
+            display_config=DisplayConfig(show_indicator=False, print_results=False),
+            cache_config=CacheConfig(write_cache=False),
+        )
+    (row,) = result.test_results[0].metrics_data
+    assert row.score == pytest.approx(0.5) and row.error is None
+    assert row.llm_calls == 3 and row.retries == 0
+    dumped = json.dumps(result.model_dump(mode="json") if hasattr(result, "model_dump") else str(result), default=str)
+    assert KEY not in dumped
