@@ -11,7 +11,6 @@ log-probabilities (the API returns none). Usage: ``usage.input_tokens`` / ``usag
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from pydantic import BaseModel
@@ -97,7 +96,7 @@ class AnthropicModel(WireLLM):
         super().__init__(
             name,
             api_key=api_key,
-            base_url=str(base_url or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_ANTHROPIC_BASE_URL),
+            base_url=str(base_url or s.get("ANTHROPIC_BASE_URL") or DEFAULT_ANTHROPIC_BASE_URL),
             base_url_setting="base_url" if base_url else "ANTHROPIC_BASE_URL",
             temperature=temperature,
             generation_kwargs=options,

@@ -14,7 +14,6 @@ service account) and is not available yet: building such a judge raises ``Config
 
 from __future__ import annotations
 
-import os
 import urllib.parse
 from typing import Any
 
@@ -112,7 +111,7 @@ class GeminiModel(WireLLM):
         super().__init__(
             name,
             api_key=api_key or s.get("GOOGLE_API_KEY"),
-            base_url=str(base_url or os.environ.get("GOOGLE_GEMINI_BASE_URL") or DEFAULT_GEMINI_BASE_URL),
+            base_url=str(base_url or s.get("GOOGLE_GEMINI_BASE_URL") or DEFAULT_GEMINI_BASE_URL),
             base_url_setting="base_url" if base_url else "GOOGLE_GEMINI_BASE_URL",
             temperature=0.0 if temperature is None else float(temperature),
             generation_kwargs=config,

@@ -12,13 +12,13 @@ from GitHub; we set ``LITELLM_LOCAL_MODEL_COST_MAP`` first (unless the user set 
 from __future__ import annotations
 
 import importlib
-import os
 import threading
 from typing import Any
 
 from pydantic import BaseModel
 
 from deepeval._concurrency import run_sync
+from deepeval.config.environment import default_while
 from deepeval.config.redaction import display_url
 from deepeval.config.settings import get_settings
 from deepeval.errors import ConfigurationError, ErrorKind, JudgeError, StructuredOutputError
@@ -41,9 +41,9 @@ def load_litellm() -> Any:
     Raises:
         ImportError: it is not installed; the message names the pip command.
     """
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
-        module = importlib.import_module("litellm")
+        with default_while("LITELLM_LOCAL_MODEL_COST_MAP", "True"):  # read when litellm is imported
+            module = importlib.import_module("litellm")
     except ImportError as exc:
         raise ImportError(f"LiteLLMModel needs the litellm package, which is not installed: {INSTALL_HINT}") from exc
     module.suppress_debug_info = True  # its "Give Feedback" banner on every error; our errors say what failed
