@@ -42,9 +42,7 @@ REPLY = '{"verdict": "yes", "reason": "on topic"}'
 def responder(request: dict[str, Any]) -> Any:
     """Structured requests get the verdict JSON, plain ones a fixed text; a logprob request gets a distribution."""
     raw = request.get("provider_request", request)
-    wants_logprobs = bool(
-        raw.get("logprobs") or (raw.get("generationConfig") or {}).get("responseLogprobs")
-    )
+    wants_logprobs = bool(raw.get("logprobs") or (raw.get("generationConfig") or {}).get("responseLogprobs"))
     if wants_logprobs:
         return {"content": "yes", "logprobs": [{"yes": -0.105, "no": -2.303, "maybe": -4.0}]}
     if request.get("response_format") or "JSON" in str(request["messages"][-1]["content"]):
@@ -87,7 +85,11 @@ def _azure(s: Any, key: str, p: RetryPolicy) -> Any:
     from deepeval.models import AzureOpenAIModel
 
     return AzureOpenAIModel(
-        "gpt-4.1", api_key=key, base_url=s.endpoint, deployment_name="judge", api_version="2024-10-21",
+        "gpt-4.1",
+        api_key=key,
+        base_url=s.endpoint,
+        deployment_name="judge",
+        api_version="2024-10-21",
         retry_policy=p,
     )
 
@@ -114,8 +116,13 @@ def _bedrock(s: Any, key: str, p: RetryPolicy) -> Any:
     from deepeval.models import AmazonBedrockModel
 
     return AmazonBedrockModel(
-        "anthropic.claude-sonnet-4-5-20250929-v1:0", aws_access_key_id=AWS_KEY_ID, aws_secret_access_key=AWS_SECRET,
-        region="us-east-1", endpoint_url=s.endpoint_url, cost_per_input_token=3e-6, cost_per_output_token=15e-6,
+        "anthropic.claude-sonnet-4-5-20250929-v1:0",
+        aws_access_key_id=AWS_KEY_ID,
+        aws_secret_access_key=AWS_SECRET,
+        region="us-east-1",
+        endpoint_url=s.endpoint_url,
+        cost_per_input_token=3e-6,
+        cost_per_output_token=15e-6,
         retry_policy=p,
     )
 
@@ -129,7 +136,9 @@ PROVIDERS = [
     Provider("anthropic", lambda **kw: AnthropicServer(responder, **kw), _anthropic, False, (3e-6, 15e-6)),
     Provider("gemini", lambda **kw: GeminiServer(responder, **kw), _gemini, True, (0.30e-6, 2.50e-6)),
     Provider("azure", lambda **kw: AzureOpenAIServer(responder, **kw), _azure, True, (2e-6, 8e-6)),
-    Provider("deepseek", _openai_server, _hosted("DeepSeekModel", "deepseek-chat"), True, (0.028e-6, 0.42e-6)),
+    Provider(
+        "deepseek", _openai_server, _hosted("DeepSeekModel", "deepseek-chat"), True, (0.028e-6, 0.42e-6)
+    ),
     Provider("grok", _openai_server, _hosted("GrokModel", "grok-4"), True, (3e-6, 15e-6)),
     Provider("kimi", _openai_server, _hosted("KimiModel", "kimi-k2"), True, (0.58e-6, 2.29e-6)),
     Provider("openrouter", _openai_server, _hosted("OpenRouterModel", "openai/gpt-5.4"), True, None),
@@ -140,8 +149,14 @@ PROVIDERS = [
         id="litellm",
     ),
     pytest.param(
-        Provider("bedrock", lambda **kw: BedrockServer(responder, access_key_id=AWS_KEY_ID, **kw), _bedrock, False,
-                 (3e-6, 15e-6), secrets=(AWS_SECRET,)),
+        Provider(
+            "bedrock",
+            lambda **kw: BedrockServer(responder, access_key_id=AWS_KEY_ID, **kw),
+            _bedrock,
+            False,
+            (3e-6, 15e-6),
+            secrets=(AWS_SECRET,),
+        ),
         marks=pytest.mark.skipif(not HAS_BOTO3, reason="bedrock extra (boto3) not installed"),
         id="bedrock",
     ),
@@ -155,5 +170,3 @@ def running(provider: Provider, policy: RetryPolicy = POLICY) -> Iterator[tuple[
     kw = {} if provider.id in ("ollama", "bedrock") else {"api_key": KEY}
     with provider.server(**kw) as server:
         yield server, provider.make(server, KEY, policy)
-
-

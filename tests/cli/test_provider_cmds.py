@@ -33,8 +33,20 @@ def _plain(text: str) -> str:
 
 
 ALL = [
-    "ollama", "ollama-embeddings", "azure-openai", "azure-openai-embedding", "gemini", "anthropic", "litellm",
-    "portkey", "openrouter", "deepseek", "grok", "moonshot", "bedrock", "local-embeddings",
+    "ollama",
+    "ollama-embeddings",
+    "azure-openai",
+    "azure-openai-embedding",
+    "gemini",
+    "anthropic",
+    "litellm",
+    "portkey",
+    "openrouter",
+    "deepseek",
+    "grok",
+    "moonshot",
+    "bedrock",
+    "local-embeddings",
 ]
 
 
@@ -47,11 +59,22 @@ def test_every_pair_of_4_3_1_exists_with_its_options() -> None:
         code, out = _run(f"unset-{name}", "--help")
         assert code == 0 and "--save" in out
     flags = {
-        "set-azure-openai": ["--prompt-api-key", "--base-url", "--api-version", "--model-version", "--deployment-name"],
+        "set-azure-openai": [
+            "--prompt-api-key",
+            "--base-url",
+            "--api-version",
+            "--model-version",
+            "--deployment-name",
+        ],
         "set-gemini": ["--prompt-api-key", "--project", "--location", "--service-account-file"],
         "set-litellm": ["--prompt-api-key", "--base-url", "--proxy-prompt-api-key", "--proxy-base-url"],
         "set-portkey": ["--prompt-api-key", "--base-url", "--provider"],
-        "set-openrouter": ["--base-url", "--temperature", "--cost-per-input-token", "--cost-per-output-token"],
+        "set-openrouter": [
+            "--base-url",
+            "--temperature",
+            "--cost-per-input-token",
+            "--cost-per-output-token",
+        ],
         "set-bedrock": ["--prompt-credentials", "--region", "--cost-per-input-token"],
         "set-azure-openai-embedding": ["--deployment-name"],
         "unset-anthropic": ["--clear-secrets"],
@@ -100,15 +123,22 @@ def test_switching_provider_clears_the_others_switches(isolated: Path) -> None:
     [
         ("set-anthropic", "ANTHROPIC_API_KEY", ["-m", "claude-opus-5"]),
         ("set-gemini", "GOOGLE_API_KEY", ["-m", "gemini-2.5-flash"]),
-        ("set-azure-openai", "AZURE_OPENAI_API_KEY", ["-m", "gpt-4.1", "-u", "https://r.openai.azure.com",
-                                                      "-v", "2024-10-21", "-d", "judge"]),
+        (
+            "set-azure-openai",
+            "AZURE_OPENAI_API_KEY",
+            ["-m", "gpt-4.1", "-u", "https://r.openai.azure.com", "-v", "2024-10-21", "-d", "judge"],
+        ),
         ("set-deepseek", "DEEPSEEK_API_KEY", ["-m", "deepseek-chat"]),
         ("set-grok", "GROK_API_KEY", ["-m", "grok-4"]),
         ("set-moonshot", "MOONSHOT_API_KEY", ["-m", "kimi-k2"]),
         ("set-openrouter", "OPENROUTER_API_KEY", ["-m", "openai/gpt-5.4"]),
         ("set-portkey", "PORTKEY_API_KEY", ["-m", "gpt-4.1", "-u", "https://gw.example/v1", "-P", "openai"]),
         ("set-litellm", "LITELLM_API_KEY", ["-m", "anthropic/claude-opus-5"]),
-        ("set-local-embeddings", "LOCAL_EMBEDDING_API_KEY", ["-m", "bge-m3", "-u", "http://127.0.0.1:8000/v1"]),
+        (
+            "set-local-embeddings",
+            "LOCAL_EMBEDDING_API_KEY",
+            ["-m", "bge-m3", "-u", "http://127.0.0.1:8000/v1"],
+        ),
     ],
 )
 def test_api_keys_only_where_save_says(isolated: Path, command: str, key_env: str, extra: list[str]) -> None:
@@ -133,7 +163,14 @@ def test_api_keys_only_where_save_says(isolated: Path, command: str, key_env: st
 
 def test_bedrock_prompts_both_credentials(isolated: Path) -> None:
     code, out = _run(
-        "set-bedrock", "-m", "amazon.nova-pro-v1:0", "-r", "us-east-1", "-a", "--save", "dotenv",
+        "set-bedrock",
+        "-m",
+        "amazon.nova-pro-v1:0",
+        "-r",
+        "us-east-1",
+        "-a",
+        "--save",
+        "dotenv",
         input="AKIAEXAMPLE12345\n" + SECRET + "\n",
     )
     assert code == 0, out
@@ -154,10 +191,23 @@ def test_model_is_required_and_nothing_is_written_without_it(isolated: Path) -> 
 def test_gemini_vertex_switch_and_service_account_is_a_secret(isolated: Path, tmp_path: Path) -> None:
     key_file = tmp_path / "sa.json"
     key_file.write_text('{"type": "service_account", "private_key": "-----BEGIN KEY-----abc"}')
-    code, out = _run("set-gemini", "-m", "gemini-2.5-pro", "-p", "proj", "-l", "us-central1", "-S", str(key_file))
+    code, out = _run(
+        "set-gemini", "-m", "gemini-2.5-pro", "-p", "proj", "-l", "us-central1", "-S", str(key_file)
+    )
     assert code == 2 and "secret" in _plain(out)
-    code, out = _run("set-gemini", "-m", "gemini-2.5-pro", "-p", "proj", "-l", "us-central1", "-S", str(key_file),
-                     "--save", "dotenv")
+    code, out = _run(
+        "set-gemini",
+        "-m",
+        "gemini-2.5-pro",
+        "-p",
+        "proj",
+        "-l",
+        "us-central1",
+        "-S",
+        str(key_file),
+        "--save",
+        "dotenv",
+    )
     assert code == 0, out
     values = dotenv_values(isolated / ".env.local")
     assert values["GOOGLE_GENAI_USE_VERTEXAI"] == "YES" and values["GOOGLE_CLOUD_PROJECT"] == "proj"

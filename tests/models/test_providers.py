@@ -38,7 +38,10 @@ def test_structured_call_records_usage_and_cost(provider: Provider) -> None:
         result, cost = judge.generate("Is the answer on topic? Reply in JSON.", schema=Verdict)
     assert result == Verdict(verdict="yes", reason="on topic")
     assert server.counters.requests == 1
-    assert (usage.input_tokens, usage.output_tokens) == (server.counters.input_tokens, server.counters.output_tokens)
+    assert (usage.input_tokens, usage.output_tokens) == (
+        server.counters.input_tokens,
+        server.counters.output_tokens,
+    )
     assert usage.input_tokens > 0 and usage.output_tokens > 0
     assert usage.llm_calls == 1
     if provider.price is None:
@@ -105,8 +108,16 @@ def test_malformed_body_is_a_retryable_server_error(provider: Provider) -> None:
         server.script(Fault.non_json("<html>gateway fell over</html>"))
         with pytest.raises(JudgeError) as info:
             judge.generate("Say something.")
-        server.script(Fault.drop_field({"ollama": "message", "anthropic": "content", "gemini": "candidates",
-                                        "bedrock": "output"}.get(provider.id, "choices")))
+        server.script(
+            Fault.drop_field(
+                {
+                    "ollama": "message",
+                    "anthropic": "content",
+                    "gemini": "candidates",
+                    "bedrock": "output",
+                }.get(provider.id, "choices")
+            )
+        )
         with pytest.raises(JudgeError) as missing:
             judge.generate("Say something.")
     assert info.value.kind is ErrorKind.server and info.value.retryable
@@ -125,8 +136,12 @@ def test_slow_reply_past_the_deadline_is_a_timeout(provider: Provider) -> None:
     assert time.monotonic() - started < 2.5
 
 
-@pytest.mark.parametrize("provider", [p for p in PROVIDERS if getattr(p, "id", "") not in ("ollama",)], ids=str)
-def test_key_never_leaks_even_when_the_server_quotes_it(provider: Any, caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize(
+    "provider", [p for p in PROVIDERS if getattr(p, "id", "") not in ("ollama",)], ids=str
+)
+def test_key_never_leaks_even_when_the_server_quotes_it(
+    provider: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     provider = provider if isinstance(provider, Provider) else provider.values[0]
     if provider.id == "bedrock":
         pytest.skip("SigV4 sends no secret for a server to quote")
@@ -150,7 +165,9 @@ def test_anthropic_falls_back_to_tool_use_when_structured_outputs_are_refused() 
     from deepeval.models import AnthropicModel
 
     with AnthropicServer(responder, api_key=KEY, structured_outputs=False) as server:
-        judge = AnthropicModel("claude-sonnet-4-5", api_key=KEY, base_url=server.base_url, retry_policy=POLICY)
+        judge = AnthropicModel(
+            "claude-sonnet-4-5", api_key=KEY, base_url=server.base_url, retry_policy=POLICY
+        )
         with track_usage() as usage:
             first, _ = judge.generate("Reply in JSON.", schema=Verdict)
             second, _ = judge.generate("Reply in JSON.", schema=Verdict)
@@ -160,8 +177,10 @@ def test_anthropic_falls_back_to_tool_use_when_structured_outputs_are_refused() 
     assert bodies[1]["tool_choice"] == {"type": "tool", "name": "Verdict"}
     assert judge.structured_format == "tool"
     assert usage.llm_calls == 3  # the refused request counts: the server saw it
-    assert all(h.get("anthropic-version") == "2023-06-01" and h.get("x-api-key") == KEY
-               for h in server.counters.headers)
+    assert all(
+        h.get("anthropic-version") == "2023-06-01" and h.get("x-api-key") == KEY
+        for h in server.counters.headers
+    )
 
 
 def test_claude_3_starts_on_tool_use_and_caps_tokens_at_4096() -> None:
@@ -179,11 +198,16 @@ def test_gemini_request_shape() -> None:
     from deepeval.models import GeminiModel
 
     with GeminiServer(responder, api_key=KEY) as server:
-        GeminiModel("gemini-2.5-flash", api_key=KEY, base_url=server.base_url).generate("JSON", schema=Verdict)
+        GeminiModel("gemini-2.5-flash", api_key=KEY, base_url=server.base_url).generate(
+            "JSON", schema=Verdict
+        )
     (body,) = server.counters.bodies
     assert server.counters.targets == ["/v1beta/models/gemini-2.5-flash:generateContent"]
     config = body["generationConfig"]
-    assert config["responseMimeType"] == "application/json" and config["responseJsonSchema"]["title"] == "Verdict"
+    assert (
+        config["responseMimeType"] == "application/json"
+        and config["responseJsonSchema"]["title"] == "Verdict"
+    )
     assert config["temperature"] == 0.0
     assert {s["threshold"] for s in body["safetySettings"]} == {"BLOCK_NONE"}
 
@@ -218,7 +242,10 @@ def test_ollama_v1_is_served_for_local_model() -> None:
 
 
 def test_azure_deployment_url_api_version_and_key_header() -> None:
-    with running(next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == "azure")) as (server, judge):
+    with running(next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == "azure")) as (
+        server,
+        judge,
+    ):
         judge.generate("Say something.")
         headers = server.counters.headers[0]
     assert server.counters.targets == ["/openai/deployments/judge/chat/completions?api-version=2024-10-21"]
@@ -227,7 +254,10 @@ def test_azure_deployment_url_api_version_and_key_header() -> None:
 
 
 def test_portkey_headers() -> None:
-    with running(next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == "portkey")) as (server, judge):
+    with running(next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == "portkey")) as (
+        server,
+        judge,
+    ):
         judge.generate("Say something.")
     headers = server.counters.headers[0]
     assert headers["x-portkey-api-key"] == KEY and headers["x-portkey-provider"] == "openai"

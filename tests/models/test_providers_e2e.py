@@ -16,10 +16,14 @@ from deepeval.test_case import LLMTestCase
 from deepeval.testing.scripted import ScriptedSystemOne
 from deepeval.testing.servers import schema_responder
 
-CASE = LLMTestCase(input="What is the capital of France?", actual_output="Paris is the capital. Our shoes are red.")
+CASE = LLMTestCase(
+    input="What is the capital of France?", actual_output="Paris is the capital. Our shoes are red."
+)
 REPLIES = {
     "Statements": {"statements": ["Paris is the capital.", "Our shoes are red."]},
-    "Verdicts": {"verdicts": [{"verdict": "yes", "reason": None}, {"verdict": "no", "reason": "about shoes"}]},
+    "Verdicts": {
+        "verdicts": [{"verdict": "yes", "reason": None}, {"verdict": "no", "reason": "about shoes"}]
+    },
     "AnswerRelevancyScoreReason": {"reason": "half of the answer is about shoes"},
 }
 E2E = [p for p in PROVIDERS if getattr(p, "id", getattr(p, "values", [None])[0]) is not None]
@@ -46,7 +50,10 @@ def test_answer_relevancy_llm_mode(param: Any) -> None:
     assert metric.evaluation_model == judge.get_model_name()
     assert server.counters.requests == 3  # statements, verdicts, reason
     if provider.price is not None:
-        expected = server.counters.input_tokens * provider.price[0] + server.counters.output_tokens * provider.price[1]
+        expected = (
+            server.counters.input_tokens * provider.price[0]
+            + server.counters.output_tokens * provider.price[1]
+        )
         assert metric.evaluation_cost == pytest.approx(expected)
 
 
@@ -79,5 +86,7 @@ def test_evaluate_rows_carry_usage_and_no_key(provider_id: str, tmp_path: Any, m
     (row,) = result.test_results[0].metrics_data
     assert row.score == pytest.approx(0.5) and row.error is None
     assert row.llm_calls == 3 and row.retries == 0
-    dumped = json.dumps(result.model_dump(mode="json") if hasattr(result, "model_dump") else str(result), default=str)
+    dumped = json.dumps(
+        result.model_dump(mode="json") if hasattr(result, "model_dump") else str(result), default=str
+    )
     assert KEY not in dumped

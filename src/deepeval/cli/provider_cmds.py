@@ -88,17 +88,31 @@ def _model(key: str, what: str = "Model identifier to use for this provider.") -
 
 def _key(key: str, label: str) -> Opt:
     return Opt(
-        "prompt_api_key", ("-k", "--prompt-api-key"), key, "prompt", f"Read {label} from a hidden prompt (needs --save).",
+        "prompt_api_key",
+        ("-k", "--prompt-api-key"),
+        key,
+        "prompt",
+        f"Read {label} from a hidden prompt (needs --save).",
         label=label,
     )
 
 
 def _costs(prefix: str) -> tuple[Opt, Opt]:
     return (
-        Opt("cost_per_input_token", ("-i", "--cost-per-input-token"), f"{prefix}_COST_PER_INPUT_TOKEN", "cost",
-            "USD per input token."),
-        Opt("cost_per_output_token", ("-o", "--cost-per-output-token"), f"{prefix}_COST_PER_OUTPUT_TOKEN", "cost",
-            "USD per output token."),
+        Opt(
+            "cost_per_input_token",
+            ("-i", "--cost-per-input-token"),
+            f"{prefix}_COST_PER_INPUT_TOKEN",
+            "cost",
+            "USD per input token.",
+        ),
+        Opt(
+            "cost_per_output_token",
+            ("-o", "--cost-per-output-token"),
+            f"{prefix}_COST_PER_OUTPUT_TOKEN",
+            "cost",
+            "USD per output token.",
+        ),
     )
 
 
@@ -108,7 +122,10 @@ def _url_opt(key: str, default: str | None = None) -> Opt:
 
 def _simple(name: str, title: str, prefix: str, switch: str) -> ProviderCommand:
     return ProviderCommand(
-        name, title, switch, f"{prefix}_MODEL_NAME",
+        name,
+        title,
+        switch,
+        f"{prefix}_MODEL_NAME",
         (_model(f"{prefix}_MODEL_NAME"), _key(f"{prefix}_API_KEY", f"{title} API key"), *_costs(prefix)),
         (switch, f"{prefix}_MODEL_NAME", f"{prefix}_COST_PER_INPUT_TOKEN", f"{prefix}_COST_PER_OUTPUT_TOKEN"),
         (f"{prefix}_API_KEY",),
@@ -117,119 +134,233 @@ def _simple(name: str, title: str, prefix: str, switch: str) -> ProviderCommand:
 
 COMMANDS: tuple[ProviderCommand, ...] = (
     ProviderCommand(
-        "ollama", "Ollama", "USE_LOCAL_MODEL", "OLLAMA_MODEL_NAME",
+        "ollama",
+        "Ollama",
+        "USE_LOCAL_MODEL",
+        "OLLAMA_MODEL_NAME",
         (_model("OLLAMA_MODEL_NAME"), _url_opt("LOCAL_MODEL_BASE_URL", "http://localhost:11434")),
         ("USE_LOCAL_MODEL", "OLLAMA_MODEL_NAME", "LOCAL_MODEL_BASE_URL"),
         ("LOCAL_MODEL_API_KEY",),
         fixed={"LOCAL_MODEL_API_KEY": OLLAMA},
     ),
     ProviderCommand(
-        "ollama-embeddings", "Ollama embeddings", "USE_LOCAL_EMBEDDINGS", "LOCAL_EMBEDDING_MODEL_NAME",
-        (_model("LOCAL_EMBEDDING_MODEL_NAME"), _url_opt("LOCAL_EMBEDDING_BASE_URL", "http://localhost:11434")),
+        "ollama-embeddings",
+        "Ollama embeddings",
+        "USE_LOCAL_EMBEDDINGS",
+        "LOCAL_EMBEDDING_MODEL_NAME",
+        (
+            _model("LOCAL_EMBEDDING_MODEL_NAME"),
+            _url_opt("LOCAL_EMBEDDING_BASE_URL", "http://localhost:11434"),
+        ),
         ("USE_LOCAL_EMBEDDINGS", "LOCAL_EMBEDDING_MODEL_NAME", "LOCAL_EMBEDDING_BASE_URL"),
         ("LOCAL_EMBEDDING_API_KEY",),
         fixed={"LOCAL_EMBEDDING_API_KEY": OLLAMA},
         embedding=True,
     ),
     ProviderCommand(
-        "azure-openai", "Azure OpenAI", "USE_AZURE_OPENAI", "AZURE_MODEL_NAME",
+        "azure-openai",
+        "Azure OpenAI",
+        "USE_AZURE_OPENAI",
+        "AZURE_MODEL_NAME",
         (
             _model("AZURE_MODEL_NAME"),
             _key("AZURE_OPENAI_API_KEY", "Azure OpenAI API key"),
             _url_opt("AZURE_OPENAI_ENDPOINT"),
-            Opt("api_version", ("-v", "--api-version"), "OPENAI_API_VERSION", "name", "Azure OpenAI API version."),
-            Opt("model_version", ("-V", "--model-version"), "AZURE_MODEL_VERSION", "name", "Azure model version."),
-            Opt("deployment_name", ("-d", "--deployment-name"), "AZURE_DEPLOYMENT_NAME", "name",
-                "Azure OpenAI deployment name."),
+            Opt(
+                "api_version",
+                ("-v", "--api-version"),
+                "OPENAI_API_VERSION",
+                "name",
+                "Azure OpenAI API version.",
+            ),
+            Opt(
+                "model_version",
+                ("-V", "--model-version"),
+                "AZURE_MODEL_VERSION",
+                "name",
+                "Azure model version.",
+            ),
+            Opt(
+                "deployment_name",
+                ("-d", "--deployment-name"),
+                "AZURE_DEPLOYMENT_NAME",
+                "name",
+                "Azure OpenAI deployment name.",
+            ),
         ),
-        ("USE_AZURE_OPENAI", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION", "AZURE_DEPLOYMENT_NAME",
-         "AZURE_MODEL_NAME", "AZURE_MODEL_VERSION"),
+        (
+            "USE_AZURE_OPENAI",
+            "AZURE_OPENAI_ENDPOINT",
+            "OPENAI_API_VERSION",
+            "AZURE_DEPLOYMENT_NAME",
+            "AZURE_MODEL_NAME",
+            "AZURE_MODEL_VERSION",
+        ),
         ("AZURE_OPENAI_API_KEY",),
     ),
     ProviderCommand(
-        "azure-openai-embedding", "Azure OpenAI embeddings", "USE_AZURE_OPENAI_EMBEDDING",
+        "azure-openai-embedding",
+        "Azure OpenAI embeddings",
+        "USE_AZURE_OPENAI_EMBEDDING",
         "AZURE_EMBEDDING_MODEL_NAME",
         (
             _model("AZURE_EMBEDDING_MODEL_NAME"),
-            Opt("deployment_name", ("-d", "--deployment-name"), "AZURE_EMBEDDING_DEPLOYMENT_NAME", "name",
-                "Azure OpenAI embedding deployment name."),
+            Opt(
+                "deployment_name",
+                ("-d", "--deployment-name"),
+                "AZURE_EMBEDDING_DEPLOYMENT_NAME",
+                "name",
+                "Azure OpenAI embedding deployment name.",
+            ),
         ),
         ("USE_AZURE_OPENAI_EMBEDDING", "AZURE_EMBEDDING_MODEL_NAME", "AZURE_EMBEDDING_DEPLOYMENT_NAME"),
         embedding=True,
         clear_secrets_option=False,
     ),
     ProviderCommand(
-        "gemini", "Gemini", "USE_GEMINI_MODEL", "GEMINI_MODEL_NAME",
+        "gemini",
+        "Gemini",
+        "USE_GEMINI_MODEL",
+        "GEMINI_MODEL_NAME",
         (
             _model("GEMINI_MODEL_NAME"),
             _key("GOOGLE_API_KEY", "Google API key"),
-            Opt("project", ("-p", "--project"), "GOOGLE_CLOUD_PROJECT", "name", "Google Cloud project (Vertex AI)."),
+            Opt(
+                "project",
+                ("-p", "--project"),
+                "GOOGLE_CLOUD_PROJECT",
+                "name",
+                "Google Cloud project (Vertex AI).",
+            ),
             Opt("location", ("-l", "--location"), "GOOGLE_CLOUD_LOCATION", "name", "Google Cloud location."),
-            Opt("service_account_file", ("-S", "--service-account-file"), "GOOGLE_SERVICE_ACCOUNT_KEY", "file",
-                "Service account key JSON file (Vertex AI; stored only with --save)."),
+            Opt(
+                "service_account_file",
+                ("-S", "--service-account-file"),
+                "GOOGLE_SERVICE_ACCOUNT_KEY",
+                "file",
+                "Service account key JSON file (Vertex AI; stored only with --save).",
+            ),
         ),
-        ("USE_GEMINI_MODEL", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION",
-         "GEMINI_MODEL_NAME"),
+        (
+            "USE_GEMINI_MODEL",
+            "GOOGLE_GENAI_USE_VERTEXAI",
+            "GOOGLE_CLOUD_PROJECT",
+            "GOOGLE_CLOUD_LOCATION",
+            "GEMINI_MODEL_NAME",
+        ),
         ("GOOGLE_API_KEY", "GOOGLE_SERVICE_ACCOUNT_KEY"),
     ),
     _simple("anthropic", "Anthropic", "ANTHROPIC", "USE_ANTHROPIC_MODEL"),
     ProviderCommand(
-        "litellm", "LiteLLM", "USE_LITELLM", "LITELLM_MODEL_NAME",
+        "litellm",
+        "LiteLLM",
+        "USE_LITELLM",
+        "LITELLM_MODEL_NAME",
         (
             _model("LITELLM_MODEL_NAME"),
             _key("LITELLM_API_KEY", "LiteLLM API key"),
             _url_opt("LITELLM_API_BASE"),
-            Opt("proxy_prompt_api_key", ("-K", "--proxy-prompt-api-key"), "LITELLM_PROXY_API_KEY", "prompt",
-                "Read the LiteLLM proxy API key from a hidden prompt (needs --save).", label="LiteLLM proxy API key"),
-            Opt("proxy_base_url", ("-U", "--proxy-base-url"), "LITELLM_PROXY_API_BASE", "url",
-                "LiteLLM proxy base URL."),
+            Opt(
+                "proxy_prompt_api_key",
+                ("-K", "--proxy-prompt-api-key"),
+                "LITELLM_PROXY_API_KEY",
+                "prompt",
+                "Read the LiteLLM proxy API key from a hidden prompt (needs --save).",
+                label="LiteLLM proxy API key",
+            ),
+            Opt(
+                "proxy_base_url",
+                ("-U", "--proxy-base-url"),
+                "LITELLM_PROXY_API_BASE",
+                "url",
+                "LiteLLM proxy base URL.",
+            ),
         ),
         ("USE_LITELLM", "LITELLM_MODEL_NAME", "LITELLM_API_BASE", "LITELLM_PROXY_API_BASE"),
         ("LITELLM_API_KEY", "LITELLM_PROXY_API_KEY"),
     ),
     ProviderCommand(
-        "portkey", "Portkey", "USE_PORTKEY_MODEL", "PORTKEY_MODEL_NAME",
+        "portkey",
+        "Portkey",
+        "USE_PORTKEY_MODEL",
+        "PORTKEY_MODEL_NAME",
         (
             _model("PORTKEY_MODEL_NAME"),
             _key("PORTKEY_API_KEY", "Portkey API key"),
             _url_opt("PORTKEY_BASE_URL"),
-            Opt("provider", ("-P", "--provider"), "PORTKEY_PROVIDER_NAME", "name", "Provider Portkey routes to."),
+            Opt(
+                "provider",
+                ("-P", "--provider"),
+                "PORTKEY_PROVIDER_NAME",
+                "name",
+                "Provider Portkey routes to.",
+            ),
         ),
         ("USE_PORTKEY_MODEL", "PORTKEY_MODEL_NAME", "PORTKEY_BASE_URL", "PORTKEY_PROVIDER_NAME"),
         ("PORTKEY_API_KEY",),
     ),
     ProviderCommand(
-        "openrouter", "OpenRouter", "USE_OPENROUTER_MODEL", "OPENROUTER_MODEL_NAME",
+        "openrouter",
+        "OpenRouter",
+        "USE_OPENROUTER_MODEL",
+        "OPENROUTER_MODEL_NAME",
         (
             _model("OPENROUTER_MODEL_NAME"),
             _key("OPENROUTER_API_KEY", "OpenRouter API key"),
             _url_opt("OPENROUTER_BASE_URL"),
-            Opt("temperature", ("-t", "--temperature"), "TEMPERATURE", "float", "Judge temperature (TEMPERATURE)."),
+            Opt(
+                "temperature",
+                ("-t", "--temperature"),
+                "TEMPERATURE",
+                "float",
+                "Judge temperature (TEMPERATURE).",
+            ),
             *_costs("OPENROUTER"),
         ),
-        ("USE_OPENROUTER_MODEL", "OPENROUTER_MODEL_NAME", "OPENROUTER_BASE_URL", "OPENROUTER_COST_PER_INPUT_TOKEN",
-         "OPENROUTER_COST_PER_OUTPUT_TOKEN"),
+        (
+            "USE_OPENROUTER_MODEL",
+            "OPENROUTER_MODEL_NAME",
+            "OPENROUTER_BASE_URL",
+            "OPENROUTER_COST_PER_INPUT_TOKEN",
+            "OPENROUTER_COST_PER_OUTPUT_TOKEN",
+        ),
         ("OPENROUTER_API_KEY",),
     ),
     _simple("deepseek", "DeepSeek", "DEEPSEEK", "USE_DEEPSEEK_MODEL"),
     _simple("grok", "Grok", "GROK", "USE_GROK_MODEL"),
     _simple("moonshot", "Moonshot", "MOONSHOT", "USE_MOONSHOT_MODEL"),
     ProviderCommand(
-        "bedrock", "AWS Bedrock", "USE_AWS_BEDROCK_MODEL", "AWS_BEDROCK_MODEL_NAME",
+        "bedrock",
+        "AWS Bedrock",
+        "USE_AWS_BEDROCK_MODEL",
+        "AWS_BEDROCK_MODEL_NAME",
         (
             _model("AWS_BEDROCK_MODEL_NAME"),
-            Opt("prompt_credentials", ("-a", "--prompt-credentials"), "AWS_SECRET_ACCESS_KEY", "prompt",
+            Opt(
+                "prompt_credentials",
+                ("-a", "--prompt-credentials"),
+                "AWS_SECRET_ACCESS_KEY",
+                "prompt",
                 "Read the AWS access key id and secret access key from prompts (needs --save).",
-                label="AWS Secret Access key"),
+                label="AWS Secret Access key",
+            ),
             Opt("region", ("-r", "--region"), "AWS_BEDROCK_REGION", "name", "AWS region of Bedrock."),
             *_costs("AWS_BEDROCK"),
         ),
-        ("USE_AWS_BEDROCK_MODEL", "AWS_BEDROCK_MODEL_NAME", "AWS_BEDROCK_REGION", "AWS_BEDROCK_COST_PER_INPUT_TOKEN",
-         "AWS_BEDROCK_COST_PER_OUTPUT_TOKEN"),
+        (
+            "USE_AWS_BEDROCK_MODEL",
+            "AWS_BEDROCK_MODEL_NAME",
+            "AWS_BEDROCK_REGION",
+            "AWS_BEDROCK_COST_PER_INPUT_TOKEN",
+            "AWS_BEDROCK_COST_PER_OUTPUT_TOKEN",
+        ),
         ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"),
     ),
     ProviderCommand(
-        "local-embeddings", "Local embeddings", "USE_LOCAL_EMBEDDINGS", "LOCAL_EMBEDDING_MODEL_NAME",
+        "local-embeddings",
+        "Local embeddings",
+        "USE_LOCAL_EMBEDDINGS",
+        "LOCAL_EMBEDDING_MODEL_NAME",
         (
             _model("LOCAL_EMBEDDING_MODEL_NAME"),
             _key("LOCAL_EMBEDDING_API_KEY", "the embedding server's API key"),
@@ -262,8 +393,9 @@ def _service_account(value: str | None, option: str) -> str | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise typer.BadParameter(f"{value} is not a readable JSON key file ({type(exc).__name__})",
-                                 param_hint=option) from None
+        raise typer.BadParameter(
+            f"{value} is not a readable JSON key file ({type(exc).__name__})", param_hint=option
+        ) from None
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -291,7 +423,9 @@ def _values(cmd: ProviderCommand, given: dict[str, Any]) -> tuple[dict[str, str]
         if checked is None:
             continue
         (secrets if opt.key in cmd.secrets else values)[opt.key] = checked
-    if cmd.name == "gemini":  # 4.3.1: a key selects the Gemini API, project/location/service account Vertex AI
+    if (
+        cmd.name == "gemini"
+    ):  # 4.3.1: a key selects the Gemini API, project/location/service account Vertex AI
         if given.get("prompt_api_key"):
             values["GOOGLE_GENAI_USE_VERTEXAI"] = "NO"
         elif any(given.get(p) is not None for p in ("project", "location", "service_account_file")):
@@ -378,11 +512,15 @@ def _option(opt: Opt) -> inspect.Parameter:
         default, annotation = typer.Option(opt.default, *opt.flags, help=opt.help), float | None
     else:
         default, annotation = typer.Option(opt.default, *opt.flags, help=opt.help), str | None
-    return inspect.Parameter(opt.param, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+    return inspect.Parameter(
+        opt.param, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+    )
 
 
 def _common(*, clear_secrets: bool, secrets: tuple[str, ...]) -> list[inspect.Parameter]:
-    params = [inspect.Parameter("save", inspect.Parameter.KEYWORD_ONLY, default=SaveOpt, annotation=str | None)]
+    params = [
+        inspect.Parameter("save", inspect.Parameter.KEYWORD_ONLY, default=SaveOpt, annotation=str | None)
+    ]
     if clear_secrets:
         help_text = f"Also remove {', '.join(secrets) or 'the secrets'} from the dotenv file."
         params.append(
@@ -393,7 +531,9 @@ def _common(*, clear_secrets: bool, secrets: tuple[str, ...]) -> list[inspect.Pa
                 annotation=bool,
             )
         )
-    params.append(inspect.Parameter("quiet", inspect.Parameter.KEYWORD_ONLY, default=QuietOpt, annotation=bool))
+    params.append(
+        inspect.Parameter("quiet", inspect.Parameter.KEYWORD_ONLY, default=QuietOpt, annotation=bool)
+    )
     return params
 
 

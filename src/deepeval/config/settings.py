@@ -284,7 +284,9 @@ class Settings:
         ``ollama`` that ``set-ollama`` stores as ``LOCAL_MODEL_API_KEY``, which is no key and would mask the word
         everywhere)."""
         return {
-            k: v for k, v in self.values.items() if is_secret_key(k) and v and (k, v.strip()) not in MARKER_VALUES
+            k: v
+            for k, v in self.values.items()
+            if is_secret_key(k) and v and (k, v.strip()) not in MARKER_VALUES
         }
 
 

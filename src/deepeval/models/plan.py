@@ -225,7 +225,10 @@ def plan_llm(model: Any, settings: Settings) -> JudgeChoice | None:
     if spec is not None:
         model_name = spec.model(s)
         return JudgeChoice(
-            "settings_provider", spec.display_name(s), f"{spec.kind}:{model_name or 'default'}", provider=spec.kind
+            "settings_provider",
+            spec.display_name(s),
+            f"{spec.kind}:{model_name or 'default'}",
+            provider=spec.kind,
         )
     if kind == "local":
         from deepeval.models.llms.local_model import local_model_name

@@ -130,7 +130,9 @@ class AnthropicServer(_ProviderServer):
     credential_header = "x-api-key"
     credential_prefix = ""
 
-    def __init__(self, responder: ChatResponder | None = None, *, structured_outputs: bool = True, **kwargs: Any):
+    def __init__(
+        self, responder: ChatResponder | None = None, *, structured_outputs: bool = True, **kwargs: Any
+    ):
         super().__init__(responder, **kwargs)
         self.structured_outputs = structured_outputs
 
@@ -143,8 +145,14 @@ class AnthropicServer(_ProviderServer):
         return path == "/v1/messages"
 
     def _error_body(self, status: int, message: str) -> Any:
-        types = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
-                 404: "not_found_error", 429: "rate_limit_error", 529: "overloaded_error"}
+        types = {
+            400: "invalid_request_error",
+            401: "authentication_error",
+            403: "permission_error",
+            404: "not_found_error",
+            429: "rate_limit_error",
+            529: "overloaded_error",
+        }
         return {"type": "error", "error": {"type": types.get(status, "api_error"), "message": message}}
 
     def handle_post(self, path: str, payload: dict[str, Any], raw: bytes) -> tuple[int, Any, tuple[int, int]]:
@@ -172,8 +180,12 @@ class AnthropicServer(_ProviderServer):
         tin = int(usage.get("prompt_tokens", word_count(text)))
         tout = int(usage.get("completion_tokens", word_count(content)))
         if tool:
-            block: dict[str, Any] = {"type": "tool_use", "id": "toolu_loopback", "name": tool["name"],
-                                     "input": json.loads(content)}
+            block: dict[str, Any] = {
+                "type": "tool_use",
+                "id": "toolu_loopback",
+                "name": tool["name"],
+                "input": json.loads(content),
+            }
         else:
             block = {"type": "text", "text": content}
         body = {
@@ -233,8 +245,15 @@ class GeminiServer(_ProviderServer):
         return self._PATH.match(path) is not None
 
     def _error_body(self, status: int, message: str) -> Any:
-        statuses = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
-                    429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE"}
+        statuses = {
+            400: "INVALID_ARGUMENT",
+            401: "UNAUTHENTICATED",
+            403: "PERMISSION_DENIED",
+            404: "NOT_FOUND",
+            429: "RESOURCE_EXHAUSTED",
+            500: "INTERNAL",
+            503: "UNAVAILABLE",
+        }
         return {"error": {"code": status, "message": message, "status": statuses.get(status, "UNKNOWN")}}
 
     def handle_post(self, path: str, payload: dict[str, Any], raw: bytes) -> tuple[int, Any, tuple[int, int]]:
@@ -242,10 +261,18 @@ class GeminiServer(_ProviderServer):
         model = urllib.parse.unquote(match.group(1)) if match else ""
         contents = payload.get("contents")
         if not isinstance(contents, list) or not contents:
-            return 400, self._error_body(400, "* GenerateContentRequest.contents: contents is not specified"), (0, 0)
+            return (
+                400,
+                self._error_body(400, "* GenerateContentRequest.contents: contents is not specified"),
+                (0, 0),
+            )
         config = payload.get("generationConfig") or {}
         if "responseJsonSchema" in config and not self.json_schema:
-            return 400, self._error_body(400, "Invalid JSON payload: unknown name \"responseJsonSchema\""), (0, 0)
+            return (
+                400,
+                self._error_body(400, 'Invalid JSON payload: unknown name "responseJsonSchema"'),
+                (0, 0),
+            )
         text = " ".join(str(p.get("text", "")) for c in contents for p in c.get("parts") or [])
         spec = self._answer(_view(model, text, config.get("responseJsonSchema"), None, payload))
         if spec is None:
@@ -261,16 +288,23 @@ class GeminiServer(_ProviderServer):
         }
         if config.get("responseLogprobs"):
             k = int(config.get("logprobs") or 0)
-            ranked = [_ranked(p) for p in (positions if positions is not None else
-                                           [{w: 0.0} for w in content.split()])]
+            ranked = [
+                _ranked(p)
+                for p in (positions if positions is not None else [{w: 0.0} for w in content.split()])
+            ]
             candidate["logprobsResult"] = {
-                "topCandidates": [{"candidates": [{"token": t, "logProbability": v} for t, v in r[:k]]}
-                                  for r in ranked],
+                "topCandidates": [
+                    {"candidates": [{"token": t, "logProbability": v} for t, v in r[:k]]} for r in ranked
+                ],
                 "chosenCandidates": [{"token": r[0][0], "logProbability": r[0][1]} for r in ranked],
             }
         body = {
             "candidates": [candidate],
-            "usageMetadata": {"promptTokenCount": tin, "candidatesTokenCount": tout, "totalTokenCount": tin + tout},
+            "usageMetadata": {
+                "promptTokenCount": tin,
+                "candidatesTokenCount": tout,
+                "totalTokenCount": tin + tout,
+            },
             "modelVersion": model,
         }
         return 200, body, (tin, tout)
@@ -347,11 +381,16 @@ class OllamaServer(OpenAIChatServer):
         }
         if payload.get("logprobs"):
             k = int(payload.get("top_logprobs") or 0)
-            ranked = [_ranked(p) for p in (positions if positions is not None else
-                                           [{w: 0.0} for w in content.split()])]
+            ranked = [
+                _ranked(p)
+                for p in (positions if positions is not None else [{w: 0.0} for w in content.split()])
+            ]
             body["logprobs"] = [
-                {"token": r[0][0], "logprob": r[0][1],
-                 "top_logprobs": [{"token": t, "logprob": v} for t, v in r[:k]]}
+                {
+                    "token": r[0][0],
+                    "logprob": r[0][1],
+                    "top_logprobs": [{"token": t, "logprob": v} for t, v in r[:k]],
+                }
                 for r in ranked
             ]
         return 200, body, (tin, tout)
@@ -382,7 +421,9 @@ class AzureOpenAIServer(OpenAIChatServer):
     credential_prefix = ""
     _PATH = re.compile(r"^/openai/deployments/([^/]+)/(chat/completions|embeddings)$")
 
-    def __init__(self, responder: ChatResponder | None = None, *, deployments: Sequence[str] = (), **kwargs: Any):
+    def __init__(
+        self, responder: ChatResponder | None = None, *, deployments: Sequence[str] = (), **kwargs: Any
+    ):
         super().__init__(responder, **kwargs)
         self.deployments = frozenset(deployments)
 
@@ -422,13 +463,23 @@ class BedrockServer(_ProviderServer):
 
     _PATH = re.compile(r"^/model/([^/]+)/converse$")
     _ERRORS: ClassVar[dict[int, str]] = {
-        400: "ValidationException", 403: "AccessDeniedException", 404: "ResourceNotFoundException",
-        408: "ModelTimeoutException", 429: "ThrottlingException", 500: "InternalServerException",
+        400: "ValidationException",
+        403: "AccessDeniedException",
+        404: "ResourceNotFoundException",
+        408: "ModelTimeoutException",
+        429: "ThrottlingException",
+        500: "InternalServerException",
         503: "ServiceUnavailableException",
     }
 
-    def __init__(self, responder: ChatResponder | None = None, *, access_key_id: str | None = None,
-                 tool_choice: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        responder: ChatResponder | None = None,
+        *,
+        access_key_id: str | None = None,
+        tool_choice: bool = True,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(responder, **kwargs)
         self.access_key_id = access_key_id
         self.tool_choice = tool_choice
@@ -449,8 +500,10 @@ class BedrockServer(_ProviderServer):
         model = match.group(1) if match else ""
         auth = self.request_headers.get("authorization", "")
         if self.access_key_id is not None and f"Credential={self.access_key_id}/" not in auth:
-            body = {"__type": "UnrecognizedClientException", "message": "The security token included in the "
-                    "request is invalid."}
+            body = {
+                "__type": "UnrecognizedClientException",
+                "message": "The security token included in the request is invalid.",
+            }
             return 403, body, (0, 0)
         messages = payload.get("messages")
         if not isinstance(messages, list) or not messages:
@@ -458,9 +511,19 @@ class BedrockServer(_ProviderServer):
         tool_config = payload.get("toolConfig") or {}
         forced = (tool_config.get("toolChoice") or {}).get("tool", {}).get("name")
         if forced and not self.tool_choice:
-            return 400, self._error_body(400, "This model doesn't support the toolConfig.toolChoice.tool field."), (0, 0)
-        tool = next((t["toolSpec"] for t in tool_config.get("tools") or [] if t.get("toolSpec", {}).get("name") == forced),
-                    None)
+            return (
+                400,
+                self._error_body(400, "This model doesn't support the toolConfig.toolChoice.tool field."),
+                (0, 0),
+            )
+        tool = next(
+            (
+                t["toolSpec"]
+                for t in tool_config.get("tools") or []
+                if t.get("toolSpec", {}).get("name") == forced
+            ),
+            None,
+        )
         text = " ".join(str(c.get("text", "")) for m in messages for c in m.get("content") or [])
         schema = (tool.get("inputSchema") or {}).get("json") if tool else None
         spec = self._answer(_view(model, text, schema, forced, payload))
@@ -472,7 +535,8 @@ class BedrockServer(_ProviderServer):
         tout = int(usage.get("completion_tokens", word_count(content)))
         block: dict[str, Any] = (
             {"toolUse": {"toolUseId": "tooluse_loopback", "name": forced, "input": json.loads(content)}}
-            if tool else {"text": content}
+            if tool
+            else {"text": content}
         )
         body = {
             "output": {"message": {"role": "assistant", "content": [block]}},

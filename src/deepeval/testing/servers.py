@@ -241,10 +241,15 @@ class OpenAIChatServer(LoopbackServer):
         raw_input = payload.get("input")
         texts = [raw_input] if isinstance(raw_input, str) else raw_input
         if not isinstance(payload.get("model"), str) or not isinstance(texts, list) or not texts:
-            return 400, _openai_error(400, "'model' and a non-empty 'input' are required", param="input"), (0, 0)
+            return (
+                400,
+                _openai_error(400, "'model' and a non-empty 'input' are required", param="input"),
+                (0, 0),
+            )
         assert self.embedder is not None
         data = [
-            {"object": "embedding", "index": i, "embedding": self.embedder(str(t))} for i, t in enumerate(texts)
+            {"object": "embedding", "index": i, "embedding": self.embedder(str(t))}
+            for i, t in enumerate(texts)
         ]
         tin = sum(word_count(str(t)) for t in texts)
         usage = {"prompt_tokens": tin, "total_tokens": tin}

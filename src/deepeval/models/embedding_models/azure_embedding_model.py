@@ -53,7 +53,11 @@ class AzureOpenAIEmbeddingModel(HTTPEmbeddingModel):
         self.api_version = api_version or s.get("OPENAI_API_VERSION")
         for value, what, key in (
             (endpoint, "the resource endpoint", "base_url= or AZURE_OPENAI_ENDPOINT"),
-            (self.deployment_name, "a deployment name", "deployment_name= or AZURE_EMBEDDING_DEPLOYMENT_NAME"),
+            (
+                self.deployment_name,
+                "a deployment name",
+                "deployment_name= or AZURE_EMBEDDING_DEPLOYMENT_NAME",
+            ),
             (self.api_version, "an API version", "api_version= or OPENAI_API_VERSION"),
         ):
             if not value:

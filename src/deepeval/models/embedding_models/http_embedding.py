@@ -46,7 +46,9 @@ class HTTPEmbeddingModel(DeepEvalBaseEmbeddingModel):
         client_kwargs: Mapping[str, Any] | None = None,
     ) -> None:
         self.generation_kwargs = dict(generation_kwargs or {})
-        self.retry_policy = retry_policy or RetryPolicy.from_settings(timeout=timeout, max_retries=max_retries)
+        self.retry_policy = retry_policy or RetryPolicy.from_settings(
+            timeout=timeout, max_retries=max_retries
+        )
         self.name = model
         self.endpoint = JSONEndpoint(
             base_url=base_url,

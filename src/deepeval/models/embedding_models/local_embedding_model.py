@@ -47,7 +47,9 @@ class LocalEmbeddingModel(HTTPEmbeddingModel):
         name = model or s.get("LOCAL_EMBEDDING_MODEL_NAME")
         url = base_url or s.get("LOCAL_EMBEDDING_BASE_URL")
         if not name:
-            raise ConfigurationError("LocalEmbeddingModel needs a model: pass model= or set LOCAL_EMBEDDING_MODEL_NAME")
+            raise ConfigurationError(
+                "LocalEmbeddingModel needs a model: pass model= or set LOCAL_EMBEDDING_MODEL_NAME"
+            )
         if not url:
             raise ConfigurationError(
                 "LocalEmbeddingModel needs the server's base URL: pass base_url= or set LOCAL_EMBEDDING_BASE_URL"

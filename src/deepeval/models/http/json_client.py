@@ -89,7 +89,12 @@ class JSONEndpoint:
             self._new_client,
             _aclose,
             share_key=share_key(
-                "json-endpoint", owner, base_url, self.api_key.get(), retry_policy.timeout, self._client_kwargs
+                "json-endpoint",
+                owner,
+                base_url,
+                self.api_key.get(),
+                retry_policy.timeout,
+                self._client_kwargs,
             ),
         )
 

@@ -93,15 +93,24 @@ class AmazonBedrockModel(WireLLM):
         name = model or s.get("AWS_BEDROCK_MODEL_NAME")
         self.region = region or kwargs.pop("region_name", None) or s.get("AWS_BEDROCK_REGION")
         if not name:
-            raise ConfigurationError("AmazonBedrockModel needs a model id: pass model= or set AWS_BEDROCK_MODEL_NAME")
+            raise ConfigurationError(
+                "AmazonBedrockModel needs a model id: pass model= or set AWS_BEDROCK_MODEL_NAME"
+            )
         if not self.region:
-            raise ConfigurationError("AmazonBedrockModel needs a region: pass region= or set AWS_BEDROCK_REGION")
+            raise ConfigurationError(
+                "AmazonBedrockModel needs a region: pass region= or set AWS_BEDROCK_REGION"
+            )
         self._access_key_id = Secret(aws_access_key_id or s.get("AWS_ACCESS_KEY_ID"))
         self._secret_access_key = Secret(aws_secret_access_key or s.get("AWS_SECRET_ACCESS_KEY"))
         self._session_token = Secret(aws_session_token or s.get("AWS_SESSION_TOKEN"))
-        cin = cost_per_input_token if cost_per_input_token is not None else s.get_float("AWS_BEDROCK_COST_PER_INPUT_TOKEN")
+        cin = (
+            cost_per_input_token
+            if cost_per_input_token is not None
+            else s.get_float("AWS_BEDROCK_COST_PER_INPUT_TOKEN")
+        )
         cout = (
-            cost_per_output_token if cost_per_output_token is not None
+            cost_per_output_token
+            if cost_per_output_token is not None
             else s.get_float("AWS_BEDROCK_COST_PER_OUTPUT_TOKEN")
         )
         for value in (cin, cout):
@@ -150,8 +159,15 @@ class AmazonBedrockModel(WireLLM):
             tool = schema_name(schema)
             spec = strict_schema(schema) or schema.model_json_schema()
             body["toolConfig"] = {
-                "tools": [{"toolSpec": {"name": tool, "description": "Record the answer in the required structure.",
-                                        "inputSchema": {"json": spec}}}],
+                "tools": [
+                    {
+                        "toolSpec": {
+                            "name": tool,
+                            "description": "Record the answer in the required structure.",
+                            "inputSchema": {"json": spec},
+                        }
+                    }
+                ],
                 "toolChoice": {"tool": {"name": tool}},
             }
         return WireRequest("converse", body)
@@ -232,12 +248,24 @@ class AmazonBedrockModel(WireLLM):
         if "Timeout" in kind_name:
             return timeout_error(name, self.retry_policy.timeout, note=self.retry_policy.timeout_note)
         if kind_name in ("NoCredentialsError", "PartialCredentialsError"):
-            return JudgeError(f"judge {name}: no AWS credentials (set AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or "
-                              "an AWS profile)", model=name, kind=ErrorKind.auth)
+            return JudgeError(
+                f"judge {name}: no AWS credentials (set AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or "
+                "an AWS profile)",
+                model=name,
+                kind=ErrorKind.auth,
+            )
         if "Connection" in kind_name or "Endpoint" in kind_name:
-            return JudgeError(f"judge {name}: could not connect to {self.endpoint.shown_url} ({kind_name})",
-                              model=name, retryable=True, kind=ErrorKind.connection)
+            return JudgeError(
+                f"judge {name}: could not connect to {self.endpoint.shown_url} ({kind_name})",
+                model=name,
+                retryable=True,
+                kind=ErrorKind.connection,
+            )
         if "ResponseParser" in kind_name or isinstance(exc, ValueError):
-            return JudgeError(f"judge {name}: the reply could not be read ({kind_name})", model=name,
-                              retryable=True, kind=ErrorKind.server)
+            return JudgeError(
+                f"judge {name}: the reply could not be read ({kind_name})",
+                model=name,
+                retryable=True,
+                kind=ErrorKind.server,
+            )
         return JudgeError(f"judge {name}: {kind_name}", model=name, kind=ErrorKind.server)

@@ -90,8 +90,10 @@ class AnthropicModel(WireLLM):
         options = dict(generation_kwargs or {})
         options.pop("temperature", None)
         cap = options.pop("max_tokens", kwargs.pop("max_tokens", None))
-        self.max_tokens = int(cap) if cap is not None else (
-            LEGACY_MAX_TOKENS if name.startswith(_LEGACY) else DEFAULT_MAX_TOKENS
+        self.max_tokens = (
+            int(cap)
+            if cap is not None
+            else (LEGACY_MAX_TOKENS if name.startswith(_LEGACY) else DEFAULT_MAX_TOKENS)
         )
         super().__init__(
             name,

@@ -77,7 +77,9 @@ class AzureOpenAIModel(OpenAICompatibleLLM):
             (self.api_version, "an API version", "api_version= or OPENAI_API_VERSION"),
         ):
             if not value:
-                raise ConfigurationError(f"AzureOpenAIModel needs {what}: pass {key} (deepeval set-azure-openai)")
+                raise ConfigurationError(
+                    f"AzureOpenAIModel needs {what}: pass {key} (deepeval set-azure-openai)"
+                )
         assert name is not None and endpoint is not None
         self._ad_token = Secret(azure_ad_token or s.get("AZURE_OPENAI_AD_TOKEN"))
         self._ad_token_provider = azure_ad_token_provider
@@ -96,7 +98,9 @@ class AzureOpenAIModel(OpenAICompatibleLLM):
             temperature=temperature,
             format=None,
             generation_kwargs={k: v for k, v in (generation_kwargs or {}).items() if k != "temperature"},
-            price=resolve_price(name, input_override=cost_per_input_token, output_override=cost_per_output_token),
+            price=resolve_price(
+                name, input_override=cost_per_input_token, output_override=cost_per_output_token
+            ),
             timeout=timeout,
             max_retries=max_retries,
             max_concurrency=max_concurrency,

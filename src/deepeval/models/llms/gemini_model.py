@@ -92,7 +92,9 @@ class GeminiModel(WireLLM):
         name = gemini_model_name(model, s)
         self.project = project or s.get("GOOGLE_CLOUD_PROJECT")
         self.location = location or s.get("GOOGLE_CLOUD_LOCATION")
-        self.use_vertexai = use_vertexai if use_vertexai is not None else s.get_bool("GOOGLE_GENAI_USE_VERTEXAI")
+        self.use_vertexai = (
+            use_vertexai if use_vertexai is not None else s.get_bool("GOOGLE_GENAI_USE_VERTEXAI")
+        )
         if self.use_vertexai:
             raise ConfigurationError(
                 "GeminiModel: Vertex AI (use_vertexai / GOOGLE_GENAI_USE_VERTEXAI) is not supported by this "
@@ -159,16 +161,24 @@ class GeminiModel(WireLLM):
     def _read(self, data: Any) -> WireReply:
         candidates = data.get("candidates") if isinstance(data, dict) else None
         if not isinstance(candidates, list) or not candidates or not isinstance(candidates[0], dict):
-            blocked = (data.get("promptFeedback") or {}).get("blockReason") if isinstance(data, dict) else None
+            blocked = (
+                (data.get("promptFeedback") or {}).get("blockReason") if isinstance(data, dict) else None
+            )
             if blocked:
                 name = self.get_model_name()
-                raise JudgeError(f"judge {name}: the prompt was blocked ({blocked})", model=name,
-                                 kind=ErrorKind.invalid_output)
+                raise JudgeError(
+                    f"judge {name}: the prompt was blocked ({blocked})",
+                    model=name,
+                    kind=ErrorKind.invalid_output,
+                )
             raise self._bad_reply("candidates", data)
         first = candidates[0]
         parts = (first.get("content") or {}).get("parts")
-        texts = [p["text"] for p in parts or [] if isinstance(p, dict) and isinstance(p.get("text"), str)
-                 and not p.get("thought")]
+        texts = [
+            p["text"]
+            for p in parts or []
+            if isinstance(p, dict) and isinstance(p.get("text"), str) and not p.get("thought")
+        ]
         if not texts:
             raise self._bad_reply("candidates[0].content.parts[].text", data)
         usage = data.get("usageMetadata") if isinstance(data.get("usageMetadata"), dict) else {}
@@ -200,5 +210,8 @@ class GeminiModel(WireLLM):
             return out
         except (TypeError, ValueError, KeyError, AttributeError):
             name = self.get_model_name()
-            raise JudgeError(f"judge {name}: malformed logprobsResult in the reply", model=name,
-                             kind=ErrorKind.invalid_output) from None
+            raise JudgeError(
+                f"judge {name}: malformed logprobsResult in the reply",
+                model=name,
+                kind=ErrorKind.invalid_output,
+            ) from None

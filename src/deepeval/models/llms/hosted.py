@@ -61,7 +61,9 @@ class HostedOpenAIModel(OpenAICompatibleLLM):
         p = self.prefix
         name = model or s.get(f"{p}_MODEL_NAME") or self.default_model
         if not name:
-            raise ConfigurationError(f"{type(self).__name__} needs a model name: pass model= or set {p}_MODEL_NAME")
+            raise ConfigurationError(
+                f"{type(self).__name__} needs a model name: pass model= or set {p}_MODEL_NAME"
+            )
         if temperature is None:
             temperature = s.get_float("TEMPERATURE", 0.0)
         if cost_per_input_token is None:
@@ -79,7 +81,10 @@ class HostedOpenAIModel(OpenAICompatibleLLM):
             format=None,
             generation_kwargs={k: v for k, v in (generation_kwargs or {}).items() if k != "temperature"},
             price=resolve_price(
-                name, input_override=cost_per_input_token, output_override=cost_per_output_token, table=self.prices
+                name,
+                input_override=cost_per_input_token,
+                output_override=cost_per_output_token,
+                table=self.prices,
             ),
             timeout=timeout,
             max_retries=max_retries,

@@ -45,7 +45,9 @@ def load_litellm() -> Any:
         with default_while("LITELLM_LOCAL_MODEL_COST_MAP", "True"):  # read when litellm is imported
             module = importlib.import_module("litellm")
     except ImportError as exc:
-        raise ImportError(f"LiteLLMModel needs the litellm package, which is not installed: {INSTALL_HINT}") from exc
+        raise ImportError(
+            f"LiteLLMModel needs the litellm package, which is not installed: {INSTALL_HINT}"
+        ) from exc
     module.suppress_debug_info = True  # its "Give Feedback" banner on every error; our errors say what failed
     return module
 
@@ -94,14 +96,19 @@ class LiteLLMModel(DeepEvalBaseLLM):
         key = api_key or next(
             (
                 s.get(k)
-                for k in ("LITELLM_API_KEY", "LITELLM_PROXY_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY",
-                          "GOOGLE_API_KEY")
+                for k in (
+                    "LITELLM_API_KEY",
+                    "LITELLM_PROXY_API_KEY",
+                    "OPENAI_API_KEY",
+                    "ANTHROPIC_API_KEY",
+                    "GOOGLE_API_KEY",
+                )
                 if s.get(k)
             ),
             None,
         )
         self._api_key = Secret(key)
-        self.base_url = (base_url or s.get("LITELLM_API_BASE") or s.get("LITELLM_PROXY_API_BASE") or None)
+        self.base_url = base_url or s.get("LITELLM_API_BASE") or s.get("LITELLM_PROXY_API_BASE") or None
         if self.base_url:
             self.base_url = self.base_url.rstrip("/")
             check_base_url(self.base_url, "base_url" if base_url else "LITELLM_API_BASE")
@@ -118,7 +125,9 @@ class LiteLLMModel(DeepEvalBaseLLM):
         kwargs.pop("temperature", None)
         self.kwargs = kwargs
         self.generation_kwargs = {k: v for k, v in (generation_kwargs or {}).items() if k != "temperature"}
-        self.retry_policy = retry_policy or RetryPolicy.from_settings(timeout=timeout, max_retries=max_retries)
+        self.retry_policy = retry_policy or RetryPolicy.from_settings(
+            timeout=timeout, max_retries=max_retries
+        )
         self.limiter = AdaptiveLimiter(max_concurrency)
         self._rung = 0
         self._lock = threading.Lock()
@@ -139,7 +148,9 @@ class LiteLLMModel(DeepEvalBaseLLM):
     def generate(self, prompt: str, schema: type[BaseModel] | None = None) -> tuple[Any, float | None]:
         return run_sync(self.a_generate(prompt, schema))
 
-    async def a_generate(self, prompt: str, schema: type[BaseModel] | None = None) -> tuple[Any, float | None]:
+    async def a_generate(
+        self, prompt: str, schema: type[BaseModel] | None = None
+    ) -> tuple[Any, float | None]:
         if schema is None:
             record_llm_request()
             text, _tokens, _cut, cost = await self._complete(prompt, None)
@@ -165,9 +176,15 @@ class LiteLLMModel(DeepEvalBaseLLM):
             index = self._rung
             rung = RUNGS[index]
             fmt = response_format(rung, schema)
-            text = prompt if fmt is not None and fmt["type"] == "json_schema" else prompt + schema_instruction(schema)
+            text = (
+                prompt
+                if fmt is not None and fmt["type"] == "json_schema"
+                else prompt + schema_instruction(schema)
+            )
             try:
-                reply, _tokens, cut, cost = await self._complete(text, {"response_format": fmt} if fmt else None)
+                reply, _tokens, cut, cost = await self._complete(
+                    text, {"response_format": fmt} if fmt else None
+                )
             except JudgeError as exc:
                 if exc.status_code == 400 and index < len(RUNGS) - 1 and "response_format" in str(exc):
                     with self._lock:
@@ -196,8 +213,11 @@ class LiteLLMModel(DeepEvalBaseLLM):
         text, tokens, _cut, cost = await self._complete(prompt, extra)
         if not tokens:
             name = self.get_model_name()
-            raise JudgeError(f"judge {name}: the provider returned no token log-probabilities", model=name,
-                             kind=ErrorKind.invalid_output)
+            raise JudgeError(
+                f"judge {name}: the provider returned no token log-probabilities",
+                model=name,
+                kind=ErrorKind.invalid_output,
+            )
         return LogprobCompletion(text, tokens, None, None), cost
 
     async def _complete(
@@ -238,17 +258,27 @@ class LiteLLMModel(DeepEvalBaseLLM):
             text = choice["message"]["content"]
             tokens = parse_logprobs(choice.get("logprobs"))
         except (KeyError, IndexError, TypeError, ValueError):
-            raise JudgeError(f"judge {name}: the reply has no choices[0].message.content", model=name,
-                             retryable=False, kind=ErrorKind.invalid_output) from None
+            raise JudgeError(
+                f"judge {name}: the reply has no choices[0].message.content",
+                model=name,
+                retryable=False,
+                kind=ErrorKind.invalid_output,
+            ) from None
         usage = data.get("usage") or {}
         tin, tout = int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))
         record_usage(input_tokens=tin, output_tokens=tout)
-        return str(text or ""), tokens, choice.get("finish_reason") == "length", self._cost(litellm, response, tin,
-                                                                                           tout)
+        return (
+            str(text or ""),
+            tokens,
+            choice.get("finish_reason") == "length",
+            self._cost(litellm, response, tin, tout),
+        )
 
     def _cost(self, litellm: Any, response: Any, tin: int | None, tout: int | None) -> float | None:
         if self.cost_per_input_token is not None or self.cost_per_output_token is not None:
-            return (tin or 0) * (self.cost_per_input_token or 0.0) + (tout or 0) * (self.cost_per_output_token or 0.0)
+            return (tin or 0) * (self.cost_per_input_token or 0.0) + (tout or 0) * (
+                self.cost_per_output_token or 0.0
+            )
         try:
             cost = litellm.completion_cost(completion_response=response)
         except Exception:  # LiteLLM knows no price for this model: unknown, never a guess
@@ -259,12 +289,21 @@ class LiteLLMModel(DeepEvalBaseLLM):
         """LiteLLM's exception as a judge error (status, Retry-After and detail through the shared mapping)."""
         name = self.get_model_name()
         status = getattr(exc, "status_code", None)
-        mapped = transport_error(exc, label=f"judge {name}", model=name, base_url=display_url(self.base_url),
-                                 timeout=self.retry_policy.timeout)
-        if mapped is not None and not (isinstance(status, int) and status >= 400 and mapped.kind is ErrorKind.bad_request):
+        mapped = transport_error(
+            exc,
+            label=f"judge {name}",
+            model=name,
+            base_url=display_url(self.base_url),
+            timeout=self.retry_policy.timeout,
+        )
+        if mapped is not None and not (
+            isinstance(status, int) and status >= 400 and mapped.kind is ErrorKind.bad_request
+        ):
             return mapped
         if isinstance(status, int) and status >= 400:
             response = getattr(exc, "response", None)
             headers = getattr(response, "headers", None) or getattr(exc, "litellm_response_headers", None)
-            return status_error(status, model=name, detail=str(getattr(exc, "message", "") or exc), headers=headers)
+            return status_error(
+                status, model=name, detail=str(getattr(exc, "message", "") or exc), headers=headers
+            )
         return mapped if mapped is not None else exc

@@ -51,7 +51,11 @@ class PortkeyModel(HostedOpenAIModel):
         self.portkey_provider = provider or s.get("PORTKEY_PROVIDER_NAME")
         for value, what, key in (
             (model or s.get("PORTKEY_MODEL_NAME"), "a model name", "model= or PORTKEY_MODEL_NAME"),
-            (base_url or s.get("PORTKEY_BASE_URL"), "the gateway's base URL", "base_url= or PORTKEY_BASE_URL"),
+            (
+                base_url or s.get("PORTKEY_BASE_URL"),
+                "the gateway's base URL",
+                "base_url= or PORTKEY_BASE_URL",
+            ),
             (self.portkey_provider, "a provider", "provider= or PORTKEY_PROVIDER_NAME"),
         ):
             if not value:

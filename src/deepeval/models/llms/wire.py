@@ -113,7 +113,9 @@ class WireLLM(DeepEvalBaseLLM):
         self.temperature = temperature
         self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})
         self.price = price
-        self.retry_policy = retry_policy or RetryPolicy.from_settings(timeout=timeout, max_retries=max_retries)
+        self.retry_policy = retry_policy or RetryPolicy.from_settings(
+            timeout=timeout, max_retries=max_retries
+        )
         self.limiter = AdaptiveLimiter(max_concurrency)
         self._rung = 0
         self._lock = threading.Lock()
