@@ -506,6 +506,7 @@ def _unset(cmd: ProviderCommand, given: dict[str, Any]) -> None:
 
 
 def _option(opt: Opt) -> inspect.Parameter:
+    annotation: Any
     if opt.kind == "prompt":
         default, annotation = typer.Option(False, *opt.flags, help=opt.help), bool
     elif opt.kind in ("cost", "float"):

@@ -403,7 +403,8 @@ class OllamaServer(OpenAIChatServer):
         texts = [raw_input] if isinstance(raw_input, str) else raw_input
         if not isinstance(payload.get("model"), str) or not isinstance(texts, list):
             return 400, {"error": "model and input are required"}, (0, 0)
-        vectors = [self.embedder(str(t)) for t in texts]
+        embedder = self.embedder or hashed_embedding
+        vectors = [embedder(str(t)) for t in texts]
         tin = sum(word_count(str(t)) for t in texts)
         return 200, {"model": payload["model"], "embeddings": vectors, "prompt_eval_count": tin}, (tin, 0)
 
@@ -500,11 +501,11 @@ class BedrockServer(_ProviderServer):
         model = match.group(1) if match else ""
         auth = self.request_headers.get("authorization", "")
         if self.access_key_id is not None and f"Credential={self.access_key_id}/" not in auth:
-            body = {
+            refused = {
                 "__type": "UnrecognizedClientException",
                 "message": "The security token included in the request is invalid.",
             }
-            return 403, body, (0, 0)
+            return 403, refused, (0, 0)
         messages = payload.get("messages")
         if not isinstance(messages, list) or not messages:
             return 400, self._error_body(400, "messages: must not be empty"), (0, 0)
@@ -538,7 +539,7 @@ class BedrockServer(_ProviderServer):
             if tool
             else {"text": content}
         )
-        body = {
+        body: dict[str, Any] = {
             "output": {"message": {"role": "assistant", "content": [block]}},
             "stopReason": "max_tokens" if cut else ("tool_use" if tool else "end_turn"),
             "usage": {"inputTokens": tin, "outputTokens": tout, "totalTokens": tin + tout},

@@ -155,7 +155,10 @@ class JSONEndpoint:
         client = self._clients.get()
         try:
             resp = await client.post(
-                endpoint.base_url + path, content=content, headers=headers, params=query or None
+                (endpoint.base_url or self.base_url) + path,
+                content=content,
+                headers=headers,
+                params=query or None,
             )
         except Exception as exc:
             mapped = transport_error(

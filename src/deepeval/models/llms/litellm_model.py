@@ -43,7 +43,7 @@ def load_litellm() -> Any:
     """
     try:
         with default_while("LITELLM_LOCAL_MODEL_COST_MAP", "True"):  # read when litellm is imported
-            module = importlib.import_module("litellm")
+            module: Any = importlib.import_module("litellm")
     except ImportError as exc:
         raise ImportError(
             f"LiteLLMModel needs the litellm package, which is not installed: {INSTALL_HINT}"
