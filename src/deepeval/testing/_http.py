@@ -333,7 +333,7 @@ class LoopbackServer:
             payload: Any = json.loads(raw) if raw else None
         except ValueError:
             payload = None
-        auth = h.headers.get(self.credential_header)
+        auth = self._credential(h.headers)
         self._current.headers = {k.lower(): v for k, v in h.headers.items()}
         self._current.target = h.path
         with self._lock:
@@ -404,6 +404,11 @@ class LoopbackServer:
                 self.counters.input_tokens += tin
                 self.counters.output_tokens += tout
         self._send(h, status, body)
+
+    def _credential(self, headers: Any) -> str | None:
+        """The request header that carries the key, as sent (``credential_header``)."""
+        value = headers.get(self.credential_header)
+        return None if value is None else str(value)
 
     @property
     def request_headers(self) -> dict[str, str]:

@@ -3,7 +3,7 @@
 
 * :class:`AnthropicServer`: Anthropic Messages (``POST /v1/messages``, key in ``x-api-key``, ``anthropic-version``
   required), native structured outputs (``output_config.format``) and forced tool use;
-* :class:`GeminiServer`: Gemini ``generateContent`` (``POST /v1beta/models/{model}:generateContent``, key in
+* :class:`GeminiServer`: Gemini ``generateContent`` (``POST /v1beta|v1/models/{model}:generateContent``, key in
   ``x-goog-api-key``), JSON schema / JSON mode and ``logprobsResult``;
 * :class:`OllamaServer`: Ollama's native ``POST /api/chat`` (``format``, ``logprobs``) and ``POST /api/embed``, plus
   its OpenAI-compatible ``/v1`` (chat completions and embeddings, as :class:`~deepeval.testing.servers.OpenAIChatServer`);
@@ -141,6 +141,13 @@ class AnthropicServer(_ProviderServer):
         """The server root (clients append ``/v1/messages``)."""
         return self.root_url
 
+    def _credential(self, headers: Any) -> str | None:
+        """``x-api-key``, or the bearer token the ``anthropic`` SDK 2.x sends instead; either carries the key."""
+        key = headers.get("x-api-key")
+        if key is None and str(headers.get("Authorization") or "").startswith("Bearer "):
+            key = str(headers["Authorization"]).removeprefix("Bearer ")
+        return None if key is None else str(key)
+
     def is_post_path(self, path: str) -> bool:
         return path == "/v1/messages"
 
@@ -231,7 +238,7 @@ class GeminiServer(_ProviderServer):
 
     credential_header = "x-goog-api-key"
     credential_prefix = ""
-    _PATH = re.compile(r"^/v1beta/models/([^/:]+):generateContent$")
+    _PATH = re.compile(r"^/(?:v1beta|v1)/models/([^/:]+):generateContent$")
 
     def __init__(self, responder: ChatResponder | None = None, *, json_schema: bool = True, **kwargs: Any):
         super().__init__(responder, **kwargs)
