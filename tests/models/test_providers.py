@@ -23,9 +23,11 @@ from _support.providers import (
 )
 from deepeval.errors import ErrorKind, JudgeError
 from deepeval.models.retry import RetryPolicy
+from deepeval.models.system_one.logprob import LogprobSystemOneModel
+from deepeval.models.system_one.schema import NoulQuestion
 from deepeval.models.usage import track_usage
 from deepeval.testing._http import Fault
-from deepeval.testing.provider_servers import AnthropicServer, GeminiServer, OllamaServer
+from deepeval.testing.provider_servers import AnthropicServer, AzureOpenAIServer, GeminiServer, OllamaServer
 
 
 def _leaks(provider: Provider, *texts: str) -> list[str]:
@@ -53,14 +55,11 @@ def test_structured_call_records_usage_and_cost(provider: Provider) -> None:
 
 @pytest.mark.parametrize("provider", PROVIDERS, ids=IDS)
 def test_logprob_call_where_offered(provider: Provider) -> None:
-    with running(provider) as (server, judge):
-        if not provider.logprobs:
-            if not hasattr(judge, "generate_with_logprobs"):
-                return
-            with pytest.raises(JudgeError) as info:
-                judge.generate_with_logprobs("Relevant? yes or no", top_logprobs=3)
-            assert info.value.kind is ErrorKind.bad_request
-            assert server.counters.requests == 0  # refused before sending anything
+    with running(provider) as (_server, judge):
+        if not provider.logprobs:  # the API returns none: the methods are absent, so nothing can rely on them
+            assert not hasattr(judge, "a_generate_with_logprobs")
+            with pytest.raises(TypeError, match="log-probabilities"):
+                LogprobSystemOneModel(judge)
             return
         completion, _cost = judge.generate_with_logprobs("Relevant? yes or no", top_logprobs=3, max_tokens=1)
     assert completion.text == "yes"
@@ -274,3 +273,34 @@ def test_missing_key_is_an_auth_error_naming_the_setting() -> None:
         with pytest.raises(JudgeError) as info:
             judge.generate("x")
         assert info.value.kind is ErrorKind.auth and setting in str(info.value)
+
+
+def test_azure_entra_id_token_instead_of_a_key() -> None:
+    from deepeval.models import AzureOpenAIModel
+
+    token = "eyJ0eXAiOiJKV1QiLCJhbGciOi-entra-token-123"
+    with AzureOpenAIServer(responder) as server:
+        judge = AzureOpenAIModel(
+            "gpt-4.1",
+            azure_ad_token=token,
+            base_url=server.endpoint,
+            deployment_name="judge",
+            api_version="2024-10-21",
+            retry_policy=POLICY,
+        )
+        text, _ = judge.generate("Say something.")
+        headers = server.counters.headers[0]
+    assert text == "plain reply"
+    assert headers["authorization"] == f"Bearer {token}" and "api-key" not in headers
+    assert token not in repr(judge)
+
+
+@pytest.mark.parametrize("provider_id", ["ollama", "gemini"])
+def test_logprobs_back_a_system_one_model(provider_id: str) -> None:
+    provider = next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == provider_id)
+    with running(provider) as (_server, judge):
+        s1 = LogprobSystemOneModel(judge, top_logprobs=5)
+        answers, _ = s1.decide("The answer: Paris.", {"q1": NoulQuestion(instructions="Is it about France?")})
+    p_yes = answers.nouls["q1"].probability
+    # P(yes) = e^-0.105 / (e^-0.105 + e^-2.303), renormalised over the labels found
+    assert p_yes == pytest.approx(0.9001, abs=1e-3)

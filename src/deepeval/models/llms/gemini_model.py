@@ -24,7 +24,7 @@ from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
 from deepeval.models.http.errors import int_or_none
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY
 from deepeval.models.http.retry import RetryPolicy
-from deepeval.models.llms.wire import WireLLM, WireReply, WireRequest
+from deepeval.models.llms.wire import LogprobWireLLM, WireReply, WireRequest
 from deepeval.models.logprobs import TokenLogprob
 from deepeval.models.pricing import GEMINI_PRICES, resolve_price
 
@@ -46,7 +46,7 @@ def gemini_model_name(model: str | None, settings: Settings) -> str:
     return model or settings.get("GEMINI_MODEL_NAME") or DEFAULT_GEMINI_MODEL
 
 
-class GeminiModel(WireLLM):
+class GeminiModel(LogprobWireLLM):
     """A Gemini model as judge (the Gemini Developer API, keyed by ``GOOGLE_API_KEY``).
 
     Args:
@@ -67,7 +67,6 @@ class GeminiModel(WireLLM):
     provider = "Gemini"
     key_setting = "GOOGLE_API_KEY"
     rungs = ("json_schema", "json", "text")
-    logprobs_supported = True
 
     def __init__(
         self,

@@ -17,7 +17,7 @@ from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
 from deepeval.models.http.errors import int_or_none
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY
 from deepeval.models.http.retry import RetryPolicy
-from deepeval.models.llms.wire import WireLLM, WireReply, WireRequest
+from deepeval.models.llms.wire import LogprobWireLLM, WireReply, WireRequest
 from deepeval.models.logprobs import TokenLogprob
 from deepeval.models.pricing import Price
 
@@ -37,7 +37,7 @@ def ollama_base_url(base_url: str | None, settings: Settings) -> str:
     return url[: -len("/v1")] if url.endswith("/v1") else url
 
 
-class OllamaModel(WireLLM):
+class OllamaModel(LogprobWireLLM):
     """A model served by Ollama as judge.
 
     Args:
@@ -57,7 +57,6 @@ class OllamaModel(WireLLM):
     provider = "Ollama"
     requires_api_key = False
     rungs = ("json_schema", "json", "text")
-    logprobs_supported = True
 
     def __init__(
         self,

@@ -70,8 +70,8 @@ class WireLLM(DeepEvalBaseLLM):
     """Base class of the judges on a provider's own wire format (use a subclass).
 
     ``generate(prompt, schema=None)`` / ``await a_generate(...)`` return ``(result, cost_usd | None)`` like
-    :class:`~deepeval.models.llms.openai_compatible.OpenAICompatibleLLM`; ``generate_with_logprobs`` where the
-    provider returns token log-probabilities (:attr:`logprobs_supported`).
+    :class:`~deepeval.models.llms.openai_compatible.OpenAICompatibleLLM`; ``generate_with_logprobs`` on
+    :class:`LogprobWireLLM`, for providers that return token log-probabilities.
 
     Raises (from every call): :class:`~deepeval.errors.JudgeError` with ``kind`` in connection, timeout,
     rate_limit, context_limit, auth, bad_request, server, invalid_output; messages name the model, never the key.
@@ -86,8 +86,7 @@ class WireLLM(DeepEvalBaseLLM):
     rungs: ClassVar[tuple[str, ...]] = ("json_schema", "text")
     #: rungs whose request carries the schema in the prompt too (the server only promises JSON)
     prompt_schema_rungs: ClassVar[frozenset[str]] = frozenset({"json", "text"})
-    logprobs_supported: ClassVar[bool] = False
-    #: most ``top_logprobs`` the provider returns per position
+    #: most ``top_logprobs`` the provider returns per position (:class:`LogprobWireLLM`)
     max_top_logprobs: ClassVar[int] = 20
 
     def __init__(
@@ -227,48 +226,6 @@ class WireLLM(DeepEvalBaseLLM):
         """The structured-output rung this client currently uses (it only moves down, on a 400)."""
         return self.rungs[self._rung]
 
-    def generate_with_logprobs(
-        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
-    ) -> tuple[LogprobCompletion, float | None]:
-        """Sync :meth:`a_generate_with_logprobs`."""
-        return run_sync(
-            self.run_with_private_client(self.a_generate_with_logprobs(prompt, top_logprobs, max_tokens))
-        )
-
-    async def a_generate_with_logprobs(
-        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
-    ) -> tuple[LogprobCompletion, float | None]:
-        """Plain-text completion of at most ``max_tokens`` tokens with the ``top_logprobs`` most probable
-        alternatives at each position (capped at the provider's :attr:`max_top_logprobs`).
-
-        Raises:
-            ValueError: ``top_logprobs`` outside 1..20 or ``max_tokens`` < 1.
-            JudgeError: the provider returns no log-probabilities (kind ``bad_request``, nothing sent), the call
-                failed, or the reply held none (kind ``invalid_output``).
-        """
-        if not 1 <= top_logprobs <= 20:
-            raise ValueError(f"top_logprobs must be in 1..20, got {top_logprobs}")
-        if max_tokens < 1:
-            raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
-        name = self.get_model_name()
-        if not self.logprobs_supported:
-            raise JudgeError(
-                f"judge {name}: {self.provider} returns no token log-probabilities",
-                model=name,
-                kind=ErrorKind.bad_request,
-            )
-        record_llm_request()
-        k = min(top_logprobs, self.max_top_logprobs)
-        reply = await self._send(self._request(prompt, rung=None, schema=None, logprobs=(k, max_tokens)))
-        if not reply.tokens:
-            raise JudgeError(
-                f"judge {name}: the server returned no token log-probabilities (it may not support them)",
-                model=name,
-                kind=ErrorKind.invalid_output,
-            )
-        completion = LogprobCompletion(reply.text, reply.tokens, reply.input_tokens, reply.output_tokens)
-        return completion, self._cost(reply)
-
     async def aclose(self) -> None:
         """Close the HTTP client this object opened on the running loop."""
         await self.endpoint.aclose()
@@ -299,3 +256,45 @@ class WireLLM(DeepEvalBaseLLM):
         if self.price is None:
             return None
         return self.price.cost(reply.input_tokens or 0, reply.output_tokens or 0)
+
+
+class LogprobWireLLM(WireLLM):
+    """A :class:`WireLLM` whose provider returns token log-probabilities (Ollama, Gemini): it has
+    ``generate_with_logprobs`` / ``a_generate_with_logprobs``, so it can back a
+    :class:`~deepeval.models.system_one.logprob.LogprobSystemOneModel` (providers without them do not have the
+    methods at all, and are refused there when built)."""
+
+    def generate_with_logprobs(
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+    ) -> tuple[LogprobCompletion, float | None]:
+        """Sync :meth:`a_generate_with_logprobs`."""
+        return run_sync(
+            self.run_with_private_client(self.a_generate_with_logprobs(prompt, top_logprobs, max_tokens))
+        )
+
+    async def a_generate_with_logprobs(
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+    ) -> tuple[LogprobCompletion, float | None]:
+        """Plain-text completion of at most ``max_tokens`` tokens with the ``top_logprobs`` most probable
+        alternatives at each position (capped at the provider's :attr:`max_top_logprobs`).
+
+        Raises:
+            ValueError: ``top_logprobs`` outside 1..20 or ``max_tokens`` < 1.
+            JudgeError: the call failed, or the reply held none (kind ``invalid_output``).
+        """
+        if not 1 <= top_logprobs <= 20:
+            raise ValueError(f"top_logprobs must be in 1..20, got {top_logprobs}")
+        if max_tokens < 1:
+            raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
+        name = self.get_model_name()
+        record_llm_request()
+        k = min(top_logprobs, self.max_top_logprobs)
+        reply = await self._send(self._request(prompt, rung=None, schema=None, logprobs=(k, max_tokens)))
+        if not reply.tokens:
+            raise JudgeError(
+                f"judge {name}: the server returned no token log-probabilities (it may not support them)",
+                model=name,
+                kind=ErrorKind.invalid_output,
+            )
+        completion = LogprobCompletion(reply.text, reply.tokens, reply.input_tokens, reply.output_tokens)
+        return completion, self._cost(reply)
