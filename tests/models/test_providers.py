@@ -304,3 +304,40 @@ def test_logprobs_back_a_system_one_model(provider_id: str) -> None:
     p_yes = answers.nouls["q1"].probability
     # P(yes) = e^-0.105 / (e^-0.105 + e^-2.303), renormalised over the labels found
     assert p_yes == pytest.approx(0.9001, abs=1e-3)
+
+
+def test_a_model_that_refuses_temperature_is_asked_again_without_it() -> None:
+    from deepeval.models import AnthropicModel
+
+    with AnthropicServer(responder, api_key=KEY) as server:
+        judge = AnthropicModel("claude-sonnet-4-5", api_key=KEY, base_url=server.base_url, temperature=0.0)
+        server.script(
+            Fault.http_status(
+                400,
+                {
+                    "type": "error",
+                    "error": {
+                        "type": "invalid_request_error",
+                        "message": "temperature: not supported for this model",
+                    },
+                },
+            )
+        )
+        with track_usage() as usage:
+            text, _ = judge.generate("Say something.")
+            judge.generate("Say something.")
+    assert text == "plain reply"
+    assert [b.get("temperature") for b in server.counters.bodies] == [0.0, None, None]
+    assert usage.llm_calls == 3
+
+
+def test_default_models_keep_their_default_temperature_as_in_4_3_1() -> None:
+    from deepeval.models import AnthropicModel, GeminiModel
+
+    with AnthropicServer(responder, api_key=KEY) as a, GeminiServer(responder, api_key=KEY) as g:
+        AnthropicModel(api_key=KEY, base_url=a.base_url, temperature=0.0).generate("x")  # claude-opus-5
+        GeminiModel(api_key=KEY, base_url=g.base_url).generate("x")  # gemini-3.6-flash
+        GeminiModel("gemini-2.5-flash", api_key=KEY, base_url=g.base_url).generate("x")
+    assert "temperature" not in a.counters.bodies[0]
+    assert "temperature" not in g.counters.bodies[0]["generationConfig"]
+    assert g.counters.bodies[1]["generationConfig"]["temperature"] == 0.0

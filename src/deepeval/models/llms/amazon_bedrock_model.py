@@ -29,7 +29,6 @@ from deepeval.models.http.secrets import Secret
 from deepeval.models.llms.response_format import schema_name, strict_schema
 from deepeval.models.llms.wire import WireLLM, WireReply, WireRequest
 from deepeval.models.pricing import Price
-from deepeval.models.usage import record_usage
 
 INSTALL_HINT = 'pip install "deepeval-oss[bedrock]" (or pip install boto3)'
 DEFAULT_MAX_TOKENS = 4096
@@ -148,8 +147,8 @@ class AmazonBedrockModel(WireLLM):
         logprobs: tuple[int, int] | None = None,
     ) -> WireRequest:
         inference: dict[str, Any] = {"maxTokens": self.max_tokens}
-        if self.temperature is not None:
-            inference["temperature"] = self.temperature
+        if self._temperature() is not None:
+            inference["temperature"] = self._temperature()
         body: dict[str, Any] = {
             "modelId": self.name,
             "messages": [{"role": "user", "content": [{"text": prompt}]}],
@@ -193,7 +192,7 @@ class AmazonBedrockModel(WireLLM):
         )
 
     # -- the call: boto3 in a worker thread, under our retries ----------------------------------------------
-    async def _send(self, request: WireRequest) -> WireReply:
+    async def _send_once(self, request: WireRequest) -> WireReply:
         client = self._boto_client()
 
         async def attempt() -> WireReply:
@@ -203,11 +202,9 @@ class AmazonBedrockModel(WireLLM):
                 raise self._mapped(exc) from None
             return self._read(data)
 
-        reply = await call_with_retries(
+        return await call_with_retries(
             attempt, policy=self.retry_policy, model=self.get_model_name(), limiter=self.limiter
         )
-        record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
-        return reply
 
     def _boto_client(self) -> Any:
         with self._client_lock:

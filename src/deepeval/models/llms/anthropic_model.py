@@ -30,6 +30,8 @@ ANTHROPIC_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 8192
 LEGACY_MAX_TOKENS = 4096
 _LEGACY = ("claude-3-opus", "claude-3-sonnet", "claude-3-haiku")
+#: models that accept only their default temperature (deepeval 4.3.1's model table): none is sent to them
+_NO_TEMPERATURE = ("claude-opus-4-7", "claude-opus-4-8", "claude-opus-5", "claude-sonnet-5", "claude-fable-5")
 #: models without native structured outputs (they start on the tool-use rung)
 _NO_OUTPUT_CONFIG = ("claude-3", "claude-opus-4-2025", "claude-sonnet-4-2025")
 
@@ -46,7 +48,8 @@ class AnthropicModel(WireLLM):
         model: default ``ANTHROPIC_MODEL_NAME``, else ``claude-opus-5``.
         api_key: default ``ANTHROPIC_API_KEY`` (alias ``_anthropic_api_key=``). Without one, calls raise
             ``JudgeError(kind=ErrorKind.auth)``.
-        temperature: default ``TEMPERATURE``; unset sends none (the model's default), as 4.3.1.
+        temperature: default ``TEMPERATURE``; unset sends none (the model's default), as 4.3.1, and none is sent
+            to the models that accept only their default (Opus 4.7 and later, Sonnet 5) or that refuse it with a 400.
         cost_per_input_token / cost_per_output_token: USD per token; default ``ANTHROPIC_COST_PER_INPUT_TOKEN`` /
             ``ANTHROPIC_COST_PER_OUTPUT_TOKEN``, else the price table; an unknown model has cost None.
         generation_kwargs: extra Messages API fields sent on every call (``{"top_k": 5}``, ``max_tokens``).
@@ -114,6 +117,8 @@ class AnthropicModel(WireLLM):
             retry_policy=retry_policy,
             client_kwargs=kwargs,
         )
+        if name.startswith(_NO_TEMPERATURE):
+            self.send_temperature = False
         if name.startswith(_NO_OUTPUT_CONFIG) or name in ("claude-opus-4", "claude-sonnet-4"):
             self._rung = self.rungs.index("tool")
 
@@ -136,8 +141,8 @@ class AnthropicModel(WireLLM):
             "max_tokens": self.max_tokens,
             "messages": [{"role": "user", "content": [{"type": "text", "text": prompt}]}],
         }
-        if self.temperature is not None:
-            body["temperature"] = self.temperature
+        if self._temperature() is not None:
+            body["temperature"] = self._temperature()
         if schema is not None and rung == "json_schema":
             body["output_config"] = {"format": {"type": "json_schema", "schema": _schema(schema)}}
         elif schema is not None and rung == "tool":

@@ -52,7 +52,7 @@ class GeminiModel(LogprobWireLLM):
     Args:
         model: default ``GEMINI_MODEL_NAME``, else ``gemini-3.6-flash``.
         api_key: default ``GOOGLE_API_KEY``.
-        temperature: default ``TEMPERATURE``, else 0.
+        temperature: default ``TEMPERATURE``, else 0 (Gemini 3 models: none sent, Google's default, as 4.3.1).
         project / location / service_account_key / use_vertexai: Vertex AI settings (default
             ``GOOGLE_CLOUD_PROJECT`` / ``GOOGLE_CLOUD_LOCATION`` / ``GOOGLE_SERVICE_ACCOUNT_KEY`` /
             ``GOOGLE_GENAI_USE_VERTEXAI``); Vertex AI is not available yet (``ConfigurationError``).
@@ -99,6 +99,8 @@ class GeminiModel(LogprobWireLLM):
                 "GeminiModel: Vertex AI (use_vertexai / GOOGLE_GENAI_USE_VERTEXAI) is not supported by this "
                 "implementation yet; use a Gemini API key (GOOGLE_API_KEY, deepeval set-gemini -k --save dotenv)"
             )
+        # 4.3.1: with no temperature configured, Gemini 3 models keep Google's default (none is sent)
+        keep_default = temperature is None and s.get("TEMPERATURE") is None and name.startswith("gemini-3")
         if temperature is None:
             temperature = s.get_float("TEMPERATURE", 0.0)
         if cost_per_input_token is None:
@@ -128,6 +130,8 @@ class GeminiModel(LogprobWireLLM):
             retry_policy=retry_policy,
             client_kwargs=kwargs,
         )
+        if keep_default:
+            self.send_temperature = False
 
     def _auth_headers(self, key: str | None) -> dict[str, str]:
         return {} if key is None else {"x-goog-api-key": key}
@@ -140,7 +144,9 @@ class GeminiModel(LogprobWireLLM):
         schema: type[BaseModel] | None,
         logprobs: tuple[int, int] | None = None,
     ) -> WireRequest:
-        config: dict[str, Any] = {"temperature": self.temperature}
+        config: dict[str, Any] = {}
+        if self._temperature() is not None:
+            config["temperature"] = self._temperature()
         if schema is not None and rung in ("json_schema", "json"):
             config["responseMimeType"] = "application/json"
             if rung == "json_schema":

@@ -105,7 +105,7 @@ class OllamaModel(LogprobWireLLM):
         schema: type[BaseModel] | None,
         logprobs: tuple[int, int] | None = None,
     ) -> WireRequest:
-        options: dict[str, Any] = {"temperature": self.temperature}
+        options: dict[str, Any] = {} if self._temperature() is None else {"temperature": self._temperature()}
         body: dict[str, Any] = {
             "model": self.name,
             "messages": [{"role": "user", "content": prompt}],

@@ -18,7 +18,7 @@ headers; no message, log record, repr or cache key holds one.
 from __future__ import annotations
 
 import threading
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -110,6 +110,8 @@ class WireLLM(DeepEvalBaseLLM):
         if temperature is not None and temperature < 0:
             raise ValueError(f"temperature must be >= 0, got {temperature}")
         self.temperature = temperature
+        #: False once the model refused ``temperature`` (a 400 that names it), or for models known to refuse it
+        self.send_temperature = temperature is not None
         self.generation_kwargs: dict[str, Any] = dict(generation_kwargs or {})
         self.price = price
         self.retry_policy = retry_policy or RetryPolicy.from_settings(
@@ -183,7 +185,7 @@ class WireLLM(DeepEvalBaseLLM):
         """The reply text, or a validated ``schema`` instance (the ladder's one re-ask included), and its cost."""
         if schema is None:
             record_llm_request()
-            reply = await self._send(self._request(prompt, rung=None, schema=None))
+            reply = await self._send(lambda: self._request(prompt, rung=None, schema=None))
             return reply.text, self._cost(reply)
         cost: float | None = None
 
@@ -208,7 +210,9 @@ class WireLLM(DeepEvalBaseLLM):
             rung = self.rungs[index]
             text = prompt + schema_instruction(schema) if rung in self.prompt_schema_rungs else prompt
             try:
-                reply = await self._send(self._request(text, rung=rung, schema=schema))
+                reply = await self._send(
+                    lambda text=text, rung=rung: self._request(text, rung=rung, schema=schema)  # type: ignore[misc]
+                )
             except JudgeError as exc:
                 last = index >= len(self.rungs) - 1
                 if exc.status_code == 400 and not last and self._blames_rung(exc, rung):
@@ -242,11 +246,27 @@ class WireLLM(DeepEvalBaseLLM):
         """``generation_kwargs`` over ``extra`` (the caller's settings win over ours)."""
         return {**(extra or {}), **self.generation_kwargs}
 
-    async def _send(self, request: WireRequest) -> WireReply:
-        """``request`` under the retry policy and limiter; usage recorded."""
-        reply = await self.endpoint.call(request.path, request.body, self._read, params=request.params)
-        record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
-        return reply
+    def _temperature(self) -> float | None:
+        """The temperature to send (None: send none)."""
+        return self.temperature if self.send_temperature else None
+
+    async def _send(self, build: Callable[[], WireRequest]) -> WireReply:
+        """The request ``build()`` makes, under the retry policy and limiter, built again without ``temperature``
+        when the model refuses it (a 400 naming it: some models accept only their default); usage recorded."""
+        while True:
+            try:
+                reply = await self._send_once(build())
+            except JudgeError as exc:
+                if exc.status_code == 400 and self.send_temperature and "temperature" in str(exc).lower():
+                    self.send_temperature = False
+                    record_llm_request()  # the resend without it is a request the server sees
+                    continue
+                raise
+            record_usage(input_tokens=reply.input_tokens, output_tokens=reply.output_tokens)
+            return reply
+
+    async def _send_once(self, request: WireRequest) -> WireReply:
+        return await self.endpoint.call(request.path, request.body, self._read, params=request.params)
 
     def _bad_reply(self, what: str, data: Any) -> JudgeError:
         """The retryable ``server`` error for a 2xx reply that lacks ``what``."""
@@ -289,7 +309,9 @@ class LogprobWireLLM(WireLLM):
         name = self.get_model_name()
         record_llm_request()
         k = min(top_logprobs, self.max_top_logprobs)
-        reply = await self._send(self._request(prompt, rung=None, schema=None, logprobs=(k, max_tokens)))
+        reply = await self._send(
+            lambda: self._request(prompt, rung=None, schema=None, logprobs=(k, max_tokens))
+        )
         if not reply.tokens:
             raise JudgeError(
                 f"judge {name}: the server returned no token log-probabilities (it may not support them)",
