@@ -85,11 +85,11 @@ def test_every_pair_of_4_3_1_exists_with_its_options() -> None:
             assert flag in out, (command, flag)
 
 
-def test_set_ollama_writes_4_3_1_keys_and_selects_ollama(isolated: Path) -> None:
+def test_set_ollama_writes_4_3_1_keys_and_values_and_selects_ollama(isolated: Path) -> None:
     code, out = _run("set-ollama", "--model", "llama3.1")
     assert code == 0, out
     assert dotenv_values(isolated / ".env.local") == {
-        "USE_LOCAL_MODEL": "YES",
+        "USE_LOCAL_MODEL": "1",
         "LOCAL_MODEL_API_KEY": "ollama",
         "OLLAMA_MODEL_NAME": "llama3.1",
         "LOCAL_MODEL_BASE_URL": "http://localhost:11434",
@@ -108,13 +108,13 @@ def test_switching_provider_clears_the_others_switches(isolated: Path) -> None:
     assert _run("set-ollama", "-m", "llama3.1")[0] == 0
     assert _run("set-anthropic", "-m", "claude-opus-5", "-i", "0.000005")[0] == 0
     values = dotenv_values(isolated / ".env.local")
-    assert values["USE_ANTHROPIC_MODEL"] == "YES" and "USE_LOCAL_MODEL" not in values
+    assert values["USE_ANTHROPIC_MODEL"] == "1" and "USE_LOCAL_MODEL" not in values
     assert "LOCAL_MODEL_API_KEY" not in values  # the stale Ollama marker would keep Ollama selected
     assert values["ANTHROPIC_COST_PER_INPUT_TOKEN"] == "5e-06"
     assert plan_llm(None, get_settings()).name == "claude-opus-5 (Anthropic)"
     assert _run("set-grok", "-m", "grok-4")[0] == 0
     values = dotenv_values(isolated / ".env.local")
-    assert "USE_ANTHROPIC_MODEL" not in values and values["USE_GROK_MODEL"] == "YES"
+    assert "USE_ANTHROPIC_MODEL" not in values and values["USE_GROK_MODEL"] == "1"
     assert plan_llm(None, get_settings()).name == "grok-4 (Grok)"
 
 
@@ -176,7 +176,7 @@ def test_bedrock_prompts_both_credentials(isolated: Path) -> None:
     assert code == 0, out
     values = dotenv_values(isolated / ".env.local")
     assert values["AWS_ACCESS_KEY_ID"] == "AKIAEXAMPLE12345" and values["AWS_SECRET_ACCESS_KEY"] == SECRET
-    assert values["USE_AWS_BEDROCK_MODEL"] == "YES" and values["AWS_BEDROCK_REGION"] == "us-east-1"
+    assert values["USE_AWS_BEDROCK_MODEL"] == "1" and values["AWS_BEDROCK_REGION"] == "us-east-1"
     assert plan_llm(None, get_settings()).name == "amazon.nova-pro-v1:0"
     assert SECRET not in out
 
@@ -210,7 +210,7 @@ def test_gemini_vertex_switch_and_service_account_is_a_secret(isolated: Path, tm
     )
     assert code == 0, out
     values = dotenv_values(isolated / ".env.local")
-    assert values["GOOGLE_GENAI_USE_VERTEXAI"] == "YES" and values["GOOGLE_CLOUD_PROJECT"] == "proj"
+    assert values["GOOGLE_GENAI_USE_VERTEXAI"] == "1" and values["GOOGLE_CLOUD_PROJECT"] == "proj"
     assert "private_key" in values["GOOGLE_SERVICE_ACCOUNT_KEY"]
 
 
@@ -221,7 +221,7 @@ def test_azure_embedding_and_ollama_embeddings(isolated: Path) -> None:
     assert values == {
         "AZURE_EMBEDDING_MODEL_NAME": "text-embedding-3-small",
         "AZURE_EMBEDDING_DEPLOYMENT_NAME": "emb",
-        "USE_LOCAL_EMBEDDINGS": "YES",
+        "USE_LOCAL_EMBEDDINGS": "1",
         "LOCAL_EMBEDDING_API_KEY": "ollama",
         "LOCAL_EMBEDDING_MODEL_NAME": "nomic-embed-text",
         "LOCAL_EMBEDDING_BASE_URL": "http://localhost:11434",

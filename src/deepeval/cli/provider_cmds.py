@@ -6,7 +6,7 @@ options and the dotenv keys it writes.
 Each command is declared by one :class:`ProviderCommand` (options, the keys they write, the switch that selects the
 provider) and built by :func:`_register`. The save rules are ``settings_cmds``': settings go to the ``--save`` target
 (default ``.env.local``), API keys are read with a hidden prompt and written only where ``--save`` says. ``set-X``
-writes ``USE_X=YES`` and removes the other providers' switches from the file (4.3.1's "switch provider"), and the
+writes ``USE_X=1`` (4.3.1's value) and removes the other providers' switches from the file (4.3.1's "switch provider"), and the
 Ollama marker ``LOCAL_MODEL_API_KEY=ollama`` with them (ours: in 4.3.1 a stale marker keeps Ollama selected).
 ``unset-X`` removes X's settings (its secrets only with ``--clear-secrets``; the Ollama marker always, being no
 secret). The model is required (``--model`` or already set), checked before anything is written.
@@ -427,9 +427,9 @@ def _values(cmd: ProviderCommand, given: dict[str, Any]) -> tuple[dict[str, str]
         cmd.name == "gemini"
     ):  # 4.3.1: a key selects the Gemini API, project/location/service account Vertex AI
         if given.get("prompt_api_key"):
-            values["GOOGLE_GENAI_USE_VERTEXAI"] = "NO"
+            values["GOOGLE_GENAI_USE_VERTEXAI"] = "0"
         elif any(given.get(p) is not None for p in ("project", "location", "service_account_file")):
-            values["GOOGLE_GENAI_USE_VERTEXAI"] = "YES"
+            values["GOOGLE_GENAI_USE_VERTEXAI"] = "1"
     return values, secrets
 
 
@@ -477,7 +477,7 @@ def _set(cmd: ProviderCommand, given: dict[str, Any]) -> None:
         path = _target(save)
         assert path is not None
         secrets.update(_prompts(cmd, given))
-        _write(path, {cmd.switch: "YES", **cmd.fixed, **values, **secrets}, quiet)
+        _write(path, {cmd.switch: "1", **cmd.fixed, **values, **secrets}, quiet)
         _switch_provider(path, cmd, quiet)
         if not prompting and not secrets and any(o.kind == "prompt" for o in cmd.options):
             _not_saved_note(quiet, " / ".join(o.key for o in cmd.options if o.kind == "prompt"))
@@ -548,7 +548,7 @@ def _register(cmd: ProviderCommand) -> None:
     set_params = [_option(o) for o in cmd.options] + _common(clear_secrets=False, secrets=())
     set_command.__signature__ = inspect.Signature(set_params)  # type: ignore[attr-defined]
     set_command.__doc__ = (
-        f"Use {cmd.title} ({cmd.switch}=YES; the other providers' switches are removed from the file). "
+        f"Use {cmd.title} ({cmd.switch}=1; the other providers' switches are removed from the file). "
         "API keys are written only where --save says."
     )
     unset_params = _common(clear_secrets=cmd.clear_secrets_option, secrets=cmd.secrets)

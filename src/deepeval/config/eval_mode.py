@@ -58,7 +58,7 @@ def env_source(settings: Settings) -> str:
 
 
 #: The provider switches of deepeval 4.3.1, in the order its judge selection tests them (``initialize_model``):
-#: setting -> the kind of LLM judge it selects. ``set-<provider>`` writes the switch as ``YES``.
+#: setting -> the kind of LLM judge it selects. ``set-<provider>`` writes the switch as ``1``, as 4.3.1 does.
 PROVIDER_SWITCHES: tuple[tuple[str, str], ...] = (
     ("USE_OPENAI_MODEL", "openai"),
     ("USE_GEMINI_MODEL", "gemini"),

@@ -138,6 +138,12 @@ class AmazonBedrockModel(WireLLM):
     def get_model_name(self) -> str:
         return str(self.name)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the boto3 client (it holds sockets); the copy opens its own on first use."""
+        state = dict(self.__dict__)
+        state["_client"] = None
+        return state
+
     def _request(
         self,
         prompt: str,
