@@ -90,3 +90,60 @@ def test_evaluate_rows_carry_usage_and_no_key(provider_id: str, tmp_path: Any, m
         result.model_dump(mode="json") if hasattr(result, "model_dump") else str(result), default=str
     )
     assert KEY not in dumped
+
+
+@pytest.mark.parametrize(
+    ("env", "server_id", "name"),
+    [
+        (
+            {
+                "USE_ANTHROPIC_MODEL": "1",
+                "ANTHROPIC_MODEL_NAME": "claude-sonnet-4-5",
+                "ANTHROPIC_API_KEY": KEY,
+            },
+            "anthropic",
+            "claude-sonnet-4-5 (Anthropic)",
+        ),
+        (
+            {"USE_LOCAL_MODEL": "1", "LOCAL_MODEL_API_KEY": "ollama", "OLLAMA_MODEL_NAME": "llama3.1"},
+            "ollama",
+            "llama3.1 (Ollama)",
+        ),
+    ],
+)
+def test_the_judge_comes_from_the_settings(
+    env: dict[str, str], server_id: str, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``deepeval set-anthropic`` / ``set-ollama`` leave behind selects the judge of a metric built with no
+    ``model=``: the plan names it before any call, and the measure goes to its server."""
+    from deepeval.models.resolve import clear_shared_clients
+
+    provider = next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == server_id)
+    kw = {} if server_id == "ollama" else {"api_key": KEY}
+    with provider.server(**kw) as server:
+        server.responder = _structured
+        monkeypatch.setenv("DEEPEVAL_DISABLE_DOTENV", "1")
+        for k, v in env.items():
+            monkeypatch.setenv(k, v)
+        url_key = "LOCAL_MODEL_BASE_URL" if server_id == "ollama" else "ANTHROPIC_BASE_URL"
+        monkeypatch.setenv(url_key, server.root_url)
+        clear_shared_clients()
+        metric = AnswerRelevancyMetric()
+        assert metric.evaluation_model == name  # named from the plan, before any call
+        assert metric.measure(CASE) == pytest.approx(0.5)
+        assert server.counters.requests == 3
+        clear_shared_clients()
+
+
+def test_hybrid_with_the_embedded_system_one_judge_on_ollama() -> None:
+    """The default hybrid pairing: a provider LLM extracts the statements, the embedded offline judge decides them."""
+    provider = next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == "ollama")
+    with running(provider) as (server, judge):
+        server.responder = _structured
+        metric = AnswerRelevancyMetric(model=judge, eval_mode="hybrid", system_one_model="embedded")
+        score = metric.measure(CASE)
+    # the capital statement is relevant, the shoes are not; the embedded judge's calibrated weights (its
+    # share_weight) make the score near, not at, 1/2
+    assert [v.verdict for v in metric.verdicts] == ["yes", "no"]
+    assert 0.4 < score < 0.6
+    assert server.counters.requests == 2
