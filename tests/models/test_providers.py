@@ -5,6 +5,8 @@ deadline; usage and cost recorded; the key never in messages, reprs or logs."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import logging
 import time
 from typing import Any
@@ -211,14 +213,6 @@ def test_gemini_request_shape() -> None:
     assert {s["threshold"] for s in body["safetySettings"]} == {"BLOCK_NONE"}
 
 
-def test_gemini_vertex_is_a_clear_configuration_error() -> None:
-    from deepeval.errors import ConfigurationError
-    from deepeval.models import GeminiModel
-
-    with pytest.raises(ConfigurationError, match="Vertex AI"):
-        GeminiModel(use_vertexai=True)
-
-
 def test_ollama_native_format_and_options() -> None:
     from deepeval.models import OllamaModel
 
@@ -341,3 +335,106 @@ def test_default_models_keep_their_default_temperature_as_in_4_3_1() -> None:
     assert "temperature" not in a.counters.bodies[0]
     assert "temperature" not in g.counters.bodies[0]["generationConfig"]
     assert g.counters.bodies[1]["generationConfig"]["temperature"] == 0.0
+
+
+# -- Gemini on Vertex AI -----------------------------------------------------------------------------------------------
+HAS_GOOGLE_AUTH = importlib.util.find_spec("google.auth") is not None and importlib.util.find_spec(
+    "cryptography"
+)
+
+
+def _vertex(server: Any, credentials: dict[str, Any]) -> Any:
+    from deepeval.models import GeminiModel
+
+    return GeminiModel(
+        "gemini-2.5-flash",
+        project="proj-1",
+        location="us-central1",
+        service_account_key=json.dumps(credentials),
+        base_url=server.base_url,
+        retry_policy=POLICY,
+    )
+
+
+def test_vertex_with_application_default_credentials_of_a_user() -> None:
+    with GeminiServer(responder) as server:
+        user = {
+            "type": "authorized_user",
+            "client_id": "cid.apps",
+            "client_secret": "csecret-0123456789",
+            "refresh_token": "1//refresh-0123456789abcdef",
+            "token_uri": server.token_uri,
+        }
+        judge = _vertex(server, user)
+        result, cost = judge.generate("Reply in JSON.", schema=Verdict)
+        judge.generate("Say something.")
+        with pytest.raises(JudgeError) as refused:
+            _vertex(server, {**user, "refresh_token": "revoked"}).generate("x")
+    assert result.verdict == "yes" and cost is not None
+    assert (
+        server.counters.targets[1:3]
+        == [
+            "/v1/projects/proj-1/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent"
+        ]
+        * 2
+    )
+    assert len(server.issued_tokens) == 1  # cached: one exchange for both calls
+    assert server.token_requests[0]["grant_type"] == "refresh_token"
+    assert server.counters.headers[1]["authorization"] == f"Bearer {server.issued_tokens[0]}"
+    assert "x-goog-api-key" not in server.counters.headers[1]
+    assert refused.value.kind is ErrorKind.auth and "refused the credentials" in str(refused.value)
+    for secret in ("csecret-0123456789", "1//refresh-0123456789abcdef", server.issued_tokens[0]):
+        assert secret not in str(refused.value) and secret not in repr(judge)
+
+
+@pytest.mark.skipif(not HAS_GOOGLE_AUTH, reason="vertex extra (google-auth) not installed")
+def test_vertex_with_a_service_account_key_signs_a_jwt() -> None:
+    import base64
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    with GeminiServer(responder) as server:
+        account = {
+            "type": "service_account",
+            "client_email": "judge@proj-1.iam.gserviceaccount.com",
+            "private_key": pem,
+            "private_key_id": "kid1",
+            "token_uri": server.token_uri,
+        }
+        text, _ = _vertex(server, account).generate("Say something.")
+        token_uri = server.token_uri
+    assert text == "plain reply"
+    form = server.token_requests[0]
+    assert form["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer"
+    header, payload, signature = form["assertion"].split(".")
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    assert claims["iss"] == account["client_email"] and claims["aud"] == token_uri
+    assert claims["scope"] == "https://www.googleapis.com/auth/cloud-platform"
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding
+
+    key.public_key().verify(  # the JWT is really signed with the account's key (raises if not)
+        base64.urlsafe_b64decode(signature + "=" * (-len(signature) % 4)),
+        f"{header}.{payload}".encode(),
+        padding.PKCS1v15(),
+        hashes.SHA256(),
+    )
+
+
+def test_vertex_needs_project_location_and_credentials(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    from deepeval.errors import ConfigurationError
+    from deepeval.models import GeminiModel
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # no gcloud credentials file
+    with pytest.raises(ConfigurationError, match="project and a location"):
+        GeminiModel(use_vertexai=True)
+    with pytest.raises(ConfigurationError, match="gcloud auth application-default login"):
+        GeminiModel(project="p", location="us-central1")  # 4.3.1: project + location and no key = Vertex AI
+    assert GeminiModel(api_key="k", project="p", location="l").use_vertexai is False  # a key: the Gemini API

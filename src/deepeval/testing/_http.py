@@ -7,6 +7,7 @@ import json
 import random
 import socket
 import threading
+import urllib.parse
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -330,7 +331,12 @@ class LoopbackServer:
         length = int(h.headers.get("Content-Length") or 0)
         raw = h.rfile.read(length) if length else b""
         try:
-            payload: Any = json.loads(raw) if raw else None
+            if str(h.headers.get("Content-Type") or "").startswith("application/x-www-form-urlencoded"):
+                payload: Any = dict(
+                    urllib.parse.parse_qsl(raw.decode("utf-8", "replace"))
+                )  # an OAuth token request
+            else:
+                payload = json.loads(raw) if raw else None
         except ValueError:
             payload = None
         auth = self._credential(h.headers)

@@ -238,18 +238,44 @@ class GeminiServer(_ProviderServer):
 
     credential_header = "x-goog-api-key"
     credential_prefix = ""
-    _PATH = re.compile(r"^/(?:v1beta|v1)/models/([^/:]+):generateContent$")
+    _PATH = re.compile(
+        r"^/(?:v1beta|v1)/(?:projects/([^/]+)/locations/([^/]+)/publishers/google/)?models/([^/:]+):generateContent$"
+    )
 
     def __init__(self, responder: ChatResponder | None = None, *, json_schema: bool = True, **kwargs: Any):
         super().__init__(responder, **kwargs)
         self.json_schema = json_schema
+        #: access tokens handed out by ``POST /token`` (Vertex AI requests must carry one as the bearer)
+        self.issued_tokens: list[str] = []
+        #: the form of each token request (grant type, assertion or refresh token)
+        self.token_requests: list[dict[str, str]] = []
 
     @property
     def base_url(self) -> str:
         return self.root_url
 
+    @property
+    def token_uri(self) -> str:
+        """An OAuth token endpoint (``token_uri`` of the credentials in Vertex AI tests)."""
+        return f"{self.root_url}/token"
+
     def is_post_path(self, path: str) -> bool:
-        return self._PATH.match(path) is not None
+        return path == "/token" or self._PATH.match(path) is not None
+
+    def _token(self, form: dict[str, Any]) -> tuple[int, Any, tuple[int, int]]:
+        self.token_requests.append(dict(form))
+        grant = form.get("grant_type")
+        if grant == "refresh_token" and form.get("refresh_token") == "revoked":
+            return (
+                400,
+                {"error": "invalid_grant", "error_description": "Token has been expired or revoked."},
+                (0, 0),
+            )
+        if grant not in ("refresh_token", "urn:ietf:params:oauth:grant-type:jwt-bearer"):
+            return 400, {"error": "unsupported_grant_type"}, (0, 0)
+        token = f"ya29.loopback-{len(self.issued_tokens) + 1}-0123456789"
+        self.issued_tokens.append(token)
+        return 200, {"access_token": token, "expires_in": 3599, "token_type": "Bearer"}, (0, 0)
 
     def _error_body(self, status: int, message: str) -> Any:
         statuses = {
@@ -264,8 +290,14 @@ class GeminiServer(_ProviderServer):
         return {"error": {"code": status, "message": message, "status": statuses.get(status, "UNKNOWN")}}
 
     def handle_post(self, path: str, payload: dict[str, Any], raw: bytes) -> tuple[int, Any, tuple[int, int]]:
+        if path == "/token":
+            return self._token(payload)
         match = self._PATH.match(path)
-        model = urllib.parse.unquote(match.group(1)) if match else ""
+        model = urllib.parse.unquote(match.group(3)) if match else ""
+        if match and match.group(1):  # Vertex AI: an OAuth bearer token this server issued
+            bearer = self.request_headers.get("authorization", "").removeprefix("Bearer ")
+            if bearer not in self.issued_tokens:
+                return 401, self._error_body(401, "Request had invalid authentication credentials."), (0, 0)
         contents = payload.get("contents")
         if not isinstance(contents, list) or not contents:
             return (

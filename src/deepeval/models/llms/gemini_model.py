@@ -8,8 +8,10 @@ constrained to the schema), then JSON mode with the schema in the prompt, then p
 :data:`deepeval.models.pricing.GEMINI_PRICES` unless given. Safety filters are off (``BLOCK_NONE`` on the four
 categories), as deepeval 4.3.1 sets them: content under evaluation must reach the judge.
 
-Vertex AI (``use_vertexai``, ``GOOGLE_GENAI_USE_VERTEXAI``) needs Google Cloud credentials (OAuth tokens from a
-service account) and is not available yet: building such a judge raises ``ConfigurationError``.
+Vertex AI (``use_vertexai``, ``GOOGLE_GENAI_USE_VERTEXAI``, or a project and location with no API key, as 4.3.1
+decides): ``POST /v1/projects/{project}/locations/{location}/publishers/google/models/{model}:generateContent`` on
+``{location}-aiplatform.googleapis.com`` with an OAuth token (:mod:`deepeval.models.llms.google_auth`: a service
+account key, or the Application Default Credentials of ``gcloud auth application-default login``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
 from deepeval.models.http.errors import int_or_none
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY
 from deepeval.models.http.retry import RetryPolicy
+from deepeval.models.llms.google_auth import GoogleTokens, load_credentials
 from deepeval.models.llms.wire import LogprobWireLLM, WireReply, WireRequest
 from deepeval.models.logprobs import TokenLogprob
 from deepeval.models.pricing import GEMINI_PRICES, resolve_price
@@ -41,6 +44,18 @@ SAFETY_OFF = [
 ]
 
 
+def _use_vertexai(
+    given: bool | None, s: Settings, has_key: bool, project: str | None, location: str | None
+) -> bool:
+    """4.3.1's rule: the argument, else ``GOOGLE_GENAI_USE_VERTEXAI``, else Vertex AI when a project and a
+    location are set (ours: and no API key is)."""
+    if given is not None:
+        return given
+    if s.get("GOOGLE_GENAI_USE_VERTEXAI") is not None:
+        return s.get_bool("GOOGLE_GENAI_USE_VERTEXAI")
+    return bool(project and location) and not has_key
+
+
 def gemini_model_name(model: str | None, settings: Settings) -> str:
     """``model``, else ``GEMINI_MODEL_NAME``, else :data:`DEFAULT_GEMINI_MODEL`."""
     return model or settings.get("GEMINI_MODEL_NAME") or DEFAULT_GEMINI_MODEL
@@ -53,9 +68,10 @@ class GeminiModel(LogprobWireLLM):
         model: default ``GEMINI_MODEL_NAME``, else ``gemini-3.6-flash``.
         api_key: default ``GOOGLE_API_KEY``.
         temperature: default ``TEMPERATURE``, else 0 (Gemini 3 models: none sent, Google's default, as 4.3.1).
-        project / location / service_account_key / use_vertexai: Vertex AI settings (default
-            ``GOOGLE_CLOUD_PROJECT`` / ``GOOGLE_CLOUD_LOCATION`` / ``GOOGLE_SERVICE_ACCOUNT_KEY`` /
-            ``GOOGLE_GENAI_USE_VERTEXAI``); Vertex AI is not available yet (``ConfigurationError``).
+        project / location / service_account_key / use_vertexai: Vertex AI (default ``GOOGLE_CLOUD_PROJECT`` /
+            ``GOOGLE_CLOUD_LOCATION`` / ``GOOGLE_SERVICE_ACCOUNT_KEY`` (JSON text or a dict) /
+            ``GOOGLE_GENAI_USE_VERTEXAI``); without a key, the Application Default Credentials. A service account
+            key needs the ``vertex`` extra (google-auth, to sign).
         generation_kwargs: ``generationConfig`` fields sent on every call (``{"topP": 0.9}``).
         cost_per_input_token / cost_per_output_token: USD per token; default ``GEMINI_COST_PER_INPUT_TOKEN`` /
             ``GEMINI_COST_PER_OUTPUT_TOKEN``, else the price table.
@@ -91,14 +107,23 @@ class GeminiModel(LogprobWireLLM):
         name = gemini_model_name(model, s)
         self.project = project or s.get("GOOGLE_CLOUD_PROJECT")
         self.location = location or s.get("GOOGLE_CLOUD_LOCATION")
-        self.use_vertexai = (
-            use_vertexai if use_vertexai is not None else s.get_bool("GOOGLE_GENAI_USE_VERTEXAI")
-        )
+        api_key = api_key or s.get("GOOGLE_API_KEY")
+        self.use_vertexai = _use_vertexai(use_vertexai, s, bool(api_key), self.project, self.location)
+        self._oauth: GoogleTokens | None = None
+        self._bearer: str | None = None
         if self.use_vertexai:
-            raise ConfigurationError(
-                "GeminiModel: Vertex AI (use_vertexai / GOOGLE_GENAI_USE_VERTEXAI) is not supported by this "
-                "implementation yet; use a Gemini API key (GOOGLE_API_KEY, deepeval set-gemini -k --save dotenv)"
+            if not self.project or not self.location:
+                raise ConfigurationError(
+                    "GeminiModel on Vertex AI needs a project and a location: pass project= and location= or set "
+                    "GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION (deepeval set-gemini -p ... -l ...)"
+                )
+            if isinstance(service_account_key, str) and not service_account_key.strip():
+                service_account_key = None
+            info, source = load_credentials(service_account_key or s.get("GOOGLE_SERVICE_ACCOUNT_KEY"))
+            self._oauth = GoogleTokens(
+                info, source, timeout=s.get_float("DEEPEVAL_JUDGE_TIMEOUT", 60.0) or 60.0
             )
+            self.requires_api_key = False  # type: ignore[misc]  # the OAuth token authenticates
         # 4.3.1: with no temperature configured, Gemini 3 models keep Google's default (none is sent)
         keep_default = temperature is None and s.get("TEMPERATURE") is None and name.startswith("gemini-3")
         if temperature is None:
@@ -113,8 +138,8 @@ class GeminiModel(LogprobWireLLM):
         config.pop("temperature", None)
         super().__init__(
             name,
-            api_key=api_key or s.get("GOOGLE_API_KEY"),
-            base_url=str(base_url or s.get("GOOGLE_GEMINI_BASE_URL") or DEFAULT_GEMINI_BASE_URL),
+            api_key=None if self.use_vertexai else api_key,
+            base_url=str(base_url or self._default_base_url(s)),
             base_url_setting="base_url" if base_url else "GOOGLE_GEMINI_BASE_URL",
             temperature=0.0 if temperature is None else float(temperature),
             generation_kwargs=config,
@@ -133,8 +158,24 @@ class GeminiModel(LogprobWireLLM):
         if keep_default:
             self.send_temperature = False
 
+    def _default_base_url(self, s: Settings) -> str:
+        if not self.use_vertexai:
+            return s.get("GOOGLE_GEMINI_BASE_URL") or DEFAULT_GEMINI_BASE_URL
+        location = str(self.location)
+        host = (
+            "aiplatform.googleapis.com" if location == "global" else f"{location}-aiplatform.googleapis.com"
+        )
+        return f"https://{host}"
+
     def _auth_headers(self, key: str | None) -> dict[str, str]:
+        if self._oauth is not None:
+            return {"Authorization": f"Bearer {self._bearer}"} if self._bearer else {}
         return {} if key is None else {"x-goog-api-key": key}
+
+    async def _send_once(self, request: WireRequest) -> WireReply:
+        if self._oauth is not None:
+            self._bearer = await self._oauth.token(self.get_model_name())
+        return await super()._send_once(request)
 
     def _request(
         self,
@@ -160,8 +201,11 @@ class GeminiModel(LogprobWireLLM):
             "generationConfig": self._options(config),
             "safetySettings": SAFETY_OFF,
         }
-        model = str(self.name).removeprefix("models/")
-        return WireRequest(f"/v1beta/models/{urllib.parse.quote(model, safe='-._~')}:generateContent", body)
+        model = urllib.parse.quote(str(self.name).removeprefix("models/"), safe="-._~")
+        if self.use_vertexai:
+            where = f"/v1/projects/{self.project}/locations/{self.location}/publishers/google/models/{model}"
+            return WireRequest(f"{where}:generateContent", body)
+        return WireRequest(f"/v1beta/models/{model}:generateContent", body)
 
     def _read(self, data: Any) -> WireReply:
         candidates = data.get("candidates") if isinstance(data, dict) else None
