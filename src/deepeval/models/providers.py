@@ -5,6 +5,7 @@ judge from here and :mod:`deepeval.models.resolve` builds it; nothing here impor
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from dataclasses import dataclass
 from typing import Any
@@ -76,8 +77,13 @@ def _cost_keys(prefix: str) -> tuple[str, ...]:
     return (f"{prefix}_API_KEY", f"{prefix}_COST_PER_INPUT_TOKEN", f"{prefix}_COST_PER_OUTPUT_TOKEN")
 
 
+_OLLAMA_NAMES = (
+    "OLLAMA_MODEL_NAME",
+    "LOCAL_MODEL_NAME",
+)  # ours: LOCAL_MODEL_NAME too (see ollama_model_name)
+
 PROVIDERS: dict[str, ProviderSpec] = {
-    s.kind: s
+    s.kind: (s if s.kind != "ollama" else dataclasses.replace(s, model_keys=_OLLAMA_NAMES))
     for s in (
         _spec(
             "gemini",
@@ -128,6 +134,7 @@ PROVIDERS: dict[str, ProviderSpec] = {
             None,
             "Ollama",
             "LOCAL_MODEL_BASE_URL",
+            "LOCAL_MODEL_NAME",
         ),
         _spec(
             "azure",

@@ -25,8 +25,10 @@ DEFAULT_OLLAMA_BASE_URL = "http://localhost:11434"
 
 
 def ollama_model_name(model: str | None, settings: Settings) -> str | None:
-    """The model an :class:`OllamaModel` built with ``model`` uses: ``model``, else ``OLLAMA_MODEL_NAME``."""
-    return model or settings.get("OLLAMA_MODEL_NAME")
+    """The model an :class:`OllamaModel` built with ``model`` uses: ``model``, else ``OLLAMA_MODEL_NAME``, else
+    ``LOCAL_MODEL_NAME`` (ours: 4.3.1 stops at ``OLLAMA_MODEL_NAME``, yet names ``LOCAL_MODEL_NAME`` when it is
+    missing, and a ``set-local-model`` user who marks the key ``ollama`` has only that one)."""
+    return model or settings.get("OLLAMA_MODEL_NAME") or settings.get("LOCAL_MODEL_NAME")
 
 
 def ollama_base_url(base_url: str | None, settings: Settings) -> str:
@@ -42,7 +44,7 @@ class OllamaModel(LogprobWireLLM):
 
     Args:
         model: the Ollama model (``llama3.1``, ``qwen3:8b``); default ``OLLAMA_MODEL_NAME`` (``deepeval
-            set-ollama``).
+            set-ollama``), else ``LOCAL_MODEL_NAME``.
         base_url: the server root; default ``LOCAL_MODEL_BASE_URL``, else ``http://localhost:11434``.
         temperature: default ``TEMPERATURE``, else 0.
         generation_kwargs: Ollama ``options`` sent on every call (``{"num_ctx": 8192, "top_p": 0.9}``).
