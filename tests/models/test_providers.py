@@ -438,3 +438,33 @@ def test_vertex_needs_project_location_and_credentials(
     with pytest.raises(ConfigurationError, match="gcloud auth application-default login"):
         GeminiModel(project="p", location="us-central1")  # 4.3.1: project + location and no key = Vertex AI
     assert GeminiModel(api_key="k", project="p", location="l").use_vertexai is False  # a key: the Gemini API
+
+
+@pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
+@pytest.mark.parametrize("provider_id", ["anthropic", "gemini", "ollama"])
+def test_both_http_transports(provider_id: str, transport: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``DEEPEVAL_HTTP_CLIENT`` picks the transport of the wire judges as it does the OpenAI SDK's: the same
+    replies, retries and error kinds on either."""
+    import asyncio
+
+    monkeypatch.setenv("DEEPEVAL_HTTP_CLIENT", transport)
+    provider = next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == provider_id)
+    quick = RetryPolicy(max_retries=1, timeout=0.5, base_delay=0.001, max_delay=0.002)
+    with running(provider, quick) as (server, judge):
+
+        async def scenario() -> tuple[str, list[Any]]:
+            client = judge.endpoint._clients.get()
+            server.script(Fault.rate_limited(0.05))
+            text, _ = await judge.a_generate("Say something.")
+            kinds = []
+            for fault in (Fault.disconnect(), Fault.slow(2.0), Fault.non_json()):
+                server.script(fault, fault)
+                with pytest.raises(JudgeError) as info:
+                    await judge.a_generate("Say something.")
+                kinds.append(info.value.kind)
+            await judge.aclose()
+            return type(client).__name__, [text, *kinds]
+
+        name, seen = asyncio.run(scenario())
+    assert ("Aio" in name) == (transport == "aiohttp")
+    assert seen == ["plain reply", ErrorKind.connection, ErrorKind.timeout, ErrorKind.server]

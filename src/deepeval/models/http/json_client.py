@@ -2,8 +2,9 @@
 OpenAI's through the ``openai`` SDK (the Anthropic, Gemini and Ollama judges, the embedding models).
 
 :class:`JSONEndpoint` holds the base URL, the key (a :class:`~deepeval.models.http.secrets.Secret`), the retry
-policy and adaptive limiter, and one ``httpx.AsyncClient`` per event loop (shared by endpoints of one
-configuration, on the process-wide TLS context). :meth:`JSONEndpoint.call` sends one JSON body under
+policy and adaptive limiter, and one async HTTP client per event loop (httpx, or the ``openai`` SDK's aiohttp-based
+one as ``DEEPEVAL_HTTP_CLIENT`` selects, the System One client's rule; shared by endpoints of one configuration, on
+the process-wide TLS context). :meth:`JSONEndpoint.call` sends one JSON body under
 :func:`~deepeval.models.http.retry.call_with_retries` and maps every failure with :mod:`deepeval.models.http.errors`
 (transport errors, statuses with ``Retry-After``, bodies that are not JSON); the caller's ``read`` turns the reply
 into its result and may raise a retryable :class:`~deepeval.errors.JudgeError` for a reply missing what it needs.
@@ -31,7 +32,8 @@ from deepeval.models.http.per_loop import PerLoop, share_key
 from deepeval.models.http.rate_limit import AdaptiveLimiter
 from deepeval.models.http.retry import RetryPolicy, call_with_retries
 from deepeval.models.http.secrets import Secret, check_base_url
-from deepeval.models.http.tls import shared_context
+from deepeval.models.http.tls import library_of, shared_context
+from deepeval.models.http.transport import system_one_client_class
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -85,7 +87,7 @@ class JSONEndpoint:
         self.retry_policy = retry_policy
         self.limiter = limiter
         self._client_kwargs = dict(client_kwargs or {})
-        self._clients: PerLoop[httpx.AsyncClient] = PerLoop(
+        self._clients: PerLoop[Any] = PerLoop(
             self._new_client,
             _aclose,
             share_key=share_key(
@@ -193,16 +195,22 @@ class JSONEndpoint:
             kind=ErrorKind.server,
         )
 
-    def _new_client(self) -> httpx.AsyncClient:
+    def _new_client(self) -> Any:
+        """An ``httpx.AsyncClient``, or the openai SDK's aiohttp-based one (same API; ``DEEPEVAL_HTTP_CLIENT``, the
+        rule the System One client follows: :func:`~deepeval.models.http.transport.system_one_client_class`)."""
         kwargs: dict[str, Any] = {"timeout": self.retry_policy.timeout + 1.0}
-        context = shared_context(httpx)
+        aio_class = system_one_client_class(self._client_kwargs, self._endpoint.base_url)
+        library = httpx if aio_class is None else library_of(aio_class)
+        context = shared_context(library) if library is not None else None
         if context is not None and not {"verify", "cert"} & set(self._client_kwargs):
             kwargs["verify"] = context
         kwargs.update(self._client_kwargs)
-        return httpx.AsyncClient(**kwargs)
+        if aio_class is None:
+            return httpx.AsyncClient(**kwargs)
+        return aio_class(follow_redirects=False, **kwargs)
 
 
-async def _aclose(client: httpx.AsyncClient) -> None:
+async def _aclose(client: Any) -> None:
     await client.aclose()
 
 
