@@ -468,3 +468,15 @@ def test_both_http_transports(provider_id: str, transport: str, monkeypatch: pyt
         name, seen = asyncio.run(scenario())
     assert ("Aio" in name) == (transport == "aiohttp")
     assert seen == ["plain reply", ErrorKind.connection, ErrorKind.timeout, ErrorKind.server]
+
+
+def test_deepseek_and_kimi_ask_for_json_mode_with_the_schema_in_the_prompt() -> None:
+    for provider_id in ("deepseek", "kimi", "grok"):
+        provider = next(p for p in PROVIDERS if isinstance(p, Provider) and p.id == provider_id)
+        with running(provider) as (server, judge):
+            result, _ = judge.generate("Is it on topic?", schema=Verdict)
+        (body,) = server.counters.bodies
+        assert result.verdict == "yes"
+        expected = "json_schema" if provider_id == "grok" else "json_object"
+        assert body["response_format"]["type"] == expected, provider_id
+        assert ('"verdict"' in body["messages"][0]["content"]) == (expected == "json_object")

@@ -15,4 +15,5 @@ class DeepSeekModel(HostedOpenAIModel):
     prefix = "DEEPSEEK"
     key_setting = "DEEPSEEK_API_KEY"
     default_base_url = "https://api.deepseek.com"
+    default_format = "json_object"  # its API has JSON mode, not JSON schema (4.3.1 sends json_object too)
     prices = DEEPSEEK_PRICES

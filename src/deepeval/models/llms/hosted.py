@@ -38,6 +38,8 @@ class HostedOpenAIModel(OpenAICompatibleLLM):
     #: the setting that overrides the base URL (None: none, only the ``base_url`` argument)
     base_url_key: ClassVar[str | None] = None
     prices: ClassVar[dict[str, Price]] = {}
+    #: the first structured-output rung (None: ``json_schema``); DeepSeek and Kimi serve JSON mode only
+    default_format: ClassVar[str | None] = None
     requires_api_key = True
     max_tokens_param = "max_tokens"
 
@@ -78,7 +80,7 @@ class HostedOpenAIModel(OpenAICompatibleLLM):
             base_url=url.rstrip("/"),
             base_url_setting="base_url" if base_url else (self.base_url_key or "base_url"),
             temperature=temperature,
-            format=None,
+            format=self.default_format,
             generation_kwargs={k: v for k, v in (generation_kwargs or {}).items() if k != "temperature"},
             price=resolve_price(
                 name,

@@ -15,4 +15,5 @@ class KimiModel(HostedOpenAIModel):
     prefix = "MOONSHOT"
     key_setting = "MOONSHOT_API_KEY"
     default_base_url = "https://api.moonshot.cn/v1"
+    default_format = "json_object"  # its API has JSON mode, not JSON schema (4.3.1 sends json_object too)
     prices = KIMI_PRICES
