@@ -338,9 +338,14 @@ def test_default_models_keep_their_default_temperature_as_in_4_3_1() -> None:
 
 
 # -- Gemini on Vertex AI -----------------------------------------------------------------------------------------------
-HAS_GOOGLE_AUTH = importlib.util.find_spec("google.auth") is not None and importlib.util.find_spec(
-    "cryptography"
-)
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # its parent package is missing (google.auth without google)
+        return False
+
+
+HAS_GOOGLE_AUTH = _installed("google.auth") and _installed("cryptography")
 
 
 def _vertex(server: Any, credentials: dict[str, Any]) -> Any:
