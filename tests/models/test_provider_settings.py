@@ -260,6 +260,7 @@ def test_embedded_encoder_as_an_offline_embedding_model() -> None:
 
 
 def test_provider_judges_cross_to_ray_workers() -> None:
+    pytest.importorskip("cloudpickle")  # the ray extra
     from deepeval.evaluate.backends.ray.pickle import dumps, loads
     from deepeval.models import AmazonBedrockModel, AnthropicModel, OllamaModel
 
