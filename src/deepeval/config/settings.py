@@ -73,7 +73,9 @@ KNOWN_KEYS: dict[str, str] = {
     "TYPESAFE_API_KEY": "TypeSafe API key (System One model Jev)",
     "TYPESAFE_BASE_URL": "TypeSafe base URL (default https://api.typesafe.ai)",
     "TYPESAFE_MODEL_NAME": "System One model (default jev-latest)",
-    "TYPESAFE_COST_PER_INPUT_TOKEN": "USD per input token for the System One model",
+    "TYPESAFE_COST_PER_INPUT_TOKEN": "USD per input token for the System One model (default: Jev's price on "
+    "TypeSafe's API, none for another server)",
+    "TYPESAFE_MAX_QUESTIONS": "most questions in one System One request; more are split over several (default 64)",
     "TEMPERATURE": "temperature of the provider judges when their temperature= is not given",
     "USE_OPENAI_MODEL": "YES: OpenAI is the LLM judge (deepeval 4.3.1's switch; OPENAI_API_KEY alone does it too)",
     "USE_GEMINI_MODEL": "YES: Gemini is the LLM judge (deepeval set-gemini)",
