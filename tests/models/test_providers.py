@@ -485,3 +485,21 @@ def test_deepseek_and_kimi_ask_for_json_mode_with_the_schema_in_the_prompt() -> 
         expected = "json_schema" if provider_id == "grok" else "json_object"
         assert body["response_format"]["type"] == expected, provider_id
         assert ('"verdict"' in body["messages"][0]["content"]) == (expected == "json_object")
+
+
+def test_a_hosted_ollamas_bearer_token_in_headers_is_redacted() -> None:
+    from deepeval.models import OllamaModel
+
+    token = "ollama-cloud-token-0123456789abcdef"
+    with OllamaServer(responder) as server:
+        judge = OllamaModel(
+            "gpt-oss:120b",
+            base_url=server.root,
+            headers={"Authorization": f"Bearer {token}"},
+            retry_policy=POLICY,
+        )
+        server.script(Fault.echo_credential(400, lambda c: ({"error": f"token {c} is not allowed"}, {})))
+        with pytest.raises(JudgeError) as info:
+            judge.generate("x")
+    assert server.counters.headers[0]["authorization"] == f"Bearer {token}"
+    assert token not in str(info.value) and "***" in str(info.value)

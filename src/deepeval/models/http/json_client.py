@@ -19,7 +19,14 @@ from typing import Any, TypeVar
 import httpx
 
 from deepeval.config.log_redaction import install_log_redaction
-from deepeval.config.redaction import SplitURL, display_url, split_url, split_url_cached
+from deepeval.config.redaction import (
+    SplitURL,
+    display_url,
+    is_secret_name,
+    register_secret,
+    split_url,
+    split_url_cached,
+)
 from deepeval.errors import ErrorKind, JudgeError
 from deepeval.models.http.errors import (
     malformed_key_error,
@@ -87,6 +94,7 @@ class JSONEndpoint:
         self.retry_policy = retry_policy
         self.limiter = limiter
         self._client_kwargs = dict(client_kwargs or {})
+        register_header_secrets(self._client_kwargs.get("headers"))
         self._clients: PerLoop[Any] = PerLoop(
             self._new_client,
             _aclose,
@@ -212,6 +220,16 @@ class JSONEndpoint:
 
 async def _aclose(client: Any) -> None:
     await client.aclose()
+
+
+def register_header_secrets(headers: Mapping[str, Any] | None) -> None:
+    """Register as secrets the values of a caller's extra headers whose names say they carry a credential
+    (``Authorization``, ``api-key``, ``x-portkey-api-key``...): a hosted Ollama's bearer token given as
+    ``OllamaModel(headers={"Authorization": "Bearer ..."})`` is redacted like an API key."""
+    for name, value in (headers or {}).items():
+        if is_secret_name(str(name)) and isinstance(value, str):
+            register_secret(value)
+            register_secret(value.split(" ", 1)[1] if " " in value else None)
 
 
 def error_detail(resp: Any) -> tuple[str, str | None]:

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from deepeval.config.settings import Settings, get_settings
 from deepeval.models.http.errors import int_or_none
+from deepeval.models.http.json_client import register_header_secrets
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY
 from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.llms.response_format import schema_name, strict_schema
@@ -90,6 +91,7 @@ class AnthropicModel(WireLLM):
         kwargs.pop("max_retries", None)  # retries are ours
         base_url = kwargs.pop("base_url", None)
         self._extra_headers = {str(k): str(v) for k, v in (kwargs.pop("default_headers", None) or {}).items()}
+        register_header_secrets(self._extra_headers)
         options = dict(generation_kwargs or {})
         options.pop("temperature", None)
         cap = options.pop("max_tokens", kwargs.pop("max_tokens", None))
