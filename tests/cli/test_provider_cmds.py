@@ -236,3 +236,20 @@ def test_bad_values_are_rejected_before_writing(isolated: Path) -> None:
     assert _run("set-anthropic", "-m", "x", "-i", "-1")[0] == 2
     assert _run("set-openrouter", "-m", "x", "-t", "-0.5")[0] == 2
     assert list(isolated.iterdir()) == []
+
+
+def test_set_openai_and_set_local_model_take_over_from_a_provider(
+    isolated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-env-0123456789abcdef")
+    assert _run("set-anthropic", "-m", "claude-opus-5")[0] == 0
+    code, out = _run("set-openai", "--model", "gpt-5.4")
+    assert code == 0 and "USE_ANTHROPIC_MODEL" in out
+    assert "USE_ANTHROPIC_MODEL" not in dotenv_values(isolated / ".env.local")
+    assert plan_llm(None, get_settings()).source == "settings_openai"
+    assert _run("set-ollama", "-m", "llama3.1")[0] == 0
+    assert plan_llm(None, get_settings()).provider == "ollama"
+    assert _run("set-local-model", "-m", "qwen2.5", "-u", "http://127.0.0.1:8000/v1")[0] == 0
+    values = dotenv_values(isolated / ".env.local")
+    assert "LOCAL_MODEL_API_KEY" not in values  # the Ollama marker would keep Ollama ahead of the local model
+    assert plan_llm(None, get_settings()).source == "settings_local"

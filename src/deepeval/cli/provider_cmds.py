@@ -40,13 +40,11 @@ from deepeval.cli.settings_cmds import (
     _target,
     _url,
     _write,
+    clear_provider_switches,
 )
 from deepeval.config.dotenv_file import unset_keys
-from deepeval.config.eval_mode import PROVIDER_SWITCHES
 from deepeval.config.settings import get_settings
 
-#: the LLM provider switches (``USE_*``) a ``set-<provider>`` command clears besides its own
-LLM_SWITCHES = tuple(s for s, _kind in PROVIDER_SWITCHES if s.startswith("USE_"))
 EMBEDDING_SWITCHES = ("USE_AZURE_OPENAI_EMBEDDING", "USE_LOCAL_EMBEDDINGS")
 OLLAMA = "ollama"
 
@@ -448,12 +446,20 @@ def _switch_provider(path: Path, cmd: ProviderCommand, quiet: bool) -> None:
     """Remove the other providers' switches (and a stale Ollama marker) from ``path``."""
     from deepeval.config.dotenv_read import read_dotenv
 
-    others = EMBEDDING_SWITCHES if cmd.embedding else LLM_SWITCHES
-    stale = [k for k in others if k != cmd.switch]
-    marker = "LOCAL_EMBEDDING_API_KEY" if cmd.embedding else "LOCAL_MODEL_API_KEY"
-    if marker not in cmd.fixed and path.is_file() and (read_dotenv(path).get(marker) or "").strip() == OLLAMA:
-        stale.append(marker)
-    removed = unset_keys(path, stale)
+    if not cmd.embedding:
+        removed = clear_provider_switches(
+            path, cmd.switch, keep_ollama_marker="LOCAL_MODEL_API_KEY" in cmd.fixed
+        )
+    else:
+        stale = [k for k in EMBEDDING_SWITCHES if k != cmd.switch]
+        marker = "LOCAL_EMBEDDING_API_KEY"
+        if (
+            marker not in cmd.fixed
+            and path.is_file()
+            and (read_dotenv(path).get(marker) or "").strip() == OLLAMA
+        ):
+            stale.append(marker)
+        removed = unset_keys(path, stale)
     if removed and not quiet:
         echo(f"Removed {', '.join(removed)} from {_show_path(path)}: {cmd.title} is now selected.")
 
