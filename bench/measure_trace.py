@@ -83,7 +83,9 @@ def trace(src: Path | None) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--src", type=Path, action="append", help="a checkout's src folder (repeatable); default: ours")
+    ap.add_argument(
+        "--src", type=Path, action="append", help="a checkout's src folder (repeatable); default: ours"
+    )
     args = ap.parse_args(argv)
     print("| src | score | calls | functions | modules | hops (distinct pairs) |\n|---|---|---|---|---|---|")
     for src in args.src or [None]:

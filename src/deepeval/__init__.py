@@ -9,6 +9,7 @@ import importlib as _importlib
 from deepeval._login import login
 from deepeval._version import __version__  # "4.3.1+oss.0.1.0": deepeval's API 4.3.1, by deepeval-oss 0.1.0
 from deepeval.evaluate import a_evaluate, assert_test, evaluate
+from deepeval.evaluate.arena import compare
 from deepeval.models.embedded import kind_spec as _kind_spec
 from deepeval.test_run import log_hyperparameters, on_test_run_end
 
@@ -20,6 +21,7 @@ __all__ = [
     "__version__",
     "a_evaluate",
     "assert_test",
+    "compare",
     "evaluate",
     "log_hyperparameters",
     "login",

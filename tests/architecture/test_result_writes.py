@@ -38,6 +38,10 @@ ALLOWED = {
     ("json_correctness/metric.py", "JsonCorrectnessMetric.__init__", "evaluation_model"),
     # not a metric: the per-measure context keeps the verdicts it will hand to the value
     ("_engine/context.py", "MeasureContext.log_verdicts", "verdicts"),
+    # an arena metric is no BaseMetric (its value is a winner, not a score: no MeasureResult): one recording method
+    ("arena_g_eval/metric.py", "ArenaGEval._record", "*"),
+    ("arena_g_eval/metric.py", "ArenaGEval.__init__", "evaluation_model"),
+    ("arena_g_eval/metric.py", "ArenaGEval.model", "evaluation_model"),
 }
 
 

@@ -7,7 +7,9 @@ import pytest
 
 from deepeval.errors import SystemOneError
 from deepeval.metrics import registry
+from deepeval.metrics._engine.unmeasured import NoOfflineTier
 from deepeval.metrics.contextual_relevancy.names import RELEVANT_SHARE as CR_RELEVANT_SHARE
+from deepeval.metrics.declaration import resolve
 from deepeval.models.embedded import get_embedded_judge
 from deepeval.models.embedded.question_kinds import KINDS, spec_for, supported_kinds
 from deepeval.models.system_one import kinds as K
@@ -18,15 +20,18 @@ METRIC_KINDS = {k for d in registry.declarations() for k in d.question_kinds}
 
 def test_registry_holds_exactly_the_contract_kinds() -> None:
     """Walked, not listed: the shared decision kinds, and each declared metric's own kinds, which the embedded judge
-    answers unless the metric's pipeline asks a unit question no offline tier answers (then it says what to
-    configure instead)."""
+    answers unless the metric refuses it (then it says what to configure instead): its pipeline asks a unit question
+    no offline tier answers, or its class is a NoOfflineTier metric."""
     assert set(KINDS) == set(K.DECISION_KINDS)
     assert METRIC_KINDS and all(k.partition(".")[0] in registry.names() for k in METRIC_KINDS)
     unanswered = METRIC_KINDS - supported_kinds()
     assert K.DECISION_KINDS <= supported_kinds() <= K.DECISION_KINDS | METRIC_KINDS
     for d in registry.declarations():
-        if set(d.question_kinds) & unanswered:
-            assert d.pipeline is not None and d.pipeline.question.kind not in KINDS, d.name
+        if (
+            set(d.question_kinds) & unanswered
+        ):  # the metric must refuse the embedded judge, by one of the two rules
+            by_pipeline = d.pipeline is not None and d.pipeline.question.kind not in KINDS
+            assert by_pipeline or issubclass(resolve(d.cls), NoOfflineTier), d.name
     assert all(spec.fields for k in supported_kinds() if (spec := spec_for(k)) is not None)
 
 

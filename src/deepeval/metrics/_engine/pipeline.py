@@ -152,7 +152,7 @@ class _Plan:
             for_system_one=tuple(source for _, source, _ in fields if source in units),
             for_reason=tuple(i.source for i in reason_inputs if i.source in units),
             to_verdict=ternary_from_probability if q.verdicts == "yes_no_idk" else binary_from_probability,
-            passing=None if callable(p.score.passing) else tuple(p.score.passing),
+            passing=p.score.passing if isinstance(p.score.passing, tuple) else None,
         )
 
 
@@ -322,8 +322,8 @@ class PipelineMetric(EngineMetric):
             await units.gather(first)
         judged_units = units.done[q.units]
         if not judged_units:
-            breakdown = {q.units: 0, **self._unit_counts(units), "yes": 0, "no": 0, "borderline": 0}
-            return Outcome(p.score.empty, p.score.empty_reason, breakdown, units=dict(units.done))
+            nothing = {q.units: 0, **self._unit_counts(units), "yes": 0, "no": 0, "borderline": 0}
+            return Outcome(p.score.empty, p.score.empty_reason, nothing, units=dict(units.done))
         decisions = await self._decide(ctx, test_case, units, judged_units)
         passing = plan.passing if plan.passing is not None else p.score.passing_for(self)
         score, weights = share_score(ctx, decisions, lambda d: d.verdict in passing)

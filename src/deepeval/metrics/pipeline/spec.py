@@ -22,9 +22,10 @@ The names in ``__all__`` are public and stable: fields are added, never renamed.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal, cast
 
 __all__ = [
     "UNIT",
@@ -185,7 +186,10 @@ class ShareScore:
     gold_passing: tuple[str, ...] = ()
 
     def passing_for(self, metric: Any) -> tuple[str, ...]:
-        return self.passing(metric) if callable(self.passing) else self.passing
+        if isinstance(self.passing, tuple):
+            return self.passing
+        rule = cast("Callable[[Any], tuple[str, ...]]", self.passing)
+        return tuple(rule(metric))
 
 
 @dataclass(frozen=True)
@@ -226,7 +230,7 @@ class NothingToJudge:
     when: Literal["blank", "no_words"]
     score: float
     reason: str
-    breakdown: Mapping[str, Any] = field(default_factory=dict)
+    breakdown: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
