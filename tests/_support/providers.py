@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from deepeval.models.retry import RetryPolicy
 from pydantic import BaseModel
 
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.testing._http import LoopbackServer
 from deepeval.testing.provider_servers import (
     AnthropicServer,

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from deepeval.models.retry import RetryPolicy
 
 from deepeval.config.settings import Settings
 from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.plan import plan_llm
 from deepeval.models.usage import track_usage
 from deepeval.testing._http import Fault

@@ -12,7 +12,6 @@ import time
 from typing import Any
 
 import pytest
-from deepeval.models.retry import RetryPolicy
 
 from _support.providers import (
     IDS,
@@ -25,6 +24,7 @@ from _support.providers import (
     running,
 )
 from deepeval.errors import ErrorKind, JudgeError
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.system_one.logprob import LogprobSystemOneModel
 from deepeval.models.system_one.schema import NoulQuestion
 from deepeval.models.usage import track_usage
