@@ -8,11 +8,11 @@ import asyncio
 import logging
 
 import pytest
-from deepeval.models.retry import RetryPolicy
 
 from deepeval.errors import ErrorKind, SystemOneError
 from deepeval.models import TypeSafeModel
 from deepeval.models.http.errors import error_for_status, kind_for_error_type
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.system_one import ChoiceQuestion, NoulQuestion, ScoreQuestion
 from deepeval.models.system_one.typesafe import is_loopback, served_model_names, wire_question
 from deepeval.models.usage import track_usage
