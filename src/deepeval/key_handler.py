@@ -12,8 +12,8 @@ deepeval 4.3.1 keeps non-secret settings in a JSON file of its own; here there i
 
 A key's setting name is its member name (``ModelKeyValues.OPENAI_API_KEY`` -> ``OPENAI_API_KEY``,
 ``KeyValues.DEEPEVAL_EVAL_MODE`` -> ``DEEPEVAL_EVAL_MODE``), also for members whose value is deepeval's JSON-file
-name. Members for providers we have no judge for (Anthropic, Gemini, ...) read and write their settings all the
-same; no judge uses them.
+name. The provider switches written here (``write_key(ModelKeyValues.USE_AZURE_OPENAI, "YES")``) select the judge
+as ``deepeval set-azure-openai`` does (:data:`deepeval.config.eval_mode.PROVIDER_SWITCHES`).
 """
 
 from __future__ import annotations

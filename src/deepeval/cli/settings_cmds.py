@@ -210,6 +210,24 @@ def _remove(path: Path, keys: tuple[str, ...] | list[str], quiet: bool) -> list[
     return removed
 
 
+def clear_provider_switches(path: Path, keep: str | None, *, keep_ollama_marker: bool = False) -> list[str]:
+    """Remove from ``path`` every LLM provider switch (``USE_<PROVIDER>``, 4.3.1's "switch provider") but
+    ``keep``, and the Ollama marker ``LOCAL_MODEL_API_KEY=ollama`` (unless ``keep_ollama_marker``): the judge that
+    a ``set-*`` command configures is then the one the plan picks. Returns what was removed."""
+    from deepeval.config.dotenv_read import read_dotenv
+    from deepeval.config.eval_mode import PROVIDER_SWITCHES
+
+    stale = [k for k, _kind in PROVIDER_SWITCHES if k.startswith("USE_") and k != keep]
+    marker = "LOCAL_MODEL_API_KEY"
+    if (
+        not keep_ollama_marker
+        and path.is_file()
+        and (read_dotenv(path).get(marker) or "").strip() == "ollama"
+    ):
+        stale.append(marker)
+    return unset_keys(path, stale)
+
+
 def _not_saved_note(quiet: bool, what: str) -> None:
     if not quiet:
         echo(
@@ -323,7 +341,9 @@ def set_openai(
         key_label="OpenAI API key",
     )
     with _fail_cleanly():
-        removed = unset_keys(path, ["USE_LOCAL_MODEL", "GGUF_MODEL_PATH"])
+        removed = unset_keys(path, ["USE_LOCAL_MODEL", "GGUF_MODEL_PATH"]) + clear_provider_switches(
+            path, None
+        )
         if removed and not quiet:
             echo(f"Removed {', '.join(removed)} from {_show_path(path)}: OpenAI is now the LLM judge.")
 
@@ -370,7 +390,7 @@ def set_local_model(
                 f"must be one of {', '.join(LOCAL_FORMATS)}, got {fmt!r}", param_hint="--format"
             )
         values["LOCAL_MODEL_FORMAT"] = fmt.strip().lower()
-    _save_judge(
+    path = _save_judge(
         values,
         save=save,
         quiet=quiet,
@@ -378,6 +398,12 @@ def set_local_model(
         key_env="LOCAL_MODEL_API_KEY",
         key_label="Local model API key",
     )
+    with _fail_cleanly():
+        removed = clear_provider_switches(path, "USE_LOCAL_MODEL", keep_ollama_marker=prompt_api_key)
+        if removed and not quiet:
+            echo(
+                f"Removed {', '.join(removed)} from {_show_path(path)}: the local model is now the LLM judge."
+            )
 
 
 @app.command("unset-local-model")
@@ -538,9 +564,12 @@ def set_gguf_model(
         values = {"GGUF_MODEL_PATH": _catalog_file(model, quiet) if is_name else _gguf_file(model), **values}
         _write(target, values, quiet)
         stale = [k for k in GGUF_KEYS if k not in values]
-        removed = unset_keys(target, ["USE_LOCAL_MODEL", *stale])
-        if "USE_LOCAL_MODEL" in removed and not quiet:
-            echo(f"Removed USE_LOCAL_MODEL from {_show_path(target)}: the GGUF file is now the LLM judge.")
+        removed = unset_keys(target, ["USE_LOCAL_MODEL", *stale]) + clear_provider_switches(target, None)
+        switches = [k for k in removed if k.startswith("USE_") or k == "LOCAL_MODEL_API_KEY"]
+        if switches and not quiet:
+            echo(
+                f"Removed {', '.join(switches)} from {_show_path(target)}: the GGUF file is now the LLM judge."
+            )
     if importlib.util.find_spec("xllamacpp") is None:
         _err(
             'Note: the GGUF judge needs the gguf extra, which is not installed: pip install "deepeval-oss[gguf]"'
@@ -628,6 +657,13 @@ def _llm_judge(s: Settings) -> str:
         path = str(s.get("GGUF_MODEL_PATH"))
         missing = "" if Path(path).expanduser().is_file() else "; the file is MISSING"
         return f"GGUF {choice.name}, run in this process by llama.cpp ({path}{missing})"
+    if choice.source == "settings_provider" and choice.provider is not None:
+        from deepeval.models.providers import PROVIDERS
+
+        spec = PROVIDERS[choice.provider]
+        if choice.name is None:
+            return f"{spec.title}, but no model is set ({spec.model_keys[0]}): building it fails"
+        return f"{spec.title} {choice.name}"
     return f"OpenAI {choice.name}" if choice.source == "settings_openai" else f"{choice.source} {choice.name}"
 
 

@@ -57,15 +57,45 @@ def env_source(settings: Settings) -> str:
     return f"DEEPEVAL_EVAL_MODE (set in {settings.sources.get('DEEPEVAL_EVAL_MODE', '?')})"
 
 
+#: The provider switches of deepeval 4.3.1, in the order its judge selection tests them (``initialize_model``):
+#: setting -> the kind of LLM judge it selects. ``set-<provider>`` writes the switch as ``1``, as 4.3.1 does.
+PROVIDER_SWITCHES: tuple[tuple[str, str], ...] = (
+    ("USE_OPENAI_MODEL", "openai"),
+    ("USE_GEMINI_MODEL", "gemini"),
+    ("USE_LITELLM", "litellm"),
+    ("USE_PORTKEY_MODEL", "portkey"),
+    ("LOCAL_MODEL_API_KEY=ollama", "ollama"),
+    ("USE_LOCAL_MODEL", "local"),
+    ("USE_AZURE_OPENAI", "azure"),
+    ("USE_MOONSHOT_MODEL", "kimi"),
+    ("USE_GROK_MODEL", "grok"),
+    ("USE_DEEPSEEK_MODEL", "deepseek"),
+    ("USE_OPENROUTER_MODEL", "openrouter"),
+    ("USE_ANTHROPIC_MODEL", "anthropic"),
+    ("USE_AWS_BEDROCK_MODEL", "bedrock"),
+)
+
+
+def _switched_on(s: Settings, switch: str) -> bool:
+    if switch == "LOCAL_MODEL_API_KEY=ollama":  # 4.3.1's Ollama marker: set-ollama stores this sentinel "key"
+        return (s.get("LOCAL_MODEL_API_KEY") or "").strip() == "ollama"
+    if switch == "USE_LOCAL_MODEL":  # ours: a local model needs its server's URL too
+        return s.get_bool("USE_LOCAL_MODEL") and bool(s.get("LOCAL_MODEL_BASE_URL"))
+    return s.get_bool(switch)
+
+
 def configured_llm(settings: Settings | None = None) -> str | None:
-    """Which LLM judge the settings configure, in order of precedence: ``"local"`` (``USE_LOCAL_MODEL`` with
-    ``LOCAL_MODEL_BASE_URL``), ``"gguf"`` (``GGUF_MODEL_PATH``), ``"openai"`` (``OPENAI_API_KEY``), else None.
+    """Which LLM judge the settings configure: the first provider switch that is on, in 4.3.1's order
+    (:data:`PROVIDER_SWITCHES`: ``"openai"``, ``"gemini"``, ``"litellm"``, ``"portkey"``, ``"ollama"``,
+    ``"local"``, ``"azure"``, ``"kimi"``, ``"grok"``, ``"deepseek"``, ``"openrouter"``, ``"anthropic"``,
+    ``"bedrock"``), else ``"gguf"`` (``GGUF_MODEL_PATH``), else ``"openai"`` (``OPENAI_API_KEY``), else None.
     The one rule behind :func:`llm_configured`, the judge resolution and the cache key's judge names."""
     s = settings or get_settings()
     if s.get_bool("DEEPEVAL_OFFLINE"):
         return None  # offline: no judge from the settings reaches the network
-    if s.get_bool("USE_LOCAL_MODEL") and s.get("LOCAL_MODEL_BASE_URL"):
-        return "local"
+    for switch, kind in PROVIDER_SWITCHES:
+        if _switched_on(s, switch):
+            return kind
     if s.get("GGUF_MODEL_PATH"):
         return "gguf"
     if s.get("OPENAI_API_KEY"):

@@ -20,7 +20,32 @@ from deepeval.config.redaction import is_secret_name, scrub
 from deepeval.config.redaction import safe_url as safe_url  # its home is deepeval.config.redaction
 
 #: Keys whose values are secrets: masked by ``deepeval settings`` and never logged.
-SECRET_KEYS = frozenset({"OPENAI_API_KEY", "TYPESAFE_API_KEY", "LOCAL_MODEL_API_KEY"})
+SECRET_KEYS = frozenset(
+    {
+        "OPENAI_API_KEY",
+        "TYPESAFE_API_KEY",
+        "LOCAL_MODEL_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "AZURE_OPENAI_API_KEY",
+        "AZURE_OPENAI_AD_TOKEN",
+        "GOOGLE_API_KEY",
+        "GOOGLE_SERVICE_ACCOUNT_KEY",
+        "DEEPSEEK_API_KEY",
+        "GROK_API_KEY",
+        "MOONSHOT_API_KEY",
+        "OPENROUTER_API_KEY",
+        "PORTKEY_API_KEY",
+        "LITELLM_API_KEY",
+        "LITELLM_PROXY_API_KEY",
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "LOCAL_EMBEDDING_API_KEY",
+    }
+)
+
+#: (setting, value) pairs that mark a provider rather than hold a secret (deepeval 4.3.1's Ollama markers)
+MARKER_VALUES = frozenset({("LOCAL_MODEL_API_KEY", "ollama"), ("LOCAL_EMBEDDING_API_KEY", "ollama")})
 
 #: Every key we read, with a one-line meaning (shown by ``deepeval settings``).
 KNOWN_KEYS: dict[str, str] = {
@@ -51,6 +76,80 @@ KNOWN_KEYS: dict[str, str] = {
     "TYPESAFE_COST_PER_INPUT_TOKEN": "USD per input token for the System One model (default: Jev's price on "
     "TypeSafe's API, none for another server)",
     "TYPESAFE_MAX_QUESTIONS": "most questions in one System One request; more are split over several (default 64)",
+    "TEMPERATURE": "temperature of the provider judges when their temperature= is not given",
+    "USE_OPENAI_MODEL": "YES: OpenAI is the LLM judge (deepeval 4.3.1's switch; OPENAI_API_KEY alone does it too)",
+    "USE_GEMINI_MODEL": "YES: Gemini is the LLM judge (deepeval set-gemini)",
+    "GEMINI_MODEL_NAME": "Gemini judge model (default gemini-3.6-flash)",
+    "GOOGLE_API_KEY": "Gemini API key",
+    "GOOGLE_GEMINI_BASE_URL": "Gemini API base URL (default https://generativelanguage.googleapis.com)",
+    "GEMINI_COST_PER_INPUT_TOKEN": "USD per input token of the Gemini judge (overrides the price table)",
+    "GEMINI_COST_PER_OUTPUT_TOKEN": "USD per output token of the Gemini judge (overrides the price table)",
+    "GOOGLE_GENAI_USE_VERTEXAI": "1: Gemini through Vertex AI (OAuth: GOOGLE_SERVICE_ACCOUNT_KEY or gcloud's ADC)",
+    "GOOGLE_CLOUD_PROJECT": "Vertex AI project",
+    "GOOGLE_CLOUD_LOCATION": "Vertex AI location",
+    "GOOGLE_SERVICE_ACCOUNT_KEY": "Vertex AI service account key (JSON; signing needs the vertex extra)",
+    "USE_LITELLM": "YES: LiteLLM is the LLM judge (deepeval set-litellm; litellm extra)",
+    "LITELLM_MODEL_NAME": "LiteLLM model (provider/model, e.g. anthropic/claude-opus-5)",
+    "LITELLM_API_KEY": "API key passed to LiteLLM",
+    "LITELLM_API_BASE": "base URL passed to LiteLLM",
+    "LITELLM_PROXY_API_KEY": "API key of a LiteLLM proxy",
+    "LITELLM_PROXY_API_BASE": "base URL of a LiteLLM proxy",
+    "USE_PORTKEY_MODEL": "YES: a Portkey gateway is the LLM judge (deepeval set-portkey)",
+    "PORTKEY_MODEL_NAME": "model behind the Portkey gateway",
+    "PORTKEY_API_KEY": "Portkey API key",
+    "PORTKEY_BASE_URL": "Portkey gateway base URL",
+    "PORTKEY_PROVIDER_NAME": "provider Portkey routes to (x-portkey-provider)",
+    "OLLAMA_MODEL_NAME": "Ollama judge model (deepeval set-ollama; LOCAL_MODEL_API_KEY=ollama selects it)",
+    "USE_AZURE_OPENAI": "YES: Azure OpenAI is the LLM judge (deepeval set-azure-openai)",
+    "AZURE_OPENAI_API_KEY": "Azure OpenAI API key",
+    "AZURE_OPENAI_AD_TOKEN": "Azure OpenAI Entra ID token (instead of a key)",
+    "AZURE_OPENAI_ENDPOINT": "Azure OpenAI resource endpoint",
+    "OPENAI_API_VERSION": "Azure OpenAI API version",
+    "AZURE_DEPLOYMENT_NAME": "Azure OpenAI deployment of the judge",
+    "AZURE_MODEL_NAME": "model behind the Azure deployment (names and prices)",
+    "AZURE_MODEL_VERSION": "version of the model behind the Azure deployment",
+    "USE_AZURE_OPENAI_EMBEDDING": "YES: Azure OpenAI embeddings (deepeval set-azure-openai-embedding)",
+    "AZURE_EMBEDDING_MODEL_NAME": "model behind the Azure embedding deployment",
+    "AZURE_EMBEDDING_DEPLOYMENT_NAME": "Azure OpenAI embedding deployment",
+    "USE_MOONSHOT_MODEL": "YES: Kimi (Moonshot) is the LLM judge (deepeval set-moonshot)",
+    "MOONSHOT_MODEL_NAME": "Kimi / Moonshot judge model",
+    "MOONSHOT_API_KEY": "Moonshot API key",
+    "MOONSHOT_COST_PER_INPUT_TOKEN": "USD per input token of the Kimi judge",
+    "MOONSHOT_COST_PER_OUTPUT_TOKEN": "USD per output token of the Kimi judge",
+    "USE_GROK_MODEL": "YES: Grok is the LLM judge (deepeval set-grok)",
+    "GROK_MODEL_NAME": "Grok judge model",
+    "GROK_API_KEY": "xAI API key",
+    "GROK_COST_PER_INPUT_TOKEN": "USD per input token of the Grok judge",
+    "GROK_COST_PER_OUTPUT_TOKEN": "USD per output token of the Grok judge",
+    "USE_DEEPSEEK_MODEL": "YES: DeepSeek is the LLM judge (deepeval set-deepseek)",
+    "DEEPSEEK_MODEL_NAME": "DeepSeek judge model",
+    "DEEPSEEK_API_KEY": "DeepSeek API key",
+    "DEEPSEEK_COST_PER_INPUT_TOKEN": "USD per input token of the DeepSeek judge",
+    "DEEPSEEK_COST_PER_OUTPUT_TOKEN": "USD per output token of the DeepSeek judge",
+    "USE_OPENROUTER_MODEL": "YES: OpenRouter is the LLM judge (deepeval set-openrouter)",
+    "OPENROUTER_MODEL_NAME": "OpenRouter judge model (default openai/gpt-5.4)",
+    "OPENROUTER_API_KEY": "OpenRouter API key",
+    "OPENROUTER_BASE_URL": "OpenRouter base URL (default https://openrouter.ai/api/v1)",
+    "OPENROUTER_COST_PER_INPUT_TOKEN": "USD per input token of the OpenRouter judge",
+    "OPENROUTER_COST_PER_OUTPUT_TOKEN": "USD per output token of the OpenRouter judge",
+    "USE_ANTHROPIC_MODEL": "YES: Anthropic is the LLM judge (deepeval set-anthropic)",
+    "ANTHROPIC_MODEL_NAME": "Anthropic judge model (default claude-opus-5)",
+    "ANTHROPIC_API_KEY": "Anthropic API key",
+    "ANTHROPIC_BASE_URL": "Anthropic API base URL (default https://api.anthropic.com)",
+    "ANTHROPIC_COST_PER_INPUT_TOKEN": "USD per input token of the Anthropic judge (overrides the price table)",
+    "ANTHROPIC_COST_PER_OUTPUT_TOKEN": "USD per output token of the Anthropic judge (overrides the price table)",
+    "USE_AWS_BEDROCK_MODEL": "YES: Amazon Bedrock is the LLM judge (deepeval set-bedrock; bedrock extra)",
+    "AWS_BEDROCK_MODEL_NAME": "Bedrock model id (e.g. anthropic.claude-sonnet-4-5-20250929-v1:0)",
+    "AWS_BEDROCK_REGION": "Bedrock region (e.g. us-east-1)",
+    "AWS_BEDROCK_COST_PER_INPUT_TOKEN": "USD per input token of the Bedrock judge",
+    "AWS_BEDROCK_COST_PER_OUTPUT_TOKEN": "USD per output token of the Bedrock judge",
+    "AWS_ACCESS_KEY_ID": "AWS access key id (Bedrock)",
+    "AWS_SECRET_ACCESS_KEY": "AWS secret access key (Bedrock)",
+    "AWS_SESSION_TOKEN": "AWS session token (Bedrock, temporary credentials)",
+    "USE_LOCAL_EMBEDDINGS": "YES: embeddings from a local / Ollama server (deepeval set-local-embeddings)",
+    "LOCAL_EMBEDDING_MODEL_NAME": "embedding model on the local / Ollama server",
+    "LOCAL_EMBEDDING_BASE_URL": "base URL of the embedding server",
+    "LOCAL_EMBEDDING_API_KEY": "API key of the embedding server (ollama: set-ollama-embeddings' marker)",
     "DEEPEVAL_JUDGE_TIMEOUT": "seconds per judge attempt (default 60)",
     "DEEPEVAL_JUDGE_MAX_RETRIES": "retries per judge call on transient errors (default 4)",
     "DEEPEVAL_HTTP_CLIENT": "HTTP transport of async OpenAI-compatible judge calls: aiohttp (default) | httpx",
@@ -183,8 +282,14 @@ class Settings:
         return raw.strip().lower() in {"1", "true", "yes", "on", "y"}
 
     def secrets(self) -> dict[str, str]:
-        """The values of every secret key that is set (see :func:`is_secret_key`)."""
-        return {k: v for k, v in self.values.items() if is_secret_key(k) and v}
+        """The values of every secret key that is set (see :func:`is_secret_key`), less provider markers (the
+        ``ollama`` that ``set-ollama`` stores as ``LOCAL_MODEL_API_KEY``, which is no key and would mask the word
+        everywhere)."""
+        return {
+            k: v
+            for k, v in self.values.items()
+            if is_secret_key(k) and v and (k, v.strip()) not in MARKER_VALUES
+        }
 
 
 def _file_values(path: Path) -> dict[str, str]:

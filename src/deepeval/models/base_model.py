@@ -144,6 +144,49 @@ class DeepEvalBaseSystemOneModel(ABC):
         return f"{type(self).__name__}(model={self.name!r})"
 
 
+class DeepEvalBaseEmbeddingModel(ABC):
+    """An embedding model: text -> vector (as deepeval 4.3.1's base; user subclasses run unchanged).
+
+    ``__init__`` stores the model name in ``self.name`` (as given: 4.3.1's prefix parsing is a no-op) and the result of :meth:`load_model` in ``self.model``. Subclasses implement :meth:`load_model`,
+    :meth:`embed_text`, :meth:`embed_texts`, their async forms and :meth:`get_model_name`; the async forms default
+    to the sync ones in a worker thread only where a subclass leaves them to this base.
+    """
+
+    name: str | None = None
+    model: Any = None
+
+    def __init__(self, model: str | None = None, *args: Any, **kwargs: Any) -> None:
+        self.name = model
+        self.model = self.load_model()
+
+    @abstractmethod
+    def load_model(self, *args: Any, **kwargs: Any) -> Any:
+        """Load and return the underlying client or weights."""
+
+    @abstractmethod
+    def embed_text(self, *args: Any, **kwargs: Any) -> list[float]:
+        """The embedding of one text."""
+
+    @abstractmethod
+    async def a_embed_text(self, *args: Any, **kwargs: Any) -> list[float]:
+        """Async :meth:`embed_text`."""
+
+    @abstractmethod
+    def embed_texts(self, *args: Any, **kwargs: Any) -> list[list[float]]:
+        """The embeddings of several texts, in order."""
+
+    @abstractmethod
+    async def a_embed_texts(self, *args: Any, **kwargs: Any) -> list[list[float]]:
+        """Async :meth:`embed_texts`."""
+
+    @abstractmethod
+    def get_model_name(self, *args: Any, **kwargs: Any) -> str:
+        """The model's name as shown in results."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={self.name!r})"
+
+
 def judge_endpoint(judge: Any) -> str:
     """``"@<base URL>"`` (credentials, query and fragment left out) for a judge object that talks to a server
     (``base_url``), else ``""``: two servers serving the same model name are two judges in the cache key."""

@@ -21,6 +21,7 @@ from deepeval.config.eval_mode import EvalMode, configured_llm, resolve_eval_mod
 from deepeval.config.settings import Settings
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel, judge_endpoint, judge_name
 from deepeval.models.extraction import Extractor
+from deepeval.models.providers import PROVIDERS
 
 #: ``system_one_model`` strings that select the embedded judge
 EMBEDDED_NAMES = frozenset({"embedded", "local", "deepeval-local", "deepeval-local-1"})
@@ -30,7 +31,8 @@ Source = Literal[
     "openai_name",  # model="gpt-...": an OpenAI model by name
     "settings_local",  # USE_LOCAL_MODEL + LOCAL_MODEL_BASE_URL
     "settings_gguf",  # GGUF_MODEL_PATH
-    "settings_openai",  # OPENAI_API_KEY
+    "settings_openai",  # OPENAI_API_KEY (or USE_OPENAI_MODEL)
+    "settings_provider",  # a USE_<PROVIDER> switch (deepeval.models.providers): Anthropic, Gemini, Ollama...
     "typesafe_name",  # system_one_model="jev-...": a TypeSafe model by name
     "settings_typesafe",  # TYPESAFE_API_KEY
     "embedded",  # the embedded offline System One judge
@@ -72,6 +74,7 @@ CLIENT_SETTINGS: dict[str, tuple[str, ...]] = {
         *_TIMEOUTS,
     ),
 }
+CLIENT_SETTINGS.update({kind: spec.settings for kind, spec in PROVIDERS.items()})
 _CLIENT_OF: dict[str, str] = {
     "openai_name": "openai",
     "settings_openai": "openai",
@@ -95,6 +98,8 @@ class JudgeChoice:
         argument: the model name the user passed (``openai_name``, ``typesafe_name``), else None.
         given: the user's object (``object``), else None.
         problem: why building fails (``invalid``), else None.
+        provider: the provider kind of a ``settings_provider`` choice (a key of
+            :data:`deepeval.models.providers.PROVIDERS`), else None.
     """
 
     source: Source
@@ -103,10 +108,14 @@ class JudgeChoice:
     argument: str | None = None
     given: Any = None
     problem: str | None = None
+    provider: str | None = None
 
     @property
     def client(self) -> str | None:
-        """The kind of shared client this choice builds (``openai``, ``local``, ``gguf``, ``typesafe``), else None."""
+        """The kind of shared client this choice builds (``openai``, ``local``, ``gguf``, ``typesafe``, or a
+        provider kind such as ``anthropic``), else None."""
+        if self.source == "settings_provider":
+            return self.provider
         return _CLIENT_OF.get(self.source)
 
     @property
@@ -210,7 +219,8 @@ def _object_or_invalid(model: Any, base: type, argument: str) -> JudgeChoice | N
 
 def plan_llm(model: Any, settings: Settings) -> JudgeChoice | None:
     """The LLM judge: a client as given; a string is an OpenAI model name; None picks what the settings configure
-    (:func:`~deepeval.config.eval_mode.configured_llm`: local server, GGUF file, OpenAI key), else no LLM (None)."""
+    (:func:`~deepeval.config.eval_mode.configured_llm`: the ``USE_<PROVIDER>`` switches in 4.3.1's order, a local
+    server, a GGUF file, an OpenAI key), else no LLM (None)."""
     s = settings
     given = _object_or_invalid(model, DeepEvalBaseLLM, "model")
     if given is not None:
@@ -221,6 +231,15 @@ def plan_llm(model: Any, settings: Settings) -> JudgeChoice | None:
         key = _at(f"openai:{model}", s.get("OPENAI_BASE_URL"))
         return JudgeChoice("openai_name", openai_model_name(model, s), key, argument=model)
     kind = configured_llm(s)
+    spec = PROVIDERS.get(kind or "")
+    if spec is not None:
+        model_name = spec.model(s)
+        return JudgeChoice(
+            "settings_provider",
+            spec.display_name(s),
+            f"{spec.kind}:{model_name or 'default'}",
+            provider=spec.kind,
+        )
     if kind == "local":
         from deepeval.models.llms.local_model import local_model_name
 

@@ -48,7 +48,79 @@ OPENAI_PRICES: dict[str, Price] = {
     "o4-mini": _m(1.10, 4.40),
 }
 
-_SNAPSHOT = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{4})$")
+#: Anthropic (USD per token, deepeval 4.3.1's model table; list prices). Dated ids resolve to their base id.
+ANTHROPIC_PRICES: dict[str, Price] = {
+    "claude-3-opus": _m(15.00, 75.00),
+    "claude-3-sonnet": _m(3.00, 15.00),
+    "claude-3-haiku": _m(0.25, 1.25),
+    "claude-3-5-sonnet": _m(3.00, 15.00),
+    "claude-3-5-haiku": _m(0.80, 4.00),
+    "claude-3-7-sonnet": _m(3.00, 15.00),
+    "claude-opus-4": _m(15.00, 75.00),
+    "claude-opus-4-1": _m(15.00, 75.00),
+    "claude-sonnet-4": _m(3.00, 15.00),
+    "claude-sonnet-4-5": _m(3.00, 15.00),
+    "claude-haiku-4-5": _m(1.00, 5.00),
+    "claude-opus-4-5": _m(5.00, 25.00),
+    "claude-opus-4-6": _m(5.00, 25.00),
+    "claude-sonnet-4-6": _m(3.00, 15.00),
+    "claude-opus-4-7": _m(5.00, 25.00),
+    "claude-opus-4-8": _m(5.00, 25.00),
+    "claude-opus-5": _m(5.00, 25.00),
+    "claude-opus-5-5": _m(4.00, 20.00),
+    "claude-sonnet-5": _m(2.00, 10.00),
+}
+
+#: Gemini (USD per token, deepeval 4.3.1's model table).
+GEMINI_PRICES: dict[str, Price] = {
+    "gemini-1.5-pro": _m(1.25, 5.00),
+    "gemini-1.5-flash": _m(0.075, 0.30),
+    "gemini-1.5-flash-8b": _m(0.0375, 0.15),
+    "gemini-2.0-flash": _m(0.15, 0.60),
+    "gemini-2.0-flash-lite": _m(0.075, 0.30),
+    "gemini-2.5-pro": _m(1.25, 10.00),
+    "gemini-2.5-flash": _m(0.30, 2.50),
+    "gemini-2.5-flash-lite": _m(0.10, 0.40),
+    "gemini-3-pro": _m(2.00, 12.00),
+    "gemini-3-pro-preview": _m(2.00, 12.00),
+    "gemini-3.1-pro-preview": _m(2.00, 12.00),
+    "gemini-3-flash-preview": _m(0.50, 3.00),
+    "gemini-3.1-flash-lite": _m(0.25, 1.50),
+    "gemini-3.5-flash": _m(1.50, 9.00),
+    "gemini-3.5-flash-lite": _m(0.30, 2.50),
+    "gemini-3.6-flash": _m(0.75, 3.75),
+    "gemini-3.7-flash": _m(0.75, 3.75),
+    "gemini-3.8-flash": _m(0.75, 3.75),
+}
+
+#: DeepSeek, xAI Grok and Moonshot Kimi (USD per token, deepeval 4.3.1's model tables).
+DEEPSEEK_PRICES: dict[str, Price] = {
+    "deepseek-chat": _m(0.028, 0.42),
+    "deepseek-v3.2": _m(0.028, 0.42),
+    "deepseek-v3.1": _m(0.14, 0.28),
+    "deepseek-v3": _m(0.14, 0.28),
+    "deepseek-reasoner": _m(0.14, 2.19),
+    "deepseek-r1": _m(0.14, 2.19),
+}
+GROK_PRICES: dict[str, Price] = {
+    "grok-4": _m(3.00, 15.00),
+    "grok-4-fast": _m(0.20, 0.50),
+    "grok-4-heavy": _m(3.00, 15.00),
+    "grok-4.1": _m(3.00, 15.00),
+    "grok-beta": _m(5.00, 15.00),
+    "grok-2": _m(2.00, 10.00),
+    "grok-2-mini": _m(0.50, 2.00),
+    "grok-code-fast-1": _m(0.20, 1.50),
+}
+KIMI_PRICES: dict[str, Price] = {
+    "kimi-k2": _m(0.58, 2.29),
+    "kimi-k2-instruct": _m(0.58, 2.29),
+    "moonshot-v1-8k": _m(0.15, 2.50),
+    "moonshot-v1-32k": _m(0.15, 2.50),
+    "moonshot-v1-128k": _m(0.15, 2.50),
+}
+
+_SNAPSHOT = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest)$")
 
 
 def lookup_price(model: str, table: dict[str, Price] | None = None) -> Price | None:

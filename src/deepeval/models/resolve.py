@@ -16,6 +16,7 @@ from deepeval.config.settings import Settings, get_settings
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel, judge_endpoint
 from deepeval.models.extraction import Extractor
 from deepeval.models.plan import JudgeChoice, plan_judges, plan_llm, plan_system_one
+from deepeval.models.providers import PROVIDERS
 
 _announced = threading.Event()
 _notice: str | None = None
@@ -33,7 +34,7 @@ def _shared_client(
     parts = [kind, name or ""]
     for k in keys:
         value = settings.get(k) or ""
-        parts.append(hashlib.sha256(value.encode()).hexdigest()[:16] if "KEY" in k else value)
+        parts.append(hashlib.sha256(value.encode()).hexdigest()[:16] if _secret_like(k) else value)
     key = tuple(parts)
     with _shared_lock:
         client = _shared.get(key)
@@ -41,6 +42,10 @@ def _shared_client(
             client = make()
             _shared[key] = client
         return client
+
+
+def _secret_like(key: str) -> bool:
+    return any(word in key for word in ("KEY", "TOKEN", "SECRET")) and "COST_PER" not in key
 
 
 def resolve_llm(
@@ -83,6 +88,9 @@ def build_llm(choice: JudgeChoice, settings: Settings) -> DeepEvalBaseLLM:
         return _shared_client("local", s, keys, None, LocalModel)
     if choice.client == "gguf":
         return _shared_client("gguf", s, keys, None, lambda: gguf_from_settings(s))
+    if choice.source == "settings_provider" and choice.provider in PROVIDERS:
+        cls = PROVIDERS[choice.provider].load()
+        return _shared_client(choice.provider, s, keys, None, cls)
     raise ValueError(f"not an LLM judge choice: {choice.source}")
 
 

@@ -1,8 +1,16 @@
 """Test helpers: real loopback HTTP servers speaking the OpenAI and System One wire formats
-(:mod:`deepeval.testing.servers`). Nothing here touches the network beyond 127.0.0.1."""
+(:mod:`deepeval.testing.servers`) and the providers' own (:mod:`deepeval.testing.provider_servers`: Anthropic,
+Gemini, Ollama, Azure OpenAI, Bedrock). Nothing here touches the network beyond 127.0.0.1."""
 
 from __future__ import annotations
 
+from deepeval.testing.provider_servers import (
+    AnthropicServer,
+    AzureOpenAIServer,
+    BedrockServer,
+    GeminiServer,
+    OllamaServer,
+)
 from deepeval.testing.servers import (
     Counters,
     Fault,
@@ -15,8 +23,13 @@ from deepeval.testing.servers import (
 )
 
 __all__ = [
+    "AnthropicServer",
+    "AzureOpenAIServer",
+    "BedrockServer",
     "Counters",
     "Fault",
+    "GeminiServer",
+    "OllamaServer",
     "OpenAIChatServer",
     "SystemOneReply",
     "SystemOneServer",

@@ -8,6 +8,7 @@ import json
 import random
 import socket
 import threading
+import urllib.parse
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
@@ -109,6 +110,8 @@ class Counters:
     bodies: list[Any] = field(default_factory=list)
     #: the request target of each POST request as sent (path and query string)
     targets: list[str] = field(default_factory=list)
+    #: the headers of each POST request (names lower-cased)
+    headers: list[dict[str, str]] = field(default_factory=list)
 
 
 def _decode_body(raw: bytes, encoding: str) -> bytes | None:
@@ -179,7 +182,14 @@ class LoopbackServer:
         keep_bodies: keep every parsed request body in ``counters.bodies`` (turn off for long benchmarks).
 
     Use as a context manager (``with Server(...) as s: s.base_url``) or call :meth:`start`/:meth:`close`.
+
+    A dialect whose key travels in another header sets :attr:`credential_header` / :attr:`credential_prefix`
+    (Anthropic: ``x-api-key`` with no prefix); ``counters.authorization`` then lists that header's values.
     """
+
+    #: the request header that carries the API key, and the text before the key in it
+    credential_header: ClassVar[str] = "Authorization"
+    credential_prefix: ClassVar[str] = "Bearer "
 
     default_error_status_body: ClassVar[dict[int, str]] = {
         400: "bad request",
@@ -218,6 +228,7 @@ class LoopbackServer:
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._closing = threading.Event()
+        self._current = threading.local()
         self._connections: set[socket.socket] = set()
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -335,7 +346,7 @@ class LoopbackServer:
         if method == "GET":
             with self._lock:
                 self.counters.get_requests += 1
-            refusal = self.auth_failure(h.headers.get("Authorization")) if self.get_needs_key else None
+            refusal = self.auth_failure(self._credential(h.headers)) if self.get_needs_key else None
             status, body = refusal or self.handle_get(path)
             self._send(h, status, body)
             return
@@ -349,10 +360,17 @@ class LoopbackServer:
                 return
             raw = decoded
         try:
-            payload: Any = json.loads(raw) if raw else None
+            if str(h.headers.get("Content-Type") or "").startswith("application/x-www-form-urlencoded"):
+                payload: Any = dict(
+                    urllib.parse.parse_qsl(raw.decode("utf-8", "replace"))
+                )  # an OAuth token request
+            else:
+                payload = json.loads(raw) if raw else None
         except ValueError:
             payload = None
-        auth = h.headers.get("Authorization")
+        auth = self._credential(h.headers)
+        self._current.headers = {k.lower(): v for k, v in h.headers.items()}
+        self._current.target = h.path
         with self._lock:
             c = self.counters
             c.requests += 1
@@ -362,6 +380,7 @@ class LoopbackServer:
                 c.authorization.append(auth)
                 c.bodies.append(payload)
                 c.targets.append(h.path)
+                c.headers.append({k.lower(): v for k, v in h.headers.items()})
         try:
             self._respond(h, path, raw, payload, auth)
         finally:
@@ -395,7 +414,7 @@ class LoopbackServer:
                 self._send(h, fault.status, fault.body_text)
                 return
             if fault.kind == "echo" and fault.echo is not None:
-                body, echoed = fault.echo((auth or "").removeprefix("Bearer "))
+                body, echoed = fault.echo((auth or "").removeprefix(self.credential_prefix))
                 self._send(h, fault.status, body, dict(echoed))
                 return
             if fault.kind == "disconnect":
@@ -422,14 +441,30 @@ class LoopbackServer:
                 self.counters.output_tokens += tout
         self._send(h, status, body)
 
+    def _credential(self, headers: Any) -> str | None:
+        """The request header that carries the key, as sent (``credential_header``)."""
+        value = headers.get(self.credential_header)
+        return None if value is None else str(value)
+
+    @property
+    def request_headers(self) -> dict[str, str]:
+        """The headers (names lower-cased) of the request being handled on this thread (for dialect hooks)."""
+        return dict(getattr(self._current, "headers", {}))
+
+    @property
+    def request_target(self) -> str:
+        """The target (path and query, as sent) of the request being handled on this thread."""
+        return str(getattr(self._current, "target", ""))
+
     # -- dialect hooks ----------------------------------------------------------------------------------------
     #: whether GET requests need the key too (POST requests always do when ``api_key`` is set)
     get_needs_key: ClassVar[bool] = False
 
     def auth_failure(self, authorization: str | None) -> tuple[int, Any] | None:
-        """``(status, body)`` refusing a request with this ``Authorization`` header, or None to let it through.
-        Default: with ``api_key`` set, anything but ``Bearer <api_key>`` gets a 401."""
-        if self.api_key is None or authorization == f"Bearer {self.api_key}":
+        """``(status, body)`` refusing a request with this credential header (``credential_header``:
+        ``Authorization`` unless the dialect says otherwise), or None to let it through. Default: with ``api_key``
+        set, anything but ``<credential_prefix><api_key>`` (``Bearer <api_key>``) gets a 401."""
+        if self.api_key is None or authorization == f"{self.credential_prefix}{self.api_key}":
             return None
         return 401, self._error_body(401, self.default_error_status_body[401])
 

@@ -126,10 +126,13 @@ class OpenAIChatServer(LoopbackServer):
         models: Sequence[str] = ("gpt-5.4", "gpt-4.1", "gpt-4o-mini"),
         supported_formats: Iterable[str] = ("json_schema", "json_object", "text"),
         context_window: int | None = None,
+        embedder: Callable[[str], list[float]] | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.responder: ChatResponder = responder or (lambda _req: "ok")
+        #: ``embedder(text) -> vector`` answering ``POST /v1/embeddings`` (None: that route is absent)
+        self.embedder = embedder
         self.models = list(models)
         self.supported_formats = frozenset(supported_formats)
         self.context_window = context_window
@@ -151,7 +154,7 @@ class OpenAIChatServer(LoopbackServer):
         return out
 
     def is_post_path(self, path: str) -> bool:
-        return path == "/v1/chat/completions"
+        return path == "/v1/chat/completions" or (path == "/v1/embeddings" and self.embedder is not None)
 
     def _error_body(self, status: int, message: str) -> Any:
         return _openai_error(status, message)
@@ -163,6 +166,8 @@ class OpenAIChatServer(LoopbackServer):
         return 404, _openai_error(404, f"no route for GET {path}")
 
     def handle_post(self, path: str, payload: dict[str, Any], raw: bytes) -> tuple[int, Any, tuple[int, int]]:
+        if path == "/v1/embeddings":
+            return self._embeddings(payload)
         model = payload.get("model")
         messages = payload.get("messages")
         if not isinstance(model, str) or not model:
@@ -232,6 +237,25 @@ class OpenAIChatServer(LoopbackServer):
             "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout},
         }
         return 200, body, (tin, tout)
+
+    def _embeddings(self, payload: dict[str, Any]) -> tuple[int, Any, tuple[int, int]]:
+        """OpenAI ``/v1/embeddings``: ``input`` a string or a list of strings."""
+        raw_input = payload.get("input")
+        texts = [raw_input] if isinstance(raw_input, str) else raw_input
+        if not isinstance(payload.get("model"), str) or not isinstance(texts, list) or not texts:
+            return (
+                400,
+                _openai_error(400, "'model' and a non-empty 'input' are required", param="input"),
+                (0, 0),
+            )
+        assert self.embedder is not None
+        data = [
+            {"object": "embedding", "index": i, "embedding": self.embedder(str(t))}
+            for i, t in enumerate(texts)
+        ]
+        tin = sum(word_count(str(t)) for t in texts)
+        usage = {"prompt_tokens": tin, "total_tokens": tin}
+        return 200, {"object": "list", "data": data, "model": payload["model"], "usage": usage}, (tin, 0)
 
     def _wire_tool_call(self, call: Mapping[str, Any]) -> dict[str, Any]:
         """A tool call in the OpenAI wire shape from ``{"name", "arguments"}`` or an already wire-shaped call."""

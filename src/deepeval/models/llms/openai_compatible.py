@@ -95,6 +95,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     max_tokens_param: ClassVar[str] = "max_tokens"
     #: whether a missing key is an error (OpenAI) or replaced by a placeholder (local servers)
     requires_api_key: ClassVar[bool] = False
+    #: the setting a missing-key message names
+    key_setting: ClassVar[str] = "OPENAI_API_KEY"
     #: who answers, in words, when the user reaches no HTTP endpoint of theirs (``GGUFModel``: "the GGUF model
     #: server"); error messages then name it instead of an HTTP status and the base URL. None: a server at
     #: ``base_url``.
@@ -547,7 +549,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
     def _missing_key_error(self) -> JudgeError:
         return JudgeError(
-            f"judge {self.get_model_name()}: no {self.provider} API key; set OPENAI_API_KEY or pass api_key=",
+            f"judge {self.get_model_name()}: no {self.provider} API key; set {self.key_setting} or pass api_key=",
             model=self.get_model_name(),
             kind=ErrorKind.auth,
         )
