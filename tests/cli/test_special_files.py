@@ -47,3 +47,32 @@ def test_a_fifo_or_device_is_refused_at_once(tmp_path: Path, args: tuple[str, ..
     proc = _deepeval(*(a.format(special=special) for a in args), cwd=tmp_path)
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     assert "not a regular file" in proc.stdout + proc.stderr
+
+
+@pytest.mark.regression
+def test_piping_into_head_still_writes_the_report_files(tmp_path: Path) -> None:
+    """`deepeval evaluate ... --csv f.csv | head -1`: the closed pipe ended the command before the CSV was written
+    (h-break); the rest of the output is dropped and the files are written."""
+    (tmp_path / "m.py").write_text(
+        "from deepeval.metrics.base_metric import BaseMetric\n"
+        "class M(BaseMetric):\n"
+        "    def __init__(self, threshold=0.5):\n        self.threshold = threshold\n"
+        "    def measure(self, tc, *a, **k):\n"
+        "        self.score, self.reason, self.success = 0.1, 'r' * 300, False\n        return self.score\n"
+        "    async def a_measure(self, tc, *a, **k):\n        return self.measure(tc)\n"
+    )
+    (tmp_path / "c.jsonl").write_text(
+        "".join(f'{{"input": "q{i}", "actual_output": "a"}}\n' for i in range(40))
+    )
+    code = "import sys; from deepeval.cli.main import app; sys.argv[0] = 'deepeval'; app()"
+    cmd = f'{sys.executable} -c "{code}" evaluate c.jsonl -m m:M --no-progress --csv f.csv | head -1'
+    env = {
+        **os.environ,
+        "DEEPEVAL_DISABLE_DOTENV": "1",
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
+    }
+    proc = subprocess.run(
+        ["bash", "-c", cmd], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env
+    )
+    assert proc.stdout.count("\n") == 1 and "BrokenPipeError" not in proc.stderr, proc.stderr[-2000:]
+    assert len((tmp_path / "f.csv").read_text(encoding="utf-8").splitlines()) == 41

@@ -28,3 +28,48 @@ def main(
     ),
 ) -> None:
     """deepeval command line."""
+    _survive_closed_pipe()
+
+
+class _PipeSafeStdout:
+    """``sys.stdout`` for the CLI: when the reader of a pipe goes away (``deepeval ... | head -1``), the rest of the
+    output is dropped instead of a BrokenPipeError ending the command before it writes its report files."""
+
+    def __init__(self, inner: object) -> None:
+        self._inner = inner
+        self._gone = False
+
+    def write(self, text: str) -> int:
+        if not self._gone:
+            try:
+                return int(self._inner.write(text))  # type: ignore[attr-defined]
+            except BrokenPipeError:
+                self._drop()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self._gone:
+            try:
+                self._inner.flush()  # type: ignore[attr-defined]
+            except BrokenPipeError:
+                self._drop()
+
+    def _drop(self) -> None:
+        self._gone = True
+        import os
+
+        try:  # the interpreter flushes fd 1 again at exit: point it at /dev/null so that flush finds no pipe
+            if self._inner.fileno() == 1:  # type: ignore[attr-defined]
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+
+def _survive_closed_pipe() -> None:
+    import sys
+
+    if not isinstance(sys.stdout, _PipeSafeStdout):
+        sys.stdout = _PipeSafeStdout(sys.stdout)  # type: ignore[assignment]
