@@ -322,3 +322,38 @@ def test_interrupted_evals_iterator_writes_the_rows_it_finished(tmp_path: Path, 
     rows = [(m["score"], m["error"]) for t in doc["test_results"] for m in t["metrics_data"]]
     assert sorted(rows, key=repr) == [(1.0, None)] * 3 + [(None, INTERRUPTED_ROW)] * 3
     assert f"deepeval: run stopped by {name}: 3 of 6 rows finished; written to {export}" in err
+
+
+_SAVE_SCRIPT = textwrap.dedent(
+    """
+    import os, signal, sys
+    from types import SimpleNamespace
+    from deepeval.evaluate.api import keep_interrupted
+    from deepeval.evaluate.configs import DisplayConfig
+    from deepeval.evaluate.results import EvaluationResult
+
+    def build(note):
+        os.kill(os.getpid(), signal.SIGINT)  # the second Ctrl-C lands while the rows are being written
+        os.kill(os.getpid(), signal.SIGTERM)
+        return EvaluationResult(test_results=[], extras={"interrupted": note})
+
+    keep_interrupted(build, SimpleNamespace(finished=3, total=6), DisplayConfig(show_indicator=False,
+                     print_results=False, results_folder=sys.argv[1]))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back afterwards
+    print("SAVED", flush=True)
+    """
+)
+
+
+@pytest.mark.regression
+def test_a_second_signal_while_the_finished_rows_are_written_loses_nothing(tmp_path: Path) -> None:
+    """h-break: a second Ctrl-C 10 ms after the first landed inside the save and lost every finished row; SIGINT and
+    SIGTERM are held off while keep_interrupted writes."""
+    script = tmp_path / "save.py"
+    script.write_text(_SAVE_SCRIPT)
+    proc = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "runs")], capture_output=True, text=True, timeout=60,
+        env={**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1"}, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0 and "SAVED" in proc.stdout, proc.stderr[-2000:]
+    assert len(list((tmp_path / "runs").glob("*.json"))) >= 1

@@ -353,6 +353,7 @@ def keep_interrupted(
 
     from deepeval._concurrency import stop_reason
 
+    held = _hold_signals()  # a second Ctrl-C during the short save lost every row (h-break)
     try:
         reason = stop_reason() or "cancelled"
         done = f"{out.finished} of {out.total} rows finished"
@@ -367,6 +368,31 @@ def keep_interrupted(
         print(f"deepeval: run stopped by {reason}: {done}; {written}", file=sys.stderr)
     except Exception as err:  # pragma: no cover - a bug here must not mask the interruption
         print(f"deepeval: the interrupted run's rows could not be written ({err})", file=sys.stderr)
+    finally:
+        _release_signals(held)
+
+
+def _hold_signals() -> dict[int, Any]:
+    """Ignore SIGINT and SIGTERM (main thread only; signals can be set nowhere else) while an interrupted run's
+    finished rows are written; returns the handlers to put back."""
+    import signal
+    import threading
+
+    held: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                held[sig] = signal.signal(sig, signal.SIG_IGN)
+            except (ValueError, OSError):  # pragma: no cover - an embedding interpreter without signals
+                pass
+    return held
+
+
+def _release_signals(held: dict[int, Any]) -> None:
+    import signal
+
+    for sig, handler in held.items():
+        signal.signal(sig, handler)
 
 
 def open_cache(cache_config: CacheConfig) -> tuple[ResultCache | None, str | None]:
