@@ -69,3 +69,12 @@ def markdown(text: object, one_line: bool = False) -> str:
     value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     value = _MD_PUNCT.sub(r"\\\1", value)
     return value.replace("\n", "<br>")
+
+
+def html_finalize(value: object) -> object:
+    """The ``finalize`` of every jinja2 environment that renders an HTML report: text gets
+    :func:`visible_controls` before autoescape; markup built by us (``markupsafe.Markup``) and non-text pass as
+    they are."""
+    if isinstance(value, str) and not hasattr(value, "__html__"):
+        return visible_controls(value)
+    return value

@@ -5,6 +5,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from markupsafe import escape as html_escape
 
 from deepeval.memory.artifact import MemoryArtifact
@@ -76,3 +77,15 @@ def test_single_checkpoint_reports_have_no_checkpoint_table(manifest, conversati
     st = asyncio.run(run_short_term(manifest, conversation.turns, conversation.introduced, TranscriptReader(),
                                     judge=JUDGE, checkpoints=1))  # fmt: skip
     assert "Answers by checkpoint" not in render_html(st)
+
+
+@pytest.mark.regression
+def test_memory_html_report_shows_control_characters_as_escapes() -> None:
+    """ESC, BEL and U+202E from a --summary stayed raw in the memory HTML report (h-break low); the evaluate report
+    already escaped them. Both now use _safe_text.html_finalize."""
+    from deepeval._safe_text import html_finalize
+
+    assert html_finalize("a\\x1b[2Jb\\u202e") == "a\\\\x1b[2Jb\\\\u202e"
+    from markupsafe import Markup
+
+    assert html_finalize(Markup("<b>ok</b>")) == Markup("<b>ok</b>")

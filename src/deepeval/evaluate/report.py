@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deepeval._files import user_path, write_chunks_atomic, write_text_atomic
-from deepeval._safe_text import markdown, visible_controls
+from deepeval._safe_text import html_finalize, markdown
 from deepeval.evaluate.results import EvaluationResult
 from deepeval.metrics.scoring import success_of
 
@@ -169,20 +169,10 @@ def _template_env() -> jinja2.Environment:
     """The jinja2 environment of the report templates (autoescape on, ``fmt`` / ``pct`` filters)."""
     import jinja2
 
-    def finalize(value: Any) -> Any:
-        # control characters and bidi overrides in test data are shown as visible escapes, as on the console
-        return (
-            visible_controls(value)
-            if isinstance(value, str) and not isinstance(value, markupsafe.Markup)
-            else value
-        )
-
-    import markupsafe
-
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
         autoescape=True,
-        finalize=finalize,
+        finalize=html_finalize,  # control characters in test data shown as visible escapes, as on the console
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

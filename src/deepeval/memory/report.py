@@ -11,6 +11,7 @@ from typing import Any
 import jinja2
 
 from deepeval._files import write_text_atomic
+from deepeval._safe_text import html_finalize
 from deepeval.memory.conditions import MemoryReport
 
 
@@ -57,7 +58,7 @@ def curve_svg(points: list[tuple[int, float]], width: int = 640, height: int = 2
 
 def render_html(report: MemoryReport) -> str:
     """The report as one self-contained HTML document (all content escaped)."""
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, finalize=html_finalize)
     template = env.from_string(
         resources.files("deepeval.memory").joinpath("templates/report.html.j2").read_text(encoding="utf-8")
     )
