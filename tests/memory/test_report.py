@@ -85,7 +85,7 @@ def test_memory_html_report_shows_control_characters_as_escapes() -> None:
     already escaped them. Both now use _safe_text.html_finalize."""
     from deepeval._safe_text import html_finalize
 
-    assert html_finalize("a\\x1b[2Jb\\u202e") == "a\\\\x1b[2Jb\\\\u202e"
+    assert html_finalize("a\x1b[2Jb\u202e") == "a\\x1b[2Jb\\u202e"
     from markupsafe import Markup
 
     assert html_finalize(Markup("<b>ok</b>")) == Markup("<b>ok</b>")
