@@ -76,7 +76,58 @@ def _check_inputs(test_cases: Any, metrics: Any, repeat: Any) -> tuple[list[Any]
             )
     if not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 1:
         raise ConfigurationError(f"repeat must be an integer >= 1, got {repeat!r}")
+    check_metrics_fit(cases, mets)
+    check_some_metric_decides(mets)
     return cases, mets
+
+
+def check_metrics_fit(cases: list[Any], mets: list[Any]) -> None:
+    """Every metric fits some test case and every kind of test case (single-turn, conversational) has a metric that
+    fits it; deepeval 4.3.1's message, then why.
+
+    deepeval 4.3.1 refuses every pair that does not fit, so any mix of ``LLMTestCase`` and ``ConversationalTestCase``
+    fails there. Ours (deliberate): a mix runs when each test case has a metric of its kind, the other pairs are
+    skipped rows with the reason; what is refused is a metric that would measure nothing and a test case that no
+    metric would measure (which would otherwise pass without a score).
+
+    Raises:
+        ValueError: ``Metric <name> is not a valid metric for LLMTestCase.`` (or ``ConversationalTestCase``).
+    """
+    from deepeval.evaluate.rows import metric_name
+    from deepeval.metrics.base_metric import BaseConversationalMetric
+    from deepeval.test_case import ConversationalTestCase
+
+    kinds = {isinstance(tc, ConversationalTestCase) for tc in cases}
+    fitting = {isinstance(m, BaseConversationalMetric) for m in mets}
+    names = {False: "LLMTestCase", True: "ConversationalTestCase"}
+    for m in mets:
+        conversational = isinstance(m, BaseConversationalMetric)
+        if conversational not in kinds:
+            other = names[not conversational]
+            raise ValueError(
+                f"Metric {metric_name(m)} is not a valid metric for {other}. (every test case here is a {other}; "
+                f"it is a {'conversational' if conversational else 'single-turn'} metric and would measure none)"
+            )
+    for kind in sorted(kinds - fitting):
+        raise ValueError(
+            f"Metric {metric_name(mets[0])} is not a valid metric for {names[kind]}. (no metric here fits a "
+            f"{names[kind]}, so those test cases would be measured by nothing; add a "
+            f"{'conversational' if kind else 'single-turn'} metric or leave them out)"
+        )
+
+
+def check_some_metric_decides(mets: list[Any]) -> None:
+    """deepeval 4.3.1's rule for ``evaluate()`` and ``assert_test``: at least one metric that is not flaky has a
+    threshold, else no test case could pass or fail (a score-only metric, ``threshold=None``, may run beside it).
+
+    Raises:
+        ValueError: deepeval 4.3.1's message.
+    """
+    if not any(getattr(m, "threshold", None) is not None and not getattr(m, "flaky", False) for m in mets):
+        raise ValueError(
+            "You must provide at least one non-flaky metric with a 'threshold', otherwise test cases can never "
+            "pass or fail."
+        )
 
 
 async def a_evaluate(
@@ -635,6 +686,8 @@ def assert_test(
     """
     __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
     from deepeval.config.test_run_options import TestRunOptions
+
+    _check_assert_metrics(test_case, metrics)
     from deepeval.evaluate import session
 
     options = TestRunOptions.read()  # process environment > .env.local > .env, like every other key
@@ -714,6 +767,28 @@ def assert_test(
     elif failures:
         # the name's repr shows control characters as escapes
         raise AssertionError(f"Metrics failed on test case {test_result.name!r}:\n" + "\n".join(failures))
+
+
+def _check_assert_metrics(test_case: Any, metrics: Any) -> None:
+    """deepeval 4.3.1's check of ``assert_test(test_case, metrics)``: every metric fits the test case's kind.
+
+    Raises:
+        ValueError: deepeval 4.3.1's message.
+    """
+    from deepeval.metrics.base_metric import BaseConversationalMetric
+    from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+    if isinstance(metrics, (str, bytes)) or not isinstance(metrics, Iterable):
+        return  # metric_list names the bad argument
+    items = list(metrics)
+    if isinstance(test_case, LLMTestCase) and any(isinstance(m, BaseConversationalMetric) for m in items):
+        raise ValueError("All 'metrics' for an 'LLMTestCase' must be instances of 'BaseMetric' only.")
+    if isinstance(test_case, ConversationalTestCase) and not all(
+        isinstance(m, BaseConversationalMetric) for m in items
+    ):
+        raise ValueError(
+            "All 'metrics' for an 'ConversationalTestCase' must be instances of 'BaseConversationalMetric' only."
+        )
 
 
 def _pytest_node_id() -> str | None:
