@@ -59,7 +59,9 @@ class Conv(BaseConversationalMetric):
 
 
 SINGLE = LLMTestCase(input="q", actual_output="a")
-CONVO = ConversationalTestCase(turns=[Turn(role="user", content="hi"), Turn(role="assistant", content="hello")])
+CONVO = ConversationalTestCase(
+    turns=[Turn(role="user", content="hi"), Turn(role="assistant", content="hello")]
+)
 NO_THRESHOLD = "You must provide at least one non-flaky metric with a 'threshold', otherwise test cases can never pass or fail."
 
 
@@ -72,8 +74,13 @@ NO_THRESHOLD = "You must provide at least one non-flaky metric with a 'threshold
         ([SINGLE], [Single(threshold=None)], NO_THRESHOLD),
         ([SINGLE], [Single(flaky=True), Single(threshold=None)], NO_THRESHOLD),
     ],
-    ids=["mix-single-turn-metric", "conversational-metric-on-llm", "single-turn-metric-on-conversation",
-         "no-threshold", "flaky-or-no-threshold"],
+    ids=[
+        "mix-single-turn-metric",
+        "conversational-metric-on-llm",
+        "single-turn-metric-on-conversation",
+        "no-threshold",
+        "flaky-or-no-threshold",
+    ],
 )
 def test_evaluate_refuses_what_deepeval_refuses(cases: list[Any], metrics: list[Any], message: str) -> None:
     with pytest.raises(ValueError) as caught:

@@ -85,7 +85,9 @@ def test_no_non_flaky_metric_with_a_threshold_is_refused_as_deepeval_does(flaky:
     metrics = [ScoreMetric(0.1, threshold=None)]
     if flaky:
         metrics = [ScoreMetric(0.1, name="flaky", flaky=True), *metrics]
-    with pytest.raises(ValueError, match=r"^You must provide at least one non-flaky metric with a 'threshold'"):
+    with pytest.raises(
+        ValueError, match=r"^You must provide at least one non-flaky metric with a 'threshold'"
+    ):
         run(cases(1), metrics)
 
 

@@ -109,10 +109,14 @@ class Knowledge(BaseModel):
             return v
         out: dict[str, str | list[str]] = {}
         for key, value in v.items():
-            if isinstance(value, dict) or (isinstance(value, list) and any(isinstance(x, dict) for x in value)):
+            if isinstance(value, dict) or (
+                isinstance(value, list) and any(isinstance(x, dict) for x in value)
+            ):
                 # as deepeval 4.3.1: an object is not a fact value; this also refuses the double-wrapped
                 # ``Knowledge(data={"data": {...}})`` instead of keeping its inner object as JSON text
-                raise ValueError(f"data[{str(key)!r}] is an object; a fact value is a string or a list of strings")
+                raise ValueError(
+                    f"data[{str(key)!r}] is an object; a fact value is a string or a list of strings"
+                )
             if isinstance(value, list):
                 items = [t for t in (_as_text(x) for x in value) if t]
                 if items:
