@@ -661,11 +661,21 @@ def evaluate(
 
 
 def assert_test(
-    test_case: LLMTestCase | ConversationalTestCase,
-    metrics: list[BaseMetric],
+    test_case: LLMTestCase | ConversationalTestCase | None = None,
+    metrics: list[BaseMetric] | None = None,
+    golden: Any = None,
     run_async: bool = True,
 ) -> None:
     """Measure ``test_case`` with ``metrics`` and raise ``AssertionError`` if any non-flaky metric fails or errors.
+
+    ``assert_test(golden=golden, metrics=[...])`` (no test case), after the test called a traced app
+    (``@observe``): the test case is built from the trace, as ``evals_iterator`` builds it (input from the golden,
+    output and the rest from the trace, ``update_current_trace``, else the golden's expected output, contexts and
+    expected tools), measured with ``metrics`` plus the trace's own metrics, and every span with metrics is measured
+    on its own test case (component-level); any failing row fails the assertion. The trace is the one running (the
+    call is inside an observed function or a ``with trace():`` block), else the traces the test finished since the
+    last such call (the pytest plugin collects them per test). deepeval 4.3.1 does this only under ``deepeval test
+    run``; ours also under plain ``pytest``.
 
     The message has one line per failed metric: name, score, threshold, and reason or error (with its kind:
     ``error (user_code): ...``, see :class:`~deepeval.errors.ErrorKind`). Under pytest (our
@@ -687,6 +697,14 @@ def assert_test(
     __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
     from deepeval.config.test_run_options import TestRunOptions
 
+    if test_case is None and golden is not None:
+        _assert_golden(golden, metrics, run_async)
+        return
+    if test_case is None or metrics is None:
+        raise ValueError(
+            "You must provide either ('golden' [+ 'metrics']) from inside a `deepeval test run` test, or a "
+            "'test_case' with expectations, 'metrics', or 'classifiers'."
+        )
     _check_assert_metrics(test_case, metrics)
     from deepeval.evaluate import session
 
@@ -731,19 +749,32 @@ def assert_test(
     if node is not None and test_case.name is None:
         test_result.name = node  # named like pytest names the test (and like the session table)
     session.record(test_result)
-    if first_exception is not None and not options.ignore_errors:
-        if any(m.error is not None and not m.flaky for m in test_result.metrics_data):
+    _raise_for_results(
+        [test_result], first_exception, options.ignore_errors, getattr(test_case, "flaky", False)
+    )
+
+
+def _raise_for_results(
+    results: list[Any], first_exception: BaseException | None, ignore_errors: bool, flaky: bool
+) -> None:
+    """What ``assert_test`` does with its results: the exception a measure raised (unless errors are ignored), a
+    skip (every row skipped, under pytest), a ``UserWarning`` for a flaky test case, else ``AssertionError`` naming
+    every failing row."""
+    __tracebackhide__ = True
+    rows = [m for r in results for m in r.metrics_data]
+    if first_exception is not None and not ignore_errors:
+        if any(m.error is not None and not m.flaky for m in rows):
             # as deepeval: the exception a judge (or metric) raised reaches the test unchanged
             raise first_exception
-    if test_result.status == "skipped":
-        reason = next((m.reason for m in test_result.metrics_data if m.reason), "every metric was skipped")
-        if node is not None:  # under pytest: a skipped test, not a passed one
+    if all(r.status == "skipped" for r in results):
+        reason = next((m.reason for m in rows if m.reason), "every metric was skipped")
+        if _pytest_node_id() is not None:  # under pytest: a skipped test, not a passed one
             import pytest
 
             pytest.skip(f"deepeval: {reason}")
         return
     failures = []
-    for m in failing_rows(test_result.metrics_data, ignore_errors=options.ignore_errors):
+    for m in failing_rows(rows, ignore_errors=ignore_errors):
         score = "none" if m.score is None else f"{m.score:.4f}"
         threshold = "none" if m.threshold is None else f"{m.threshold:g}"
         detail = f"reason: {m.reason}"
@@ -755,18 +786,67 @@ def assert_test(
                 f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
             )
         )
-    if failures and getattr(test_case, "flaky", False):
+    name = results[0].name
+    if failures and flaky:
         # deepeval: a flaky test case's failure is reported, not raised, so it does not fail the run
         import warnings
 
         warnings.warn(
-            f"Flaky test case {test_result.name!r} failed (not raised):\n" + "\n".join(failures),
+            f"Flaky test case {name!r} failed (not raised):\n" + "\n".join(failures),
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     elif failures:
         # the name's repr shows control characters as escapes
-        raise AssertionError(f"Metrics failed on test case {test_result.name!r}:\n" + "\n".join(failures))
+        raise AssertionError(f"Metrics failed on test case {name!r}:\n" + "\n".join(failures))
+
+
+_NO_TRACE = (
+    "No active trace found for this test. `assert_test(golden=..., metrics=...)` builds its test case from the "
+    "trace of your app: call at least one @observe-decorated function first, in a pytest test (deepeval's plugin "
+    "collects each test's traces) or inside a `with trace():` block."
+)
+
+
+def _assert_golden(golden: Any, metrics: Any, run_async: bool) -> None:
+    """``assert_test(golden=golden, metrics=...)`` (see :func:`assert_test`)."""
+    __tracebackhide__ = True
+    from deepeval._concurrency import run_sync
+    from deepeval.config.test_run_options import TestRunOptions
+    from deepeval.errors import DeepEvalError
+    from deepeval.evaluate.components import a_measure_golden
+    from deepeval.tracing import current_trace_context, take_test_traces
+
+    mets = [] if metrics is None else metric_list(metrics, "metrics")
+    if not isinstance(getattr(golden, "input", None), str):
+        raise TypeError(f"golden must be a deepeval Golden (with an input), got {type(golden).__name__}")
+    running = current_trace_context.get()
+    traces = [running] if running is not None else take_test_traces()
+    if not traces:
+        raise DeepEvalError(_NO_TRACE)
+    options = TestRunOptions.read()
+    results, first_exception = run_sync(
+        a_measure_golden(
+            golden,
+            traces,
+            mets,
+            AsyncConfig(run_async=run_async),
+            DisplayConfig(
+                show_indicator=False,
+                print_results=False,
+                verbose_mode=True if options.verbose_mode else None,
+                _session_report=session.collecting(),
+            ),
+            CacheConfig(write_cache=options.use_cache, use_cache=options.use_cache),
+            ErrorConfig(ignore_errors=True, skip_on_missing_params=options.skip_on_missing_params),
+        )
+    )
+    node = _pytest_node_id()
+    if node is not None and results[0].name.startswith("test_case_"):
+        results[0].name = node
+    for r in results:
+        session.record(r)
+    _raise_for_results(results, first_exception, options.ignore_errors, False)
 
 
 def _check_assert_metrics(test_case: Any, metrics: Any) -> None:

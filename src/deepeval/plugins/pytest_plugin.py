@@ -257,3 +257,17 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"{REPEAT_OPTION} must be >= 1, got {count}")
     if not config.pluginmanager.has_plugin("deepeval-collector"):
         config.pluginmanager.register(DeepEvalCollector(config), "deepeval-collector")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """Collect the traces each test's ``@observe`` calls finish, for ``assert_test(golden=...)`` in that test
+    (deepeval 4.3.1 wraps the test in one span under ``deepeval test run``; ours collects under plain pytest too,
+    and leaves the traces as the app made them). Costs one context variable per test."""
+    from deepeval.tracing import close_test_scope, open_test_scope
+
+    token = open_test_scope()
+    try:
+        yield
+    finally:
+        close_test_scope(token)
