@@ -559,10 +559,13 @@ def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
     import warnings
 
     from deepeval.evaluate.report import export_report_file, export_run, export_test_cases
+    from deepeval.evaluate.test_run_file import write_test_run_file
 
     folder = _results_folder(display_config)
     try:
         if folder:
+            # deepeval's documented file first (test_run_<time>.json), then ours (whole result, HTML report)
+            result.extras["test_run_path"] = str(write_test_run_file(result, folder))
             json_path, html_path = export_run(result, folder)
             result.extras["json_path"], result.extras["html_path"] = str(json_path), str(html_path)
         if display_config.file_output_dir and display_config.file_type:  # the report writers expand "~"
