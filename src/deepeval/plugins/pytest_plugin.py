@@ -145,9 +145,11 @@ class DeepEvalCollector:
         import uuid
 
         from deepeval.evaluate.report import export_run
+        from deepeval.evaluate.test_run_file import write_test_run_file
 
         run.run_id = uuid.uuid4().hex
         try:
+            run.extras["test_run_path"] = str(write_test_run_file(run, folder))  # deepeval's documented file
             json_path, html_path = export_run(run, folder)
         except Exception as err:
             message = f"deepeval: could not write the results to {folder} ({type(err).__name__}: {err})"
