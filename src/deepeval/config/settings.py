@@ -150,6 +150,18 @@ def dotenv_disabled() -> bool:
     return os.environ.get("DEEPEVAL_DISABLE_DOTENV", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+def read_only() -> bool:
+    """``DEEPEVAL_FILE_SYSTEM=READ_ONLY`` (deepeval 4.3.1's setting, case-insensitive here): write nothing on our
+    own initiative: no result cache (``.deepeval/cache.sqlite``, neither read nor written), no run kept in
+    ``.deepeval/runs/``. Files the user asks for (``results_folder``, ``file_output_dir``, ``--csv``,
+    ``save_as``) are still written, as in 4.3.1."""
+    try:
+        value = get_settings().get("DEEPEVAL_FILE_SYSTEM") or ""
+    except ConfigurationError:
+        value = os.environ.get("DEEPEVAL_FILE_SYSTEM", "")
+    return value.strip().upper() == "READ_ONLY"
+
+
 @dataclass(frozen=True)
 class Settings:
     """A snapshot of resolved settings. ``sources`` maps each key to where it came from."""

@@ -422,10 +422,11 @@ def open_cache(cache_config: CacheConfig) -> tuple[ResultCache | None, str | Non
     import sys
 
     from deepeval.config import get_settings
+    from deepeval.config.settings import read_only
     from deepeval.evaluate.cache import CacheUnusableError, ResultCache, default_cache_path
 
-    if not (cache_config.use_cache or cache_config.write_cache):
-        return None, None
+    if not (cache_config.use_cache or cache_config.write_cache) or read_only():
+        return None, None  # DEEPEVAL_FILE_SYSTEM=READ_ONLY: no cache file, as deepeval 4.3.1
     chosen = bool(cache_config.cache_path or get_settings().get("DEEPEVAL_CACHE_PATH"))
     try:
         return ResultCache(cache_config.cache_path or default_cache_path()), None

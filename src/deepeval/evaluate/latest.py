@@ -35,9 +35,13 @@ def kept_runs() -> list[Path]:
 
 def keep_latest(result: EvaluationResult) -> Path | None:
     """Keep ``result`` in ``.deepeval/runs/`` as the latest run (``result.extras["latest_path"]`` set); remove
-    runs beyond :data:`KEEP_RUNS`; return the path, or None when it could not be written (nothing raised)."""
+    runs beyond :data:`KEEP_RUNS`; return the path, or None when it could not be written (nothing raised) or
+    ``DEEPEVAL_FILE_SYSTEM=READ_ONLY``."""
+    from deepeval.config.settings import read_only
     from deepeval.evaluate.report import run_file_stem, save_json
 
+    if read_only():  # DEEPEVAL_FILE_SYSTEM=READ_ONLY: nothing kept on our own initiative
+        return None
     if not result.run_id:
         import uuid
 
