@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from deepeval.config import environment as environment_module
 from deepeval.config import settings as settings_module
 
 SCRIPT = (
@@ -62,7 +63,7 @@ def test_settings_read_the_files_fresh_after_the_copy(
     monkeypatch.delenv("ENV_DIR_PATH", raising=False)
     monkeypatch.delenv("APP_ENV", raising=False)
     monkeypatch.delenv("DEEPEVAL_EVAL_MODE", raising=False)
-    monkeypatch.setattr(settings_module, "_AUTOLOADED", {})
+    monkeypatch.setattr(environment_module, "AUTOLOADED", {})
     (tmp_path / ".env.local").write_text("DEEPEVAL_EVAL_MODE=hybrid\n", encoding="utf-8")
     try:
         assert settings_module.autoload_dotenv() == {"DEEPEVAL_EVAL_MODE": "hybrid"}

@@ -9,6 +9,7 @@ from deepeval.cli.app import app
 #: the sub-command modules, each adding its commands to ``app`` when imported
 COMMAND_MODULES = (
     "deepeval.cli.settings_cmds",
+    "deepeval.cli.settings_edit",
     "deepeval.cli.test_run",
     "deepeval.cli.memory_cmds",
     "deepeval.cli.memory_run_cmds",

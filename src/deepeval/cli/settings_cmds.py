@@ -629,9 +629,30 @@ def _display(key: str, value: str, secrets: dict[str, str]) -> str:
 
 @app.command("settings")
 def show_settings(
+    filters: list[str] | None = typer.Argument(None, help="With --list: only keys holding one of these."),
     show_all: bool = typer.Option(False, "--all", help="Also list known keys that are not set."),
+    set_: list[str] | None = typer.Option(
+        None, "--set", "-u", help="KEY=VALUE to write (repeatable; needs --save)."
+    ),
+    unset: list[str] | None = typer.Option(
+        None, "--unset", "-U", help="A key, or part of key names, to remove (repeatable; needs --save)."
+    ),
+    list_: bool = typer.Option(False, "--list", "-l", help="List the known settings (FILTER... narrows it)."),
+    save: str | None = SaveOpt,
+    quiet: bool = QuietOpt,
 ) -> None:
-    """Print the resolved configuration with the source of each value (secrets masked)."""
+    """Print the resolved configuration with the source of each value (secrets masked); with deepeval 4.3.1's
+    options: -l/--list [FILTER...], -u/--set KEY=VALUE, -U/--unset NAME, -s/--save, -q/--quiet."""
+    if list_ or set_ or unset:
+        from deepeval.cli import settings_edit
+
+        if list_:
+            settings_edit.list_settings(list(filters or []))
+        if set_ or unset:
+            values = settings_edit.parse_assignments(list(set_ or []))
+            remove = settings_edit.matching_keys(list(unset or []))
+            settings_edit.edit(values, remove, save, quiet, "Settings updated.")
+        return
     with _fail_cleanly():
         s = get_settings()
         base = env_dir()

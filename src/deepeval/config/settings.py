@@ -22,6 +22,7 @@ from pathlib import Path
 
 from deepeval._files import user_path
 from deepeval.base_errors import ConfigurationError
+from deepeval.config import environment as _environment
 from deepeval.config.redaction import is_secret_name, scrub
 from deepeval.config.redaction import safe_url as safe_url  # its home is deepeval.config.redaction
 
@@ -150,6 +151,41 @@ def dotenv_disabled() -> bool:
     return os.environ.get("DEEPEVAL_DISABLE_DOTENV", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+_LEVEL_NAMES = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG", "NOTSET")
+
+
+def parse_log_level(value: str | int) -> int:
+    """A log level given by name (any case) or number, as its number (``"debug"`` -> 10).
+
+    Raises:
+        ValueError: neither a level name nor a whole number (the message lists the names).
+    """
+    import logging
+
+    text = str(value).strip()
+    if text.upper() in _LEVEL_NAMES:
+        return int(logging.getLevelName(text.upper()))
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(
+            f"log level must be one of {', '.join(_LEVEL_NAMES)} or a number, got {value!r}"
+        ) from None
+
+
+def apply_log_level() -> None:
+    """Set the ``deepeval`` logger's level from ``LOG_LEVEL`` when it is set, as deepeval 4.3.1 does on import
+    (ours leaves the logger alone when it is unset; an unreadable setting or a bad value changes nothing)."""
+    import logging
+
+    try:
+        raw = get_settings().get("LOG_LEVEL")
+        if raw is not None:
+            logging.getLogger("deepeval").setLevel(parse_log_level(raw))
+    except (ConfigurationError, ValueError):
+        return
+
+
 def read_only() -> bool:
     """``DEEPEVAL_FILE_SYSTEM=READ_ONLY`` (deepeval 4.3.1's setting, case-insensitive here): write nothing on our
     own initiative: no result cache (``.deepeval/cache.sqlite``, neither read nor written), no run kept in
@@ -242,7 +278,7 @@ def _app_env(base: Path) -> str | None:
     """``APP_ENV``: the process environment's (unless only copied there from a file), else ``.env.local``'s, else
     ``.env``'s; None when unset or blank."""
     raw = os.environ.get("APP_ENV")
-    if raw is not None and _AUTOLOADED.get("APP_ENV") != raw and raw.strip():
+    if raw is not None and _environment.AUTOLOADED.get("APP_ENV") != raw and raw.strip():
         return raw.strip()
     for name in (".env.local", ".env"):
         value = (_file_values(base / name).get("APP_ENV") or "").strip()
@@ -257,10 +293,6 @@ def dotenv_paths(base: Path) -> list[Path]:
     app_env = _app_env(base)
     middle = [base / f".env.{app_env}"] if app_env else []
     return [base / ".env", *middle, base / ".env.local"]
-
-
-#: what :func:`autoload_dotenv` put into the process environment (key -> value)
-_AUTOLOADED: dict[str, str] = {}
 
 
 def autoload_dotenv() -> dict[str, str]:
@@ -282,7 +314,7 @@ def autoload_dotenv() -> dict[str, str]:
         return {}
     copied = {k: v for k, v in merged.items() if k not in os.environ}
     os.environ.update(copied)
-    _AUTOLOADED.update(copied)
+    _environment.AUTOLOADED.update(copied)
     return copied
 
 
@@ -293,7 +325,7 @@ def _environment_values() -> dict[str, str]:
         k: v
         for k, v in os.environ.items()
         if (k in KNOWN_KEYS or k.startswith(prefixes))
-        and _AUTOLOADED.get(k) != v  # copied from a file: the file's
+        and _environment.AUTOLOADED.get(k) != v  # copied from a file: the file's
     }
 
 
