@@ -10,7 +10,7 @@ from deepeval.config.settings import apply_log_level, autoload_dotenv
 from deepeval.evaluate import a_evaluate, assert_test, evaluate
 from deepeval.test_run import log_hyperparameters, on_test_run_end
 
-autoload_dotenv()  # as deepeval 4.3.1: .env, .env.<APP_ENV>, .env.local values into os.environ (environment wins)
+autoload_dotenv()  # as deepeval 4.3.1: .env, .env.<APP_ENV>, .env.local values into the process environment
 apply_log_level()  # LOG_LEVEL (deepeval set-debug --log-level): the level of the 'deepeval' logger
 
 __all__ = [

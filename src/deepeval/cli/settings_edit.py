@@ -17,7 +17,24 @@ import typer
 
 from deepeval.cli._echo import echo
 from deepeval.cli.app import app
-from deepeval.config.settings import KNOWN_KEYS, get_settings, parse_log_level
+from deepeval.cli.settings_cmds import (
+    _display,
+    _fail_cleanly,
+    _judges,
+    _remove,
+    _resolved_mode,
+    _target,
+    _write,
+)
+from deepeval.config.dotenv_file import DEFAULT_DOTENV, unset_keys
+from deepeval.config.settings import (
+    KNOWN_KEYS,
+    dotenv_disabled,
+    env_dir,
+    get_settings,
+    parse_log_level,
+    redact,
+)
 
 #: what ``set-debug`` sets and ``unset-debug`` removes (4.3.1's set-debug also has gRPC, retry-log and Confident AI
 #: tracing options, which have nothing to act on here and are not offered)
@@ -66,8 +83,6 @@ def matching_keys(terms: list[str], option: str = "--unset") -> list[str]:
 def list_settings(filters: list[str]) -> None:
     """``deepeval settings -l [FILTER...]``: every known key holding one of the filters (all without one), its
     value (secrets masked) and what it means."""
-    from deepeval.cli.settings_cmds import _display
-
     s = get_settings()
     secrets = s.secrets()
     terms = [f.upper() for f in filters if f.strip()]
@@ -88,8 +103,6 @@ def list_settings(filters: list[str]) -> None:
 def edit(values: dict[str, str], remove: list[str], save: str | None, quiet: bool, done: str) -> None:
     """Write ``values`` and remove ``remove`` in the ``--save`` target; without ``--save`` a note that nothing was
     written (deepeval 4.3.1 changes only its own process)."""
-    from deepeval.cli.settings_cmds import _fail_cleanly, _remove, _target, _write
-
     if save is None:
         if not quiet:
             what = ", ".join([*values, *remove]) or "nothing"
@@ -145,9 +158,6 @@ def unset_debug(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
     if save is None:
         edit({}, list(DEBUG_KEYS), save, quiet, "")
         return
-    from deepeval.cli.settings_cmds import _fail_cleanly, _target
-    from deepeval.config.dotenv_file import unset_keys
-
     with _fail_cleanly():
         path = _target(save)
         assert path is not None
@@ -161,4 +171,68 @@ def unset_debug(save: str | None = SaveOpt, quiet: bool = QuietOpt) -> None:
         )
 
 
-__all__ = ["DEBUG_KEYS", "edit", "list_settings", "matching_keys", "parse_assignments"]
+# ---------------------------------------------------------------------------------------------------------------
+# deepeval settings (here, beside its editors: the command shows the settings, or edits them with 4.3.1's options)
+
+
+@app.command("settings")
+def show_settings(
+    filters: list[str] | None = typer.Argument(None, help="With --list: only keys holding one of these."),
+    show_all: bool = typer.Option(False, "--all", help="Also list known keys that are not set."),
+    set_: list[str] | None = typer.Option(
+        None, "--set", "-u", help="KEY=VALUE to write (repeatable; needs --save)."
+    ),
+    unset: list[str] | None = typer.Option(
+        None, "--unset", "-U", help="A key, or part of key names, to remove (repeatable; needs --save)."
+    ),
+    list_: bool = typer.Option(False, "--list", "-l", help="List the known settings (FILTER... narrows it)."),
+    save: str | None = SaveOpt,
+    quiet: bool = QuietOpt,
+) -> None:
+    """Print the resolved configuration with the source of each value (secrets masked); with deepeval 4.3.1's
+    options: -l/--list [FILTER...], -u/--set KEY=VALUE, -U/--unset NAME, -s/--save, -q/--quiet."""
+    if list_ or set_ or unset:
+        if list_:
+            list_settings(list(filters or []))
+        if set_ or unset:
+            edit(
+                parse_assignments(list(set_ or [])),
+                matching_keys(list(unset or [])),
+                save,
+                quiet,
+                "Settings updated.",
+            )
+        return
+    with _fail_cleanly():
+        s = get_settings()
+        base = env_dir()
+    secrets = s.secrets()
+    files = (
+        "disabled by DEEPEVAL_DISABLE_DOTENV"
+        if dotenv_disabled()
+        else f"{base / DEFAULT_DOTENV}, {base / '.env'}"
+    )
+    echo("Precedence: process environment > .env.local > .env")
+    echo(f"Dotenv files: {files}")
+    keys = [k for k in KNOWN_KEYS if show_all or s.get(k) is not None]
+    keys += sorted(k for k in s.values if k not in KNOWN_KEYS and s.get(k) is not None)
+    rows = [
+        (k, _display(k, s.values[k], secrets) if s.get(k) is not None else "<unset>", s.sources.get(k, "-"))
+        for k in keys
+    ]
+    if rows:
+        w1 = max(len(r[0]) for r in rows)
+        w2 = min(max(len(r[1]) for r in rows), 60)
+        for key, value, source in rows:
+            echo(f"  {key:<{w1}}  {value:<{w2}}  {source}")
+    else:
+        echo("  (no settings found)")
+    mode, why = _resolved_mode(s)
+    echo(f"Eval mode: {mode} ({redact(why, secrets)})")
+    for label, text in _judges(s):
+        echo(f"{label}: {redact(text, secrets)}")
+    if mode == "INVALID":
+        raise typer.Exit(1)
+
+
+__all__ = ["DEBUG_KEYS", "edit", "list_settings", "matching_keys", "parse_assignments", "show_settings"]

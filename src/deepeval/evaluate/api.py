@@ -664,22 +664,13 @@ def evaluate(
     )
 
 
-def assert_test(
-    test_case: LLMTestCase | ConversationalTestCase | None = None,
-    metrics: list[BaseMetric] | None = None,
-    golden: Any = None,
+def assert_test_case(
+    test_case: LLMTestCase | ConversationalTestCase | None,
+    metrics: list[BaseMetric] | None,
     run_async: bool = True,
 ) -> None:
-    """Measure ``test_case`` with ``metrics`` and raise ``AssertionError`` if any non-flaky metric fails or errors.
-
-    ``assert_test(golden=golden, metrics=[...])`` (no test case), after the test called a traced app
-    (``@observe``): the test case is built from the trace, as ``evals_iterator`` builds it (input from the golden,
-    output and the rest from the trace, ``update_current_trace``, else the golden's expected output, contexts and
-    expected tools), measured with ``metrics`` plus the trace's own metrics, and every span with metrics is measured
-    on its own test case (component-level); any failing row fails the assertion. The trace is the one running (the
-    call is inside an observed function or a ``with trace():`` block), else the traces the test finished since the
-    last such call (the pytest plugin collects them per test). deepeval 4.3.1 does this only under ``deepeval test
-    run``; ours also under plain ``pytest``.
+    """``assert_test(test_case, metrics)`` (:func:`deepeval.evaluate.assertions.assert_test`, ``deepeval.assert_test``):
+    measure ``test_case`` with ``metrics`` and raise ``AssertionError`` if any non-flaky metric fails or errors.
 
     The message has one line per failed metric: name, score, threshold, and reason or error (with its kind:
     ``error (user_code): ...``, see :class:`~deepeval.errors.ErrorKind`). Under pytest (our
@@ -701,9 +692,6 @@ def assert_test(
     __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
     from deepeval.config.test_run_options import TestRunOptions
 
-    if test_case is None and golden is not None:
-        _assert_golden(golden, metrics, run_async)
-        return
     if test_case is None or metrics is None:
         raise ValueError(
             "You must provide either ('golden' [+ 'metrics']) from inside a `deepeval test run` test, or a "
@@ -749,16 +737,16 @@ def assert_test(
         )
     )
     test_result = result.test_results[0]
-    node = _pytest_node_id()
+    node = pytest_node_id()
     if node is not None and test_case.name is None:
         test_result.name = node  # named like pytest names the test (and like the session table)
     session.record(test_result)
-    _raise_for_results(
+    raise_for_results(
         [test_result], first_exception, options.ignore_errors, getattr(test_case, "flaky", False)
     )
 
 
-def _raise_for_results(
+def raise_for_results(
     results: list[Any], first_exception: BaseException | None, ignore_errors: bool, flaky: bool
 ) -> None:
     """What ``assert_test`` does with its results: the exception a measure raised (unless errors are ignored), a
@@ -772,7 +760,7 @@ def _raise_for_results(
             raise first_exception
     if all(r.status == "skipped" for r in results):
         reason = next((m.reason for m in rows if m.reason), "every metric was skipped")
-        if _pytest_node_id() is not None:  # under pytest: a skipped test, not a passed one
+        if pytest_node_id() is not None:  # under pytest: a skipped test, not a passed one
             import pytest
 
             pytest.skip(f"deepeval: {reason}")
@@ -805,54 +793,6 @@ def _raise_for_results(
         raise AssertionError(f"Metrics failed on test case {name!r}:\n" + "\n".join(failures))
 
 
-_NO_TRACE = (
-    "No active trace found for this test. `assert_test(golden=..., metrics=...)` builds its test case from the "
-    "trace of your app: call at least one @observe-decorated function first, in a pytest test (deepeval's plugin "
-    "collects each test's traces) or inside a `with trace():` block."
-)
-
-
-def _assert_golden(golden: Any, metrics: Any, run_async: bool) -> None:
-    """``assert_test(golden=golden, metrics=...)`` (see :func:`assert_test`)."""
-    __tracebackhide__ = True
-    from deepeval._concurrency import run_sync
-    from deepeval.config.test_run_options import TestRunOptions
-    from deepeval.errors import DeepEvalError
-    from deepeval.evaluate.components import a_measure_golden
-    from deepeval.tracing import current_trace_context, take_test_traces
-
-    mets = [] if metrics is None else metric_list(metrics, "metrics")
-    if not isinstance(getattr(golden, "input", None), str):
-        raise TypeError(f"golden must be a deepeval Golden (with an input), got {type(golden).__name__}")
-    running = current_trace_context.get()
-    traces = [running] if running is not None else take_test_traces()
-    if not traces:
-        raise DeepEvalError(_NO_TRACE)
-    options = TestRunOptions.read()
-    results, first_exception = run_sync(
-        a_measure_golden(
-            golden,
-            traces,
-            mets,
-            AsyncConfig(run_async=run_async),
-            DisplayConfig(
-                show_indicator=False,
-                print_results=False,
-                verbose_mode=True if options.verbose_mode else None,
-                _session_report=session.collecting(),
-            ),
-            CacheConfig(write_cache=options.use_cache, use_cache=options.use_cache),
-            ErrorConfig(ignore_errors=True, skip_on_missing_params=options.skip_on_missing_params),
-        )
-    )
-    node = _pytest_node_id()
-    if node is not None and results[0].name.startswith("test_case_"):
-        results[0].name = node
-    for r in results:
-        session.record(r)
-    _raise_for_results(results, first_exception, options.ignore_errors, False)
-
-
 def _check_assert_metrics(test_case: Any, metrics: Any) -> None:
     """deepeval 4.3.1's check of ``assert_test(test_case, metrics)``: every metric fits the test case's kind.
 
@@ -875,7 +815,7 @@ def _check_assert_metrics(test_case: Any, metrics: Any) -> None:
         )
 
 
-def _pytest_node_id() -> str | None:
+def pytest_node_id() -> str | None:
     """The running pytest test's node id (``test_file.py::test_rag[shoes]``), from ``PYTEST_CURRENT_TEST``."""
     from deepeval.config.environment import process_env
 
