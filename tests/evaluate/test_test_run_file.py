@@ -286,3 +286,44 @@ def test_the_results_folder_setting_is_read_from_the_environment_then_dotenv(
     monkeypatch.setenv("DEEPEVAL_DISABLE_DOTENV", "1")
     evaluate(CASES[1:], [Has("no")], display_config=_quiet())
     assert len(_test_runs(folder)) == (2 if where == "environment" else 1)  # dotenv files are not read
+
+
+def test_component_level_runs_list_span_scores_as_deepeval_does(tmp_path: Path) -> None:
+    """evals_iterator with an ``@observe(type="llm", metrics=[...])`` span: ``traceMetricsScores`` as 4.3.1 writes it
+    (every span type, the span's rows by name); each golden's spans under its ``trace``. (The golden rows differ on
+    purpose: ours measure the trace-level metric on the app's output, 4.3.1's golden test case has none.)"""
+    from deepeval.dataset import EvaluationDataset, Golden
+    from deepeval.evaluate import AsyncConfig
+    from deepeval.tracing import observe, update_current_span
+
+    @observe(type="llm", metrics=[Has("ok")])
+    def gen(q: str) -> str:
+        out = "ok " + q
+        update_current_span(test_case=LLMTestCase(input=q, actual_output=out))
+        return out
+
+    @observe()
+    def app(q: str) -> str:
+        return gen(q)
+
+    dataset = EvaluationDataset(goldens=[Golden(input="a"), Golden(input="b")])
+    for golden in dataset.evals_iterator(
+        metrics=[Has("b")], async_config=AsyncConfig(run_async=False), display_config=_quiet(tmp_path)
+    ):
+        app(golden.input)
+    (path,) = _test_runs(tmp_path)
+    data = _read(path)
+    ok = {"metric": "Has ok", "scores": [1.0, 1.0], "passes": 2, "fails": 0, "errors": 0}
+    assert data["traceMetricsScores"] == {
+        "agent": {},
+        "tool": {},
+        "retriever": {},
+        "llm": {"gen": {"Has ok": ok}},
+        "base": {},
+    }
+    assert ok in data["metricsScores"]
+    spans = [case["trace"]["llmSpans"] for case in data["testCases"]]
+    assert [[(s["name"], s["output"], s["metricsData"][0]["score"]) for s in llm] for llm in spans] == [
+        [("gen", "ok a", 1.0)],
+        [("gen", "ok b", 1.0)],
+    ]

@@ -40,6 +40,7 @@ _SPAN_KEYS = {
     "tool": "toolSpans",
 }
 _TOOL_KEYS = {"input_parameters": "inputParameters"}
+_TRACE_KINDS = ("agent", "tool", "retriever", "llm", "base")
 
 
 def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
@@ -209,11 +210,10 @@ def test_run_dict(result: EvaluationResult) -> dict[str, Any]:
             "testCases": [_single(t, n, spans.get(t.index, [])) for n, t in enumerate(single)],
             "conversationalTestCases": [_conversational(t, n) for n, t in enumerate(conversations)],
             "metricsScores": list(metric_scores.values()),
-            "traceMetricsScores": {
-                kind: {span: dict(rows) for span, rows in by_span.items()}
-                for kind, by_span in span_scores.items()
-            }
-            or None,
+            # as deepeval: every span type, in its order, once any span has a metric row
+            "traceMetricsScores": {kind: span_scores.get(kind, {}) for kind in _TRACE_KINDS}
+            if span_scores
+            else None,
             "identifier": result.identifier,
             "hyperparameters": result.hyperparameters,
             "prompts": [],  # deepeval: the prompts among the hyperparameters (none here), always written
