@@ -648,9 +648,10 @@ def trace(
         status = TraceSpanStatus.ERRORED
         raise
     finally:
-        for var, tok in ((current_llm_context, llm_token), (current_agent_context, agent_token)):
-            if tok is not None:
-                var.reset(tok)  # type: ignore[attr-defined]
+        if agent_token is not None:
+            current_agent_context.reset(agent_token)
+        if llm_token is not None:
+            current_llm_context.reset(llm_token)
         current_trace_context.reset(token)
         if owns:
             _finish_trace(current, evaluation, time.perf_counter(), status)
