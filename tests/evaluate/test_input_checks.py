@@ -116,3 +116,18 @@ def test_assert_test_refuses_what_deepeval_refuses(case: Any, metrics: list[Any]
     with pytest.raises(ValueError) as caught:
         assert_test(case, metrics)
     assert str(caught.value) == message
+
+
+def test_the_cli_reports_the_same_check_in_one_line(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from deepeval.cli.main import app
+
+    data = tmp_path / "conv.jsonl"
+    data.write_text(
+        '{"turns": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}\n'
+    )
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", "answer_relevancy", "--no-progress"])
+    assert res.exit_code == 2
+    assert "Metric Answer Relevancy is not a valid metric for ConversationalTestCase." in res.output
+    assert "Traceback" not in res.output
