@@ -123,11 +123,12 @@ def run_worker(
     *,
     timeout: float = 900.0,
     src: Path | None = None,
+    worker: Path = WORKER,
 ) -> dict[str, Any]:
     """Run ``job`` under ``impl`` (``"deepeval"`` for 4.3.1, anything else for ours) in a sealed subprocess;
     returns the worker's result plus ``net_refused`` (list of refused destinations) and ``stderr_tail``. Ours runs
     the ``deepeval`` of ``src`` (default: this checkout's ``src``); the result's ``deepeval_file`` says which
-    file was imported."""
+    file was imported. ``worker``: the worker script (default :mod:`bench._eval_worker`)."""
     python = deepeval_python() if impl == "deepeval" else OUR_PYTHON
     if impl != "deepeval":
         path = os.pathsep.join([str(NETGUARD), str(src or OUR_SRC)])
@@ -140,7 +141,7 @@ def run_worker(
         env = sealed_env(workdir, {**env_extra, **mode_env})
         try:
             proc = subprocess.run(
-                [str(python), str(WORKER), str(job_path), str(out_path)],
+                [str(python), str(worker), str(job_path), str(out_path)],
                 cwd=workdir,
                 env=env,
                 capture_output=True,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 import deepeval.metrics
@@ -28,6 +29,7 @@ from deepeval.evaluate import ErrorConfig, evaluate
 from deepeval.judge_eval import tasks
 from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
 from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
+from deepeval.metrics.deterministic import DeterministicMetric
 from deepeval.models.embedded import get_embedded_judge
 from deepeval.models.embedded.kind_spec import KindSpec
 from deepeval.models.embedded.question_kinds import spec_for, supported_kinds
@@ -41,6 +43,11 @@ from .toy_metric.names import SHARES_WORDS
 
 runner = CliRunner()
 DECLARED = registry.declarations()
+#: metrics whose System One kinds have no measured offline tier yet (the embedded judge does not answer them, so
+#: the measure says what to configure) and no labelled judge-eval set yet
+NO_OFFLINE_TIER = frozenset(
+    {"turn_relevancy", "conversation_completeness", "role_adherence", "prompt_alignment"}
+)
 
 
 @pytest.fixture(autouse=True)
@@ -49,22 +56,21 @@ def _in_a_scratch_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.chdir(tmp_path)
 
 
-def test_the_registry_declares_the_five_metrics_in_order() -> None:
-    assert registry.names() == (
-        "answer_relevancy",
-        "contextual_relevancy",
-        "knowledge_retention",
-        "memory_recall",
-        "memory_precision",
-    )
+def test_the_registry_declares_the_builtin_metrics_in_builtin_order() -> None:
+    """Walked, not listed: every BUILTIN module's declarations, in BUILTIN order, then judge-eval's own task."""
+    expected = [d.name for m in registry.BUILTIN for d in importlib.import_module(m).DECLARATIONS]
+    assert registry.names() == tuple(expected) and len(expected) >= 5
     assert tasks.names() == (
-        "answer_relevancy",
-        "contextual_relevancy",
-        "knowledge_retention",
-        "memory_grade",
-        "claim_support",
-        "fact_stated",
+        *(t.name for d in DECLARED for t in d.judge_eval),
+        *registry.JUDGE_EVAL_OWN_TASKS,
     )
+
+
+#: the metrics their users define (criteria, typed questions, a decision graph): built only with that definition,
+#: so no no-argument construction, no fixed labelled set, no embedded answers for free criteria
+USER_DEFINED = frozenset(
+    {"g_eval", "conversational_g_eval", "jev_eval", "conversational_jev_eval", "dag", "conversational_dag"}
+)
 
 
 @pytest.mark.parametrize("d", DECLARED, ids=[d.name for d in DECLARED])
@@ -77,12 +83,33 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
     fields = ConversationalTestCase.model_fields if d.conversational else LLMTestCase.model_fields
     assert d.required_params and set(d.required_params) <= set(fields)
     assert ("eval_mode" in inspect.signature(cls.__init__).parameters) is d.takes_eval_mode
-    cls()  # `deepeval evaluate --metric NAME` constructs it with no argument
+    if d.name in USER_DEFINED:
+        assert (
+            not d.judge_eval and d.embedded_kinds is None and d.cli_default is None and not d.question_kinds
+        )
+        return
+    required_args = [
+        p
+        for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+        if p.default is inspect.Parameter.empty and p.kind is p.POSITIONAL_OR_KEYWORD
+    ]
+    if not required_args and d.name not in NEEDS:  # `deepeval evaluate --metric NAME` constructs it so
+        cls()
+    else:
+        cls(**NEEDS[d.name])
+    scored_in_code = issubclass(cls, DeterministicMetric)  # ExactMatch...: no judge, so no judge-eval task
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
-    # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode), and every
-    # metric has a labelled-set task to measure its judge on
-    assert bool(d.question_kinds) is (d.embedded_kinds is not None) and d.judge_eval
+    # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode: a table in the
+    # folder, or derived from the declared pipeline), and every metric has a labelled-set task or a pipeline
+    unmeasured = d.name in NO_OFFLINE_TIER
+    assert bool(d.question_kinds) is (d.embedded_kinds is not None or d.pipeline is not None or unmeasured)
+    assert d.judge_eval or d.pipeline is not None or scored_in_code or unmeasured
+    if d.pipeline is not None:
+        for question in d.pipeline.whole_metric:
+            spec = spec_for(d.pipeline.kind_of(question))
+            # a question with no measured offline tier has no embedded answer (the engine says what to configure)
+            assert (spec is not None and callable(spec.probability)) is (question.offline is not None)
     if d.embedded_kinds is not None:
         table = resolve(d.embedded_kinds)
         assert set(table) == set(d.question_kinds)
@@ -109,7 +136,7 @@ def test_a_metric_package_listed_in_builtin_is_declared_with_no_other_edit(
 def test_names_kinds_and_tasks_are_unique_across_the_registry() -> None:
     kinds = [k for d in DECLARED for k in d.question_kinds]
     task_names = [t.name for d in DECLARED for t in d.judge_eval]
-    assert len(set(kinds)) == len(kinds) == 9
+    assert len(set(kinds)) == len(kinds) >= 9
     assert len(set(task_names)) == len(task_names)
     assert len({d.public_name for d in DECLARED}) == len(DECLARED)
 
@@ -118,19 +145,39 @@ FULL = {
     "input": "When does the pool open?",
     "actual_output": "At 7 am.",
     "retrieval_context": ["Opens at 7."],
+    "expected_output": "At 7 am.",
+}
+
+
+class _Opening(BaseModel):
+    time: str
+
+
+#: constructor arguments of the metrics that cannot be built without one
+NEEDS: dict[str, dict[str, Any]] = {
+    "pattern_match": {"pattern": r"At \d+ am\."},
+    "json_correctness": {"expected_schema": _Opening},
+    "misuse": {"domain": "swimming pools"},
+    "non_advice": {"advice_types": ["medical"]},
+    "role_violation": {"role": "pool receptionist"},
+    "prompt_alignment": {"prompt_instructions": ["Give the opening hour."]},
 }
 
 
 @pytest.mark.parametrize("d", [d for d in DECLARED if not d.conversational], ids=lambda d: d.name)
 def test_each_required_param_is_required_by_measure(d: MetricDeclaration) -> None:
     """Each required field is refused when the test case is built (``input``, as in deepeval) or by measure."""
+    if d.name in USER_DEFINED:
+        pytest.skip(
+            "a user-defined metric requires the fields its definition names (tests/metrics/test_user_defined)"
+        )
     for param in d.required_params:
         try:
             case = LLMTestCase(**{**FULL, param: None})
         except InvalidTestCaseError:
             continue
         with pytest.raises(MissingTestCaseParamsError, match=param):
-            d.load()().measure(case)
+            d.load()(**NEEDS.get(d.name, {})).measure(case)
 
 
 def test_memory_recall_requires_the_manifest_in_metadata() -> None:
@@ -257,11 +304,8 @@ def test_an_installed_package_declares_a_metric_by_entry_point(monkeypatch: pyte
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         found = registry.names()
-    assert found[-1] == "toy_overlap" and found[:3] == (
-        "answer_relevancy",
-        "contextual_relevancy",
-        "knowledge_retention",
-    )
+    builtin = tuple(d.name for m in registry.BUILTIN for d in importlib.import_module(m).DECLARATIONS)
+    assert found[-1] == "toy_overlap" and found[: len(builtin)] == builtin
     assert [str(w.message) for w in caught] == [
         "deepeval: metric plugin 'broken' (no_such_package_xyz:DECLARATIONS) was not loaded: "
         "ModuleNotFoundError: No module named 'no_such_package_xyz'"

@@ -25,6 +25,7 @@ def test_top_level_exports_are_the_api_functions() -> None:
         "__version__",
         "a_evaluate",
         "assert_test",
+        "compare",  # arena metrics (ArenaGEval), as deepeval 4.3.1's deepeval.compare
         "evaluate",
         "log_hyperparameters",
         "login",

@@ -86,7 +86,9 @@ def test_local_model_and_changed_judges_change_the_config(monkeypatch: pytest.Mo
     monkeypatch.setenv("LOCAL_MODEL_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("LOCAL_MODEL_NAME", "qwen")
     local = AnswerRelevancyMetric().cache_config()
-    assert local["eval_mode"] == "llm" and local["judges"]["llm"] == "local:qwen"
+    assert (
+        local["eval_mode"] == "llm" and local["judges"]["llm"] == "local:qwen@http://127.0.0.1:9/v1"
+    )  # the server is part of the judge
     monkeypatch.setenv("LOCAL_MODEL_NAME", "llama")
     assert AnswerRelevancyMetric().cache_config() != local
 

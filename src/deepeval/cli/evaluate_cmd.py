@@ -26,7 +26,8 @@ from deepeval.metrics.declaration import MetricLoadError
 
 
 def _metric_class(spec: str) -> Any:
-    """The class ``--metric`` names: a registry name, else an import path ``package.module:ClassName``."""
+    """The class ``--metric`` names: a registry name, else an import path ``package.module:ClassName``; or a
+    metric object at ``package.module:name`` (a metric its user defines, such as ``correctness = GEval(...)``)."""
     from deepeval.metrics.base_metric import BaseMetric
 
     if ":" not in spec:
@@ -40,9 +41,11 @@ def _metric_class(spec: str) -> Any:
         cls = getattr(importlib.import_module(module_name), cls_name)
     except (ImportError, AttributeError) as err:
         raise typer.BadParameter(f"cannot import metric {spec!r}: {err}") from None
+    if isinstance(cls, BaseMetric):
+        return cls
     if not (isinstance(cls, type) and issubclass(cls, BaseMetric)):
         raise typer.BadParameter(
-            f"{spec!r} is a {type(cls).__name__}, not a deepeval metric class (a BaseMetric subclass)"
+            f"{spec!r} is a {type(cls).__name__}, not a deepeval metric class (a BaseMetric subclass) or object"
         )
     return cls
 
@@ -65,12 +68,28 @@ def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
         cls = registry.load(declared)  # MetricLoadError: exit 2 with its message
     else:
         cls = _metric_class(spec)
+        if not isinstance(
+            cls, type
+        ):  # a metric object the user defined: used as given (threshold set when asked)
+            if threshold is not None:
+                cls.threshold = threshold
+            if eval_mode is not None and hasattr(cls, "eval_mode"):
+                cls.eval_mode = eval_mode
+            return cls
     try:
         return cls(**kwargs)
     except DeepEvalError:  # ours (a bad --eval-mode...): its own message
         raise
     except Exception as err:  # any constructor failure is bad --metric input, not a crash
-        raise typer.BadParameter(f"cannot construct metric {spec!r}: {type(err).__name__}: {err}") from None
+        hint = (
+            "; a metric you define (criteria, questions, a graph) is built in your code: pass it as "
+            "--metric your_module:metric_object"
+            if isinstance(err, TypeError) and "required" in str(err)
+            else ""
+        )
+        raise typer.BadParameter(
+            f"cannot construct metric {spec!r}: {type(err).__name__}: {err}{hint}"
+        ) from None
 
 
 def _default_metrics(cases: list[Any]) -> list[str]:

@@ -8,11 +8,12 @@ from typing import Any
 
 from deepeval.metrics import embedded_kinds as _embedded_kinds  # noqa: F401  (tells the embedded judge)
 from deepeval.metrics import registry
+from deepeval.metrics.base_metric import BaseArenaMetric as BaseArenaMetric
 from deepeval.metrics.base_metric import BaseConversationalMetric as BaseConversationalMetric
 from deepeval.metrics.base_metric import BaseMetric as BaseMetric
 from deepeval.metrics.declaration import MetricLoadError
 
-_BASE = ["BaseConversationalMetric", "BaseMetric"]
+_BASE = ["BaseArenaMetric", "BaseConversationalMetric", "BaseMetric"]
 
 
 def _loadable() -> list[str]:
@@ -31,9 +32,16 @@ def _loadable() -> list[str]:
 
 def __getattr__(name: str) -> Any:
     if name == "__all__":  # ``from deepeval.metrics import *``: the base classes and every declared metric
-        return [*_BASE, *_loadable()]
+        return [*_BASE, *_loadable(), *registry.helper_names()]
     declaration = registry.by_public_name(name)
     if declaration is None:
+        helper = registry.helper_path(
+            name
+        )  # a name exported beside a metric (GEvalTemplate, DeepAcyclicGraph)
+        if helper is not None:
+            from deepeval.metrics.declaration import resolve
+
+            return resolve(helper)
         raise AttributeError(f"module 'deepeval.metrics' has no attribute {name!r}")
     return registry.load(
         declaration
@@ -41,4 +49,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *(d.public_name for d in registry.declarations())})
+    return sorted({*globals(), *(d.public_name for d in registry.declarations()), *registry.helper_names()})

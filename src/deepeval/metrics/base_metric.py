@@ -152,3 +152,38 @@ class BaseMetric:
 class BaseConversationalMetric(BaseMetric):
     """Multi-turn metric over a :class:`ConversationalTestCase` (``measure`` / ``a_measure`` as in
     :class:`BaseMetric`, over a conversation)."""
+
+
+class BaseArenaMetric:
+    """A metric that picks the best of several contestants (``measure(ArenaTestCase) -> winner name``), as
+    deepeval 4.3.1's; not a :class:`BaseMetric`: ``evaluate()`` does not run it. Result attributes: ``winner``,
+    ``reason``, ``success``, ``error``, ``evaluation_model``, ``evaluation_cost``, ``input_tokens``,
+    ``output_tokens``, ``verbose_logs``."""
+
+    winner: str | None = None
+    reason: str | None = None
+    success: bool | None = None
+    error: str | None = None
+    evaluation_model: str | None = None
+    evaluation_cost: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    verbose_logs: str | None = None
+    async_mode: bool = True
+    verbose_mode: bool = False
+    include_reason: bool = False
+
+    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> str:
+        raise NotImplementedError
+
+    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> str:
+        raise NotImplementedError(
+            f"Async execution for {type(self).__name__} not supported yet. Please set 'async_mode' to 'False'."
+        )
+
+    def is_successful(self) -> bool:
+        return bool(self.success)
+
+    @property
+    def __name__(self) -> str:
+        return "Base Arena Metric"

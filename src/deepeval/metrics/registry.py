@@ -33,6 +33,26 @@ BUILTIN = (
     "deepeval.metrics.answer_relevancy.declaration",
     "deepeval.metrics.contextual_relevancy.declaration",
     "deepeval.metrics.knowledge_retention.declaration",
+    "deepeval.metrics.faithfulness.declaration",
+    "deepeval.metrics.bias.declaration",
+    "deepeval.metrics.toxicity.declaration",
+    "deepeval.metrics.turn_relevancy.declaration",
+    "deepeval.metrics.conversation_completeness.declaration",
+    "deepeval.metrics.role_adherence.declaration",
+    "deepeval.metrics.pii_leakage.declaration",
+    "deepeval.metrics.misuse.declaration",
+    "deepeval.metrics.non_advice.declaration",
+    "deepeval.metrics.role_violation.declaration",
+    "deepeval.metrics.prompt_alignment.declaration",
+    "deepeval.metrics.exact_match.declaration",
+    "deepeval.metrics.pattern_match.declaration",
+    "deepeval.metrics.json_correctness.declaration",
+    "deepeval.metrics.g_eval.declaration",
+    "deepeval.metrics.conversational_g_eval.declaration",
+    "deepeval.metrics.jev_eval.declaration",
+    "deepeval.metrics.conversational_jev_eval.declaration",
+    "deepeval.metrics.dag.declaration",
+    "deepeval.metrics.conversational_dag.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group
@@ -64,8 +84,12 @@ def _clash(found: dict[str, MetricDeclaration], d: MetricDeclaration) -> str | N
     reserved = tasks & JUDGE_EVAL_OWN_TASKS
     if reserved:
         return f"the judge-eval task {sorted(reserved)[0]!r} is judge-eval's own"
+    mine = {d.public_name, *(h.rpartition(":")[2] for h in d.helpers)}
     for other in found.values():
         where = _sources.get(other.name, "another declaration")
+        theirs = {other.public_name, *(h.rpartition(":")[2] for h in other.helpers)}
+        if other.name != d.name and mine & theirs and other.public_name != d.public_name:
+            return f"the name {sorted(mine & theirs)[0]!r} is already exported for {other.name!r} ({where})"
         if other.name == d.name:
             return f"a metric called {d.name!r} is already declared ({where})"
         if other.public_name == d.public_name:
@@ -187,6 +211,20 @@ def get(name: str) -> MetricDeclaration:
 def by_public_name(public_name: str) -> MetricDeclaration | None:
     """The declaration whose class ``deepeval.metrics`` exports as ``public_name``."""
     return next((d for d in _load().values() if d.public_name == public_name), None)
+
+
+def helper_path(name: str) -> str | None:
+    """The ``"module:Name"`` of a helper name some declaration exports with its metric (``GEvalTemplate``)."""
+    for d in _load().values():
+        for path in d.helpers:
+            if path.rpartition(":")[2] == name:
+                return path
+    return None
+
+
+def helper_names() -> list[str]:
+    """Every helper name the declarations export (:attr:`MetricDeclaration.helpers`)."""
+    return [path.rpartition(":")[2] for d in _load().values() for path in d.helpers]
 
 
 def for_class(cls: type) -> MetricDeclaration | None:

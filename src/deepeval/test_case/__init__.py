@@ -10,6 +10,7 @@ import warnings
 from typing import Any
 
 from deepeval.errors import MissingTestCaseParamsError
+from deepeval.test_case._arena import ArenaTestCase, Contestant
 from deepeval.test_case._audio import Audio
 from deepeval.test_case._conversational import ConversationalTestCase, MultiTurnParams, Turn
 from deepeval.test_case._expectations import Expectations
@@ -31,7 +32,9 @@ from deepeval.test_case._mcp import (
 )
 
 __all__ = [
+    "ArenaTestCase",
     "Audio",
+    "Contestant",
     "ConversationalTestCase",
     "Expectations",
     "LLMTestCase",

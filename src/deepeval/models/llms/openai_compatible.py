@@ -209,7 +209,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         return await self._generate_structured(prompt, schema)
 
     def generate_with_logprobs(
-        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int | None = 1
     ) -> tuple[LogprobCompletion, float | None]:
         """Sync :meth:`a_generate_with_logprobs`."""
         return run_sync(
@@ -217,10 +217,10 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         )
 
     async def a_generate_with_logprobs(
-        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int | None = 1
     ) -> tuple[LogprobCompletion, float | None]:
-        """Plain-text completion of at most ``max_tokens`` tokens with the ``top_logprobs`` (1..20) most probable
-        alternatives at each position.
+        """Plain-text completion of at most ``max_tokens`` tokens (None: the client's own cap, as a plain
+        ``generate``) with the ``top_logprobs`` (1..20) most probable alternatives at each position.
 
         Raises:
             ValueError: ``top_logprobs`` outside 1..20 or ``max_tokens`` < 1.
@@ -228,9 +228,11 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         """
         if not 1 <= top_logprobs <= 20:
             raise ValueError(f"top_logprobs must be in 1..20, got {top_logprobs}")
-        if max_tokens < 1:
+        if max_tokens is not None and max_tokens < 1:
             raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
-        extra = {"logprobs": True, "top_logprobs": top_logprobs, self.max_tokens_param: max_tokens}
+        extra: dict[str, Any] = {"logprobs": True, "top_logprobs": top_logprobs}
+        if max_tokens is not None:
+            extra[self.max_tokens_param] = max_tokens
         reply = await self._complete(prompt, rung=None, schema=None, extra=extra)
         if not reply.tokens:
             raise JudgeError(
@@ -513,8 +515,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
     # -- plumbing ----------------------------------------------------------------------------------------------
     def _cost(self, reply: _Reply) -> float | None:
-        if self.price is None:
-            return None
+        if self.price is None or (reply.input_tokens is None and reply.output_tokens is None):
+            return None  # no price, or the server reported no (believable) token count: the cost is unknown
         return self.price.cost(reply.input_tokens or 0, reply.output_tokens or 0)
 
     def _key_or_none(self) -> str | None:

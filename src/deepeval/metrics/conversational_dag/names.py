@@ -1,0 +1,3 @@
+"""ConversationalDAGMetric's names: the fields every instance needs (its turns)."""
+
+REQUIRED_PARAMS = ("turns",)
