@@ -8,10 +8,14 @@ import importlib as _importlib
 # package in sys.modules). The import is light: the runner, rich, jinja2 and sqlite load when a run starts.
 from deepeval._login import login
 from deepeval._version import __version__  # "4.3.1+oss.0.1.0": deepeval's API 4.3.1, by deepeval-oss 0.1.0
+from deepeval.config.settings import apply_log_level, autoload_dotenv
 from deepeval.evaluate import a_evaluate, assert_test, evaluate
 from deepeval.evaluate.arena import compare
 from deepeval.models.embedded import kind_spec as _kind_spec
 from deepeval.test_run import log_hyperparameters, on_test_run_end
+
+autoload_dotenv()  # as deepeval 4.3.1: .env, .env.<APP_ENV>, .env.local values into the process environment
+apply_log_level()  # LOG_LEVEL (deepeval set-debug --log-level): the level of the 'deepeval' logger
 
 # The embedded judge (a layer below the metrics) answers a metric's own question kinds; in a process that has not
 # imported the metrics yet, it loads them on first need (they then tell it their kinds: metrics/embedded_kinds.py).

@@ -97,28 +97,18 @@ def test_evaluate_passes_a_test_case_whose_every_metric_was_left_out_for_missing
     assert '<details class="row row-skipped" data-status="skipped" data-metric="Ctx"' in html
 
 
-def test_a_test_case_whose_rows_are_all_of_the_other_kind_is_skipped():
+def test_a_metric_of_the_other_kind_only_is_refused_as_deepeval_does():
+    """deepeval 4.3.1 raises ValueError for a metric that does not fit the test cases (it used to be a skipped row
+    and a test case that could not fail)."""
     from ._fakes import ConvMetric
 
-    result = evaluate(
-        [LLMTestCase(input="q", actual_output="a")],
-        [ConvMetric()],
-        display_config=QUIET,
-        cache_config=CacheConfig(write_cache=False),
-    )
-    t = result.test_results[0]
-    assert t.metrics_data[0].skipped and t.status == "skipped" and t.success is False
-    assert t.skipped_metrics is None
-    text = render_results(result, width=200)
-    assert (
-        "0/1 test cases passed, 0 failed, 0 errored, 1 skipped; rows: 0 passed, 0 failed, 0 errors, 1 skipped"
-        in text
-    )
-
-    from deepeval.evaluate.configs import TestRunResultDisplay
-
-    passing = render_results(result, TestRunResultDisplay.PASSING, width=200)
-    assert "Conv" not in passing.split("Metrics")[0]
+    with pytest.raises(ValueError, match=r"^Metric Conv is not a valid metric for LLMTestCase\."):
+        evaluate(
+            [LLMTestCase(input="q", actual_output="a")],
+            [ConvMetric()],
+            display_config=QUIET,
+            cache_config=CacheConfig(write_cache=False),
+        )
 
 
 def test_cli_evaluate_passes_a_test_case_whose_metrics_were_all_left_out(tmp_path):

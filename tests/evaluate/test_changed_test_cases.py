@@ -167,7 +167,7 @@ def test_unexportable_metadata_is_a_placeholder_the_rows_are_measured_and_all_ex
     assert "export_error" not in result.extras
     notes = [w for w in caught if "placeholder" in str(w.message)]
     assert len(notes) == 1 and why in str(notes[0].message)
-    (json_file,) = (tmp_path / "out").glob("*.json")
+    (json_file,) = (tmp_path / "out").glob("*-*.json")
     data = json.loads(json_file.read_text(encoding="utf-8"))
     assert [t["metadata"] for t in data["test_results"]] == [placeholder, {"shop": "Lisbon"}]
     assert len(list((tmp_path / "out").glob("*.html"))) == 1
@@ -209,4 +209,4 @@ def test_turn_appended_as_a_str_still_writes_the_html_report_with_every_row(tmp_
     page = html_file.read_text(encoding="utf-8")
     assert "where do I live?" in page and "When does the store open?" in page
     assert "invalid test case" in page and "ConversationalTestCase.turns[2]" in page
-    assert len(list((tmp_path / "out").glob("*.json"))) == 1
+    assert len(list((tmp_path / "out").glob("*-*.json"))) == 1

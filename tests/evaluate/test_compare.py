@@ -221,7 +221,7 @@ def test_huge_finite_score_exports_compares_and_views(tmp_path: Path) -> None:
         display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=str(folder)),
         cache_config=CacheConfig(write_cache=False),
     )
-    [export] = sorted(folder.glob("*.json"))
+    [export] = sorted(folder.glob("*-*.json"))
     assert len(list(folder.glob("*.html"))) == 1
     res = CliRunner().invoke(app, ["compare", str(export), str(export)])
     assert res.exit_code == 0, res.output

@@ -472,7 +472,7 @@ def test_results_go_to_the_json_and_html_report_one_row_per_span_and_metric(tmp_
         EvaluationDataset(goldens=GOLDENS).evals_iterator(identifier="rag-components", display_config=config),
         lambda g: rag_app(g.input),
     )
-    (json_path,) = folder.glob("*.json")
+    (json_path,) = folder.glob("*-*.json")
     (html_path,) = folder.glob("*.html")
     data = json.loads(json_path.read_text())
     assert data["identifier"] == "rag-components" and data["extras"]["component_level"] is True

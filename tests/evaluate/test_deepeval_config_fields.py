@@ -95,7 +95,7 @@ def _run(tmp_path: Path, **display: object) -> object:
 def test_results_subfolder_goes_under_results_folder(tmp_path: Path) -> None:
     _run(tmp_path, results_folder=str(tmp_path / "runs"), results_subfolder="rag-v2")
     assert len(list((tmp_path / "runs" / "rag-v2").glob("nightly-*.json"))) == 1
-    assert not list((tmp_path / "runs").glob("*.json"))
+    assert not list((tmp_path / "runs").glob("*-*.json"))
 
 
 def test_results_subfolder_applies_to_the_settings_folder(
@@ -103,7 +103,7 @@ def test_results_subfolder_applies_to_the_settings_folder(
 ) -> None:
     monkeypatch.setenv("DEEPEVAL_RESULTS_FOLDER", str(tmp_path / "env"))
     _run(tmp_path, results_subfolder="sub")
-    assert len(list((tmp_path / "env" / "sub").glob("*.json"))) == 1
+    assert len(list((tmp_path / "env" / "sub").glob("*-*.json"))) == 1
 
 
 @pytest.mark.parametrize(

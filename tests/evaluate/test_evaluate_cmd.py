@@ -120,7 +120,7 @@ def test_cli_evaluate_runs_custom_metric_and_sets_exit_code(tmp_path, metric_mod
     assert res.exit_code == 1, res.output
     assert "1/2 test cases passed" in res.output and "1.000" in res.output and "0.250" in res.output
     assert (
-        len(list((tmp_path / "out").glob("*.json"))) == 1
+        len(list((tmp_path / "out").glob("*-*.json"))) == 1
         and len(list((tmp_path / "out").glob("*.html"))) == 1
     )
     res = runner.invoke(app, ["evaluate", str(data), "-m", metric_module, "-t", "0.2", "--no-progress"])

@@ -55,7 +55,7 @@ def test_missing_results_folder_is_created(tmp_path: Path) -> None:
     result = evaluate(
         TC, [ScoreMetric(0.7)], display_config=_display(results_folder=str(folder)), cache_config=NO_CACHE
     )
-    assert sorted(p.suffix for p in folder.iterdir()) == [".html", ".json"]
+    assert sorted(p.suffix for p in folder.iterdir()) == [".html", ".json", ".json"]
     assert result.extras["json_path"].startswith(str(folder))
     assert "export_error" not in result.extras
 
@@ -137,5 +137,5 @@ def test_nested_results_subfolder_is_written_inside_the_results_folder(tmp_path:
         display_config=_display(results_folder=str(folder), results_subfolder="exp/one"),
         cache_config=NO_CACHE,
     )
-    assert sorted(p.suffix for p in (folder / "exp" / "one").iterdir()) == [".html", ".json"]
+    assert sorted(p.suffix for p in (folder / "exp" / "one").iterdir()) == [".html", ".json", ".json"]
     assert result.extras["json_path"].startswith(str(folder / "exp" / "one"))

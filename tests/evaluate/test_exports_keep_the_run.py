@@ -133,7 +133,7 @@ def test_tilde_results_folder_is_the_home_folder(tmp_path: Path, monkeypatch: py
     assert not (work / "~").exists(), (
         f"wrote under {work / '~'}: {sorted(p.name for p in (work / '~').rglob('*'))}"
     )
-    assert len(list((home / "deepeval-results").glob("*.json"))) == 1
+    assert len(list((home / "deepeval-results").glob("*-*.json"))) == 1
     assert len(list((home / "deepeval-results").glob("*.html"))) == 1
     assert (home / "cases" / "test_case_0.json").is_file()
 
@@ -159,7 +159,7 @@ def test_results_folder_report_survives_lone_surrogate_in_a_test_case(
     ]
     result = evaluate(cases, [AnswerRelevancyMetric()], error_config=ErrorConfig(ignore_errors=True))
     assert len(result.test_results) == 2
-    reports = sorted(folder.glob("*.json"))
+    reports = sorted(folder.glob("*-*.json"))
     assert len(reports) == 1
     data = json.loads(reports[0].read_text(encoding="utf-8"))
     assert len(data["test_results"]) == 2

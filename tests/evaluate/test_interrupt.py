@@ -185,7 +185,7 @@ def test_interrupted_run_writes_the_rows_it_finished_marked_interrupted(
     else:
         assert "EXIT 143" in out and code == 143, (code, out, err)
     assert "FINISHED" not in out
-    [export] = sorted(runs.glob("*.json"))
+    [export] = sorted(runs.glob("*-*.json"))
     doc = json.loads(export.read_text(encoding="utf-8"))
     name = signal.Signals(sig).name
     assert doc["extras"]["interrupted"] == f"{name}: 3 of 6 rows finished"
@@ -211,7 +211,7 @@ def test_interrupted_run_without_a_results_folder_is_kept_for_deepeval_view(tmp_
         env={"PRINT_RESULTS": "1"},
     )
     assert "INTERRUPTED" in out and code != 0, (out, err)
-    [kept] = sorted((tmp_path / ".deepeval" / "runs").glob("*.json"))
+    [kept] = sorted((tmp_path / ".deepeval" / "runs").glob("*-*.json"))
     doc = json.loads(kept.read_text(encoding="utf-8"))
     assert doc["extras"]["interrupted"] == "SIGINT: 3 of 6 rows finished"
     assert _rows_of(doc) == [(f"fast{i}", 1.0, None) for i in range(3)] + [
@@ -314,7 +314,7 @@ def test_interrupted_evals_iterator_writes_the_rows_it_finished(tmp_path: Path, 
         tmp_path, [sys.executable, str(script), str(tmp_path / "cache.sqlite"), str(runs)], sig
     )
     assert "FINISHED" not in out and code != 0, (code, out, err)
-    [export] = sorted(runs.glob("*.json"))
+    [export] = sorted(runs.glob("*-*.json"))
     doc = json.loads(export.read_text(encoding="utf-8"))
     name = signal.Signals(sig).name
     assert doc["extras"]["interrupted"] == f"{name}: 3 of 6 rows finished"

@@ -73,7 +73,7 @@ def test_cache_round_trip_and_exports_keep_the_text(tmp_path: Path, monkeypatch:
     )
     row1, row2 = first.test_results[0].metrics_data[0], second.test_results[0].metrics_data[0]
     assert row1.error is None and not row1.cached and row2.cached and row2.score == row1.score
-    reports = sorted((tmp_path / "results").glob("*.json"))
+    reports = sorted((tmp_path / "results").glob("*-*.json"))
     assert len(reports) == 2
     data = json.loads(reports[0].read_text(encoding="utf-8"))
     assert data["test_results"][0]["actual_output"] == BAD  # the \\udcff escape reads back to the original

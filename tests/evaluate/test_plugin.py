@@ -214,7 +214,7 @@ def test_deepeval_test_run_bad_path_and_missing_xdist(tmp_path):
 def _reports(folder: Path) -> list[dict]:
     import json
 
-    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
+    return [json.loads(p.read_text()) for p in sorted(folder.glob("*-*.json"))]
 
 
 @pytest.mark.parametrize("workers", [None, 2])
@@ -406,7 +406,7 @@ def test_deepeval_test_run_survives_bad_input_on_a_strict_stdout(tmp_path):
     assert "invalid test case" in out and "ConversationalTestCase.turns[1]" in out
     table = out.split("deepeval results", 1)[1]
     assert "egg\ufffd" in table and "2/3 test cases passed" in table
-    (report,) = [json.loads(p.read_text(encoding="utf-8")) for p in out_dir.glob("*.json")]
+    (report,) = [json.loads(p.read_text(encoding="utf-8")) for p in out_dir.glob("*-*.json")]
     metadata = [t.get("metadata") for t in report["test_results"]]
     assert any(isinstance(m, str) and m.startswith("<not exported: metadata is a circular") for m in metadata)
 

@@ -73,10 +73,22 @@ def test_flaky_metric_does_not_fail_the_test_case():
 
 
 def test_score_only_metric_has_no_verdict():
-    result = run(cases(1), [ScoreMetric(0.1, threshold=None)])
+    result = run(cases(1), [ScoreMetric(0.1, threshold=None), ScoreMetric(0.9, name="decides")])
     row = result.test_results[0].metrics_data[0]
     assert row.success is None and row.score == 0.1 and row.status == "scored"
     assert result.test_results[0].success is True
+
+
+@pytest.mark.parametrize("flaky", [False, True])
+def test_no_non_flaky_metric_with_a_threshold_is_refused_as_deepeval_does(flaky: bool):
+    """deepeval 4.3.1: evaluate() needs one metric that can decide (not flaky, with a threshold)."""
+    metrics = [ScoreMetric(0.1, threshold=None)]
+    if flaky:
+        metrics = [ScoreMetric(0.1, name="flaky", flaky=True), *metrics]
+    with pytest.raises(
+        ValueError, match=r"^You must provide at least one non-flaky metric with a 'threshold'"
+    ):
+        run(cases(1), metrics)
 
 
 def test_errors_recorded_on_rows_then_raised_with_full_result():

@@ -146,5 +146,5 @@ def test_escape_sequences_from_test_data_are_inert_in_csv_and_html(tmp_path: Pat
     for text in (csv_text, html.read_text(encoding="utf-8")):
         assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
         assert "\\x1b[2J" in text and "\\u202e" in text
-    [export] = tmp_path.glob("*.json")
+    [export] = tmp_path.glob("*-*.json")
     assert json.loads(export.read_text(encoding="utf-8"))["test_results"][0]["input"] == evil

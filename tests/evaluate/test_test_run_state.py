@@ -16,7 +16,7 @@ from deepeval.evaluate.configs import DisplayConfig, ErrorConfig
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.test_run import TestRun, global_test_run_manager
 
-from ._fakes import ScoreMetric
+from ._fakes import ConvMetric, ScoreMetric
 
 DEEPEVAL = Path(sys.executable).parent / "deepeval"
 
@@ -74,15 +74,15 @@ def test_manager_creates_sets_and_clears_its_current_run() -> None:
     result = _run_three()
     conv = evaluate(
         [ConversationalTestCase(turns=[Turn(role="user", content="hi")])],
-        [ScoreMetric(0.9)],
+        [ConvMetric(0.5)],
         display_config=DisplayConfig(print_results=False),
     ).test_results[0]
     for r in [*result.test_results, conv]:  # type: ignore[attr-defined]
         run.add_test_case(r)
     run.calculate_test_passes_and_fails()
-    assert conv.status == "skipped"  # a single-turn metric on a conversation
+    assert conv.status == "failed"  # no assistant turn: score 0
     assert (len(run.test_cases), len(run.conversational_test_cases)) == (3, 1)
-    assert (run.test_passed, run.test_failed) == (1, 2)  # the skipped one counts as neither
+    assert (run.test_passed, run.test_failed) == (1, 3)
     global_test_run_manager.clear_test_run()
     assert global_test_run_manager.test_run is None
 

@@ -311,7 +311,7 @@ def test_hyperparameters_and_identifier_are_kept_in_result_json_and_html(tmp_pat
     assert result.identifier == "nightly-rag"
     # deepeval keeps values as strings and drops None ones
     assert result.hyperparameters == {"model": "gpt-4.1", "temperature": "0.2", "top_k": "5"}
-    [json_file] = (tmp_path / "r").glob("*.json")
+    [json_file] = (tmp_path / "r").glob("*-*.json")
     data = json.loads(json_file.read_text())
     assert data["identifier"] == "nightly-rag"
     assert data["hyperparameters"] == {"model": "gpt-4.1", "temperature": "0.2", "top_k": "5"}

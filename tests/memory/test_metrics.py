@@ -211,7 +211,7 @@ def test_an_error_from_a_memory_metrics_judge_carries_a_redacted_message(
     assert key[:10] not in error and encoded[:12] not in error and key not in error
 
 
-def test_evaluate_measures_memory_on_conversations_and_says_why_it_skips_single_turn(
+def test_evaluate_measures_memory_on_conversations_and_refuses_single_turn_alone(
     manifest, conversation, tmp_path, monkeypatch
 ) -> None:
     from deepeval import evaluate
@@ -225,14 +225,13 @@ def test_evaluate_measures_memory_on_conversations_and_says_why_it_skips_single_
     single = LLMTestCase(
         input="memory probe", actual_output="-", metadata={**meta, "memory_artifact": {"kind": "empty"}}
     )
-    result = evaluate([conv, single], [MemoryRecallMetric(model=JUDGE)])
-    measured, skipped = (t.metrics_data[0] for t in result.test_results)
+    # a single-turn test case that no metric fits is refused before anything runs (deepeval 4.3.1's ValueError)
+    with pytest.raises(ValueError, match=r"^Metric MemoryRecall is not a valid metric for LLMTestCase\."):
+        evaluate([conv, single], [MemoryRecallMetric(model=JUDGE)])
+    result = evaluate([conv], [MemoryRecallMetric(model=JUDGE)])
+    (measured,) = (t.metrics_data[0] for t in result.test_results)
     assert measured.skipped is False and measured.score is not None and measured.score >= 0.9
     assert measured.success is True
-    assert skipped.skipped is True and skipped.score is None
-    assert (
-        skipped.reason == "skipped: MemoryRecall is a conversational metric and this test case is single-turn"
-    )
 
 
 def test_recall_metric_fact_beyond_the_test_case_turns_is_an_error_naming_the_fact(

@@ -456,3 +456,13 @@ def test_llm_mode_extraction_failure_asks_no_verdict_that_needs_it() -> None:
     assert metric.error is None  # as deepeval 4.3.1: the exception carries the error
     # 4 extractions (one failed); only A1's verdict (its facts come from U1 alone) was asked
     assert llm.calls == 4 + 1
+
+
+def test_knowledge_refuses_an_object_as_a_fact_value_as_deepeval_does() -> None:
+    """deepeval 4.3.1's own test: ``Knowledge(**reply)`` unpacks, ``Knowledge(data=reply)`` (double-wrapped) raises."""
+    reply = {"data": {"Full Name": "Emily Chen"}}
+    assert Knowledge(**reply).data == {"Full Name": "Emily Chen"}
+    with pytest.raises(ValueError, match=r"data\['data'\] is an object"):
+        Knowledge(data=reply)
+    with pytest.raises(ValueError):
+        Knowledge.model_validate({"data": {"pets": [{"name": "Rex"}]}})

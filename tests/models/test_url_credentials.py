@@ -118,7 +118,7 @@ def test_query_key_quoted_in_a_500_body_is_redacted_from_errors_rows_and_reports
         and "HTTP 500: internal error handling /v1/chat/completions?api_key=***" in row.error
     )
     reports = [p.read_text() for p in tmp_path.iterdir()]
-    assert len(reports) == 2  # JSON and HTML
+    assert len(reports) == 3  # deepeval's test_run_<time>.json, our JSON and HTML
     shown = [str(direct.value), row.error or "", str(info.value), *reports, capsys.readouterr().out]
     for text in shown:
         assert QUERY_KEY not in text and ARG_KEY not in text

@@ -43,7 +43,7 @@ def test_evaluate_file_on_ray_matches_local(ray_cluster: Any, tmp_path: Path) ->
             ],
         )
         assert res.exit_code in (0, 1), res.output
-        report = json.loads(next(folder.glob("*.json")).read_text())
+        report = json.loads(next(folder.glob("*-*.json")).read_text())
         outs[backend] = [(t["input"], t["metrics_data"][0]["score"]) for t in report["test_results"]]
     expected = [(q, CrcMetric().measure(type("TC", (), {"input": q})())) for q in inputs]
     assert outs["ray"] == outs["local"] == expected

@@ -74,7 +74,7 @@ def test_same_rows_as_local_200_cases_x_3_metrics(ray_cluster: Any, tmp_path: Pa
     assert ray_info["blocks"] == 7 and ray_info["block_size"] == 30 and ray_info["failed_blocks"] == []
     assert sum(w["blocks"] for w in ray_info["workers"].values()) == 7
     # the JSON report of the ray run holds every row, in input order
-    report = json.loads(next((tmp_path / "r").glob("*.json")).read_text())
+    report = json.loads(next((tmp_path / "r").glob("*-*.json")).read_text())
     assert [t["index"] for t in report["test_results"]] == list(range(200))
     assert report["totals"]["metric_rows"] == 600 and report["extras"]["backend"] == "ray"
 

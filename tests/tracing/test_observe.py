@@ -128,17 +128,21 @@ def test_a_test_case_fills_the_span_fields() -> None:
 def test_span_metrics_outside_evals_iterator_are_kept_and_a_warning_says_they_are_not_evaluated(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    from deepeval.tracing import _metrics_warned
+    from deepeval.tracing import _metrics_warned, _test_scope
 
     _metrics_warned.clear()
     marker = object()
-    with caplog.at_level(logging.WARNING, logger="deepeval.tracing"):
+    outside_a_test = _test_scope.set(None)  # as in a script: no pytest test collects the trace
+    try:
+        with caplog.at_level(logging.WARNING, logger="deepeval.tracing"):
 
-        @observe(metrics=[marker])
-        def f() -> int:
-            return 1
+            @observe(metrics=[marker])
+            def f() -> int:
+                return 1
 
-        assert f() == 1
+            assert f() == 1
+    finally:
+        _test_scope.reset(outside_a_test)
     assert trace_manager.traces[0].root_spans[0].metrics == [marker]
     assert "finished outside EvaluationDataset.evals_iterator()" in caplog.text
     assert "not evaluated" in caplog.text

@@ -201,6 +201,7 @@ def evaluate_file(
         RayConfig,
         evaluate,
     )
+    from deepeval.evaluate.api import check_metrics_fit, check_some_metric_decides
     from deepeval.evaluate.loading import load_test_cases
 
     try:
@@ -215,6 +216,8 @@ def evaluate_file(
             )
         specs = list(metric or []) or _default_metrics(cases)
         metrics = [_metric(s, threshold, eval_mode) for s in specs]
+        check_metrics_fit(cases, metrics)  # evaluate()'s own checks, here so that they exit 2 with one line
+        check_some_metric_decides(metrics)
     except (DeepEvalError, ValueError) as err:
         echo(f"deepeval evaluate: {err}", err=True)
         raise typer.Exit(2) from None

@@ -10,6 +10,7 @@ from deepeval.cli.app import app
 COMMAND_MODULES = (
     "deepeval.cli.settings_cmds",
     "deepeval.cli.provider_cmds",
+    "deepeval.cli.settings_edit",
     "deepeval.cli.test_run",
     "deepeval.cli.memory_cmds",
     "deepeval.cli.memory_run_cmds",

@@ -1,6 +1,6 @@
 """Settings commands: ``set-eval-mode``, ``unset-eval-mode``, ``set-openai``, ``unset-openai``, ``set-local-model``,
-``unset-local-model``, ``set-gguf-model``, ``unset-gguf-model``, ``set-typesafe``, ``unset-typesafe`` and
-``settings``.
+``unset-local-model``, ``set-gguf-model``, ``unset-gguf-model``, ``set-typesafe``, ``unset-typesafe`` (``deepeval
+settings`` and ``set-debug`` / ``unset-debug`` are in :mod:`deepeval.cli.settings_edit`).
 
 Non-secret settings are written to the ``--save`` target (default ``.env.local`` in ``ENV_DIR_PATH`` or the current
 directory). API keys are read with a hidden prompt (``--prompt-api-key``), never echoed, and written only when
@@ -29,7 +29,6 @@ from deepeval.config.environment import process_env
 from deepeval.config.eval_mode import EVAL_MODES, env_source, llm_configured, parse_eval_mode
 from deepeval.config.redaction import is_known_secret
 from deepeval.config.settings import (
-    KNOWN_KEYS,
     Settings,
     dotenv_disabled,
     env_dir,
@@ -688,40 +687,3 @@ def _display(key: str, value: str, secrets: dict[str, str]) -> str:
         return terminal(mask(value), one_line=True)
     # a value is data: its escape sequences and line breaks are shown, never sent to the terminal
     return terminal(redact(safe_url(value) if is_url_key(key) else value, secrets), one_line=True)
-
-
-@app.command("settings")
-def show_settings(
-    show_all: bool = typer.Option(False, "--all", help="Also list known keys that are not set."),
-) -> None:
-    """Print the resolved configuration with the source of each value (secrets masked)."""
-    with _fail_cleanly():
-        s = get_settings()
-        base = env_dir()
-    secrets = s.secrets()
-    files = (
-        "disabled by DEEPEVAL_DISABLE_DOTENV"
-        if dotenv_disabled()
-        else f"{base / DEFAULT_DOTENV}, {base / '.env'}"
-    )
-    echo("Precedence: process environment > .env.local > .env")
-    echo(f"Dotenv files: {files}")
-    keys = [k for k in KNOWN_KEYS if show_all or s.get(k) is not None]
-    keys += sorted(k for k in s.values if k not in KNOWN_KEYS and s.get(k) is not None)
-    rows = [
-        (k, _display(k, s.values[k], secrets) if s.get(k) is not None else "<unset>", s.sources.get(k, "-"))
-        for k in keys
-    ]
-    if rows:
-        w1 = max(len(r[0]) for r in rows)
-        w2 = min(max(len(r[1]) for r in rows), 60)
-        for key, value, source in rows:
-            echo(f"  {key:<{w1}}  {value:<{w2}}  {source}")
-    else:
-        echo("  (no settings found)")
-    mode, why = _resolved_mode(s)
-    echo(f"Eval mode: {mode} ({redact(why, secrets)})")
-    for label, text in _judges(s):
-        echo(f"{label}: {redact(text, secrets)}")
-    if mode == "INVALID":
-        raise typer.Exit(1)

@@ -13,10 +13,18 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+#: what ``import deepeval`` copied from the dotenv files into the process environment (key -> value; see
+#: :func:`deepeval.config.settings.autoload_dotenv`): such a value is the file's, not the process environment's
+AUTOLOADED: dict[str, str] = {}
+
 
 def process_env(name: str) -> str | None:
-    """The process environment's value of ``name``; None when it is unset (a dotenv file does not count)."""
-    return os.environ.get(name)
+    """The process environment's value of ``name``; None when it is unset (a dotenv file does not count, nor a value
+    that ``import deepeval`` copied from one)."""
+    value = os.environ.get(name)
+    if value is not None and AUTOLOADED.get(name) == value:
+        return None
+    return value
 
 
 def append_to_env(name: str, text: str) -> None:

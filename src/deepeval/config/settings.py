@@ -1,7 +1,13 @@
 """Resolved settings.
 
-Precedence (highest first): the process environment, ``.env.local``, ``.env``. Files are looked up in
-``ENV_DIR_PATH`` if set, else the current working directory. ``DEEPEVAL_DISABLE_DOTENV=1`` skips both files.
+Precedence (highest first): the process environment, ``.env.local``, ``.env.<APP_ENV>``, ``.env`` (deepeval
+4.3.1's order; ``APP_ENV`` from the process environment, else ``.env.local``, else ``.env``). Files are looked up in
+``ENV_DIR_PATH`` if set, else the current working directory. ``DEEPEVAL_DISABLE_DOTENV=1`` skips the files.
+
+As deepeval 4.3.1 does, ``import deepeval`` also copies the files' values into ``os.environ`` for the keys the
+process environment does not set (:func:`autoload_dotenv`), so user code reading ``os.environ`` after the import sees
+them. Settings still read the files fresh: a value that is in the environment only because the import copied it
+there counts as the file's, so a file changed later (``deepeval set-eval-mode --save``) is seen at once.
 Settings are read fresh on every :func:`get_settings` call (cheap: two small files, read in time linear in their
 size by :mod:`deepeval.config.dotenv_read`), so a test or CLI command that changes the environment sees the change.
 A dotenv file that is not valid UTF-8 is a :class:`~deepeval.errors.ConfigurationError` naming the file and line.
@@ -16,6 +22,7 @@ from pathlib import Path
 
 from deepeval._files import user_path
 from deepeval.base_errors import ConfigurationError
+from deepeval.config import environment as _environment
 from deepeval.config.redaction import is_secret_name, scrub
 from deepeval.config.redaction import safe_url as safe_url  # its home is deepeval.config.redaction
 
@@ -171,6 +178,9 @@ KNOWN_KEYS: dict[str, str] = {
     "DEEPEVAL_SHARED_DATASETS": "folder of shared memory datasets (default ../shared/datasets)",
     "ENV_DIR_PATH": "folder of the .env / .env.local files (read from the process environment only)",
     "DEEPEVAL_DISABLE_DOTENV": "1 to ignore .env files (read from the process environment only)",
+    "APP_ENV": "also read .env.<APP_ENV> (between .env and .env.local)",
+    "DEEPEVAL_FILE_SYSTEM": "READ_ONLY: write no file (no result cache, no kept runs; exports only where asked)",
+    "LOG_LEVEL": "level of the 'deepeval' logger, a name or number (deepeval set-debug --log-level)",
 }
 
 
@@ -240,6 +250,53 @@ def env_dir() -> Path:
 def dotenv_disabled() -> bool:
     """True when ``DEEPEVAL_DISABLE_DOTENV`` (process environment only) is 1/true/yes: no ``.env`` file is read."""
     return os.environ.get("DEEPEVAL_DISABLE_DOTENV", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+_LEVEL_NAMES = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG", "NOTSET")
+
+
+def parse_log_level(value: str | int) -> int:
+    """A log level given by name (any case) or number, as its number (``"debug"`` -> 10).
+
+    Raises:
+        ValueError: neither a level name nor a whole number (the message lists the names).
+    """
+    import logging
+
+    text = str(value).strip()
+    if text.upper() in _LEVEL_NAMES:
+        return int(logging.getLevelName(text.upper()))
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(
+            f"log level must be one of {', '.join(_LEVEL_NAMES)} or a number, got {value!r}"
+        ) from None
+
+
+def apply_log_level() -> None:
+    """Set the ``deepeval`` logger's level from ``LOG_LEVEL`` when it is set, as deepeval 4.3.1 does on import
+    (ours leaves the logger alone when it is unset; an unreadable setting or a bad value changes nothing)."""
+    import logging
+
+    try:
+        raw = get_settings().get("LOG_LEVEL")
+        if raw is not None:
+            logging.getLogger("deepeval").setLevel(parse_log_level(raw))
+    except (ConfigurationError, ValueError):
+        return
+
+
+def read_only() -> bool:
+    """``DEEPEVAL_FILE_SYSTEM=READ_ONLY`` (deepeval 4.3.1's setting, case-insensitive here): write nothing on our
+    own initiative: no result cache (``.deepeval/cache.sqlite``, neither read nor written), no run kept in
+    ``.deepeval/runs/``. Files the user asks for (``results_folder``, ``file_output_dir``, ``--csv``,
+    ``save_as``) are still written, as in 4.3.1."""
+    try:
+        value = get_settings().get("DEEPEVAL_FILE_SYSTEM") or ""
+    except ConfigurationError:
+        value = os.environ.get("DEEPEVAL_FILE_SYSTEM", "")
+    return value.strip().upper() == "READ_ONLY"
 
 
 @dataclass(frozen=True)
@@ -314,21 +371,69 @@ def get_settings() -> Settings:
     values: dict[str, str] = {}
     sources: dict[str, str] = {}
     if not dotenv_disabled():
-        base = env_dir()
-        for name in (".env", ".env.local"):  # later files win
-            for k, v in _file_values(base / name).items():
+        for path in dotenv_paths(env_dir()):  # later files win
+            for k, v in _file_values(path).items():
                 values[k] = v
-                sources[k] = str(base / name)
+                sources[k] = str(path)
     for k, v in _environment_values().items():
         values[k] = v
         sources[k] = "environment"
     return Settings(values=values, sources=sources)
 
 
+def _app_env(base: Path) -> str | None:
+    """``APP_ENV``: the process environment's (unless only copied there from a file), else ``.env.local``'s, else
+    ``.env``'s; None when unset or blank."""
+    raw = os.environ.get("APP_ENV")
+    if raw is not None and _environment.AUTOLOADED.get("APP_ENV") != raw and raw.strip():
+        return raw.strip()
+    for name in (".env.local", ".env"):
+        value = (_file_values(base / name).get("APP_ENV") or "").strip()
+        if value:
+            return value
+    return None
+
+
+def dotenv_paths(base: Path) -> list[Path]:
+    """The dotenv files settings read from folder ``base``, lowest precedence first: ``.env``,
+    ``.env.<APP_ENV>`` (when ``APP_ENV`` is set), ``.env.local`` (deepeval 4.3.1's order)."""
+    app_env = _app_env(base)
+    middle = [base / f".env.{app_env}"] if app_env else []
+    return [base / ".env", *middle, base / ".env.local"]
+
+
+def autoload_dotenv() -> dict[str, str]:
+    """Copy the dotenv files' values into ``os.environ`` for every key it does not hold yet, as deepeval 4.3.1 does
+    when it is imported (``.env`` < ``.env.<APP_ENV>`` < ``.env.local``; the process environment always wins;
+    nothing with ``DEEPEVAL_DISABLE_DOTENV=1``). Returns what was copied. Never raises: a bad ``ENV_DIR_PATH`` or an
+    unreadable file is reported when settings are read, not at import."""
+    if dotenv_disabled():
+        return {}
+    try:
+        base = env_dir()
+        merged: dict[str, str] = {}
+        app_env = _app_env(base)
+        if app_env:
+            merged["APP_ENV"] = app_env
+        for path in dotenv_paths(base):
+            merged.update(_file_values(path))
+    except (ConfigurationError, OSError):
+        return {}
+    copied = {k: v for k, v in merged.items() if k not in os.environ}
+    os.environ.update(copied)
+    _environment.AUTOLOADED.update(copied)
+    return copied
+
+
 def _environment_values() -> dict[str, str]:
     """The process environment variables settings read: :data:`KNOWN_KEYS` and our prefixes."""
     prefixes = ("DEEPEVAL_", "OPENAI_", "TYPESAFE_", "LOCAL_MODEL_")
-    return {k: v for k, v in os.environ.items() if k in KNOWN_KEYS or k.startswith(prefixes)}
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if (k in KNOWN_KEYS or k.startswith(prefixes))
+        and _environment.AUTOLOADED.get(k) != v  # copied from a file: the file's
+    }
 
 
 def reset_settings_cache() -> None:

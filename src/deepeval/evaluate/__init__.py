@@ -1,7 +1,8 @@
 """Running metrics over test cases: :func:`evaluate` / :func:`a_evaluate`, :func:`assert_test`, their configs and
 result types. Importing this package is cheap (no rich, jinja2, sqlite or metric code until a run starts)."""
 
-from deepeval.evaluate.api import a_evaluate, assert_test, evaluate
+from deepeval.evaluate.api import a_evaluate, evaluate
+from deepeval.evaluate.assertions import assert_test
 from deepeval.evaluate.backends.ray.backend import RateLimit, RayConfig
 from deepeval.evaluate.configs import (
     AsyncConfig,

@@ -76,7 +76,58 @@ def _check_inputs(test_cases: Any, metrics: Any, repeat: Any) -> tuple[list[Any]
             )
     if not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 1:
         raise ConfigurationError(f"repeat must be an integer >= 1, got {repeat!r}")
+    check_metrics_fit(cases, mets)
+    check_some_metric_decides(mets)
     return cases, mets
+
+
+def check_metrics_fit(cases: list[Any], mets: list[Any]) -> None:
+    """Every metric fits some test case and every kind of test case (single-turn, conversational) has a metric that
+    fits it; deepeval 4.3.1's message, then why.
+
+    deepeval 4.3.1 refuses every pair that does not fit, so any mix of ``LLMTestCase`` and ``ConversationalTestCase``
+    fails there. Ours (deliberate): a mix runs when each test case has a metric of its kind, the other pairs are
+    skipped rows with the reason; what is refused is a metric that would measure nothing and a test case that no
+    metric would measure (which would otherwise pass without a score).
+
+    Raises:
+        ValueError: ``Metric <name> is not a valid metric for LLMTestCase.`` (or ``ConversationalTestCase``).
+    """
+    from deepeval.evaluate.rows import metric_name
+    from deepeval.metrics.base_metric import BaseConversationalMetric
+    from deepeval.test_case import ConversationalTestCase
+
+    kinds = {isinstance(tc, ConversationalTestCase) for tc in cases}
+    fitting = {isinstance(m, BaseConversationalMetric) for m in mets}
+    names = {False: "LLMTestCase", True: "ConversationalTestCase"}
+    for m in mets:
+        conversational = isinstance(m, BaseConversationalMetric)
+        if conversational not in kinds:
+            other = names[not conversational]
+            raise ValueError(
+                f"Metric {metric_name(m)} is not a valid metric for {other}. (every test case here is a {other}; "
+                f"it is a {'conversational' if conversational else 'single-turn'} metric and would measure none)"
+            )
+    for kind in sorted(kinds - fitting):
+        raise ValueError(
+            f"Metric {metric_name(mets[0])} is not a valid metric for {names[kind]}. (no metric here fits a "
+            f"{names[kind]}, so those test cases would be measured by nothing; add a "
+            f"{'conversational' if kind else 'single-turn'} metric or leave them out)"
+        )
+
+
+def check_some_metric_decides(mets: list[Any]) -> None:
+    """deepeval 4.3.1's rule for ``evaluate()`` and ``assert_test``: at least one metric that is not flaky has a
+    threshold, else no test case could pass or fail (a score-only metric, ``threshold=None``, may run beside it).
+
+    Raises:
+        ValueError: deepeval 4.3.1's message.
+    """
+    if not any(getattr(m, "threshold", None) is not None and not getattr(m, "flaky", False) for m in mets):
+        raise ValueError(
+            "You must provide at least one non-flaky metric with a 'threshold', otherwise test cases can never "
+            "pass or fail."
+        )
 
 
 async def a_evaluate(
@@ -406,10 +457,11 @@ def open_cache(cache_config: CacheConfig) -> tuple[ResultCache | None, str | Non
     import sys
 
     from deepeval.config import get_settings
+    from deepeval.config.settings import read_only
     from deepeval.evaluate.cache import CacheUnusableError, ResultCache, default_cache_path
 
-    if not (cache_config.use_cache or cache_config.write_cache):
-        return None, None
+    if not (cache_config.use_cache or cache_config.write_cache) or read_only():
+        return None, None  # DEEPEVAL_FILE_SYSTEM=READ_ONLY: no cache file, as deepeval 4.3.1
     chosen = bool(cache_config.cache_path or get_settings().get("DEEPEVAL_CACHE_PATH"))
     try:
         return ResultCache(cache_config.cache_path or default_cache_path()), None
@@ -543,10 +595,13 @@ def _export(result: EvaluationResult, display_config: DisplayConfig) -> None:
     import warnings
 
     from deepeval.evaluate.report import export_report_file, export_run, export_test_cases
+    from deepeval.evaluate.test_run_file import write_test_run_file
 
     folder = _results_folder(display_config)
     try:
         if folder:
+            # deepeval's documented file first (test_run_<time>.json), then ours (whole result, HTML report)
+            result.extras["test_run_path"] = str(write_test_run_file(result, folder))
             json_path, html_path = export_run(result, folder)
             result.extras["json_path"], result.extras["html_path"] = str(json_path), str(html_path)
         if display_config.file_output_dir and display_config.file_type:  # the report writers expand "~"
@@ -644,12 +699,13 @@ def evaluate(
     )
 
 
-def assert_test(
-    test_case: LLMTestCase | ConversationalTestCase,
-    metrics: list[BaseMetric],
+def assert_test_case(
+    test_case: LLMTestCase | ConversationalTestCase | None,
+    metrics: list[BaseMetric] | None,
     run_async: bool = True,
 ) -> None:
-    """Measure ``test_case`` with ``metrics`` and raise ``AssertionError`` if any non-flaky metric fails or errors.
+    """``assert_test(test_case, metrics)`` (:func:`deepeval.evaluate.assertions.assert_test`, ``deepeval.assert_test``):
+    measure ``test_case`` with ``metrics`` and raise ``AssertionError`` if any non-flaky metric fails or errors.
 
     The message has one line per failed metric: name, score, threshold, and reason or error (with its kind:
     ``error (user_code): ...``, see :class:`~deepeval.errors.ErrorKind`). Under pytest (our
@@ -670,6 +726,13 @@ def assert_test(
     """
     __tracebackhide__ = True  # pytest: the failure points at the test, not at this function
     from deepeval.config.test_run_options import TestRunOptions
+
+    if test_case is None or metrics is None:
+        raise ValueError(
+            "You must provide either ('golden' [+ 'metrics']) from inside a `deepeval test run` test, or a "
+            "'test_case' with expectations, 'metrics', or 'classifiers'."
+        )
+    _check_assert_metrics(test_case, metrics)
     from deepeval.evaluate import session
 
     options = TestRunOptions.read()  # process environment > .env.local > .env, like every other key
@@ -709,23 +772,36 @@ def assert_test(
         )
     )
     test_result = result.test_results[0]
-    node = _pytest_node_id()
+    node = pytest_node_id()
     if node is not None and test_case.name is None:
         test_result.name = node  # named like pytest names the test (and like the session table)
     session.record(test_result)
-    if first_exception is not None and not options.ignore_errors:
-        if any(m.error is not None and not m.flaky for m in test_result.metrics_data):
+    raise_for_results(
+        [test_result], first_exception, options.ignore_errors, getattr(test_case, "flaky", False)
+    )
+
+
+def raise_for_results(
+    results: list[Any], first_exception: BaseException | None, ignore_errors: bool, flaky: bool
+) -> None:
+    """What ``assert_test`` does with its results: the exception a measure raised (unless errors are ignored), a
+    skip (every row skipped, under pytest), a ``UserWarning`` for a flaky test case, else ``AssertionError`` naming
+    every failing row."""
+    __tracebackhide__ = True
+    rows = [m for r in results for m in r.metrics_data]
+    if first_exception is not None and not ignore_errors:
+        if any(m.error is not None and not m.flaky for m in rows):
             # as deepeval: the exception a judge (or metric) raised reaches the test unchanged
             raise first_exception
-    if test_result.status == "skipped":
-        reason = next((m.reason for m in test_result.metrics_data if m.reason), "every metric was skipped")
-        if node is not None:  # under pytest: a skipped test, not a passed one
+    if all(r.status == "skipped" for r in results):
+        reason = next((m.reason for m in rows if m.reason), "every metric was skipped")
+        if pytest_node_id() is not None:  # under pytest: a skipped test, not a passed one
             import pytest
 
             pytest.skip(f"deepeval: {reason}")
         return
     failures = []
-    for m in failing_rows(test_result.metrics_data, ignore_errors=options.ignore_errors):
+    for m in failing_rows(rows, ignore_errors=ignore_errors):
         score = "none" if m.score is None else f"{m.score:.4f}"
         threshold = "none" if m.threshold is None else f"{m.threshold:g}"
         detail = f"reason: {m.reason}"
@@ -737,21 +813,44 @@ def assert_test(
                 f"  - {m.name} (score: {score}, threshold: {threshold}, strict: {m.strict_mode}) {detail}"
             )
         )
-    if failures and getattr(test_case, "flaky", False):
+    name = results[0].name
+    if failures and flaky:
         # deepeval: a flaky test case's failure is reported, not raised, so it does not fail the run
         import warnings
 
         warnings.warn(
-            f"Flaky test case {test_result.name!r} failed (not raised):\n" + "\n".join(failures),
+            f"Flaky test case {name!r} failed (not raised):\n" + "\n".join(failures),
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     elif failures:
         # the name's repr shows control characters as escapes
-        raise AssertionError(f"Metrics failed on test case {test_result.name!r}:\n" + "\n".join(failures))
+        raise AssertionError(f"Metrics failed on test case {name!r}:\n" + "\n".join(failures))
 
 
-def _pytest_node_id() -> str | None:
+def _check_assert_metrics(test_case: Any, metrics: Any) -> None:
+    """deepeval 4.3.1's check of ``assert_test(test_case, metrics)``: every metric fits the test case's kind.
+
+    Raises:
+        ValueError: deepeval 4.3.1's message.
+    """
+    from deepeval.metrics.base_metric import BaseConversationalMetric
+    from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+    if isinstance(metrics, (str, bytes)) or not isinstance(metrics, Iterable):
+        return  # metric_list names the bad argument
+    items = list(metrics)
+    if isinstance(test_case, LLMTestCase) and any(isinstance(m, BaseConversationalMetric) for m in items):
+        raise ValueError("All 'metrics' for an 'LLMTestCase' must be instances of 'BaseMetric' only.")
+    if isinstance(test_case, ConversationalTestCase) and not all(
+        isinstance(m, BaseConversationalMetric) for m in items
+    ):
+        raise ValueError(
+            "All 'metrics' for an 'ConversationalTestCase' must be instances of 'BaseConversationalMetric' only."
+        )
+
+
+def pytest_node_id() -> str | None:
     """The running pytest test's node id (``test_file.py::test_rag[shoes]``), from ``PYTEST_CURRENT_TEST``."""
     from deepeval.config.environment import process_env
 

@@ -413,7 +413,9 @@ def _root_error(trace: Trace) -> str | None:
     return None
 
 
-def _golden_unit(index: int, golden: Any, traces: list[Trace], trace_metrics: list[Any]) -> _Unit:
+def _golden_unit(
+    index: int, golden: Any, traces: list[Trace], trace_metrics: list[Any], golden_fields: bool = False
+) -> _Unit:
     name = (
         golden.name
         if isinstance(getattr(golden, "name", None), str) and golden.name
@@ -433,12 +435,17 @@ def _golden_unit(index: int, golden: Any, traces: list[Trace], trace_metrics: li
         return unit
     error = _root_error(trace)
     unit.errored = error is not None or trace.status is TraceSpanStatus.ERRORED
-    fields.update(
-        actual_output=_text(_trace_output(trace)),
-        expected_output=trace.expected_output,
-        context=trace.context,
-        retrieval_context=trace.retrieval_context,
-    )
+    recorded: dict[str, Any] = {
+        "expected_output": trace.expected_output,
+        "context": trace.context,
+        "retrieval_context": trace.retrieval_context,
+        "expected_tools": trace.expected_tools,
+    }
+    if (
+        golden_fields
+    ):  # assert_test(golden=...), as deepeval: what the trace did not set comes from the golden
+        recorded = {k: v if v is not None else getattr(golden, k, None) for k, v in recorded.items()}
+    fields.update(actual_output=_text(_trace_output(trace)), **recorded)
     if unit.errored:
         unit.not_run = f"not measured: the app raised ({error or 'trace errored'})"
         return unit
@@ -451,6 +458,7 @@ def _golden_unit(index: int, golden: Any, traces: list[Trace], trace_metrics: li
         metadata=golden.additional_metadata,
         comments=getattr(golden, "comments", None),
         name=name,
+        **recorded,
     )
     return unit
 
@@ -460,15 +468,15 @@ def _build_test_case(unit: _Unit, source: BaseSpan | Trace, what: str, **fields:
     a test case become the unit's ``not_run`` error (``invalid_test_case``), naming ``what``."""
     from deepeval.test_case import LLMTestCase
 
+    recorded = {
+        "expected_output": source.expected_output,
+        "context": source.context,
+        "retrieval_context": source.retrieval_context,
+        "tools_called": source.tools_called,
+        "expected_tools": source.expected_tools,
+    }
     try:
-        unit.test_case = LLMTestCase(
-            expected_output=source.expected_output,
-            context=source.context,
-            retrieval_context=source.retrieval_context,
-            tools_called=source.tools_called,
-            expected_tools=source.expected_tools,
-            **fields,
-        )
+        unit.test_case = LLMTestCase(**{**recorded, **fields})
     except (TypeError, ValueError) as err:
         unit.not_run = f"{type(err).__name__}: {what} do not make a test case: {err}"
         unit.not_run_kind = ErrorKind.invalid_test_case
@@ -505,12 +513,15 @@ def _span_unit(index: int, span: BaseSpan) -> _Unit:
     return unit
 
 
-def plan_units(goldens: Sequence[Any], traces: list[list[Trace]], trace_metrics: list[Any]) -> list[_Unit]:
+def plan_units(
+    goldens: Sequence[Any], traces: list[list[Trace]], trace_metrics: list[Any], golden_fields: bool = False
+) -> list[_Unit]:
     """Every golden's unit, each followed by the units of its traces' spans that have metrics (by type, then in
-    call order)."""
+    call order). ``golden_fields``: the golden's expected output, contexts and expected tools stand in for those
+    its trace did not set (``assert_test(golden=...)``)."""
     units: list[_Unit] = []
     for index, golden in enumerate(goldens):
-        units.append(_golden_unit(index, golden, traces[index], trace_metrics))
+        units.append(_golden_unit(index, golden, traces[index], trace_metrics, golden_fields))
         spans = [
             _span_unit(index, span)
             for trace in traces[index]
@@ -520,6 +531,83 @@ def plan_units(goldens: Sequence[Any], traces: list[list[Trace]], trace_metrics:
         spans.sort(key=lambda u: SPAN_ORDER.index(u.span_type or "base"))  # stable: call order within a type
         units.extend(spans)
     return units
+
+
+def merged_trace(traces: list[Trace]) -> Trace:
+    """The traces of one pytest test as the one trace deepeval records there (its plugin wraps the test in one
+    span): every root span, each trace-level field as last set, every trace's metrics; ERRORED when one is."""
+    if len(traces) == 1:
+        return traces[0]
+    first = traces[0]
+    merged = Trace(uuid=first.uuid, start_time=first.start_time, end_time=traces[-1].end_time)
+    merged.root_spans = [span for t in traces for span in t.root_spans]
+    for name in (
+        "name",
+        "tags",
+        "metadata",
+        "thread_id",
+        "user_id",
+        "input",
+        "output",
+        "retrieval_context",
+        "context",
+        "expected_output",
+        "tools_called",
+        "expected_tools",
+        "llm_test_case",
+    ):
+        for t in traces:
+            if getattr(t, name) is not None:
+                setattr(merged, name, getattr(t, name))
+    metrics = [m for t in traces for m in (t.metrics or [])]
+    merged.metrics = metrics or None
+    errored = any(t.status is TraceSpanStatus.ERRORED for t in traces)
+    merged.status = TraceSpanStatus.ERRORED if errored else TraceSpanStatus.SUCCESS
+    return merged
+
+
+async def a_measure_golden(
+    golden: Any,
+    traces: list[Trace],
+    metrics: list[Any],
+    async_config: AsyncConfig,
+    display_config: DisplayConfig,
+    cache_config: CacheConfig,
+    error_config: ErrorConfig,
+) -> tuple[list[TestResult], BaseException | None]:
+    """``assert_test(golden=golden, metrics=...)``: the test results of one golden's traces (merged, see
+    :func:`merged_trace`), built as ``evals_iterator`` builds them (the golden's, then its spans'), with ``metrics``
+    added to the trace's own and the golden's expected output, contexts and expected tools where the trace set
+    none (as deepeval); and the first exception a measure raised.
+
+    Raises:
+        NoMetricsError: no metric in ``metrics``, on the trace or on any of its spans.
+    """
+    from deepeval.evaluate.api import run_locally
+
+    trace = merged_trace(traces)
+    trace_metrics = [*(trace.metrics or []), *metrics]
+    if not _any_metrics(trace_metrics, [[trace]]):
+        raise NoMetricsError(
+            "assert_test(golden=...) found no metric to measure: none in metrics=[...], on the trace "
+            "(update_current_trace(metrics=...), trace(metrics=...)) or on an @observe(metrics=...) span"
+        )
+    units = plan_units([golden], [[trace]], trace_metrics, golden_fields=True)
+    measured = [u for u in units if u.test_case is not None and u.metrics]
+    out = await run_locally(
+        [u.test_case for u in measured],
+        [],
+        async_config,
+        display_config,
+        cache_config,
+        error_config,
+        1,
+        case_metrics=[u.metrics for u in measured],
+    )
+    by_unit = dict(zip(map(id, measured), out.test_results, strict=True))
+    results = [_result(u, by_unit.get(id(u))) for u in units]
+    _roll_up(results, units)
+    return results, out.first_exception
 
 
 def _any_metrics(trace_metrics: list[Any], traces: list[list[Trace]]) -> bool:
@@ -666,4 +754,13 @@ def _roll_up(results: list[TestResult], units: list[_Unit]) -> None:
         golden.success = status == "passed"
 
 
-__all__ = ["SPAN_ORDER", "TaskDispatch", "TraceCollector", "iterate", "plan_units", "register_task"]
+__all__ = [
+    "SPAN_ORDER",
+    "TaskDispatch",
+    "TraceCollector",
+    "a_measure_golden",
+    "iterate",
+    "merged_trace",
+    "plan_units",
+    "register_task",
+]

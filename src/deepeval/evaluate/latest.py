@@ -35,9 +35,13 @@ def kept_runs() -> list[Path]:
 
 def keep_latest(result: EvaluationResult) -> Path | None:
     """Keep ``result`` in ``.deepeval/runs/`` as the latest run (``result.extras["latest_path"]`` set); remove
-    runs beyond :data:`KEEP_RUNS`; return the path, or None when it could not be written (nothing raised)."""
+    runs beyond :data:`KEEP_RUNS`; return the path, or None when it could not be written (nothing raised) or
+    ``DEEPEVAL_FILE_SYSTEM=READ_ONLY``."""
+    from deepeval.config.settings import read_only
     from deepeval.evaluate.report import run_file_stem, save_json
 
+    if read_only():  # DEEPEVAL_FILE_SYSTEM=READ_ONLY: nothing kept on our own initiative
+        return None
     if not result.run_id:
         import uuid
 
@@ -107,13 +111,13 @@ def find_run(run: str | None) -> tuple[Path | None, Path | None]:
         return _pair(runs[-1])
     path = user_path(run)
     if path.is_dir():
-        found = _newest(list(path.glob("*.json")))
+        found = _newest(_exports(path))
         if found is None:
             raise RunNotFound(f"{path}: no run export (*.json) in this folder")
         return _pair(found)
     if path.is_file():
         return _pair(path)
-    matches = [p for d in _export_dirs() for p in d.glob("*.json") if run in p.name]
+    matches = [p for d in _export_dirs() for p in _exports(d) if run in p.name]
     found = _newest(matches)
     if found is None:
         where = ", ".join(str(d) for d in _export_dirs()) or "no export folder known"
@@ -122,6 +126,12 @@ def find_run(run: str | None) -> tuple[Path | None, Path | None]:
             "DEEPEVAL_RESULTS_FOLDER or give the file)"
         )
     return _pair(found)
+
+
+def _exports(folder: Path) -> list[Path]:
+    """Our run exports in ``folder``: its ``*.json`` files but deepeval's ``test_run_<time>.json`` written beside
+    them (:mod:`deepeval.evaluate.test_run_file`, another layout)."""
+    return [p for p in folder.glob("*.json") if not p.name.startswith("test_run_")]
 
 
 def _pair(path: Path) -> tuple[Path | None, Path | None]:

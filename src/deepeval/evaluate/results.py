@@ -257,6 +257,22 @@ def case_status(rows: list[MetricData]) -> str:
     return "passed"
 
 
+#: the keys of :attr:`TestResult.case_fields`
+CASE_FIELDS = frozenset(
+    {
+        "tools_called",
+        "expected_tools",
+        "token_cost",
+        "completion_time",
+        "comments",
+        "flaky",
+        "scenario",
+        "expected_outcome",
+        "user_description",
+    }
+)
+
+
 @dataclass
 class TestResult:
     """One test case: its fields (as plain data) and one :class:`MetricData` per metric, in metric order.
@@ -296,6 +312,11 @@ class TestResult:
     skipped_metrics: list[MetricData] | None = None
     span_type: str | None = None
     trace_status: str | None = None
+    #: the test case's own fields that are set (None when none is), kept for the results file deepeval writes
+    #: (``test_run_<time>.json``): ``tools_called`` / ``expected_tools`` (plain data), ``token_cost``,
+    #: ``completion_time``, ``comments``, ``flaky`` (only when True), and a conversation's ``scenario``,
+    #: ``expected_outcome``, ``user_description``; read them as attributes (``result.tools_called``)
+    case_fields: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.turns is not None:
@@ -311,8 +332,17 @@ class TestResult:
             return self.trace_status
         return case_status(self.metrics_data)
 
+    def __getattr__(self, name: str) -> Any:
+        """The fields of :attr:`case_fields` as attributes (None when unset; ``flaky`` False)."""
+        if name in CASE_FIELDS:
+            fields = self.case_fields or {}
+            return fields.get(name, False if name == "flaky" else None)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = _clean(dataclasses.asdict(self))
+        if out.get("case_fields") is None:
+            out.pop("case_fields", None)  # as results written before it existed
         out["status"] = self.status
         return out
 

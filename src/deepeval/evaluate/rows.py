@@ -9,6 +9,7 @@ validates). The runner (:mod:`deepeval.evaluate.runner`) and the Ray backend
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -195,6 +196,7 @@ def test_result(
     name = tc.name if isinstance(tc.name, str) and tc.name else default
     success = case_status(rows) == "passed"
     metadata = exportable_or_placeholder(tc.metadata, "metadata")
+    own = {"comments": _text_or_none(tc.comments), "flaky": tc.flaky is True}
     if isinstance(tc, ConversationalTestCase):
         return TestResult(
             name=name,
@@ -207,6 +209,12 @@ def test_result(
             metadata=metadata,
             tags=exportable_or_placeholder(tc.tags, "tags"),
             skipped_metrics=list(skipped_metrics) if skipped_metrics else None,
+            case_fields=_set_only(
+                own,
+                scenario=_text_or_none(tc.scenario),
+                expected_outcome=_text_or_none(tc.expected_outcome),
+                user_description=_text_or_none(tc.user_description),
+            ),
         )
     return TestResult(
         name=name,
@@ -222,7 +230,35 @@ def test_result(
         metadata=metadata,
         tags=exportable_or_placeholder(tc.tags, "tags"),
         skipped_metrics=list(skipped_metrics) if skipped_metrics else None,
+        case_fields=_set_only(
+            own,
+            tools_called=exportable_or_placeholder(tc.tools_called, "tools_called"),
+            expected_tools=exportable_or_placeholder(tc.expected_tools, "expected_tools"),
+            token_cost=_number_or_none(tc.token_cost),
+            completion_time=_number_or_none(tc.completion_time),
+        ),
     )
+
+
+def _set_only(common: dict[str, Any], **fields: Any) -> dict[str, Any] | None:
+    """:attr:`TestResult.case_fields`: the values that are set (``flaky`` only when True), None when none is."""
+    out = {k: v for k, v in {**common, **fields}.items() if v is not None and v is not False}
+    return out or None
+
+
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _number_or_none(value: Any) -> float | None:
+    """A finite number as a float (a test case's cost or time), else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _turn_data(turn: Any, n: int) -> dict[str, Any]:

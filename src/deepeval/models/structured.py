@@ -298,6 +298,11 @@ def reask_prompt(prompt: str, problem: str) -> str:
     )
 
 
+#: the sentence deepeval 4.3.1 raises (a ValueError) for a judge reply it cannot parse; ours starts with it, then says
+#: what was wrong, so code matching deepeval's documented text still matches
+INVALID_JSON_SENTENCE = "Evaluation LLM outputted an invalid JSON. Please use a better evaluation model."
+
+
 async def run_ladder(
     ask: Callable[[str], Awaitable[Any]],
     prompt: str,
@@ -323,7 +328,7 @@ async def run_ladder(
         return coerce(reply, schema, check)
     except (ValueError, ValidationError) as second_error:
         raise StructuredOutputError(
-            f"judge {name} returned output that does not match {schema.__name__} after one re-ask "
+            f"{INVALID_JSON_SENTENCE} Judge {name} returned output that does not match {schema.__name__} after one re-ask "
             f"({describe_invalid(second_error)[:200]}); first 200 characters received: {_excerpt(reply)!r}",
             model=name,
         ) from None

@@ -145,9 +145,11 @@ class DeepEvalCollector:
         import uuid
 
         from deepeval.evaluate.report import export_run
+        from deepeval.evaluate.test_run_file import write_test_run_file
 
         run.run_id = uuid.uuid4().hex
         try:
+            run.extras["test_run_path"] = str(write_test_run_file(run, folder))  # deepeval's documented file
             json_path, html_path = export_run(run, folder)
         except Exception as err:
             message = f"deepeval: could not write the results to {folder} ({type(err).__name__}: {err})"
@@ -257,3 +259,17 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"{REPEAT_OPTION} must be >= 1, got {count}")
     if not config.pluginmanager.has_plugin("deepeval-collector"):
         config.pluginmanager.register(DeepEvalCollector(config), "deepeval-collector")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """Collect the traces each test's ``@observe`` calls finish, for ``assert_test(golden=...)`` in that test
+    (deepeval 4.3.1 wraps the test in one span under ``deepeval test run``; ours collects under plain pytest too,
+    and leaves the traces as the app made them). Costs one context variable per test."""
+    from deepeval.tracing import close_test_scope, open_test_scope
+
+    token = open_test_scope()
+    try:
+        yield
+    finally:
+        close_test_scope(token)

@@ -22,6 +22,7 @@ iterating it.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import inspect
@@ -30,7 +31,7 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any, TypeVar, overload
@@ -86,6 +87,21 @@ class BaseSpan:
     integration: str | None = None
     provider: str | None = None
     observe_kwargs: dict[str, Any] = field(default_factory=dict)
+    # the fields of deepeval's typed spans (LlmSpan, RetrieverSpan, AgentSpan, ToolSpan), set from the same
+    # ``observe(...)`` keywords and by update_llm_span / update_retriever_span / update_agent_span / update_tool_span
+    model: str | None = None
+    input_token_count: float | None = None
+    output_token_count: float | None = None
+    cost_per_input_token: float | None = None
+    cost_per_output_token: float | None = None
+    token_intervals: dict[float, str] | None = None
+    prompt: Any = None
+    embedder: str | None = None
+    top_k: int | None = None
+    chunk_size: int | None = None
+    available_tools: list[str] | None = None
+    agent_handoffs: list[str] | None = None
+    description: str | None = None
 
 
 @dataclass
@@ -219,6 +235,15 @@ def _arguments(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str
     return params
 
 
+#: the ``observe(...)`` keywords deepeval keeps on each span type (its Observer's ``observe_kwargs``)
+_TYPED_FIELDS: dict[str, tuple[str, ...]] = {
+    "llm": ("model", "provider", "cost_per_input_token", "cost_per_output_token"),
+    "retriever": ("embedder",),
+    "agent": ("available_tools", "agent_handoffs"),
+    "tool": ("description",),
+}
+
+
 class _Observation:
     """Opening and closing one span (and its trace, for a root span)."""
 
@@ -244,6 +269,9 @@ class _Observation:
             metric_collection=collection,
             observe_kwargs=dict(extra),
         )
+        for key in _TYPED_FIELDS.get(span_type or "", ()):
+            if extra.get(key) is not None:
+                setattr(self.span, key, extra[key])
         (trace.root_spans if parent is None else parent.children).append(self.span)
         self._tokens: tuple[Any, Any] | None = (
             current_span_context.set(self.span),
@@ -272,14 +300,56 @@ class _Observation:
             if span.output is None:
                 span.output = result
         if self.owns_trace:
-            trace.end_time = span.end_time
-            trace.status = span.status
-            trace_manager._finish(trace)
-            if self.evaluation is not None:
-                collector, index = self.evaluation
-                collector.add_trace(index, trace)
-            elif has_metrics(trace):
-                _warn_metrics()
+            _finish_trace(trace, self.evaluation, span.end_time, span.status)
+
+
+def _finish_trace(
+    trace: Trace, evaluation: tuple[Any, int] | None, end_time: float, status: TraceSpanStatus
+) -> None:
+    """A trace is over: kept by :data:`trace_manager`, handed to its ``evals_iterator()`` golden or to the running
+    pytest test (for ``assert_test(golden=...)``), else warned about when it has metrics nothing will measure."""
+    trace.end_time = end_time
+    trace.status = status
+    trace_manager._finish(trace)
+    scope = _test_scope.get()
+    if evaluation is not None:
+        collector, index = evaluation
+        collector.add_trace(index, trace)
+    elif scope is not None:
+        scope.append(trace)
+    elif has_metrics(trace):
+        _warn_metrics()
+
+
+#: the traces finished during the running pytest test (set by our pytest plugin around each test call), read by
+#: ``assert_test(golden=...)``
+_test_scope: contextvars.ContextVar[list[Trace] | None] = contextvars.ContextVar(
+    "deepeval_test_scope", default=None
+)
+
+
+def open_test_scope() -> contextvars.Token[list[Trace] | None]:
+    """Collect the traces that finish from now on in this context (until :func:`close_test_scope`) for
+    :func:`take_test_traces`; our pytest plugin opens one around each test call."""
+    return _test_scope.set([])
+
+
+def close_test_scope(token: contextvars.Token[list[Trace] | None]) -> None:
+    try:
+        _test_scope.reset(token)
+    except ValueError:  # reset from another context
+        _test_scope.set(None)
+
+
+def take_test_traces() -> list[Trace] | None:
+    """The traces finished in the open test scope since the last call (they are handed out once); None when no
+    scope is open."""
+    scope = _test_scope.get()
+    if scope is None:
+        return None
+    taken = list(scope)
+    scope.clear()
+    return taken
 
 
 def _stream_output(chunks: list[Any]) -> Any:
@@ -485,20 +555,226 @@ def update_current_trace(
     _apply(trace, test_case, values, "update_current_trace")
 
 
+def _typed_span(span_type: str) -> BaseSpan | None:
+    span = current_span_context.get()
+    return span if span is not None and span.type == span_type else None
+
+
+def update_llm_span(
+    model: str | None = None,
+    input_token_count: float | None = None,
+    output_token_count: float | None = None,
+    cost_per_input_token: float | None = None,
+    cost_per_output_token: float | None = None,
+    token_intervals: dict[float, str] | None = None,
+    prompt: Any = None,
+) -> None:
+    """Set the LLM fields of the current span when it is an ``observe(type="llm")`` span (else nothing, as
+    deepeval): the model, token counts and per-token costs (0 counts as a value), token intervals, the prompt."""
+    span = _typed_span("llm")
+    if span is None:
+        return
+    for key, value in (
+        ("input_token_count", input_token_count),
+        ("output_token_count", output_token_count),
+        ("cost_per_input_token", cost_per_input_token),
+        ("cost_per_output_token", cost_per_output_token),
+    ):
+        if value is not None:
+            setattr(span, key, value)
+    if model:
+        span.model = model
+    if token_intervals:
+        span.token_intervals = token_intervals
+    if prompt:
+        span.prompt = prompt
+
+
+def update_retriever_span(
+    embedder: str | None = None, top_k: int | None = None, chunk_size: int | None = None
+) -> None:
+    """Set the retriever fields of the current span when it is an ``observe(type="retriever")`` span."""
+    span = _typed_span("retriever")
+    if span is None:
+        return
+    if embedder:
+        span.embedder = embedder
+    if top_k:
+        span.top_k = top_k
+    if chunk_size:
+        span.chunk_size = chunk_size
+
+
+def update_agent_span(
+    available_tools: list[str] | None = None, agent_handoffs: list[str] | None = None
+) -> None:
+    """Set the agent fields of the current span when it is an ``observe(type="agent")`` span."""
+    span = _typed_span("agent")
+    if span is None:
+        return
+    if available_tools is not None:
+        span.available_tools = available_tools
+    if agent_handoffs is not None:
+        span.agent_handoffs = agent_handoffs
+
+
+def update_tool_span(description: str | None = None) -> None:
+    """Set the description of the current span when it is an ``observe(type="tool")`` span."""
+    span = _typed_span("tool")
+    if span is not None and description is not None:
+        span.description = description
+
+
+@dataclass
+class LlmSpanContext:
+    """What ``trace(llm_span_context=...)`` hands to the LLM spans that deepeval's framework integrations create
+    (its OpenAI / Anthropic / LlamaIndex patches). Kept in :data:`current_llm_context` while the ``trace`` block
+    runs; this package has none of those integrations, so nothing reads it here."""
+
+    prompt: Any = None
+    metrics: list[Any] | None = None
+    metric_collection: str | None = None
+    expected_output: str | None = None
+    expected_tools: list[Any] | None = None
+    context: list[str] | None = None
+    retrieval_context: list[str] | None = None
+
+
+@dataclass
+class AgentSpanContext:
+    """:class:`LlmSpanContext` for the agent spans of deepeval's framework integrations."""
+
+    metrics: list[Any] | None = None
+    metric_collection: str | None = None
+    expected_output: str | None = None
+    expected_tools: list[Any] | None = None
+    context: list[str] | None = None
+    retrieval_context: list[str] | None = None
+
+
+current_llm_context: contextvars.ContextVar[LlmSpanContext | None] = contextvars.ContextVar(
+    "deepeval_current_llm_context", default=None
+)
+current_agent_context: contextvars.ContextVar[AgentSpanContext | None] = contextvars.ContextVar(
+    "deepeval_current_agent_context", default=None
+)
+
+
+@contextlib.contextmanager
+def trace(
+    llm_span_context: LlmSpanContext | None = None,
+    agent_span_context: AgentSpanContext | None = None,
+    name: str | None = None,
+    tags: list[str] | None = None,
+    metadata: dict[str, Any] | None = None,
+    thread_id: str | None = None,
+    user_id: str | None = None,
+    input: Any = None,
+    output: Any = None,
+    retrieval_context: list[str] | None = None,
+    context: list[str] | None = None,
+    expected_output: str | None = None,
+    tools_called: list[Any] | None = None,
+    expected_tools: list[Any] | None = None,
+    metrics: list[Any] | None = None,
+    metric_collection: str | None = None,
+) -> Iterator[Trace]:
+    """``with trace(metrics=[...], name=..., ...) as t:``: one trace around the block (or the trace already
+    running, when the block is inside an observed call), with these fields set as ``update_current_trace`` sets
+    them; every ``@observe`` call in the block is a span of it. ``metrics`` are the trace's metrics: inside
+    ``for golden in dataset.evals_iterator(): ...`` they are measured on the golden's test case, and in a pytest
+    test ``assert_test(golden=golden)`` measures them.
+
+    The block's trace ends with the block (``SUCCESS``; ``ERRORED`` when an exception leaves it, which passes on
+    unchanged) and is kept by :data:`trace_manager` like any other.
+    """
+    current = current_trace_context.get()
+    owns = current is None
+    evaluation: tuple[Any, int] | None = None
+    if current is None:
+        current = Trace(uuid=str(uuid.uuid4()), start_time=time.perf_counter())
+        evaluation = _evaluation.get()
+    if metrics:
+        current.metrics = metrics
+    if metric_collection:
+        current.metric_collection = metric_collection
+    token = current_trace_context.set(current)
+    update_current_trace(
+        name=name,
+        tags=tags,
+        metadata=metadata,
+        thread_id=thread_id,
+        user_id=user_id,
+        input=input,
+        output=output,
+        retrieval_context=retrieval_context,
+        context=context,
+        expected_output=expected_output,
+        tools_called=tools_called,
+        expected_tools=expected_tools,
+    )
+    llm_token = current_llm_context.set(llm_span_context) if llm_span_context else None
+    agent_token = current_agent_context.set(agent_span_context) if agent_span_context else None
+    status = TraceSpanStatus.SUCCESS
+    try:
+        yield current
+    except BaseException:
+        status = TraceSpanStatus.ERRORED
+        raise
+    finally:
+        if agent_token is not None:
+            current_agent_context.reset(agent_token)
+        if llm_token is not None:
+            current_llm_context.reset(llm_token)
+        current_trace_context.reset(token)
+        if owns:
+            _finish_trace(current, evaluation, time.perf_counter(), status)
+
+
+#: deepeval's default wait of :func:`flush_traces`, in seconds
+DEFAULT_TRACE_FLUSH_TIMEOUT = 30.0
+
+
+def flush_traces(timeout: float = DEFAULT_TRACE_FLUSH_TIMEOUT) -> bool:
+    """deepeval waits here until its background worker has posted every trace to Confident AI. Nothing is posted
+    here (traces stay in :data:`trace_manager`), so nothing is pending: returns True at once."""
+    return True
+
+
+async def a_flush_traces(timeout: float = DEFAULT_TRACE_FLUSH_TIMEOUT) -> bool:
+    """Async :func:`flush_traces`: True at once."""
+    return True
+
+
 __all__ = [
+    "DEFAULT_TRACE_FLUSH_TIMEOUT",
     "MAX_TRACES",
+    "AgentSpanContext",
     "BaseSpan",
+    "LlmSpanContext",
     "SpanType",
     "Trace",
     "TraceManager",
     "TraceSpanStatus",
+    "a_flush_traces",
     "bind_evaluation",
+    "close_test_scope",
+    "current_agent_context",
+    "current_llm_context",
     "current_span_context",
     "current_trace_context",
+    "flush_traces",
     "has_metrics",
     "observe",
+    "open_test_scope",
+    "take_test_traces",
+    "trace",
     "trace_manager",
     "unbind_evaluation",
+    "update_agent_span",
     "update_current_span",
     "update_current_trace",
+    "update_llm_span",
+    "update_retriever_span",
+    "update_tool_span",
 ]

@@ -90,8 +90,9 @@ class Knowledge(BaseModel):
     4.3.1's ``Knowledge`` with its ``data`` field), and ours: the earlier facts it corrects or replaces, each named by
     its topic or written as first stated.
 
-    Values are read leniently (ours): a number or boolean becomes its JSON text, a nested object its JSON, a null or
-    blank value is dropped; deepeval rejects anything but strings and lists of strings. Each entry is one fact
+    Values are read leniently (ours): a number or boolean becomes its JSON text, a null or blank value is dropped;
+    deepeval rejects anything but strings and lists of strings. A nested object is refused, as deepeval does (so the
+    double-wrapped ``Knowledge(data={"data": {...}})`` is a validation error there and here). Each entry is one fact
     ``"topic: value"`` (:meth:`facts`). ``data`` must be present (``null`` or ``{}`` for no fact; deepeval defaults it
     to None), so that a judge replying ``{}`` to everything fails instead of passing as "nothing stated"; other
     fields are refused, as deepeval does."""
@@ -108,6 +109,14 @@ class Knowledge(BaseModel):
             return v
         out: dict[str, str | list[str]] = {}
         for key, value in v.items():
+            if isinstance(value, dict) or (
+                isinstance(value, list) and any(isinstance(x, dict) for x in value)
+            ):
+                # as deepeval 4.3.1: an object is not a fact value; this also refuses the double-wrapped
+                # ``Knowledge(data={"data": {...}})`` instead of keeping its inner object as JSON text
+                raise ValueError(
+                    f"data[{str(key)!r}] is an object; a fact value is a string or a list of strings"
+                )
             if isinstance(value, list):
                 items = [t for t in (_as_text(x) for x in value) if t]
                 if items:
