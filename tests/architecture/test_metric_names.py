@@ -70,7 +70,10 @@ def test_no_module_outside_a_metric_folder_names_the_metric() -> None:
     folders = {
         path.partition(":")[0].rpartition(".")[0].replace(".", "/").removeprefix("deepeval/")
         for d in registry.declarations()
-        for path in (d.cls, *d.helpers)  # a declaration's helpers (ArenaGEval beside GEval) live in folders too
+        for path in (
+            d.cls,
+            *d.helpers,
+        )  # a declaration's helpers (ArenaGEval beside GEval) live in folders too
     }
     stray = []
     for path in sorted(SRC.rglob("*.py")):
