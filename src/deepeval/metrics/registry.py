@@ -34,6 +34,7 @@ BUILTIN = (
     "deepeval.metrics.contextual_relevancy.declaration",
     "deepeval.metrics.knowledge_retention.declaration",
     "deepeval.metrics.faithfulness.declaration",
+    "deepeval.metrics.contextual_precision.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from deepeval.config.eval_mode import EvalMode
+from deepeval.errors import ConfigurationError
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import (
     decide,
@@ -29,6 +30,7 @@ from deepeval.metrics._engine.decisions import (
     weighted_note,
 )
 from deepeval.metrics._engine.extractor import LLMExtractor
+from deepeval.metrics._engine.judges import Judges, deterministic_extractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.system_one import WeightedQuestion
@@ -40,10 +42,13 @@ from deepeval.metrics.pipeline.spec import (
     Input,
     NothingToJudge,
     Pipeline,
+    RankScore,
     Units,
+    rank_precision,
 )
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
+from deepeval.models.resolve import is_embedded
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
@@ -125,13 +130,22 @@ class _Units:
         await self.ctx.gather(*(self.get(n) for n in dict.fromkeys(names)))
 
     async def _extract(self, units: Units) -> list[str]:
-        text = _as_text(field_value(self.test_case, units.source))
+        value = field_value(self.test_case, units.source)
+        if (
+            units.extraction == "items"
+        ):  # the field's items are the units, as given (blank ones keep their rank)
+            items = [] if value is None else [str(v) for v in (value if isinstance(value, list) else [value])]
+            return items if any(has_words(v) for v in items) else []
+        text = _as_text(value)
         if not has_words(text):
             return []
         ctx = self.ctx
+        if units.prompt is None:  # never extracted by the LLM: split by rule in every mode
+            return list(await getattr(deterministic_extractor(), units.extraction)(text))
         if ctx.llm is not None and ctx.own_extraction:
             method = getattr(self.metric.evaluation_template, units.prompt)
             prompt = call_template(method, **self.metric.keywords(self.test_case, units.prompt_inputs, self))
+            assert units.schema is not None
             reply = await a_generate_structured(ctx.llm, prompt, units.schema)
             items = getattr(reply, units.field_name)
             return [s.strip() for s in items if isinstance(s, str) and s.strip()]
@@ -168,6 +182,25 @@ class PipelineMetric(EngineMetric):
         return self.pipeline.display_name
 
     # -- the engine's hooks, from the declaration --------------------------------------------------------------
+    def judges(self) -> Judges:
+        """The engine's judges, refused up front when only the embedded judge is there and it has no measured
+        answer to a question this mode asks (see :func:`offline_gaps`).
+
+        Raises:
+            ConfigurationError: names the unanswered kinds and what to configure instead.
+        """
+        judges = super().judges()
+        if judges.llm is None and is_embedded(judges.system_one):
+            gaps = offline_gaps(self.pipeline, judges.mode)
+            if gaps:
+                raise ConfigurationError(
+                    f"{self.__name__} cannot run on the embedded offline judge in {judges.mode.value} mode: no "
+                    f"offline tier was measured for {', '.join(gaps)}. Configure an LLM judge (OPENAI_API_KEY, "
+                    "or USE_LOCAL_MODEL=YES with LOCAL_MODEL_BASE_URL, or model=) or a System One judge "
+                    "(TYPESAFE_API_KEY, or system_one_model=)."
+                )
+        return judges
+
     def _check_params(self, test_case: Any) -> None:
         require_fields(test_case, self.pipeline.required, self.__name__)
 
@@ -225,7 +258,10 @@ class PipelineMetric(EngineMetric):
             )
         decisions = await self._decide_units(ctx, test_case, units, judged_units)
         passing = p.score.passing_for(self)
-        score, weights = share_score(ctx, decisions, lambda d: d.verdict in passing)
+        if isinstance(p.score, RankScore):
+            score, weights = rank_precision([d.verdict in passing for d in decisions.values()]), {}
+        else:
+            score, weights = share_score(ctx, decisions, lambda d: d.verdict in passing)
         noun = p.reason.unit
         judged = [
             {noun: u, **d.as_log(), **({"weight": round(weights[i], 4)} if i in weights else {})}
@@ -305,6 +341,18 @@ class PipelineMetric(EngineMetric):
         }
         reply: Any = await a_generate_structured(ctx.llm, call_template(method, **kwargs), r.schema)
         return str(reply.reason)
+
+
+def offline_gaps(pipeline: Pipeline, mode: EvalMode) -> list[str]:
+    """The question kinds of ``pipeline`` that ``mode`` asks and the embedded judge has no measured answer for:
+    hybrid asks the unit question (a shared decision kind has one); system_one the whole-metric questions (answered
+    offline only with an ``offline`` rule over a unit question the embedded judge answers)."""
+    from deepeval.models.embedded.question_kinds import KINDS
+
+    unit_known = pipeline.question.kind in KINDS
+    if mode is EvalMode.SYSTEM_ONE:
+        return [pipeline.kind_of(w) for w in pipeline.whole_metric if w.offline is None or not unit_known]
+    return [] if unit_known else [pipeline.question.kind]
 
 
 def _applies(rule: NothingToJudge, value: Any) -> bool:
