@@ -35,6 +35,8 @@ BUILTIN = (
     "deepeval.metrics.knowledge_retention.declaration",
     "deepeval.metrics.faithfulness.declaration",
     "deepeval.metrics.contextual_precision.declaration",
+    "deepeval.metrics.contextual_recall.declaration",
+    "deepeval.metrics.hallucination.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group
