@@ -37,6 +37,7 @@ BUILTIN = (
     "deepeval.metrics.contextual_precision.declaration",
     "deepeval.metrics.contextual_recall.declaration",
     "deepeval.metrics.hallucination.declaration",
+    "deepeval.metrics.summarization.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group
