@@ -8,7 +8,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from deepeval.metrics.delimit import DATA_NOTICE, quote, quote_list
+from deepeval.metrics.contextual_precision.pipeline import PIPELINE
+from deepeval.metrics.delimit import DATA_NOTICE, declare_labels, quote, quote_list
+
+declare_labels(*PIPELINE.labels)  # the template also works on its own, before the metric class exists
 
 PROMPT_VERSION = "contextual_precision/2026-1"
 
@@ -26,6 +29,17 @@ Expected answer: "The Arlo ferry has run since 1962 and is operated by Coastlink
 Documents: ["Coastlink operates the Arlo ferry.", "Ferry tickets can be bought on board.", "Service began in 1962."]
 Reply: {"verdicts": [{"reason": "'Coastlink operates' gives the operator", "verdict": "yes"}, {"reason": "about
 tickets, not used by the answer", "verdict": "no"}, {"reason": "'began in 1962' gives the start", "verdict": "yes"}]}"""
+
+
+def _row(rank: int, judged: Mapping[str, Any]) -> dict[str, Any]:
+    """One node as the reason prompt shows it: rank, verdict, the judge's reason (else the node's opening words) and
+    P(useful) when a decision model gave one; the node's full text is in the verdicts already and costs tokens."""
+    row: dict[str, Any] = {"rank": rank, "verdict": judged.get("verdict")}
+    reason = judged.get("reason")
+    row["reason" if reason else "opening"] = reason or str(judged.get("node", ""))[:100]
+    if judged.get("p_yes") is not None:
+        row["p_useful"] = judged["p_yes"]
+    return row
 
 
 class ContextualPrecisionTemplate:
@@ -62,7 +76,7 @@ Reply with exactly {len(nodes)} entries."""
     def generate_reason(score: float, judged: Sequence[Mapping[str, Any]], input: str) -> str:
         """A short explanation of the score. ``judged`` lists each node in rank order with its verdict, who decided
         it and, from a decision model, P(useful). Reply ``{"reason": "..."}``."""
-        ranked = [{"rank": k, **dict(j)} for k, j in enumerate(judged, start=1)]
+        ranked = [_row(k, j) for k, j in enumerate(judged, start=1)]
         return f"""Explain a contextual-precision score in two or three sentences.
 
 You get a request and the retrieved documents in rank order (rank 1 first), each with its verdict ("yes" useful for
@@ -78,6 +92,6 @@ Reply with JSON only, in this form (single quotes inside the text): {{"reason": 
 The request:
 {quote("request", input)}
 
-{quote("judged nodes", json.dumps(ranked, ensure_ascii=False, indent=1))}
+{quote("judged nodes", json.dumps(ranked, ensure_ascii=False))}
 
 The score is {score:.2f}."""

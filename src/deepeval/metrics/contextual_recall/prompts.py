@@ -8,7 +8,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from deepeval.metrics.delimit import DATA_NOTICE, quote, quote_list
+from deepeval.metrics.contextual_recall.pipeline import PIPELINE
+from deepeval.metrics.delimit import DATA_NOTICE, declare_labels, quote, quote_list
+
+declare_labels(*PIPELINE.labels)  # the template also works on its own, before the metric class exists
 
 PROMPT_VERSION = "contextual_recall/2026-1"
 
