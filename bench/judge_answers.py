@@ -307,7 +307,7 @@ def _ours_answers(text: str) -> Any:
 def _items(text: str) -> list[str]:
     """The items to judge: the JSON array quoted in a STATEMENT(S)/CLAIM/FACT block, else every block's text."""
     for label, content in reversed(blocks(text)):
-        if any(x in label for x in ("STATEMENT", "CLAIM", "FACT", "NODE", "CONTEXT")):
+        if any(x in label for x in ("STATEMENT", "CLAIM", "FACT", "NODE", "CONTEXT", "SENTENCE")):
             value = _literal(content)
             if isinstance(value, list):
                 return [json.dumps(v) if not isinstance(v, str) else v for v in value]

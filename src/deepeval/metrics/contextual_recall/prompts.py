@@ -28,6 +28,17 @@ Reply: {"verdicts": [{"reason": "document 1: 'has run since 1962'", "verdict": "
 a car capacity", "verdict": "no"}]}"""
 
 
+def _row(judged: Mapping[str, Any]) -> dict[str, Any]:
+    """One sentence as the reason prompt shows it: the sentence, its verdict, the judge's reason when it gave one
+    and P(supported) from a decision model (who decided is left out: it costs tokens and says nothing of why)."""
+    row: dict[str, Any] = {"sentence": judged.get("sentence"), "verdict": judged.get("verdict")}
+    if judged.get("reason"):
+        row["reason"] = judged["reason"]
+    if judged.get("p_yes") is not None:
+        row["p_supported"] = judged["p_yes"]
+    return row
+
+
 class ContextualRecallTemplate:
     """Prompt builders: ``generate_verdicts`` (one call judging every sentence of the expected output) and
     ``generate_reason``. Replies: ``Verdicts`` and ``ContextualRecallScoreReason``."""
@@ -75,6 +86,6 @@ Reply with JSON only, in this form (single quotes inside the text): {{"reason": 
 The expected answer:
 {quote("expected answer", expected_output)}
 
-{quote("judged sentences", json.dumps(list(judged), ensure_ascii=False, indent=1))}
+{quote("judged sentences", json.dumps([_row(j) for j in judged], ensure_ascii=False))}
 
 The score is {score:.2f}."""

@@ -30,6 +30,19 @@ Reply: {"verdicts": [{"reason": "the context says 1962, the output 1965", "verdi
 says nothing about capacity", "verdict": "yes"}]}"""
 
 
+def _row(index: int, judged: Mapping[str, Any]) -> dict[str, Any]:
+    """One context document as the reason prompt shows it: its number, verdict, the judge's reason (else, for a
+    contradicted document, its opening words) and P(agrees) from a decision model; the full text costs tokens."""
+    row: dict[str, Any] = {"document": index, "verdict": judged.get("verdict")}
+    if judged.get("reason"):
+        row["reason"] = judged["reason"]
+    elif judged.get("verdict") != "yes":  # what the output contradicts is what the reason must name
+        row["opening"] = str(judged.get("context", ""))[:100]
+    if judged.get("p_yes") is not None:
+        row["p_agrees"] = judged["p_yes"]
+    return row
+
+
 class HallucinationTemplate:
     """Prompt builders: ``generate_verdicts`` (one call judging the output against every context document) and
     ``generate_reason``. Replies: ``Verdicts`` and ``HallucinationScoreReason``."""
@@ -73,6 +86,6 @@ Reply with JSON only, in this form (single quotes inside the text): {{"reason": 
 
 {DATA_NOTICE}
 
-{quote("judged contexts", json.dumps(list(judged), ensure_ascii=False, indent=1))}
+{quote("judged contexts", json.dumps([_row(k, j) for k, j in enumerate(judged, start=1)], ensure_ascii=False))}
 
 The score is {score:.2f}."""
