@@ -23,7 +23,12 @@ from typer.testing import CliRunner
 
 import deepeval.metrics
 from deepeval.cli.main import app
-from deepeval.errors import InvalidTestCaseError, MissingTestCaseParamsError, SystemOneError
+from deepeval.errors import (
+    ConfigurationError,
+    InvalidTestCaseError,
+    MissingTestCaseParamsError,
+    SystemOneError,
+)
 from deepeval.evaluate import ErrorConfig, evaluate
 from deepeval.judge_eval import tasks
 from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
@@ -60,7 +65,7 @@ def test_the_registry_declares_the_builtin_metrics_in_builtin_order() -> None:
 
 
 @pytest.mark.parametrize("d", DECLARED, ids=[d.name for d in DECLARED])
-def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
+def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env: Path) -> None:
     cls = d.load()
     assert cls.__name__ == d.public_name and getattr(deepeval.metrics, d.public_name) is cls
     assert issubclass(cls, BaseConversationalMetric) is d.conversational and issubclass(cls, BaseMetric)
@@ -73,13 +78,23 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
     # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode: a table in the
-    # folder, or derived from the declared pipeline), and every metric has a labelled-set task or a pipeline
-    assert bool(d.question_kinds) is (d.embedded_kinds is not None or d.pipeline is not None)
-    assert d.judge_eval or d.pipeline is not None
-    if d.pipeline is not None:
-        for kind in d.question_kinds:
-            spec = spec_for(kind)
-            assert spec is not None and callable(spec.probability)
+    # folder, or derived from the declared pipeline) or, with no measured offline tier, the metric refuses to run
+    # offline with a ConfigurationError naming what to configure (never an unmeasured score); every metric has a
+    # labelled-set task, a pipeline, or that refusal
+    unanswered = [k for k in d.question_kinds if spec_for(k) is None]
+    assert bool(d.question_kinds) is (
+        d.embedded_kinds is not None or d.pipeline is not None or bool(unanswered)
+    )
+    assert d.judge_eval or d.pipeline is not None or unanswered
+    for kind in set(d.question_kinds) - set(unanswered):
+        spec = spec_for(kind)
+        assert spec is not None and callable(spec.probability)
+    if unanswered and not d.conversational:
+        case = LLMTestCase(
+            **{f: ["Some text."] if "context" in f else "Some text." for f in d.required_params}
+        )
+        with pytest.raises(ConfigurationError, match="Configure an LLM judge"):
+            cls(eval_mode="system_one").measure(case)
     if d.embedded_kinds is not None:
         table = resolve(d.embedded_kinds)
         assert set(table) == set(d.question_kinds)
