@@ -313,7 +313,7 @@ def test_system_one_mode_asks_three_whole_metric_questions_weighted_2_1_1(
 def test_no_measured_offline_tier_is_a_configuration_error_naming_what_to_configure(
     metric_cls: Any, mode: str | None, regression_env: Path
 ) -> None:
-    with pytest.raises(ConfigurationError, match=r"Configure an LLM judge .* or a System One judge"):
+    with pytest.raises(ConfigurationError, match=r"(?i)configure an LLM judge .* or a System One"):
         metric_cls(eval_mode=mode).measure(CASE)
 
 

@@ -27,14 +27,14 @@ from deepeval.metrics._engine.decisions import (
     decision_sources,
     llm_verdicts,
     share_score,
-    weighted_note,
 )
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.judges import Judges, deterministic_extractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
+from deepeval.metrics._engine.offline import offline_kinds
 from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.system_one import WeightedQuestion
-from deepeval.metrics._engine.template_calls import call_template, takes
+from deepeval.metrics._engine.template_calls import call_template, reason_keywords, takes
 from deepeval.metrics._engine.verdicts import binary_from_probability, ternary_from_probability
 from deepeval.metrics.delimit import STATE_NOTE, declare_labels, quote
 from deepeval.metrics.pipeline.spec import (
@@ -80,13 +80,16 @@ class PipelineQuestions:
     def __init__(self, pipeline: Pipeline) -> None:
         self.pipeline = pipeline
         self.VERSION = f"{pipeline.name}-q/{pipeline.version}"
-        q = pipeline.question
-        self.TEXT = json.dumps(
+
+    @property
+    def TEXT(self) -> str:
+        """Every declared question text, kind and field (what the cache key's content digest reads)."""
+        p = self.pipeline
+        q = p.question
+        return json.dumps(
             {
-                "unit": [q.kind, q.text, q.label, q.answer, dict(q.fields)],
-                "whole_metric": [
-                    [w.id, w.text, w.weight, w.answer, list(w.levels)] for w in pipeline.whole_metric
-                ],
+                "unit": [q.kind, q.text, q.label, q.answer, {k: _source(v) for k, v in q.fields.items()}],
+                "whole_metric": [[w.id, w.text, w.weight, w.answer, list(w.levels)] for w in p.whole_metric],
             },
             sort_keys=True,
         )
@@ -181,26 +184,40 @@ class PipelineMetric(EngineMetric):
     def __name__(self) -> str:
         return self.pipeline.display_name
 
-    # -- the engine's hooks, from the declaration --------------------------------------------------------------
     def judges(self) -> Judges:
-        """The engine's judges, refused up front when only the embedded judge is there and it has no measured
-        answer to a question this mode asks (see :func:`offline_gaps`).
+        """:meth:`EngineMetric.judges`, refusing a set-up that would leave a decision to the embedded judge on a
+        question kind no offline tier answers (it never returns an unmeasured number as a score).
 
         Raises:
-            ConfigurationError: names the unanswered kinds and what to configure instead.
+            ConfigurationError: the embedded judge would decide a kind it has no measured answer for; the message
+                says what to configure.
         """
         judges = super().judges()
-        if judges.llm is None and is_embedded(judges.system_one):
-            gaps = offline_gaps(self.pipeline, judges.mode)
-            if gaps:
+        if is_embedded(judges.system_one):
+            missing = self._offline_gaps(judges)
+            if missing:
+                self._judges = None  # resolved again (and refused again) on the next measure
                 raise ConfigurationError(
-                    f"{self.__name__} cannot run on the embedded offline judge in {judges.mode.value} mode: no "
-                    f"offline tier was measured for {', '.join(gaps)}. Configure an LLM judge (OPENAI_API_KEY, "
-                    "or USE_LOCAL_MODEL=YES with LOCAL_MODEL_BASE_URL, or model=) or a System One judge "
-                    "(TYPESAFE_API_KEY, or system_one_model=)."
+                    f"{self.__name__}: the embedded offline judge has no measured answer for the question kind(s) "
+                    f"{', '.join(missing)} (eval mode '{judges.mode.value}'); configure an LLM judge "
+                    "(OPENAI_API_KEY, USE_LOCAL_MODEL=YES with LOCAL_MODEL_BASE_URL, or model=) and run it with "
+                    "eval_mode='llm' or 'hybrid', or a System One model (TYPESAFE_API_KEY or system_one_model=)"
                 )
         return judges
 
+    def _offline_gaps(self, judges: Judges) -> list[str]:
+        """The kinds the embedded judge would have to decide in ``judges``' mode without an answer for them."""
+        from deepeval.models.embedded.question_kinds import KINDS
+
+        p = self.pipeline
+        if judges.mode is EvalMode.SYSTEM_ONE:
+            answered = offline_kinds(p)
+            return [k for k in p.question_kinds if k not in answered]
+        if judges.mode is EvalMode.HYBRID and judges.llm is None and p.question.kind not in KINDS:
+            return [p.question.kind]
+        return []
+
+    # -- the engine's hooks, from the declaration --------------------------------------------------------------
     def _check_params(self, test_case: Any) -> None:
         require_fields(test_case, self.pipeline.required, self.__name__)
 
@@ -244,19 +261,15 @@ class PipelineMetric(EngineMetric):
         if ctx.mode is EvalMode.LLM or ctx.system_one is None:
             first += self._unit_sources(q.prompt_inputs)
         else:
-            first += [s for s in q.fields.values() if p.units_named(s) is not None]
+            first += [src for src, _ in map(_source, q.fields.values()) if p.units_named(src) is not None]
         if ctx.include_reason and ctx.llm is not None:
             first += self._unit_sources(p.reason.prompt_inputs)
         await units.gather(first)
         judged_units = units.done[q.units]
         if not judged_units:
-            return Outcome(
-                p.score.empty,
-                p.score.empty_reason,
-                {q.units: 0, **self._unit_counts(units)},
-                units=dict(units.done),
-            )
-        decisions = await self._decide_units(ctx, test_case, units, judged_units)
+            breakdown = {q.units: 0, **self._unit_counts(units), "yes": 0, "no": 0, "borderline": 0}
+            return Outcome(p.score.empty, p.score.empty_reason, breakdown, units=dict(units.done))
+        decisions = await self._decide(ctx, test_case, units, judged_units)
         passing = p.score.passing_for(self)
         if isinstance(p.score, RankScore):
             score, weights = rank_precision([d.verdict in passing for d in decisions.values()]), {}
@@ -287,20 +300,42 @@ class PipelineMetric(EngineMetric):
         q = self.pipeline.question
         return {name: len(items) for name, items in units.done.items() if name != q.units}
 
-    async def _decide_units(
+    def measure_context(self, *, sequential: bool = False) -> MeasureContext:
+        """A fresh :class:`~deepeval.metrics._engine.context.MeasureContext` with this metric's judges (what one
+        measure uses; ``deepeval judge-eval`` asks :meth:`decide_units` with it)."""
+        return self._context(self.judges(), sequential)
+
+    async def decide_units(
+        self, ctx: MeasureContext, test_case: Any, units: Sequence[str]
+    ) -> dict[str, Decision]:
+        """The decision of the declared unit question on each of ``units`` (ids ``<id_prefix>0, 1, ...``), in the
+        eval mode of ``ctx``, as a measure makes them (``deepeval judge-eval`` measures the judge with it).
+
+        Raises:
+            JudgeError: as a measure's decisions.
+        """
+        extracted = _Units(self, test_case, ctx)
+        extracted.done[self.pipeline.question.units] = list(units)
+        return await self._decide(ctx, test_case, extracted, list(units))
+
+    async def _decide(
         self, ctx: MeasureContext, test_case: Any, units: _Units, judged_units: list[str]
     ) -> dict[str, Decision]:
-        """One decision per unit (ids ``u0, u1, ...``) in the eval mode of ``ctx``: the LLM's verdict prompt, or
-        System One with the unit question (the LLM deciding what System One could not)."""
+        """One decision per unit in the eval mode of ``ctx``: the LLM's verdict prompt, or System One with the unit
+        question (the LLM deciding what System One could not)."""
         q = self.pipeline.question
-        ids = [f"u{i}" for i in range(len(judged_units))]
+        ids = [f"{q.id_prefix}{i}" for i in range(len(judged_units))]
         by_id = dict(zip(ids, judged_units, strict=True))
         shared: dict[str, Any] = {}
-        for name, source in q.fields.items():
-            if source != UNIT:
-                value = units.done.get(source) if source in units.done else field_value(test_case, source)
-                shared[name] = _as_text(value)
-        unit_field = next((name for name, source in q.fields.items() if source == UNIT), "unit")
+        unit_field = "unit"
+        for name, value in q.fields.items():
+            source, join = _source(value)
+            if source == UNIT:
+                unit_field = name
+                continue
+            got = units.done[source] if source in units.done else field_value(test_case, source)
+            shared[name] = _as_text(got, join)
+        wire = shared if q.state is None else {k: v for k, v in shared.items() if k in q.state}
 
         async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
             assert ctx.llm is not None
@@ -311,8 +346,13 @@ class PipelineMetric(EngineMetric):
 
         return await decide(
             ctx,
-            state={"note": STATE_NOTE, **shared},
-            questions={i: self.question_set.unit(by_id[i], {**shared, unit_field: by_id[i]}) for i in ids},
+            state={"note": STATE_NOTE, **wire},
+            questions={
+                i: self.question_set.unit(
+                    by_id[i], {k: by_id[i] if k == unit_field else shared[k] for k in q.fields}
+                )
+                for i in ids
+            },
             to_verdict=ternary_from_probability if q.verdicts == "yes_no_idk" else binary_from_probability,
             llm_decide=llm_decide,
         )
@@ -328,31 +368,28 @@ class PipelineMetric(EngineMetric):
     ) -> str:
         """The LLM's reason from the declared prompt; without an LLM, one written from the verdicts."""
         r = self.pipeline.reason
-        failing = [str(j.get("reason") or j[r.unit]) for j in judged if j["verdict"] not in passing]
         if ctx.llm is None:
+            if r.written is not None:
+                return r.written(score, judged)
             return deterministic_reason(self.pipeline, score, judged, passing)
+        failing = [
+            str(j.get("reason") or j[r.unit]) for j in judged if j["verdict"] not in (*passing, "unsure")
+        ]
         method = getattr(self.evaluation_template, r.prompt)
-        ours = takes(method, "judged") or not takes(method, "score")
-        kwargs = {
-            "score": score if ours else format(score, ".2f"),
-            "judged": judged,
-            r.failing_as: failing,
-            **self.keywords(test_case, r.prompt_inputs, units),
-        }
+        inputs = self.keywords(test_case, r.prompt_inputs, units)
+        if takes(method, "judged") or not takes(method, "score"):
+            kwargs = {"score": score, "judged": judged, r.failing_as: failing, **inputs}
+        else:  # a template written for deepeval 4.3.1: its keywords, score formatted as it passes it
+            kwargs = {**reason_keywords(score, judged, ()), r.failing_as: failing, **inputs}
         reply: Any = await a_generate_structured(ctx.llm, call_template(method, **kwargs), r.schema)
         return str(reply.reason)
 
 
-def offline_gaps(pipeline: Pipeline, mode: EvalMode) -> list[str]:
-    """The question kinds of ``pipeline`` that ``mode`` asks and the embedded judge has no measured answer for:
-    hybrid asks the unit question (a shared decision kind has one); system_one the whole-metric questions (answered
-    offline only with an ``offline`` rule over a unit question the embedded judge answers)."""
-    from deepeval.models.embedded.question_kinds import KINDS
-
-    unit_known = pipeline.question.kind in KINDS
-    if mode is EvalMode.SYSTEM_ONE:
-        return [pipeline.kind_of(w) for w in pipeline.whole_metric if w.offline is None or not unit_known]
-    return [] if unit_known else [pipeline.question.kind]
+def _source(value: str | Input) -> tuple[str, str]:
+    """Where a field comes from and how a list is joined."""
+    if isinstance(value, Input):
+        return value.source, "\n\n" if value.join is None else value.join
+    return value, "\n\n"
 
 
 def _applies(rule: NothingToJudge, value: Any) -> bool:
@@ -370,7 +407,11 @@ def deterministic_reason(
     """The reason written from the verdicts alone (no LLM): how many units pass, and which do not."""
     r = pipeline.reason
     n = len(judged)
-    note = weighted_note(judged)
+    note = (
+        f" (each {r.unit} counts by its P(yes), so unsure ones count in part)"
+        if any("weight" in j for j in judged)
+        else ""
+    )
     plural = r.unit if n == 1 else f"{r.unit}s"
     failing = [j for j in judged if j["verdict"] not in passing and j["verdict"] != "unsure"]
     unsure = [j for j in judged if j["verdict"] == "unsure"]
