@@ -267,12 +267,13 @@ class PipelineMetric(EngineMetric):
         await units.gather(first)
         judged_units = units.done[q.units]
         if not judged_units:
-            breakdown = {q.units: 0, **self._unit_counts(units), "yes": 0, "no": 0, "borderline": 0}
-            return Outcome(p.score.empty, p.score.empty_reason, breakdown, units=dict(units.done))
+            empty = {q.units: 0, **self._unit_counts(units), "yes": 0, "no": 0, "borderline": 0}
+            return Outcome(p.score.empty, p.score.empty_reason, empty, units=dict(units.done))
         decisions = await self._decide(ctx, test_case, units, judged_units)
         passing = p.score.passing_for(self)
+        weights: dict[str, float] = {}
         if isinstance(p.score, RankScore):
-            score, weights = rank_precision([d.verdict in passing for d in decisions.values()]), {}
+            score = rank_precision([d.verdict in passing for d in decisions.values()])
         else:
             score, weights = share_score(ctx, decisions, lambda d: d.verdict in passing)
         noun = p.reason.unit

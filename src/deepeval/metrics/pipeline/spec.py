@@ -23,6 +23,7 @@ The names in ``__all__`` are public and stable: fields are added, never renamed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -205,6 +206,7 @@ class RankScore:
     passing: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = ("yes",)
     empty: float = 0.0
     empty_reason: str = ""
+    gold_passing: tuple[str, ...] = ()
 
     def passing_for(self, metric: Any) -> tuple[str, ...]:
         return self.passing(metric) if callable(self.passing) else self.passing
@@ -259,7 +261,7 @@ class NothingToJudge:
     when: Literal["blank", "no_words"]
     score: float
     reason: str
-    breakdown: Mapping[str, Any] = field(default_factory=dict)
+    breakdown: Mapping[str, Any] = dataclasses.field(default_factory=dict)  # `field` is an attribute here
 
 
 @dataclass(frozen=True)
