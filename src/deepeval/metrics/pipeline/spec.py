@@ -22,9 +22,9 @@ The names in ``__all__`` are public and stable: fields are added, never renamed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 import dataclasses
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 __all__ = [
