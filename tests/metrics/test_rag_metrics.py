@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from _support.reference import reference_python, run_user_script
 from deepeval import assert_test, evaluate
 from deepeval.cli.main import app
 from deepeval.errors import ConfigurationError, MissingTestCaseParamsError, StructuredOutputError
@@ -462,3 +463,31 @@ def test_cli_evaluate_runs_each_rag_metric_by_name(
     assert "ts-key" not in result.output
     row = out.read_text().splitlines()[1]
     assert name in row.lower().replace(" ", "_") and ",0.925," in row  # (2 * 0.9 + 0.9 + 3/3) / 4
+
+
+# -- the same user code under deepeval 4.3.1 -------------------------------------------------------------------------
+RAG_USER_SCRIPT = Path(__file__).with_name("rag_schema_user.py")
+
+
+def test_a_custom_model_branching_on_the_rag_schema_classes_runs_on_ours() -> None:
+    got = run_user_script(RAG_USER_SCRIPT, reference=False)
+    assert {k: v["score"] for k, v in got.items()} == pytest.approx(
+        {
+            "ContextualPrecisionMetric": 7 / 12,
+            "ContextualRecallMetric": 0.5,
+            "HallucinationMetric": 2 / 3,
+            "SummarizationMetric": 1 / 3,
+        }
+    )
+    assert got["SummarizationMetric"]["components"] == pytest.approx({"Alignment": 1 / 3, "Coverage": 0.5})
+
+
+@pytest.mark.skipif(reference_python() is None, reason="deepeval 4.3.1 is not installed (bench/.venvs)")
+def test_deepeval_431_hands_the_same_rag_schemas_and_gives_the_same_scores() -> None:
+    ours = run_user_script(RAG_USER_SCRIPT, reference=False)
+    ref = run_user_script(RAG_USER_SCRIPT, reference=True)
+    for metric, theirs in ref.items():
+        assert theirs["error"] is None and ours[metric]["error"] is None, metric
+        assert ours[metric]["seen"] == theirs["seen"], metric
+        assert ours[metric]["score"] == pytest.approx(theirs["score"]), metric
+        assert ours[metric]["components"] == pytest.approx(theirs["components"]), metric
