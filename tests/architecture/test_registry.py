@@ -89,9 +89,19 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env
     for kind in set(d.question_kinds) - set(unanswered):
         spec = spec_for(kind)
         assert spec is not None and callable(spec.probability)
-    if unanswered and not d.conversational:
-        case = LLMTestCase(
-            **{f: ["Some text."] if "context" in f else "Some text." for f in d.required_params}
+    if unanswered:
+        case: Any = (
+            ConversationalTestCase(
+                turns=[
+                    Turn(role="user", content="Some text?"),
+                    Turn(role="assistant", content="Some text.", retrieval_context=["Some text."]),
+                ],
+                expected_outcome="Some text.",
+            )
+            if d.conversational
+            else LLMTestCase(
+                **{f: ["Some text."] if "context" in f else "Some text." for f in d.required_params}
+            )
         )
         with pytest.raises(ConfigurationError, match=r"(?i)configure an LLM judge"):
             cls(eval_mode="system_one").measure(case)

@@ -38,6 +38,10 @@ BUILTIN = (
     "deepeval.metrics.contextual_recall.declaration",
     "deepeval.metrics.hallucination.declaration",
     "deepeval.metrics.summarization.declaration",
+    "deepeval.metrics.turn_contextual_precision.declaration",
+    "deepeval.metrics.turn_contextual_recall.declaration",
+    "deepeval.metrics.turn_contextual_relevancy.declaration",
+    "deepeval.metrics.turn_faithfulness.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group
