@@ -5,6 +5,7 @@ custom model returning these replies; bench/rag_parity.py compares the two case 
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,15 @@ from deepeval.metrics import (
     ContextualRecallMetric,
     HallucinationMetric,
     SummarizationMetric,
+    TurnContextualPrecisionMetric,
+    TurnContextualRecallMetric,
+    TurnContextualRelevancyMetric,
+    TurnFaithfulnessMetric,
 )
+from deepeval.metrics._engine.turn_windows import unit_interactions, windows
 from deepeval.metrics.pipeline.spec import rank_precision
 from deepeval.models.system_one import kinds as K
-from deepeval.test_case import LLMTestCase
+from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 
 from .helpers import block
@@ -491,3 +497,158 @@ def test_deepeval_431_hands_the_same_rag_schemas_and_gives_the_same_scores() -> 
         assert ours[metric]["seen"] == theirs["seen"], metric
         assert ours[metric]["score"] == pytest.approx(theirs["score"]), metric
         assert ours[metric]["components"] == pytest.approx(theirs["components"]), metric
+
+
+# -- the multi-turn RAG metrics: a single-turn metric over 4.3.1's sliding windows ------------------------------------
+CONVO = ConversationalTestCase(
+    turns=[
+        Turn(role="user", content="Hi, when does the ferry leave?"),
+        Turn(
+            role="assistant",
+            content="At 9.",
+            retrieval_context=["The ferry leaves at 9.", "Cats sleep a lot."],
+        ),
+        Turn(role="user", content="And the price?"),
+        Turn(role="assistant", content="4 euros.", retrieval_context=["Tickets cost 4 euros."]),
+    ],
+    expected_outcome="The user learns the time and price.",
+)
+
+
+def alternating(prompt: str, schema: Any) -> Any:
+    """Verdicts yes, no, yes, ... for as many units as the prompt asks; two statements (yes, no) per node."""
+    name = schema.__name__
+    if name == "Verdicts":
+        n = int(re.search(r"exactly (\d+) entries", prompt).group(1))  # type: ignore[union-attr]
+        return {"verdicts": [{"verdict": "yes" if i % 2 == 0 else "no", "reason": "r"} for i in range(n)]}
+    if name == "ContextualRelevancyVerdicts":
+        return {"verdicts": [{"statement": "s1", "verdict": "yes"}, {"statement": "s2", "verdict": "no"}]}
+    if name == "Truths":
+        return {"truths": ["t1"]}
+    if name == "Claims":
+        return {"claims": ["c1", "c2"]}
+    return {"reason": "scripted reason"}
+
+
+@pytest.mark.parametrize(
+    ("roles", "units"),
+    [
+        ("ua", 1),
+        ("uaua", 2),
+        ("uauau", 2),  # a trailing user turn is no interaction
+        ("uuaa", 1),
+        ("auaua", 2),  # an opening assistant turn joins the first unit
+        ("u", 0),
+    ],
+)
+def test_unit_interactions_follow_4_3_1s_rule(roles: str, units: int) -> None:
+    turns = [Turn(role="user" if r == "u" else "assistant", content=f"t{i}") for i, r in enumerate(roles)]
+    assert len(unit_interactions(turns)) == units
+
+
+def test_windows_hold_up_to_window_size_interactions_and_their_retrieval_context() -> None:
+    full = windows(CONVO.turns, 10)
+    assert [w.retrieval_context for w in full] == [
+        ["The ferry leaves at 9.", "Cats sleep a lot."],
+        ["The ferry leaves at 9.", "Cats sleep a lot.", "Tickets cost 4 euros."],
+    ]
+    assert full[1].user == "\nHi, when does the ferry leave? \nAnd the price? "  # 4.3.1's form
+    assert [w.retrieval_context for w in windows(CONVO.turns, 1)] == [
+        ["The ferry leaves at 9.", "Cats sleep a lot."],
+        ["Tickets cost 4 euros."],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("metric_cls", "score", "window_scores", "calls"),
+    [
+        # 4.3.1 gives 0.9166666666666666 with these verdicts: windows [yes, no] -> 1 and [yes, no, yes] -> 5/6
+        (
+            TurnContextualPrecisionMetric,
+            11 / 12,
+            [1.0, 5 / 6],
+            ["Verdicts", "ContextualPrecisionScoreReason"] * 2,
+        ),
+        (TurnContextualRecallMetric, 1.0, [1.0, 1.0], ["Verdicts", "ContextualRecallScoreReason"] * 2),
+        (TurnContextualRelevancyMetric, 0.5, [0.5, 0.5], None),
+        (TurnFaithfulnessMetric, 0.5, [0.5, 0.5], None),
+    ],
+)
+def test_turn_metrics_average_the_single_turn_score_of_each_window(
+    metric_cls: Any, score: float, window_scores: list[float], calls: list[str] | None
+) -> None:
+    judge = ScriptedLLM(alternating)
+    metric = metric_cls(model=judge)
+    assert metric.measure(CONVO) == pytest.approx(score)
+    assert metric.score_breakdown["window_scores"] == pytest.approx(window_scores)
+    assert metric.reason == "scripted reason" and metric.window_size == 10
+    names = [c.schema.__name__ for c in judge.calls]
+    if calls is not None:
+        assert sorted(names) == sorted([*calls, calls[1]])  # two windows, then the final reason
+    assert names.count(metric.reason_schema.__name__) == 3
+
+
+def test_turn_metric_window_size_one_judges_each_interaction_alone() -> None:
+    metric = TurnContextualPrecisionMetric(model=ScriptedLLM(alternating), window_size=1)
+    assert metric.measure(CONVO) == 1.0  # [yes, no] and [yes]; 4.3.1: 1.0
+
+
+def test_turn_metric_strict_mode_zeroes_the_final_score() -> None:
+    """4.3.1 zeroes each window below 1 and averages (0.5 here); ours zeroes the final score (0)."""
+    metric = TurnContextualPrecisionMetric(model=ScriptedLLM(alternating), strict_mode=True)
+    assert metric.measure(CONVO) == 0.0 and metric.threshold == 1
+
+
+def test_a_conversation_without_retrieval_context_scores_one_without_a_judge() -> None:
+    convo = ConversationalTestCase(
+        turns=[Turn(role="user", content="Hi"), Turn(role="assistant", content="Hello")], expected_outcome="x"
+    )
+    judge = ScriptedLLM([])
+    metric = TurnContextualRecallMetric(model=judge)
+    assert metric.measure(convo) == 1.0 and judge.call_count == 0 and metric.reason  # 4.3.1: 1 as well
+
+
+@pytest.mark.parametrize(
+    ("metric_cls", "needs_outcome"),
+    [
+        (TurnContextualPrecisionMetric, True),
+        (TurnContextualRecallMetric, True),
+        (TurnContextualRelevancyMetric, False),
+        (TurnFaithfulnessMetric, False),
+    ],
+)
+def test_turn_metrics_need_expected_outcome_where_4_3_1_does(metric_cls: Any, needs_outcome: bool) -> None:
+    convo = CONVO.model_copy(update={"expected_outcome": None})
+    metric = metric_cls(model=ScriptedLLM(alternating))
+    if needs_outcome:
+        with pytest.raises(MissingTestCaseParamsError, match="expected_outcome"):
+            metric.measure(convo)
+    else:
+        assert 0.0 <= metric.measure(convo) <= 1.0
+    with pytest.raises(ValueError, match="ConversationalTestCase"):
+        metric_cls(model=ScriptedLLM(alternating)).measure(CASE)
+
+
+def test_turn_metric_system_one_mode_asks_three_whole_conversation_questions() -> None:
+    s1 = ScriptedSystemOne(lambda _s, qs: {qid: 0.8 for qid in qs})
+    metric = TurnContextualPrecisionMetric(system_one_model=s1, eval_mode="system_one")
+    assert metric.measure(CONVO) == pytest.approx((2 * 0.8 + 0.8 + 0.8 / 3) / 4)
+    (call,) = s1.calls
+    assert list(call.questions) == ["useful_first", "top_node_useful", "ranking"]
+    assert call.state["expected_outcome"] == CONVO.expected_outcome
+    assert call.state["turns"][1]["retrieval_context"] == ["The ferry leaves at 9.", "Cats sleep a lot."]
+
+
+def test_turn_metric_hybrid_asks_system_one_per_window() -> None:
+    s1 = ScriptedSystemOne(lambda _s, qs: {qid: 0.9 for qid in qs})
+    judge = ScriptedLLM([{"reason": "w"}] * 3)
+    metric = TurnContextualRecallMetric(model=judge, system_one_model=s1, eval_mode="hybrid")
+    assert metric.measure(CONVO) == 1.0
+    assert len(s1.calls) == 2 and {q.kind for c in s1.calls for q in c.questions.values()} == {
+        K.CLAIM_SUPPORTED
+    }
+
+
+def test_turn_metrics_without_an_offline_tier_refuse_offline(regression_env: Path) -> None:
+    with pytest.raises(ConfigurationError, match=r"(?i)configure an LLM judge"):
+        TurnContextualPrecisionMetric().measure(CONVO)
