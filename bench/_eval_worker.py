@@ -61,7 +61,12 @@ def _build_case(kind: str, r: dict[str, Any]) -> Any:
             **extra,
         )
     return ConversationalTestCase(
-        turns=[Turn(role=t["role"], content=t["content"]) for t in r["turns"]], name=r["name"]
+        turns=[
+            Turn(role=t["role"], content=t["content"], retrieval_context=t.get("retrieval_context"))
+            for t in r["turns"]
+        ],
+        name=r["name"],
+        expected_outcome=r.get("expected_outcome"),
     )
 
 

@@ -224,6 +224,23 @@ def _de_s_alignment(text: str) -> Any:
     return _node_verdicts(_statement_list(_between(text, "Summary Claims:", "JSON:")), borderline=True)
 
 
+def _de_tcr_verdicts(text: str) -> Any:
+    """deepeval 4.3.1's TurnContextualRecall: the sentences of the expected outcome (shown as the assistant output)."""
+    return _node_verdicts(_worded(split_sentences(_between(text, "Assistant Output:", "Retrieval Context:"))))
+
+
+def _de_tf_truths(text: str) -> Any:
+    return {"truths": _worded(split_sentences(_between(text, "REFERENCE CONTEXT:", "JSON:")))}
+
+
+def _de_tf_claims(text: str) -> Any:
+    return {"claims": _worded(split_sentences(_between(text, "ASSISTANT OUTPUT:", "JSON:")))}
+
+
+def _de_tf_verdicts(text: str) -> Any:
+    return _node_verdicts(_statement_list(_between(text, "CLAIMS:", "JSON:")), borderline=True)
+
+
 def _de_kr_extract(text: str) -> Any:
     return {"data": fact_pairs(_between(text, "Latest User Message:", "JSON:"))}
 
@@ -396,6 +413,34 @@ def _text_only(build: Callable[[str], Any]) -> Callable[[str, dict[str, Any] | N
 Builder = Callable[[str, dict[str, Any] | None], Any]
 
 RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Builder]] = [
+    # the turn metrics' prompts first: some contain a single-turn prompt's wording
+    (
+        "deepeval.tcp.verdicts",
+        _has("was remotely useful in arriving at the assistant output"),
+        _text_only(_de_cp_verdicts),
+    ),
+    (
+        "deepeval.tcr.verdicts",
+        _has("in the given assistant output below, determine whether"),
+        _text_only(_de_tcr_verdicts),
+    ),
+    ("deepeval.tf.truths", _has("from the REFERENCE CONTEXT"), _text_only(_de_tf_truths)),
+    (
+        "deepeval.tf.claims",
+        _has("factual-sounding claim asserted in the ASSISTANT'S OUTPUT"),
+        _text_only(_de_tf_claims),
+    ),
+    (
+        "deepeval.tf.verdicts",
+        _has("For each claim, determine whether it is supported, contradicted"),
+        _text_only(_de_tf_verdicts),
+    ),
+    (
+        "deepeval.turn.reason",
+        _has("Below is a list of contradictions extracted from verdicts"),
+        _text_only(_reason),
+    ),
+    ("deepeval.turn.final_reason", _has("producing a single final explanation"), _text_only(_reason)),
     (
         "deepeval.ar.statements",
         _has("breakdown and generate a list of statements"),
@@ -531,6 +576,17 @@ def _state_facts(text: str, state: Any) -> str:
     return json.dumps([facts[i] for i in ids if 0 <= i < len(facts)], ensure_ascii=False)
 
 
+def _strings(value: Any) -> list[str]:
+    """Every string leaf of a JSON value, except the turns' roles (how each implementation spells a field)."""
+    if isinstance(value, str):
+        return [value] if value not in ("user", "assistant") else []
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _strings(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _strings(v)]
+    return []
+
+
 #: the test-case fields a RAG metric's whole-metric (system_one) state holds
 _RAG_FIELDS = frozenset({"input", "actual_output", "expected_output", "retrieval_context", "context"})
 
@@ -555,6 +611,10 @@ def _noul_probability(instructions: Any, state: Any) -> float:
         # from the judged fields (``input`` left out: 4.3.1 sends it where ours does not), the same for every noul
         judged = {k: v for k, v in fields.items() if k != "input"}
         return 0.55 + (_h(json.dumps(judged, sort_keys=True, ensure_ascii=False)) % 41) / 100.0
+    if isinstance(state, dict) and isinstance(state.get("turns"), list) and "note" not in state:
+        # the turn RAG metrics' whole-conversation questions (system_one mode): P(yes) from the conversation's text
+        # (every string in the state, sorted: both implementations send the same turns and expected outcome)
+        return 0.55 + (_h(json.dumps(sorted(_strings(state)), ensure_ascii=False)) % 41) / 100.0
     question = _block(instructions, "QUESTION") if isinstance(instructions, str) else None
     if question is not None and isinstance(state, dict) and "summary" in state:
         # ours, hybrid summarization coverage: does the original / the summary answer the question?

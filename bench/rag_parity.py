@@ -1,5 +1,7 @@
 """RAG-family parity: deepeval 4.3.1 and ours on the same scripted loopback judges, case by case, for
-ContextualPrecision, ContextualRecall, Hallucination and Summarization.
+ContextualPrecision, ContextualRecall, Hallucination, Summarization and the turn metrics (TurnContextualPrecision,
+TurnContextualRecall, TurnContextualRelevancy, TurnFaithfulness, on conversations whose assistant turns carry
+retrieval context, with window_size 10 and 1).
 
 Both implementations run :mod:`bench._eval_worker` (``evaluate()``) against one :class:`bench.judge_server.BenchJudge`;
 :mod:`bench.judge_answers` recognises each implementation's prompts and decides every unit by a hash of its text
@@ -142,12 +144,64 @@ def summarization_cases(n: int) -> list[dict[str, Any]]:
     return out + [{"name": name, "input": o, "actual_output": s} for name, o, s in edges]
 
 
-#: metric -> (cases, extra phases: (suffix, metric kwargs, case filter))
+def conversation_cases(n: int) -> list[dict[str, Any]]:
+    """Conversations of 1 to 3 user-assistant interactions built from the RAG cases (each assistant turn carries a
+    case's retrieval context), plus edge cases: no retrieval context, an opening assistant turn, a trailing user turn,
+    an assistant turn without retrieval context between two with, blank nodes."""
+    base = _base(n + 2)
+    out = []
+    for i in range(n):
+        turns: list[dict[str, Any]] = []
+        for j in range(1 + i % 3):
+            c = base[(i + j) % len(base)]
+            turns.append({"role": "user", "content": c["input"]})
+            answer = split_sentences(c["actual_output"])[0]
+            turns.append(
+                {"role": "assistant", "content": answer, "retrieval_context": c["retrieval_context"][:3]}
+            )
+        expected = split_sentences(base[i]["actual_output"])[0]
+        out.append({"name": f"t-{base[i]['name']}", "turns": turns, "expected_outcome": expected})
+    yes, no = with_verdict("yes", 3), with_verdict("no", 3, seed=50)
+
+    def u(text: str) -> dict[str, Any]:
+        return {"role": "user", "content": text}
+
+    def a(text: str, rc: list[str] | None = None) -> dict[str, Any]:
+        return {"role": "assistant", "content": text, **({"retrieval_context": rc} if rc is not None else {})}
+
+    edges = [
+        ("t-no-context", [u("Hi"), a("Hello."), u("When?"), a("At 9.")]),
+        ("t-opening-assistant", [a("Welcome.", [no[0]]), u("When?"), a(yes[0], [yes[0], no[1]])]),
+        ("t-trailing-user", [u("When?"), a(yes[1], [no[0], yes[1]]), u("Thanks!")]),
+        (
+            "t-gap",
+            [
+                u("When?"),
+                a(yes[0], [yes[0]]),
+                u("Why?"),
+                a("Because."),
+                u("Where?"),
+                a(no[2], [no[2], yes[2]]),
+            ],
+        ),
+        ("t-blank-nodes", [u("When?"), a("At 9.", ["...", "-"])]),
+        ("t-one-interaction", [u("When did it open?"), a(" ".join(yes), [*no, *yes])]),
+    ]
+    return out + [
+        {"name": name, "turns": turns, "expected_outcome": " ".join(yes[:2])} for name, turns in edges
+    ]
+
+
+#: metric -> its cases
 METRICS: dict[str, Any] = {
     "ContextualPrecision": precision_cases,
     "ContextualRecall": recall_cases,
     "Hallucination": hallucination_cases,
     "Summarization": summarization_cases,
+    "TurnContextualPrecision": conversation_cases,
+    "TurnContextualRecall": conversation_cases,
+    "TurnContextualRelevancy": conversation_cases,
+    "TurnFaithfulness": conversation_cases,
 }
 
 #: Summarization is also run with given assessment questions (no question-writing call) on a few cases
@@ -157,7 +211,19 @@ GIVEN_QUESTIONS = {
 
 
 def _phases(metric: str, data: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    phases = [{"kind": "rag", "cases": data, "metrics": [metric], "max_concurrent": 8}]
+    kind = "conv" if metric.startswith("Turn") else "rag"
+    phases: list[dict[str, Any]] = [{"kind": kind, "cases": data, "metrics": [metric], "max_concurrent": 8}]
+    if kind == "conv":  # windows of one interaction too
+        small = [{**c, "name": f"{c['name']}+window-1"} for c in data[:6]]
+        phases.append(
+            {
+                "kind": kind,
+                "cases": small,
+                "metrics": [metric],
+                "max_concurrent": 8,
+                "metric_kwargs": {"window_size": 1},
+            }
+        )
     if metric == "Summarization":
         given = [{**c, "name": f"{c['name']}+given-questions"} for c in data[-6:]]
         phases.append(
