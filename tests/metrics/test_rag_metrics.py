@@ -29,6 +29,8 @@ from deepeval.metrics import (
     TurnFaithfulnessMetric,
 )
 from deepeval.metrics._engine.turn_windows import unit_interactions, windows
+from deepeval.metrics.contextual_precision import ContextualPrecisionTemplate
+from deepeval.metrics.contextual_recall import ContextualRecallTemplate
 from deepeval.metrics.pipeline.spec import rank_precision
 from deepeval.models.system_one import kinds as K
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -652,3 +654,28 @@ def test_turn_metric_hybrid_asks_system_one_per_window() -> None:
 def test_turn_metrics_without_an_offline_tier_refuse_offline(regression_env: Path) -> None:
     with pytest.raises(ConfigurationError, match=r"(?i)configure an LLM judge"):
         TurnContextualPrecisionMetric().measure(CONVO)
+
+
+def test_a_verdict_prompt_written_for_deepeval_431_gets_its_keywords() -> None:
+    """4.3.1 calls an overriding template method with the keywords it names (its nodes are ``context_to_display``,
+    ContextualRecall's text ``expected_output``); ours passes the same names."""
+
+    class MyPrecision(ContextualPrecisionTemplate):
+        @staticmethod
+        def generate_verdicts(input: str, expected_output: str, context_to_display: list[str]) -> str:
+            return f"MINE {input} | {expected_output} | {json.dumps(context_to_display)} exactly 3 entries"
+
+    class MyRecall(ContextualRecallTemplate):
+        @staticmethod
+        def generate_verdicts(expected_output: str, context_to_display: list[str]) -> str:
+            return f"MINE {expected_output} | {len(context_to_display)} nodes"
+
+    judge = llm("yes", "no", "yes")
+    ContextualPrecisionMetric(model=judge, evaluation_template=MyPrecision).measure(CASE)
+    assert (
+        judge.calls[0].prompt
+        == f"MINE {CASE.input} | {CASE.expected_output} | {json.dumps(NODES)} exactly 3 entries"
+    )
+    judge = llm("yes", "no")
+    ContextualRecallMetric(model=judge, evaluation_template=MyRecall).measure(CASE)
+    assert judge.calls[0].prompt == f"MINE {CASE.expected_output} | 3 nodes"

@@ -21,6 +21,7 @@ from __future__ import annotations
 from deepeval.metrics.contextual_precision.schema import ContextualPrecisionScoreReason, Verdicts
 from deepeval.metrics.pipeline.spec import (
     UNIT,
+    Input,
     NothingToJudge,
     Pipeline,
     RankScore,
@@ -56,7 +57,13 @@ PIPELINE = Pipeline(
         prompt="generate_verdicts",
         schema=Verdicts,
         verdicts="yes_no",
-        inputs=("input", "expected_output"),
+        # context_to_display / retrieval_context: what a verdict prompt written for deepeval 4.3.1 names the nodes
+        inputs=(
+            "input",
+            "expected_output",
+            Input("context_to_display", "retrieval_context"),
+            Input("retrieval_context", "retrieval_context"),
+        ),
     ),
     score=RankScore(passing=("yes",), empty=0.0, empty_reason=NO_WORDS_REASON),
     reason=Reason(

@@ -60,7 +60,12 @@ PIPELINE = Pipeline(
         prompt="generate_verdicts",
         schema=Verdicts,
         verdicts="yes_no",
-        inputs=(Input("retrieval_context", "retrieval_context"),),
+        # expected_output / context_to_display: what a verdict prompt written for deepeval 4.3.1 names its inputs
+        inputs=(
+            Input("retrieval_context", "retrieval_context"),
+            Input("context_to_display", "retrieval_context"),
+            "expected_output",
+        ),
     ),
     score=ShareScore(passing=("yes",), empty=0.0, empty_reason=NO_SENTENCES_REASON),
     reason=Reason(
