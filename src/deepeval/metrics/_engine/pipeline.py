@@ -16,7 +16,8 @@ Judge calls of one measure (``n`` units judged):
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from deepeval.config.eval_mode import EvalMode
@@ -24,6 +25,7 @@ from deepeval.errors import ConfigurationError
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import (
     decide,
+    decide_by_llm,
     decision_sources,
     llm_verdicts,
     share_score,
@@ -34,8 +36,8 @@ from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.offline import offline_kinds
 from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.system_one import WeightedQuestion
-from deepeval.metrics._engine.template_calls import call_template, reason_keywords, takes
-from deepeval.metrics._engine.verdicts import binary_from_probability, ternary_from_probability
+from deepeval.metrics._engine.template_calls import call_template, parameters, reason_keywords
+from deepeval.metrics._engine.verdicts import Verdict, binary_from_probability, ternary_from_probability
 from deepeval.metrics.delimit import STATE_NOTE, declare_labels, quote
 from deepeval.metrics.pipeline.spec import (
     UNIT,
@@ -114,47 +116,109 @@ class PipelineQuestions:
         return out
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What a measure reads from the declaration, worked out once per pipeline (no lookups per measure)."""
+
+    pipeline: Pipeline
+    units: dict[str, Units]
+    unit_inputs: dict[str, tuple[Input, ...]]
+    question_inputs: tuple[Input, ...]
+    reason_inputs: tuple[Input, ...]
+    #: the unit question's fields other than the unit: (name, source, join)
+    shared_fields: tuple[tuple[str, str, str], ...]
+    unit_field: str
+    #: units lists the verdict prompt / the System One fields / the reason prompt read
+    for_llm: tuple[str, ...]
+    for_system_one: tuple[str, ...]
+    for_reason: tuple[str, ...]
+    to_verdict: Callable[[float], Verdict]
+    #: the verdicts that pass, when they do not depend on the metric's options (else None: asked per measure)
+    passing: tuple[str, ...] | None
+
+    @classmethod
+    def of(cls, p: Pipeline) -> _Plan:
+        units = {u.name: u for u in p.units}
+        q = p.question
+        fields = [(name, *_source(value)) for name, value in q.fields.items()]
+        question_inputs, reason_inputs = q.prompt_inputs, p.reason.prompt_inputs
+        return cls(
+            pipeline=p,
+            units=units,
+            unit_inputs={u.name: u.prompt_inputs for u in p.units},
+            question_inputs=question_inputs,
+            reason_inputs=reason_inputs,
+            shared_fields=tuple(f for f in fields if f[1] != UNIT),
+            unit_field=next((name for name, source, _ in fields if source == UNIT), "unit"),
+            for_llm=tuple(i.source for i in question_inputs if i.source in units),
+            for_system_one=tuple(source for _, source, _ in fields if source in units),
+            for_reason=tuple(i.source for i in reason_inputs if i.source in units),
+            to_verdict=ternary_from_probability if q.verdicts == "yes_no_idk" else binary_from_probability,
+            passing=p.score.passing if isinstance(p.score.passing, tuple) else None,
+        )
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+def plan_of(pipeline: Pipeline) -> _Plan:
+    """The plan of ``pipeline`` (kept by identity: a declaration is made once, at import)."""
+    plan = _PLANS.get(id(pipeline))
+    if plan is None or plan.pipeline is not pipeline:
+        plan = _PLANS[id(pipeline)] = _Plan.of(pipeline)
+    return plan
+
+
 class _Units:
     """The units of one measure, extracted once each, on first need."""
 
-    def __init__(self, metric: PipelineMetric, test_case: Any, ctx: MeasureContext) -> None:
-        self.metric, self.test_case, self.ctx = metric, test_case, ctx
+    def __init__(self, metric: PipelineMetric, plan: _Plan, test_case: Any, ctx: MeasureContext) -> None:
+        self.metric, self.plan, self.test_case, self.ctx = metric, plan, test_case, ctx
         self.done: dict[str, list[str]] = {}
 
     async def get(self, name: str) -> list[str]:
-        if name not in self.done:
-            units = self.metric.pipeline.units_named(name)
-            assert units is not None
-            self.done[name] = await self._extract(units)
-            self.ctx.log(name.capitalize(), self.done[name])
-        return self.done[name]
-
-    async def gather(self, names: Sequence[str]) -> None:
-        await self.ctx.gather(*(self.get(n) for n in dict.fromkeys(names)))
-
-    async def _extract(self, units: Units) -> list[str]:
+        """The units called ``name``, extracted on first need (one coroutine: its frame is what a measure in flight
+        holds while the judge extracts)."""
+        if name in self.done:
+            return self.done[name]
+        units = self.plan.units[name]
+        ctx = self.ctx
         value = field_value(self.test_case, units.source)
+        text = _as_text(value)
+        items: list[str]
         if (
             units.extraction == "items"
         ):  # the field's items are the units, as given (blank ones keep their rank)
             items = [] if value is None else [str(v) for v in (value if isinstance(value, list) else [value])]
-            return items if any(has_words(v) for v in items) else []
-        text = _as_text(value)
-        if not has_words(text):
-            return []
-        ctx = self.ctx
-        if units.prompt is None:  # never extracted by the LLM: split by rule in every mode
-            return list(await getattr(deterministic_extractor(), units.extraction)(text))
-        if ctx.llm is not None and ctx.own_extraction:
+            items = items if any(has_words(v) for v in items) else []
+        elif not has_words(text):
+            items = []
+        elif units.prompt is None:  # never extracted by the LLM: split by rule in every mode
+            items = list(await getattr(deterministic_extractor(), units.extraction)(text))
+        elif ctx.llm is not None and ctx.own_extraction:
             method = getattr(self.metric.evaluation_template, units.prompt)
-            prompt = call_template(method, **self.metric.keywords(self.test_case, units.prompt_inputs, self))
+            kwargs = self.metric.keywords(self.test_case, self.plan.unit_inputs[name], self)
             assert units.schema is not None
-            reply = await a_generate_structured(ctx.llm, prompt, units.schema)
-            items = getattr(reply, units.field_name)
-            return [s.strip() for s in items if isinstance(s, str) and s.strip()]
-        assert ctx.extractor is not None
-        extract = getattr(ctx.extractor, units.extraction)
-        return list(await extract(text))
+            reply = await a_generate_structured(ctx.llm, call_template(method, **kwargs), units.schema)
+            items = [
+                s.strip()
+                for s in getattr(reply, units.reply_field or name)
+                if isinstance(s, str) and s.strip()
+            ]
+        else:
+            assert ctx.extractor is not None
+            items = list(await getattr(ctx.extractor, units.extraction)(text))
+        self.done[name] = items
+        ctx.log(name.capitalize(), items)
+        return items
+
+    async def gather(self, names: Sequence[str]) -> None:
+        """Every units list of ``names`` (concurrently when there are several)."""
+        todo = [n for n in dict.fromkeys(names) if n not in self.done]
+        if len(todo) > 1:
+            await self.ctx.gather(*(self.get(n) for n in todo))
+        elif todo:
+            await self.get(todo[0])
 
 
 class PipelineMetric(EngineMetric):
@@ -193,7 +257,7 @@ class PipelineMetric(EngineMetric):
                 says what to configure.
         """
         judges = super().judges()
-        if is_embedded(judges.system_one):
+        if judges.system_one is not None and is_embedded(judges.system_one):
             missing = self._offline_gaps(judges)
             if missing:
                 self._judges = None  # resolved again (and refused again) on the next measure
@@ -238,10 +302,11 @@ class PipelineMetric(EngineMetric):
     def keywords(self, test_case: Any, inputs: Sequence[Input], units: _Units | None) -> dict[str, Any]:
         """The keyword arguments ``inputs`` name: units (already extracted), test-case fields, metric attributes."""
         out: dict[str, Any] = {}
+        declared = plan_of(self.pipeline).units
         for i in inputs:
             if units is not None and i.source in units.done:
                 value: Any = units.done[i.source]
-            elif self.pipeline.units_named(i.source) is not None:
+            elif i.source in declared:
                 value = []
             elif i.source in self.pipeline.required or hasattr(test_case, i.source):
                 value = field_value(test_case, i.source)
@@ -250,27 +315,28 @@ class PipelineMetric(EngineMetric):
             out[i.name] = _as_text(value, i.join) if i.join is not None and value is not None else value
         return out
 
-    def _unit_sources(self, inputs: Sequence[Input]) -> list[str]:
-        return [i.source for i in inputs if self.pipeline.units_named(i.source) is not None]
-
     async def _evaluate(self, test_case: Any, ctx: MeasureContext) -> Outcome:
         p = self.pipeline
         q = p.question
-        units = _Units(self, test_case, ctx)
-        first = [q.units]
-        if ctx.mode is EvalMode.LLM or ctx.system_one is None:
-            first += self._unit_sources(q.prompt_inputs)
-        else:
-            first += [src for src, _ in map(_source, q.fields.values()) if p.units_named(src) is not None]
+        plan = plan_of(p)
+        units = _Units(self, plan, test_case, ctx)
+        first = [
+            q.units,
+            *(plan.for_llm if ctx.mode is EvalMode.LLM or ctx.system_one is None else plan.for_system_one),
+        ]
         if ctx.include_reason and ctx.llm is not None:
-            first += self._unit_sources(p.reason.prompt_inputs)
-        await units.gather(first)
+            first += plan.for_reason
+        first = [n for n in dict.fromkeys(first) if n not in units.done]
+        if len(first) == 1:  # awaited in place: no task, no extra frame while the judge extracts
+            await units.get(first[0])
+        else:
+            await units.gather(first)
         judged_units = units.done[q.units]
         if not judged_units:
-            empty = {q.units: 0, **self._unit_counts(units), "yes": 0, "no": 0, "borderline": 0}
-            return Outcome(p.score.empty, p.score.empty_reason, empty, units=dict(units.done))
+            nothing = {q.units: 0, **self._unit_counts(units), "yes": 0, "no": 0, "borderline": 0}
+            return Outcome(p.score.empty, p.score.empty_reason, nothing, units=dict(units.done))
         decisions = await self._decide(ctx, test_case, units, judged_units)
-        passing = p.score.passing_for(self)
+        passing = plan.passing if plan.passing is not None else p.score.passing_for(self)
         weights: dict[str, float] = {}
         if isinstance(p.score, RankScore):
             score = rank_precision([d.verdict in passing for d in decisions.values()])
@@ -315,7 +381,7 @@ class PipelineMetric(EngineMetric):
         Raises:
             JudgeError: as a measure's decisions.
         """
-        extracted = _Units(self, test_case, ctx)
+        extracted = _Units(self, plan_of(self.pipeline), test_case, ctx)
         extracted.done[self.pipeline.question.units] = list(units)
         return await self._decide(ctx, test_case, extracted, list(units))
 
@@ -325,26 +391,30 @@ class PipelineMetric(EngineMetric):
         """One decision per unit in the eval mode of ``ctx``: the LLM's verdict prompt, or System One with the unit
         question (the LLM deciding what System One could not)."""
         q = self.pipeline.question
+        plan = units.plan
         ids = [f"{q.id_prefix}{i}" for i in range(len(judged_units))]
         by_id = dict(zip(ids, judged_units, strict=True))
-        shared: dict[str, Any] = {}
-        unit_field = "unit"
-        for name, value in q.fields.items():
-            source, join = _source(value)
-            if source == UNIT:
-                unit_field = name
-                continue
-            got = units.done[source] if source in units.done else field_value(test_case, source)
-            shared[name] = _as_text(got, join)
-        wire = shared if q.state is None else {k: v for k, v in shared.items() if k in q.state}
 
         async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
             assert ctx.llm is not None
-            await units.gather(self._unit_sources(q.prompt_inputs))
-            kwargs = {q.units: [by_id[i] for i in subset], **self.keywords(test_case, q.prompt_inputs, units)}
+            await units.gather(plan.for_llm)
+            kwargs = {
+                q.units: [by_id[i] for i in subset],
+                **self.keywords(test_case, plan.question_inputs, units),
+            }
             prompt = call_template(getattr(self.evaluation_template, q.prompt), **kwargs)
             return await llm_verdicts(ctx.llm, prompt, q.schema, subset)
 
+        if (
+            ctx.mode is EvalMode.LLM or ctx.system_one is None
+        ):  # the LLM decides: no System One question is built
+            return await decide_by_llm(ctx, ids, llm_decide)
+        shared: dict[str, Any] = {}
+        for name, source, join in plan.shared_fields:
+            got = units.done[source] if source in units.done else field_value(test_case, source)
+            shared[name] = _as_text(got, join)
+        wire = shared if q.state is None else {k: v for k, v in shared.items() if k in q.state}
+        unit_field = plan.unit_field
         return await decide(
             ctx,
             state={"note": STATE_NOTE, **wire},
@@ -354,7 +424,7 @@ class PipelineMetric(EngineMetric):
                 )
                 for i in ids
             },
-            to_verdict=ternary_from_probability if q.verdicts == "yes_no_idk" else binary_from_probability,
+            to_verdict=plan.to_verdict,
             llm_decide=llm_decide,
         )
 
@@ -377,8 +447,9 @@ class PipelineMetric(EngineMetric):
             str(j.get("reason") or j[r.unit]) for j in judged if j["verdict"] not in (*passing, "unsure")
         ]
         method = getattr(self.evaluation_template, r.prompt)
-        inputs = self.keywords(test_case, r.prompt_inputs, units)
-        if takes(method, "judged") or not takes(method, "score"):
+        inputs = self.keywords(test_case, units.plan.reason_inputs, units)
+        params = parameters(method)
+        if params is None or "judged" in params or "score" not in params:
             kwargs = {"score": score, "judged": judged, r.failing_as: failing, **inputs}
         else:  # a template written for deepeval 4.3.1: its keywords, score formatted as it passes it
             kwargs = {**reason_keywords(score, judged, ()), r.failing_as: failing, **inputs}

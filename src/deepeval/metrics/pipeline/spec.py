@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 __all__ = [
     "UNIT",
@@ -192,7 +192,10 @@ class ShareScore:
     gold_passing: tuple[str, ...] = ()
 
     def passing_for(self, metric: Any) -> tuple[str, ...]:
-        return self.passing(metric) if callable(self.passing) else self.passing
+        if isinstance(self.passing, tuple):
+            return self.passing
+        rule = cast("Callable[[Any], tuple[str, ...]]", self.passing)
+        return tuple(rule(metric))
 
 
 @dataclass(frozen=True)
@@ -209,7 +212,10 @@ class RankScore:
     gold_passing: tuple[str, ...] = ()
 
     def passing_for(self, metric: Any) -> tuple[str, ...]:
-        return self.passing(metric) if callable(self.passing) else self.passing
+        if isinstance(self.passing, tuple):
+            return self.passing
+        rule = cast("Callable[[Any], tuple[str, ...]]", self.passing)
+        return tuple(rule(metric))
 
 
 def rank_precision(relevant: list[bool]) -> float:
@@ -261,7 +267,7 @@ class NothingToJudge:
     when: Literal["blank", "no_words"]
     score: float
     reason: str
-    breakdown: Mapping[str, Any] = dataclasses.field(default_factory=dict)  # `field` is an attribute here
+    breakdown: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
