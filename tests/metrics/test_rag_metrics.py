@@ -4,6 +4,7 @@ custom model returning these replies; bench/rag_parity.py compares the two case 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import warnings
@@ -31,6 +32,7 @@ from deepeval.metrics import (
 from deepeval.metrics._engine.turn_windows import unit_interactions, windows
 from deepeval.metrics.contextual_precision import ContextualPrecisionTemplate
 from deepeval.metrics.contextual_recall import ContextualRecallTemplate
+from deepeval.metrics.pipeline import PipelineQuestions
 from deepeval.metrics.pipeline.spec import rank_precision
 from deepeval.models.system_one import kinds as K
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -679,3 +681,17 @@ def test_a_verdict_prompt_written_for_deepeval_431_gets_its_keywords() -> None:
     judge = llm("yes", "no")
     ContextualRecallMetric(model=judge, evaluation_template=MyRecall).measure(CASE)
     assert judge.calls[0].prompt == f"MINE {CASE.expected_output} | 3 nodes"
+
+
+def test_turn_metric_cache_key_follows_the_window_metric_questions(monkeypatch: pytest.MonkeyPatch) -> None:
+    from deepeval.metrics.contextual_precision import pipeline as cp_pipeline
+
+    before = TurnContextualPrecisionMetric(model=ScriptedLLM([])).cache_config()
+    assert before["window_question_set_version"] == "contextual_precision-q/1"
+    changed = dataclasses.replace(
+        cp_pipeline.PIPELINE,
+        question=dataclasses.replace(cp_pipeline.PIPELINE.question, text="Is this node useful at all?"),
+    )
+    monkeypatch.setattr(ContextualPrecisionMetric, "default_question_set", PipelineQuestions(changed))
+    after = TurnContextualPrecisionMetric(model=ScriptedLLM([])).cache_config()
+    assert after["window_question_set_digest"] != before["window_question_set_digest"]

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from deepeval._digest import content_digest
 from deepeval.config.eval_mode import EvalMode
 from deepeval.errors import ConfigurationError, MissingTestCaseParamsError
 from deepeval.metrics._engine.context import MeasureContext
@@ -153,6 +154,15 @@ class TurnWindowMetric(EngineMetric, BaseConversationalMetric):
             evaluation_template=self.evaluation_template,
             **self.single_turn_options(),
         )
+
+    def cache_config(self) -> dict[str, Any]:
+        """The engine's key plus the single-turn metric's System One questions (its hybrid unit question decides each
+        window), so a change to them is a change of this metric's key too."""
+        cfg = super().cache_config()
+        inner = self._inner()
+        cfg["window_question_set_version"] = inner.question_set_version
+        cfg["window_question_set_digest"] = content_digest(inner.question_set)
+        return cfg
 
     # -- the engine's hooks ----------------------------------------------------------------------------------------
     def judges(self) -> Judges:
