@@ -695,3 +695,15 @@ def test_turn_metric_cache_key_follows_the_window_metric_questions(monkeypatch: 
     monkeypatch.setattr(ContextualPrecisionMetric, "default_question_set", PipelineQuestions(changed))
     after = TurnContextualPrecisionMetric(model=ScriptedLLM([])).cache_config()
     assert after["window_question_set_digest"] != before["window_question_set_digest"]
+
+
+def test_summarization_runs_offline_with_given_questions_on_the_shared_scorers(regression_env: Path) -> None:
+    case = LLMTestCase(
+        input="The Arlo ferry has run since 1962. Coastlink operates it. Tickets cost 4 euros on board.",
+        actual_output="Coastlink has run the Arlo ferry since 1962.",
+    )
+    metric = SummarizationMetric(assessment_questions=["Who operates the ferry?", "What does a ticket cost?"])
+    score = metric.measure(case)
+    assert 0.0 <= score <= 1.0 and metric.reason
+    assert metric.score_breakdown["decided_by_system_one"] == metric.score_breakdown["claims"] + 4
+    assert metric.score == min(metric.score_breakdown["Alignment"], metric.score_breakdown["Coverage"])
