@@ -26,34 +26,42 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return ids
 
 
-def _words(tree: ast.AST) -> list[tuple[str, int]]:
+def _words(tree: ast.AST) -> list[tuple[ast.AST, str, int]]:
     skip = _docstrings(tree)
-    out: list[tuple[str, int]] = []
+    out: list[tuple[ast.AST, str, int]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
-            out.append((node.value, node.lineno))
+            out.append((node, node.value, node.lineno))
         elif isinstance(node, ast.Name):
-            out.append((node.id, node.lineno))
+            out.append((node, node.id, node.lineno))
         elif isinstance(node, ast.Attribute):
-            out.append((node.attr, node.lineno))
+            out.append((node, node.attr, node.lineno))
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            out += [(a.name, node.lineno) for a in node.names]
+            out += [(node, a.name, node.lineno) for a in node.names]
             if isinstance(node, ast.ImportFrom) and node.module:
-                out.append((node.module, node.lineno))
+                out.append((node, node.module, node.lineno))
     return out
+
+
+def _names_metric(word: str, name: str, public_name: str, code_name: bool) -> bool:
+    """Whether ``word`` names the metric: its class name anywhere; its registry name as a part of a dotted or
+    ``module:attribute`` path or a kind (``metrics.bias.metric``, ``"bias.opinion"``). A bare identifier or string
+    equal to a generic registry name (``bias``: a model's intercept) is not the metric."""
+    if public_name in word:
+        return True
+    if code_name or ("." not in word and ":" not in word):
+        return False
+    return name in re.split(r"[.:/]", word)
 
 
 def _named(source: str, rel: str) -> list[str]:
     """Where ``source`` (the module ``rel``) names a declared metric in code."""
     found = []
-    for word, line in _words(ast.parse(source)):
-        prose = (
-            " " in word.strip()
-        )  # a sentence shown to a user ("hallucination rate") uses the word, not the metric
+    tree = ast.parse(source)
+    identifiers = {id(n) for n in ast.walk(tree) if isinstance(n, (ast.Name, ast.Attribute))}
+    for node, word, line in _words(tree):
         for d in registry.declarations():
-            if d.public_name in word or (
-                not prose and re.search(rf"(?<![a-z_]){re.escape(d.name)}(?![a-z_])", word)
-            ):
+            if _names_metric(word, d.name, d.public_name, id(node) in identifiers):
                 found.append(f"{rel}:{line} names {d.name} ({word[:60]!r})")
     return found
 

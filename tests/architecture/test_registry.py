@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 import deepeval.metrics
@@ -33,6 +34,7 @@ from deepeval.evaluate import ErrorConfig, evaluate
 from deepeval.judge_eval import tasks
 from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
 from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
+from deepeval.metrics.deterministic import DeterministicMetric
 from deepeval.models.embedded import get_embedded_judge
 from deepeval.models.embedded.kind_spec import KindSpec
 from deepeval.models.embedded.question_kinds import spec_for, supported_kinds
@@ -46,6 +48,21 @@ from .toy_metric.names import SHARES_WORDS
 
 runner = CliRunner()
 DECLARED = registry.declarations()
+#: metrics whose System One kinds have no measured offline tier yet (the embedded judge does not answer them, so
+#: the measure says what to configure) and no labelled judge-eval set yet
+NO_OFFLINE_TIER = frozenset(
+    {
+        "turn_relevancy",
+        "conversation_completeness",
+        "role_adherence",
+        "prompt_alignment",
+        "summarization",
+        "turn_contextual_precision",
+        "turn_contextual_recall",
+        "turn_contextual_relevancy",
+        "turn_faithfulness",
+    }
+)
 
 
 @pytest.fixture(autouse=True)
@@ -74,37 +91,33 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env
     fields = ConversationalTestCase.model_fields if d.conversational else LLMTestCase.model_fields
     assert d.required_params and set(d.required_params) <= set(fields)
     assert ("eval_mode" in inspect.signature(cls.__init__).parameters) is d.takes_eval_mode
-    cls()  # `deepeval evaluate --metric NAME` constructs it with no argument
+    required_args = [
+        p
+        for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+        if p.default is inspect.Parameter.empty and p.kind is p.POSITIONAL_OR_KEYWORD
+    ]
+    if not required_args and d.name not in NEEDS:  # `deepeval evaluate --metric NAME` constructs it so
+        cls()
+    else:
+        cls(**NEEDS[d.name])
+    scored_in_code = issubclass(cls, DeterministicMetric)  # ExactMatch...: no judge, so no judge-eval task
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
     # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode: a table in the
-    # folder, or derived from the declared pipeline) or, with no measured offline tier, the metric refuses to run
-    # offline with a ConfigurationError naming what to configure (never an unmeasured score); every metric has a
-    # labelled-set task, a pipeline, or that refusal
-    unanswered = [k for k in d.question_kinds if spec_for(k) is None]
-    assert bool(d.question_kinds) is (
-        d.embedded_kinds is not None or d.pipeline is not None or bool(unanswered)
-    )
-    assert d.judge_eval or d.pipeline is not None or unanswered
-    for kind in set(d.question_kinds) - set(unanswered):
-        spec = spec_for(kind)
-        assert spec is not None and callable(spec.probability)
-    if unanswered:
-        case: Any = (
-            ConversationalTestCase(
-                turns=[
-                    Turn(role="user", content="Some text?"),
-                    Turn(role="assistant", content="Some text.", retrieval_context=["Some text."]),
-                ],
-                expected_outcome="Some text.",
-            )
-            if d.conversational
-            else LLMTestCase(
-                **{f: ["Some text."] if "context" in f else "Some text." for f in d.required_params}
-            )
-        )
+    # folder, or derived from the declared pipeline), and every metric has a labelled-set task or a pipeline
+    unmeasured = d.name in NO_OFFLINE_TIER
+    assert bool(d.question_kinds) is (d.embedded_kinds is not None or d.pipeline is not None or unmeasured)
+    assert d.judge_eval or d.pipeline is not None or scored_in_code or unmeasured
+    if d.pipeline is not None:
+        for question in d.pipeline.whole_metric:
+            spec = spec_for(d.pipeline.kind_of(question))
+            # a question with no measured offline tier has no embedded answer (the engine says what to configure)
+            assert (spec is not None and callable(spec.probability)) is (question.offline is not None)
+    # and a metric with a question no offline tier answers refuses the embedded judge up front, saying what to
+    # configure (never an unmeasured score)
+    if unmeasured or any(spec_for(k) is None for k in d.question_kinds):
         with pytest.raises(ConfigurationError, match=r"(?i)configure an LLM judge"):
-            cls(eval_mode="system_one").measure(case)
+            cls(eval_mode="system_one", **NEEDS.get(d.name, {})).judges()
     if d.embedded_kinds is not None:
         table = resolve(d.embedded_kinds)
         assert set(table) == set(d.question_kinds)
@@ -140,6 +153,22 @@ FULL = {
     "input": "When does the pool open?",
     "actual_output": "At 7 am.",
     "retrieval_context": ["Opens at 7."],
+    "expected_output": "At 7 am.",
+}
+
+
+class _Opening(BaseModel):
+    time: str
+
+
+#: constructor arguments of the metrics that cannot be built without one
+NEEDS: dict[str, dict[str, Any]] = {
+    "pattern_match": {"pattern": r"At \d+ am\."},
+    "json_correctness": {"expected_schema": _Opening},
+    "misuse": {"domain": "swimming pools"},
+    "non_advice": {"advice_types": ["medical"]},
+    "role_violation": {"role": "pool receptionist"},
+    "prompt_alignment": {"prompt_instructions": ["Give the opening hour."]},
 }
 
 
@@ -152,7 +181,7 @@ def test_each_required_param_is_required_by_measure(d: MetricDeclaration) -> Non
         except InvalidTestCaseError:
             continue
         with pytest.raises(MissingTestCaseParamsError, match=param):
-            d.load()().measure(case)
+            d.load()(**NEEDS.get(d.name, {})).measure(case)
 
 
 def test_memory_recall_requires_the_manifest_in_metadata() -> None:
@@ -279,11 +308,8 @@ def test_an_installed_package_declares_a_metric_by_entry_point(monkeypatch: pyte
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         found = registry.names()
-    assert found[-1] == "toy_overlap" and found[:3] == (
-        "answer_relevancy",
-        "contextual_relevancy",
-        "knowledge_retention",
-    )
+    builtin = tuple(d.name for m in registry.BUILTIN for d in importlib.import_module(m).DECLARATIONS)
+    assert found[-1] == "toy_overlap" and found[: len(builtin)] == builtin
     assert [str(w.message) for w in caught] == [
         "deepeval: metric plugin 'broken' (no_such_package_xyz:DECLARATIONS) was not loaded: "
         "ModuleNotFoundError: No module named 'no_such_package_xyz'"

@@ -1,9 +1,9 @@
-"""Answer relevancy's declaration (read by :mod:`deepeval.metrics.registry`)."""
+"""Answer relevancy's declaration (read by :mod:`deepeval.metrics.registry`); its judge-eval task comes from the
+pipeline's gold labels (items: ``input``, ``actual_output``, ``statements: [{text, label, tags}]``)."""
 
 from __future__ import annotations
 
 from deepeval.metrics.answer_relevancy.pipeline import PIPELINE
-from deepeval.metrics.declaration import JudgeEvalTask
 from deepeval.metrics.pipeline import declare
 
 DECLARATIONS = (
@@ -12,14 +12,5 @@ DECLARATIONS = (
         public_name="AnswerRelevancyMetric",
         cls="deepeval.metrics.answer_relevancy.metric:AnswerRelevancyMetric",
         cli_default="single_turn",
-        judge_eval=(
-            JudgeEvalTask(
-                name="answer_relevancy",
-                labels=("relevant", "irrelevant"),
-                check="deepeval.judge_eval.schema:check_statements",
-                runner="deepeval.metrics.answer_relevancy.judge_eval:run_item",
-                baseline="word overlap",
-            ),
-        ),
     ),
 )

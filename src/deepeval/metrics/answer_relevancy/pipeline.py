@@ -101,6 +101,7 @@ PIPELINE = Pipeline(
         inputs=("input",),
         id_prefix="s",
         state=("input",),
+        gold_labels=("relevant", "irrelevant"),
     ),
     score=ShareScore(passing=("yes", "borderline"), empty=1.0, empty_reason=NO_STATEMENTS_REASON),
     reason=Reason(
