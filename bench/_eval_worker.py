@@ -51,14 +51,22 @@ def _build_case(kind: str, r: dict[str, Any]) -> Any:
     if kind == "mixed":
         kind = r["kind"]
     if kind == "rag":
+        # the RAG family's other fields travel when a case has them (ContextualPrecision, Hallucination...)
+        extra = {k: r[k] for k in ("expected_output", "context") if r.get(k) is not None}
         return LLMTestCase(
             input=r["input"],
-            actual_output=r["actual_output"],
-            retrieval_context=r["retrieval_context"],
+            actual_output=r.get("actual_output"),
+            retrieval_context=r.get("retrieval_context"),
             name=r["name"],
+            **extra,
         )
     return ConversationalTestCase(
-        turns=[Turn(role=t["role"], content=t["content"]) for t in r["turns"]], name=r["name"]
+        turns=[
+            Turn(role=t["role"], content=t["content"], retrieval_context=t.get("retrieval_context"))
+            for t in r["turns"]
+        ],
+        name=r["name"],
+        expected_outcome=r.get("expected_outcome"),
     )
 
 
@@ -66,14 +74,17 @@ def _build_cases(kind: str, rows: list[dict[str, Any]]) -> list[Any]:
     return [_build_case(kind, r) for r in rows]
 
 
-def _build_metric(name: str, mode: str | None, include_reason: bool) -> Any:
-    """``mode=None`` leaves the eval mode to the implementation's default resolution."""
+def _build_metric(
+    name: str, mode: str | None, include_reason: bool, kwargs: dict[str, Any] | None = None
+) -> Any:
+    """``mode=None`` leaves the eval mode to the implementation's default resolution; ``kwargs``: the metric's own
+    constructor options (``assessment_questions``...)."""
     import deepeval.metrics as m
 
     cls = getattr(m, f"{name}Metric")
     if mode is None:
-        return cls(threshold=0.5, include_reason=include_reason)
-    return cls(threshold=0.5, eval_mode=mode, include_reason=include_reason)
+        return cls(threshold=0.5, include_reason=include_reason, **(kwargs or {}))
+    return cls(threshold=0.5, eval_mode=mode, include_reason=include_reason, **(kwargs or {}))
 
 
 _CLIENT_CALLS: list[tuple[float, float, str]] = []
@@ -115,7 +126,7 @@ def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) ->
     from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 
     cases = _build_cases(phase["kind"], phase["cases"])
-    metrics = [_build_metric(n, mode, include_reason) for n in phase["metrics"]]
+    metrics = [_build_metric(n, mode, include_reason, phase.get("metric_kwargs")) for n in phase["metrics"]]
     async_config = AsyncConfig(
         **_kwargs_for(AsyncConfig, {"run_async": True, "max_concurrent": phase["max_concurrent"]})
     )

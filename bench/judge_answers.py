@@ -169,6 +169,78 @@ def _de_f_verdicts(text: str) -> Any:
     return {"verdicts": [_verdict(c, True) for c in _statement_list(_between(text, "Claims:", "JSON:"))]}
 
 
+def _node_verdicts(items: list[str], borderline: bool = False) -> dict[str, Any]:
+    out = []
+    for item in items:
+        v = _verdict(item, borderline)
+        v.setdefault("reason", f"The scripted bench judge finds '{item[:60]}' fine.")
+        out.append(v)
+    return {"verdicts": out}
+
+
+_DE_CP_NODES = re.compile(r"Retrieval Context\s*\(\d+ documents?\):\n(.*)\n\nJSON:", re.DOTALL)
+
+
+def _de_cp_verdicts(text: str) -> Any:
+    """deepeval 4.3.1's ContextualPrecision: one verdict per node (yes when its hash says yes or borderline)."""
+    found = _DE_CP_NODES.findall(text)
+    return _node_verdicts(_statement_list(found[-1]) if found else [])
+
+
+def _de_crec_verdicts(text: str) -> Any:
+    """deepeval 4.3.1's ContextualRecall: the judge splits ``expected_output`` into sentences and judges each."""
+    expected = _between(text, "Expected Output:", "Retrieval Context:")
+    return _node_verdicts(_worded(split_sentences(expected)))
+
+
+def _de_h_verdicts(text: str) -> Any:
+    """deepeval 4.3.1's Hallucination: one verdict per context document."""
+    return _node_verdicts(_statement_list(_between(text, "Contexts:", "Actual Output:")))
+
+
+def assessment_questions(text: str, n: int) -> list[str]:
+    """The closed questions the scripted judge writes about ``text``: one per sentence (first ``n``)."""
+    return [f"Does the text say that {s.rstrip('.!?')}?" for s in _worded(split_sentences(text))[:n]]
+
+
+def answers(question: str, text: str) -> str:
+    """``"yes"`` when ``text`` holds the longest word of the sentence ``question`` asks about, else ``"no"``."""
+    words = re.findall(r"[A-Za-z0-9]+", question.removeprefix("Does the text say that "))
+    key = max(words, key=len, default="")
+    return "yes" if key and key.lower() in text.lower() else "no"
+
+
+def _de_s_questions(text: str) -> Any:
+    m = re.search(r"generate (\d+) closed-ended", text)
+    return {"questions": assessment_questions(_between(text, "Text:", "JSON:"), int(m.group(1)) if m else 5)}
+
+
+def _de_s_answers(text: str) -> Any:
+    body = _between(text, "Text:", "Questions:")
+    return {"answers": [answers(q, body) for q in _statement_list(_between(text, "Questions:", "JSON:"))]}
+
+
+def _de_s_alignment(text: str) -> Any:
+    return _node_verdicts(_statement_list(_between(text, "Summary Claims:", "JSON:")), borderline=True)
+
+
+def _de_tcr_verdicts(text: str) -> Any:
+    """deepeval 4.3.1's TurnContextualRecall: the sentences of the expected outcome (shown as the assistant output)."""
+    return _node_verdicts(_worded(split_sentences(_between(text, "Assistant Output:", "Retrieval Context:"))))
+
+
+def _de_tf_truths(text: str) -> Any:
+    return {"truths": _worded(split_sentences(_between(text, "REFERENCE CONTEXT:", "JSON:")))}
+
+
+def _de_tf_claims(text: str) -> Any:
+    return {"claims": _worded(split_sentences(_between(text, "ASSISTANT OUTPUT:", "JSON:")))}
+
+
+def _de_tf_verdicts(text: str) -> Any:
+    return _node_verdicts(_statement_list(_between(text, "CLAIMS:", "JSON:")), borderline=True)
+
+
 def _de_kr_extract(text: str) -> Any:
     return {"data": fact_pairs(_between(text, "Latest User Message:", "JSON:"))}
 
@@ -237,10 +309,22 @@ def _ours_truths(text: str) -> Any:
     return {"truths": _worded(split_sentences(_block(text, "TEXT") or ""))}
 
 
+def _ours_questions(text: str) -> Any:
+    m = re.search(r"Write (\d+) closed", text)
+    return {"questions": assessment_questions(_block(text, "TEXT") or "", int(m.group(1)) if m else 5)}
+
+
+def _ours_answers(text: str) -> Any:
+    body = _block(text, "TEXT") or ""
+    value = _literal(_block(text, "QUESTIONS") or "")
+    qs = [str(q) for q in value] if isinstance(value, list) else []
+    return {"answers": [answers(q, body) for q in qs]}
+
+
 def _items(text: str) -> list[str]:
     """The items to judge: the JSON array quoted in a STATEMENT(S)/CLAIM/FACT block, else every block's text."""
     for label, content in reversed(blocks(text)):
-        if any(x in label for x in ("STATEMENT", "CLAIM", "FACT", "NODE", "CONTEXT")):
+        if any(x in label for x in ("STATEMENT", "CLAIM", "FACT", "NODE", "CONTEXT", "SENTENCE")):
             value = _literal(content)
             if isinstance(value, list):
                 return [json.dumps(v) if not isinstance(v, str) else v for v in value]
@@ -329,6 +413,34 @@ def _text_only(build: Callable[[str], Any]) -> Callable[[str, dict[str, Any] | N
 Builder = Callable[[str, dict[str, Any] | None], Any]
 
 RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Builder]] = [
+    # the turn metrics' prompts first: some contain a single-turn prompt's wording
+    (
+        "deepeval.tcp.verdicts",
+        _has("was remotely useful in arriving at the assistant output"),
+        _text_only(_de_cp_verdicts),
+    ),
+    (
+        "deepeval.tcr.verdicts",
+        _has("in the given assistant output below, determine whether"),
+        _text_only(_de_tcr_verdicts),
+    ),
+    ("deepeval.tf.truths", _has("from the REFERENCE CONTEXT"), _text_only(_de_tf_truths)),
+    (
+        "deepeval.tf.claims",
+        _has("factual-sounding claim asserted in the ASSISTANT'S OUTPUT"),
+        _text_only(_de_tf_claims),
+    ),
+    (
+        "deepeval.tf.verdicts",
+        _has("For each claim, determine whether it is supported, contradicted"),
+        _text_only(_de_tf_verdicts),
+    ),
+    (
+        "deepeval.turn.reason",
+        _has("Below is a list of contradictions extracted from verdicts"),
+        _text_only(_reason),
+    ),
+    ("deepeval.turn.final_reason", _has("producing a single final explanation"), _text_only(_reason)),
     (
         "deepeval.ar.statements",
         _has("breakdown and generate a list of statements"),
@@ -347,6 +459,24 @@ RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Build
     ("deepeval.f.truths", _has('with the "truths" key'), _text_only(_de_f_truths)),
     ("deepeval.f.claims", _has("inferred from the provided actual AI output"), _text_only(_de_f_claims)),
     ("deepeval.f.verdicts", _has("whether EACH claim contradicts"), _text_only(_de_f_verdicts)),
+    (
+        "deepeval.cp.verdicts",
+        _has("was remotely useful in arriving at the expected output"),
+        _text_only(_de_cp_verdicts),
+    ),
+    (
+        "deepeval.crec.verdicts",
+        _has("can be attributed to the nodes of retrieval contexts"),
+        _text_only(_de_crec_verdicts),
+    ),
+    ("deepeval.h.verdicts", _has("agrees with EACH context"), _text_only(_de_h_verdicts)),
+    (
+        "deepeval.s.questions",
+        _has("closed-ended questions that can be answered"),
+        _text_only(_de_s_questions),
+    ),
+    ("deepeval.s.answers", _has("sufficient information to answer EACH question"), _text_only(_de_s_answers)),
+    ("deepeval.s.alignment", _has("contradicts any facts in the original text"), _text_only(_de_s_alignment)),
     ("deepeval.kr.extract", _has("extract **only the factual information"), _text_only(_de_kr_extract)),
     ("deepeval.kr.verdict", _has("**contradicts** or **forgets**"), _text_only(_de_kr_verdict)),
     ("deepeval.reason", _has("'reason' key providing the reason"), _text_only(_reason)),
@@ -354,6 +484,8 @@ RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Build
     ("ours.statements", _schema_has("statements"), _text_only(_ours_statements)),
     ("ours.claims", _schema_has("claims"), _text_only(_ours_claims)),
     ("ours.truths", _schema_has("truths"), _text_only(_ours_truths)),
+    ("ours.questions", _schema_has("questions"), _text_only(_ours_questions)),
+    ("ours.answers", _schema_has("answers"), _text_only(_ours_answers)),
     ("ours.texts_statements", _schema_has("texts"), _text_only(_ours_texts_statements)),
     ("ours.node_verdicts", _verdicts_name_statements, _text_only(_ours_node_verdicts)),
     ("ours.verdicts", _schema_has("verdicts"), _ours_verdicts),
@@ -444,6 +576,21 @@ def _state_facts(text: str, state: Any) -> str:
     return json.dumps([facts[i] for i in ids if 0 <= i < len(facts)], ensure_ascii=False)
 
 
+def _strings(value: Any) -> list[str]:
+    """Every string leaf of a JSON value, except the turns' roles (how each implementation spells a field)."""
+    if isinstance(value, str):
+        return [value] if value not in ("user", "assistant") else []
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _strings(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _strings(v)]
+    return []
+
+
+#: the test-case fields a RAG metric's whole-metric (system_one) state holds
+_RAG_FIELDS = frozenset({"input", "actual_output", "expected_output", "retrieval_context", "context"})
+
+
 def _noul_probability(instructions: Any, state: Any) -> float:
     if isinstance(instructions, dict):  # deepeval hybrid: {"statement": item, "question": ...}
         item = next((str(v) for k, v in instructions.items() if k != "question"), None)
@@ -459,6 +606,20 @@ def _noul_probability(instructions: Any, state: Any) -> float:
         # Faithfulness' whole-metric questions (system_one mode: both implementations send only these fields):
         # P(yes) from the output alone, so both get the same answers to their own wording of the questions
         return 0.55 + (_h(str(fields["actual_output"])) % 41) / 100.0
+    if isinstance(fields, dict) and fields and set(fields) <= _RAG_FIELDS:
+        # the RAG metrics' whole-metric questions (system_one mode: the raw test-case fields, no data note): P(yes)
+        # from the judged fields (``input`` left out: 4.3.1 sends it where ours does not), the same for every noul
+        judged = {k: v for k, v in fields.items() if k != "input"}
+        return 0.55 + (_h(json.dumps(judged, sort_keys=True, ensure_ascii=False)) % 41) / 100.0
+    if isinstance(state, dict) and isinstance(state.get("turns"), list) and "note" not in state:
+        # the turn RAG metrics' whole-conversation questions (system_one mode): P(yes) from the conversation's text
+        # (every string in the state, sorted: both implementations send the same turns and expected outcome)
+        return 0.55 + (_h(json.dumps(sorted(_strings(state)), ensure_ascii=False)) % 41) / 100.0
+    question = _block(instructions, "QUESTION") if isinstance(instructions, str) else None
+    if question is not None and isinstance(state, dict) and "summary" in state:
+        # ours, hybrid summarization coverage: does the original / the summary answer the question?
+        which = "summary" if "`summary`" in instructions else "original"
+        return 0.9 if answers(question, str(state.get(which, ""))) == "yes" else 0.1
     if isinstance(state, dict) and "llm_message" in state:  # deepeval hybrid knowledge retention
         knowledge = json.dumps(state.get("accumulated_knowledge"))
         return 0.9 if forgets(str(state["llm_message"]), knowledge) else 0.1
@@ -466,7 +627,7 @@ def _noul_probability(instructions: Any, state: Any) -> float:
     message = _block(text, "ASSISTANT")
     if message is not None:  # ours, hybrid knowledge retention: yes = the assistant turn shows attrition
         return 0.9 if forgets(message, _block(text, "FACTS") or _state_facts(text, state)) else 0.1
-    item = _block(text, "STATEMENT", "CLAIM")
+    item = _block(text, "STATEMENT", "CLAIM", "NODE", "SENTENCE", "CONTEXT")
     if item is not None:  # ours, hybrid: the item is delimited inside the instructions
         return _P[relevance(item)]
     quoted = re.findall(r"[\"“]([^\"”]{12,})[\"”]", text)

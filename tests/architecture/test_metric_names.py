@@ -91,3 +91,4 @@ def test_the_check_sees_a_name() -> None:
         'KIND = "faithfulness.all_supported"\n'
     )
     assert [f.split(" ")[2] for f in _named(code, "x.py")] == ["answer_relevancy", "faithfulness"]
+    assert _named('RATE = ", hallucination rate "\n', "x.py") == []  # prose, not the metric

@@ -24,7 +24,12 @@ from typer.testing import CliRunner
 
 import deepeval.metrics
 from deepeval.cli.main import app
-from deepeval.errors import InvalidTestCaseError, MissingTestCaseParamsError, SystemOneError
+from deepeval.errors import (
+    ConfigurationError,
+    InvalidTestCaseError,
+    MissingTestCaseParamsError,
+    SystemOneError,
+)
 from deepeval.evaluate import ErrorConfig, evaluate
 from deepeval.judge_eval import tasks
 from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
@@ -46,7 +51,17 @@ DECLARED = registry.declarations()
 #: metrics whose System One kinds have no measured offline tier yet (the embedded judge does not answer them, so
 #: the measure says what to configure) and no labelled judge-eval set yet
 NO_OFFLINE_TIER = frozenset(
-    {"turn_relevancy", "conversation_completeness", "role_adherence", "prompt_alignment"}
+    {
+        "turn_relevancy",
+        "conversation_completeness",
+        "role_adherence",
+        "prompt_alignment",
+        "summarization",
+        "turn_contextual_precision",
+        "turn_contextual_recall",
+        "turn_contextual_relevancy",
+        "turn_faithfulness",
+    }
 )
 
 
@@ -74,7 +89,7 @@ USER_DEFINED = frozenset(
 
 
 @pytest.mark.parametrize("d", DECLARED, ids=[d.name for d in DECLARED])
-def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
+def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env: Path) -> None:
     cls = d.load()
     assert cls.__name__ == d.public_name and getattr(deepeval.metrics, d.public_name) is cls
     assert issubclass(cls, BaseConversationalMetric) is d.conversational and issubclass(cls, BaseMetric)
@@ -110,6 +125,11 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
             spec = spec_for(d.pipeline.kind_of(question))
             # a question with no measured offline tier has no embedded answer (the engine says what to configure)
             assert (spec is not None and callable(spec.probability)) is (question.offline is not None)
+    # and a metric with a question no offline tier answers refuses the embedded judge up front, saying what to
+    # configure (never an unmeasured score)
+    if unmeasured or any(spec_for(k) is None for k in d.question_kinds):
+        with pytest.raises(ConfigurationError, match=r"(?i)configure an LLM judge"):
+            cls(eval_mode="system_one", **NEEDS.get(d.name, {})).judges()
     if d.embedded_kinds is not None:
         table = resolve(d.embedded_kinds)
         assert set(table) == set(d.question_kinds)

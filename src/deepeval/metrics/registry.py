@@ -53,6 +53,14 @@ BUILTIN = (
     "deepeval.metrics.conversational_jev_eval.declaration",
     "deepeval.metrics.dag.declaration",
     "deepeval.metrics.conversational_dag.declaration",
+    "deepeval.metrics.contextual_precision.declaration",
+    "deepeval.metrics.contextual_recall.declaration",
+    "deepeval.metrics.hallucination.declaration",
+    "deepeval.metrics.summarization.declaration",
+    "deepeval.metrics.turn_contextual_precision.declaration",
+    "deepeval.metrics.turn_contextual_recall.declaration",
+    "deepeval.metrics.turn_contextual_relevancy.declaration",
+    "deepeval.metrics.turn_faithfulness.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

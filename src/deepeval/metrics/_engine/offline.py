@@ -31,7 +31,11 @@ def _split(pipeline: Pipeline, name: str, fields: dict[str, Any]) -> list[str]:
     units = pipeline.units_named(name)
     if units is None:
         return []
-    text = _text(composite.field_value(fields, *_names(units.source)))
+    value = composite.field_value(fields, *_names(units.source))
+    if units.extraction == "items":
+        items = composite.context_texts(value) if isinstance(value, (list, tuple)) else [_text(value)]
+        return [str(v) for v in items]
+    text = _text(value)
     if units.extraction == "claims":
         return list(composite.EXTRACTOR.claims_sync(text))
     return list(composite.EXTRACTOR.statements_sync(text))

@@ -31,7 +31,7 @@ from deepeval.metrics._engine.decisions import (
     share_score,
 )
 from deepeval.metrics._engine.extractor import LLMExtractor
-from deepeval.metrics._engine.judges import Judges
+from deepeval.metrics._engine.judges import Judges, deterministic_extractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.offline import offline_kinds
 from deepeval.metrics._engine.params import has_words, require_fields
@@ -44,7 +44,9 @@ from deepeval.metrics.pipeline.spec import (
     Input,
     NothingToJudge,
     Pipeline,
+    RankScore,
     Units,
+    rank_precision,
 )
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
@@ -181,13 +183,22 @@ class _Units:
             return self.done[name]
         units = self.plan.units[name]
         ctx = self.ctx
-        text = _as_text(field_value(self.test_case, units.source))
+        value = field_value(self.test_case, units.source)
+        text = _as_text(value)
         items: list[str]
-        if not has_words(text):
+        if (
+            units.extraction == "items"
+        ):  # the field's items are the units, as given (blank ones keep their rank)
+            items = [] if value is None else [str(v) for v in (value if isinstance(value, list) else [value])]
+            items = items if any(has_words(v) for v in items) else []
+        elif not has_words(text):
             items = []
+        elif units.prompt is None:  # never extracted by the LLM: split by rule in every mode
+            items = list(await getattr(deterministic_extractor(), units.extraction)(text))
         elif ctx.llm is not None and ctx.own_extraction:
             method = getattr(self.metric.evaluation_template, units.prompt)
             kwargs = self.metric.keywords(self.test_case, self.plan.unit_inputs[name], self)
+            assert units.schema is not None
             reply = await a_generate_structured(ctx.llm, call_template(method, **kwargs), units.schema)
             items = [
                 s.strip()
@@ -326,7 +337,11 @@ class PipelineMetric(EngineMetric):
             return Outcome(p.score.empty, p.score.empty_reason, nothing, units=dict(units.done))
         decisions = await self._decide(ctx, test_case, units, judged_units)
         passing = plan.passing if plan.passing is not None else p.score.passing_for(self)
-        score, weights = share_score(ctx, decisions, lambda d: d.verdict in passing)
+        weights: dict[str, float] = {}
+        if isinstance(p.score, RankScore):
+            score = rank_precision([d.verdict in passing for d in decisions.values()])
+        else:
+            score, weights = share_score(ctx, decisions, lambda d: d.verdict in passing)
         noun = p.reason.unit
         judged = [
             {noun: u, **d.as_log(), **({"weight": round(weights[i], 4)} if i in weights else {})}

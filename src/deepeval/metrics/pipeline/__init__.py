@@ -3,7 +3,7 @@
 See ``docs/metric_api.md`` for a worked example. Public and stable (fields are added, never renamed):
 
 * the declaration values (:mod:`deepeval.metrics.pipeline.spec`): :class:`Pipeline`, :class:`Units`,
-  :class:`UnitQuestion`, :class:`WholeMetricQuestion`, :class:`ShareScore`, :class:`Reason`,
+  :class:`UnitQuestion`, :class:`WholeMetricQuestion`, :class:`ShareScore`, :class:`RankScore`, :class:`Reason`,
   :class:`NothingToJudge`, :class:`Input`, :data:`UNIT`;
 * :class:`PipelineMetric`: the base class of a declared metric (``pipeline = ...``, ``default_template = ...``);
 * :func:`declare`: the registry's :class:`~deepeval.metrics.declaration.MetricDeclaration` of a pipeline metric;
@@ -29,6 +29,7 @@ from deepeval.metrics.pipeline.spec import (
     Input,
     NothingToJudge,
     Pipeline,
+    RankScore,
     Reason,
     ShareScore,
     UnitQuestion,
@@ -52,6 +53,7 @@ __all__ = [
     "Pipeline",
     "PipelineMetric",
     "PipelineQuestions",
+    "RankScore",
     "Reason",
     "ReasonReply",
     "ShareScore",

@@ -34,6 +34,7 @@ __all__ = [
     "Input",
     "NothingToJudge",
     "Pipeline",
+    "RankScore",
     "Reason",
     "ShareScore",
     "UnitQuestion",
@@ -51,8 +52,9 @@ Answer = Literal["noul", "choice", "score"]
 VerdictSet = Literal["yes_no", "yes_no_idk"]
 #: how units are split without an LLM (and by a user's ``extractor=``): the shared
 #: :class:`~deepeval.models.extraction.Extractor` methods (``statements``: sentences and list items; ``claims``: the
-#: claim extractor memory precision uses too)
-Extraction = Literal["statements", "claims"]
+#: claim extractor memory precision uses too); ``items``: each item of a list field is one unit, as given (the
+#: retrieval-context nodes of a ranking metric), never split and never sent to an extractor
+Extraction = Literal["statements", "claims", "items"]
 
 
 @dataclass(frozen=True)
@@ -82,12 +84,16 @@ class Units:
     * ``schema``: the reply's pydantic class (deepeval 4.3.1's name, e.g. ``Claims``: a custom model sees it) and
       ``reply_field`` its list field (default: ``name``);
     * ``extraction``: how they are split without an LLM or by a user's ``extractor=``.
+
+    ``prompt=None`` (with ``schema=None``): the LLM never extracts these units; they are split by ``extraction``
+    in every mode (``items``: the field's items themselves; ``statements``: its sentences, as deepeval 4.3.1's
+    hybrid splits ``expected_output``), so no extraction call is made.
     """
 
     name: str
     source: str
-    prompt: str
-    schema: type[Any]
+    prompt: str | None
+    schema: type[Any] | None
     extraction: Extraction = "statements"
     inputs: tuple[str | Input, ...] = ()
     reply_field: str | None = None
@@ -193,6 +199,37 @@ class ShareScore:
 
 
 @dataclass(frozen=True)
+class RankScore:
+    """Weighted cumulative precision over ranked units (deepeval 4.3.1's contextual precision): with ``r_k`` = 1 when
+    the unit at rank ``k`` passes, ``score = sum_k (relevant in the top k / k) * r_k / relevant units``; 0 when no
+    unit passes. Rewards passing units ranked above failing ones: ``[yes, no]`` scores 1.0, ``[no, yes]`` 0.5.
+    ``empty``/``empty_reason``: the score and reason with no unit (no verdict call). An ``unsure`` decision (the
+    embedded judge) counts as not passing."""
+
+    passing: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = ("yes",)
+    empty: float = 0.0
+    empty_reason: str = ""
+    gold_passing: tuple[str, ...] = ()
+
+    def passing_for(self, metric: Any) -> tuple[str, ...]:
+        if isinstance(self.passing, tuple):
+            return self.passing
+        rule = cast("Callable[[Any], tuple[str, ...]]", self.passing)
+        return tuple(rule(metric))
+
+
+def rank_precision(relevant: list[bool]) -> float:
+    """:class:`RankScore`'s formula over the units' relevance in rank order (0.0 when none is relevant)."""
+    hits = 0
+    total = 0.0
+    for k, is_relevant in enumerate(relevant, start=1):
+        if is_relevant:
+            hits += 1
+            total += hits / k
+    return total / hits if hits else 0.0
+
+
+@dataclass(frozen=True)
 class Reason:
     """The reason of a score.
 
@@ -241,7 +278,8 @@ class Pipeline:
     * ``display_name``: the metric's ``__name__`` (``"Faithfulness"``);
     * ``required``: the test-case fields a measure needs (``MissingTestCaseParamsError`` names a missing one);
     * ``units``: every units list, in extraction order (those the question or the prompts do not use are not
-      extracted); ``question``: the per-unit question; ``score``; ``reason``;
+      extracted); ``question``: the per-unit question; ``score`` (:class:`ShareScore`, or :class:`RankScore` for
+      ranked units); ``reason``;
     * ``whole_metric`` / ``whole_metric_fields``: system_one mode's questions and the fields of its state;
     * ``labels``: the delimiter labels the metric's prompts use (``quote("claim", ...)``), added to the known ones;
     * ``nothing_to_judge``: inputs with a defined result and no judge call;
@@ -253,7 +291,7 @@ class Pipeline:
     required: tuple[str, ...]
     units: tuple[Units, ...]
     question: UnitQuestion
-    score: ShareScore
+    score: ShareScore | RankScore
     reason: Reason
     whole_metric: tuple[WholeMetricQuestion, ...] = ()
     whole_metric_fields: tuple[str, ...] = ()
