@@ -43,4 +43,6 @@ def test_the_output_names_the_turn_and_what_it_forgot(output: str) -> None:
 
 
 def test_every_line_fits_80_columns(output: str) -> None:
-    assert max(len(line) for line in output.splitlines()) <= 80
+    """Except a command to copy, which stays one line (a command broken across lines cannot be pasted)."""
+    commands = ("pip install ", "Failing test cases in full: deepeval view")
+    assert max(len(line) for line in output.splitlines() if not line.startswith(commands)) <= 80

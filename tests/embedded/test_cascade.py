@@ -328,9 +328,12 @@ def test_memory_probe_the_reader_reads_as_unanswered_is_not_in_memory(
     calibrated_plainly: Callable[..., None],
 ) -> None:
     calibrated_plainly(cascade.PROBE_STATED, 0.0, 1.0)  # as a fitted calibration would route it
-    llm = ScriptedLLM({"Question: What is Pepper's microchip number?": 0.02, "Question: How much": 0.97})
+    # a question whose words the transcript covers (so retrieval finds a passage) but that it never answers; a
+    # question it hardly covers ("What is Pepper's microchip number?") is "not in memory" by the encoder alone
+    question = "What is the microchip number of Pepper the Border Collie?"
+    llm = ScriptedLLM({f"Question: {question}": 0.02, "Question: How much": 0.97})
     judge = EmbeddedMemoryJudge(reader=reader_of(llm))
-    never = asyncio.run(judge.answer("What is Pepper's microchip number?", TRANSCRIPT))
+    never = asyncio.run(judge.answer(question, TRANSCRIPT))
     stated = asyncio.run(judge.answer("How much did Pepper weigh at admission?", TRANSCRIPT))
     assert (never.answer, never.tier) == (NOT_IN_MEMORY, "reader")
     assert stated.tier == "reader" and "18.4" in stated.answer
@@ -359,7 +362,7 @@ def test_memory_probes_are_not_read_while_no_calibration_is_shipped_for_them() -
     assert not cascade.reader_reads(cascade.PROBE_STATED)
     llm = ScriptedLLM(default=0.01)
     judge = EmbeddedMemoryJudge(reader=reader_of(llm))
-    got = asyncio.run(judge.answer("What is Pepper's microchip number?", TRANSCRIPT))
+    got = asyncio.run(judge.answer("What is the microchip number of Pepper the Border Collie?", TRANSCRIPT))
     assert llm.prompts == []
     assert got.tier == "unsure" and got.answer != NOT_IN_MEMORY and got.reader_p is None
 
