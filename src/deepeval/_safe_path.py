@@ -47,8 +47,11 @@ def refuse_link(path: str | os.PathLike[str], what: str = "the output file") -> 
     Raises:
         UnsafePathError: ``path`` itself is a symbolic link (to anything, existing or not), or a FIFO, device or
             socket (a rename over it would replace ``/dev/null`` with a file, or a pipe someone reads).
+
+    The path is normalised first (``new/../f.csv`` is ``f.csv``): checked as given, a folder still to be created
+    hid what the rename would replace.
     """
-    p = Path(path)
+    p = Path(os.path.normpath(os.fspath(path)))
     try:
         mode = os.lstat(p).st_mode
     except OSError:

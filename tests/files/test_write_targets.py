@@ -42,3 +42,19 @@ def test_the_evaluate_csv_export_refuses_a_fifo(tmp_path: Path) -> None:
     with pytest.raises(OSError, match="is not a regular file"):
         EvaluationResult(test_results=[]).to_csv(fifo)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@pytest.mark.regression
+def test_a_dot_dot_through_a_missing_folder_does_not_hide_the_target(tmp_path: Path) -> None:
+    """h-break2: `--csv out/new/../f.csv` was checked before `new` existed, then renamed over the FIFO `f.csv`."""
+    fifo = tmp_path / "f.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(UnsafePathError, match="is not a regular file"):
+        write_text_atomic(tmp_path / "new" / ".." / "f.csv", "x")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and not (tmp_path / "new").exists()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("keep")
+    (tmp_path / "l.json").symlink_to(secret)
+    with pytest.raises(UnsafePathError, match="symbolic link"):
+        write_text_atomic(tmp_path / "new" / ".." / "l.json", "x")
+    assert secret.read_text() == "keep" and (tmp_path / "l.json").is_symlink()
