@@ -266,3 +266,34 @@ def test_a_score_beyond_float_is_an_error_row_not_a_crash() -> None:
     rows = [(t.input, t.metrics_data[0].error) for t in result.test_results]
     assert rows[0] == ("a", None) and rows[2] == ("c", None)
     assert rows[1][0] == "b" and "non-finite score" in (rows[1][1] or "")
+
+
+@pytest.mark.regression
+def test_a_result_that_cannot_be_read_is_an_error_row() -> None:
+    """h-break2: a score whose __float__ raises (or a raising score / reason property) escaped evaluate() even
+    with ignore_errors, losing every row: it is that row's error."""
+    from deepeval.metrics.base_metric import BaseMetric
+
+    class Boom:
+        def __float__(self) -> float:
+            raise RuntimeError("float boom")
+
+    class M(BaseMetric):
+        threshold = 0.5
+
+        def measure(self, tc, *a, **k):  # type: ignore[no-untyped-def]
+            self.score, self.success, self.reason = (Boom() if tc.input == "b" else 0.9), True, "r"
+            return 0.9
+
+        async def a_measure(self, tc, *a, **k):  # type: ignore[no-untyped-def]
+            return self.measure(tc)
+
+    result = evaluate(
+        [LLMTestCase(input=i, actual_output="o") for i in "ab"],
+        [M()],
+        display_config=DisplayConfig(show_indicator=False, print_results=False),
+        cache_config=CacheConfig(write_cache=False),
+        error_config=ErrorConfig(ignore_errors=True),
+    )
+    rows = [(t.input, t.metrics_data[0].score, t.metrics_data[0].error) for t in result.test_results]
+    assert rows == [("a", 0.9, None), ("b", None, "RuntimeError: float boom")]

@@ -154,7 +154,11 @@ async def _measured(
         if error is not None or skipped is not None:
             metric.score = metric.success = metric.error = None
         _copy_usage(metric, usage)
-    return result_of(metric, usage, error=error, skipped=skipped)
+    try:
+        return result_of(metric, usage, error=error, skipped=skipped)
+    except Exception as err:  # a user metric whose result cannot be read (a raising property or __float__)
+        error, _ = failure_of(err, metric, False)
+        return MeasureResult(success=False, error=error)
 
 
 def _with_usage(
