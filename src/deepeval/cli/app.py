@@ -32,8 +32,9 @@ def main(
 
 
 class _PipeSafeStdout:
-    """``sys.stdout`` for the CLI: when the reader of a pipe goes away (``deepeval ... | head -1``), the rest of the
-    output is dropped instead of a BrokenPipeError ending the command before it writes its report files."""
+    """``sys.stdout`` / ``sys.stderr`` for the CLI: when the reader of a pipe goes away (``deepeval ... | head -1``,
+    ``2>&1 | true``), the rest of the output is dropped instead of a BrokenPipeError ending the command before it
+    writes its report files."""
 
     def __init__(self, inner: object) -> None:
         self._inner = inner
@@ -58,9 +59,10 @@ class _PipeSafeStdout:
         self._gone = True
         import os
 
-        try:  # the interpreter flushes fd 1 again at exit: point it at /dev/null so that flush finds no pipe
-            if self._inner.fileno() == 1:  # type: ignore[attr-defined]
-                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        try:  # the interpreter flushes the stream again at exit: point its fd at /dev/null so it finds no pipe
+            fd = self._inner.fileno()  # type: ignore[attr-defined]
+            if fd in (1, 2):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
         except (OSError, ValueError, AttributeError):
             pass
 
@@ -73,3 +75,5 @@ def _survive_closed_pipe() -> None:
 
     if not isinstance(sys.stdout, _PipeSafeStdout):
         sys.stdout = _PipeSafeStdout(sys.stdout)  # type: ignore[assignment]
+    if not isinstance(sys.stderr, _PipeSafeStdout):  # the progress bar writes here (`2>&1 | true`)
+        sys.stderr = _PipeSafeStdout(sys.stderr)  # type: ignore[assignment]
