@@ -21,12 +21,22 @@ apply_log_level()  # LOG_LEVEL (deepeval set-debug --log-level): the level of th
 # imported the metrics yet, it loads them on first need (they then tell it their kinds: metrics/embedded_kinds.py).
 _kind_spec.use_metric_layer(lambda: _importlib.import_module("deepeval.metrics"))
 
+
+def __getattr__(name: str) -> object:
+    # deepeval 4.3.1 exports these at the top too; loaded on first use so that `import deepeval` stays light
+    if name in ("flush_traces", "a_flush_traces"):
+        return getattr(_importlib.import_module("deepeval.tracing"), name)
+    raise AttributeError(f"module 'deepeval' has no attribute {name!r}")
+
+
 __all__ = [
     "__version__",
     "a_evaluate",
+    "a_flush_traces",
     "assert_test",
     "compare",
     "evaluate",
+    "flush_traces",
     "log_hyperparameters",
     "login",
     "on_test_run_end",

@@ -27,6 +27,8 @@ def test_top_level_exports_are_the_api_functions() -> None:
         "assert_test",
         "compare",  # arena metrics (ArenaGEval), as deepeval 4.3.1's deepeval.compare
         "evaluate",
+        "flush_traces",  # as deepeval 4.3.1's top level (loaded on first use)
+        "a_flush_traces",
         "log_hyperparameters",
         "login",
         "on_test_run_end",  # as deepeval 4.3.1's top level

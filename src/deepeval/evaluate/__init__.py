@@ -2,6 +2,7 @@
 result types. Importing this package is cheap (no rich, jinja2, sqlite or metric code until a run starts)."""
 
 from deepeval.evaluate.api import a_evaluate, evaluate
+from deepeval.evaluate.arena import compare
 from deepeval.evaluate.assertions import assert_test
 from deepeval.evaluate.backends.ray.backend import RateLimit, RayConfig
 from deepeval.evaluate.configs import (
@@ -28,5 +29,6 @@ __all__ = [
     "TestRunResultDisplay",
     "a_evaluate",
     "assert_test",
+    "compare",
     "evaluate",
 ]
