@@ -33,6 +33,7 @@ BUILTIN = (
     "deepeval.metrics.answer_relevancy.declaration",
     "deepeval.metrics.contextual_relevancy.declaration",
     "deepeval.metrics.knowledge_retention.declaration",
+    "deepeval.metrics.tool_correctness.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

@@ -1,0 +1,138 @@
+"""Parity of the judge-free agent metrics with deepeval 4.3.1 on ``bench/agent_cases.py``.
+
+``python bench/agents_parity.py``: runs every case under deepeval 4.3.1 (``bench/.venvs``) and under ours, each in a
+sealed subprocess (``bench/harness.py``: fresh HOME, no key of this process, non-loopback connections refused;
+4.3.1 gets a dummy ``OPENAI_API_KEY`` because its ToolCorrectnessMetric builds an OpenAI client at construction),
+prints the side-by-side table (Markdown) and, with ``--write``, stores 4.3.1's results in
+``tests/metrics/data/agents_4_3_1.json`` (what ``tests/metrics/test_agents_judge_free.py`` checks ours against).
+
+``python bench/agents_parity.py --worker OUT.json``: run the cases with whatever ``deepeval`` this interpreter
+imports (the subprocess side; only the standard library, ``deepeval`` and ``bench/agent_cases.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REFERENCE_FILE = HERE.parent / "tests" / "metrics" / "data" / "agents_4_3_1.json"
+
+
+def build(case: dict[str, Any]) -> tuple[Any, Any]:
+    """The metric and the test case of one parity case, with this interpreter's ``deepeval``."""
+    import deepeval.metrics as metrics
+    from deepeval.test_case import ConversationalTestCase, LLMTestCase, ToolCall, ToolCallParams, Turn
+
+    kwargs = dict(case["kwargs"])
+    if "evaluation_params" in kwargs:
+        kwargs["evaluation_params"] = [ToolCallParams(v) for v in kwargs["evaluation_params"]]
+    if "available_tools" in kwargs:
+        kwargs["available_tools"] = [ToolCall(**t) for t in kwargs["available_tools"]]
+    metric = getattr(metrics, case["metric"])(**kwargs)
+    if "turns" in case:
+        return metric, ConversationalTestCase(turns=[Turn(**t) for t in case["turns"]])
+    fields = dict(case["case"])
+    for key in ("tools_called", "expected_tools"):
+        if key in fields:
+            fields[key] = [ToolCall(**t) for t in fields[key]]
+    test_case = LLMTestCase(**fields)
+    if "trace" in case:
+        test_case._trace_dict = case["trace"]
+    return metric, test_case
+
+
+def run_case(case: dict[str, Any]) -> dict[str, Any]:
+    """score, success, reason, score_breakdown, or the error (type and message) of one case."""
+    try:
+        metric, test_case = build(case)
+    except Exception as err:
+        return {"id": case["id"], "construct_error": type(err).__name__, "message": str(err)}
+    try:
+        metric.measure(test_case)
+    except Exception as err:
+        return {"id": case["id"], "error": type(err).__name__, "message": str(err)}
+    breakdown = getattr(metric, "score_breakdown", None)
+    return {
+        "id": case["id"],
+        "score": metric.score,
+        "success": metric.success,
+        "reason": metric.reason,
+        "score_breakdown": breakdown if isinstance(breakdown, dict) else None,
+    }
+
+
+def worker(out: Path) -> None:
+    sys.path.insert(0, str(HERE))
+    import io
+    from contextlib import redirect_stdout
+
+    from agent_cases import CASES
+
+    results = []
+    for case in CASES:
+        with redirect_stdout(io.StringIO()):  # the metrics' own printing (4.3.1 prints progress)
+            try:
+                results.append(run_case(case))
+            except Exception:
+                results.append({"id": case["id"], "crash": traceback.format_exc()[-800:]})
+    out.write_text(json.dumps(results, indent=1, default=str))
+
+
+def _run(impl: str) -> list[dict[str, Any]]:
+    import subprocess
+    import tempfile
+
+    sys.path.insert(0, str(HERE.parent))
+    from bench.harness import NETGUARD, OUR_SRC, deepeval_python, sealed_env
+
+    python = deepeval_python(install=False) if impl == "deepeval" else Path(sys.executable)
+    with tempfile.TemporaryDirectory(prefix=f"agents-{impl}-") as tmp:
+        env = sealed_env(Path(tmp), {"OPENAI_API_KEY": "sk-parity-dummy"} if impl == "deepeval" else {})
+        if impl != "deepeval":
+            env["PYTHONPATH"] = f"{NETGUARD}:{OUR_SRC}"
+        out = Path(tmp) / "out.json"
+        proc = subprocess.run(
+            [str(python), str(Path(__file__).resolve()), "--worker", str(out)],
+            cwd=tmp, env=env, capture_output=True, text=True, timeout=600,
+        )
+        if not out.is_file():
+            raise RuntimeError(f"{impl} worker failed:\n{proc.stderr[-3000:]}")
+        return list(json.loads(out.read_text()))
+
+
+def _cell(row: dict[str, Any]) -> str:
+    if "score" in row:
+        return "None" if row["score"] is None else f"{row['score']:.4g}"
+    return row.get("error") or row.get("construct_error") or "crash"
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--worker"]:
+        worker(Path(argv[1]))
+        return 0
+    sys.path.insert(0, str(HERE))
+    from agent_cases import DIFFERENCES
+
+    theirs, ours = _run("deepeval"), _run("ours")
+    same = 0
+    lines = ["| case | 4.3.1 | ours | same |", "|---|---|---|---|"]
+    for t, o in zip(theirs, ours, strict=True):
+        agree = _cell(t) == _cell(o)
+        same += agree
+        note = "yes" if agree else ("no (deliberate)" if t["id"] in DIFFERENCES else "NO")
+        lines.append(f"| {t['id']} | {_cell(t)} | {_cell(o)} | {note} |")
+    print("\n".join(lines))
+    print(f"\nsame score/error type: {same} of {len(theirs)}")
+    if "--write" in argv:
+        REFERENCE_FILE.parent.mkdir(parents=True, exist_ok=True)
+        REFERENCE_FILE.write_text(json.dumps(theirs, indent=1, ensure_ascii=False) + "\n")
+        print(f"wrote {REFERENCE_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
