@@ -19,8 +19,13 @@ def _t(name: str, **fields: Any) -> dict[str, Any]:
 
 
 def _tc(called: list[dict[str, Any]], expected: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return {"input": "What is the weather in Paris?", "actual_output": "Sunny.", "tools_called": called,
-            "expected_tools": expected, **extra}
+    return {
+        "input": "What is the weather in Paris?",
+        "actual_output": "Sunny.",
+        "tools_called": called,
+        "expected_tools": expected,
+        **extra,
+    }
 
 
 A, B, C, D = _t("search"), _t("weather"), _t("calculator"), _t("email")
@@ -47,81 +52,225 @@ TOOL_CORRECTNESS: list[dict[str, Any]] = [
     {"id": "tc_duplicate_called", "metric": TC, "kwargs": {}, "case": _tc([A, A], [A])},
     {"id": "tc_duplicate_expected_one_called", "metric": TC, "kwargs": {}, "case": _tc([A], [A, A])},
     {"id": "tc_duplicate_both", "metric": TC, "kwargs": {}, "case": _tc([A, A], [A, A])},
-    {"id": "tc_duplicate_both_distinct_args", "metric": TC, "kwargs": {"evaluation_params": [IP]},
-     "case": _tc([P1, P2], [P2, P1])},
+    {
+        "id": "tc_duplicate_both_distinct_args",
+        "metric": TC,
+        "kwargs": {"evaluation_params": [IP]},
+        "case": _tc([P1, P2], [P2, P1]),
+    },
     {"id": "tc_order_ignored", "metric": TC, "kwargs": {}, "case": _tc([C, B, A], [A, B, C])},
-    {"id": "tc_ordered_swap", "metric": TC, "kwargs": {"should_consider_ordering": True}, "case": _tc([B, A], [A, B])},
-    {"id": "tc_ordered_lcs", "metric": TC, "kwargs": {"should_consider_ordering": True},
-     "case": _tc([A, C, B], [A, B, C])},
-    {"id": "tc_ordered_with_extras", "metric": TC, "kwargs": {"should_consider_ordering": True},
-     "case": _tc([D, A, D, B, C], [A, B, C])},
-    {"id": "tc_ordered_missing", "metric": TC, "kwargs": {"should_consider_ordering": True},
-     "case": _tc([A, C], [A, B, C])},
-    {"id": "tc_ordered_both_empty", "metric": TC, "kwargs": {"should_consider_ordering": True}, "case": _tc([], [])},
-    {"id": "tc_ordered_expected_empty", "metric": TC, "kwargs": {"should_consider_ordering": True},
-     "case": _tc([A], [])},
-    {"id": "tc_ordered_partial_args", "metric": TC,
-     "kwargs": {"should_consider_ordering": True, "evaluation_params": [IP]}, "case": _tc([A, P2], [A, P1])},
-    {"id": "tc_ordered_output_mismatch", "metric": TC,
-     "kwargs": {"should_consider_ordering": True, "evaluation_params": [OUT]}, "case": _tc([A, OUT2], [A, OUT1])},
-    {"id": "tc_exact_equal", "metric": TC, "kwargs": {"should_exact_match": True}, "case": _tc([A, B], [A, B])},
-    {"id": "tc_exact_order_differs", "metric": TC, "kwargs": {"should_exact_match": True},
-     "case": _tc([B, A], [A, B])},
-    {"id": "tc_exact_length_differs", "metric": TC, "kwargs": {"should_exact_match": True},
-     "case": _tc([A, B, C], [A, B])},
+    {
+        "id": "tc_ordered_swap",
+        "metric": TC,
+        "kwargs": {"should_consider_ordering": True},
+        "case": _tc([B, A], [A, B]),
+    },
+    {
+        "id": "tc_ordered_lcs",
+        "metric": TC,
+        "kwargs": {"should_consider_ordering": True},
+        "case": _tc([A, C, B], [A, B, C]),
+    },
+    {
+        "id": "tc_ordered_with_extras",
+        "metric": TC,
+        "kwargs": {"should_consider_ordering": True},
+        "case": _tc([D, A, D, B, C], [A, B, C]),
+    },
+    {
+        "id": "tc_ordered_missing",
+        "metric": TC,
+        "kwargs": {"should_consider_ordering": True},
+        "case": _tc([A, C], [A, B, C]),
+    },
+    {
+        "id": "tc_ordered_both_empty",
+        "metric": TC,
+        "kwargs": {"should_consider_ordering": True},
+        "case": _tc([], []),
+    },
+    {
+        "id": "tc_ordered_expected_empty",
+        "metric": TC,
+        "kwargs": {"should_consider_ordering": True},
+        "case": _tc([A], []),
+    },
+    {
+        "id": "tc_ordered_partial_args",
+        "metric": TC,
+        "kwargs": {"should_consider_ordering": True, "evaluation_params": [IP]},
+        "case": _tc([A, P2], [A, P1]),
+    },
+    {
+        "id": "tc_ordered_output_mismatch",
+        "metric": TC,
+        "kwargs": {"should_consider_ordering": True, "evaluation_params": [OUT]},
+        "case": _tc([A, OUT2], [A, OUT1]),
+    },
+    {
+        "id": "tc_exact_equal",
+        "metric": TC,
+        "kwargs": {"should_exact_match": True},
+        "case": _tc([A, B], [A, B]),
+    },
+    {
+        "id": "tc_exact_order_differs",
+        "metric": TC,
+        "kwargs": {"should_exact_match": True},
+        "case": _tc([B, A], [A, B]),
+    },
+    {
+        "id": "tc_exact_length_differs",
+        "metric": TC,
+        "kwargs": {"should_exact_match": True},
+        "case": _tc([A, B, C], [A, B]),
+    },
     {"id": "tc_exact_both_empty", "metric": TC, "kwargs": {"should_exact_match": True}, "case": _tc([], [])},
-    {"id": "tc_exact_args_ignored", "metric": TC, "kwargs": {"should_exact_match": True}, "case": _tc([P2], [P1])},
-    {"id": "tc_exact_args_compared", "metric": TC, "kwargs": {"should_exact_match": True, "evaluation_params": [IP]},
-     "case": _tc([P2], [P1])},
-    {"id": "tc_exact_output_compared", "metric": TC, "kwargs": {"should_exact_match": True, "evaluation_params": [OUT]},
-     "case": _tc([OUT2], [OUT1])},
-    {"id": "tc_exact_wins_over_ordering", "metric": TC,
-     "kwargs": {"should_exact_match": True, "should_consider_ordering": True}, "case": _tc([A, C, B], [A, B, C])},
+    {
+        "id": "tc_exact_args_ignored",
+        "metric": TC,
+        "kwargs": {"should_exact_match": True},
+        "case": _tc([P2], [P1]),
+    },
+    {
+        "id": "tc_exact_args_compared",
+        "metric": TC,
+        "kwargs": {"should_exact_match": True, "evaluation_params": [IP]},
+        "case": _tc([P2], [P1]),
+    },
+    {
+        "id": "tc_exact_output_compared",
+        "metric": TC,
+        "kwargs": {"should_exact_match": True, "evaluation_params": [OUT]},
+        "case": _tc([OUT2], [OUT1]),
+    },
+    {
+        "id": "tc_exact_wins_over_ordering",
+        "metric": TC,
+        "kwargs": {"should_exact_match": True, "should_consider_ordering": True},
+        "case": _tc([A, C, B], [A, B, C]),
+    },
     {"id": "tc_args_partial", "metric": TC, "kwargs": {"evaluation_params": [IP]}, "case": _tc([P2], [P1])},
     {"id": "tc_args_extra_key", "metric": TC, "kwargs": {"evaluation_params": [IP]}, "case": _tc([P3], [P1])},
-    {"id": "tc_args_nested", "metric": TC, "kwargs": {"evaluation_params": [IP]}, "case": _tc([NEST2], [NEST1])},
+    {
+        "id": "tc_args_nested",
+        "metric": TC,
+        "kwargs": {"evaluation_params": [IP]},
+        "case": _tc([NEST2], [NEST1]),
+    },
     {"id": "tc_args_equal", "metric": TC, "kwargs": {"evaluation_params": [IP]}, "case": _tc([P1, A], [P1])},
     {"id": "tc_args_not_compared", "metric": TC, "kwargs": {}, "case": _tc([P2], [P1])},
-    {"id": "tc_args_best_of_two", "metric": TC, "kwargs": {"evaluation_params": [IP]}, "case": _tc([P2, P1], [P1])},
-    {"id": "tc_output_mismatch", "metric": TC, "kwargs": {"evaluation_params": [OUT]}, "case": _tc([OUT2], [OUT1])},
-    {"id": "tc_output_equal", "metric": TC, "kwargs": {"evaluation_params": [OUT]}, "case": _tc([OUT1], [OUT1])},
-    {"id": "tc_args_and_output", "metric": TC, "kwargs": {"evaluation_params": [IP, OUT]},
-     "case": _tc([_t("weather", input_parameters={"city": "Paris", "units": "F"}, output="sunny")],
-                 [_t("weather", input_parameters={"city": "Paris", "units": "C"}, output="sunny")])},
+    {
+        "id": "tc_args_best_of_two",
+        "metric": TC,
+        "kwargs": {"evaluation_params": [IP]},
+        "case": _tc([P2, P1], [P1]),
+    },
+    {
+        "id": "tc_output_mismatch",
+        "metric": TC,
+        "kwargs": {"evaluation_params": [OUT]},
+        "case": _tc([OUT2], [OUT1]),
+    },
+    {
+        "id": "tc_output_equal",
+        "metric": TC,
+        "kwargs": {"evaluation_params": [OUT]},
+        "case": _tc([OUT1], [OUT1]),
+    },
+    {
+        "id": "tc_args_and_output",
+        "metric": TC,
+        "kwargs": {"evaluation_params": [IP, OUT]},
+        "case": _tc(
+            [_t("weather", input_parameters={"city": "Paris", "units": "F"}, output="sunny")],
+            [_t("weather", input_parameters={"city": "Paris", "units": "C"}, output="sunny")],
+        ),
+    },
     {"id": "tc_type_mismatch", "metric": TC, "kwargs": {}, "case": _tc([A, MCP_B], [A, B])},
-    {"id": "tc_type_mismatch_ordered", "metric": TC, "kwargs": {"should_consider_ordering": True},
-     "case": _tc([A, MCP_B], [A, B])},
-    {"id": "tc_type_mismatch_exact", "metric": TC, "kwargs": {"should_exact_match": True},
-     "case": _tc([A, MCP_B], [A, B])},
+    {
+        "id": "tc_type_mismatch_ordered",
+        "metric": TC,
+        "kwargs": {"should_consider_ordering": True},
+        "case": _tc([A, MCP_B], [A, B]),
+    },
+    {
+        "id": "tc_type_mismatch_exact",
+        "metric": TC,
+        "kwargs": {"should_exact_match": True},
+        "case": _tc([A, MCP_B], [A, B]),
+    },
     {"id": "tc_strict_partial", "metric": TC, "kwargs": {"strict_mode": True}, "case": _tc([A, B], [B, C])},
     {"id": "tc_strict_full", "metric": TC, "kwargs": {"strict_mode": True}, "case": _tc([B, C], [B, C])},
     {"id": "tc_threshold_high", "metric": TC, "kwargs": {"threshold": 0.9}, "case": _tc([A, B], [B, C])},
     {"id": "tc_threshold_none", "metric": TC, "kwargs": {"threshold": None}, "case": _tc([A, B], [B, C])},
-    {"id": "tc_missing_tools_called", "metric": TC, "kwargs": {},
-     "case": {"input": "q", "actual_output": "a", "expected_tools": [A]}},
-    {"id": "tc_missing_expected_tools", "metric": TC, "kwargs": {},
-     "case": {"input": "q", "actual_output": "a", "tools_called": [A]}},
-    {"id": "tc_no_actual_output", "metric": TC, "kwargs": {}, "case": {"input": "q", "tools_called": [A],
-                                                                         "expected_tools": [A]}},
+    {
+        "id": "tc_missing_tools_called",
+        "metric": TC,
+        "kwargs": {},
+        "case": {"input": "q", "actual_output": "a", "expected_tools": [A]},
+    },
+    {
+        "id": "tc_missing_expected_tools",
+        "metric": TC,
+        "kwargs": {},
+        "case": {"input": "q", "actual_output": "a", "tools_called": [A]},
+    },
+    {
+        "id": "tc_no_actual_output",
+        "metric": TC,
+        "kwargs": {},
+        "case": {"input": "q", "tools_called": [A], "expected_tools": [A]},
+    },
 ]
 
 TP = "ToolPermissionMetric"
 TOOL_PERMISSION: list[dict[str, Any]] = [
-    {"id": "tp_all_allowed", "metric": TP, "kwargs": {"allowed_tools": ["search", "weather"]}, "case": _tc([A, B], [])},
-    {"id": "tp_one_not_allowed", "metric": TP, "kwargs": {"allowed_tools": ["search"]}, "case": _tc([A, B], [])},
+    {
+        "id": "tp_all_allowed",
+        "metric": TP,
+        "kwargs": {"allowed_tools": ["search", "weather"]},
+        "case": _tc([A, B], []),
+    },
+    {
+        "id": "tp_one_not_allowed",
+        "metric": TP,
+        "kwargs": {"allowed_tools": ["search"]},
+        "case": _tc([A, B], []),
+    },
     {"id": "tp_denied", "metric": TP, "kwargs": {"denied_tools": ["email"]}, "case": _tc([A, D, D], [])},
-    {"id": "tp_deny_wins", "metric": TP, "kwargs": {"allowed_tools": ["search", "email"], "denied_tools": ["email"]},
-     "case": _tc([A, D], [])},
+    {
+        "id": "tp_deny_wins",
+        "metric": TP,
+        "kwargs": {"allowed_tools": ["search", "email"], "denied_tools": ["email"]},
+        "case": _tc([A, D], []),
+    },
     {"id": "tp_no_tools_called", "metric": TP, "kwargs": {"allowed_tools": ["search"]}, "case": _tc([], [])},
     {"id": "tp_empty_allowlist", "metric": TP, "kwargs": {"allowed_tools": []}, "case": _tc([A], [])},
-    {"id": "tp_threshold_default_fails", "metric": TP, "kwargs": {"denied_tools": ["weather"]},
-     "case": _tc([A, A, A, B], [])},
-    {"id": "tp_threshold_low", "metric": TP, "kwargs": {"denied_tools": ["weather"], "threshold": 0.5},
-     "case": _tc([A, A, A, B], [])},
-    {"id": "tp_strict", "metric": TP, "kwargs": {"denied_tools": ["weather"], "strict_mode": True},
-     "case": _tc([A, A, A, B], [])},
-    {"id": "tp_missing_tools_called", "metric": TP, "kwargs": {"allowed_tools": ["search"]},
-     "case": {"input": "q", "actual_output": "a"}},
+    {
+        "id": "tp_threshold_default_fails",
+        "metric": TP,
+        "kwargs": {"denied_tools": ["weather"]},
+        "case": _tc([A, A, A, B], []),
+    },
+    {
+        "id": "tp_threshold_low",
+        "metric": TP,
+        "kwargs": {"denied_tools": ["weather"], "threshold": 0.5},
+        "case": _tc([A, A, A, B], []),
+    },
+    {
+        "id": "tp_strict",
+        "metric": TP,
+        "kwargs": {"denied_tools": ["weather"], "strict_mode": True},
+        "case": _tc([A, A, A, B], []),
+    },
+    {
+        "id": "tp_missing_tools_called",
+        "metric": TP,
+        "kwargs": {"allowed_tools": ["search"]},
+        "case": {"input": "q", "actual_output": "a"},
+    },
     {"id": "tp_no_policy", "metric": TP, "kwargs": {}, "case": _tc([A], [])},
 ]
 
@@ -130,87 +279,334 @@ def _span(kind: str, name: str, inp: Any, out: Any, *children: dict[str, Any]) -
     return {"name": name, "type": kind, "input": inp, "output": out, "children": list(children)}
 
 
-_THOUGHT = ("the user wants the current forecast for paris including temperature humidity wind speed chance of "
-            "rain tomorrow morning afternoon evening weekly outlook plus clothing advice umbrella recommendation")
-_THOUGHT2 = ("considering flights between lisbon madrid barcelona comparing airlines prices baggage fees departure "
-             "times layovers seat availability loyalty points refund policies travel insurance airport transfers")
+_THOUGHT = (
+    "the user wants the current forecast for paris including temperature humidity wind speed chance of "
+    "rain tomorrow morning afternoon evening weekly outlook plus clothing advice umbrella recommendation"
+)
+_THOUGHT2 = (
+    "considering flights between lisbon madrid barcelona comparing airlines prices baggage fees departure "
+    "times layovers seat availability loyalty points refund policies travel insurance airport transfers"
+)
 
 LD = "AgentLoopDetectionMetric"
 _LD_CASE = {"input": "Plan my trip", "actual_output": "Here is your plan."}
 AGENT_LOOP_DETECTION: list[dict[str, Any]] = [
-    {"id": "ld_clean", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "planner", {"q": "trip"}, "plan",
-                    _span("llm", "think", {"p": "1"}, "short thought"),
-                    _span("tool", "search", {"query": "flights"}, "3 flights"),
-                    _span("tool", "search", {"query": "hotels"}, "2 hotels"))},
+    {
+        "id": "ld_clean",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent",
+            "planner",
+            {"q": "trip"},
+            "plan",
+            _span("llm", "think", {"p": "1"}, "short thought"),
+            _span("tool", "search", {"query": "flights"}, "3 flights"),
+            _span("tool", "search", {"query": "hotels"}, "2 hotels"),
+        ),
+    },
     {"id": "ld_no_trace", "metric": LD, "kwargs": {}, "case": _LD_CASE},
-    {"id": "ld_repeat_3", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", *[_span("tool", "search", {"query": "x"}, "r") for _ in range(3)])},
-    {"id": "ld_repeat_6", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", *[_span("tool", "search", {"query": "x"}, "r") for _ in range(6)])},
-    {"id": "ld_repeat_different_args", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done",
-                    *[_span("tool", "search", {"query": f"x{i}"}, "r") for i in range(6)])},
-    {"id": "ld_repeat_json_string_input", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", _span("tool", "search", '{"query": "x"}', "r"),
-                    _span("tool", "search", {"query": "x"}, "r"), _span("tool", "search", '{"query": "x"}', "r"))},
-    {"id": "ld_repeat_threshold_2", "metric": LD, "kwargs": {"repetition_threshold": 2}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", *[_span("tool", "search", {"query": "x"}, "r") for _ in range(2)])},
-    {"id": "ld_repeat_non_json_input", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", *[_span("tool", "fetch", "not {json", "r") for _ in range(3)])},
-    {"id": "ld_stagnation_identical", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", _span("llm", "think", "1", _THOUGHT), _span("llm", "think", "2", _THOUGHT))},
-    {"id": "ld_stagnation_near", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", _span("llm", "think", "1", _THOUGHT),
-                    _span("llm", "think", "2", _THOUGHT.replace("umbrella recommendation", "sunscreen reminder "
-                                                                "packing list"))) },
-    {"id": "ld_stagnation_different", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", _span("llm", "think", "1", _THOUGHT), _span("llm", "think", "2", _THOUGHT2))},
-    {"id": "ld_stagnation_short_skipped", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", _span("llm", "t", "1", "same words here"),
-                    _span("llm", "t", "2", "same words here"))},
-    {"id": "ld_stagnation_non_string_output", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", _span("llm", "t", "1", {"x": _THOUGHT}),
-                    _span("llm", "t", "2", {"x": _THOUGHT}))},
-    {"id": "ld_stagnation_threshold_low", "metric": LD, "kwargs": {"similarity_threshold": 0.1}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", _span("llm", "think", "1", _THOUGHT),
-                    _span("llm", "think", "2", _THOUGHT + " " + _THOUGHT2))},
-    {"id": "ld_cycle", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "planner", "trip", "done",
-                    _span("tool", "delegate", "x", "y", _span("agent", "planner", "trip", "done")))},
-    {"id": "ld_same_name_other_input", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "planner", "trip", "done", _span("agent", "planner", "sub-trip", "done"))},
-    {"id": "ld_siblings_not_cycle", "metric": LD, "kwargs": {"check_tool_repetition": False}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", _span("tool", "t", "x", "1"), _span("tool", "t", "x", "1"))},
-    {"id": "ld_all_signals", "metric": LD, "kwargs": {}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", _span("llm", "think", "1", _THOUGHT), _span("llm", "think", "2", _THOUGHT),
-                    *[_span("tool", "search", {"query": "x"}, "r") for _ in range(6)],
-                    _span("agent", "a", "go", "done"))},
-    {"id": "ld_only_cycles_checked", "metric": LD,
-     "kwargs": {"check_tool_repetition": False, "check_reasoning_stagnation": False}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", _span("agent", "a", "go", "done"))},
-    {"id": "ld_nothing_checked", "metric": LD,
-     "kwargs": {"check_tool_repetition": False, "check_reasoning_stagnation": False, "check_call_graph_cycles": False},
-     "case": _LD_CASE, "trace": _span("agent", "a", "go", "done", _span("agent", "a", "go", "done"))},
-    {"id": "ld_strict", "metric": LD, "kwargs": {"strict_mode": True}, "case": _LD_CASE,
-     "trace": _span("agent", "a", "go", "done", *[_span("tool", "search", {"query": "x"}, "r") for _ in range(3)])},
+    {
+        "id": "ld_repeat_3",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent", "a", "go", "done", *[_span("tool", "search", {"query": "x"}, "r") for _ in range(3)]
+        ),
+    },
+    {
+        "id": "ld_repeat_6",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent", "a", "go", "done", *[_span("tool", "search", {"query": "x"}, "r") for _ in range(6)]
+        ),
+    },
+    {
+        "id": "ld_repeat_different_args",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent", "a", "go", "done", *[_span("tool", "search", {"query": f"x{i}"}, "r") for i in range(6)]
+        ),
+    },
+    {
+        "id": "ld_repeat_json_string_input",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent",
+            "a",
+            "go",
+            "done",
+            _span("tool", "search", '{"query": "x"}', "r"),
+            _span("tool", "search", {"query": "x"}, "r"),
+            _span("tool", "search", '{"query": "x"}', "r"),
+        ),
+    },
+    {
+        "id": "ld_repeat_threshold_2",
+        "metric": LD,
+        "kwargs": {"repetition_threshold": 2},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent", "a", "go", "done", *[_span("tool", "search", {"query": "x"}, "r") for _ in range(2)]
+        ),
+    },
+    {
+        "id": "ld_repeat_non_json_input",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent", "a", "go", "done", *[_span("tool", "fetch", "not {json", "r") for _ in range(3)]
+        ),
+    },
+    {
+        "id": "ld_stagnation_identical",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent",
+            "a",
+            "go",
+            "done",
+            _span("llm", "think", "1", _THOUGHT),
+            _span("llm", "think", "2", _THOUGHT),
+        ),
+    },
+    {
+        "id": "ld_stagnation_near",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent",
+            "a",
+            "go",
+            "done",
+            _span("llm", "think", "1", _THOUGHT),
+            _span(
+                "llm",
+                "think",
+                "2",
+                _THOUGHT.replace("umbrella recommendation", "sunscreen reminder packing list"),
+            ),
+        ),
+    },
+    {
+        "id": "ld_stagnation_different",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent",
+            "a",
+            "go",
+            "done",
+            _span("llm", "think", "1", _THOUGHT),
+            _span("llm", "think", "2", _THOUGHT2),
+        ),
+    },
+    {
+        "id": "ld_stagnation_short_skipped",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent",
+            "a",
+            "go",
+            "done",
+            _span("llm", "t", "1", "same words here"),
+            _span("llm", "t", "2", "same words here"),
+        ),
+    },
+    {
+        "id": "ld_stagnation_non_string_output",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent",
+            "a",
+            "go",
+            "done",
+            _span("llm", "t", "1", {"x": _THOUGHT}),
+            _span("llm", "t", "2", {"x": _THOUGHT}),
+        ),
+    },
+    {
+        "id": "ld_stagnation_threshold_low",
+        "metric": LD,
+        "kwargs": {"similarity_threshold": 0.1},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent",
+            "a",
+            "go",
+            "done",
+            _span("llm", "think", "1", _THOUGHT),
+            _span("llm", "think", "2", _THOUGHT + " " + _THOUGHT2),
+        ),
+    },
+    {
+        "id": "ld_cycle",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent",
+            "planner",
+            "trip",
+            "done",
+            _span("tool", "delegate", "x", "y", _span("agent", "planner", "trip", "done")),
+        ),
+    },
+    {
+        "id": "ld_same_name_other_input",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span("agent", "planner", "trip", "done", _span("agent", "planner", "sub-trip", "done")),
+    },
+    {
+        "id": "ld_siblings_not_cycle",
+        "metric": LD,
+        "kwargs": {"check_tool_repetition": False},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent", "a", "go", "done", _span("tool", "t", "x", "1"), _span("tool", "t", "x", "1")
+        ),
+    },
+    {
+        "id": "ld_all_signals",
+        "metric": LD,
+        "kwargs": {},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent",
+            "a",
+            "go",
+            "done",
+            _span("llm", "think", "1", _THOUGHT),
+            _span("llm", "think", "2", _THOUGHT),
+            *[_span("tool", "search", {"query": "x"}, "r") for _ in range(6)],
+            _span("agent", "a", "go", "done"),
+        ),
+    },
+    {
+        "id": "ld_only_cycles_checked",
+        "metric": LD,
+        "kwargs": {"check_tool_repetition": False, "check_reasoning_stagnation": False},
+        "case": _LD_CASE,
+        "trace": _span("agent", "a", "go", "done", _span("agent", "a", "go", "done")),
+    },
+    {
+        "id": "ld_nothing_checked",
+        "metric": LD,
+        "kwargs": {
+            "check_tool_repetition": False,
+            "check_reasoning_stagnation": False,
+            "check_call_graph_cycles": False,
+        },
+        "case": _LD_CASE,
+        "trace": _span("agent", "a", "go", "done", _span("agent", "a", "go", "done")),
+    },
+    {
+        "id": "ld_strict",
+        "metric": LD,
+        "kwargs": {"strict_mode": True},
+        "case": _LD_CASE,
+        "trace": _span(
+            "agent", "a", "go", "done", *[_span("tool", "search", {"query": "x"}, "r") for _ in range(3)]
+        ),
+    },
     {"id": "ld_missing_output", "metric": LD, "kwargs": {}, "case": {"input": "q"}},
 ]
 
 AR = "AgentResponsivenessMetric"
 
 
-def _turn(role: str, content: str) -> dict[str, Any]:
-    return {"role": role, "content": content}
+def _turn(role: str, content: str, audio: bool = True) -> dict[str, Any]:
+    turn: dict[str, Any] = {"role": role, "content": content}
+    if audio and role == "assistant":
+        turn["audio_url"] = "https://example.com/clip.wav"
+    return turn
 
 
+_HELLO = [_turn("user", "Hi"), _turn("assistant", "Hello, how can I help?")]
 AGENT_RESPONSIVENESS: list[dict[str, Any]] = [
-    {"id": "ar_user_last", "metric": AR, "kwargs": {}, "turns": [_turn("user", "Hi"), _turn("assistant", "Hello"),
-                                                                   _turn("user", "Where is my order?")]},
-    {"id": "ar_reprompt", "metric": AR, "kwargs": {}, "turns": [_turn("user", "Hi"), _turn("user", "Hello?"),
-                                                                  _turn("assistant", "Sorry, hello")]},
-    {"id": "ar_goodbye_last", "metric": AR, "kwargs": {}, "turns": [_turn("user", "Hi"), _turn("assistant", "Hello"),
-                                                                      _turn("user", "Thanks, bye!")]},
+    {
+        "id": "ar_all_answered",
+        "metric": AR,
+        "kwargs": {},
+        "turns": [*_HELLO, _turn("user", "Where is my order?"), _turn("assistant", "It ships today.")],
+    },
+    {
+        "id": "ar_user_last",
+        "metric": AR,
+        "kwargs": {},
+        "turns": [*_HELLO, _turn("user", "Where is my order?")],
+    },
+    {"id": "ar_goodbye_last", "metric": AR, "kwargs": {}, "turns": [*_HELLO, _turn("user", "Thanks, bye!")]},
+    {"id": "ar_that_is_all", "metric": AR, "kwargs": {}, "turns": [*_HELLO, _turn("user", "That is all.")]},
+    {
+        "id": "ar_one_reprompt",
+        "metric": AR,
+        "kwargs": {},
+        "turns": [_turn("user", "Hi"), _turn("user", "Hello?"), _turn("assistant", "Sorry, hello!")],
+    },
+    {
+        "id": "ar_three_reprompts",
+        "metric": AR,
+        "kwargs": {},
+        "turns": [
+            _turn("user", "Hi"),
+            _turn("user", "Hello?"),
+            _turn("user", "Anyone?"),
+            _turn("user", "Hey!"),
+            _turn("assistant", "Sorry!"),
+        ],
+    },
+    {
+        "id": "ar_five_reprompts_floor",
+        "metric": AR,
+        "kwargs": {},
+        "turns": [*[_turn("user", f"Hello {i}?") for i in range(6)], _turn("assistant", "Sorry!")],
+    },
+    {
+        "id": "ar_audio_missing",
+        "metric": AR,
+        "kwargs": {},
+        "turns": [_turn("user", "Hi"), _turn("assistant", "Hello", audio=False)],
+    },
+    {
+        "id": "ar_agent_hangup",
+        "metric": AR,
+        "kwargs": {},
+        "turns": _HELLO,
+        "metadata": {"end_reason": "agent_hangup"},
+    },
+    {
+        "id": "ar_normal_end",
+        "metric": AR,
+        "kwargs": {},
+        "turns": _HELLO,
+        "metadata": {"endReason": "CUSTOMER_ENDED"},
+    },
+    {
+        "id": "ar_strict_reprompt",
+        "metric": AR,
+        "kwargs": {"strict_mode": True},
+        "turns": [_turn("user", "Hi"), _turn("user", "Hello?"), _turn("assistant", "Sorry, hello!")],
+    },
 ]
 
 CASES = TOOL_CORRECTNESS + TOOL_PERMISSION + AGENT_LOOP_DETECTION + AGENT_RESPONSIVENESS
@@ -223,4 +619,6 @@ DIFFERENCES: dict[str, str] = {
     "tc_missing_expected_tools": "our MissingTestCaseParamsError message is our own",
     "tp_missing_tools_called": "our MissingTestCaseParamsError message is our own",
     "ld_missing_output": "our MissingTestCaseParamsError message is our own",
+    "ld_no_trace": "no trace: 4.3.1 scores 0.0 ('No trace data found'), a score nobody measured; ours raises "
+    "MissingTestCaseParamsError saying how to provide the trace",
 }

@@ -34,7 +34,15 @@ def build(case: dict[str, Any]) -> tuple[Any, Any]:
         kwargs["available_tools"] = [ToolCall(**t) for t in kwargs["available_tools"]]
     metric = getattr(metrics, case["metric"])(**kwargs)
     if "turns" in case:
-        return metric, ConversationalTestCase(turns=[Turn(**t) for t in case["turns"]])
+        from deepeval.test_case import Audio
+
+        turns = []
+        for t in case["turns"]:
+            fields = {k: v for k, v in t.items() if k != "audio_url"}
+            if "audio_url" in t:
+                fields["audio"] = Audio(url=t["audio_url"])
+            turns.append(Turn(**fields))
+        return metric, ConversationalTestCase(turns=turns, metadata=case.get("metadata"))
     fields = dict(case["case"])
     for key in ("tools_called", "expected_tools"):
         if key in fields:
@@ -97,7 +105,11 @@ def _run(impl: str) -> list[dict[str, Any]]:
         out = Path(tmp) / "out.json"
         proc = subprocess.run(
             [str(python), str(Path(__file__).resolve()), "--worker", str(out)],
-            cwd=tmp, env=env, capture_output=True, text=True, timeout=600,
+            cwd=tmp,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         if not out.is_file():
             raise RuntimeError(f"{impl} worker failed:\n{proc.stderr[-3000:]}")

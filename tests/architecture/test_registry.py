@@ -54,6 +54,10 @@ def test_the_registry_declares_the_five_metrics_in_order() -> None:
         "answer_relevancy",
         "contextual_relevancy",
         "knowledge_retention",
+        "tool_correctness",
+        "tool_permission",
+        "agent_loop_detection",
+        "agent_responsiveness",
         "memory_recall",
         "memory_precision",
     )
@@ -77,12 +81,17 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
     fields = ConversationalTestCase.model_fields if d.conversational else LLMTestCase.model_fields
     assert d.required_params and set(d.required_params) <= set(fields)
     assert ("eval_mode" in inspect.signature(cls.__init__).parameters) is d.takes_eval_mode
-    cls()  # `deepeval evaluate --metric NAME` constructs it with no argument
+    cls(**NEEDED_OPTIONS.get(d.name, {}))  # `deepeval evaluate --metric NAME` constructs it with no argument
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
-    # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode), and every
-    # metric has a labelled-set task to measure its judge on
-    assert bool(d.question_kinds) is (d.embedded_kinds is not None) and d.judge_eval
+    # our metrics answered offline: whole-metric kinds come with the embedded judge's answers (offline system_one
+    # mode) and a labelled-set task to measure that judge on. A judge-free metric (no kinds) has neither; a metric
+    # whose kinds no offline tier was measured for (the agent checks) declares no table and raises a
+    # ConfigurationError offline naming what to configure
+    if d.embedded_kinds is not None:
+        assert d.question_kinds and d.judge_eval
+    if not d.question_kinds:
+        assert d.embedded_kinds is None
     if d.embedded_kinds is not None:
         table = resolve(d.embedded_kinds)
         assert set(table) == set(d.question_kinds)
@@ -109,10 +118,13 @@ def test_a_metric_package_listed_in_builtin_is_declared_with_no_other_edit(
 def test_names_kinds_and_tasks_are_unique_across_the_registry() -> None:
     kinds = [k for d in DECLARED for k in d.question_kinds]
     task_names = [t.name for d in DECLARED for t in d.judge_eval]
-    assert len(set(kinds)) == len(kinds) == 9
+    assert len(set(kinds)) == len(kinds) == 10
     assert len(set(task_names)) == len(task_names)
     assert len({d.public_name for d in DECLARED}) == len(DECLARED)
 
+
+#: metrics that cannot be built without an option (as in deepeval 4.3.1): the option the tests pass
+NEEDED_OPTIONS: dict[str, dict[str, Any]] = {"tool_permission": {"denied_tools": []}}
 
 FULL = {
     "input": "When does the pool open?",
@@ -130,7 +142,7 @@ def test_each_required_param_is_required_by_measure(d: MetricDeclaration) -> Non
         except InvalidTestCaseError:
             continue
         with pytest.raises(MissingTestCaseParamsError, match=param):
-            d.load()().measure(case)
+            d.load()(**NEEDED_OPTIONS.get(d.name, {})).measure(case)
 
 
 def test_memory_recall_requires_the_manifest_in_metadata() -> None:

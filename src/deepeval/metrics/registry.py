@@ -34,6 +34,9 @@ BUILTIN = (
     "deepeval.metrics.contextual_relevancy.declaration",
     "deepeval.metrics.knowledge_retention.declaration",
     "deepeval.metrics.tool_correctness.declaration",
+    "deepeval.metrics.tool_permission.declaration",
+    "deepeval.metrics.agent_loop_detection.declaration",
+    "deepeval.metrics.agent_responsiveness.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from deepeval.metrics.flow import OwnMetric
 from deepeval.metrics.scoring import apply_strict, effective_threshold
+from deepeval.models.usage import record_usage
 
 
 @dataclass
@@ -78,7 +79,9 @@ class JudgeFreeMetric(OwnMetric):
         self.score = apply_strict(computed.score, self.strict_mode)
         self.reason = computed.reason if self.include_reason else None
         self.score_breakdown = computed.breakdown
-        self.evaluation_cost = 0.0
+        record_usage(
+            cost=0.0
+        )  # a known cost of nothing (None would read "unknown"); a judge's cost adds to it
         self.is_successful()
         steps = [*computed.steps, ("Score", repr(self.score)), ("Reason", str(self.reason))]
         self.verbose_logs = "\n\n".join(f"{title}:\n{text}" for title, text in steps)

@@ -21,8 +21,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from deepeval.config.eval_mode import EvalMode
 from deepeval.config import redact
+from deepeval.config.eval_mode import EvalMode
 from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
 from deepeval.metrics._engine.decisions import FALLBACK_KINDS
 from deepeval.metrics._engine.judges import NO_LLM_HELP, Judges, SyncLLM, SyncSystemOne
@@ -97,9 +97,7 @@ async def _system_one_score(s1: Any, ask: ScoreAsk, metric_name: str) -> ScoreOu
     top = len(ask.levels) - 1
     value = min(1.0, max(0.0, answer.score / top))
     level = ask.levels[min(top, max(0, round(answer.score)))]
-    reason = (
-        f"{name} rated the {ask.what} {value:.2f} (closest level: {level!r}; confidence {answer.confidence:.2f})."
-    )
+    reason = f"{name} rated the {ask.what} {value:.2f} (closest level: {level!r}; confidence {answer.confidence:.2f})."
     return ScoreOutcome(
         score=value,
         reason=reason,
@@ -114,7 +112,9 @@ def _embedded(judges: Judges) -> bool:
     return judges.system_one is not None and judge_name(judges.system_one) in EMBEDDED_NAMES
 
 
-async def judged_score(judges: Judges, ask: ScoreAsk, *, metric_name: str, sequential: bool = False) -> ScoreOutcome:
+async def judged_score(
+    judges: Judges, ask: ScoreAsk, *, metric_name: str, sequential: bool = False
+) -> ScoreOutcome:
     """Ask for one score (see module docstring).
 
     Raises:

@@ -190,7 +190,10 @@ class ToolCorrectnessMetric(JudgeFreeMetric):
             ("Tools called", _tools_block("Tools Called", called)),
             ("Available tools", _tools_block("Available Tools", self.available_tools or [])),
             ("Tool calling", f"score {calling_score}: {calling_reason}"),
-            ("Tool selection", f"score {selection_score} ({'not judged' if selection is None else selection.decided_by}): {selection_reason}"),
+            (
+                "Tool selection",
+                f"score {selection_score} ({'not judged' if selection is None else selection.decided_by}): {selection_reason}",
+            ),
         ]
         self.finish(
             Computed(

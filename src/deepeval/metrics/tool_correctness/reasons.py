@@ -46,7 +46,9 @@ def _shown(tool: ToolCall) -> _Shown:
     return _Shown(text)
 
 
-def exact_reason(matched: bool, called: Sequence[ToolCall], expected: Sequence[ToolCall], mismatches: list[str]) -> str:
+def exact_reason(
+    matched: bool, called: Sequence[ToolCall], expected: Sequence[ToolCall], mismatches: list[str]
+) -> str:
     head = "Exact match" if matched else "Not an exact match"
     text = f"{head}: expected {_names(expected)}, called {_names(called)}."
     if mismatches:

@@ -85,7 +85,9 @@ def exact_score(called: Sequence[ToolCall], expected: Sequence[ToolCall], compar
     return 1.0
 
 
-def unordered_score(called: Sequence[ToolCall], expected: Sequence[ToolCall], comparison: Comparison) -> float:
+def unordered_score(
+    called: Sequence[ToolCall], expected: Sequence[ToolCall], comparison: Comparison
+) -> float:
     if not expected:
         return 1.0 if not called else 0.0
     used: set[int] = set()
