@@ -170,7 +170,11 @@ def _run_phase(phase: dict[str, Any], mode: str | None, include_reason: bool) ->
         for md in tr.metrics_data or []:
             n_results += 1
             slot = per_metric.setdefault(
-                md.name, {"scores": [], "errors": [], "n_errors": 0, "models": set(), "skipped": 0}
+                md.name,
+                {"scores": [], "errors": [], "n_errors": 0, "models": set(), "skipped": 0, "named": []},
+            )
+            slot["named"].append(
+                [getattr(tr, "name", None), md.score, str(md.error)[:200] if md.error else None]
             )
             if getattr(md, "skipped", False):
                 slot["skipped"] += 1

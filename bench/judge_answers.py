@@ -7,7 +7,8 @@ the same server. The task is recognised from the JSON schema in ``response_forma
 them in order. Decisions are a pure function of the item's text, so both implementations get the same verdict
 for the same statement or message and their scores can be compared:
 
-* statement relevance: 70 % yes, 10 % borderline, 20 % no, by a hash of the normalised statement;
+* statement relevance: 70 % yes, 10 % borderline, 20 % no, by a hash of the normalised statement (Faithfulness'
+  claims get their verdict by the same hash: yes, borderline / idk, no);
 * a user fact is a sentence of the form ``my <attribute> is <value>`` (the bench conversations use it);
 * an assistant message forgets a fact when it asks to be reminded of a known attribute
   (``remind me of your <attribute>``); the bench conversations contain such turns on purpose.
@@ -150,6 +151,24 @@ def _de_cr_verdicts(text: str) -> Any:
     return {"verdicts": [{"statement": s, **_verdict(s, False)} for s in sentences]}
 
 
+def _worded(sentences: list[str]) -> list[str]:
+    """The sentences with a letter or digit (a text of punctuation only states nothing)."""
+    return [x for x in sentences if any(ch.isalnum() for ch in x)]
+
+
+def _de_f_truths(text: str) -> Any:
+    return {"truths": _worded(split_sentences(_between(text, "Text:", "JSON:")))}
+
+
+def _de_f_claims(text: str) -> Any:
+    return {"claims": _worded(split_sentences(_between(text, "AI Output:", "JSON:")))}
+
+
+def _de_f_verdicts(text: str) -> Any:
+    """deepeval 4.3.1's Faithfulness verdicts: yes / borderline / no per claim, by the same hash as relevance."""
+    return {"verdicts": [_verdict(c, True) for c in _statement_list(_between(text, "Claims:", "JSON:"))]}
+
+
 def _de_kr_extract(text: str) -> Any:
     return {"data": fact_pairs(_between(text, "Latest User Message:", "JSON:"))}
 
@@ -211,7 +230,11 @@ def _ours_facts(text: str) -> Any:
 
 
 def _ours_claims(text: str) -> Any:
-    return {"claims": split_sentences(_block(text, "NOTE", "WIKI", "MEMORY", "TEXT") or "")}
+    return {"claims": _worded(split_sentences(_block(text, "NOTE", "WIKI", "MEMORY", "TEXT") or ""))}
+
+
+def _ours_truths(text: str) -> Any:
+    return {"truths": _worded(split_sentences(_block(text, "TEXT") or ""))}
 
 
 def _items(text: str) -> list[str]:
@@ -321,12 +344,16 @@ RECOGNISERS: list[tuple[str, Callable[[str, dict[str, Any] | None], bool], Build
         _has("mandatory fields: 'verdict' and 'statement'"),
         _text_only(_de_cr_verdicts),
     ),
+    ("deepeval.f.truths", _has('with the "truths" key'), _text_only(_de_f_truths)),
+    ("deepeval.f.claims", _has("inferred from the provided actual AI output"), _text_only(_de_f_claims)),
+    ("deepeval.f.verdicts", _has("whether EACH claim contradicts"), _text_only(_de_f_verdicts)),
     ("deepeval.kr.extract", _has("extract **only the factual information"), _text_only(_de_kr_extract)),
     ("deepeval.kr.verdict", _has("**contradicts** or **forgets**"), _text_only(_de_kr_verdict)),
     ("deepeval.reason", _has("'reason' key providing the reason"), _text_only(_reason)),
     ("ours.facts", _schema_has("supersedes"), _text_only(_ours_facts)),
     ("ours.statements", _schema_has("statements"), _text_only(_ours_statements)),
     ("ours.claims", _schema_has("claims"), _text_only(_ours_claims)),
+    ("ours.truths", _schema_has("truths"), _text_only(_ours_truths)),
     ("ours.texts_statements", _schema_has("texts"), _text_only(_ours_texts_statements)),
     ("ours.node_verdicts", _verdicts_name_statements, _text_only(_ours_node_verdicts)),
     ("ours.verdicts", _schema_has("verdicts"), _ours_verdicts),
@@ -422,6 +449,16 @@ def _noul_probability(instructions: Any, state: Any) -> float:
         item = next((str(v) for k, v in instructions.items() if k != "question"), None)
         if item is not None:
             return _P[relevance(item)]
+    case = state.get("test_case") if isinstance(state, dict) else None
+    fields = case if isinstance(case, dict) else state  # deepeval nests the fields under "test_case"
+    if (
+        isinstance(fields, dict)
+        and "actual_output" in fields
+        and set(fields) <= {"actual_output", "retrieval_context"}
+    ):
+        # Faithfulness' whole-metric questions (system_one mode: both implementations send only these fields):
+        # P(yes) from the output alone, so both get the same answers to their own wording of the questions
+        return 0.55 + (_h(str(fields["actual_output"])) % 41) / 100.0
     if isinstance(state, dict) and "llm_message" in state:  # deepeval hybrid knowledge retention
         knowledge = json.dumps(state.get("accumulated_knowledge"))
         return 0.9 if forgets(str(state["llm_message"]), knowledge) else 0.1

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from deepeval.base_errors import DeepEvalError
+from deepeval.metrics.pipeline.spec import Pipeline
 
 #: when ``deepeval evaluate FILE`` runs a metric without ``--metric``: for single-turn test cases, for single-turn
 #: test cases with a retrieval context, for conversations
@@ -62,7 +63,10 @@ class MetricDeclaration:
       how the embedded offline judge answers ``question_kinds`` (None: the embedded judge does not answer them);
     * ``takes_eval_mode``: the constructor takes ``eval_mode=`` (``deepeval evaluate --eval-mode`` passes it);
     * ``cli_default``: when ``deepeval evaluate`` runs it without ``--metric`` (None: only when named);
-    * ``judge_eval``: the labelled-item kinds ``deepeval judge-eval`` measures the metric's judge on.
+    * ``judge_eval``: the labelled-item kinds ``deepeval judge-eval`` measures the metric's judge on;
+    * ``pipeline``: the metric's declared :class:`~deepeval.metrics.pipeline.spec.Pipeline` (a
+      :class:`~deepeval.metrics.pipeline.PipelineMetric`; :func:`deepeval.metrics.pipeline.declare` fills the
+      other fields from it): the embedded judge answers its whole-metric kinds from it, with no ``embedded_kinds``.
     """
 
     name: str
@@ -75,6 +79,7 @@ class MetricDeclaration:
     takes_eval_mode: bool = False
     cli_default: CliDefault | None = None
     judge_eval: tuple[JudgeEvalTask, ...] = ()
+    pipeline: Pipeline | None = None
 
     def load(self) -> type[Any]:
         """The metric class (imports its module).
@@ -170,6 +175,8 @@ def _type_problems(d: MetricDeclaration) -> list[str]:
     for field, values in (("required_params", d.required_params), ("question_kinds", d.question_kinds)):
         if not isinstance(values, tuple) or not all(isinstance(v, str) for v in values):
             problems.append(f"{field} must be a tuple of strings")
+    if d.pipeline is not None and not isinstance(d.pipeline, Pipeline):
+        problems.append(f"pipeline must be a Pipeline or None, not {_a(d.pipeline)}")
     if not isinstance(d.judge_eval, tuple) or not all(isinstance(t, JudgeEvalTask) for t in d.judge_eval):
         problems.append("judge_eval must be a tuple of JudgeEvalTask")
     else:

@@ -11,10 +11,10 @@ Two more rules keep the fence whole:
 * **Forged markers are defused.** Content that imitates a marker (``<<<END STATEMENT #0123456789ab>>>`` with any
   token, any case, spaces after ``<<<``) is shown with ``<<<`` written as ``<< <``, so no line inside a block reads
   as a marker; the judge still sees the text. Content without such text is quoted exactly as given.
-* **Labels are ours.** A label names the kind of material (:data:`LABELS`), never content: it sits outside the
-  fence. :func:`markers` refuses any other label, so a name chosen by the model under test (a wiki page name) has
-  to travel inside a block of its own (``quote("page name", name)``). A new prompt adds its labels to
-  :data:`LABELS`.
+* **Labels are ours.** A label names the kind of material (:data:`LABELS`, plus the labels metrics declare with
+  :func:`declare_labels`: a pipeline metric's ``Pipeline.labels``), never content: it sits outside the fence.
+  :func:`markers` refuses any other label, so a name chosen by the model under test (a wiki page name) has to travel
+  inside a block of its own (``quote("page name", name)``).
 
 ``seed=``: the token is drawn from the seed instead of the content (and still checked against the content). A block
 that grows from one prompt to the next (a conversation's earlier turns, the facts known so far) keeps the same
@@ -38,6 +38,32 @@ LABELS = frozenset(
     JUDGED_TURNS TEXT TEXTS EARLIER_CONVERSATION NOTE RECENT_MESSAGES FACT MEMORY QUESTION EXPECTED_ANSWER ANSWER
     PAGE PAGE_NAME CONVERSATION CLAIM EXCHANGE DATA""".split()
 )
+
+_declared: set[str] = set()
+
+
+def _label_name(label: str) -> str:
+    return _LABEL.sub("_", label.upper()).strip("_") or "DATA"
+
+
+def declare_labels(*labels: str) -> None:
+    """Add block labels a metric's prompts use (``"claim"``, ``"truths"``) to the known ones: labels are the
+    metric's words, declared once (by :class:`deepeval.metrics.pipeline.PipelineMetric` from its declaration), never
+    content.
+
+    Raises:
+        ValueError: a label has no letter or digit.
+    """
+    for label in labels:
+        if not any(ch.isalnum() for ch in label):
+            raise ValueError(f"{label!r} is not a block label (it needs a letter or digit)")
+        _declared.add(_label_name(label))
+
+
+def known_labels() -> frozenset[str]:
+    """Every label :func:`markers` accepts: :data:`LABELS` and the declared ones."""
+    return LABELS | frozenset(_declared)
+
 
 #: Sentence used by every prompt that quotes content.
 DATA_NOTICE = (
@@ -68,11 +94,14 @@ def markers(label: str, content: str, *, seed: str | None = None) -> tuple[str, 
     inside it. The token comes from ``seed`` when given (see the module docstring).
 
     Raises:
-        ValueError: ``label`` is not one of :data:`LABELS` (labels are our words, never content).
+        ValueError: ``label`` is not one of :func:`known_labels` (labels are our words, never content).
     """
-    name = _LABEL.sub("_", label.upper()).strip("_") or "DATA"
-    if name not in LABELS:
-        raise ValueError(f"{label!r} is not a block label of ours (deepeval.metrics.delimit.LABELS)")
+    name = _label_name(label)
+    if name not in LABELS and name not in _declared:
+        raise ValueError(
+            f"{label!r} is not a block label of ours (deepeval.metrics.delimit.LABELS, or one a metric "
+            "declared: declare_labels / Pipeline.labels)"
+        )
     content = defused(content)
     length = 12
     while True:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from deepeval.metrics import registry
 from deepeval.metrics.declaration import MetricLoadError, resolve_part
+from deepeval.metrics.pipeline.spec import Pipeline
 from deepeval.models.embedded.kind_spec import KindSpec, use_metric_kinds
 
 
@@ -30,20 +31,30 @@ def spec_of(kind: str) -> KindSpec | None:
         MetricLoadError: that metric's table cannot be imported or is not a mapping of ``KindSpec``.
     """
     for declaration in registry.declarations():
-        if declaration.embedded_kinds is not None and kind in declaration.question_kinds:
+        if kind not in declaration.question_kinds:
+            continue
+        if declaration.pipeline is not None:
+            return _pipeline_table(declaration.pipeline).get(kind)
+        if declaration.embedded_kinds is not None:
             return _table(declaration.embedded_kinds).get(kind)
     return None
 
 
+def _pipeline_table(pipeline: Pipeline) -> Mapping[str, KindSpec]:
+    from deepeval.metrics._engine.offline import offline_kinds
+
+    return offline_kinds(pipeline)
+
+
 def kind_names() -> set[str]:
     """Every declared metric kind the embedded judge answers."""
-    return {
-        k
-        for d in registry.declarations()
-        if d.embedded_kinds is not None
-        for k in d.question_kinds
-        if k in _table(d.embedded_kinds)
-    }
+    out: set[str] = set()
+    for d in registry.declarations():
+        if d.pipeline is not None:
+            out.update(k for k in d.question_kinds if k in _pipeline_table(d.pipeline))
+        elif d.embedded_kinds is not None:
+            out.update(k for k in d.question_kinds if k in _table(d.embedded_kinds))
+    return out
 
 
 use_metric_kinds(spec_of, kind_names)

@@ -33,6 +33,7 @@ BUILTIN = (
     "deepeval.metrics.answer_relevancy.declaration",
     "deepeval.metrics.contextual_relevancy.declaration",
     "deepeval.metrics.knowledge_retention.declaration",
+    "deepeval.metrics.faithfulness.declaration",
     "deepeval.metrics.tool_correctness.declaration",
     "deepeval.metrics.tool_permission.declaration",
     "deepeval.metrics.agent_loop_detection.declaration",

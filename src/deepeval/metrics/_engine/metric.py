@@ -91,6 +91,8 @@ class Outcome:
     score: float
     reason: str | None
     breakdown: dict[str, Any] = field(default_factory=dict)
+    #: the units the measure extracted, by name (a pipeline metric's ``claims``, ``truths``): result attributes
+    units: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _init_named_for(cls: type) -> Callable[..., None]:
@@ -442,6 +444,8 @@ class EngineMetric(OwnMetric):
         self.system_one_fallback_reason = ctx.fallback_reason()
         self.evaluation_model = ctx.evaluation_model()
         self.verdicts = ctx.result_verdicts()
+        for name, items in outcome.units.items():
+            setattr(self, name, list(items))
         self.success = success_of(self.score, self.threshold)
         self._set_verbose(ctx.verbose_logs())
 

@@ -1,0 +1,89 @@
+"""The public metric-building API: declare a metric's pipeline, and every eval mode comes from the declaration.
+
+See ``docs/metric_api.md`` for a worked example. Public and stable (fields are added, never renamed):
+
+* the declaration values (:mod:`deepeval.metrics.pipeline.spec`): :class:`Pipeline`, :class:`Units`,
+  :class:`UnitQuestion`, :class:`WholeMetricQuestion`, :class:`ShareScore`, :class:`Reason`,
+  :class:`NothingToJudge`, :class:`Input`, :data:`UNIT`;
+* :class:`PipelineMetric`: the base class of a declared metric (``pipeline = ...``, ``default_template = ...``);
+* :func:`declare`: the registry's :class:`~deepeval.metrics.declaration.MetricDeclaration` of a pipeline metric.
+
+The values import nothing heavy, so a folder's ``declaration.py`` may build them; :class:`PipelineMetric` (the
+engine) is imported on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from deepeval.metrics.pipeline.spec import (
+    UNIT,
+    Answer,
+    Extraction,
+    Input,
+    NothingToJudge,
+    Pipeline,
+    Reason,
+    ShareScore,
+    UnitQuestion,
+    Units,
+    VerdictSet,
+    WholeMetricQuestion,
+)
+
+if TYPE_CHECKING:
+    from deepeval.metrics._engine.pipeline import PipelineMetric, PipelineQuestions
+    from deepeval.metrics.declaration import CliDefault, JudgeEvalTask, MetricDeclaration
+
+__all__ = [
+    "UNIT",
+    "Answer",
+    "Extraction",
+    "Input",
+    "NothingToJudge",
+    "Pipeline",
+    "PipelineMetric",
+    "PipelineQuestions",
+    "Reason",
+    "ShareScore",
+    "UnitQuestion",
+    "Units",
+    "VerdictSet",
+    "WholeMetricQuestion",
+    "declare",
+]
+
+
+def declare(
+    pipeline: Pipeline,
+    *,
+    public_name: str,
+    cls: str,
+    cli_default: CliDefault | None = None,
+    judge_eval: tuple[JudgeEvalTask, ...] = (),
+) -> MetricDeclaration:
+    """The :class:`~deepeval.metrics.declaration.MetricDeclaration` of a pipeline metric: its name, required fields
+    and question kinds come from ``pipeline``; it takes ``eval_mode=``; the embedded judge answers its whole-metric
+    kinds from the pipeline. ``cls``: ``"package.module:Class"`` of its :class:`PipelineMetric` subclass."""
+    from deepeval.metrics.declaration import MetricDeclaration
+
+    return MetricDeclaration(
+        name=pipeline.name,
+        public_name=public_name,
+        cls=cls,
+        conversational=False,
+        required_params=pipeline.required,
+        question_kinds=pipeline.question_kinds,
+        takes_eval_mode=True,
+        cli_default=cli_default,
+        judge_eval=judge_eval,
+        pipeline=pipeline,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("PipelineMetric", "PipelineQuestions"):
+        from deepeval.metrics._engine import pipeline as engine
+
+        return getattr(engine, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,250 @@
+"""The declaration of a metric's pipeline: plain, frozen values (no judge, no I/O), read by the engine.
+
+A metric that is a unit pipeline (split something into units, ask one typed question per unit, score the verdicts,
+explain the score) declares it as one :class:`Pipeline`; the engine
+(:class:`deepeval.metrics.pipeline.PipelineMetric`) derives every eval mode from it:
+
+* ``llm``: the LLM extracts each :class:`Units` with the metric's template prompt and decides every unit with the
+  :class:`UnitQuestion`'s verdict prompt (one call for all units), then writes the reason;
+* ``hybrid``: the LLM extracts and writes the reason; System One decides every unit in one request (the question's
+  ``kind`` and ``text``); what System One could not decide goes to the LLM's verdict prompt;
+* ``system_one``: one System One request of the :class:`WholeMetricQuestion` s over the raw test-case fields, no LLM;
+* the embedded default (no key configured): hybrid on the embedded judge: units split deterministically, the
+  encoder decides what it is sure of, the local reader (when installed) the rest, "unsure" stays unsure; the reason
+  is written from the verdicts (:class:`Reason`'s wording).
+
+Values here name where things come from by strings: a test-case field (``"actual_output"``), a units name
+(``"claims"``), :data:`UNIT` (the unit being asked about), or an attribute of the metric (a constructor option such
+as ``"truths_extraction_limit"``). Lookup order: units, test-case fields, the metric's attributes.
+
+The names in ``__all__`` are public and stable: fields are added, never renamed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "UNIT",
+    "Answer",
+    "Extraction",
+    "Input",
+    "NothingToJudge",
+    "Pipeline",
+    "Reason",
+    "ShareScore",
+    "UnitQuestion",
+    "Units",
+    "VerdictSet",
+    "WholeMetricQuestion",
+]
+
+#: in :attr:`UnitQuestion.fields`: the unit being asked about
+UNIT = "<unit>"
+
+#: the type of a System One question: yes/no (P(yes)), one of several options, or a graded level
+Answer = Literal["noul", "choice", "score"]
+#: the verdicts an LLM may give per unit: ``yes``/``no``, or also ``idk`` (read as ``borderline``)
+VerdictSet = Literal["yes_no", "yes_no_idk"]
+#: how units are split without an LLM (and by a user's ``extractor=``): the shared
+#: :class:`~deepeval.models.extraction.Extractor` methods (``statements``: sentences and list items; ``claims``: the
+#: claim extractor memory precision uses too)
+Extraction = Literal["statements", "claims"]
+
+
+@dataclass(frozen=True)
+class Input:
+    """One keyword a template prompt receives: ``name`` = the value of ``source`` (units, a test-case field or a
+    metric attribute, in that order), a list joined with ``join`` when it is given (deepeval 4.3.1 hands its prompts
+    ``retrieval_context`` as one text joined with blank lines)."""
+
+    name: str
+    source: str
+    join: str | None = None
+
+
+def _inputs(values: tuple[str | Input, ...]) -> tuple[Input, ...]:
+    return tuple(v if isinstance(v, Input) else Input(v, v) for v in values)
+
+
+@dataclass(frozen=True)
+class Units:
+    """A list of units the metric extracts from one test-case field.
+
+    * ``name``: how the rest of the declaration and the prompts call them (``"claims"``, ``"truths"``);
+    * ``source``: the test-case field they come from (a list field, such as ``retrieval_context``, is joined with
+      blank lines; ``RetrievedContextData`` nodes by their text);
+    * ``prompt``: the template method that writes the LLM's extraction prompt (``"generate_claims"``), called by
+      keyword with ``inputs`` (default: the source field under its own name);
+    * ``schema``: the reply's pydantic class (deepeval 4.3.1's name, e.g. ``Claims``: a custom model sees it) and
+      ``reply_field`` its list field (default: ``name``);
+    * ``extraction``: how they are split without an LLM or by a user's ``extractor=``.
+    """
+
+    name: str
+    source: str
+    prompt: str
+    schema: type[Any]
+    extraction: Extraction = "statements"
+    inputs: tuple[str | Input, ...] = ()
+    reply_field: str | None = None
+
+    @property
+    def prompt_inputs(self) -> tuple[Input, ...]:
+        return _inputs(self.inputs) if self.inputs else (Input(self.source, self.source, "\n\n"),)
+
+    @property
+    def field_name(self) -> str:
+        return self.reply_field or self.name
+
+
+@dataclass(frozen=True)
+class UnitQuestion:
+    """The question asked once per unit of ``units``.
+
+    * ``kind``: its System One question kind: one of the shared decision kinds
+      (:mod:`deepeval.models.system_one.kinds`, e.g. ``claim_supported``: the embedded judge answers it) or
+      ``"<metric>.<name>"`` (no offline tier answers a kind nobody measured: the engine raises a
+      ``ConfigurationError`` naming what to configure instead of guessing);
+    * ``text``: the question as System One reads it (the unit is quoted after it, under ``label``);
+    * ``fields``: the fields the kind needs -> where each comes from (:data:`UNIT` for the unit itself);
+    * ``answer``: ``"noul"`` (P(yes) is the verdict's probability; ``choice`` and ``score`` are reserved);
+    * ``verdicts``: the LLM's vocabulary; ``yes_no_idk`` maps P(yes) > 0.65 to yes, < 0.35 to no, else borderline
+      (deepeval 4.3.1's bands), ``yes_no`` maps P(yes) >= 0.5 to yes;
+    * ``prompt`` / ``schema``: the template method writing the LLM's verdict prompt (called by keyword: the units
+      under their own name, plus ``inputs``) and its reply class (``{"verdicts": [...]}``, deepeval's name);
+    * ``label``: the delimiter label of the quoted unit (declared in :attr:`Pipeline.labels`).
+    """
+
+    units: str
+    kind: str
+    text: str
+    fields: Mapping[str, str]
+    prompt: str
+    schema: type[Any]
+    label: str
+    answer: Answer = "noul"
+    verdicts: VerdictSet = "yes_no"
+    inputs: tuple[str | Input, ...] = ()
+
+    @property
+    def prompt_inputs(self) -> tuple[Input, ...]:
+        return _inputs(self.inputs)
+
+
+@dataclass(frozen=True)
+class WholeMetricQuestion:
+    """One question of ``system_one`` mode, over the raw test-case fields :attr:`Pipeline.whole_metric_fields`.
+
+    Its kind is ``"<metric name>.<id>"``. ``answer``: ``"noul"`` (value P(yes)) or ``"score"`` (value = expected
+    level / top level over ``levels``, worst first). The score is the weighted mean of the values (strict mode: every
+    question must pass). ``label`` words it in the reason. ``offline``: how the embedded judge answers it from the
+    unit question's probabilities over the units it splits deterministically: ``"all"`` (the weakest), ``"any"``
+    (the strongest), ``"share"`` (the mean; a score question's levels from the shares); None: the embedded judge
+    does not answer it (the engine says what to configure).
+    """
+
+    id: str
+    text: str
+    label: str
+    weight: float = 1.0
+    answer: Literal["noul", "score"] = "noul"
+    levels: tuple[str, ...] = ()
+    offline: Literal["all", "any", "share"] | None = "all"
+
+
+@dataclass(frozen=True)
+class ShareScore:
+    """``score = units whose verdict is in passing / units`` (deepeval's rule for its QAG metrics); ``empty``: the
+    score with no unit (and ``empty_reason`` the reason, with no judge call for the verdicts). ``passing`` may
+    depend on the metric's options: a callable of the metric (Faithfulness' ``penalize_ambiguous_claims``).
+    With a System One model that weighs units (``share_weight``, the embedded judge), each of its decisions counts
+    by its weight; an ``unsure`` one counts by its probability."""
+
+    passing: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = ("yes",)
+    empty: float = 1.0
+    empty_reason: str = ""
+
+    def passing_for(self, metric: Any) -> tuple[str, ...]:
+        return self.passing(metric) if callable(self.passing) else self.passing
+
+
+@dataclass(frozen=True)
+class Reason:
+    """The reason of a score.
+
+    With an LLM: the template method ``prompt`` (called by keyword: ``score``, ``judged`` (each unit with its
+    verdict, who decided and, from System One, P(yes)), ``failing_as`` (the verdict reasons of units that do not
+    pass, under deepeval 4.3.1's keyword, e.g. ``contradictions``) and ``inputs``), replied as ``schema``
+    (``{"reason": str}``, deepeval's class). A template written for deepeval (its ``generate_reason`` takes no
+    ``judged``) gets ``score`` formatted ``"0.50"`` as deepeval passes it.
+    Without an LLM: written from the verdicts with ``unit`` (singular noun), ``passes`` and ``fails`` (what a
+    passing / failing unit is, e.g. "supported by the retrieval context").
+    """
+
+    schema: type[Any]
+    unit: str
+    passes: str
+    fails: str
+    prompt: str = "generate_reason"
+    failing_as: str = "failing"
+    inputs: tuple[str | Input, ...] = ()
+
+    @property
+    def prompt_inputs(self) -> tuple[Input, ...]:
+        return _inputs(self.inputs)
+
+
+@dataclass(frozen=True)
+class NothingToJudge:
+    """A defined result for an input with nothing to judge, in every mode and before any judge call: when the field
+    ``field`` is ``"blank"`` (a string of whitespace only, or an empty list), or has ``"no_words"`` (no letter or
+    digit in it, or in any of its items)."""
+
+    field: str
+    when: Literal["blank", "no_words"]
+    score: float
+    reason: str
+    breakdown: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """A metric's whole pipeline (see the module docstring).
+
+    * ``name``: the registry / CLI name (``"faithfulness"``), prefix of its own question kinds;
+    * ``display_name``: the metric's ``__name__`` (``"Faithfulness"``);
+    * ``required``: the test-case fields a measure needs (``MissingTestCaseParamsError`` names a missing one);
+    * ``units``: every units list, in extraction order (those the question or the prompts do not use are not
+      extracted); ``question``: the per-unit question; ``score``; ``reason``;
+    * ``whole_metric`` / ``whole_metric_fields``: system_one mode's questions and the fields of its state;
+    * ``labels``: the delimiter labels the metric's prompts use (``quote("claim", ...)``), added to the known ones;
+    * ``nothing_to_judge``: inputs with a defined result and no judge call;
+    * ``version``: bump on any change of the declared texts (it enters the cache key with the prompts' digest).
+    """
+
+    name: str
+    display_name: str
+    required: tuple[str, ...]
+    units: tuple[Units, ...]
+    question: UnitQuestion
+    score: ShareScore
+    reason: Reason
+    whole_metric: tuple[WholeMetricQuestion, ...] = ()
+    whole_metric_fields: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    nothing_to_judge: tuple[NothingToJudge, ...] = ()
+    version: str = "1"
+
+    def units_named(self, name: str) -> Units | None:
+        return next((u for u in self.units if u.name == name), None)
+
+    @property
+    def question_kinds(self) -> tuple[str, ...]:
+        """The metric's own System One kinds: its whole-metric questions' (``"<name>.<id>"``)."""
+        return tuple(f"{self.name}.{q.id}" for q in self.whole_metric)
+
+    def kind_of(self, question: WholeMetricQuestion) -> str:
+        return f"{self.name}.{question.id}"
