@@ -38,6 +38,7 @@ BUILTIN = (
     "deepeval.metrics.tool_permission.declaration",
     "deepeval.metrics.agent_loop_detection.declaration",
     "deepeval.metrics.agent_responsiveness.declaration",
+    "deepeval.metrics.task_completion.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

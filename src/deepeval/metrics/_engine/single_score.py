@@ -24,10 +24,11 @@ from pydantic import BaseModel
 from deepeval.config import redact
 from deepeval.config.eval_mode import EvalMode
 from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
+from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.decisions import FALLBACK_KINDS
-from deepeval.metrics._engine.judges import NO_LLM_HELP, Judges, SyncLLM, SyncSystemOne
+from deepeval.metrics._engine.judges import Judges, SyncLLM, SyncSystemOne
 from deepeval.models.base_model import judge_name
-from deepeval.models.plan import EMBEDDED_NAMES
+from deepeval.models.resolve import is_embedded
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.call import a_decide_checked
 from deepeval.models.system_one.schema import ScoreQuestion
@@ -50,6 +51,8 @@ class ScoreAsk:
     levels: list[str]
     state: dict[str, Any]
     kind: str
+    #: the reply's field holding the score (deepeval 4.3.1's schemas: ``score``, or ``verdict`` for task completion)
+    score_field: str = "score"
 
 
 @dataclass
@@ -66,16 +69,19 @@ class ScoreOutcome:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-def _in_unit_range(reply: Any) -> None:
-    score = getattr(reply, "score", None)
-    if not isinstance(score, (int, float)) or not 0.0 <= float(score) <= 1.0:
-        raise ValueError(f"score must be a number from 0 to 1, got {score!r}")
+def _unit_range_check(field_name: str) -> Callable[[Any], None]:
+    def check(reply: Any) -> None:
+        score = getattr(reply, field_name, None)
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0.0 <= float(score) <= 1.0:
+            raise ValueError(f"{field_name} must be a number from 0 to 1, got {score!r}")
+
+    return check
 
 
 async def _llm_score(llm: Any, ask: ScoreAsk) -> ScoreOutcome:
-    reply = await a_generate_structured(llm, ask.prompt(), ask.schema, check=_in_unit_range)
+    reply = await a_generate_structured(llm, ask.prompt(), ask.schema, check=_unit_range_check(ask.score_field))
     return ScoreOutcome(
-        score=float(reply.score),  # type: ignore[attr-defined]
+        score=float(getattr(reply, ask.score_field)),
         reason=str(getattr(reply, "reason", "") or ""),
         decided_by="llm",
         judge=judge_name(llm),
@@ -104,47 +110,77 @@ async def _system_one_score(s1: Any, ask: ScoreAsk, metric_name: str) -> ScoreOu
         decided_by="system_one",
         confidence=answer.confidence,
         judge=name,
-        details={"expected_level": answer.score, "levels": ask.levels},
+        details={"expected_level": answer.score, "levels": ask.levels, "model": answers.model},
     )
 
 
-def _embedded(judges: Judges) -> bool:
-    return judges.system_one is not None and judge_name(judges.system_one) in EMBEDDED_NAMES
+def is_embedded_judge(model: Any) -> bool:
+    """Whether ``model`` (or the model a sync adapter wraps) is the embedded offline judge."""
+    return is_embedded(model) or is_embedded(getattr(model, "_inner", None))
 
 
-async def judged_score(
-    judges: Judges, ask: ScoreAsk, *, metric_name: str, sequential: bool = False
-) -> ScoreOutcome:
-    """Ask for one score (see module docstring).
+def no_judge_error(metric_name: str, what: str) -> ConfigurationError:
+    """The offline rule's error: nothing configured can answer an agent question."""
+    return ConfigurationError(
+        f"{metric_name}: the {what} needs a judge, and the embedded offline judge answers no agent question (none "
+        "was measured on them). Configure an LLM judge (OPENAI_API_KEY; a local model with USE_LOCAL_MODEL=YES and "
+        "LOCAL_MODEL_BASE_URL; or model=) for the llm and hybrid modes, or a System One judge (TYPESAFE_API_KEY or "
+        "system_one_model=) with eval_mode='system_one'"
+    )
+
+
+async def decide_score(ctx: MeasureContext, ask: ScoreAsk) -> ScoreOutcome:
+    """Ask for one score with the judges of ``ctx`` (see module docstring), recording in ``ctx`` what a measure
+    reports: System One's confidence and resolved version, the fallback reason, whether the LLM decided.
 
     Raises:
         ConfigurationError: no judge that can answer (only the embedded judge, which answers no agent question).
         JudgeError: the judge failed and nothing could cover for it.
     """
-    llm = judges.llm
-    s1 = judges.system_one
-    if _embedded(judges):
-        s1 = None  # the embedded judge answers no agent kind: never ask it, never report its refusal as a score
-    if sequential:
-        llm = SyncLLM(llm) if llm is not None else None
-        s1 = SyncSystemOne(s1) if s1 is not None else None
-    if judges.mode is EvalMode.LLM or s1 is None:
+    llm = ctx.llm
+    s1 = None if is_embedded_judge(ctx.system_one) else ctx.system_one
+    if ctx.mode is EvalMode.LLM or s1 is None or ctx.system_one_off:
         if llm is None:
-            raise ConfigurationError(
-                f"{metric_name}: the {ask.what} check needs a judge, and the embedded offline judge answers no "
-                f"agent question (none was measured); configure an LLM judge ({NO_LLM_HELP.split(': ', 1)[1]}) "
-                "or a System One judge (TYPESAFE_API_KEY)"
-            )
+            raise no_judge_error(ctx.metric_name, ask.what)
+        ctx.llm_used = True
         return await _llm_score(llm, ask)
     try:
-        return await _system_one_score(s1, ask, metric_name)
+        outcome = await _system_one_score(s1, ask, ctx.metric_name)
     except JudgeError as err:
-        if judges.mode is EvalMode.SYSTEM_ONE or llm is None or err.kind not in FALLBACK_KINDS:
+        if ctx.mode is EvalMode.SYSTEM_ONE or llm is None or err.kind not in FALLBACK_KINDS:
             raise
+        if err.kind == ErrorKind.auth:
+            ctx.system_one_off = True
         cause = redact(f"{err.kind}: {err}")
+    else:
+        ctx.system_one_used = True
+        ctx.system_one_version = outcome.details.get("model") or ctx.system_one_version
+        if outcome.confidence is not None:
+            ctx.confidences.append(outcome.confidence)
+        return outcome
+    ctx.llm_used = True
     outcome = await _llm_score(llm, ask)
     outcome.fallback_reason = (
         f"System One model {judge_name(s1) or 'System One'}: {cause}; the {ask.what} was judged by the LLM "
         f"({judge_name(llm) or 'LLM'}) instead"
     )
+    ctx.fallback_reasons.append(outcome.fallback_reason)
     return outcome
+
+
+async def judged_score(judges: Judges, ask: ScoreAsk, *, metric_name: str, sequential: bool = False) -> ScoreOutcome:
+    """:func:`decide_score` for a metric without a measure context of its own (tool correctness)."""
+    llm, s1 = judges.llm, judges.system_one
+    if sequential:
+        llm = SyncLLM(llm) if llm is not None else None
+        s1 = SyncSystemOne(s1) if s1 is not None else None
+    ctx = MeasureContext(
+        metric_name=metric_name,
+        mode=judges.mode,
+        llm=llm,
+        system_one=s1,
+        extractor=None,
+        include_reason=True,
+        sequential=sequential,
+    )
+    return await decide_score(ctx, ask)
