@@ -622,3 +622,128 @@ DIFFERENCES: dict[str, str] = {
     "ld_no_trace": "no trace: 4.3.1 scores 0.0 ('No trace data found'), a score nobody measured; ours raises "
     "MissingTestCaseParamsError saying how to provide the trace",
 }
+
+
+# -- judged metrics (scripted judge: bench/agent_judge.py) -----------------------------------------------------------
+TCM = "TaskCompletionMetric"
+
+
+def _judged_case(
+    cid: str,
+    metric: str,
+    kwargs: dict[str, Any],
+    fields: dict[str, Any],
+    script: dict[str, Any],
+    trace: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    fields = {**fields, "input": f"[case:{cid}] {fields['input']}"}
+    case: dict[str, Any] = {"id": cid, "metric": metric, "kwargs": kwargs, "case": fields, "script": script}
+    if trace is not None:
+        trace = {**trace, "input": {"query": fields["input"]}}
+        case["trace"] = trace
+    return case
+
+
+def _tc_script(verdict: float, hybrid_level: float, nouls: list[float], level: float) -> dict[str, Any]:
+    return {
+        "task": "do what the user asked",
+        "outcome": "the agent did part of it",
+        "verdict": verdict,
+        "hybrid_level": hybrid_level,
+        "nouls": nouls,
+        "level": level,
+    }
+
+
+_FLIGHT = {
+    "input": "Book me a flight from Paris to Rome next Friday",
+    "actual_output": "I found 3 flights; the 9am Alitalia one is booked, confirmation AZ123.",
+    "tools_called": [_t("search_flights"), _t("book")],
+}
+_TRACE = _span(
+    "agent",
+    "travel_agent",
+    None,
+    "Booked AZ123",
+    _span("llm", "plan", {"prompt": "plan"}, "search then book"),
+    _span("tool", "search_flights", {"from": "CDG", "to": "FCO"}, "3 flights"),
+    _span("tool", "book", {"flight": "AZ123"}, "confirmed"),
+)
+
+TASK_COMPLETION: list[dict[str, Any]] = [
+    _judged_case("tk01", TCM, {}, _FLIGHT, _tc_script(1.0, 3.0, [0.95, 0.9], 3.0)),
+    _judged_case("tk02", TCM, {}, _FLIGHT, _tc_script(0.0, 0.0, [0.05, 0.1], 0.0)),
+    _judged_case("tk03", TCM, {}, _FLIGHT, _tc_script(0.5, 1.5, [0.5, 0.5], 1.5)),
+    _judged_case("tk04", TCM, {}, _FLIGHT, _tc_script(0.85, 2.4, [0.8, 0.3], 2.2)),
+    _judged_case("tk05", TCM, {}, _FLIGHT, _tc_script(0.3, 0.7, [0.2, 0.6], 1.0), trace=_TRACE),
+    _judged_case("tk06", TCM, {}, _FLIGHT, _tc_script(0.95, 2.9, [0.99, 0.97], 2.95), trace=_TRACE),
+    _judged_case(
+        "tk07", TCM, {"task": "Book the cheapest flight"}, _FLIGHT, _tc_script(0.4, 1.0, [0.3, 0.4], 1.2)
+    ),
+    _judged_case(
+        "tk08",
+        TCM,
+        {"task": "Book the cheapest flight"},
+        _FLIGHT,
+        _tc_script(0.6, 2.0, [0.7, 0.6], 2.0),
+        trace=_TRACE,
+    ),
+    _judged_case("tk09", TCM, {"strict_mode": True}, _FLIGHT, _tc_script(0.9, 2.5, [0.9, 0.8], 2.6)),
+    _judged_case("tk10", TCM, {"strict_mode": True}, _FLIGHT, _tc_script(1.0, 3.0, [0.9, 0.8], 3.0)),
+    _judged_case("tk11", TCM, {"threshold": 0.8}, _FLIGHT, _tc_script(0.75, 2.25, [0.75, 0.7], 2.3)),
+    _judged_case("tk12", TCM, {"threshold": 0.2}, _FLIGHT, _tc_script(0.25, 0.75, [0.3, 0.2], 0.8)),
+    _judged_case(
+        "tk13",
+        TCM,
+        {},
+        {"input": "What is 2+2?", "actual_output": "4"},
+        _tc_script(1.0, 2.8, [0.9, 0.99], 2.9),
+    ),
+    _judged_case(
+        "tk14",
+        TCM,
+        {},
+        {"input": "Summarise my inbox", "actual_output": "I cannot access email.", "tools_called": []},
+        _tc_script(0.1, 0.3, [0.1, 0.05], 0.2),
+    ),
+    _judged_case("tk15", TCM, {"include_reason": False}, _FLIGHT, _tc_script(0.65, 1.9, [0.6, 0.55], 1.95)),
+    _judged_case(
+        "tk16", TCM, {"threshold": 0.5}, _FLIGHT, _tc_script(0.5, 1.5, [0.45, 0.5], 1.5), trace=_TRACE
+    ),
+]
+
+_AVAILABLE = [
+    _t("search_flights", description="search flights"),
+    _t("book", description="book a flight"),
+    _t("weather", description="weather forecast"),
+]
+TOOL_SELECTION: list[dict[str, Any]] = [
+    _judged_case(
+        f"ts{i:02d}",
+        TC,
+        {"available_tools": _AVAILABLE, **kw},
+        {**_FLIGHT, "expected_tools": expected},
+        {"selection": sel, "hybrid_level": lvl},
+    )
+    for i, (kw, expected, sel, lvl) in enumerate(
+        [
+            ({}, [_t("search_flights"), _t("book")], 1.0, 4.0),
+            ({}, [_t("search_flights"), _t("book")], 0.25, 1.0),
+            ({}, [_t("search_flights"), _t("weather")], 0.75, 3.0),
+            ({}, [_t("search_flights"), _t("weather")], 0.4, 1.2),
+            ({"should_consider_ordering": True}, [_t("book"), _t("search_flights")], 0.9, 3.5),
+            ({"strict_mode": True}, [_t("search_flights"), _t("book")], 0.75, 3.0),
+            ({"strict_mode": True}, [_t("search_flights"), _t("book")], 1.0, 4.0),
+            ({"should_exact_match": True}, [_t("search_flights"), _t("book")], 0.5, 2.0),
+            ({}, [_t("weather")], 0.0, 0.0),
+            ({"threshold": 0.7}, [_t("search_flights"), _t("book")], 0.6, 2.6),
+            ({}, [_t("search_flights"), _t("book"), _t("weather")], 0.8, 3.3),
+            ({}, [_t("search_flights"), _t("book")], 0.55, 2.1),
+            ({"threshold": 0.3}, [_t("book")], 0.35, 1.4),
+            ({}, [_t("search_flights")], 0.95, 3.9),
+            ({"should_consider_ordering": True}, [_t("search_flights"), _t("book")], 0.15, 0.5),
+        ]
+    )
+]
+
+JUDGED = TASK_COMPLETION + TOOL_SELECTION

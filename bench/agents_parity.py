@@ -20,6 +20,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REFERENCE_FILE = HERE.parent / "tests" / "metrics" / "data" / "agents_4_3_1.json"
+JUDGED_REFERENCE_FILE = HERE.parent / "tests" / "metrics" / "data" / "agents_judged_4_3_1.json"
+MODES = ("llm", "hybrid", "system_one")
 
 
 def build(case: dict[str, Any]) -> tuple[Any, Any]:
@@ -73,12 +75,15 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def worker(out: Path) -> None:
+def worker(out: Path, judged: bool = False) -> None:
     sys.path.insert(0, str(HERE))
     import io
     from contextlib import redirect_stdout
 
-    from agent_cases import CASES
+    from agent_cases import CASES, JUDGED
+
+    if judged:
+        CASES = JUDGED
 
     results = []
     for case in CASES:
@@ -90,7 +95,7 @@ def worker(out: Path) -> None:
     out.write_text(json.dumps(results, indent=1, default=str))
 
 
-def _run(impl: str) -> list[dict[str, Any]]:
+def _run(impl: str, extra_env: dict[str, str] | None = None, judged: bool = False) -> list[dict[str, Any]]:
     import subprocess
     import tempfile
 
@@ -99,12 +104,18 @@ def _run(impl: str) -> list[dict[str, Any]]:
 
     python = deepeval_python(install=False) if impl == "deepeval" else Path(sys.executable)
     with tempfile.TemporaryDirectory(prefix=f"agents-{impl}-") as tmp:
-        env = sealed_env(Path(tmp), {"OPENAI_API_KEY": "sk-parity-dummy"} if impl == "deepeval" else {})
+        base = {"OPENAI_API_KEY": "sk-parity-dummy"} if impl == "deepeval" and not judged else {}
+        env = sealed_env(Path(tmp), {**base, **(extra_env or {})})
         if impl != "deepeval":
             env["PYTHONPATH"] = f"{NETGUARD}:{OUR_SRC}"
         out = Path(tmp) / "out.json"
         proc = subprocess.run(
-            [str(python), str(Path(__file__).resolve()), "--worker", str(out)],
+            [
+                str(python),
+                str(Path(__file__).resolve()),
+                "--worker-judged" if judged else "--worker",
+                str(out),
+            ],
             cwd=tmp,
             env=env,
             capture_output=True,
@@ -123,9 +134,11 @@ def _cell(row: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["--worker"]:
-        worker(Path(argv[1]))
+    if argv[:1] in (["--worker"], ["--worker-judged"]):
+        worker(Path(argv[1]), judged=argv[0] == "--worker-judged")
         return 0
+    if "--judged" in argv:
+        return judged_main(argv)
     sys.path.insert(0, str(HERE))
     from agent_cases import DIFFERENCES
 
@@ -143,6 +156,88 @@ def main(argv: list[str]) -> int:
         REFERENCE_FILE.parent.mkdir(parents=True, exist_ok=True)
         REFERENCE_FILE.write_text(json.dumps(theirs, indent=1, ensure_ascii=False) + "\n")
         print(f"wrote {REFERENCE_FILE}")
+    return 0
+
+
+def _judge_servers() -> Any:
+    """The loopback OpenAI-compatible and System One servers answering from :mod:`agent_judge`."""
+    sys.path.insert(0, str(HERE.parent))
+    sys.path.insert(0, str(HERE))
+    from agent_cases import JUDGED
+    from agent_judge import llm_reply, s1_values, wire_questions
+
+    from deepeval.testing.servers import OpenAIChatServer, SystemOneServer, wire_noul, wire_score
+
+    cases = {c["id"]: c for c in JUDGED}
+
+    def chat(payload: dict[str, Any]) -> dict[str, Any]:
+        text = "\n".join(str(m.get("content")) for m in payload["messages"] if isinstance(m, dict))
+        return {"content": json.dumps(llm_reply(text, cases))}
+
+    def decide(state: Any, questions: dict[str, Any]) -> dict[str, Any]:
+        values = s1_values(state, wire_questions(questions), cases)
+        out: dict[str, Any] = {}
+        for qid, q in questions.items():
+            if q["type"] == "score":
+                n = len(q["criteria"])
+                level = values[qid]
+                low = int(level)
+                probs = [0.0] * n
+                probs[min(low, n - 1)] += 1 - (level - low)
+                if level > low:
+                    probs[low + 1] += level - low
+                answer = wire_score(probs)
+                # typesafe-sdk (4.3.1's client) reads the legend as {level index: text}
+                answer["legend"] = {str(i): text for i, text in enumerate(q["criteria"])}
+                out[qid] = answer
+            else:
+                out[qid] = wire_noul(values[qid])
+        return out
+
+    return OpenAIChatServer(chat, api_key="parity-key", models=("parity-judge",)), SystemOneServer(
+        decide, api_key="parity-key", models={"jev-latest": "jev-parity", "jev-parity": "jev-parity"}
+    )
+
+
+def judged_main(argv: list[str]) -> int:
+    """Both implementations on the judged cases in every eval mode, against the same loopback judge."""
+    llm, s1 = _judge_servers()
+    llm.start()
+    s1.start()
+    try:
+        env = {
+            "USE_LOCAL_MODEL": "YES",
+            "LOCAL_MODEL_NAME": "parity-judge",
+            "LOCAL_MODEL_BASE_URL": llm.base_url,
+            "LOCAL_MODEL_API_KEY": "parity-key",
+            "TYPESAFE_API_KEY": "parity-key",
+            "TYPESAFE_BASE_URL": s1.base_url,
+            "TYPESAFE_MODEL_NAME": "jev-latest",
+        }
+        results: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for mode in MODES:
+            mode_env = {**env, "DEEPEVAL_EVAL_MODE": mode}
+            results[mode] = {
+                "deepeval": _run("deepeval", mode_env, True),
+                "ours": _run("ours", mode_env, True),
+            }
+    finally:
+        llm.close()
+        s1.close()
+    same = total = 0
+    lines = ["| mode | case | 4.3.1 | ours | same |", "|---|---|---|---|---|"]
+    for mode, pair in results.items():
+        for t, o in zip(pair["deepeval"], pair["ours"], strict=True):
+            agree = _cell(t) == _cell(o)
+            same += agree
+            total += 1
+            lines.append(f"| {mode} | {t['id']} | {_cell(t)} | {_cell(o)} | {'yes' if agree else 'NO'} |")
+    print("\n".join(lines))
+    print(f"\nsame score: {same} of {total}")
+    if "--write" in argv:
+        reference = {mode: pair["deepeval"] for mode, pair in results.items()}
+        JUDGED_REFERENCE_FILE.write_text(json.dumps(reference, indent=1, ensure_ascii=False) + "\n")
+        print(f"wrote {JUDGED_REFERENCE_FILE}")
     return 0
 
 

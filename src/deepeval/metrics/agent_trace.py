@@ -47,7 +47,9 @@ def _jsonable(value: Any) -> Any:
 
 def _entry(span: dict[str, Any]) -> dict[str, Any]:
     return {
-        key: _jsonable(span[key]) for key in SPAN_KEYS if span.get(key) is not None and span.get(key) not in ([], "")
+        key: _jsonable(span[key])
+        for key in SPAN_KEYS
+        if span.get(key) is not None and span.get(key) not in ([], "")
     }
 
 

@@ -79,7 +79,9 @@ def _unit_range_check(field_name: str) -> Callable[[Any], None]:
 
 
 async def _llm_score(llm: Any, ask: ScoreAsk) -> ScoreOutcome:
-    reply = await a_generate_structured(llm, ask.prompt(), ask.schema, check=_unit_range_check(ask.score_field))
+    reply = await a_generate_structured(
+        llm, ask.prompt(), ask.schema, check=_unit_range_check(ask.score_field)
+    )
     return ScoreOutcome(
         score=float(getattr(reply, ask.score_field)),
         reason=str(getattr(reply, "reason", "") or ""),
@@ -168,7 +170,9 @@ async def decide_score(ctx: MeasureContext, ask: ScoreAsk) -> ScoreOutcome:
     return outcome
 
 
-async def judged_score(judges: Judges, ask: ScoreAsk, *, metric_name: str, sequential: bool = False) -> ScoreOutcome:
+async def judged_score(
+    judges: Judges, ask: ScoreAsk, *, metric_name: str, sequential: bool = False
+) -> ScoreOutcome:
     """:func:`decide_score` for a metric without a measure context of its own (tool correctness)."""
     llm, s1 = judges.llm, judges.system_one
     if sequential:

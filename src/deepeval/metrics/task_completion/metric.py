@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from deepeval.config.eval_mode import EvalMode
-from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.agent_metric import AgentJudgedMetric
+from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.metric import Outcome
 from deepeval.metrics._engine.params import require_fields
 from deepeval.metrics._engine.single_score import ScoreAsk, decide_score
@@ -119,7 +119,9 @@ class TaskCompletionMetric(AgentJudgedMetric):
             }
         if self.task is not None:
             state["task"] = self.task
-        questions = self.question_set.whole_metric(has_trace=trace is not None, has_task=self.task is not None)
+        questions = self.question_set.whole_metric(
+            has_trace=trace is not None, has_task=self.task is not None
+        )
         return state, list(questions)
 
     # -- llm / hybrid ----------------------------------------------------------------------------------------------

@@ -25,7 +25,9 @@ class TaskCompletionQuestions:
 
     @staticmethod
     def whole_metric(has_trace: bool, has_task: bool) -> list[WeightedQuestion]:
-        run = "the agent run in `trace`" if has_trace else "`actual_output` (with the tools in `tools_called`)"
+        run = (
+            "the agent run in `trace`" if has_trace else "`actual_output` (with the tools in `tools_called`)"
+        )
         if has_task:
             goal = "the task in `task`"
         elif has_trace:
@@ -36,7 +38,9 @@ class TaskCompletionQuestions:
             WeightedQuestion(
                 "fully_accomplished",
                 2.0,
-                NoulQuestion(instructions=f"Does {run} fully accomplish {goal}?", kind=names.FULLY_ACCOMPLISHED),
+                NoulQuestion(
+                    instructions=f"Does {run} fully accomplish {goal}?", kind=names.FULLY_ACCOMPLISHED
+                ),
                 "the run fully accomplishes the task",
             ),
             WeightedQuestion(

@@ -1,0 +1,87 @@
+"""The scripted judge of the judged agent parity set (``bench/agent_cases.py``, ``JUDGED``): the same answers for
+deepeval 4.3.1's prompts and ours, so both implementations score the same judgements.
+
+Each case's input carries a token ``[case:<id>]`` that both implementations quote in their prompts (and that the
+scripted task carries on into the verdict prompt and the System One state). The reply is the case's ``script``:
+the LLM step is recognised by the JSON keys the prompt asks for (both implementations ask for deepeval's schema
+fields); a System One request by its questions (yes/no probabilities in order, the expected level of a score
+question). Only the standard library: both virtual environments import it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+TOKEN = re.compile(r"\[case:([a-z0-9_]+)\]")
+
+
+def case_id(text: str) -> str:
+    found = TOKEN.search(text)
+    if found is None:
+        raise LookupError(f"no [case:...] token in: {text[:300]!r}")
+    return found.group(1)
+
+
+def token(case: str) -> str:
+    return f"[case:{case}]"
+
+
+def _task_completion(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    if '"verdict"' in prompt or "`verdict`" in prompt:
+        return {"verdict": script["verdict"], "reason": f"scripted verdict for {cid}"}
+    return {"task": f"{token(cid)} {script['task']}", "outcome": f"{token(cid)} {script['outcome']}"}
+
+
+def _tool_selection(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    return {"score": script["selection"], "reason": f"scripted selection for {cid}"}
+
+
+def _argument_correctness(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    if '"verdicts"' in prompt or "`verdicts`" in prompt:
+        return {
+            "verdicts": [
+                {"verdict": v, "reason": None if v == "yes" else "wrong"} for v in script["verdicts"]
+            ]
+        }
+    return {"reason": f"scripted reason for {cid}"}
+
+
+LLM_STEPS = {
+    "TaskCompletionMetric": _task_completion,
+    "ToolCorrectnessMetric": _tool_selection,
+    "ArgumentCorrectnessMetric": _argument_correctness,
+}
+
+
+def llm_reply(prompt: str, cases: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The scripted LLM reply to ``prompt`` (a JSON object)."""
+    cid = case_id(prompt)
+    case = cases[cid]
+    return LLM_STEPS[case["metric"]](prompt, case["script"], cid)
+
+
+def s1_values(
+    state: Any, questions: list[tuple[str, str]], cases: dict[str, dict[str, Any]]
+) -> dict[str, float]:
+    """``question id -> value`` (P(yes) for a yes/no question, the expected level for a score question) for a
+    System One request whose questions are ``(id, type)`` in order: a whole-metric request (yes/no questions and a
+    score question) takes ``nouls`` and ``level``; a hybrid request takes ``hybrid_level`` (one score question) or
+    ``p_yes`` (one yes/no question per item)."""
+    case = cases[case_id(json.dumps(state, ensure_ascii=False, default=str))]
+    script = case["script"]
+    whole = any(kind == "score" for _, kind in questions) and len(questions) > 1
+    yes_no = iter(script.get("nouls" if whole else "p_yes", []))
+    out: dict[str, float] = {}
+    for qid, kind in questions:
+        if kind == "score":
+            out[qid] = float(script["level"] if whole else script["hybrid_level"])
+        else:
+            out[qid] = float(next(yes_no))
+    return out
+
+
+def wire_questions(questions: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(id, type)`` of a ``/v1/systemone`` request's questions, in order."""
+    return [(qid, str(q.get("type"))) for qid, q in questions.items()]
