@@ -746,4 +746,66 @@ TOOL_SELECTION: list[dict[str, Any]] = [
     )
 ]
 
-JUDGED = TASK_COMPLETION + TOOL_SELECTION
+ACM = "ArgumentCorrectnessMetric"
+_CALLS3 = [
+    _t("search_flights", input_parameters={"from": "CDG", "to": "FCO"}),
+    _t("book", input_parameters={"flight": "AZ123"}),
+    _t("weather", input_parameters={"city": "Rome"}),
+]
+
+
+def _ac(
+    cid: str,
+    kwargs: dict[str, Any],
+    calls: list[dict[str, Any]],
+    verdicts: list[str],
+    p_yes: list[float],
+    nouls: list[float],
+    level: float,
+) -> dict[str, Any]:
+    fields = {
+        "input": "Book me a flight from Paris to Rome",
+        "actual_output": "Booked.",
+        "tools_called": calls,
+    }
+    return _judged_case(
+        cid, ACM, kwargs, fields, {"verdicts": verdicts, "p_yes": p_yes, "nouls": nouls, "level": level}
+    )
+
+
+ARGUMENT_CORRECTNESS: list[dict[str, Any]] = [
+    _ac("ac01", {}, _CALLS3, ["yes", "yes", "yes"], [0.9, 0.8, 0.7], [0.9, 0.95], 3.0),
+    _ac("ac02", {}, _CALLS3, ["yes", "no", "yes"], [0.9, 0.2, 0.7], [0.3, 0.4], 2.0),
+    _ac("ac03", {}, _CALLS3, ["no", "no", "no"], [0.1, 0.2, 0.49], [0.05, 0.1], 0.0),
+    _ac("ac04", {}, _CALLS3, ["yes", "no", "no"], [0.5, 0.49, 0.3], [0.4, 0.3], 1.0),
+    _ac("ac05", {}, _CALLS3[:1], ["yes"], [0.51], [0.8, 0.7], 2.7),
+    _ac("ac06", {}, _CALLS3[:1], ["no"], [0.2], [0.2, 0.1], 0.3),
+    _ac("ac07", {}, [], [], [], [0.5, 0.5], 1.5),
+    _ac("ac08", {"strict_mode": True}, _CALLS3, ["yes", "yes", "no"], [0.9, 0.9, 0.1], [0.7, 0.6], 2.5),
+    _ac("ac09", {"strict_mode": True}, _CALLS3, ["yes", "yes", "yes"], [0.9, 0.9, 0.9], [0.9, 0.8], 3.0),
+    _ac("ac10", {"threshold": 0.9}, _CALLS3, ["yes", "yes", "no"], [0.95, 0.8, 0.3], [0.6, 0.5], 2.0),
+    _ac("ac11", {"include_reason": False}, _CALLS3, ["no", "yes", "yes"], [0.3, 0.6, 0.6], [0.65, 0.35], 1.8),
+    _ac("ac12", {}, [_t("search_flights")], ["no"], [0.3], [0.1, 0.2], 0.5),
+    _ac(
+        "ac13",
+        {},
+        _CALLS3 * 2,
+        ["yes", "no", "yes", "yes", "no", "yes"],
+        [0.8, 0.3, 0.9, 0.7, 0.2, 0.6],
+        [0.55, 0.45],
+        2.2,
+    ),
+    _ac("ac14", {"threshold": 0.3}, _CALLS3[:2], ["no", "yes"], [0.4, 0.8], [0.35, 0.5], 1.4),
+    _ac("ac15", {}, _CALLS3[1:], ["yes", "yes"], [0.99, 0.97], [0.97, 0.99], 2.99),
+    _ac(
+        "ac16",
+        {},
+        [_t("weather", input_parameters={"city": "Paris", "date": "2026-01-01"})],
+        ["yes"],
+        [0.66],
+        [0.6, 0.61],
+        2.1,
+    ),
+]
+
+JUDGED = TASK_COMPLETION + TOOL_SELECTION + ARGUMENT_CORRECTNESS

@@ -76,7 +76,7 @@ def test_same_score_as_4_3_1(mode: str, case_id: str) -> None:
 
 def test_at_least_15_inputs_per_metric_and_mode() -> None:
     for mode in MODES:
-        for metric in ("TaskCompletionMetric", "ToolCorrectnessMetric"):
+        for metric in ("TaskCompletionMetric", "ToolCorrectnessMetric", "ArgumentCorrectnessMetric"):
             assert sum(CASES[r["id"]]["metric"] == metric for r in REFERENCE[mode]) >= 15
 
 

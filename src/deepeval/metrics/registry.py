@@ -39,6 +39,7 @@ BUILTIN = (
     "deepeval.metrics.agent_loop_detection.declaration",
     "deepeval.metrics.agent_responsiveness.declaration",
     "deepeval.metrics.task_completion.declaration",
+    "deepeval.metrics.argument_correctness.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

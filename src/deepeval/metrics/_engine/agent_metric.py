@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.judges import Judges
 from deepeval.metrics._engine.metric import EngineMetric
@@ -31,6 +32,14 @@ class AgentJudgedMetric(EngineMetric):
         if judges.llm is None:
             raise no_judge_error(self.__name__, self.judged_what)
         await super()._measure_llm_hybrid(test_case, judges, sequential)
+
+    def _context(self, judges: Judges, sequential: bool) -> MeasureContext:
+        ctx = super()._context(judges, sequential)
+        if is_embedded_judge(
+            ctx.system_one
+        ):  # it answers no agent kind: the LLM decides (no refusal to fall back from)
+            ctx.system_one = None
+        return ctx
 
     def system_one_judge(self) -> Any:
         """The System One model of system_one mode.
