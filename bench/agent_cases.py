@@ -808,4 +808,127 @@ ARGUMENT_CORRECTNESS: list[dict[str, Any]] = [
     ),
 ]
 
-JUDGED = TASK_COMPLETION + TOOL_SELECTION + ARGUMENT_CORRECTNESS
+PAM, PQM = "PlanAdherenceMetric", "PlanQualityMetric"
+_PLAN = ["search flights from Paris to Rome", "pick the cheapest", "book it"]
+_PLAN_TRACE = _span(
+    "agent",
+    "travel_agent",
+    None,
+    "Booked AZ123",
+    _span("llm", "think", {"prompt": "plan"}, "Plan: 1) search flights 2) pick cheapest 3) book"),
+    _span("tool", "search_flights", {"from": "CDG", "to": "FCO"}, "3 flights"),
+    _span("tool", "book", {"flight": "AZ123"}, "confirmed"),
+)
+_YES, _NO, _NA = [0.9, 0.1, 0.0], [0.1, 0.9, 0.0], [0.05, 0.05, 0.9]
+
+
+def _plan_case(
+    cid: str,
+    metric: str,
+    kwargs: dict[str, Any],
+    plan: list[str],
+    score: float,
+    hybrid_level: float,
+    choices: list[list[float]],
+    trace: bool = True,
+) -> dict[str, Any]:
+    script = {
+        "task": "book the cheapest Paris-Rome flight",
+        "plan": plan,
+        "score": score,
+        "hybrid_level": hybrid_level,
+        "choices": choices,
+    }
+    return _judged_case(cid, metric, kwargs, _FLIGHT, script, trace=_PLAN_TRACE if trace else None)
+
+
+def _five(p: list[float]) -> list[float]:
+    return [*p, 0.0]
+
+
+PLAN_CASES: list[dict[str, Any]] = [
+    case
+    for metric, prefix in ((PAM, "pa"), (PQM, "pq"))
+    for case in [
+        _plan_case(f"{prefix}01", metric, {}, _PLAN, 1.0, 4.0, [_YES, _YES, _five([0, 0, 0, 0.1, 0.9])]),
+        _plan_case(f"{prefix}02", metric, {}, _PLAN, 0.0, 0.0, [_NO, _NO, _five([0.9, 0.1, 0, 0, 0])]),
+        _plan_case(
+            f"{prefix}03", metric, {}, _PLAN, 0.5, 2.0, [[0.5, 0.5, 0.0], _YES, _five([0, 0.2, 0.6, 0.2, 0])]
+        ),
+        _plan_case(f"{prefix}04", metric, {}, _PLAN, 0.75, 3.0, [_YES, _NO, _five([0, 0, 0.2, 0.6, 0.2])]),
+        _plan_case(f"{prefix}05", metric, {}, [], 0.2, 1.0, [_NA, _NA, [0, 0, 0, 0, 0, 1.0]]),
+        _plan_case(
+            f"{prefix}06", metric, {}, _PLAN[:1], 0.25, 1.0, [_NA, _YES, _five([0.1, 0.6, 0.3, 0, 0])]
+        ),
+        _plan_case(
+            f"{prefix}07",
+            metric,
+            {"strict_mode": True},
+            _PLAN,
+            0.9,
+            3.6,
+            [_YES, _YES, _five([0, 0, 0, 0.4, 0.6])],
+        ),
+        _plan_case(
+            f"{prefix}08",
+            metric,
+            {"strict_mode": True},
+            _PLAN,
+            1.0,
+            4.0,
+            [_YES, _YES, _five([0, 0, 0, 0.1, 0.9])],
+        ),
+        _plan_case(
+            f"{prefix}09",
+            metric,
+            {"threshold": 0.8},
+            _PLAN,
+            0.7,
+            2.8,
+            [_YES, [0.6, 0.4, 0.0], _five([0, 0, 0.3, 0.5, 0.2])],
+        ),
+        _plan_case(
+            f"{prefix}10",
+            metric,
+            {"include_reason": False},
+            _PLAN,
+            0.6,
+            2.4,
+            [[0.7, 0.2, 0.1], _NO, _five([0, 0.1, 0.4, 0.4, 0.1])],
+        ),
+        _plan_case(
+            f"{prefix}11",
+            metric,
+            {},
+            _PLAN * 2,
+            0.45,
+            1.8,
+            [[0.3, 0.3, 0.4], [0.45, 0.25, 0.3], _five([0.2, 0.2, 0.2, 0.2, 0.2])],
+        ),
+        _plan_case(
+            f"{prefix}12",
+            metric,
+            {"threshold": 0.1},
+            _PLAN,
+            0.15,
+            0.6,
+            [_NO, _YES, _five([0.5, 0.4, 0.1, 0, 0])],
+        ),
+        _plan_case(
+            f"{prefix}13", metric, {}, _PLAN, 0.95, 3.8, [[0.4, 0.1, 0.5], _YES, _five([0, 0, 0, 0.2, 0.8])]
+        ),
+        _plan_case(f"{prefix}14", metric, {}, _PLAN, 0.33, 1.3, [_NO, _NA, _five([0.3, 0.4, 0.3, 0, 0])]),
+        _plan_case(f"{prefix}15", metric, {}, _PLAN, 0.8, 3.2, [_YES, _YES, [0, 0, 0, 0.3, 0.2, 0.5]]),
+        _plan_case(
+            f"{prefix}16",
+            metric,
+            {},
+            _PLAN,
+            0.55,
+            2.2,
+            [[0.55, 0.45, 0.0], [0.35, 0.65, 0.0], _five([0, 0.3, 0.3, 0.3, 0.1])],
+        ),
+    ]
+]
+
+JUDGED = TASK_COMPLETION + TOOL_SELECTION + ARGUMENT_CORRECTNESS + PLAN_CASES

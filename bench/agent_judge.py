@@ -48,7 +48,17 @@ def _argument_correctness(prompt: str, script: dict[str, Any], cid: str) -> dict
     return {"reason": f"scripted reason for {cid}"}
 
 
+def _plan(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    if '"score"' in prompt:
+        return {"score": script["score"], "reason": f"scripted judgement for {cid}"}
+    if '"plan": [' in prompt:
+        return {"plan": script["plan"]}
+    return {"task": f"{token(cid)} {script['task']}"}
+
+
 LLM_STEPS = {
+    "PlanAdherenceMetric": _plan,
+    "PlanQualityMetric": _plan,
     "TaskCompletionMetric": _task_completion,
     "ToolCorrectnessMetric": _tool_selection,
     "ArgumentCorrectnessMetric": _argument_correctness,
@@ -68,14 +78,18 @@ def s1_values(
     """``question id -> value`` (P(yes) for a yes/no question, the expected level for a score question) for a
     System One request whose questions are ``(id, type)`` in order: a whole-metric request (yes/no questions and a
     score question) takes ``nouls`` and ``level``; a hybrid request takes ``hybrid_level`` (one score question) or
-    ``p_yes`` (one yes/no question per item)."""
+    ``p_yes`` (one yes/no question per item); a choice question takes the next ``choices`` entry (probabilities by
+    option position)."""
     case = cases[case_id(json.dumps(state, ensure_ascii=False, default=str))]
     script = case["script"]
-    whole = any(kind == "score" for _, kind in questions) and len(questions) > 1
+    whole = any(kind in ("score", "choice") for _, kind in questions) and len(questions) > 1
     yes_no = iter(script.get("nouls" if whole else "p_yes", []))
-    out: dict[str, float] = {}
+    choices = iter(script.get("choices", []))
+    out: dict[str, Any] = {}
     for qid, kind in questions:
-        if kind == "score":
+        if kind == "choice":
+            out[qid] = list(next(choices))  # probabilities by option position
+        elif kind == "score":
             out[qid] = float(script["level"] if whole else script["hybrid_level"])
         else:
             out[qid] = float(next(yes_no))

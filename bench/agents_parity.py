@@ -100,9 +100,13 @@ def _run(impl: str, extra_env: dict[str, str] | None = None, judged: bool = Fals
     import tempfile
 
     sys.path.insert(0, str(HERE.parent))
-    from bench.harness import NETGUARD, OUR_SRC, deepeval_python, sealed_env
+    from bench.harness import NETGUARD, OUR_SRC, VENV_DIR, sealed_env
 
-    python = deepeval_python(install=False) if impl == "deepeval" else Path(sys.executable)
+    python = VENV_DIR / "bin" / "python" if impl == "deepeval" else Path(sys.executable)
+    if not python.is_file():
+        raise RuntimeError(
+            f"{python} is missing: install deepeval 4.3.1 there (bench/harness.py deepeval_python)"
+        )
     with tempfile.TemporaryDirectory(prefix=f"agents-{impl}-") as tmp:
         base = {"OPENAI_API_KEY": "sk-parity-dummy"} if impl == "deepeval" and not judged else {}
         env = sealed_env(Path(tmp), {**base, **(extra_env or {})})
@@ -166,7 +170,7 @@ def _judge_servers() -> Any:
     from agent_cases import JUDGED
     from agent_judge import llm_reply, s1_values, wire_questions
 
-    from deepeval.testing.servers import OpenAIChatServer, SystemOneServer, wire_noul, wire_score
+    from deepeval.testing.servers import OpenAIChatServer, SystemOneServer, wire_choice, wire_noul, wire_score
 
     cases = {c["id"]: c for c in JUDGED}
 
@@ -178,7 +182,10 @@ def _judge_servers() -> Any:
         values = s1_values(state, wire_questions(questions), cases)
         out: dict[str, Any] = {}
         for qid, q in questions.items():
-            if q["type"] == "score":
+            if q["type"] == "choice":
+                names = list(q["criteria"])
+                out[qid] = wire_choice(dict(zip(names, values[qid], strict=True)))
+            elif q["type"] == "score":
                 n = len(q["criteria"])
                 level = values[qid]
                 low = int(level)

@@ -15,6 +15,7 @@ import pytest
 
 from deepeval.errors import ConfigurationError, MissingTestCaseParamsError
 from deepeval.metrics import TaskCompletionMetric, ToolCorrectnessMetric
+from deepeval.models.system_one.schema import ChoiceAnswer, distribution_confidence
 from deepeval.test_case import LLMTestCase, ToolCall
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 
@@ -45,10 +46,21 @@ def scripted_llm() -> ScriptedLLM:
     return ScriptedLLM(lambda prompt, schema: llm_reply(prompt, CASES), name="parity-judge")
 
 
+def _kind(question: Any) -> str:
+    return "score" if hasattr(question, "levels") else "choice" if hasattr(question, "options") else "noul"
+
+
 def scripted_s1() -> ScriptedSystemOne:
-    def decide(state: Any, questions: dict[str, Any]) -> dict[str, float]:
-        kinds = [(qid, "score" if hasattr(q, "levels") else "noul") for qid, q in questions.items()]
-        return s1_values(state, kinds, CASES)
+    def decide(state: Any, questions: dict[str, Any]) -> dict[str, Any]:
+        values = s1_values(state, [(qid, _kind(q)) for qid, q in questions.items()], CASES)
+        for qid, q in questions.items():
+            if _kind(q) == "choice":  # probabilities by option position -> the answer object
+                probs = dict(zip(q.options, values[qid], strict=True))
+                best = max(probs, key=lambda n: probs[n])
+                values[qid] = ChoiceAnswer(
+                    choice=best, probabilities=probs, confidence=distribution_confidence(probs)
+                )
+        return values
 
     return ScriptedSystemOne(decide, name="parity-s1")
 
@@ -76,7 +88,13 @@ def test_same_score_as_4_3_1(mode: str, case_id: str) -> None:
 
 def test_at_least_15_inputs_per_metric_and_mode() -> None:
     for mode in MODES:
-        for metric in ("TaskCompletionMetric", "ToolCorrectnessMetric", "ArgumentCorrectnessMetric"):
+        for metric in (
+            "TaskCompletionMetric",
+            "ToolCorrectnessMetric",
+            "ArgumentCorrectnessMetric",
+            "PlanAdherenceMetric",
+            "PlanQualityMetric",
+        ):
             assert sum(CASES[r["id"]]["metric"] == metric for r in REFERENCE[mode]) >= 15
 
 

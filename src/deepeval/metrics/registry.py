@@ -40,6 +40,8 @@ BUILTIN = (
     "deepeval.metrics.agent_responsiveness.declaration",
     "deepeval.metrics.task_completion.declaration",
     "deepeval.metrics.argument_correctness.declaration",
+    "deepeval.metrics.plan_adherence.declaration",
+    "deepeval.metrics.plan_quality.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

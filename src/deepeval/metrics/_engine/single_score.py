@@ -53,6 +53,9 @@ class ScoreAsk:
     kind: str
     #: the reply's field holding the score (deepeval 4.3.1's schemas: ``score``, or ``verdict`` for task completion)
     score_field: str = "score"
+    #: False: the LLM judges even in hybrid mode (4.3.1 asks System One nothing here, e.g. plan adherence without
+    #: a trace)
+    system_one: bool = True
 
 
 @dataclass
@@ -141,7 +144,7 @@ async def decide_score(ctx: MeasureContext, ask: ScoreAsk) -> ScoreOutcome:
     """
     llm = ctx.llm
     s1 = None if is_embedded_judge(ctx.system_one) else ctx.system_one
-    if ctx.mode is EvalMode.LLM or s1 is None or ctx.system_one_off:
+    if ctx.mode is EvalMode.LLM or s1 is None or ctx.system_one_off or not ask.system_one:
         if llm is None:
             raise no_judge_error(ctx.metric_name, ask.what)
         ctx.llm_used = True
