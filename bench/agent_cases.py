@@ -931,4 +931,53 @@ PLAN_CASES: list[dict[str, Any]] = [
     ]
 ]
 
-JUDGED = TASK_COMPLETION + TOOL_SELECTION + ARGUMENT_CORRECTNESS + PLAN_CASES
+SEM = "StepEfficiencyMetric"
+_LOOPY = _span(
+    "agent",
+    "travel_agent",
+    None,
+    "Booked AZ123",
+    *[_span("tool", "search_flights", {"from": "CDG", "to": "FCO"}, "3 flights") for _ in range(3)],
+    _span("tool", "book", {"flight": "AZ123"}, "confirmed"),
+)
+
+
+def _se(
+    cid: str,
+    kwargs: dict[str, Any],
+    score: float,
+    hybrid_level: float,
+    nouls: list[float],
+    level: float,
+    loopy: bool = False,
+) -> dict[str, Any]:
+    script = {
+        "task": "book the Paris-Rome flight",
+        "score": score,
+        "hybrid_level": hybrid_level,
+        "nouls": nouls,
+        "level": level,
+    }
+    return _judged_case(cid, SEM, kwargs, _FLIGHT, script, trace=_LOOPY if loopy else _TRACE)
+
+
+STEP_EFFICIENCY: list[dict[str, Any]] = [
+    _se("se01", {}, 1.0, 4.0, [0.95, 0.9], 4.0),
+    _se("se02", {}, 0.0, 0.0, [0.05, 0.1], 0.0, loopy=True),
+    _se("se03", {}, 0.5, 2.0, [0.5, 0.5], 2.0, loopy=True),
+    _se("se04", {}, 0.75, 3.0, [0.8, 0.6], 3.1),
+    _se("se05", {}, 0.25, 1.0, [0.2, 0.3], 1.2, loopy=True),
+    _se("se06", {"strict_mode": True}, 0.9, 3.6, [0.9, 0.9], 3.5),
+    _se("se07", {"strict_mode": True}, 1.0, 4.0, [0.9, 0.9], 4.0),
+    _se("se08", {"threshold": 0.8}, 0.7, 2.8, [0.7, 0.65], 2.9),
+    _se("se09", {"threshold": 0.2}, 0.3, 1.1, [0.3, 0.2], 1.0, loopy=True),
+    _se("se10", {"include_reason": False}, 0.6, 2.5, [0.6, 0.4], 2.4),
+    _se("se11", {}, 0.45, 1.9, [0.45, 0.55], 1.8, loopy=True),
+    _se("se12", {}, 0.85, 3.3, [0.85, 0.8], 3.4),
+    _se("se13", {}, 0.15, 0.7, [0.1, 0.25], 0.5, loopy=True),
+    _se("se14", {}, 0.95, 3.9, [0.97, 0.93], 3.85),
+    _se("se15", {}, 0.35, 1.4, [0.35, 0.4], 1.5, loopy=True),
+    _se("se16", {"threshold": 0.5}, 0.5, 2.0, [0.49, 0.51], 2.05),
+]
+
+JUDGED = TASK_COMPLETION + TOOL_SELECTION + ARGUMENT_CORRECTNESS + PLAN_CASES + STEP_EFFICIENCY

@@ -56,7 +56,14 @@ def _plan(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
     return {"task": f"{token(cid)} {script['task']}"}
 
 
+def _step_efficiency(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    if '"score"' in prompt:
+        return {"score": script["score"], "reason": f"scripted efficiency for {cid}"}
+    return {"task": f"{token(cid)} {script['task']}"}
+
+
 LLM_STEPS = {
+    "StepEfficiencyMetric": _step_efficiency,
     "PlanAdherenceMetric": _plan,
     "PlanQualityMetric": _plan,
     "TaskCompletionMetric": _task_completion,

@@ -93,3 +93,24 @@ def tools_json(tools: Any) -> list[Any]:
     """Tool calls as JSON values (for a System One state)."""
     value = _jsonable(list(tools or []))
     return value if isinstance(value, list) else []
+
+
+def trace_of(test_case: Any) -> dict[str, Any] | None:
+    """The test case's trace (``_trace_dict``) when it has one."""
+    trace = getattr(test_case, "_trace_dict", None)
+    return trace if isinstance(trace, dict) else None
+
+
+def run_text(test_case: Any) -> str:
+    """The run as a judge reads it: :func:`trace_text` of the trace, or without one a stand-in span with the input,
+    the final output and the tools called (deepeval 4.3.1 hands its prompts the JSON ``null`` then)."""
+    trace = trace_of(test_case)
+    if trace is not None:
+        return trace_text(trace)
+    stand_in = {
+        "name": "agent",
+        "input": test_case.input,
+        "output": test_case.actual_output,
+        "tools_called": test_case.tools_called,
+    }
+    return trace_text(stand_in)

@@ -42,6 +42,7 @@ BUILTIN = (
     "deepeval.metrics.argument_correctness.declaration",
     "deepeval.metrics.plan_adherence.declaration",
     "deepeval.metrics.plan_quality.declaration",
+    "deepeval.metrics.step_efficiency.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

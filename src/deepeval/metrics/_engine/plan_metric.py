@@ -29,7 +29,7 @@ from deepeval.metrics._engine.metric import Outcome, _judge_copy
 from deepeval.metrics._engine.params import require_fields
 from deepeval.metrics._engine.single_score import ScoreAsk, decide_score
 from deepeval.metrics._engine.system_one import WeightedQuestion
-from deepeval.metrics.agent_trace import compact_trace, tools_json, trace_text
+from deepeval.metrics.agent_trace import compact_trace, run_text, tools_json, trace_of
 from deepeval.metrics.scoring import success_of
 from deepeval.models.base_model import judge_name
 from deepeval.models.structured import a_generate_structured
@@ -128,26 +128,6 @@ class PlanJudgedMetric(AgentJudgedMetric):
     def _check_params(self, test_case: Any) -> None:
         require_fields(test_case, ("input", "actual_output"), self.__name__)
 
-    # -- the trace, or what stands for it -----------------------------------------------------------------------
-    @staticmethod
-    def trace_of(test_case: Any) -> dict[str, Any] | None:
-        trace = getattr(test_case, "_trace_dict", None)
-        return trace if isinstance(trace, dict) else None
-
-    def run_text(self, test_case: Any) -> str:
-        """The trace as the LLM reads it (or, without one, the input, output and tools called)."""
-        trace = self.trace_of(test_case)
-        if trace is not None:
-            return trace_text(trace)
-        return trace_text(
-            {
-                "name": "agent",
-                "input": test_case.input,
-                "output": test_case.actual_output,
-                "tools_called": test_case.tools_called,
-            }
-        )
-
     # -- llm / hybrid ----------------------------------------------------------------------------------------------
     def judgement_state(self, task: str, plan: list[str], test_case: Any) -> dict[str, Any] | None:
         """The System One state of the hybrid judgement; None: the LLM judges (no System One question)."""
@@ -159,7 +139,7 @@ class PlanJudgedMetric(AgentJudgedMetric):
     async def _evaluate(self, test_case: Any, ctx: MeasureContext) -> Outcome:
         assert ctx.llm is not None
         template = self.evaluation_template
-        text = self.run_text(test_case)
+        text = run_text(test_case)
         task_reply, plan_reply = await ctx.gather(
             a_generate_structured(ctx.llm, template.extract_task_from_trace(trace_json=text), Task),
             a_generate_structured(ctx.llm, template.extract_plan_from_trace(trace_json_str=text), AgentPlan),
@@ -196,11 +176,11 @@ class PlanJudgedMetric(AgentJudgedMetric):
 
     # -- system_one ------------------------------------------------------------------------------------------------
     def _choices(self, test_case: Any) -> list[CreditedChoice]:
-        return list(self.question_set.whole_metric(has_trace=self.trace_of(test_case) is not None))
+        return list(self.question_set.whole_metric(has_trace=trace_of(test_case) is not None))
 
     def _system_one_request(self, test_case: Any) -> tuple[Any, list[WeightedQuestion]]:
         self.system_one_judge()
-        trace = self.trace_of(test_case)
+        trace = trace_of(test_case)
         if trace is not None:
             state: dict[str, Any] = {"trace": compact_trace(trace)}
         else:

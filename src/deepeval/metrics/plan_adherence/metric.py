@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from deepeval.metrics._engine.plan_metric import PlanJudgedMetric
-from deepeval.metrics.agent_trace import compact_trace
+from deepeval.metrics.agent_trace import compact_trace, run_text, trace_of
 from deepeval.metrics.plan_adherence.names import FOLLOWS_PLAN
 from deepeval.metrics.plan_adherence.prompts import PlanAdherenceTemplate
 from deepeval.metrics.plan_adherence.questions import ADHERENCE_LEVELS, PlanAdherenceQuestions
@@ -35,10 +35,10 @@ class PlanAdherenceMetric(PlanJudgedMetric):
         return "Plan Adherence"
 
     def judgement_state(self, task: str, plan: list[str], test_case: Any) -> dict[str, Any] | None:
-        trace = self.trace_of(test_case)
+        trace = trace_of(test_case)
         return None if trace is None else {"task": task, "plan": plan, "trace": compact_trace(trace)}
 
     def judgement_prompt(self, task: str, plan: list[str], test_case: Any) -> str:
         return self.evaluation_template.evaluate_adherence(
-            user_task=task, agent_plan="\n".join(plan), execution_trace_json=self.run_text(test_case)
+            user_task=task, agent_plan="\n".join(plan), execution_trace_json=run_text(test_case)
         )

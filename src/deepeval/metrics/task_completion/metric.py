@@ -29,18 +29,12 @@ from deepeval.metrics._engine.metric import Outcome
 from deepeval.metrics._engine.params import require_fields
 from deepeval.metrics._engine.single_score import ScoreAsk, decide_score
 from deepeval.metrics._engine.system_one import WeightedQuestion
-from deepeval.metrics.agent_trace import compact_trace, tools_json, tools_text, trace_text
+from deepeval.metrics.agent_trace import compact_trace, tools_json, tools_text, trace_of, trace_text
 from deepeval.metrics.task_completion.names import OUTCOME_ACHIEVES_TASK, REQUIRED_PARAMS
 from deepeval.metrics.task_completion.prompts import TaskCompletionTemplate
 from deepeval.metrics.task_completion.questions import COMPLETION_LEVELS, TaskCompletionQuestions
 from deepeval.metrics.task_completion.schema import TaskAndOutcome, TaskCompletionVerdict
 from deepeval.models.structured import a_generate_structured
-
-
-def trace_of(test_case: Any) -> dict[str, Any] | None:
-    """The test case's trace (``_trace_dict``) when it has one."""
-    trace = getattr(test_case, "_trace_dict", None)
-    return trace if isinstance(trace, dict) else None
 
 
 class TaskCompletionMetric(AgentJudgedMetric):
