@@ -11,8 +11,9 @@ import pytest
 
 from deepeval.dataset import EvaluationDataset, Golden
 from deepeval.evaluate import AsyncConfig, DisplayConfig, ErrorConfig
-from deepeval.metrics import AgentLoopDetectionMetric, ToolCorrectnessMetric
+from deepeval.metrics import AgentLoopDetectionMetric, TaskCompletionMetric, ToolCorrectnessMetric
 from deepeval.test_case import ToolCall
+from deepeval.testing.scripted import ScriptedLLM
 from deepeval.tracing import observe, span_dict, trace_manager, update_current_span, update_current_trace
 
 QUIET = DisplayConfig(show_indicator=False, print_results=False)
@@ -128,3 +129,45 @@ def test_span_dict_is_4_3_1s_shape() -> None:
     assert broken["error"] == "tool backend down" and "output" not in broken
     assert set(tree) >= {"name", "type", "input", "output", "tools_called", "expected_tools", "children"}
     assert not {"uuid", "start_time", "status", "metrics", "metadata"} & set(tree)
+
+
+def _judge(prompt: str, schema: Any) -> dict[str, Any]:
+    if '"verdict"' in prompt:
+        return {"verdict": 0.5 if "Rome" in prompt else 1.0, "reason": "scripted"}
+    assert (
+        "AGENT_TRACE" in prompt and "search" in prompt
+    )  # the trace of this golden's run, not the input alone
+    task = "find flights to Rome" if "Rome" in prompt else "weather in Paris"
+    return {"task": task, "outcome": f"searched for {task}"}
+
+
+def test_task_completion_on_traced_runs_with_async_app() -> None:
+    """The async form of evals_iterator (tasks on the iterator's loop); TaskCompletion reads each golden's trace;
+    the trace-level and span-level rows are all there."""
+    import asyncio
+
+    llm = ScriptedLLM(_judge)
+
+    @observe(type="agent", name="async_planner", metrics=[TaskCompletionMetric(model=llm, eval_mode="llm")])
+    async def app(question: str) -> str:
+        await asyncio.sleep(0)
+        think(question)
+        search(question)
+        return f"answer to {question}"
+
+    dataset = EvaluationDataset(goldens=[Golden(input="weather in Paris"), Golden(input="flights to Rome")])
+    iterator = dataset.evals_iterator(
+        metrics=[TaskCompletionMetric(model=llm, eval_mode="llm")], display_config=QUIET
+    )
+    try:
+        while True:
+            golden = next(iterator)
+            dataset.evaluate(asyncio.create_task(app(golden.input)))
+    except StopIteration as stop:
+        result = stop.value
+    rows = {(r.index, r.name): r.metrics_data for r in result.test_results}
+    assert [m.score for m in rows[(0, "test_case_0")]] == [1.0]
+    assert [m.score for m in rows[(1, "test_case_1")]] == [0.5]
+    assert [m.score for m in rows[(1, "async_planner")]] == [0.5]
+    assert all(m.evaluation_model == "scripted-llm" for ms in rows.values() for m in ms)
+    assert llm.call_count == 8  # 4 measures x (extraction + verdict)

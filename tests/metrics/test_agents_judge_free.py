@@ -310,3 +310,38 @@ def test_build_is_the_harness_builder() -> None:
     """The parity harness builds the same objects the tests measure (a guard on the test itself)."""
     metric, tc = build(CASES[0])
     assert isinstance(metric, ToolCorrectnessMetric) and isinstance(tc, LLMTestCase)
+
+
+def test_cli_evaluate_with_tool_correctness(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`deepeval evaluate FILE --metric tool_correctness` on a JSONL file with tool calls, no judge configured;
+    `--metric tool_permission` cannot be built without its policy (exit 2, the constructor's message)."""
+    from typer.testing import CliRunner
+
+    from deepeval.cli.main import app
+
+    monkeypatch.chdir(tmp_path)
+    cases = tmp_path / "cases.jsonl"
+    rows = [
+        {
+            "input": "q1",
+            "actual_output": "a",
+            "tools_called": [{"name": "weather"}],
+            "expected_tools": [{"name": "weather"}],
+        },
+        {
+            "input": "q2",
+            "actual_output": "a",
+            "tools_called": [{"name": "search"}],
+            "expected_tools": [{"name": "search"}, {"name": "book"}],
+        },
+    ]
+    cases.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    out = tmp_path / "rows.csv"
+    result = CliRunner().invoke(
+        app, ["evaluate", str(cases), "--metric", "tool_correctness", "--csv", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "Tool Correctness,1.0,0.5,True" in text and "Tool Correctness,0.5,0.5,True" in text
+    result = CliRunner().invoke(app, ["evaluate", str(cases), "--metric", "tool_permission"])
+    assert result.exit_code == 2 and "allowed_tools" in result.output
