@@ -980,4 +980,98 @@ STEP_EFFICIENCY: list[dict[str, Any]] = [
     _se("se16", {"threshold": 0.5}, 0.5, 2.0, [0.49, 0.51], 2.05),
 ]
 
-JUDGED = TASK_COMPLETION + TOOL_SELECTION + ARGUMENT_CORRECTNESS + PLAN_CASES + STEP_EFFICIENCY
+GAM = "GoalAccuracyMetric"
+
+
+def _ga(
+    cid: str,
+    kwargs: dict[str, Any],
+    n_units: int,
+    goal: list[float],
+    plan: list[float],
+    hybrid_goal: list[float],
+    hybrid_plan: list[float],
+    nouls: list[float],
+    levels: list[float],
+    trailing_user: bool = False,
+    tools: bool = False,
+) -> dict[str, Any]:
+    turns: list[dict[str, Any]] = []
+    asks = [
+        "Find me a flight to Rome",
+        "Now book the cheapest one",
+        "Add a hotel near the Colosseum",
+        "What is the weather there on Friday?",
+    ]
+    for u in range(n_units):
+        turns.append({"role": "user", "content": f"[case:{cid}] [unit:{u}] {asks[u % len(asks)]}"})
+        reply: dict[str, Any] = {"role": "assistant", "content": f"Done with step {u}."}
+        if tools:
+            reply["tools_called"] = [_t("search_flights", input_parameters={"to": "FCO"})]
+        turns.append(reply)
+    if trailing_user:
+        turns.append({"role": "user", "content": f"[case:{cid}] [unit:{n_units}] thanks, one more thing"})
+    script = {
+        "goal": goal,
+        "plan": plan,
+        "hybrid_goal": hybrid_goal,
+        "hybrid_plan": hybrid_plan,
+        "nouls": nouls,
+        "levels": levels,
+    }
+    return {"id": cid, "metric": GAM, "kwargs": kwargs, "turns": turns, "script": script}
+
+
+GOAL_ACCURACY: list[dict[str, Any]] = [
+    _ga("ga01", {}, 1, [1.0], [1.0], [4.0], [4.0], [0.95], [4.0, 4.0]),
+    _ga("ga02", {}, 1, [0.0], [0.0], [0.0], [0.0], [0.05], [0.0, 0.0]),
+    _ga("ga03", {}, 2, [1.0, 0.5], [0.75, 0.25], [4.0, 2.0], [3.0, 1.0], [0.6], [3.0, 2.0]),
+    _ga("ga04", {}, 3, [0.9, 0.8, 0.7], [0.6, 0.5, 0.4], [3.6, 3.2, 2.8], [2.4, 2.0, 1.6], [0.7], [2.9, 2.0]),
+    _ga("ga05", {}, 2, [0.5, 0.5], [0.5, 0.5], [2.0, 2.0], [2.0, 2.0], [0.5], [2.0, 2.0], tools=True),
+    _ga("ga06", {}, 2, [1.0, 1.0], [0.2, 0.4], [4.0, 3.9], [0.8, 1.6], [0.8], [3.9, 1.2], trailing_user=True),
+    _ga("ga07", {"strict_mode": True}, 1, [0.9], [1.0], [3.6], [4.0], [0.9], [3.6, 4.0]),
+    _ga("ga08", {"strict_mode": True}, 1, [1.0], [1.0], [4.0], [4.0], [0.9], [4.0, 4.0]),
+    _ga("ga09", {"threshold": 0.8}, 2, [0.8, 0.9], [0.6, 0.7], [3.2, 3.6], [2.4, 2.8], [0.75], [3.4, 2.6]),
+    _ga("ga10", {"threshold": 0.2}, 1, [0.3], [0.1], [1.2], [0.4], [0.2], [1.0, 0.5]),
+    _ga(
+        "ga11",
+        {"include_reason": False},
+        2,
+        [0.6, 0.4],
+        [0.5, 0.3],
+        [2.4, 1.6],
+        [2.0, 1.2],
+        [0.45],
+        [2.0, 1.6],
+    ),
+    _ga(
+        "ga12",
+        {},
+        4,
+        [1.0, 0.75, 0.5, 0.25],
+        [0.25, 0.5, 0.75, 1.0],
+        [4.0, 3.0, 2.0, 1.0],
+        [1.0, 2.0, 3.0, 4.0],
+        [0.5],
+        [2.5, 2.5],
+    ),
+    _ga("ga13", {}, 1, [0.95], [0.85], [3.8], [3.4], [0.92], [3.8, 3.3], tools=True),
+    _ga("ga14", {}, 3, [0.1, 0.2, 0.3], [0.3, 0.2, 0.1], [0.4, 0.8, 1.2], [1.2, 0.8, 0.4], [0.1], [0.8, 0.8]),
+    _ga(
+        "ga15",
+        {},
+        2,
+        [0.65, 0.85],
+        [0.55, 0.45],
+        [2.6, 3.4],
+        [2.2, 1.8],
+        [0.66],
+        [3.0, 2.0],
+        trailing_user=True,
+    ),
+    _ga("ga16", {}, 1, [0.5], [0.9], [2.0], [3.6], [0.4], [2.1, 3.5]),
+]
+
+JUDGED = (
+    TASK_COMPLETION + TOOL_SELECTION + ARGUMENT_CORRECTNESS + PLAN_CASES + STEP_EFFICIENCY + GOAL_ACCURACY
+)

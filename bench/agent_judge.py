@@ -62,7 +62,27 @@ def _step_efficiency(prompt: str, script: dict[str, Any], cid: str) -> dict[str,
     return {"task": f"{token(cid)} {script['task']}"}
 
 
+UNIT = re.compile(r"\[unit:(\d+)\]")
+
+
+def _unit(text: str) -> int:
+    found = UNIT.search(text)
+    if found is None:
+        raise LookupError(f"no [unit:...] token in: {text[:300]!r}")
+    return int(found.group(1))
+
+
+def _goal_accuracy(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    if '"score"' not in prompt:
+        return {"reason": f"scripted reason for {cid}"}
+    unit = _unit(prompt)
+    if "plan" in prompt.lower():
+        return {"score": script["plan"][unit], "reason": f"{token(cid)} plan {unit}"}
+    return {"score": script["goal"][unit], "reason": f"{token(cid)} goal {unit}"}
+
+
 LLM_STEPS = {
+    "GoalAccuracyMetric": _goal_accuracy,
     "StepEfficiencyMetric": _step_efficiency,
     "PlanAdherenceMetric": _plan,
     "PlanQualityMetric": _plan,
@@ -73,36 +93,49 @@ LLM_STEPS = {
 
 
 def llm_reply(prompt: str, cases: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The scripted LLM reply to ``prompt`` (a JSON object)."""
-    cid = case_id(prompt)
+    """The scripted LLM reply to ``prompt`` (a JSON object). A prompt without a case token can only be a reason
+    prompt built from System One's own reasons (hybrid): it gets a fixed reason (reasons never change a score)."""
+    try:
+        cid = case_id(prompt)
+    except LookupError:
+        return {"reason": "scripted reason"}
     case = cases[cid]
     return LLM_STEPS[case["metric"]](prompt, case["script"], cid)
 
 
 def s1_values(
-    state: Any, questions: list[tuple[str, str]], cases: dict[str, dict[str, Any]]
-) -> dict[str, float]:
+    state: Any, questions: list[tuple[str, str, str]], cases: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
     """``question id -> value`` (P(yes) for a yes/no question, the expected level for a score question) for a
-    System One request whose questions are ``(id, type)`` in order: a whole-metric request (yes/no questions and a
-    score question) takes ``nouls`` and ``level``; a hybrid request takes ``hybrid_level`` (one score question) or
+    System One request whose questions are ``(id, type, instructions)`` in order: a whole-metric request (yes/no
+    questions and a score question) takes ``nouls`` and ``level`` (or one of ``levels`` per score question); a
+    hybrid request takes ``hybrid_level`` (one score question; per exchange and kind for goal accuracy) or
     ``p_yes`` (one yes/no question per item); a choice question takes the next ``choices`` entry (probabilities by
     option position)."""
-    case = cases[case_id(json.dumps(state, ensure_ascii=False, default=str))]
+    text = json.dumps(state, ensure_ascii=False, default=str)
+    case = cases[case_id(text)]
     script = case["script"]
-    whole = any(kind in ("score", "choice") for _, kind in questions) and len(questions) > 1
+    whole = any(kind in ("score", "choice") for _, kind, _ in questions) and len(questions) > 1
     yes_no = iter(script.get("nouls" if whole else "p_yes", []))
     choices = iter(script.get("choices", []))
+    levels = iter(script.get("levels", []))
     out: dict[str, Any] = {}
-    for qid, kind in questions:
+    for qid, kind, instructions in questions:
         if kind == "choice":
-            out[qid] = list(next(choices))  # probabilities by option position
+            out[qid] = list(next(choices))
+        elif kind == "score" and whole:
+            out[qid] = float(next(levels) if "levels" in script else script["level"])
+        elif kind == "score" and "hybrid_goal" in script:
+            unit = _unit(text)
+            key = "hybrid_plan" if "plan" in instructions.lower() else "hybrid_goal"
+            out[qid] = float(script[key][unit])
         elif kind == "score":
-            out[qid] = float(script["level"] if whole else script["hybrid_level"])
+            out[qid] = float(script["hybrid_level"])
         else:
             out[qid] = float(next(yes_no))
     return out
 
 
-def wire_questions(questions: dict[str, Any]) -> list[tuple[str, str]]:
-    """``(id, type)`` of a ``/v1/systemone`` request's questions, in order."""
-    return [(qid, str(q.get("type"))) for qid, q in questions.items()]
+def wire_questions(questions: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """``(id, type, instructions)`` of a ``/v1/systemone`` request's questions, in order."""
+    return [(qid, str(q.get("type")), str(q.get("instructions", ""))) for qid, q in questions.items()]

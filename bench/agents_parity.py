@@ -43,6 +43,8 @@ def build(case: dict[str, Any]) -> tuple[Any, Any]:
             fields = {k: v for k, v in t.items() if k != "audio_url"}
             if "audio_url" in t:
                 fields["audio"] = Audio(url=t["audio_url"])
+            if "tools_called" in fields:
+                fields["tools_called"] = [ToolCall(**x) for x in fields["tools_called"]]
             turns.append(Turn(**fields))
         return metric, ConversationalTestCase(turns=turns, metadata=case.get("metadata"))
     fields = dict(case["case"])

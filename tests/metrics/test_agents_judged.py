@@ -52,7 +52,7 @@ def _kind(question: Any) -> str:
 
 def scripted_s1() -> ScriptedSystemOne:
     def decide(state: Any, questions: dict[str, Any]) -> dict[str, Any]:
-        values = s1_values(state, [(qid, _kind(q)) for qid, q in questions.items()], CASES)
+        values = s1_values(state, [(qid, _kind(q), q.instructions) for qid, q in questions.items()], CASES)
         for qid, q in questions.items():
             if _kind(q) == "choice":  # probabilities by option position -> the answer object
                 probs = dict(zip(q.options, values[qid], strict=True))

@@ -43,6 +43,7 @@ BUILTIN = (
     "deepeval.metrics.plan_adherence.declaration",
     "deepeval.metrics.plan_quality.declaration",
     "deepeval.metrics.step_efficiency.declaration",
+    "deepeval.metrics.goal_accuracy.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

@@ -39,7 +39,7 @@ class ArgumentCorrectnessMetric(AgentJudgedMetric):
 
     default_template = ArgumentCorrectnessTemplate
     default_question_set = ArgumentCorrectnessQuestions
-    reason_schema = ArgumentCorrectnessScoreReason
+    final_reason_schema = ArgumentCorrectnessScoreReason
     judged_what = "argument correctness check"
 
     @property
@@ -85,7 +85,7 @@ class ArgumentCorrectnessMetric(AgentJudgedMetric):
             prompt = self.evaluation_template.generate_reason(
                 incorrect_tool_calls_reasons=wrong, input=test_case.input, score=f"{score:.2f}"
             )
-            reason = (await a_generate_structured(ctx.llm, prompt, self.reason_schema)).reason
+            reason = (await a_generate_structured(ctx.llm, prompt, self.final_reason_schema)).reason
         return Outcome(score, reason, breakdown)
 
     async def _judge_calls(

@@ -120,6 +120,7 @@ class TaskCompletionMetric(AgentJudgedMetric):
 
     # -- llm / hybrid ----------------------------------------------------------------------------------------------
     async def _evaluate(self, test_case: Any, ctx: MeasureContext) -> Outcome:
+        assert ctx.llm is not None  # AgentJudgedMetric raised before without one
         template = self.evaluation_template
         trace = trace_of(test_case)
         if trace is not None:
