@@ -71,7 +71,10 @@ def _requests(n: int) -> dict[str, list[tuple[dict[str, Any], Questions]]]:
     items), an AR hybrid request (every sentence of the human answer), a CR system_one request (3 whole-metric
     questions over the raw case) and a claim-support request (every sentence of 4 items' answers against a wiki
     page made of their 4 passages)."""
-    from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
+    from deepeval.metrics.answer_relevancy.pipeline import PIPELINE as AR_PIPELINE
+    from deepeval.metrics.pipeline import PipelineQuestions
+
+    ar_questions = PipelineQuestions(AR_PIPELINE)
     from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
     from deepeval.metrics.delimit import STATE_NOTE
     from deepeval.models.embedded.extraction import DeterministicExtractor
@@ -100,7 +103,8 @@ def _requests(n: int) -> dict[str, list[tuple[dict[str, Any], Questions]]]:
         out["cr_hybrid"].append((state, cr))
         answer = " ".join(o.get("answer", "") for o in group[0]["output"])
         ar = {
-            f"s{j}": AnswerRelevancyQuestions.statement_relevant(q, st) for j, st in enumerate(split(answer))
+            f"s{j}": ar_questions.unit(st, {"input": q, "statement": st})
+            for j, st in enumerate(split(answer))
         }
         out["ar_hybrid"].append((state, ar))
         raw = {"note": STATE_NOTE, "input": q, "retrieval_context": nodes}

@@ -27,7 +27,7 @@ if __package__ in (None, ""):
 from pydantic import BaseModel
 
 from deepeval.models import OpenAIModel, TypeSafeModel
-from deepeval.models.retry import RetryPolicy
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.system_one import ChoiceQuestion, NoulQuestion, ScoreQuestion
 from deepeval.models.usage import track_usage
 from deepeval.testing.servers import (

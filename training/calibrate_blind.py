@@ -82,14 +82,17 @@ def rows(kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 def prewarm(kind: str, items: list[dict]) -> None:
     """Encode every text the features need in one batched request per item, as the judge does."""
-    from deepeval.metrics.answer_relevancy.questions import AnswerRelevancyQuestions
+    from deepeval.metrics.answer_relevancy.pipeline import PIPELINE as AR_PIPELINE
+    from deepeval.metrics.pipeline import PipelineQuestions
+
+    ar_questions = PipelineQuestions(AR_PIPELINE)
     from deepeval.metrics.contextual_relevancy.questions import ContextualRelevancyQuestions
     from deepeval.models.embedded.judge import _prefetch
 
     for item in items:
         if kind == "statement_relevant":
             qs = {
-                f"s{i}": AnswerRelevancyQuestions.statement_relevant(item["input"], st["text"])
+                f"s{i}": ar_questions.unit(st["text"], {"input": item["input"], "statement": st["text"]})
                 for i, st in enumerate(item["statements"])
             }
         else:

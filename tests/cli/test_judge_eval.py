@@ -248,7 +248,7 @@ def test_bad_files_exit_2_naming_file_line_and_field(
 
 
 def test_unknown_metric_and_missing_file_exit_2(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["judge-eval", str(tmp_path / "x.jsonl"), "--metric", "faithfulness"])
+    result = runner.invoke(app, ["judge-eval", str(tmp_path / "x.jsonl"), "--metric", "no_such_metric"])
     assert result.exit_code == 2 and "--metric must be one of" in result.output
     result = runner.invoke(app, ["judge-eval", str(tmp_path / "missing.jsonl"), "--metric", "memory_grade"])
     assert result.exit_code == 2 and "missing.jsonl: cannot read the file" in result.output

@@ -17,13 +17,24 @@ METRIC_KINDS = {k for d in registry.declarations() for k in d.question_kinds}
 
 
 def test_registry_holds_exactly_the_contract_kinds() -> None:
+    """Walked, not listed: the shared decision kinds, and each declared metric's own kinds that it says the embedded
+    judge answers (an ``embedded_kinds`` table, or a pipeline's whole-metric questions with an offline rule over a
+    unit kind the embedded judge answers); a metric whose kinds no offline tier answers says what to configure
+    instead."""
     assert set(KINDS) == set(K.DECISION_KINDS)
-    assert len(METRIC_KINDS) == 9  # three whole-metric kinds for each of the three engine metrics
-    assert supported_kinds() == K.DECISION_KINDS | METRIC_KINDS
-    assert all(spec.fields for k in supported_kinds() if (spec := spec_for(k)) is not None)
+    assert METRIC_KINDS and all(k.partition(".")[0] in registry.names() for k in METRIC_KINDS)
+    supported = supported_kinds()
+    assert K.DECISION_KINDS <= supported <= K.DECISION_KINDS | METRIC_KINDS
+    for d in registry.declarations():
+        if d.embedded_kinds is not None:
+            assert set(d.question_kinds) <= supported, d.name
+        if d.pipeline is not None and d.pipeline.question.kind in KINDS:
+            answered = {d.pipeline.kind_of(w) for w in d.pipeline.whole_metric if w.offline is not None}
+            assert answered <= supported, d.name
+    assert all(spec.fields for k in supported if (spec := spec_for(k)) is not None)
 
 
-@pytest.mark.parametrize("kind", sorted(K.DECISION_KINDS | METRIC_KINDS))
+@pytest.mark.parametrize("kind", sorted(supported_kinds()))
 def test_each_kind_names_its_first_missing_field(kind: str) -> None:
     spec = spec_for(kind)
     assert spec is not None

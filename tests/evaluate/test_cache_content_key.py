@@ -5,6 +5,7 @@ keeps the key."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ from deepeval.memory import prompts
 from deepeval.memory.judges import EmbeddedMemoryJudge
 from deepeval.memory.metrics import MemoryRecallMetric
 from deepeval.metrics import AnswerRelevancyMetric
-from deepeval.metrics.answer_relevancy import AnswerRelevancyQuestions, AnswerRelevancyTemplate
+from deepeval.metrics.answer_relevancy import AnswerRelevancyTemplate
+from deepeval.metrics.pipeline import PipelineQuestions
 from deepeval.test_case import LLMTestCase
 
 CASE = LLMTestCase(input="What is the capital of France?", actual_output="Paris is the capital.")
@@ -54,13 +56,11 @@ def test_bumped_label_alone_changes_nothing_but_the_label(monkeypatch: pytest.Mo
 
 def test_changed_question_text_changes_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
     before = cache_key(_hybrid(), CASE)
-    original = AnswerRelevancyQuestions.statement_relevant
-
-    def edited(input: str, statement: str):  # type: ignore[no-untyped-def]
-        q = original(input, statement)
-        return q.model_copy(update={"instructions": q.instructions + " Answer carefully."})
-
-    monkeypatch.setattr(AnswerRelevancyQuestions, "statement_relevant", staticmethod(edited))
+    pipeline = AnswerRelevancyMetric.pipeline
+    edited = replace(
+        pipeline, question=replace(pipeline.question, text=pipeline.question.text + " Answer carefully.")
+    )
+    monkeypatch.setattr(AnswerRelevancyMetric, "default_question_set", PipelineQuestions(edited))
     assert cache_key(_hybrid(), CASE) != before
 
 

@@ -96,7 +96,7 @@ def test_errored_rows_count_every_request_sent(monkeypatch: pytest.MonkeyPatch, 
     (``llm_calls`` + ``retries``), the failed attempts included."""
     from deepeval.evaluate import ErrorConfig
     from deepeval.models import LocalModel, TypeSafeModel
-    from deepeval.models.retry import RetryPolicy
+    from deepeval.models.http.retry import RetryPolicy
     from deepeval.testing._http import Fault
     from deepeval.testing.servers import OpenAIChatServer, SystemOneServer
 

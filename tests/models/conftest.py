@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from deepeval.config.settings import KNOWN_KEYS
-from deepeval.models.retry import RetryPolicy
+from deepeval.models.http.retry import RetryPolicy
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import asyncio
 import json
 
 from deepeval.errors import ErrorKind, JudgeError, StructuredOutputError, SystemOneError
-from deepeval.models.retry import RetryPolicy, call_with_retries, error_for_status
+from deepeval.models.http.retry import RetryPolicy, call_with_retries, error_for_status
 
 
 def test_kind_is_an_enum_that_equals_its_string() -> None:

@@ -86,5 +86,5 @@ def test_no_import_cycle_between_client_modules() -> None:
 
 def test_the_rule_checker_sees_function_level_imports(tmp_path: Path) -> None:
     a = tmp_path / "a.py"
-    a.write_text("def f():\n    from deepeval.models.llms.transport import x\n")
-    assert "deepeval.models.llms.transport" in _imports(a)
+    a.write_text("def f():\n    from deepeval.models.http.transport import x\n")
+    assert "deepeval.models.http.transport" in _imports(a)

@@ -20,7 +20,7 @@ from deepeval.errors import JudgeError, SystemOneError
 from deepeval.evaluate import CacheConfig, DisplayConfig
 from deepeval.metrics import AnswerRelevancyMetric
 from deepeval.models import LocalModel, TypeSafeModel
-from deepeval.models.retry import RetryPolicy
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.system_one import NoulQuestion
 from deepeval.test_case import LLMTestCase
 from deepeval.testing.servers import (

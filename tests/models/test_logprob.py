@@ -9,8 +9,8 @@ import pytest
 
 from deepeval.errors import SystemOneError, UnsupportedQuestionError
 from deepeval.models import LocalModel, LogprobSystemOneModel, OpenAIModel
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.logprobs import TokenLogprob
-from deepeval.models.retry import RetryPolicy
 from deepeval.models.system_one import ChoiceQuestion, NoulQuestion, ScoreQuestion
 from deepeval.models.system_one.logprob import label_masses, normalise_token, renormalise, score_labels
 from deepeval.models.usage import track_usage

@@ -13,9 +13,9 @@ from pydantic import BaseModel
 
 from deepeval.errors import ConfigurationError, JudgeError, StructuredOutputError
 from deepeval.models import GPTModel, LocalModel, OpenAIModel
+from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.llms.response_format import response_format, strict_schema
-from deepeval.models.rate_limit import DEFAULT_MAX_CONCURRENCY
-from deepeval.models.retry import RetryPolicy
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.usage import track_usage
 from deepeval.testing.servers import Fault, OpenAIChatServer

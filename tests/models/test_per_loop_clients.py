@@ -1,4 +1,4 @@
-"""Judges with one configuration share one HTTP client per event loop (models/llms/per_loop.py)."""
+"""Judges with one configuration share one HTTP client per event loop (models/http/per_loop.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from _support.markers import REGRESSION
 from deepeval.models import LocalModel, OpenAIModel
-from deepeval.models.llms import per_loop
+from deepeval.models.http import per_loop
 from deepeval.models.system_one.typesafe import TypeSafeModel
 from deepeval.testing.servers import OpenAIChatServer, SystemOneServer
 
@@ -70,7 +70,7 @@ def test_aclose_of_one_judge_does_not_break_another_judges_calls(
 
 
 # ----------------------------------------------------------------------------------------------------------
-# Judges with one configuration share one HTTP client per event loop (models/llms/per_loop.py), but the
+# Judges with one configuration share one HTTP client per event loop (models/http/per_loop.py), but the
 # shared-client key leaves out ``DEEPEVAL_HTTP_CLIENT``, which the client factory reads.
 
 

@@ -12,7 +12,7 @@ from deepeval import evaluate
 from deepeval.evaluate.configs import AsyncConfig, DisplayConfig
 from deepeval.metrics import BaseMetric
 from deepeval.models import OpenAIModel
-from deepeval.models.retry import RetryPolicy
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.usage import track_usage
 from deepeval.test_case import LLMTestCase

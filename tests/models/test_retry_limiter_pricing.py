@@ -9,9 +9,9 @@ import threading
 import pytest
 
 from deepeval.errors import ConfigurationError, JudgeError
+from deepeval.models.http.rate_limit import AdaptiveLimiter
+from deepeval.models.http.retry import RetryPolicy, call_with_retries, error_for_status, parse_retry_after
 from deepeval.models.pricing import lookup_price, resolve_price
-from deepeval.models.rate_limit import AdaptiveLimiter
-from deepeval.models.retry import RetryPolicy, call_with_retries, error_for_status, parse_retry_after
 from deepeval.models.usage import track_usage
 
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from deepeval.errors import StructuredOutputError
 from deepeval.models import OpenAIModel
-from deepeval.models.retry import RetryPolicy
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.structured import ItemCount, a_generate_structured, counted_schema
 from deepeval.models.usage import track_usage
 from deepeval.testing.servers import OpenAIChatServer

@@ -1,4 +1,4 @@
-"""One TLS context per process for the judge clients (deepeval.models.tls)."""
+"""One TLS context per process for the judge clients (deepeval.models.http.tls)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import openai
 import pytest
 
 from deepeval.models import LocalModel
+from deepeval.models.http.tls import library_of, shared_context
 from deepeval.models.system_one.typesafe import TypeSafeModel
-from deepeval.models.tls import library_of, shared_context
 
 
 def test_shared_context_is_built_once_with_default_verification() -> None:

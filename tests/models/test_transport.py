@@ -15,9 +15,9 @@ import pytest
 
 from deepeval.errors import ConfigurationError, JudgeError
 from deepeval.models import LocalModel
-from deepeval.models.llms.per_loop import PerLoop
-from deepeval.models.llms.transport import async_http_client_class
-from deepeval.models.retry import RetryPolicy
+from deepeval.models.http.per_loop import PerLoop
+from deepeval.models.http.retry import RetryPolicy
+from deepeval.models.http.transport import async_http_client_class
 from deepeval.models.usage import track_usage
 from deepeval.testing.servers import Fault, OpenAIChatServer, schema_responder
 
@@ -348,7 +348,7 @@ def test_system_one_clients_are_closed_at_loop_shutdown(transport: str, fast_pol
 def test_judges_with_one_configuration_share_a_client_per_loop(fast_policy: RetryPolicy) -> None:
     import httpx
 
-    from deepeval.models.llms.per_loop import share_key
+    from deepeval.models.http.per_loop import share_key
 
     with OpenAIChatServer(lambda req: "ok") as srv:
         a, b = _model(srv.base_url, fast_policy), _model(srv.base_url, fast_policy)

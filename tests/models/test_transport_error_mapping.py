@@ -13,7 +13,7 @@ import pytest
 from deepeval.errors import ErrorKind, JudgeError, SystemOneError
 from deepeval.models import LocalModel, TypeSafeModel
 from deepeval.models.http.errors import int_or_none, read_json, status_error, transport_error
-from deepeval.models.retry import RetryPolicy
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.system_one import NoulQuestion
 from deepeval.testing.servers import Fault, OpenAIChatServer, SystemOneServer
 

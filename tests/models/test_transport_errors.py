@@ -14,7 +14,7 @@ import pytest
 from _support.markers import REGRESSION
 from deepeval.errors import JudgeError
 from deepeval.models import LocalModel
-from deepeval.models.retry import RetryPolicy
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.system_one.schema import NoulQuestion
 from deepeval.models.system_one.typesafe import SystemOneError, TypeSafeModel
 from deepeval.testing.servers import Fault, OpenAIChatServer

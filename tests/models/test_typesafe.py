@@ -10,7 +10,7 @@ import pytest
 
 from deepeval.errors import RequestTooLargeError, SystemOneError, UnsupportedQuestionError
 from deepeval.models import TypeSafeModel
-from deepeval.models.retry import RetryPolicy
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.system_one import ChoiceQuestion, NoulQuestion, ScoreQuestion
 from deepeval.models.system_one.kinds import STATEMENT_RELEVANT
 from deepeval.models.system_one.typesafe import check_budget, estimate_tokens

@@ -19,7 +19,7 @@ from deepeval import evaluate
 from deepeval.errors import JudgeError, StructuredOutputError
 from deepeval.evaluate import CacheConfig, DisplayConfig, EvaluationError
 from deepeval.models import LocalModel, TypeSafeModel
-from deepeval.models.retry import RetryPolicy
+from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.system_one import NoulQuestion
 from deepeval.test_case import LLMTestCase
 from deepeval.testing.servers import Fault, OpenAIChatServer, SystemOneServer

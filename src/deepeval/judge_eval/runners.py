@@ -75,7 +75,8 @@ class Judging:
         return f"{' + '.join(names) or 'judge'} (eval mode {resolved.mode.value})"
 
     def context(self) -> Any:
-        return self.instance._context(self.instance.judges(), sequential=False)
+        """A fresh measure context of the metric's judges (its public ``measure_context()``)."""
+        return self.instance.measure_context()
 
     async def item_score(self, test_case: Any) -> tuple[float | None, str | None, float]:
         metric = self.instance.fresh_copy()

@@ -95,12 +95,6 @@ def _statements(ln: Line, obj: dict[str, Any], task: JudgeEvalTask, nodes: list[
                 raise ln.fail(f"{where}.node", f"must be a node index 0..{len(nodes) - 1}; got {node!r}")
 
 
-def check_statements(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
-    """An answer with labelled statements: ``input``, ``actual_output``, ``statements[{text, label, tags}]``."""
-    ln.text(obj, "actual_output", "actual_output")
-    _statements(ln, obj, task, None)
-
-
 def check_context_statements(ln: Line, obj: dict[str, Any], task: JudgeEvalTask) -> None:
     """A retrieval context with labelled statements: ``input``, ``retrieval_context`` (strings) and
     ``statements[{text, label, node, tags}]`` (``node``: the index of the node the statement is from)."""

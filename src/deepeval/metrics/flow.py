@@ -17,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from dataclasses import replace
+from typing import Any, ClassVar
 
 from deepeval._concurrency import bounded, run_sync, to_daemon_thread
 from deepeval.config import redact
@@ -32,9 +33,14 @@ __all__ = ["OwnMetric", "apply", "as_float", "error_of", "failure_of", "result_o
 
 class OwnMetric(BaseMetric):
     """Base of this package's metrics: ``measure``/``a_measure`` are :func:`run_measure` + :func:`apply`; a
-    subclass implements ``_run_engine``, which sets the result attributes of one measure (or raises)."""
+    subclass implements ``_run_engine``, which returns the measure's :class:`MeasureResult` (``returns_value``
+    True: our engine, which writes nothing on the metric along the way) or sets the result attributes of one
+    measure (the memory metrics), or raises."""
 
-    async def _run_engine(self, test_case: Any, *, sequential: bool) -> None:
+    #: ``_run_engine`` returns the value (True) or sets the result attributes (False)
+    returns_value: ClassVar[bool] = False
+
+    async def _run_engine(self, test_case: Any, *, sequential: bool) -> MeasureResult | None:
         raise NotImplementedError
 
     def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
@@ -51,7 +57,9 @@ class OwnMetric(BaseMetric):
         """Async :meth:`measure`."""
         return apply(self, await _measured(self, self._engine_call(test_case, sequential=False)))
 
-    def _engine_call(self, test_case: Any, *, sequential: bool) -> Callable[[], Coroutine[Any, Any, None]]:
+    def _engine_call(
+        self, test_case: Any, *, sequential: bool
+    ) -> Callable[[], Coroutine[Any, Any, MeasureResult | None]]:
         return lambda: self._run_engine(test_case, sequential=sequential)
 
 
@@ -130,19 +138,48 @@ async def _measured(
     and ``error`` cleared); a user's metric is read as it left itself."""
     error: MeasureError | None = None
     skipped: str | None = None
-    if own:
+    valued = own and getattr(metric, "returns_value", False)
+    if own and not valued:
         metric.reset_result()
+    value: Any = None
     with track_usage() as usage:
         try:
-            await bounded(call(), timeout)
+            value = await bounded(call(), timeout)
         except Exception as err:
             deadline = f"measure did not finish within {timeout} s" if deadline_text else None
             error, skipped = failure_of(err, metric, skip_on_missing_params, timeout_message=deadline)
+    if valued:
+        return _with_usage(metric, value if isinstance(value, MeasureResult) else None, usage, error, skipped)
     if own:
         if error is not None or skipped is not None:
             metric.score = metric.success = metric.error = None
         _copy_usage(metric, usage)
     return result_of(metric, usage, error=error, skipped=skipped)
+
+
+def _with_usage(
+    metric: BaseMetric,
+    value: MeasureResult | None,
+    usage: UsageTracker,
+    error: MeasureError | None,
+    skipped: str | None,
+) -> MeasureResult:
+    """Our engine's value with the judges' usage of the measure (tokens None when no judge reported any), or the
+    value of a measure that raised (``error``) or was skipped."""
+    recorded = usage.input_tokens or usage.output_tokens
+    tracked = Usage(
+        usage.input_tokens if recorded else None,
+        usage.output_tokens if recorded else None,
+        usage.cost,
+        usage.llm_calls,
+        usage.system_one_requests,
+        usage.retries,
+    )
+    if value is not None and error is None and skipped is None:
+        return replace(value, usage=tracked)
+    threshold = as_float(getattr(metric, "threshold", None))
+    success = None if skipped is not None else success_of(None, threshold, errored=True)
+    return MeasureResult(success=success, usage=tracked, error=error, skipped=skipped)
 
 
 def failure_of(
@@ -191,6 +228,8 @@ def apply(metric: BaseMetric, result: MeasureResult) -> float:
     metric.system_one_fallback_reason = result.fallback_reason
     metric.evaluation_model = result.evaluation_model
     metric.verdicts = None if result.verdicts is None else list(result.verdicts)
+    for name, value in result.attributes.items():
+        setattr(metric, name, value)
     if result.error is not None:
         metric.score = metric.success = None
         if result.error.exception is not None:

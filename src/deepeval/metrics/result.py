@@ -64,7 +64,9 @@ class MeasureResult:
     :func:`~deepeval.metrics.scoring.success_of`, refined by a metric's own ``is_successful()`` when it has a score
     and no error; None when skipped or in score-only mode), ``verdicts`` (our metrics' per-item verdicts),
     ``breakdown`` (``score_breakdown``), ``confidence``, ``fallback_reason`` (``system_one_fallback_reason``),
-    ``evaluation_model``, ``verbose_logs``, ``usage``; ``error`` when it failed; ``skipped`` when it was skipped:
+    ``evaluation_model``, ``verbose_logs``, ``usage``, ``attributes`` (a metric's own result attributes, set by
+    ``measure()`` under their names: deepeval's ``claims``, ``truths``, ``statements``, ``knowledges``); ``error``
+    when it failed; ``skipped`` when it was skipped:
     the reason (``"skipped: ..."`` for a missing test-case field under ``skip_on_missing_params``), ``""`` when the
     metric marked itself skipped (its own reason, if any, is ``reason``).
 
@@ -83,3 +85,4 @@ class MeasureResult:
     usage: Usage = field(default_factory=Usage)
     error: MeasureError | None = None
     skipped: str | None = None
+    attributes: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)

@@ -75,6 +75,8 @@ class MeasureContext:
     system_one_version: str | None = None
     sections: list[tuple[str, Any]] = field(default_factory=list)
     verdicts: list[dict[str, Any]] = field(default_factory=list)
+    #: a metric's own result attributes of this measure (deepeval's ``knowledges``...): the value carries them
+    attributes: dict[str, Any] = field(default_factory=dict)
 
     async def gather(self, *aws: Awaitable[Any]) -> list[Any]:
         """Run independent judge calls concurrently (one after another in ``async_mode=False``)."""

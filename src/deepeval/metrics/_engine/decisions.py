@@ -137,8 +137,7 @@ async def decide(
     if not ids:
         return {}
     if ctx.mode is EvalMode.LLM or ctx.system_one is None:
-        ctx.llm_used = True
-        return _ordered(ids, await llm_decide(ids))
+        return await decide_by_llm(ctx, ids, llm_decide)
 
     decisions: dict[str, Decision] = {}
     failed: list[str] = ids
@@ -190,6 +189,17 @@ async def decide(
         ctx.llm_used = True
         decisions.update(await llm_decide(failed))
     return _ordered(ids, decisions)
+
+
+async def decide_by_llm(
+    ctx: MeasureContext, ids: Sequence[str], llm_decide: LLMDecide
+) -> dict[str, Decision]:
+    """Every decision by the LLM (``llm`` mode, or no System One model): what :func:`decide` does there, for a
+    caller that need not build the System One questions at all."""
+    if not ids:
+        return {}
+    ctx.llm_used = True
+    return _ordered(ids, await llm_decide(ids))
 
 
 def _ordered(ids: Sequence[str], decisions: Mapping[str, Decision]) -> dict[str, Decision]:

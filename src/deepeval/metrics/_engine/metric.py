@@ -57,7 +57,8 @@ from deepeval.metrics._engine.template_calls import (
     unused_methods_note,
 )
 from deepeval.metrics.base_metric import SystemOnePlan
-from deepeval.metrics.flow import OwnMetric
+from deepeval.metrics.flow import OwnMetric, apply
+from deepeval.metrics.result import MeasureResult, Usage
 from deepeval.metrics.scoring import apply_strict, effective_threshold, success_of
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel, judge_name
 from deepeval.models.extraction import Extractor
@@ -92,7 +93,7 @@ class Outcome:
     reason: str | None
     breakdown: dict[str, Any] = field(default_factory=dict)
     #: the units the measure extracted, by name (a pipeline metric's ``claims``, ``truths``): result attributes
-    units: dict[str, list[str]] = field(default_factory=dict)
+    units: dict[str, Any] = field(default_factory=dict)
 
 
 def _init_named_for(cls: type) -> Callable[..., None]:
@@ -135,6 +136,7 @@ class EngineMetric(OwnMetric):
         ValueError: ``threshold`` outside [0, 1].
     """
 
+    returns_value: ClassVar[bool] = True
     default_template: ClassVar[Any]
     default_question_set: ClassVar[Any]
     #: the schema of the reason call (each metric: deepeval 4.3.1's ``*ScoreReason`` class)
@@ -397,19 +399,23 @@ class EngineMetric(OwnMetric):
         return cfg
 
     # -- measure (``measure``/``a_measure``: :class:`~deepeval.metrics.flow.OwnMetric`) -------------------------------
-    async def _run_engine(self, test_case: Any, *, sequential: bool) -> None:
-        """One measure's result attributes (:func:`deepeval.metrics.flow.run_measure` clears them first, tracks the
-        judges' usage and makes the value)."""
+    async def _run_engine(self, test_case: Any, *, sequential: bool) -> MeasureResult:
+        """One measure's value (:func:`deepeval.metrics.flow.run_measure` adds the judges' usage; ``measure()``
+        applies it). Nothing is written on the metric along the way."""
         test_case = _judge_copy(test_case)
         self._check_params(test_case)
         judges = self.judges()
         degenerate = self._degenerate(test_case)
         if degenerate is not None:
-            self._finish_without_judge(degenerate, judges)
-        elif judges.mode is EvalMode.SYSTEM_ONE:
-            await self._measure_system_one(test_case, judges, sequential)
-        else:
-            await self._measure_llm_hybrid(test_case, judges, sequential)
+            return self._without_judge(degenerate, judges)
+        if judges.mode is EvalMode.SYSTEM_ONE:
+            return await self._measure_system_one(test_case, judges, sequential)
+        return await self._measure_llm_hybrid(test_case, judges, sequential)
+
+    def measure_context(self, *, sequential: bool = False) -> MeasureContext:
+        """A fresh :class:`~deepeval.metrics._engine.context.MeasureContext` with this metric's judges (what one
+        measure uses; ``deepeval judge-eval`` decides labelled units with it)."""
+        return self._context(self.judges(), sequential)
 
     def _context(self, judges: Judges, sequential: bool) -> MeasureContext:
         """A fresh :class:`MeasureContext` for ``judges`` (llm/hybrid; in system_one mode, a context whose
@@ -434,31 +440,63 @@ class EngineMetric(OwnMetric):
             own_extraction=own_extraction,
         )
 
-    async def _measure_llm_hybrid(self, test_case: Any, judges: Judges, sequential: bool) -> None:
+    def _value(
+        self,
+        score: float,
+        reason: str | None,
+        breakdown: Any,
+        logs: str,
+        *,
+        confidence: float | None = None,
+        fallback_reason: str | None = None,
+        evaluation_model: str | None = None,
+        verdicts: list[dict[str, Any]] | None = None,
+        attributes: dict[str, Any] | None = None,
+        usage: Usage | None = None,
+    ) -> MeasureResult:
+        """The one place a measure's value is made (strict mode already applied to ``score``); verbose logs are
+        printed here when ``verbose_mode`` is on."""
+        if self.verbose_mode:
+            from deepeval._safe_text import terminal
+
+            print(terminal(f"[{self.__name__} verbose logs]\n{logs}"))
+        return MeasureResult(
+            score=score,
+            reason=reason if self.include_reason else None,
+            success=success_of(score, self.threshold),
+            verdicts=None if verdicts is None else tuple(verdicts),
+            breakdown=breakdown,
+            confidence=confidence,
+            fallback_reason=fallback_reason,
+            evaluation_model=evaluation_model,
+            verbose_logs=logs,
+            usage=usage or Usage(),
+            attributes=dict(attributes or {}),
+        )
+
+    async def _measure_llm_hybrid(self, test_case: Any, judges: Judges, sequential: bool) -> MeasureResult:
         ctx = self._context(judges, sequential)
         outcome = await self._evaluate(test_case, ctx)
-        self.score = apply_strict(outcome.score, self.strict_mode)
-        self.reason = outcome.reason if self.include_reason else None
-        self.score_breakdown = outcome.breakdown
-        self.confidence = ctx.confidence()
-        self.system_one_fallback_reason = ctx.fallback_reason()
-        self.evaluation_model = ctx.evaluation_model()
-        self.verdicts = ctx.result_verdicts()
-        for name, items in outcome.units.items():
-            setattr(self, name, list(items))
-        self.success = success_of(self.score, self.threshold)
-        self._set_verbose(ctx.verbose_logs())
+        return self._value(
+            apply_strict(outcome.score, self.strict_mode),
+            outcome.reason,
+            outcome.breakdown,
+            ctx.verbose_logs(),
+            confidence=ctx.confidence(),
+            fallback_reason=ctx.fallback_reason(),
+            evaluation_model=ctx.evaluation_model(),
+            verdicts=ctx.result_verdicts(),
+            attributes={**ctx.attributes, **outcome.units},
+        )
 
-    def _finish_without_judge(self, outcome: Outcome, judges: Judges) -> None:
-        """Result attributes of a degenerate input: its defined score and reason; no judge named, no confidence."""
-        self.score = apply_strict(outcome.score, self.strict_mode)
-        self.reason = outcome.reason if self.include_reason else None
-        self.score_breakdown = {**outcome.breakdown, "judge_calls": 0}
-        self.confidence = None
-        self.system_one_fallback_reason = None
-        self.evaluation_model = None
-        self.success = success_of(self.score, self.threshold)
-        self._set_verbose(f"Eval mode: {judges.mode.value}\n\nNo judge call:\n{outcome.reason}")
+    def _without_judge(self, outcome: Outcome, judges: Judges) -> MeasureResult:
+        """The value of a degenerate input: its defined score and reason; no judge named, no confidence."""
+        return self._value(
+            apply_strict(outcome.score, self.strict_mode),
+            outcome.reason,
+            {**outcome.breakdown, "judge_calls": 0},
+            f"Eval mode: {judges.mode.value}\n\nNo judge call:\n{outcome.reason}",
+        )
 
     async def _explain(
         self,
@@ -481,21 +519,14 @@ class EngineMetric(OwnMetric):
             prompt = call_template(method, **reason_keywords(score, judged, prompt_args))
         return (await a_generate_structured(ctx.llm, prompt, self.reason_schema)).reason
 
-    def _set_verbose(self, logs: str) -> None:
-        self.verbose_logs = logs
-        if self.verbose_mode:
-            from deepeval._safe_text import terminal
-
-            print(terminal(f"[{self.__name__} verbose logs]\n{logs}"))
-
     # -- system_one mode (also the runner's batching hooks) --------------------------------------------------------
-    async def _measure_system_one(self, test_case: Any, judges: Judges, sequential: bool) -> None:
+    async def _measure_system_one(self, test_case: Any, judges: Judges, sequential: bool) -> MeasureResult:
         plan = self.system_one_plan(test_case)
         assert plan is not None
         model = SyncSystemOne(plan.model) if sequential else plan.model
         answers, cost = await a_decide_checked(model, plan.state, plan.questions)
         record_usage(cost=cost)
-        self.system_one_finish(test_case, answers, cost)
+        return self.system_one_result(test_case, answers, cost)
 
     def system_one_plan(self, test_case: Any) -> SystemOnePlan | None:
         """This metric's whole System One request when it runs in ``system_one`` mode, else None (also None for a
@@ -518,45 +549,47 @@ class EngineMetric(OwnMetric):
         )
 
     def system_one_finish(self, test_case: Any, answers: SystemOneAnswers, cost: float | None) -> float:
-        """Set every result attribute from the answers to :meth:`system_one_plan`'s questions; return the score.
+        """Apply :meth:`system_one_result` (the runner's batching hook: it set the result attributes); return the
+        score.
 
         Raises:
             SystemOneError: a question has no answer (no fallback in this mode); the result attributes stay None.
+        """
+        return apply(self, self.system_one_result(test_case, answers, cost))
+
+    def system_one_result(
+        self, test_case: Any, answers: SystemOneAnswers, cost: float | None
+    ) -> MeasureResult:
+        """The value of the answers to :meth:`system_one_plan`'s questions (their cost and tokens as its usage).
+
+        Raises:
+            SystemOneError: a question has no answer (no fallback in this mode).
         """
         judges = self.judges()
         name = judge_name(judges.system_one) or "System One"
         if answers.model and answers.model not in name:
             name = f"{name} ({answers.model})"
-        self.evaluation_model = name
-        self.evaluation_cost = cost
-        self.input_tokens, self.output_tokens = answers.input_tokens, answers.output_tokens
-        self.system_one_fallback_reason = None
         _, questions = self._system_one_request(_judge_copy(test_case))
-        try:
-            result = evaluate_answers(questions, answers, model_name=name, metric_name=self.__name__)
-        except Exception:  # the result attributes stay None
-            self.score = self.success = self.error = None
-            raise
+        result = evaluate_answers(questions, answers, model_name=name, metric_name=self.__name__)
         if self.strict_mode:
             score = 1.0 if result.all_passed else 0.0
         else:
             score = apply_strict(result.raw_score, False)
-        self.score = score
-        self.error = None
-        self.reason = (
-            build_reason(result, score, strict_mode=self.strict_mode, judge=name)
-            if self.include_reason
-            else None
-        )
-        self.confidence = result.confidence
-        self.score_breakdown = result.breakdown()
-        self.success = success_of(score, self.threshold)
         lines = ["Eval mode: system_one", f"Judge: {name}"]
         for v in result.values:
             q = v.question
             lines.append(f"Question {q.id} (weight {q.weight:g}): {q.label}\n  answer: {v.as_dict()}")
-        self._set_verbose("\n\n".join(lines))
-        return score
+        return self._value(
+            score,
+            build_reason(result, score, strict_mode=self.strict_mode, judge=name)
+            if self.include_reason
+            else None,
+            result.breakdown(),
+            "\n\n".join(lines),
+            confidence=result.confidence,
+            evaluation_model=name,
+            usage=Usage(answers.input_tokens, answers.output_tokens, cost),
+        )
 
 
 def _extractor_module() -> Any:

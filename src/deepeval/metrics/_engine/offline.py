@@ -10,25 +10,47 @@ from __future__ import annotations
 
 from typing import Any
 
-from deepeval.metrics.pipeline.spec import UNIT, Pipeline, WholeMetricQuestion
+from deepeval.metrics.pipeline.spec import UNIT, Input, Pipeline, WholeMetricQuestion
 from deepeval.models.embedded import composite
-from deepeval.models.embedded.kind_spec import Asked, KindSpec, Texts, binomial_levels, field_text, mean
+from deepeval.models.embedded.kind_spec import Asked, KindSpec, Texts, binomial_levels, mean
 
 
-def _text(value: Any) -> str:
+def _text(value: Any, join: str = "\n\n") -> str:
     if isinstance(value, (list, tuple)):
-        return "\n\n".join(composite.context_texts(value))
+        return join.join(composite.context_texts(value))
     return "" if value is None else str(value)
+
+
+def _names(field: str) -> tuple[str, str]:
+    """A test-case field as the state may spell it: snake case, or camel case (``actualOutput``)."""
+    head, *rest = field.split("_")
+    return field, head + "".join(w.title() for w in rest)
 
 
 def _split(pipeline: Pipeline, name: str, fields: dict[str, Any]) -> list[str]:
     units = pipeline.units_named(name)
     if units is None:
         return []
-    text = _text(composite.field_value(fields, units.source))
+    text = _text(composite.field_value(fields, *_names(units.source)))
     if units.extraction == "claims":
         return list(composite.EXTRACTOR.claims_sync(text))
     return list(composite.EXTRACTOR.statements_sync(text))
+
+
+def unit_fields(pipeline: Pipeline, fields: dict[str, Any]) -> list[dict[str, Any]]:
+    """The fields of the unit question for every unit of the raw test case ``fields`` (deterministic split)."""
+    q = pipeline.question
+    shared: dict[str, Any] = {}
+    unit_field = "unit"
+    for name, value in q.fields.items():
+        source, join = (value.source, value.join or "\n\n") if isinstance(value, Input) else (value, "\n\n")
+        if source == UNIT:
+            unit_field = name
+        elif pipeline.units_named(source) is not None:
+            shared[name] = join.join(_split(pipeline, source, fields))
+        else:
+            shared[name] = _text(composite.field_value(fields, *_names(source)), join)
+    return [{**shared, unit_field: u} for u in _split(pipeline, q.units, fields)]
 
 
 def unit_probabilities(pipeline: Pipeline, a: Asked) -> list[float]:
@@ -39,40 +61,43 @@ def unit_probabilities(pipeline: Pipeline, a: Asked) -> list[float]:
     spec = KINDS[q.kind]
 
     def compose(fields: dict[str, Any]) -> list[float]:
-        shared: dict[str, Any] = {}
-        unit_field = "unit"
-        for name, source in q.fields.items():
-            if source == UNIT:
-                unit_field = name
-            elif pipeline.units_named(source) is not None:
-                shared[name] = "\n\n".join(_split(pipeline, source, fields))
-            else:
-                shared[name] = _text(composite.field_value(fields, source))
-        return [
-            spec.probability(Asked(q.kind, {**shared, unit_field: u}, a.memo, a.model))
-            for u in _split(pipeline, q.units, fields)
-        ]
+        return [spec.probability(Asked(q.kind, f, a.memo, a.model)) for f in unit_fields(pipeline, fields)]
 
     probabilities: list[float] = a.composed(pipeline.name, compose)
     return probabilities
 
 
-def _empty_p(pipeline: Pipeline) -> float:
+def _empty_p(pipeline: Pipeline, w: WholeMetricQuestion) -> float:
+    if w.offline_empty is not None:
+        return w.offline_empty
     return 0.995 if pipeline.score.empty >= 0.5 else 0.005
 
 
 def _spec(pipeline: Pipeline, w: WholeMetricQuestion) -> KindSpec:
-    empty = _empty_p(pipeline)
+    from deepeval.models.embedded.question_kinds import KINDS
+
+    empty = _empty_p(pipeline, w)
+    unit_texts = KINDS[pipeline.question.kind].texts
 
     def ps(a: Asked) -> list[float]:
         return unit_probabilities(pipeline, a)
 
     def texts(fields: dict[str, Any], out: Texts) -> None:
-        for name in pipeline.whole_metric_fields:
-            out.passages.add(field_text(fields, name))
+        """What the unit question's scorer will encode for every unit (so the judge batches it)."""
+        if unit_texts is None:
+            return
+        for f in unit_fields(pipeline, fields):
+            unit_texts(f, out)
 
+    # the fields the embedded judge checks first: those the judged units are not split from (their own field may
+    # arrive under its camel-case name), else the first whole-metric field
+    judged = pipeline.units_named(pipeline.question.units)
+    split_from = judged.source if judged is not None else None
+    needs = (
+        tuple(f for f in pipeline.whole_metric_fields if f != split_from) or pipeline.whole_metric_fields[:1]
+    )
     if w.offline == "any":
-        return KindSpec((), lambda a: composite.strongest(ps(a), empty=empty), texts=texts)
+        return KindSpec(needs, lambda a: composite.strongest(ps(a), empty=empty), texts=texts)
     if w.offline == "share":
 
         def levels(a: Asked) -> list[float]:
@@ -81,8 +106,8 @@ def _spec(pipeline: Pipeline, w: WholeMetricQuestion) -> KindSpec:
                 return composite.share_levels(got)
             return binomial_levels(mean(got, empty=pipeline.score.empty), max(2, len(w.levels)))
 
-        return KindSpec((), lambda a: mean(ps(a), empty=pipeline.score.empty), levels=levels, texts=texts)
-    return KindSpec((), lambda a: composite.weakest(ps(a), empty=empty), texts=texts)
+        return KindSpec(needs, lambda a: mean(ps(a), empty=pipeline.score.empty), levels=levels, texts=texts)
+    return KindSpec(needs, lambda a: composite.weakest(ps(a), empty=empty), texts=texts)
 
 
 def offline_kinds(pipeline: Pipeline) -> dict[str, KindSpec]:

@@ -16,24 +16,28 @@ Judge calls of one measure (``n`` units judged):
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from deepeval.config.eval_mode import EvalMode
+from deepeval.errors import ConfigurationError
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import (
     decide,
+    decide_by_llm,
     decision_sources,
     llm_verdicts,
     share_score,
-    weighted_note,
 )
 from deepeval.metrics._engine.extractor import LLMExtractor
+from deepeval.metrics._engine.judges import Judges
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
+from deepeval.metrics._engine.offline import offline_kinds
 from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.system_one import WeightedQuestion
-from deepeval.metrics._engine.template_calls import call_template, takes
-from deepeval.metrics._engine.verdicts import binary_from_probability, ternary_from_probability
+from deepeval.metrics._engine.template_calls import call_template, parameters, reason_keywords
+from deepeval.metrics._engine.verdicts import Verdict, binary_from_probability, ternary_from_probability
 from deepeval.metrics.delimit import STATE_NOTE, declare_labels, quote
 from deepeval.metrics.pipeline.spec import (
     UNIT,
@@ -44,6 +48,7 @@ from deepeval.metrics.pipeline.spec import (
 )
 from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
+from deepeval.models.resolve import is_embedded
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
 
@@ -75,13 +80,16 @@ class PipelineQuestions:
     def __init__(self, pipeline: Pipeline) -> None:
         self.pipeline = pipeline
         self.VERSION = f"{pipeline.name}-q/{pipeline.version}"
-        q = pipeline.question
-        self.TEXT = json.dumps(
+
+    @property
+    def TEXT(self) -> str:
+        """Every declared question text, kind and field (what the cache key's content digest reads)."""
+        p = self.pipeline
+        q = p.question
+        return json.dumps(
             {
-                "unit": [q.kind, q.text, q.label, q.answer, dict(q.fields)],
-                "whole_metric": [
-                    [w.id, w.text, w.weight, w.answer, list(w.levels)] for w in pipeline.whole_metric
-                ],
+                "unit": [q.kind, q.text, q.label, q.answer, {k: _source(v) for k, v in q.fields.items()}],
+                "whole_metric": [[w.id, w.text, w.weight, w.answer, list(w.levels)] for w in p.whole_metric],
             },
             sort_keys=True,
         )
@@ -106,38 +114,100 @@ class PipelineQuestions:
         return out
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """What a measure reads from the declaration, worked out once per pipeline (no lookups per measure)."""
+
+    pipeline: Pipeline
+    units: dict[str, Units]
+    unit_inputs: dict[str, tuple[Input, ...]]
+    question_inputs: tuple[Input, ...]
+    reason_inputs: tuple[Input, ...]
+    #: the unit question's fields other than the unit: (name, source, join)
+    shared_fields: tuple[tuple[str, str, str], ...]
+    unit_field: str
+    #: units lists the verdict prompt / the System One fields / the reason prompt read
+    for_llm: tuple[str, ...]
+    for_system_one: tuple[str, ...]
+    for_reason: tuple[str, ...]
+    to_verdict: Callable[[float], Verdict]
+    #: the verdicts that pass, when they do not depend on the metric's options (else None: asked per measure)
+    passing: tuple[str, ...] | None
+
+    @classmethod
+    def of(cls, p: Pipeline) -> _Plan:
+        units = {u.name: u for u in p.units}
+        q = p.question
+        fields = [(name, *_source(value)) for name, value in q.fields.items()]
+        question_inputs, reason_inputs = q.prompt_inputs, p.reason.prompt_inputs
+        return cls(
+            pipeline=p,
+            units=units,
+            unit_inputs={u.name: u.prompt_inputs for u in p.units},
+            question_inputs=question_inputs,
+            reason_inputs=reason_inputs,
+            shared_fields=tuple(f for f in fields if f[1] != UNIT),
+            unit_field=next((name for name, source, _ in fields if source == UNIT), "unit"),
+            for_llm=tuple(i.source for i in question_inputs if i.source in units),
+            for_system_one=tuple(source for _, source, _ in fields if source in units),
+            for_reason=tuple(i.source for i in reason_inputs if i.source in units),
+            to_verdict=ternary_from_probability if q.verdicts == "yes_no_idk" else binary_from_probability,
+            passing=p.score.passing if isinstance(p.score.passing, tuple) else None,
+        )
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+def plan_of(pipeline: Pipeline) -> _Plan:
+    """The plan of ``pipeline`` (kept by identity: a declaration is made once, at import)."""
+    plan = _PLANS.get(id(pipeline))
+    if plan is None or plan.pipeline is not pipeline:
+        plan = _PLANS[id(pipeline)] = _Plan.of(pipeline)
+    return plan
+
+
 class _Units:
     """The units of one measure, extracted once each, on first need."""
 
-    def __init__(self, metric: PipelineMetric, test_case: Any, ctx: MeasureContext) -> None:
-        self.metric, self.test_case, self.ctx = metric, test_case, ctx
+    def __init__(self, metric: PipelineMetric, plan: _Plan, test_case: Any, ctx: MeasureContext) -> None:
+        self.metric, self.plan, self.test_case, self.ctx = metric, plan, test_case, ctx
         self.done: dict[str, list[str]] = {}
 
     async def get(self, name: str) -> list[str]:
-        if name not in self.done:
-            units = self.metric.pipeline.units_named(name)
-            assert units is not None
-            self.done[name] = await self._extract(units)
-            self.ctx.log(name.capitalize(), self.done[name])
-        return self.done[name]
+        """The units called ``name``, extracted on first need (one coroutine: its frame is what a measure in flight
+        holds while the judge extracts)."""
+        if name in self.done:
+            return self.done[name]
+        units = self.plan.units[name]
+        ctx = self.ctx
+        text = _as_text(field_value(self.test_case, units.source))
+        items: list[str]
+        if not has_words(text):
+            items = []
+        elif ctx.llm is not None and ctx.own_extraction:
+            method = getattr(self.metric.evaluation_template, units.prompt)
+            kwargs = self.metric.keywords(self.test_case, self.plan.unit_inputs[name], self)
+            reply = await a_generate_structured(ctx.llm, call_template(method, **kwargs), units.schema)
+            items = [
+                s.strip()
+                for s in getattr(reply, units.reply_field or name)
+                if isinstance(s, str) and s.strip()
+            ]
+        else:
+            assert ctx.extractor is not None
+            items = list(await getattr(ctx.extractor, units.extraction)(text))
+        self.done[name] = items
+        ctx.log(name.capitalize(), items)
+        return items
 
     async def gather(self, names: Sequence[str]) -> None:
-        await self.ctx.gather(*(self.get(n) for n in dict.fromkeys(names)))
-
-    async def _extract(self, units: Units) -> list[str]:
-        text = _as_text(field_value(self.test_case, units.source))
-        if not has_words(text):
-            return []
-        ctx = self.ctx
-        if ctx.llm is not None and ctx.own_extraction:
-            method = getattr(self.metric.evaluation_template, units.prompt)
-            prompt = call_template(method, **self.metric.keywords(self.test_case, units.prompt_inputs, self))
-            reply = await a_generate_structured(ctx.llm, prompt, units.schema)
-            items = getattr(reply, units.field_name)
-            return [s.strip() for s in items if isinstance(s, str) and s.strip()]
-        assert ctx.extractor is not None
-        extract = getattr(ctx.extractor, units.extraction)
-        return list(await extract(text))
+        """Every units list of ``names`` (concurrently when there are several)."""
+        todo = [n for n in dict.fromkeys(names) if n not in self.done]
+        if len(todo) > 1:
+            await self.ctx.gather(*(self.get(n) for n in todo))
+        elif todo:
+            await self.get(todo[0])
 
 
 class PipelineMetric(EngineMetric):
@@ -167,6 +237,39 @@ class PipelineMetric(EngineMetric):
     def __name__(self) -> str:
         return self.pipeline.display_name
 
+    def judges(self) -> Judges:
+        """:meth:`EngineMetric.judges`, refusing a set-up that would leave a decision to the embedded judge on a
+        question kind no offline tier answers (it never returns an unmeasured number as a score).
+
+        Raises:
+            ConfigurationError: the embedded judge would decide a kind it has no measured answer for; the message
+                says what to configure.
+        """
+        judges = super().judges()
+        if judges.system_one is not None and is_embedded(judges.system_one):
+            missing = self._offline_gaps(judges)
+            if missing:
+                self._judges = None  # resolved again (and refused again) on the next measure
+                raise ConfigurationError(
+                    f"{self.__name__}: the embedded offline judge has no measured answer for the question kind(s) "
+                    f"{', '.join(missing)} (eval mode '{judges.mode.value}'); configure an LLM judge "
+                    "(OPENAI_API_KEY, USE_LOCAL_MODEL=YES with LOCAL_MODEL_BASE_URL, or model=) and run it with "
+                    "eval_mode='llm' or 'hybrid', or a System One model (TYPESAFE_API_KEY or system_one_model=)"
+                )
+        return judges
+
+    def _offline_gaps(self, judges: Judges) -> list[str]:
+        """The kinds the embedded judge would have to decide in ``judges``' mode without an answer for them."""
+        from deepeval.models.embedded.question_kinds import KINDS
+
+        p = self.pipeline
+        if judges.mode is EvalMode.SYSTEM_ONE:
+            answered = offline_kinds(p)
+            return [k for k in p.question_kinds if k not in answered]
+        if judges.mode is EvalMode.HYBRID and judges.llm is None and p.question.kind not in KINDS:
+            return [p.question.kind]
+        return []
+
     # -- the engine's hooks, from the declaration --------------------------------------------------------------
     def _check_params(self, test_case: Any) -> None:
         require_fields(test_case, self.pipeline.required, self.__name__)
@@ -188,10 +291,11 @@ class PipelineMetric(EngineMetric):
     def keywords(self, test_case: Any, inputs: Sequence[Input], units: _Units | None) -> dict[str, Any]:
         """The keyword arguments ``inputs`` name: units (already extracted), test-case fields, metric attributes."""
         out: dict[str, Any] = {}
+        declared = plan_of(self.pipeline).units
         for i in inputs:
             if units is not None and i.source in units.done:
                 value: Any = units.done[i.source]
-            elif self.pipeline.units_named(i.source) is not None:
+            elif i.source in declared:
                 value = []
             elif i.source in self.pipeline.required or hasattr(test_case, i.source):
                 value = field_value(test_case, i.source)
@@ -200,31 +304,28 @@ class PipelineMetric(EngineMetric):
             out[i.name] = _as_text(value, i.join) if i.join is not None and value is not None else value
         return out
 
-    def _unit_sources(self, inputs: Sequence[Input]) -> list[str]:
-        return [i.source for i in inputs if self.pipeline.units_named(i.source) is not None]
-
     async def _evaluate(self, test_case: Any, ctx: MeasureContext) -> Outcome:
         p = self.pipeline
         q = p.question
-        units = _Units(self, test_case, ctx)
-        first = [q.units]
-        if ctx.mode is EvalMode.LLM or ctx.system_one is None:
-            first += self._unit_sources(q.prompt_inputs)
-        else:
-            first += [s for s in q.fields.values() if p.units_named(s) is not None]
+        plan = plan_of(p)
+        units = _Units(self, plan, test_case, ctx)
+        first = [
+            q.units,
+            *(plan.for_llm if ctx.mode is EvalMode.LLM or ctx.system_one is None else plan.for_system_one),
+        ]
         if ctx.include_reason and ctx.llm is not None:
-            first += self._unit_sources(p.reason.prompt_inputs)
-        await units.gather(first)
+            first += plan.for_reason
+        first = [n for n in dict.fromkeys(first) if n not in units.done]
+        if len(first) == 1:  # awaited in place: no task, no extra frame while the judge extracts
+            await units.get(first[0])
+        else:
+            await units.gather(first)
         judged_units = units.done[q.units]
         if not judged_units:
-            return Outcome(
-                p.score.empty,
-                p.score.empty_reason,
-                {q.units: 0, **self._unit_counts(units)},
-                units=dict(units.done),
-            )
-        decisions = await self._decide_units(ctx, test_case, units, judged_units)
-        passing = p.score.passing_for(self)
+            nothing = {q.units: 0, **self._unit_counts(units), "yes": 0, "no": 0, "borderline": 0}
+            return Outcome(p.score.empty, p.score.empty_reason, nothing, units=dict(units.done))
+        decisions = await self._decide(ctx, test_case, units, judged_units)
+        passing = plan.passing if plan.passing is not None else p.score.passing_for(self)
         score, weights = share_score(ctx, decisions, lambda d: d.verdict in passing)
         noun = p.reason.unit
         judged = [
@@ -251,33 +352,64 @@ class PipelineMetric(EngineMetric):
         q = self.pipeline.question
         return {name: len(items) for name, items in units.done.items() if name != q.units}
 
-    async def _decide_units(
+    def measure_context(self, *, sequential: bool = False) -> MeasureContext:
+        """A fresh :class:`~deepeval.metrics._engine.context.MeasureContext` with this metric's judges (what one
+        measure uses; ``deepeval judge-eval`` asks :meth:`decide_units` with it)."""
+        return self._context(self.judges(), sequential)
+
+    async def decide_units(
+        self, ctx: MeasureContext, test_case: Any, units: Sequence[str]
+    ) -> dict[str, Decision]:
+        """The decision of the declared unit question on each of ``units`` (ids ``<id_prefix>0, 1, ...``), in the
+        eval mode of ``ctx``, as a measure makes them (``deepeval judge-eval`` measures the judge with it).
+
+        Raises:
+            JudgeError: as a measure's decisions.
+        """
+        extracted = _Units(self, plan_of(self.pipeline), test_case, ctx)
+        extracted.done[self.pipeline.question.units] = list(units)
+        return await self._decide(ctx, test_case, extracted, list(units))
+
+    async def _decide(
         self, ctx: MeasureContext, test_case: Any, units: _Units, judged_units: list[str]
     ) -> dict[str, Decision]:
-        """One decision per unit (ids ``u0, u1, ...``) in the eval mode of ``ctx``: the LLM's verdict prompt, or
-        System One with the unit question (the LLM deciding what System One could not)."""
+        """One decision per unit in the eval mode of ``ctx``: the LLM's verdict prompt, or System One with the unit
+        question (the LLM deciding what System One could not)."""
         q = self.pipeline.question
-        ids = [f"u{i}" for i in range(len(judged_units))]
+        plan = units.plan
+        ids = [f"{q.id_prefix}{i}" for i in range(len(judged_units))]
         by_id = dict(zip(ids, judged_units, strict=True))
-        shared: dict[str, Any] = {}
-        for name, source in q.fields.items():
-            if source != UNIT:
-                value = units.done.get(source) if source in units.done else field_value(test_case, source)
-                shared[name] = _as_text(value)
-        unit_field = next((name for name, source in q.fields.items() if source == UNIT), "unit")
 
         async def llm_decide(subset: Sequence[str]) -> Mapping[str, Decision]:
             assert ctx.llm is not None
-            await units.gather(self._unit_sources(q.prompt_inputs))
-            kwargs = {q.units: [by_id[i] for i in subset], **self.keywords(test_case, q.prompt_inputs, units)}
+            await units.gather(plan.for_llm)
+            kwargs = {
+                q.units: [by_id[i] for i in subset],
+                **self.keywords(test_case, plan.question_inputs, units),
+            }
             prompt = call_template(getattr(self.evaluation_template, q.prompt), **kwargs)
             return await llm_verdicts(ctx.llm, prompt, q.schema, subset)
 
+        if (
+            ctx.mode is EvalMode.LLM or ctx.system_one is None
+        ):  # the LLM decides: no System One question is built
+            return await decide_by_llm(ctx, ids, llm_decide)
+        shared: dict[str, Any] = {}
+        for name, source, join in plan.shared_fields:
+            got = units.done[source] if source in units.done else field_value(test_case, source)
+            shared[name] = _as_text(got, join)
+        wire = shared if q.state is None else {k: v for k, v in shared.items() if k in q.state}
+        unit_field = plan.unit_field
         return await decide(
             ctx,
-            state={"note": STATE_NOTE, **shared},
-            questions={i: self.question_set.unit(by_id[i], {**shared, unit_field: by_id[i]}) for i in ids},
-            to_verdict=ternary_from_probability if q.verdicts == "yes_no_idk" else binary_from_probability,
+            state={"note": STATE_NOTE, **wire},
+            questions={
+                i: self.question_set.unit(
+                    by_id[i], {k: by_id[i] if k == unit_field else shared[k] for k in q.fields}
+                )
+                for i in ids
+            },
+            to_verdict=plan.to_verdict,
             llm_decide=llm_decide,
         )
 
@@ -292,19 +424,29 @@ class PipelineMetric(EngineMetric):
     ) -> str:
         """The LLM's reason from the declared prompt; without an LLM, one written from the verdicts."""
         r = self.pipeline.reason
-        failing = [str(j.get("reason") or j[r.unit]) for j in judged if j["verdict"] not in passing]
         if ctx.llm is None:
+            if r.written is not None:
+                return r.written(score, judged)
             return deterministic_reason(self.pipeline, score, judged, passing)
+        failing = [
+            str(j.get("reason") or j[r.unit]) for j in judged if j["verdict"] not in (*passing, "unsure")
+        ]
         method = getattr(self.evaluation_template, r.prompt)
-        ours = takes(method, "judged") or not takes(method, "score")
-        kwargs = {
-            "score": score if ours else format(score, ".2f"),
-            "judged": judged,
-            r.failing_as: failing,
-            **self.keywords(test_case, r.prompt_inputs, units),
-        }
+        inputs = self.keywords(test_case, units.plan.reason_inputs, units)
+        params = parameters(method)
+        if params is None or "judged" in params or "score" not in params:
+            kwargs = {"score": score, "judged": judged, r.failing_as: failing, **inputs}
+        else:  # a template written for deepeval 4.3.1: its keywords, score formatted as it passes it
+            kwargs = {**reason_keywords(score, judged, ()), r.failing_as: failing, **inputs}
         reply: Any = await a_generate_structured(ctx.llm, call_template(method, **kwargs), r.schema)
         return str(reply.reason)
+
+
+def _source(value: str | Input) -> tuple[str, str]:
+    """Where a field comes from and how a list is joined."""
+    if isinstance(value, Input):
+        return value.source, "\n\n" if value.join is None else value.join
+    return value, "\n\n"
 
 
 def _applies(rule: NothingToJudge, value: Any) -> bool:
@@ -322,7 +464,11 @@ def deterministic_reason(
     """The reason written from the verdicts alone (no LLM): how many units pass, and which do not."""
     r = pipeline.reason
     n = len(judged)
-    note = weighted_note(judged)
+    note = (
+        f" (each {r.unit} counts by its P(yes), so unsure ones count in part)"
+        if any("weight" in j for j in judged)
+        else ""
+    )
     plural = r.unit if n == 1 else f"{r.unit}s"
     failing = [j for j in judged if j["verdict"] not in passing and j["verdict"] != "unsure"]
     unsure = [j for j in judged if j["verdict"] == "unsure"]

@@ -20,6 +20,11 @@ def _parameters(method: Callable[..., Any]) -> dict[str, inspect.Parameter] | No
         return None
 
 
+def parameters(method: Callable[..., Any]) -> dict[str, inspect.Parameter] | None:
+    """``method``'s parameters by name (None for a callable without a signature)."""
+    return _parameters(method)
+
+
 def takes(method: Callable[..., Any], name: str) -> bool:
     """True when ``method`` has a parameter called ``name``."""
     params = _parameters(method)

@@ -5,20 +5,12 @@ Exports are imported on first use, so reading the metric's ``declaration`` (the 
 
 from deepeval._lazy import lazy_exports
 
-__all__ = [
-    "PROMPT_VERSION",
-    "QUESTION_SET_VERSION",
-    "AnswerRelevancyMetric",
-    "AnswerRelevancyQuestions",
-    "AnswerRelevancyTemplate",
-]
+__all__ = ["PROMPT_VERSION", "AnswerRelevancyMetric", "AnswerRelevancyTemplate"]
 __getattr__ = lazy_exports(
     __name__,
     {
         "AnswerRelevancyMetric": "deepeval.metrics.answer_relevancy.metric",
         "PROMPT_VERSION": "deepeval.metrics.answer_relevancy.prompts",
         "AnswerRelevancyTemplate": "deepeval.metrics.answer_relevancy.prompts",
-        "QUESTION_SET_VERSION": "deepeval.metrics.answer_relevancy.questions",
-        "AnswerRelevancyQuestions": "deepeval.metrics.answer_relevancy.questions",
     },
 )

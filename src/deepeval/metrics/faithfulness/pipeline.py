@@ -74,8 +74,15 @@ PIPELINE = Pipeline(
         schema=Verdicts,
         verdicts="yes_no_idk",
         inputs=("truths", Input("retrieval_context", "truths", join="\n\n")),
+        id_prefix="c",
+        gold_labels=("supported", "contradicted", "not stated"),
     ),
-    score=ShareScore(passing=_passing, empty=1.0, empty_reason=NO_CLAIMS_REASON),
+    score=ShareScore(
+        passing=_passing,
+        empty=1.0,
+        empty_reason=NO_CLAIMS_REASON,
+        gold_passing=("supported", "not stated"),
+    ),
     reason=Reason(
         schema=FaithfulnessScoreReason,
         unit="claim",

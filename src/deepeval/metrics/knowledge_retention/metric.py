@@ -142,7 +142,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
             changes = await ctx.gather(*(self._extract(ctx, turns, i) for i in user_idx))
         changes_by_turn = dict(zip(user_idx, changes, strict=True))
         # deepeval's attribute: per turn, what the user turn states (None for assistant turns)
-        self.knowledges = [
+        ctx.attributes["knowledges"] = [
             _knowledge_of(changes_by_turn[i]) if i in changes_by_turn else None for i in range(len(turns))
         ]
         ctx.log(

@@ -22,9 +22,10 @@ The names in ``__all__`` are public and stable: fields are added, never renamed.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal, cast
 
 __all__ = [
     "UNIT",
@@ -115,19 +116,32 @@ class UnitQuestion:
       (deepeval 4.3.1's bands), ``yes_no`` maps P(yes) >= 0.5 to yes;
     * ``prompt`` / ``schema``: the template method writing the LLM's verdict prompt (called by keyword: the units
       under their own name, plus ``inputs``) and its reply class (``{"verdicts": [...]}``, deepeval's name);
-    * ``label``: the delimiter label of the quoted unit (declared in :attr:`Pipeline.labels`).
+    * ``label``: the delimiter label of the quoted unit (declared in :attr:`Pipeline.labels`);
+    * ``id_prefix``: the questions' ids are ``<id_prefix>0``, ``<id_prefix>1``, ... (they go over the wire);
+    * ``state``: the fields sent once per request in the System One state (None: every field but the unit); the
+      others ride on each question's ``data`` for local judges only and never go over the wire.
+
+    A ``fields`` value may be an :class:`Input` to join a list differently (its ``source`` and ``join`` apply; the
+    default join is a blank line).
+
+    ``gold_labels``: the labels of a labelled unit in a ``deepeval judge-eval`` set, the one P(yes) means first
+    (``("supported", "contradicted", "not stated")``); with them, :func:`deepeval.metrics.pipeline.declare` gives
+    the metric a judge-eval task of its own (items: the required fields plus ``<units>: [{text, label, tags}]``).
     """
 
     units: str
     kind: str
     text: str
-    fields: Mapping[str, str]
+    fields: Mapping[str, str | Input]
     prompt: str
     schema: type[Any]
     label: str
     answer: Answer = "noul"
     verdicts: VerdictSet = "yes_no"
     inputs: tuple[str | Input, ...] = ()
+    id_prefix: str = "u"
+    state: tuple[str, ...] | None = None
+    gold_labels: tuple[str, ...] = ()
 
     @property
     def prompt_inputs(self) -> tuple[Input, ...]:
@@ -143,7 +157,8 @@ class WholeMetricQuestion:
     question must pass). ``label`` words it in the reason. ``offline``: how the embedded judge answers it from the
     unit question's probabilities over the units it splits deterministically: ``"all"`` (the weakest), ``"any"``
     (the strongest), ``"share"`` (the mean; a score question's levels from the shares); None: the embedded judge
-    does not answer it (the engine says what to configure).
+    does not answer it (the engine says what to configure). ``offline_empty``: the embedded judge's P(yes) when there
+    is no unit (None: 0.995 when :attr:`ShareScore.empty` is at least 0.5, else 0.005).
     """
 
     id: str
@@ -153,6 +168,7 @@ class WholeMetricQuestion:
     answer: Literal["noul", "score"] = "noul"
     levels: tuple[str, ...] = ()
     offline: Literal["all", "any", "share"] | None = "all"
+    offline_empty: float | None = None
 
 
 @dataclass(frozen=True)
@@ -161,14 +177,19 @@ class ShareScore:
     score with no unit (and ``empty_reason`` the reason, with no judge call for the verdicts). ``passing`` may
     depend on the metric's options: a callable of the metric (Faithfulness' ``penalize_ambiguous_claims``).
     With a System One model that weighs units (``share_weight``, the embedded judge), each of its decisions counts
-    by its weight; an ``unsure`` one counts by its probability."""
+    by its weight; an ``unsure`` one counts by its probability. ``gold_passing``: the gold labels (of
+    :attr:`UnitQuestion.gold_labels`) that count toward the expected score of a judge-eval item (default: the first)."""
 
     passing: tuple[str, ...] | Callable[[Any], tuple[str, ...]] = ("yes",)
     empty: float = 1.0
     empty_reason: str = ""
+    gold_passing: tuple[str, ...] = ()
 
     def passing_for(self, metric: Any) -> tuple[str, ...]:
-        return self.passing(metric) if callable(self.passing) else self.passing
+        if isinstance(self.passing, tuple):
+            return self.passing
+        rule = cast("Callable[[Any], tuple[str, ...]]", self.passing)
+        return tuple(rule(metric))
 
 
 @dataclass(frozen=True)
@@ -181,7 +202,8 @@ class Reason:
     (``{"reason": str}``, deepeval's class). A template written for deepeval (its ``generate_reason`` takes no
     ``judged``) gets ``score`` formatted ``"0.50"`` as deepeval passes it.
     Without an LLM: written from the verdicts with ``unit`` (singular noun), ``passes`` and ``fails`` (what a
-    passing / failing unit is, e.g. "supported by the retrieval context").
+    passing / failing unit is, e.g. "supported by the retrieval context"), or by ``written(score, judged)`` when
+    given (the metric's own wording).
     """
 
     schema: type[Any]
@@ -191,6 +213,7 @@ class Reason:
     prompt: str = "generate_reason"
     failing_as: str = "failing"
     inputs: tuple[str | Input, ...] = ()
+    written: Callable[[float, list[dict[str, Any]]], str] | None = None
 
     @property
     def prompt_inputs(self) -> tuple[Input, ...]:
@@ -207,7 +230,7 @@ class NothingToJudge:
     when: Literal["blank", "no_words"]
     score: float
     reason: str
-    breakdown: Mapping[str, Any] = field(default_factory=dict)
+    breakdown: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)

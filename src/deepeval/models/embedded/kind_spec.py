@@ -107,6 +107,9 @@ def _no_metric_kind(kind: str) -> KindSpec | None:
 #: the metric layer's answers: a kind's spec (None: no declared metric has it) and every declared metric kind
 _metric_kind: Callable[[str], KindSpec | None] = _no_metric_kind
 _metric_kind_names: Callable[[], Iterable[str]] = tuple
+#: loads the metric layer, which then calls :func:`use_metric_kinds` (set by ``deepeval/__init__``, the one module
+#: above both layers); called once, the first time a metric kind is asked before the metric layer was imported
+_load_metric_layer: Callable[[], object] | None = None
 
 
 def use_metric_kinds(lookup: Callable[[str], KindSpec | None], names: Callable[[], Iterable[str]]) -> None:
@@ -115,10 +118,28 @@ def use_metric_kinds(lookup: Callable[[str], KindSpec | None], names: Callable[[
     _metric_kind, _metric_kind_names = lookup, names
 
 
+def use_metric_layer(load: Callable[[], object]) -> None:
+    """How to load the metric layer on first need (``deepeval/__init__`` passes an import of ``deepeval.metrics``):
+    a fresh process that asks the embedded judge a metric's kind gets its answer without importing the metrics
+    itself."""
+    global _load_metric_layer
+    _load_metric_layer = load
+
+
+def _metric_layer() -> None:
+    global _load_metric_layer
+    load = _load_metric_layer
+    if _metric_kind is _no_metric_kind and load is not None:
+        _load_metric_layer = None
+        load()
+
+
 def metric_kind(kind: str) -> KindSpec | None:
-    """A declared metric's own kind, as :func:`use_metric_kinds` was told."""
+    """A declared metric's own kind, as :func:`use_metric_kinds` was told (the metric layer loaded first)."""
+    _metric_layer()
     return _metric_kind(kind)
 
 
 def metric_kind_names() -> frozenset[str]:
+    _metric_layer()
     return frozenset(_metric_kind_names())

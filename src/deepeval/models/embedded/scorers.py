@@ -138,15 +138,43 @@ def node_relevant(question: str, node: str) -> float:
     return get_model("context_node_relevant").probability(ft.node_features(question, clean))
 
 
+#: P(supported) of a claim a source sentence states word for word (:func:`stated_verbatim`)
+P_VERBATIM = 0.95
+#: words that, right after the stated words, restrict them ("refunds are free *only* for members"): no verbatim rule
+_RESTRICTING = frozenset(
+    "only unless if except excluding provided but not never when until before after once while whereas".split()
+)
+
+
+def stated_verbatim(claim: str, source: str) -> bool:
+    """Whether a sentence of ``source`` holds every word of ``claim`` in order and next to each other (``"All
+    customers are eligible for a 30 day full refund"`` in ``"... full refund at no extra cost."``), and the words
+    after them do not restrict them (``only``, ``unless``, ``if``, ``except``, ``but``, ``not``, a time limit...).
+    A claim of fewer than three words never counts (too short to be a statement)."""
+    words = tx.tokens(claim)
+    if len(words) < 3:
+        return False
+    n = len(words)
+    for sentence in tx.split_sentences(source):
+        toks = tx.tokens(sentence)
+        for i in range(len(toks) - n + 1):
+            if toks[i : i + n] == words and not _RESTRICTING.intersection(toks[i + n : i + n + 3]):
+                return True
+    return False
+
+
 def claim_supported(claim: str, source: str) -> float:
     """P(``claim`` is supported by ``source``); 0.005 for a claim that is an instruction to the evaluator, and the
-    source's instructions to the evaluator support nothing."""
+    source's instructions to the evaluator support nothing. A claim a source sentence states word for word
+    (:func:`stated_verbatim`) is supported (:data:`P_VERBATIM`): the fitted model, which weighs what the source
+    adds, gave such a claim 0.23."""
     if tx.is_instruction_to_evaluator(claim):
         return P_MIN
     clean = _clean(source)
     if not clean.strip():
         return P_MIN
-    return get_model("claim_supported").probability(ft.support_features(claim, clean))
+    p = get_model("claim_supported").probability(ft.support_features(claim, clean))
+    return max(p, P_VERBATIM) if stated_verbatim(claim, clean) else p
 
 
 def turn_probabilities(
