@@ -17,6 +17,7 @@ from deepeval.metrics._engine.judges import Judges
 from deepeval.metrics._engine.metric import EngineMetric
 from deepeval.metrics._engine.single_score import is_embedded_judge, no_judge_error
 from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.metrics.result import MeasureResult
 from deepeval.models.extraction import Extractor
 
 
@@ -28,10 +29,10 @@ class AgentJudgedMetric(EngineMetric):
     def _make_extractor(self, llm: DeepEvalBaseLLM) -> Extractor:
         return LLMExtractor(llm)  # not used: the metric extracts with its own prompts
 
-    async def _measure_llm_hybrid(self, test_case: Any, judges: Judges, sequential: bool) -> None:
+    async def _measure_llm_hybrid(self, test_case: Any, judges: Judges, sequential: bool) -> MeasureResult:
         if judges.llm is None:
             raise no_judge_error(self.__name__, self.judged_what)
-        await super()._measure_llm_hybrid(test_case, judges, sequential)
+        return await super()._measure_llm_hybrid(test_case, judges, sequential)
 
     def _context(self, judges: Judges, sequential: bool) -> MeasureContext:
         ctx = super()._context(judges, sequential)

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from deepeval.metrics.flow import OwnMetric
-from deepeval.metrics.scoring import apply_strict, effective_threshold
+from deepeval.metrics.result import MeasureResult
+from deepeval.metrics.scoring import apply_strict, effective_threshold, success_of
 from deepeval.models.usage import record_usage
 
 
@@ -42,8 +43,10 @@ def checked_threshold(threshold: Any) -> float | None:
 
 
 class JudgeFreeMetric(OwnMetric):
-    """A metric whose :meth:`_compute` gives the whole result; see the module docstring."""
+    """A metric whose :meth:`_compute` gives the whole result; see the module docstring. Its measure returns the
+    value (:class:`~deepeval.metrics.result.MeasureResult`), which ``measure()`` applies."""
 
+    returns_value = True
     #: the metric's own configuration that changes its result (added to :meth:`cache_config`)
     config_fields: ClassVar[tuple[str, ...]] = ()
 
@@ -62,7 +65,6 @@ class JudgeFreeMetric(OwnMetric):
         self.strict_mode = strict_mode
         self.verbose_mode = verbose_mode
         self.flaky = flaky
-        self.evaluation_model = None
         self.model = None
         self.system_one_model = None
         self.reset_result()
@@ -71,24 +73,37 @@ class JudgeFreeMetric(OwnMetric):
         """Check the test case (raise ``MissingTestCaseParamsError`` / ``WrongTestCaseTypeError``) and score it."""
         raise NotImplementedError
 
-    async def _run_engine(self, test_case: Any, *, sequential: bool) -> None:
-        self.finish(self._compute(test_case))
+    async def _run_engine(self, test_case: Any, *, sequential: bool) -> MeasureResult:
+        return self.value(self._compute(test_case))
 
-    def finish(self, computed: Computed) -> None:
-        """Set the result attributes from ``computed`` (strict mode applied) and print the verbose logs."""
-        self.score = apply_strict(computed.score, self.strict_mode)
-        self.reason = computed.reason if self.include_reason else None
-        self.score_breakdown = computed.breakdown
-        record_usage(
-            cost=0.0
-        )  # a known cost of nothing (None would read "unknown"); a judge's cost adds to it
-        self.is_successful()
-        steps = [*computed.steps, ("Score", repr(self.score)), ("Reason", str(self.reason))]
-        self.verbose_logs = "\n\n".join(f"{title}:\n{text}" for title, text in steps)
+    def value(
+        self,
+        computed: Computed,
+        *,
+        confidence: float | None = None,
+        fallback_reason: str | None = None,
+        evaluation_model: str | None = None,
+    ) -> MeasureResult:
+        """The measure's value from ``computed`` (strict mode applied); prints the verbose logs when asked."""
+        score = apply_strict(computed.score, self.strict_mode)
+        reason = computed.reason if self.include_reason else None
+        record_usage(cost=0.0)  # a known cost of nothing (None would read "unknown"); a judge's cost adds to it
+        steps = [*computed.steps, ("Score", repr(score)), ("Reason", str(reason))]
+        logs = "\n\n".join(f"{title}:\n{text}" for title, text in steps)
         if self.verbose_mode:
             from deepeval._safe_text import terminal
 
-            print(terminal(f"[{self.__name__} verbose logs]\n{self.verbose_logs}"))
+            print(terminal(f"[{self.__name__} verbose logs]\n{logs}"))
+        return MeasureResult(
+            score=score,
+            reason=reason,
+            success=success_of(score, self.threshold),
+            breakdown=computed.breakdown,
+            confidence=confidence,
+            fallback_reason=fallback_reason,
+            evaluation_model=evaluation_model,
+            verbose_logs=logs,
+        )
 
     def cache_config(self) -> dict[str, Any]:
         cfg = super().cache_config()

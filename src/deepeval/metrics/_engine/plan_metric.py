@@ -30,7 +30,7 @@ from deepeval.metrics._engine.params import require_fields
 from deepeval.metrics._engine.single_score import ScoreAsk, decide_score
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics.agent_trace import compact_trace, run_text, tools_json, trace_of
-from deepeval.metrics.scoring import success_of
+from deepeval.metrics.result import MeasureResult, Usage
 from deepeval.models.base_model import judge_name
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.schema import ChoiceQuestion, SystemOneAnswers
@@ -195,20 +195,12 @@ class PlanJudgedMetric(AgentJudgedMetric):
         ]
         return state, questions
 
-    def system_one_finish(self, test_case: Any, answers: SystemOneAnswers, cost: float | None) -> float:
+    def system_one_result(self, test_case: Any, answers: SystemOneAnswers, cost: float | None) -> MeasureResult:
         judges = self.judges()
         name = judge_name(judges.system_one) or "System One"
         if answers.model and answers.model not in name:
             name = f"{name} ({answers.model})"
-        self.evaluation_model = name
-        self.evaluation_cost = cost
-        self.input_tokens, self.output_tokens = answers.input_tokens, answers.output_tokens
-        self.system_one_fallback_reason = None
-        try:
-            values = choice_values(self._choices(_judge_copy(test_case)), answers, name, self.__name__)
-        except Exception:
-            self.score = self.success = self.error = None
-            raise
+        values = choice_values(self._choices(_judge_copy(test_case)), answers, name, self.__name__)
         applicable = [v for v in values if v.value is not None]
         if not applicable:
             score = NO_PLAN_SCORE
@@ -217,10 +209,8 @@ class PlanJudgedMetric(AgentJudgedMetric):
         else:
             weight = sum(v.choice.weight for v in applicable)
             score = sum(v.choice.weight * (v.value or 0.0) for v in applicable) / weight
-        self.score = min(1.0, max(0.0, score))
-        self.error = None
-        self.confidence = min((v.confidence for v in values), default=None)
-        self.score_breakdown = {
+        score = min(1.0, max(0.0, score))
+        breakdown = {
             "questions": {
                 v.choice.id: {
                     "weight": v.choice.weight,
@@ -231,17 +221,23 @@ class PlanJudgedMetric(AgentJudgedMetric):
                 for v in values
             }
         }
-        self.reason = self._choice_reason(values, name) if self.include_reason else None
-        self.success = success_of(self.score, self.threshold)
-        self._set_verbose(f"Eval mode: system_one\nJudge: {name}\n\n{self._choice_reason(values, name)}")
-        return self.score
+        reason = self._choice_reason(values, name, score)
+        return self._value(
+            score,
+            reason,
+            breakdown,
+            f"Eval mode: system_one\nJudge: {name}\n\n{reason}",
+            confidence=min((v.confidence for v in values), default=None),
+            evaluation_model=name,
+            usage=Usage(answers.input_tokens, answers.output_tokens, cost),
+        )
 
-    def _choice_reason(self, values: list[ChoiceValue], judge: str) -> str:
+    def _choice_reason(self, values: list[ChoiceValue], judge: str, score: float) -> str:
         applicable = [v for v in values if v.value is not None]
         if not applicable:
             head = f"The score is {NO_PLAN_SCORE:.2f}: {judge} found no plan stated by the agent, so nothing to judge"
         else:
-            head = f"The score is {self.score:.2f}: the weighted mean of {len(applicable)} applicable answers from {judge}"
+            head = f"The score is {score:.2f}: the weighted mean of {len(applicable)} applicable answers from {judge}"
             if self.strict_mode:
                 head += " (strict mode: every applicable question must earn full credit)"
         lines = [head + "."]

@@ -51,7 +51,6 @@ class ArgumentCorrectnessMetric(AgentJudgedMetric):
 
     def _degenerate(self, test_case: Any) -> Outcome | None:
         if not test_case.tools_called:
-            self.verdicts = []
             return Outcome(1.0, NO_TOOL_CALLS_REASON, {"tool_calls": 0})
         return None
 

@@ -6,6 +6,7 @@ and keywords: ``get_accuracy_score(task, steps_taken)``, ``get_plan_evaluation_s
 from __future__ import annotations
 
 from deepeval.metrics.delimit import DATA_NOTICE, declare_labels, quote
+from deepeval.metrics.scoring import success_of
 
 PROMPT_VERSION = "goal_accuracy/2026-1"
 
@@ -59,7 +60,7 @@ JSON:"""
         final_score: float, threshold: float | None, goal_evaluations: str, plan_evalautions: str
     ) -> str:
         """Why the conversation got its score; reply ``{"reason": "..."}``."""
-        verdict = "passes" if threshold is None or final_score >= threshold else "fails"
+        verdict = "fails" if success_of(final_score, threshold) is False else "passes"
         return f"""A conversation with an AI assistant was graded {final_score:.2f} for reaching the user's goals
 (threshold {threshold}; it {verdict}): the mean of per-exchange goal grades and planning grades, given below. In two
 or three sentences, say why, naming the exchanges that cost the most.

@@ -84,7 +84,6 @@ class TaskCompletionMetric(AgentJudgedMetric):
             evaluation_template=evaluation_template,
             question_set=question_set,
         )
-        self.outcome: str | None = None
 
     @property
     def __name__(self) -> str:
@@ -133,7 +132,7 @@ class TaskCompletionMetric(AgentJudgedMetric):
             )
         extracted = await a_generate_structured(ctx.llm, prompt, TaskAndOutcome)
         task = self.task if self.task is not None else extracted.task
-        self.outcome = extracted.outcome
+        ctx.attributes["outcome"] = extracted.outcome  # deepeval's attribute after a measure
         ctx.log("Task", task)
         ctx.log("Outcome", extracted.outcome)
         graded = await decide_score(

@@ -22,6 +22,7 @@ from deepeval.metrics._engine.judge_free import Computed, JudgeFreeMetric
 from deepeval.metrics._engine.judges import Judges, resolve_judges
 from deepeval.metrics._engine.params import require_fields
 from deepeval.metrics._engine.single_score import ScoreAsk, ScoreOutcome, judged_score
+from deepeval.metrics.result import MeasureResult
 from deepeval.metrics.scoring import apply_strict
 from deepeval.metrics.tool_correctness import reasons, scoring
 from deepeval.metrics.tool_correctness.names import REQUIRED_PARAMS, TOOL_SELECTION
@@ -166,7 +167,7 @@ class ToolCorrectnessMetric(JudgeFreeMetric):
     def _selection_judged(self, test_case: LLMTestCase) -> bool:
         return bool(self.available_tools) and not test_case.multimodal
 
-    async def _run_engine(self, test_case: Any, *, sequential: bool) -> None:
+    async def _run_engine(self, test_case: Any, *, sequential: bool) -> MeasureResult:
         require_fields(test_case, REQUIRED_PARAMS, self.__name__)
         called = _tool_list(test_case.tools_called, "tools_called") or []
         expected = _tool_list(test_case.expected_tools, "expected_tools") or []
@@ -179,9 +180,6 @@ class ToolCorrectnessMetric(JudgeFreeMetric):
                 metric_name=self.__name__,
                 sequential=sequential,
             )
-            self.evaluation_model = selection.judge
-            self.confidence = selection.confidence
-            self.system_one_fallback_reason = selection.fallback_reason
         selection_score = 1.0 if selection is None else selection.score
         selection_reason = reasons.NO_AVAILABLE_TOOLS if selection is None else selection.reason
         breakdown = {"tool_calling": calling_score, "tool_selection": selection_score}
@@ -195,13 +193,16 @@ class ToolCorrectnessMetric(JudgeFreeMetric):
                 f"score {selection_score} ({'not judged' if selection is None else selection.decided_by}): {selection_reason}",
             ),
         ]
-        self.finish(
+        return self.value(
             Computed(
                 score=min(calling_score, selection_score),
                 reason=reasons.final_reason(calling_reason, selection_reason),
                 steps=steps,
                 breakdown=breakdown,
-            )
+            ),
+            confidence=None if selection is None else selection.confidence,
+            fallback_reason=None if selection is None else selection.fallback_reason,
+            evaluation_model=None if selection is None else selection.judge,
         )
 
     # -- the tool-selection check (a judge) -----------------------------------------------------------------------
