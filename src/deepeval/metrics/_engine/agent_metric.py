@@ -16,8 +16,8 @@ from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.judges import Judges
 from deepeval.metrics._engine.metric import EngineMetric
 from deepeval.metrics._engine.single_score import is_embedded_judge, no_judge_error
-from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.metrics.result import MeasureResult
+from deepeval.models.base_model import DeepEvalBaseLLM
 from deepeval.models.extraction import Extractor
 
 
