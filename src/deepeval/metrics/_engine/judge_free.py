@@ -87,7 +87,9 @@ class JudgeFreeMetric(OwnMetric):
         """The measure's value from ``computed`` (strict mode applied); prints the verbose logs when asked."""
         score = apply_strict(computed.score, self.strict_mode)
         reason = computed.reason if self.include_reason else None
-        record_usage(cost=0.0)  # a known cost of nothing (None would read "unknown"); a judge's cost adds to it
+        record_usage(
+            cost=0.0
+        )  # a known cost of nothing (None would read "unknown"); a judge's cost adds to it
         steps = [*computed.steps, ("Score", repr(score)), ("Reason", str(reason))]
         logs = "\n\n".join(f"{title}:\n{text}" for title, text in steps)
         if self.verbose_mode:

@@ -195,7 +195,9 @@ class PlanJudgedMetric(AgentJudgedMetric):
         ]
         return state, questions
 
-    def system_one_result(self, test_case: Any, answers: SystemOneAnswers, cost: float | None) -> MeasureResult:
+    def system_one_result(
+        self, test_case: Any, answers: SystemOneAnswers, cost: float | None
+    ) -> MeasureResult:
         judges = self.judges()
         name = judge_name(judges.system_one) or "System One"
         if answers.model and answers.model not in name:
