@@ -1072,6 +1072,80 @@ GOAL_ACCURACY: list[dict[str, Any]] = [
     _ga("ga16", {}, 1, [0.5], [0.9], [2.0], [3.6], [0.4], [2.1, 3.5]),
 ]
 
+TAM = "TopicAdherenceMetric"
+
+
+def _ta(
+    cid: str,
+    kwargs: dict[str, Any],
+    units: list[list[int]],
+    verdicts: list[str],
+    p_on: list[float],
+    p_answered: list[float],
+    nouls: list[float],
+) -> dict[str, Any]:
+    turns: list[dict[str, Any]] = []
+    for u in range(len(units)):
+        turns.append({"role": "user", "content": f"[case:{cid}] [unit:{u}] a few questions"})
+        turns.append({"role": "assistant", "content": "some answers"})
+    script = {"units": units, "verdicts": verdicts, "p_on": p_on, "p_answered": p_answered, "nouls": nouls}
+    kwargs = {"relevant_topics": ["flights", "hotels"], **kwargs}
+    return {"id": cid, "metric": TAM, "kwargs": kwargs, "turns": turns, "script": script}
+
+
+TOPIC_ADHERENCE: list[dict[str, Any]] = [
+    _ta("ta01", {}, [[0]], ["TP"], [0.9], [0.9], [0.9, 0.9, 0.9]),
+    _ta("ta02", {}, [[0]], ["FN"], [0.9], [0.1], [0.2, 0.3, 0.8]),
+    _ta("ta03", {}, [[0, 1]], ["TP", "TN"], [0.8, 0.2], [0.7, 0.3], [0.8, 0.7, 0.6]),
+    _ta("ta04", {}, [[0], [1]], ["FP", "TN"], [0.1, 0.3], [0.8, 0.1], [0.5, 0.5, 0.1]),
+    _ta("ta05", {}, [[0, 1, 2]], ["TP", "FP", "FN"], [0.6, 0.4, 0.55], [0.6, 0.6, 0.45], [0.4, 0.6, 0.3]),
+    _ta("ta06", {}, [[]], [], [], [], [0.5, 0.5, 0.5]),
+    _ta("ta07", {"strict_mode": True}, [[0, 1]], ["TP", "FP"], [0.9, 0.1], [0.9, 0.9], [0.9, 0.9, 0.2]),
+    _ta("ta08", {"strict_mode": True}, [[0, 1]], ["TP", "TN"], [0.9, 0.1], [0.9, 0.1], [0.9, 0.95, 0.99]),
+    _ta(
+        "ta09",
+        {"threshold": 0.8},
+        [[0, 1, 2, 3]],
+        ["TP", "TP", "TN", "FN"],
+        [0.9, 0.8, 0.2, 0.7],
+        [0.9, 0.7, 0.3, 0.2],
+        [0.75, 0.7, 0.8],
+    ),
+    _ta("ta10", {"include_reason": False}, [[0]], ["TN"], [0.2], [0.2], [0.3, 0.4, 0.9]),
+    _ta(
+        "ta11", {}, [[0], [1], [2]], ["TP", "TP", "TP"], [0.5, 0.51, 0.99], [0.5, 0.6, 0.9], [0.95, 0.9, 0.5]
+    ),
+    _ta(
+        "ta12", {"relevant_topics": ["flights"]}, [[0, 1]], ["TP", "FP"], [0.7, 0.49], [0.7, 0.51], [0.6, 0.3]
+    ),
+    _ta(
+        "ta13",
+        {"relevant_topics": ["flights", "hotels", "cars"]},
+        [[0, 1]],
+        ["FN", "TN"],
+        [0.8, 0.3],
+        [0.4, 0.2],
+        [0.2, 0.5, 0.7, 0.9],
+    ),
+    _ta(
+        "ta14",
+        {"threshold": 0.3},
+        [[0, 1, 2]],
+        ["FP", "FP", "TP"],
+        [0.2, 0.1, 0.8],
+        [0.9, 0.8, 0.7],
+        [0.6, 0.5, 0.1],
+    ),
+    _ta("ta15", {}, [[0, 1], [2]], ["TN", "TN", "FN"], [0.1, 0.2, 0.6], [0.1, 0.2, 0.3], [0.3, 0.2, 0.95]),
+    _ta("ta16", {}, [[0]], ["TP"], [0.66], [0.34], [0.51, 0.49, 0.5]),
+]
+
 JUDGED = (
-    TASK_COMPLETION + TOOL_SELECTION + ARGUMENT_CORRECTNESS + PLAN_CASES + STEP_EFFICIENCY + GOAL_ACCURACY
+    TASK_COMPLETION
+    + TOOL_SELECTION
+    + ARGUMENT_CORRECTNESS
+    + PLAN_CASES
+    + STEP_EFFICIENCY
+    + GOAL_ACCURACY
+    + TOPIC_ADHERENCE
 )

@@ -81,7 +81,30 @@ def _goal_accuracy(prompt: str, script: dict[str, Any], cid: str) -> dict[str, A
     return {"score": script["goal"][unit], "reason": f"{token(cid)} goal {unit}"}
 
 
+PAIR = re.compile(r"\[pair:(\d+)\]")
+
+
+def _topic_adherence(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    if "qa_pairs" in prompt:
+        unit = _unit(prompt)
+        return {
+            "qa_pairs": [
+                {"question": f"{token(cid)} [pair:{i}] question {i}", "response": f"response {i}"}
+                for i in script["units"][unit]
+            ]
+        }
+    if "verdict" in prompt.lower():
+        found = PAIR.search(prompt)
+        assert found is not None
+        return {
+            "verdict": script["verdicts"][int(found.group(1))],
+            "reason": f"{token(cid)} pair {found.group(1)}",
+        }
+    return {"reason": f"scripted reason for {cid}"}
+
+
 LLM_STEPS = {
+    "TopicAdherenceMetric": _topic_adherence,
     "GoalAccuracyMetric": _goal_accuracy,
     "StepEfficiencyMetric": _step_efficiency,
     "PlanAdherenceMetric": _plan,
@@ -115,7 +138,17 @@ def s1_values(
     text = json.dumps(state, ensure_ascii=False, default=str)
     case = cases[case_id(text)]
     script = case["script"]
-    whole = any(kind in ("score", "choice") for _, kind, _ in questions) and len(questions) > 1
+    if "p_on" in script and isinstance(state, dict) and "question" in state:  # topic adherence, one pair
+        found = PAIR.search(text)
+        assert found is not None
+        pair = int(found.group(1))
+        return {
+            qid: float(script["p_answered" if "`response`" in instructions else "p_on"][pair])
+            for qid, _, instructions in questions
+        }
+    whole = (any(kind in ("score", "choice") for _, kind, _ in questions) and len(questions) > 1) or (
+        isinstance(state, dict) and "turns" in state
+    )
     yes_no = iter(script.get("nouls" if whole else "p_yes", []))
     choices = iter(script.get("choices", []))
     levels = iter(script.get("levels", []))

@@ -116,7 +116,10 @@ def test_names_kinds_and_tasks_are_unique_across_the_registry() -> None:
 
 
 #: metrics that cannot be built without an option (as in deepeval 4.3.1): the option the tests pass
-NEEDED_OPTIONS: dict[str, dict[str, Any]] = {"tool_permission": {"denied_tools": []}}
+NEEDED_OPTIONS: dict[str, dict[str, Any]] = {
+    "tool_permission": {"denied_tools": []},
+    "topic_adherence": {"relevant_topics": ["travel"]},
+}
 
 FULL = {
     "input": "When does the pool open?",

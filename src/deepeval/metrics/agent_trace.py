@@ -114,3 +114,22 @@ def run_text(test_case: Any) -> str:
         "tools_called": test_case.tools_called,
     }
     return trace_text(stand_in)
+
+
+def exchanges(turns: Any) -> list[list[Any]]:
+    """A conversation's turns cut into user -> assistant exchanges (deepeval 4.3.1's unit interactions): a new
+    exchange starts at a user turn that follows an assistant turn; the last one is kept only when an assistant turn
+    ends it."""
+    units: list[list[Any]] = []
+    current: list[Any] = []
+    seen_user = False
+    for turn in turns:
+        if current and current[-1].role == "assistant" and turn.role == "user" and seen_user:
+            units.append(current)
+            current = [turn]
+            continue
+        current.append(turn)
+        seen_user = seen_user or turn.role == "user"
+    if len(current) > 1 and current[-1].role == "assistant" and seen_user:
+        units.append(current)
+    return units

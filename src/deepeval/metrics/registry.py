@@ -44,6 +44,7 @@ BUILTIN = (
     "deepeval.metrics.plan_quality.declaration",
     "deepeval.metrics.step_efficiency.declaration",
     "deepeval.metrics.goal_accuracy.declaration",
+    "deepeval.metrics.topic_adherence.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

@@ -26,7 +26,7 @@ from deepeval.metrics._engine.metric import Outcome
 from deepeval.metrics._engine.params import require_turns
 from deepeval.metrics._engine.single_score import ScoreAsk, decide_score
 from deepeval.metrics._engine.system_one import WeightedQuestion
-from deepeval.metrics.agent_trace import tools_json, tools_text
+from deepeval.metrics.agent_trace import exchanges, tools_json, tools_text
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.goal_accuracy.names import GOAL_ACHIEVED, PLAN_FOLLOWED
 from deepeval.metrics.goal_accuracy.prompts import GoalAccuracyTemplate
@@ -38,24 +38,6 @@ NO_EXCHANGE_REASON = (
     "The score is 0.00 because the conversation has no complete exchange (a user turn answered by the assistant), "
     "so no goal of the user was achieved."
 )
-
-
-def exchanges(turns: Sequence[Any]) -> list[list[Any]]:
-    """The turns cut into user -> assistant exchanges (deepeval 4.3.1's unit interactions): a new exchange starts
-    at a user turn that follows an assistant turn; the last one is kept only when an assistant turn ends it."""
-    units: list[list[Any]] = []
-    current: list[Any] = []
-    seen_user = False
-    for turn in turns:
-        if current and current[-1].role == "assistant" and turn.role == "user" and seen_user:
-            units.append(current)
-            current = [turn]
-            continue
-        current.append(turn)
-        seen_user = seen_user or turn.role == "user"
-    if len(current) > 1 and current[-1].role == "assistant" and seen_user:
-        units.append(current)
-    return units
 
 
 def goal_and_steps(unit: Sequence[Any]) -> GoalSteps:
