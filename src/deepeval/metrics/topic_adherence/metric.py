@@ -162,7 +162,7 @@ class TopicAdherenceMetric(AgentJudgedMetric, BaseConversationalMetric):
             for p, (label, reason) in zip(pairs, verdicts, strict=True)
         ]
         ctx.log_verdicts("Verdicts", judged)
-        reason = None
+        final: str | None = None
         if ctx.include_reason:
             assert ctx.llm is not None
             prompt = self.evaluation_template.generate_reason(
@@ -174,6 +174,6 @@ class TopicAdherenceMetric(AgentJudgedMetric, BaseConversationalMetric):
                 false_positives_reason_line=_lines(by_label["FP"]),
                 false_negatives_reason_line=_lines(by_label["FN"]),
             )
-            reason = (await a_generate_structured(ctx.llm, prompt, TopicAdherenceReason)).reason
+            final = (await a_generate_structured(ctx.llm, prompt, TopicAdherenceReason)).reason
         breakdown = {"pairs": len(verdicts), **{label: len(by_label[label]) for label in LABELS}}
-        return Outcome(score, reason, breakdown)
+        return Outcome(score, final, breakdown)
