@@ -1140,6 +1140,76 @@ TOPIC_ADHERENCE: list[dict[str, Any]] = [
     _ta("ta16", {}, [[0]], ["TP"], [0.66], [0.34], [0.51, 0.49, 0.5]),
 ]
 
+TUM = "ToolUseMetric"
+
+
+def _tu(
+    cid: str,
+    kwargs: dict[str, Any],
+    n_units: int,
+    selection: list[float],
+    arguments: list[float],
+    hybrid_selection: list[float],
+    hybrid_arguments: list[float],
+    nouls: list[float],
+    trailing_user: bool = False,
+) -> dict[str, Any]:
+    turns: list[dict[str, Any]] = []
+    for u in range(n_units):
+        turns.append({"role": "user", "content": f"[case:{cid}] [unit:{u}] find me a flight"})
+        turns.append(
+            {
+                "role": "assistant",
+                "content": f"Found {u}.",
+                "tools_called": [_t("search_flights", input_parameters={"to": "FCO"})],
+            }
+        )
+    if trailing_user:
+        turns.append({"role": "user", "content": f"[case:{cid}] [unit:{n_units}] and a hotel?"})
+    script = {
+        "selection": selection,
+        "arguments": arguments,
+        "hybrid_selection": hybrid_selection,
+        "hybrid_arguments": hybrid_arguments,
+        "nouls": nouls,
+    }
+    return {
+        "id": cid,
+        "metric": TUM,
+        "kwargs": {"available_tools": _AVAILABLE, **kwargs},
+        "turns": turns,
+        "script": script,
+    }
+
+
+TOOL_USE: list[dict[str, Any]] = [
+    _tu("tu01", {}, 1, [1.0], [1.0], [4.0], [4.0], [0.9, 0.9]),
+    _tu("tu02", {}, 1, [0.0], [0.5], [0.0], [2.0], [0.1, 0.6]),
+    _tu("tu03", {}, 2, [1.0, 0.5], [0.75, 0.75], [4.0, 2.0], [3.0, 3.0], [0.7, 0.8]),
+    _tu("tu04", {}, 3, [0.9, 0.8, 0.7], [0.6, 0.5, 0.4], [3.6, 3.2, 2.8], [2.4, 2.0, 1.6], [0.65, 0.45]),
+    _tu("tu05", {}, 2, [0.25, 0.25], [1.0, 1.0], [1.0, 1.0], [4.0, 4.0], [0.2, 0.95]),
+    _tu("tu06", {}, 2, [1.0, 1.0], [0.2, 0.4], [4.0, 3.9], [0.8, 1.6], [0.8, 0.3], trailing_user=True),
+    _tu("tu07", {"strict_mode": True}, 1, [0.9], [1.0], [3.6], [4.0], [0.9, 0.95]),
+    _tu("tu08", {"strict_mode": True}, 1, [1.0], [1.0], [4.0], [4.0], [0.9, 0.3]),
+    _tu("tu09", {"threshold": 0.8}, 2, [0.8, 0.9], [0.85, 0.95], [3.2, 3.6], [3.4, 3.8], [0.75, 0.85]),
+    _tu("tu10", {"threshold": 0.2}, 1, [0.3], [0.1], [1.2], [0.4], [0.2, 0.3]),
+    _tu("tu11", {"include_reason": False}, 2, [0.6, 0.4], [0.5, 0.3], [2.4, 1.6], [2.0, 1.2], [0.45, 0.55]),
+    _tu(
+        "tu12",
+        {},
+        4,
+        [1.0, 0.75, 0.5, 0.25],
+        [0.25, 0.5, 0.75, 1.0],
+        [4.0, 3.0, 2.0, 1.0],
+        [1.0, 2.0, 3.0, 4.0],
+        [0.5, 0.5],
+    ),
+    _tu("tu13", {}, 1, [0.95], [0.85], [3.8], [3.4], [0.92, 0.88]),
+    _tu("tu14", {}, 3, [0.1, 0.2, 0.3], [0.3, 0.2, 0.1], [0.4, 0.8, 1.2], [1.2, 0.8, 0.4], [0.1, 0.15]),
+    _tu("tu15", {}, 2, [0.65, 0.85], [0.55, 0.45], [2.6, 3.4], [2.2, 1.8], [0.66, 0.34], trailing_user=True),
+    _tu("tu16", {}, 1, [0.5], [0.9], [2.0], [3.6], [0.4, 0.6]),
+]
+
 JUDGED = (
     TASK_COMPLETION
     + TOOL_SELECTION
@@ -1148,4 +1218,5 @@ JUDGED = (
     + STEP_EFFICIENCY
     + GOAL_ACCURACY
     + TOPIC_ADHERENCE
+    + TOOL_USE
 )

@@ -103,7 +103,16 @@ def _topic_adherence(prompt: str, script: dict[str, Any], cid: str) -> dict[str,
     return {"reason": f"scripted reason for {cid}"}
 
 
+def _tool_use(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    if '"score"' not in prompt:
+        return {"reason": f"scripted reason for {cid}"}
+    unit = _unit(prompt)
+    key = "selection" if "selection" in prompt.lower() else "arguments"
+    return {"score": script[key][unit], "reason": f"{token(cid)} {key} {unit}"}
+
+
 LLM_STEPS = {
+    "ToolUseMetric": _tool_use,
     "TopicAdherenceMetric": _topic_adherence,
     "GoalAccuracyMetric": _goal_accuracy,
     "StepEfficiencyMetric": _step_efficiency,
@@ -158,6 +167,10 @@ def s1_values(
             out[qid] = list(next(choices))
         elif kind == "score" and whole:
             out[qid] = float(next(levels) if "levels" in script else script["level"])
+        elif kind == "score" and "hybrid_selection" in script:
+            unit = _unit(text)
+            key = "hybrid_arguments" if "argument" in instructions.lower() else "hybrid_selection"
+            out[qid] = float(script[key][unit])
         elif kind == "score" and "hybrid_goal" in script:
             unit = _unit(text)
             key = "hybrid_plan" if "plan" in instructions.lower() else "hybrid_goal"

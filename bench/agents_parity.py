@@ -32,7 +32,11 @@ def build(case: dict[str, Any]) -> tuple[Any, Any]:
     kwargs = dict(case["kwargs"])
     if "evaluation_params" in kwargs:
         kwargs["evaluation_params"] = [ToolCallParams(v) for v in kwargs["evaluation_params"]]
-    if "available_tools" in kwargs:
+    if (
+        "available_tools" in kwargs
+        and kwargs["available_tools"]
+        and isinstance(kwargs["available_tools"][0], dict)
+    ):
         kwargs["available_tools"] = [ToolCall(**t) for t in kwargs["available_tools"]]
     metric = getattr(metrics, case["metric"])(**kwargs)
     if "turns" in case:

@@ -119,6 +119,7 @@ def test_names_kinds_and_tasks_are_unique_across_the_registry() -> None:
 NEEDED_OPTIONS: dict[str, dict[str, Any]] = {
     "tool_permission": {"denied_tools": []},
     "topic_adherence": {"relevant_topics": ["travel"]},
+    "tool_use": {"available_tools": []},
 }
 
 FULL = {

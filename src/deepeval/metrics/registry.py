@@ -45,6 +45,7 @@ BUILTIN = (
     "deepeval.metrics.step_efficiency.declaration",
     "deepeval.metrics.goal_accuracy.declaration",
     "deepeval.metrics.topic_adherence.declaration",
+    "deepeval.metrics.tool_use.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group
