@@ -47,12 +47,13 @@ NO_EXCHANGE_REASON = (
 def exchange_tools(unit: Sequence[Any], available: str) -> UserInputAndTools:
     """The exchange as deepeval 4.3.1 hands it to the judge: the leading user turns, the assistant turns after
     the first turn, and every tool they called."""
-    user = []
+    user: list[str] = []
     for turn in unit:
         if turn.role != "user":
             break
         user.append(turn.content)
-    assistant, called = [], []
+    assistant: list[str] = []
+    called: list[ToolCall] = []
     for turn in unit[1:]:
         if turn.role == "assistant":
             assistant.append(turn.content)
