@@ -1210,6 +1210,59 @@ TOOL_USE: list[dict[str, Any]] = [
     _tu("tu16", {}, 1, [0.5], [0.9], [2.0], [3.6], [0.4, 0.6]),
 ]
 
+MUM = "MCPUseMetric"
+_SERVERS = [
+    {
+        "server_name": "travel",
+        "available_tools": [
+            {"name": "search_flights", "description": "search flights", "inputSchema": {"type": "object"}},
+            {"name": "book", "description": "book a flight", "inputSchema": {"type": "object"}},
+        ],
+    }
+]
+
+
+def _mu(
+    cid: str,
+    kwargs: dict[str, Any],
+    primitives: float,
+    arguments: float,
+    hybrid_primitives: float,
+    hybrid_arguments: float,
+    nouls: list[float],
+    level: float,
+) -> dict[str, Any]:
+    fields = {**_FLIGHT, "mcp_servers": _SERVERS}
+    script = {
+        "primitives": primitives,
+        "arguments": arguments,
+        "hybrid_primitives": hybrid_primitives,
+        "hybrid_arguments": hybrid_arguments,
+        "nouls": nouls,
+        "level": level,
+    }
+    return _judged_case(cid, MUM, kwargs, fields, script)
+
+
+MCP_USE: list[dict[str, Any]] = [
+    _mu("mu01", {}, 1.0, 1.0, 3.0, 3.0, [0.9, 0.9], 3.0),
+    _mu("mu02", {}, 0.0, 1.0, 0.0, 3.0, [0.1, 0.9], 0.5),
+    _mu("mu03", {}, 0.67, 0.33, 2.0, 1.0, [0.6, 0.4], 1.5),
+    _mu("mu04", {}, 0.5, 0.75, 1.5, 2.3, [0.5, 0.7], 2.0),
+    _mu("mu05", {}, 0.9, 0.8, 2.7, 2.4, [0.85, 0.8], 2.6),
+    _mu("mu06", {"strict_mode": True}, 0.9, 1.0, 2.8, 3.0, [0.9, 0.95], 2.9),
+    _mu("mu07", {"strict_mode": True}, 1.0, 1.0, 3.0, 3.0, [0.9, 0.9], 3.0),
+    _mu("mu08", {"threshold": 0.8}, 0.8, 0.85, 2.4, 2.6, [0.8, 0.85], 2.5),
+    _mu("mu09", {"threshold": 0.2}, 0.3, 0.2, 0.9, 0.6, [0.3, 0.2], 0.7),
+    _mu("mu10", {"include_reason": False}, 0.6, 0.4, 1.8, 1.2, [0.6, 0.45], 1.6),
+    _mu("mu11", {}, 0.25, 0.25, 0.75, 0.75, [0.2, 0.3], 0.8),
+    _mu("mu12", {}, 0.95, 0.15, 2.85, 0.45, [0.95, 0.1], 1.2),
+    _mu("mu13", {}, 0.45, 0.55, 1.35, 1.65, [0.45, 0.55], 1.5),
+    _mu("mu14", {}, 0.7, 0.7, 2.1, 2.1, [0.7, 0.7], 2.1),
+    _mu("mu15", {}, 0.1, 0.9, 0.3, 2.7, [0.1, 0.9], 1.0),
+    _mu("mu16", {"threshold": 0.5}, 0.5, 0.5, 1.5, 1.5, [0.5, 0.5], 1.5),
+]
+
 JUDGED = (
     TASK_COMPLETION
     + TOOL_SELECTION
@@ -1219,4 +1272,5 @@ JUDGED = (
     + GOAL_ACCURACY
     + TOPIC_ADHERENCE
     + TOOL_USE
+    + MCP_USE
 )

@@ -111,7 +111,13 @@ def _tool_use(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
     return {"score": script[key][unit], "reason": f"{token(cid)} {key} {unit}"}
 
 
+def _mcp_use(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    key = "arguments" if "argument" in prompt.lower() else "primitives"
+    return {"score": script[key], "reason": f"{token(cid)} {key}"}
+
+
 LLM_STEPS = {
+    "MCPUseMetric": _mcp_use,
     "ToolUseMetric": _tool_use,
     "TopicAdherenceMetric": _topic_adherence,
     "GoalAccuracyMetric": _goal_accuracy,
@@ -167,6 +173,9 @@ def s1_values(
             out[qid] = list(next(choices))
         elif kind == "score" and whole:
             out[qid] = float(next(levels) if "levels" in script else script["level"])
+        elif kind == "score" and "hybrid_primitives" in script:
+            key = "hybrid_arguments" if instructions.startswith("How correct") else "hybrid_primitives"
+            out[qid] = float(script[key])
         elif kind == "score" and "hybrid_selection" in script:
             unit = _unit(text)
             key = "hybrid_arguments" if "argument" in instructions.lower() else "hybrid_selection"

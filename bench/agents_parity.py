@@ -55,6 +55,10 @@ def build(case: dict[str, Any]) -> tuple[Any, Any]:
     for key in ("tools_called", "expected_tools"):
         if key in fields:
             fields[key] = [ToolCall(**t) for t in fields[key]]
+    if "mcp_servers" in fields:
+        from deepeval.test_case import MCPServer
+
+        fields["mcp_servers"] = [MCPServer(**m) for m in fields["mcp_servers"]]
     test_case = LLMTestCase(**fields)
     if "trace" in case:
         test_case._trace_dict = case["trace"]

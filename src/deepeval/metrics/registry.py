@@ -46,6 +46,7 @@ BUILTIN = (
     "deepeval.metrics.goal_accuracy.declaration",
     "deepeval.metrics.topic_adherence.declaration",
     "deepeval.metrics.tool_use.declaration",
+    "deepeval.metrics.mcp_use.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group
