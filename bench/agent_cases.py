@@ -1263,6 +1263,59 @@ MCP_USE: list[dict[str, Any]] = [
     _mu("mu16", {"threshold": 0.5}, 0.5, 0.5, 1.5, 1.5, [0.5, 0.5], 1.5),
 ]
 
+MTC = "MCPTaskCompletionMetric"
+
+
+def _mt(
+    cid: str,
+    kwargs: dict[str, Any],
+    task_scores: list[float],
+    hybrid_levels: list[float],
+    nouls: list[float],
+    level: float,
+    short_last: bool = False,
+) -> dict[str, Any]:
+    turns: list[dict[str, Any]] = []
+    for u in range(len(task_scores)):
+        turns.append({"role": "user", "content": f"[case:{cid}] [unit:{u}] find flights to Rome"})
+        turns.append({"role": "assistant", "content": "Searching the travel server."})
+        turns.append({"role": "assistant", "content": f"Here are the flights ({u})."})
+    if short_last:  # a two-turn exchange: not counted (4.3.1 needs more than two turns)
+        n = len(task_scores)
+        turns += [
+            {"role": "user", "content": f"[case:{cid}] [unit:{n}] thanks"},
+            {"role": "assistant", "content": "You're welcome."},
+        ]
+    script = {"task_scores": task_scores, "hybrid_levels": hybrid_levels, "nouls": nouls, "level": level}
+    return {
+        "id": cid,
+        "metric": MTC,
+        "kwargs": kwargs,
+        "turns": turns,
+        "mcp_servers": _SERVERS,
+        "script": script,
+    }
+
+
+MCP_TASK_COMPLETION: list[dict[str, Any]] = [
+    _mt("mt01", {}, [1.0], [3.0], [0.9, 0.9], 3.0),
+    _mt("mt02", {}, [0.0], [0.0], [0.1, 0.2], 0.0),
+    _mt("mt03", {}, [1.0, 0.5], [3.0, 1.5], [0.7, 0.6], 2.0),
+    _mt("mt04", {}, [0.9, 0.8, 0.7], [2.7, 2.4, 2.1], [0.8, 0.75], 2.4),
+    _mt("mt05", {}, [0.33, 0.67], [1.0, 2.0], [0.4, 0.6], 1.5, short_last=True),
+    _mt("mt06", {"strict_mode": True}, [0.9], [2.8], [0.9, 0.9], 2.9),
+    _mt("mt07", {"strict_mode": True}, [1.0], [3.0], [0.9, 0.8], 3.0),
+    _mt("mt08", {"threshold": 0.8}, [0.8, 0.85], [2.4, 2.6], [0.8, 0.85], 2.5),
+    _mt("mt09", {"threshold": 0.2}, [0.3], [0.9], [0.3, 0.2], 0.7),
+    _mt("mt10", {"include_reason": False}, [0.6, 0.4], [1.8, 1.2], [0.6, 0.45], 1.6),
+    _mt("mt11", {}, [0.25, 0.25, 0.25, 0.25], [0.75, 0.75, 0.75, 0.75], [0.2, 0.3], 0.8),
+    _mt("mt12", {}, [0.95], [2.85], [0.95, 0.1], 1.2),
+    _mt("mt13", {}, [0.45, 0.55], [1.35, 1.65], [0.45, 0.55], 1.5),
+    _mt("mt14", {}, [0.7], [2.1], [0.7, 0.7], 2.1, short_last=True),
+    _mt("mt15", {}, [0.1, 0.9], [0.3, 2.7], [0.1, 0.9], 1.0),
+    _mt("mt16", {"threshold": 0.5}, [0.5], [1.5], [0.5, 0.5], 1.5),
+]
+
 JUDGED = (
     TASK_COMPLETION
     + TOOL_SELECTION
@@ -1273,4 +1326,5 @@ JUDGED = (
     + TOPIC_ADHERENCE
     + TOOL_USE
     + MCP_USE
+    + MCP_TASK_COMPLETION
 )

@@ -116,7 +116,15 @@ def _mcp_use(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
     return {"score": script[key], "reason": f"{token(cid)} {key}"}
 
 
+def _mcp_task(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    if '"score"' not in prompt:
+        return {"reason": f"scripted reason for {cid}"}
+    unit = _unit(prompt)
+    return {"score": script["task_scores"][unit], "reason": f"{token(cid)} task {unit}"}
+
+
 LLM_STEPS = {
+    "MCPTaskCompletionMetric": _mcp_task,
     "MCPUseMetric": _mcp_use,
     "ToolUseMetric": _tool_use,
     "TopicAdherenceMetric": _topic_adherence,
@@ -173,6 +181,8 @@ def s1_values(
             out[qid] = list(next(choices))
         elif kind == "score" and whole:
             out[qid] = float(next(levels) if "levels" in script else script["level"])
+        elif kind == "score" and "hybrid_levels" in script:
+            out[qid] = float(script["hybrid_levels"][_unit(text)])
         elif kind == "score" and "hybrid_primitives" in script:
             key = "hybrid_arguments" if instructions.startswith("How correct") else "hybrid_primitives"
             out[qid] = float(script[key])

@@ -50,7 +50,12 @@ def build(case: dict[str, Any]) -> tuple[Any, Any]:
             if "tools_called" in fields:
                 fields["tools_called"] = [ToolCall(**x) for x in fields["tools_called"]]
             turns.append(Turn(**fields))
-        return metric, ConversationalTestCase(turns=turns, metadata=case.get("metadata"))
+        servers = None
+        if "mcp_servers" in case:
+            from deepeval.test_case import MCPServer
+
+            servers = [MCPServer(**m) for m in case["mcp_servers"]]
+        return metric, ConversationalTestCase(turns=turns, metadata=case.get("metadata"), mcp_servers=servers)
     fields = dict(case["case"])
     for key in ("tools_called", "expected_tools"):
         if key in fields:

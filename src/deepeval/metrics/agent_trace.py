@@ -133,3 +133,13 @@ def exchanges(turns: Any) -> list[list[Any]]:
     if len(current) > 1 and current[-1].role == "assistant" and seen_user:
         units.append(current)
     return units
+
+
+def primitive_state(primitive: Any) -> Any:
+    """One MCP primitive (a server's tool, resource or prompt, or a call of one) as JSON data."""
+    dump = getattr(primitive, "model_dump", None)
+    if callable(dump):
+        return dump(mode="json", exclude_none=True)
+    if isinstance(primitive, dict):
+        return json.loads(json.dumps(primitive, default=str))
+    return str(primitive)

@@ -47,6 +47,7 @@ BUILTIN = (
     "deepeval.metrics.topic_adherence.declaration",
     "deepeval.metrics.tool_use.declaration",
     "deepeval.metrics.mcp_use.declaration",
+    "deepeval.metrics.mcp_task_completion.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

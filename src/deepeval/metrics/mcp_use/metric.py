@@ -22,20 +22,11 @@ from deepeval.metrics._engine.metric import Outcome
 from deepeval.metrics._engine.params import require_fields
 from deepeval.metrics._engine.single_score import ScoreAsk, decide_score
 from deepeval.metrics._engine.system_one import WeightedQuestion
+from deepeval.metrics.agent_trace import primitive_state
 from deepeval.metrics.mcp_use.names import ARGUMENTS, PRIMITIVES, REQUIRED_PARAMS
 from deepeval.metrics.mcp_use.prompts import MCPUseTemplate
 from deepeval.metrics.mcp_use.questions import ARGUMENT_LEVELS, PRIMITIVE_LEVELS, MCPUseQuestions
 from deepeval.metrics.mcp_use.schema import MCPArgsScore, MCPPrimitivesScore
-
-
-def primitive_state(primitive: Any) -> Any:
-    """One MCP primitive (a server's tool, resource or prompt, or a call of one) as JSON data."""
-    dump = getattr(primitive, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json", exclude_none=True)
-    if isinstance(primitive, dict):
-        return json.loads(json.dumps(primitive, default=str))
-    return str(primitive)
 
 
 def servers_state(servers: Any) -> list[dict[str, Any]]:
