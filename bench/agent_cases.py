@@ -1316,6 +1316,52 @@ MCP_TASK_COMPLETION: list[dict[str, Any]] = [
     _mt("mt16", {"threshold": 0.5}, [0.5], [1.5], [0.5, 0.5], 1.5),
 ]
 
+MMU = "MultiTurnMCPUseMetric"
+
+
+def _mm(
+    cid: str,
+    kwargs: dict[str, Any],
+    primitives: list[float],
+    arguments: list[float],
+    hp: list[float],
+    ha: list[float],
+    nouls: list[float],
+    level: float,
+    short_last: bool = False,
+) -> dict[str, Any]:
+    case = _mt(cid, kwargs, primitives, hp, nouls, level, short_last=short_last)
+    case["metric"] = MMU
+    case["script"] = {
+        "primitives": primitives,
+        "arguments": arguments,
+        "hybrid_primitive_levels": hp,
+        "hybrid_argument_levels": ha,
+        "nouls": nouls,
+        "level": level,
+    }
+    return case
+
+
+MULTI_TURN_MCP_USE: list[dict[str, Any]] = [
+    _mm("mm01", {}, [1.0], [1.0], [3.0], [3.0], [0.9, 0.9], 3.0),
+    _mm("mm02", {}, [0.0], [1.0], [0.0], [3.0], [0.1, 0.9], 0.5),
+    _mm("mm03", {}, [1.0, 0.5], [0.67, 0.67], [3.0, 1.5], [2.0, 2.0], [0.7, 0.6], 2.0),
+    _mm("mm04", {}, [0.9, 0.8, 0.7], [0.6, 0.5, 0.4], [2.7, 2.4, 2.1], [1.8, 1.5, 1.2], [0.8, 0.75], 2.4),
+    _mm("mm05", {}, [0.33, 0.67], [1.0, 1.0], [1.0, 2.0], [3.0, 3.0], [0.4, 0.6], 1.5, short_last=True),
+    _mm("mm06", {"strict_mode": True}, [0.9], [1.0], [2.8], [3.0], [0.9, 0.9], 2.9),
+    _mm("mm07", {"strict_mode": True}, [1.0], [1.0], [3.0], [3.0], [0.9, 0.8], 3.0),
+    _mm("mm08", {"threshold": 0.8}, [0.8, 0.85], [0.9, 0.95], [2.4, 2.6], [2.7, 2.85], [0.8, 0.85], 2.5),
+    _mm("mm09", {"threshold": 0.2}, [0.3], [0.2], [0.9], [0.6], [0.3, 0.2], 0.7),
+    _mm("mm10", {"include_reason": False}, [0.6, 0.4], [0.5, 0.3], [1.8, 1.2], [1.5, 0.9], [0.6, 0.45], 1.6),
+    _mm("mm11", {}, [0.25, 0.25, 0.25, 0.25], [0.5, 0.5, 0.5, 0.5], [0.75] * 4, [1.5] * 4, [0.2, 0.3], 0.8),
+    _mm("mm12", {}, [0.95], [0.15], [2.85], [0.45], [0.95, 0.1], 1.2),
+    _mm("mm13", {}, [0.45, 0.55], [0.65, 0.35], [1.35, 1.65], [1.95, 1.05], [0.45, 0.55], 1.5),
+    _mm("mm14", {}, [0.7], [0.8], [2.1], [2.4], [0.7, 0.7], 2.1, short_last=True),
+    _mm("mm15", {}, [0.1, 0.9], [0.9, 0.1], [0.3, 2.7], [2.7, 0.3], [0.1, 0.9], 1.0),
+    _mm("mm16", {"threshold": 0.5}, [0.5], [0.5], [1.5], [1.5], [0.5, 0.5], 1.5),
+]
+
 JUDGED = (
     TASK_COMPLETION
     + TOOL_SELECTION
@@ -1327,4 +1373,5 @@ JUDGED = (
     + TOOL_USE
     + MCP_USE
     + MCP_TASK_COMPLETION
+    + MULTI_TURN_MCP_USE
 )

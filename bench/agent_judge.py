@@ -123,7 +123,16 @@ def _mcp_task(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
     return {"score": script["task_scores"][unit], "reason": f"{token(cid)} task {unit}"}
 
 
+def _multi_mcp(prompt: str, script: dict[str, Any], cid: str) -> dict[str, Any]:
+    if '"score"' not in prompt:
+        return {"reason": f"scripted reason for {cid}"}
+    unit = _unit(prompt)
+    key = "arguments" if "argument" in prompt.lower() else "primitives"
+    return {"score": script[key][unit], "reason": f"{token(cid)} {key} {unit}"}
+
+
 LLM_STEPS = {
+    "MultiTurnMCPUseMetric": _multi_mcp,
     "MCPTaskCompletionMetric": _mcp_task,
     "MCPUseMetric": _mcp_use,
     "ToolUseMetric": _tool_use,
@@ -181,6 +190,13 @@ def s1_values(
             out[qid] = list(next(choices))
         elif kind == "score" and whole:
             out[qid] = float(next(levels) if "levels" in script else script["level"])
+        elif kind == "score" and "hybrid_primitive_levels" in script:
+            key = (
+                "hybrid_argument_levels"
+                if instructions.startswith("How correct")
+                else "hybrid_primitive_levels"
+            )
+            out[qid] = float(script[key][_unit(text)])
         elif kind == "score" and "hybrid_levels" in script:
             out[qid] = float(script["hybrid_levels"][_unit(text)])
         elif kind == "score" and "hybrid_primitives" in script:

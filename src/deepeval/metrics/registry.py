@@ -48,6 +48,7 @@ BUILTIN = (
     "deepeval.metrics.tool_use.declaration",
     "deepeval.metrics.mcp_use.declaration",
     "deepeval.metrics.mcp_task_completion.declaration",
+    "deepeval.metrics.multi_turn_mcp_use.declaration",
     "deepeval.memory.declaration",
 )
 #: installed packages declare metrics under this entry-point group

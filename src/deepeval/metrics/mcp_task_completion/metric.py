@@ -15,7 +15,7 @@ user saw it; score = mean; no such exchange: 0.0, with no judge call. ``mcp_serv
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from deepeval.errors import MissingTestCaseParamsError
 from deepeval.metrics._engine.agent_metric import AgentJudgedMetric
@@ -66,8 +66,8 @@ def task_of(unit: list[Any]) -> Task:
 class MCPTaskCompletionMetric(AgentJudgedMetric, BaseConversationalMetric):
     """See the module docstring. Score in [0, 1]; higher is better. Requires ``turns`` and ``mcp_servers``."""
 
-    default_template = MCPTaskCompletionTemplate
-    default_question_set = MCPTaskCompletionQuestions
+    default_template: ClassVar[Any] = MCPTaskCompletionTemplate
+    default_question_set: ClassVar[Any] = MCPTaskCompletionQuestions
     judged_what = "MCP task completion check"
 
     @property
