@@ -64,3 +64,24 @@ def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
             pass
         raise
     return p
+
+
+def read_user_text(path: str | Path, max_bytes: int, errors: str = "strict") -> str:
+    """A text file the user named, read as UTF-8, refusing what is not a regular file before opening it (opening a
+    FIFO blocks until a writer comes; ``/dev/zero`` never ends) and a file over ``max_bytes``.
+
+    Raises:
+        OSError: unreadable, not a regular file, or larger than ``max_bytes`` (its ``strerror`` says which).
+        UnicodeDecodeError: not UTF-8 (with ``errors="strict"``).
+    """
+    import errno
+    import stat
+
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file (a FIFO, device or socket is never read)", str(path))
+    with open(path, "rb") as f:
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise OSError(errno.EFBIG, f"larger than {max_bytes:,} bytes", str(path))
+    return data.decode("utf-8", errors=errors)

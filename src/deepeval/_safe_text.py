@@ -17,8 +17,9 @@ becomes HTML or a heading when the file is rendered.
   breaks become ``<br>`` (a table cell or list item stays one Markdown line) or, with ``one_line`` (a heading),
   a visible ``\\n``.
 
-Nothing is removed: the escapes show what was there. The files we write for programs (JSON, CSV) keep the text
-exactly as given.
+Nothing is removed: the escapes show what was there. The HTML report (jinja2 ``finalize``) and the results CSV
+(read by people in terminals and spreadsheets) show the same escapes; the files we write for programs (the JSON
+export, dataset files) keep the text exactly as given.
 """
 
 from __future__ import annotations
@@ -43,6 +44,13 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
+def visible_controls(text: str) -> str:
+    """``text`` with its control characters, bidi overrides and line / paragraph separators as visible escapes
+    (TAB and LF kept; CR LF as LF), nothing else changed: lone surrogates are left to the file writer (the HTML
+    report and the CSV show them as ``\\udcff``)."""
+    return _CONTROL.sub(_escape, text.replace("\r\n", "\n"))
+
+
 def terminal(text: object, one_line: bool = False) -> str:
     """``text`` (``str()`` of anything else; None is ``""``) safe to print: control characters and escape
     sequences shown as visible escapes, never sent raw (see the module docstring)."""
@@ -51,7 +59,7 @@ def terminal(text: object, one_line: bool = False) -> str:
     value = encodable(text if isinstance(text, str) else str(text))
     if one_line:
         return _CONTROL_ONE_LINE.sub(_escape, value)
-    return _CONTROL.sub(_escape, value.replace("\r\n", "\n"))
+    return visible_controls(value)
 
 
 def markdown(text: object, one_line: bool = False) -> str:

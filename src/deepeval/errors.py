@@ -35,6 +35,7 @@ class ErrorKind(enum.StrEnum):
     timeout = "timeout"
     rate_limit = "rate_limit"
     context_limit = "context_limit"
+    model_unavailable = "model_unavailable"  # the server does not serve the model asked for
     auth = "auth"
     bad_request = "bad_request"
     server = "server"
@@ -66,6 +67,10 @@ class JudgeError(DeepEvalError):
     param: str | None = None
     #: attempts made before giving up (set by :func:`deepeval.models.http.retry.call_with_retries`)
     attempts: int | None = None
+    #: the server's own error type (OpenAI's ``error.code``, Jev's ``detail.error_type``, avrik's ``error.code``)
+    error_type: str | None = None
+    #: the server's id of the failed request (TypeSafe's ``x-typesafe-request-id`` header), when it sent one
+    request_id: str | None = None
 
     def __init__(
         self,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 from typer.testing import CliRunner
 
 import deepeval.metrics
@@ -28,6 +29,8 @@ from deepeval.evaluate import ErrorConfig, evaluate
 from deepeval.judge_eval import tasks
 from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
 from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
+from deepeval.metrics._engine.judge_free import JudgeFreeMetric
+from deepeval.metrics.deterministic import DeterministicMetric
 from deepeval.models.embedded import get_embedded_judge
 from deepeval.models.embedded.kind_spec import KindSpec
 from deepeval.models.embedded.question_kinds import spec_for, supported_kinds
@@ -41,6 +44,15 @@ from .toy_metric.names import SHARES_WORDS
 
 runner = CliRunner()
 DECLARED = registry.declarations()
+#: metrics whose System One kinds have no measured offline tier yet (the embedded judge does not answer them, so
+#: the measure says what to configure) and no labelled judge-eval set yet
+NO_OFFLINE_TIER = frozenset(
+    {"turn_relevancy", "conversation_completeness", "role_adherence", "prompt_alignment"}
+    # the agent checks: no offline tier was measured on them (a ConfigurationError names what to configure)
+    | {"tool_correctness", "task_completion", "argument_correctness", "plan_adherence", "plan_quality",
+       "step_efficiency", "goal_accuracy", "topic_adherence", "tool_use", "mcp_use", "mcp_task_completion",
+       "multi_turn_mcp_use"}
+)
 
 
 @pytest.fixture(autouse=True)
@@ -69,21 +81,28 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
     fields = ConversationalTestCase.model_fields if d.conversational else LLMTestCase.model_fields
     assert d.required_params and set(d.required_params) <= set(fields)
     assert ("eval_mode" in inspect.signature(cls.__init__).parameters) is d.takes_eval_mode
-    cls(**NEEDED_OPTIONS.get(d.name, {}))  # `deepeval evaluate --metric NAME` constructs it with no argument
+    required_args = [
+        p
+        for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+        if p.default is inspect.Parameter.empty and p.kind is p.POSITIONAL_OR_KEYWORD
+    ]
+    if not required_args and d.name not in NEEDS:  # `deepeval evaluate --metric NAME` constructs it so
+        cls()
+    else:
+        cls(**NEEDS[d.name])
+    scored_in_code = issubclass(cls, (DeterministicMetric, JudgeFreeMetric))  # no judge, so no judge-eval task
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
-    # our metrics answered offline: whole-metric kinds come with the embedded judge's answers (offline system_one
-    # mode: a table in the folder, or derived from the declared pipeline) and a labelled-set task or a pipeline. A
-    # judge-free metric (no kinds) has neither; a metric whose kinds no offline tier was measured for (the agent
-    # checks) declares no table and raises a ConfigurationError offline naming what to configure
-    if d.embedded_kinds is not None or d.pipeline is not None:
-        assert d.question_kinds and (d.judge_eval or d.pipeline is not None)
-    if not d.question_kinds:
-        assert d.embedded_kinds is None and d.pipeline is None
+    # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode: a table in the
+    # folder, or derived from the declared pipeline), and every metric has a labelled-set task or a pipeline
+    unmeasured = d.name in NO_OFFLINE_TIER
+    assert bool(d.question_kinds) is (d.embedded_kinds is not None or d.pipeline is not None or unmeasured)
+    assert d.judge_eval or d.pipeline is not None or scored_in_code or unmeasured
     if d.pipeline is not None:
-        for kind in d.question_kinds:
-            spec = spec_for(kind)
-            assert spec is not None and callable(spec.probability)
+        for question in d.pipeline.whole_metric:
+            spec = spec_for(d.pipeline.kind_of(question))
+            # a question with no measured offline tier has no embedded answer (the engine says what to configure)
+            assert (spec is not None and callable(spec.probability)) is (question.offline is not None)
     if d.embedded_kinds is not None:
         table = resolve(d.embedded_kinds)
         assert set(table) == set(d.question_kinds)
@@ -115,17 +134,30 @@ def test_names_kinds_and_tasks_are_unique_across_the_registry() -> None:
     assert len({d.public_name for d in DECLARED}) == len(DECLARED)
 
 
-#: metrics that cannot be built without an option (as in deepeval 4.3.1): the option the tests pass
-NEEDED_OPTIONS: dict[str, dict[str, Any]] = {
-    "tool_permission": {"denied_tools": []},
-    "topic_adherence": {"relevant_topics": ["travel"]},
-    "tool_use": {"available_tools": []},
-}
 
 FULL = {
     "input": "When does the pool open?",
     "actual_output": "At 7 am.",
     "retrieval_context": ["Opens at 7."],
+    "expected_output": "At 7 am.",
+}
+
+
+class _Opening(BaseModel):
+    time: str
+
+
+#: constructor arguments of the metrics that cannot be built without one
+NEEDS: dict[str, dict[str, Any]] = {
+    "tool_permission": {"denied_tools": []},
+    "topic_adherence": {"relevant_topics": ["travel"]},
+    "tool_use": {"available_tools": []},
+    "pattern_match": {"pattern": r"At \d+ am\."},
+    "json_correctness": {"expected_schema": _Opening},
+    "misuse": {"domain": "swimming pools"},
+    "non_advice": {"advice_types": ["medical"]},
+    "role_violation": {"role": "pool receptionist"},
+    "prompt_alignment": {"prompt_instructions": ["Give the opening hour."]},
 }
 
 
@@ -138,7 +170,7 @@ def test_each_required_param_is_required_by_measure(d: MetricDeclaration) -> Non
         except InvalidTestCaseError:
             continue
         with pytest.raises(MissingTestCaseParamsError, match=param):
-            d.load()(**NEEDED_OPTIONS.get(d.name, {})).measure(case)
+            d.load()(**NEEDS.get(d.name, {})).measure(case)
 
 
 def test_memory_recall_requires_the_manifest_in_metadata() -> None:

@@ -34,6 +34,8 @@ ALLOWED = {
     ("_engine/metric.py", "EngineMetric.eval_mode", "evaluation_model"),
     ("_engine/metric.py", "EngineMetric.model", "evaluation_model"),
     ("_engine/metric.py", "EngineMetric.system_one_model", "evaluation_model"),
+    # deepeval names the judge at construction (JsonCorrectness' LLM only explains a failure)
+    ("json_correctness/metric.py", "JsonCorrectnessMetric.__init__", "evaluation_model"),
     # not a metric: the per-measure context keeps the verdicts it will hand to the value
     ("_engine/context.py", "MeasureContext.log_verdicts", "verdicts"),
 }

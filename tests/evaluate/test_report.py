@@ -58,6 +58,8 @@ class _Collect(HTMLParser):
 
 def test_histogram_bins():
     assert histogram([0.0, 0.05, 0.1, 0.55, 0.99, 1.0, 1.2, -0.1]) == [3, 1, 0, 0, 0, 1, 0, 0, 0, 3]
+    # huge, infinite and NaN scores: end bins, none (1e308 * 10 overflowed to inf, then int() raised)
+    assert histogram([1e308, float("inf"), -1e308, float("nan")]) == [1, 0, 0, 0, 0, 0, 0, 0, 0, 2]
 
 
 def test_html_is_self_contained_escaped_and_complete():

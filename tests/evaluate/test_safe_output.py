@@ -5,6 +5,7 @@ escaped, and a name with a line break stays on its line (deepeval._safe_text is 
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,24 @@ def test_evaluate_command_names_a_bad_line_inert(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["evaluate", str(data), "--no-progress"])
     assert result.exit_code == 2
     assert "\x1b" not in result.output and "act\\x1b[2Jual" in result.output
+
+
+@pytest.mark.regression
+def test_escape_sequences_from_test_data_are_inert_in_csv_and_html(tmp_path: Path) -> None:
+    """ESC sequences and bidi overrides in test data are shown as visible escapes in the results CSV and the HTML
+    report, as on the console (they were written raw: issue 42 item 10); the JSON export keeps them exactly."""
+    evil = "clear\x1b[2J title\x1b]0;pwned\x07 rtl\u202e"
+    result = evaluate(
+        [LLMTestCase(input=evil, actual_output="a", name=evil)],
+        [ScoreMetric(0.9, name="M", threshold=0.5)],
+        display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=str(tmp_path)),
+        cache_config=CacheConfig(write_cache=False),
+    )
+    result.to_csv(tmp_path / "rows.csv")
+    csv_text = (tmp_path / "rows.csv").read_text(encoding="utf-8")
+    [html] = tmp_path.glob("*.html")
+    for text in (csv_text, html.read_text(encoding="utf-8")):
+        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
+        assert "\\x1b[2J" in text and "\\u202e" in text
+    [export] = tmp_path.glob("*.json")
+    assert json.loads(export.read_text(encoding="utf-8"))["test_results"][0]["input"] == evil

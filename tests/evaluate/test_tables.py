@@ -242,7 +242,11 @@ def test_to_csv_neutralises_formula_cells_and_keeps_numbers(tmp_path):
     with open(tmp_path / "rows.csv", encoding="utf-8", newline="") as f:
         got = list(csv.DictReader(f))
     assert [r["test_case"] for r in got] == ["'" + FORMULAS[0]] * 2 + ["'\t=1"] * 2 + ["''=kept"] * 2
-    assert [got[0]["reason"], got[1]["reason"], got[2]["reason"]] == ["'-2+3", "'@SUM(A1)", "'\r=1"]
+    assert [got[0]["reason"], got[1]["reason"], got[2]["reason"]] == [
+        "'-2+3",
+        "'@SUM(A1)",
+        "\\r=1",
+    ]  # CR shown as \\r
     assert got[0]["evaluation_model"] == "'" + FORMULAS[1]
     assert got[2]["score"] == "-0.5" and got[0]["metric"] == "Accuracy"
 
@@ -254,11 +258,12 @@ def test_to_csv_quotes_a_bare_carriage_return_so_one_row_stays_one_row(tmp_path)
     result.test_results[1].name = "two\nlines"
     result.to_csv(tmp_path / "rows.csv")
     raw = (tmp_path / "rows.csv").read_bytes()
-    assert b'"shoes\r=injected"' in raw and b'"two\nlines"' in raw
+    # a CR is shown as the visible escape \\r (as on the console: issue 42 item 10), LF keeps its quoted cell
+    assert b"shoes\\r=injected" in raw and b"\r" not in raw and b'"two\nlines"' in raw
     with open(tmp_path / "rows.csv", encoding="utf-8", newline="") as f:
         got = list(csv.DictReader(f))
     assert len(got) == 6
-    assert [r["test_case"] for r in got[:4]] == ["shoes\r=injected"] * 2 + ["two\nlines"] * 2
+    assert [r["test_case"] for r in got[:4]] == ["shoes\\r=injected"] * 2 + ["two\nlines"] * 2
 
 
 @pytest.mark.regression
@@ -281,4 +286,4 @@ def test_cli_evaluate_csv_neutralises_the_name_and_reason(tmp_path, monkeypatch)
     assert res.exit_code == 0, res.output
     with open(out, encoding="utf-8", newline="") as f:
         [row] = list(csv.DictReader(f))
-    assert row["test_case"] == "'@evil\rrow" and row["reason"] == '\'=WEBSERVICE("http://x")'
+    assert row["test_case"] == "'@evil\\rrow" and row["reason"] == '\'=WEBSERVICE("http://x")'

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,37 @@ def test_introduced_at_beyond_the_conversation_is_exit_2_naming_the_fact(tmp_pat
     )
     code, out = _invoke(["memory", "grade", str(path), "--transcript", str(transcript), "--offline"])
     assert code == 2 and "fact 'f1': introduced_at 50 is beyond the transcript (2 turns: turns 0-1)" in out
+
+
+@pytest.mark.regression
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_fifo_in_the_wiki_folder_and_dev_zero_as_a_file_are_refused(manifest: Path, tmp_path: Path) -> None:
+    """A FIFO named *.md in --wiki hung `memory grade`; --system-prompt-file /dev/zero ran out of memory (issue 42
+    item 12): both are refused as not regular files, at once."""
+    wiki = tmp_path / "wiki"
+    wiki.mkdir()
+    (wiki / "Pets.md").write_text("- Dog: Biscuit\n", encoding="utf-8")
+    os.mkfifo(wiki / "Trap.md")
+    code, out = _invoke(["memory", "grade", str(manifest), "--wiki", str(wiki), "--offline"])
+    assert code == 2 and "Trap.md: cannot read this wiki page (not a regular file" in out
+    conv = tmp_path / "c.json"
+    conv.write_text(
+        json.dumps({"turns": [{"role": "user", "content": "My dog is Biscuit."}]}), encoding="utf-8"
+    )
+    for bad in ("/dev/zero", str(wiki / "Trap.md")):
+        code, out = _invoke(["memory", "short-term", str(manifest), "--transcript", str(conv), "--base-url",
+                             "http://127.0.0.1:9/v1", "--model", "m", "--system-prompt-file", bad])  # fmt: skip
+        assert code == 2 and f"{bad}: cannot read the system prompt (not a regular file" in out, out
+
+
+def test_a_huge_system_prompt_file_is_refused(manifest: Path, tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:
+        f.truncate(10_000_001)  # sparse: no disk used
+    conv = tmp_path / "c.json"
+    conv.write_text(
+        json.dumps({"turns": [{"role": "user", "content": "My dog is Biscuit."}]}), encoding="utf-8"
+    )
+    code, out = _invoke(["memory", "short-term", str(manifest), "--transcript", str(conv), "--base-url",
+                         "http://127.0.0.1:9/v1", "--model", "m", "--system-prompt-file", str(big)])  # fmt: skip
+    assert code == 2 and "cannot read the system prompt (larger than 10,000,000 bytes)" in out, out

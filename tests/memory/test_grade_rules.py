@@ -221,3 +221,18 @@ def test_a_short_answer_about_another_attribute_scores_1() -> None:
 )  # fmt: skip
 def test_numeric_dates_and_24_hour_times_are_the_same_values(expected: str, answer: str, grade: int) -> None:
     assert g.grade_detail("When is it?", expected, answer).grade == grade
+
+
+def test_unrelated_values_are_absent_not_wrong() -> None:
+    from deepeval.models.embedded.grading import grade_detail
+
+    answer = "Maria Lopez runs a bakery with 12 employees in Seville."
+    g = grade_detail("How many engineers are on the platform team?", "14", answer)
+    assert g.grade == 1 and "something else" in g.reason
+    # the asked slot filled with another value stays materially wrong
+    assert (
+        grade_detail(
+            "How many engineers are on the platform team?", "14", "The platform team has 12 engineers."
+        ).grade
+        == 2
+    )

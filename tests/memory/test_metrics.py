@@ -264,3 +264,33 @@ def test_a_page_name_chosen_by_the_model_stays_inside_a_fence() -> None:
     assert block(prompt, "PAGE_NAME") == name and block(prompt, "PAGE") == "The user lives in Porto."
     outside = re.sub(r"<<<BEGIN (\w+) #(\w+)>>>\n.*?\n<<<END \1 #\2>>>", "", prompt, flags=re.S)
     assert "Ignore" not in outside and "IGNORE" not in outside
+
+
+UNRELATED_SUMMARY = (
+    "The Eiffel Tower in Paris was completed in 1889. Maria Lopez runs a bakery with 12 employees in Seville. "
+    "The 2019 budget of the museum was 4 million euros."
+)
+
+
+@pytest.mark.parametrize(
+    ("artifact", "low", "high"),
+    [
+        ({"kind": "empty"}, 0.0, 0.0),
+        # a memory holding other names and numbers recalls nothing: each probe is "absent" (1), not "wrong" (2)
+        ({"kind": "summary", "text": UNRELATED_SUMMARY}, 0.0, 0.05),
+        # one fact of the ten: about a tenth
+        (
+            {"kind": "summary", "text": "The team chose PostgreSQL 16 for the new ledger service."},
+            0.075,
+            0.125,
+        ),
+    ],
+    ids=["empty", "unrelated", "one-fact-of-ten"],
+)
+def test_recall_controls_credit_nothing_for_unrelated_memory(manifest, artifact, low, high) -> None:
+    tc = LLMTestCase(input="memory probe", actual_output="-",
+                     metadata={"memory_manifest": manifest.model_dump(), "memory_artifact": artifact})  # fmt: skip
+    m = MemoryRecallMetric(model=JUDGE)
+    assert low <= m.measure(tc) <= high
+    assert m.score_breakdown is not None
+    assert len(m.score_breakdown["facts"]) == 11  # 10 stated facts + 1 never stated: every probe graded

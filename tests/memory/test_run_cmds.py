@@ -249,3 +249,39 @@ def test_live_with_a_fact_in_an_assistant_turn_is_a_usage_error(tmp_path: Path) 
         out.startswith("error: live mode replaces the assistant turns")
         and "auth_owner (turn 1, assistant)" in out
     )
+
+
+@pytest.mark.regression
+def test_short_term_sends_no_openai_key_to_another_endpoint(
+    manifest: FactManifest, conv_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """$OPENAI_API_KEY is for OpenAI's API: without --api-key-env, another --base-url gets no key at all (it was
+    sent to whatever the URL pointed at: issue 42 item 8)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-not-for-you")
+    with OpenAIChatServer(chatbot(manifest)) as srv:
+        code, out = _invoke(["short-term", str(EXAMPLE), "--transcript", str(conv_file), "--base-url", srv.base_url,
+                             "--model", "m", "--offline", "--checkpoints", "1"])  # fmt: skip
+        auth = set(srv.counters.authorization)
+    assert code == 0, out
+    assert auth and not any("sk-openai-not-for-you" in (a or "") for a in auth), auth
+
+
+@pytest.mark.regression
+def test_a_grader_failure_is_not_blamed_on_the_model_under_test(
+    manifest: FactManifest, conv_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model under test answers; the LLM grader's server refuses every request: the error line names the
+    grader, not the model under test (issue 42 item 8)."""
+    with (
+        OpenAIChatServer(chatbot(manifest)) as subject,
+        OpenAIChatServer(faults=[Fault.http_status(401)] * 200) as grader,
+    ):
+        monkeypatch.setenv("USE_LOCAL_MODEL", "YES")
+        monkeypatch.setenv("LOCAL_MODEL_BASE_URL", grader.base_url)
+        monkeypatch.setenv("LOCAL_MODEL_NAME", "grader-llm")
+        code, out = _invoke(["short-term", str(EXAMPLE), "--transcript", str(conv_file), "--base-url",
+                             subject.base_url, "--model", "m", "--checkpoints", "1", "-q"])  # fmt: skip
+        assert grader.counters.faults_served >= 1
+    assert code == 1, out
+    assert "the grader failed (not the model under test)" in out
+    assert "error: the model under test" not in out

@@ -57,7 +57,7 @@ def test_embedded_notice_says_offline_when_the_settings_judges_are_switched_off(
     )
     notice = [line for line in proc.stderr.splitlines() if "embedded offline judge" in line]
     assert len(notice) == 1 and notice[0].startswith(
-        "deepeval: offline (DEEPEVAL_OFFLINE=1): using the embedded"
+        "deepeval: offline (--offline, or DEEPEVAL_OFFLINE): using the embedded"
     )
     assert "set OPENAI_API_KEY" not in notice[0] and "no judge configured" not in notice[0]
     assert "sk-test-notice" not in proc.stderr + proc.stdout

@@ -343,7 +343,10 @@ def test_opening_and_closing_five_times_ends_and_llama_cpp_stays_quiet() -> None
         f"closed {i}" for i in range(5)
     ]
     assert "left open 0.0" in quiet.stdout  # and the process exited (rc 0) with a judge still open
-    assert quiet.stderr == ""  # fd 2 of the child: nothing from llama.cpp
+    # fd 2 of the child: nothing from llama.cpp, only our own loading lines (6 loads: "loading ...", "... loaded")
+    lines = quiet.stderr.splitlines()
+    assert len(lines) == 12 and all(line.startswith("deepeval: ") for line in lines), quiet.stderr[-2000:]
+    assert "loading the GGUF model" in lines[0] and " loaded in " in lines[1]
     loud = run_child(_OPEN_CLOSE, str(GGUF), "verbose")  # the capture does see llama.cpp when asked
     assert loud.returncode == 0 and "closed 0" in loud.stdout
     assert "main loop exited" in loud.stderr and len(loud.stderr.splitlines()) >= 10

@@ -45,7 +45,7 @@ SETTINGS: dict[str, tuple[dict[str, str], tuple[str, str, str] | None, tuple[str
             "LOCAL_MODEL_NAME": "qwen-local",
             "OPENAI_API_KEY": "sk-plan-test",
         },
-        ("settings_local", "local:qwen-local", "qwen-local"),
+        ("settings_local", "local:qwen-local@http://127.0.0.1:9/v1", "qwen-local"),
         ("embedded", "embedded", MODEL_NAME),
     ),
     "local server switched off": (

@@ -231,6 +231,33 @@ def test_usage_and_cost_from_price_table(fast_policy) -> None:
         assert cost == pytest.approx(1000 * 2.50e-6 + 200 * 15.00e-6)  # gpt-5.4: $2.50 / $15 per 1M
 
 
+@pytest.mark.regression
+@pytest.mark.parametrize("where", ["content", "body"])
+def test_deeply_nested_json_is_invalid_output_not_recursion_error(fast_policy, where: str) -> None:
+    """A reply nesting 100,000 arrays (in the message content, or as the whole HTTP body) is an invalid reply like
+    any other: a JudgeError / StructuredOutputError after the re-ask, never a bare RecursionError out of measure()
+    (issue 42 item 6)."""
+    deep = "[" * 100_000 + "]" * 100_000
+    faults = [Fault.non_json(deep)] * 50 if where == "body" else []
+    with OpenAIChatServer(lambda req: {"content": deep}, faults=faults) as srv:
+        with pytest.raises(JudgeError) as info:
+            _client(srv, fast_policy).generate("q", Verdict)
+    assert not isinstance(info.value, RecursionError)
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize("tokens", [-3_000_000, 10**305], ids=["negative", "absurd"])
+def test_absurd_token_counts_are_unknown_not_a_cost(fast_policy, tokens: int) -> None:
+    """A server reporting a negative or astronomical token count: the count is unknown, never a cost of
+    -$7.50 or $3e299 (issue 42 item 4)."""
+    bad = {**GOOD, "usage": {"prompt_tokens": tokens, "completion_tokens": tokens}}
+    with OpenAIChatServer(lambda req: bad) as srv:
+        with track_usage() as usage:
+            _, cost = _client(srv, fast_policy).generate("q", Verdict)
+    assert usage.input_tokens == 0 and usage.output_tokens == 0
+    assert cost is None, cost
+
+
 def test_cost_overrides_from_settings_and_arguments(fast_policy, monkeypatch) -> None:
     monkeypatch.setenv("OPENAI_COST_PER_INPUT_TOKEN", "0.001")
     monkeypatch.setenv("OPENAI_COST_PER_OUTPUT_TOKEN", "0.002")

@@ -216,10 +216,16 @@ def test_systemone_errors() -> None:
     with SystemOneServer(api_key="k-1", faults=[Fault.http_status(403)]) as srv:
         good = {"model": "jev-latest", "state": "s", "questions": QS}
         assert _s1(srv.base_url, good).status_code == 403
+        # as the live API: no key -> 403, a key it did not issue -> 401
         r = _s1(srv.base_url, good, key=None)
-        assert r.status_code == 401 and "detail" in r.json()
+        assert r.status_code == 403 and r.json()["detail"]["error_type"] == "authentication_error"
+        r = _s1(srv.base_url, good, key="k-2")
+        assert r.status_code == 401 and r.json()["detail"]["error_type"] == "authentication_error"
         r = _s1(srv.base_url, {**good, "model": "jev-0"})
-        assert r.status_code == 404
+        assert r.status_code == 400
+        assert r.json() == {"detail": {"error_type": "api_usage_error", "message": "Unknown model: jev-0"}}
+        assert r.headers["x-typesafe-request-id"] == srv.request_ids[-1]
+        assert len(set(srv.request_ids)) == len(srv.request_ids) == 4
         bad_q = {"q": {"type": "noul", "instructions": "x", "kind": "statement_relevant"}}
         r = _s1(srv.base_url, {**good, "questions": bad_q})
         assert r.status_code == 422
@@ -241,5 +247,7 @@ def test_systemone_reply_override_and_models() -> None:
         assert data["answers"]["b"]["choice"] == "y"
         assert data["answers"]["b"]["confidence"] == pytest.approx(0.5)
         assert data["usage"] == {"input_tokens": 10, "output_tokens": 0}
-        models = httpx.get(f"{srv.base_url}/v1/models").json()["data"]
-        assert {"id": "jev-latest", "version": "jev-2026-10-01"} in models
+        # the live shape: {"models": [{"name", "description", "release_date"}]}
+        models = httpx.get(f"{srv.base_url}/v1/models").json()["models"]
+        assert [m["name"] for m in models] == ["jev-latest", "jev-2026-10-01"]
+        assert all(set(m) == {"name", "description", "release_date"} for m in models)

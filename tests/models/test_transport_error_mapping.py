@@ -152,7 +152,8 @@ def test_system_one_error_detail_is_redacted_before_it_is_cut(
         model = TypeSafeModel(model="m", api_key=KEY, base_url=srv.base_url, retry_policy=POLICY)
         with pytest.raises(SystemOneError) as info:
             model.decide("s", {"q": NoulQuestion(instructions="Is it?")})
-    assert str(info.value) == "judge m: HTTP 500: " + "x" * 195 + "*** tail"
+    # the server's request id (x-typesafe-request-id) is shown after the detail
+    assert str(info.value) == "judge m: HTTP 500: " + "x" * 195 + "*** tail (request id req-loopback-1)"
     assert info.value.kind == "server" and info.value.retryable
 
 
@@ -187,7 +188,19 @@ def test_a_non_json_body_is_a_retryable_server_error_quoting_its_redacted_start(
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(12, 12), ("7", 7), (3.0, 3), (None, None), ("many", None), ([], None), (float("inf"), None)],
+    [
+        (12, 12),
+        ("7", 7),
+        (3.0, 3),
+        (None, None),
+        ("many", None),
+        ([], None),
+        (float("inf"), None),
+        (0, 0),
+        (-3_000_000, None),
+        (10**305, None),
+        (100_000_001, None),
+    ],
 )
 def test_token_counts_parse_once_for_both_families(value: object, expected: int | None) -> None:
     assert int_or_none(value) == expected
@@ -208,8 +221,8 @@ def test_an_html_error_page_is_quoted_as_text_by_both_clients(
             TypeSafeModel(model="m", api_key=KEY, base_url=srv.base_url, retry_policy=POLICY).decide(
                 "s", {"q": NoulQuestion(instructions="Is it?")}
             )
-    for err in (a.value, b.value):
-        assert str(err) == "judge m: HTTP 400: 400 Bad Request model not loaded ***"
+    for err, note in ((a.value, ""), (b.value, " (request id req-loopback-1)")):
+        assert str(err) == "judge m: HTTP 400: 400 Bad Request model not loaded ***" + note
         assert err.kind == "bad_request" and not err.retryable
 
 

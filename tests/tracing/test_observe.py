@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -141,3 +142,71 @@ def test_span_metrics_outside_evals_iterator_are_kept_and_a_warning_says_they_ar
     assert trace_manager.traces[0].root_spans[0].metrics == [marker]
     assert "finished outside EvaluationDataset.evals_iterator()" in caplog.text
     assert "not evaluated" in caplog.text
+
+
+@pytest.mark.regression
+def test_a_generator_function_is_observed_by_what_it_streams() -> None:
+    """@observe on a streaming (generator) function: the span's output is the streamed text, not
+    '<generator object ...>', and the span ends when the stream does (issue 42 item 9)."""
+
+    @observe
+    def stream(prompt: str) -> Iterator[str]:
+        yield "Hello"
+        yield ", world"
+
+    assert trace_manager.traces == []  # nothing recorded until the stream ends
+    assert list(stream("hi")) == ["Hello", ", world"]
+    (trace,) = trace_manager.traces
+    span = trace.root_spans[0]
+    assert span.output == "Hello, world" and span.status == TraceSpanStatus.SUCCESS
+    assert span.input == {"prompt": "hi"}
+
+
+@pytest.mark.regression
+def test_an_async_generator_and_an_early_stop_and_a_failing_stream() -> None:
+    @observe
+    async def a_stream() -> Any:
+        for i in range(3):
+            yield {"i": i}
+
+    async def read() -> list[Any]:
+        return [c async for c in a_stream()]
+
+    assert asyncio.run(read()) == [{"i": 0}, {"i": 1}, {"i": 2}]
+    assert trace_manager.traces[0].root_spans[0].output == [{"i": 0}, {"i": 1}, {"i": 2}]
+
+    @observe
+    def words() -> Iterator[str]:
+        yield from ["a", "b", "c"]
+
+    gen = words()
+    assert next(gen) == "a"
+    gen.close()  # the consumer stops early: what it read is the output
+    assert trace_manager.traces[1].root_spans[0].output == "a"
+
+    @observe
+    def broken() -> Iterator[str]:
+        yield "x"
+        raise RuntimeError("stream broke")
+
+    with pytest.raises(RuntimeError):
+        list(broken())
+    span = trace_manager.traces[2].root_spans[0]
+    assert span.status == TraceSpanStatus.ERRORED and span.error == "stream broke"
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize("update", [update_current_span, update_current_trace])
+def test_a_dict_as_test_case_is_refused_where_it_is_passed(update: Any) -> None:
+    """update_current_span(test_case=<dict>) was kept silently and failed later without naming the call (issue 42
+    item 11)."""
+
+    @observe
+    def app() -> str:
+        update(test_case={"input": "q", "actual_output": "a"})
+        return "a"
+
+    with pytest.raises(
+        TypeError, match=r"test_case=\.\.\.\) takes an LLMTestCase .* not dict .*LLMTestCase\(\*\*"
+    ):
+        app()

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "deepeval.cli.judge_eval_cmd",
     "deepeval.cli.quickstart",
     "deepeval.cli.view_cmd",
+    "deepeval.cli.generate_cmd",
 )
 
 

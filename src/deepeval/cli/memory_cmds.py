@@ -37,10 +37,16 @@ def _fail(msg: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+#: the largest system prompt / text file a memory command reads
+MAX_TEXT_BYTES = 10_000_000
+
+
 def _read_text(path: Path, what: str) -> str:
     """``path`` as UTF-8 text, or exit 2 with one line naming the file (missing, unreadable, not UTF-8)."""
+    from deepeval._files import read_user_text
+
     try:
-        return path.read_text(encoding="utf-8")
+        return read_user_text(path, MAX_TEXT_BYTES)
     except UnicodeDecodeError as err:
         _fail(
             f"{path}: the {what} is not UTF-8 text (byte 0x{err.object[err.start]:02x} at offset {err.start})"

@@ -86,16 +86,25 @@ def _inputs(manifest: Path, transcript: Path) -> tuple[FactManifest, list[Turn],
     return m, turns, intro
 
 
+#: the one host that gets $OPENAI_API_KEY without --api-key-env: any other endpoint is sent no key unless named
+_OPENAI_HOST = "api.openai.com"
+
+
 def _endpoint(
-    base_url: str, model: str, api_key_env: str, temperature: float, timeout: float
+    base_url: str, model: str, api_key_env: str | None, temperature: float, timeout: float
 ) -> EndpointChatModel:
+    """The model under test. Its key: ``$<api_key_env>`` when named, else ``$OPENAI_API_KEY`` for OpenAI's own API
+    only (a key meant for OpenAI is never sent to whatever ``--base-url`` points at), else none."""
+    import urllib.parse
+
     from deepeval.config.environment import process_env
     from deepeval.memory.subjects import EndpointChatModel
 
     _check_base_url(base_url)
-    return EndpointChatModel(
-        base_url, model, api_key=process_env(api_key_env), temperature=temperature, timeout=timeout
-    )
+    if api_key_env is None and urllib.parse.urlsplit(base_url).hostname == _OPENAI_HOST:
+        api_key_env = "OPENAI_API_KEY"
+    key = process_env(api_key_env) if api_key_env else None
+    return EndpointChatModel(base_url, model, api_key=key, temperature=temperature, timeout=timeout)
 
 
 def _run(
@@ -106,17 +115,21 @@ def _run(
     from deepeval.cli.memory_progress import MemoryProgress
     from deepeval.config.redaction import display_url
     from deepeval.errors import JudgeError
+    from deepeval.memory.subjects import raised_by_subject
 
     try:
         with MemoryProgress(quiet) as progress:
             return run_sync(make(progress))
     except JudgeError as err:
         # the endpoint is named (without credentials) so the user can check it; the message is redacted
-        echo(
-            f"error: the model under test at {display_url(subject.base_url)} (model {subject.name!r}) failed: "
-            f"{_failure(err, subject.timeout)}",
-            err=True,
-        )
+        if raised_by_subject(err):
+            echo(
+                f"error: the model under test at {display_url(subject.base_url)} (model {subject.name!r}) failed: "
+                f"{_failure(err, subject.timeout)}",
+                err=True,
+            )
+        else:  # the grader (the memory judge), not the model under test
+            echo(f"error: the grader failed (not the model under test): {err}", err=True)
         raise typer.Exit(1) from None
     except ValueError as err:
         _fail(str(err))
@@ -146,7 +159,9 @@ _BASE_URL = typer.Option(
 )
 _MODEL = typer.Option(..., help="Model name at that endpoint.")
 _KEY_ENV = typer.Option(
-    "OPENAI_API_KEY", help="Environment variable holding the endpoint's key (never printed)."
+    None,
+    help="Environment variable holding the endpoint's key (never printed). Default: OPENAI_API_KEY for "
+    "https://api.openai.com only; no key for any other --base-url.",
 )
 _TEMPERATURE = typer.Option(0.0, help="Sampling temperature of the model under test (0 to 2).")
 _TIMEOUT = typer.Option(120.0, help="Seconds per request to the model under test (> 0).")
@@ -172,7 +187,7 @@ def short_term_cmd(
     transcript: Path = typer.Option(..., help="Conversation JSON (from `generate`)."),
     base_url: str = _BASE_URL,
     model: str = _MODEL,
-    api_key_env: str = _KEY_ENV,
+    api_key_env: str | None = _KEY_ENV,
     checkpoints: int = typer.Option(4, help="Number of probe points (>= 1), evenly spaced."),
     system_prompt: str | None = _SYSTEM,
     system_prompt_file: Path | None = _SYSTEM_FILE,
@@ -212,7 +227,7 @@ def long_term_cmd(
     transcript: Path = typer.Option(..., help="Conversation JSON (from `generate`)."),
     base_url: str = _BASE_URL,
     model: str = _MODEL,
-    api_key_env: str = _KEY_ENV,
+    api_key_env: str | None = _KEY_ENV,
     update_every: int = typer.Option(
         2, help="Turns per wiki update (>= 1): the model sees them and edits its wiki."
     ),

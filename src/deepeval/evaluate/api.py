@@ -334,17 +334,29 @@ def _save_interrupted(
     repeat: int,
     display_config: DisplayConfig,
 ) -> None:
-    """The result of an interrupted run (every row; the unfinished ones errors saying so; ``extras["interrupted"]``
-    says what stopped it and how much was done) becomes the latest result and is exported like a finished one; one
-    stderr line says where. Never raises: the interruption itself must go on."""
+    """The result of an interrupted ``evaluate()`` (every row; the unfinished ones errors saying so;
+    ``extras["interrupted"]`` says what stopped it and how much was done), kept by :func:`keep_interrupted`."""
+    keep_interrupted(
+        lambda note: _result(out, started, duration_s, identifier, hyper, repeat, {"interrupted": note}),
+        out,
+        display_config,
+    )
+
+
+def keep_interrupted(
+    build: Callable[[str], EvaluationResult], out: Any, display_config: DisplayConfig
+) -> None:
+    """An interrupted run's result (``evaluate()`` or ``evals_iterator``; ``build(note)`` makes it from the note
+    ``"SIGTERM: 3 of 6 rows finished"``) becomes the latest result and is exported like a finished one; one stderr
+    line says where. Never raises: the interruption itself must go on."""
     import sys
 
     from deepeval._concurrency import stop_reason
 
     try:
         reason = stop_reason() or "cancelled"
-        note = f"{reason}: {out.finished} of {out.total} rows finished"
-        result = _result(out, started, duration_s, identifier, hyper, repeat, {"interrupted": note})
+        done = f"{out.finished} of {out.total} rows finished"
+        result = build(f"{reason}: {done}")
         session.set_latest(result)
         _export(result, display_config)
         _keep(result, display_config)
@@ -352,10 +364,7 @@ def _save_interrupted(
         written = (
             f"written to {where} (deepeval view)" if where else "no results folder, so no report was written"
         )
-        print(
-            f"deepeval: run stopped by {reason}: {out.finished} of {out.total} rows finished; {written}",
-            file=sys.stderr,
-        )
+        print(f"deepeval: run stopped by {reason}: {done}; {written}", file=sys.stderr)
     except Exception as err:  # pragma: no cover - a bug here must not mask the interruption
         print(f"deepeval: the interrupted run's rows could not be written ({err})", file=sys.stderr)
 

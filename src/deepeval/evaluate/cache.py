@@ -34,6 +34,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from deepeval import _json
 from deepeval._digest import canonical_json as canonical_json  # its home is deepeval._digest
 from deepeval._files import user_path
 from deepeval.errors import ConfigurationError
@@ -81,7 +82,7 @@ def row_from_json(text: Any, metric: str | None = None) -> MetricData:
         ValueError: the text is not a row this cache writes; the message says why.
     """
     try:
-        data = json.loads(text)
+        data = _json.loads(text)
     except (TypeError, ValueError) as err:
         raise ValueError(f"not JSON ({err})") from None
     problem = _row_problem(data)

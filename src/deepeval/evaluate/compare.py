@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deepeval import _json
 from deepeval._safe_text import terminal
 from deepeval.evaluate.results import EvaluationResult, MetricData
 
@@ -114,7 +115,7 @@ def load_run(path: str | Path) -> EvaluationResult:
     except (OSError, UnicodeDecodeError) as err:
         raise ValueError(f"{path}: cannot read it ({type(err).__name__}: {err})") from None
     try:
-        data = json.loads(text)
+        data = _json.loads(text)
     except json.JSONDecodeError as err:
         raise ValueError(f"{path}: not JSON ({err.msg} at line {err.lineno}, column {err.colno})") from None
     try:
@@ -236,6 +237,8 @@ def compare_files(path_a: str, path_b: str, *, seed: int = 0) -> Comparison:
 def _fmt(v: float | None, signed: bool = False) -> str:
     if v is None:
         return "-"
+    if abs(v) >= 1e6:  # a custom metric's huge score: 1e+308, not 309 digits
+        return f"{v:+.3g}" if signed else f"{v:.3g}"
     return f"{v:+.3f}" if signed else f"{v:.3f}"
 
 

@@ -557,7 +557,7 @@ def _evaluate(
     goldens: Sequence[Any], traces: list[list[Trace]], trace_metrics: list[Any], run: _Run
 ) -> EvaluationResult:
     from deepeval._concurrency import run_sync
-    from deepeval.evaluate.api import publish, raise_for_errors, run_locally
+    from deepeval.evaluate.api import keep_interrupted, publish, raise_for_errors, run_locally
 
     if not _any_metrics(trace_metrics, traces):
         raise NoMetricsError(
@@ -568,6 +568,14 @@ def _evaluate(
         )
     units = plan_units(goldens, traces, trace_metrics)
     measured = [u for u in units if u.test_case is not None and u.metrics]
+
+    def on_interrupt(partial: Any) -> None:  # Ctrl-C / SIGTERM while measuring: keep what was finished
+        keep_interrupted(
+            lambda note: _component_result(units, measured, partial, run, {"interrupted": note}),
+            partial,
+            run.display_config,
+        )
+
     out = run_sync(
         run_locally(
             [u.test_case for u in measured],
@@ -578,21 +586,30 @@ def _evaluate(
             run.error_config,
             1,
             case_metrics=[u.metrics for u in measured],
+            on_interrupt=on_interrupt,
         )
     )
-    by_unit = dict(zip(map(id, measured), out.test_results, strict=True))
-    results = [_result(u, by_unit.get(id(u))) for u in units]
-    _roll_up(results, units)
-    extras: dict[str, Any] = {"component_level": True}
     if run.app_errors:
-        extras["app_errors"] = run.app_errors
         warnings.warn(
             f"evals_iterator: {len(run.app_errors)} app task(s) raised; first: {run.app_errors[0]} (their "
             "goldens' results say so)",
             RuntimeWarning,
             stacklevel=3,
         )
-    result = EvaluationResult(
+    result = _component_result(units, measured, out, run, {})
+    publish(result, run.display_config)
+    raise_for_errors(result, run.error_config, out.first_exception)
+    return result
+
+
+def _component_result(
+    units: list[_Unit], measured: list[_Unit], out: Any, run: _Run, extras: dict[str, Any]
+) -> EvaluationResult:
+    """The run's result from the runner's output (finished or interrupted): one test result per unit."""
+    by_unit = dict(zip(map(id, measured), out.test_results, strict=True))
+    results = [_result(u, by_unit.get(id(u))) for u in units]
+    _roll_up(results, units)
+    return EvaluationResult(
         test_results=results,
         run_id=uuid.uuid4().hex,
         identifier=run.identifier,
@@ -601,11 +618,12 @@ def _evaluate(
         duration_s=time.perf_counter() - run.t0,
         cache_hits=out.cache_hits,
         system_one_batches=out.system_one_batches,
-        extras=extras,
+        extras={
+            "component_level": True,
+            **({"app_errors": run.app_errors} if run.app_errors else {}),
+            **extras,
+        },
     )
-    publish(result, run.display_config)
-    raise_for_errors(result, run.error_config, out.first_exception)
-    return result
 
 
 def _result(unit: _Unit, measured: TestResult | None) -> TestResult:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -472,6 +472,23 @@ def _failing_details(
         yield Text(f"... and {len(failing) - limit} more failing test cases (all are in the table)")
 
 
+class CommandLine:
+    """A line holding a command to copy (a rich ``Text``): printed on one line whatever the width (soft wrap), since
+    a command broken across lines cannot be pasted (:func:`print_renderables`)."""
+
+    def __init__(self, text: Any) -> None:
+        self.text = text
+
+    def __rich__(self) -> Any:
+        return self.text
+
+
+def print_renderables(console: Any, renderables: Iterable[Any]) -> None:
+    """Print :func:`results_renderables` on ``console``; a :class:`CommandLine` is never broken."""
+    for r in renderables:
+        console.print(r, soft_wrap=isinstance(r, CommandLine))
+
+
 def results_renderables(
     result: EvaluationResult,
     option: TestRunResultDisplay = TestRunResultDisplay.ALL,
@@ -518,7 +535,7 @@ def results_renderables(
     yield Text(summary_line(result))
     command = failing_command(result)
     if command:
-        yield Text.assemble("Failing test cases in full: ", (command, "bold"))
+        yield CommandLine(Text.assemble("Failing test cases in full: ", (command, "bold")))
 
 
 def render_results(
@@ -534,8 +551,7 @@ def render_results(
 
     buf = io.StringIO()
     console = Console(file=buf, width=width, color_system=None, force_terminal=False, highlight=False)
-    for r in results_renderables(result, option, truncate_passing_cases, full_reason):
-        console.print(r)
+    print_renderables(console, results_renderables(result, option, truncate_passing_cases, full_reason))
     return buf.getvalue()
 
 
@@ -549,8 +565,7 @@ def print_results(
     from rich.console import Console
 
     console = Console(file=sys.stdout, highlight=False)
-    for r in results_renderables(result, option, truncate_passing_cases, full_reason):
-        console.print(r)
+    print_renderables(console, results_renderables(result, option, truncate_passing_cases, full_reason))
 
 
 def print_failing(result: EvaluationResult, width: int | None = None) -> int:

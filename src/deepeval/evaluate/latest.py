@@ -10,10 +10,10 @@ it.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from deepeval import _json
 from deepeval._files import user_path
 from deepeval.evaluate.results import EvaluationResult
 
@@ -75,7 +75,7 @@ def _export_dirs() -> list[Path]:
 
 def _extras(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = _json.loads(path.read_text("utf-8"))
     except (OSError, ValueError):
         return {}
     extras = data.get("extras") if isinstance(data, dict) else None
@@ -143,7 +143,7 @@ def load_run(path: Path) -> EvaluationResult:
         RunNotFound: the file cannot be read or is not a run export.
     """
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = _json.loads(path.read_text("utf-8"))
         return EvaluationResult.from_dict(data)
     except (OSError, ValueError) as err:
         raise RunNotFound(f"{path}: not a readable run export ({err})") from None

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deepeval._files import user_path, write_chunks_atomic, write_text_atomic
-from deepeval._safe_text import markdown
+from deepeval._safe_text import markdown, visible_controls
 from deepeval.evaluate.results import EvaluationResult
 from deepeval.metrics.scoring import success_of
 
@@ -37,7 +38,10 @@ def histogram(scores: list[float], bins: int = BINS) -> list[int]:
     clipped into the end bins."""
     counts = [0] * bins
     for s in scores:
-        counts[min(bins - 1, max(0, int(s * bins)))] += 1
+        if math.isnan(s):
+            continue  # no bin holds it
+        # clipped before scaling: a huge finite score (1e308 * bins is inf) or an infinite one lands in an end bin
+        counts[min(bins - 1, int(min(max(s, 0.0), 1.0) * bins))] += 1
     return counts
 
 
@@ -165,9 +169,20 @@ def _template_env() -> jinja2.Environment:
     """The jinja2 environment of the report templates (autoescape on, ``fmt`` / ``pct`` filters)."""
     import jinja2
 
+    def finalize(value: Any) -> Any:
+        # control characters and bidi overrides in test data are shown as visible escapes, as on the console
+        return (
+            visible_controls(value)
+            if isinstance(value, str) and not isinstance(value, markupsafe.Markup)
+            else value
+        )
+
+    import markupsafe
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
         autoescape=True,
+        finalize=finalize,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -527,16 +527,23 @@ class EvaluationResult:
         return the number of rows written. ``~`` is expanded; folders are created. Text cells follow the one CSV
         rule (:mod:`deepeval._csv_cells`): a cell starting with ``=``, ``+``, ``-``, ``@``, TAB or CR gets a
         leading ``'`` (spreadsheets would run it as a formula), and a cell holding a comma, quote, CR or LF is
-        quoted.
+        quoted. Control characters and escape sequences are written as visible escapes (``\\x1b``), as printed.
 
         Raises:
             OSError: ``path`` cannot be written (a symbolic link there included, see :mod:`deepeval._safe_path`).
         """
         from deepeval._csv_cells import csv_lines
         from deepeval._files import user_path, write_chunks_atomic
+        from deepeval._safe_text import visible_controls
 
         rows = self.rows_table()
-        lines = csv_lines(ROW_COLUMNS, ([row[c] for c in ROW_COLUMNS] for row in rows), line_end="\n")
+        # a report people open in a terminal or a spreadsheet: control characters and escape sequences from test
+        # data are shown as visible escapes (\x1b), as on the console; the JSON export keeps the exact text
+        cells = (
+            [visible_controls(v) if isinstance(v, str) else v for v in (row[c] for c in ROW_COLUMNS)]
+            for row in rows
+        )
+        lines = csv_lines(ROW_COLUMNS, cells, line_end="\n")
         write_chunks_atomic(user_path(path), lines)
         return len(rows)
 

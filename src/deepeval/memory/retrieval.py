@@ -12,7 +12,7 @@ entity the passage itself names. The answer is the single best passage (a siblin
 later passage within ``MARGIN`` of it that states a correction. A question is answerable only when every question
 entity is in the best passage's context, the passage covers at least ``MIN_COVERAGE`` of the question's weighted
 content words, and, for a question that asks for a quantity, a time or a date, the passage states one; otherwise
-the offline answer is "Not in memory.".
+the offline answer is "Not in memory." (:meth:`PassageIndex.answer` gates coverage at ``ANSWER_MIN_COVERAGE``).
 """
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ LEXICAL_WEIGHT = 0.5
 ENTITY_BONUS = 0.1
 MARGIN = 0.06
 MIN_COVERAGE = 0.45
+#: answer(): the least weighted coverage of the question's words (unless cosine >= 0.8) for a passage to answer;
+#: lower than search()'s MIN_COVERAGE, which cost blind-dev recall (0.25: transcript control 0.867 -> 0.855, an
+#: unrelated summary 0.25 -> 0.025 normalised recall; issue 42)
+ANSWER_MIN_COVERAGE = 0.25
 CONTEXT_WEIGHT = 0.5
 ANSWER_K = 5  # an answer is at most this many passages ...
 ANSWER_MARGIN = 0.15  # ... each within this score of the best
@@ -233,4 +237,9 @@ class PassageIndex:
         order = [int(i) for i in np.argsort(-cand)[:ANSWER_K] if np.isfinite(cand[i])]
         best = order[0]
         chosen = sorted(i for i in order if cand[i] >= cand[best] - ANSWER_MARGIN)
+        # passages that cover too few of the question's words answer another question: an unrelated memory
+        # holding other names or numbers reads "not in memory", not a wrong value (a correction turn may still
+        # join a passage that covers the question)
+        if words and not any(cov[i] >= ANSWER_MIN_COVERAGE - 1e-6 or cos[i] >= 0.8 for i in chosen):
+            return Retrieved([], [], False)
         return Retrieved([self.passages[i] for i in chosen], [float(score[i]) for i in chosen], True)

@@ -3,9 +3,10 @@ OpenAI-compatible endpoint + model name, or as a Python callable (sync or async)
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from deepeval.memory.prompts import WIKI_KEEPER_SYSTEM, wiki_exchange_prompt
@@ -20,6 +21,27 @@ class ChatModel(Protocol):
     name: str
 
     async def chat(self, messages: Messages) -> str: ...
+
+
+_SUBJECT_MARK = "_deepeval_model_under_test"
+
+
+@contextlib.contextmanager
+def _as_subject() -> Iterator[None]:
+    """Marks a JudgeError raised by the model under test's endpoint, so a failure is blamed on the right model
+    (the grader's client raises the same error class)."""
+    from deepeval.errors import JudgeError
+
+    try:
+        yield
+    except JudgeError as err:
+        setattr(err, _SUBJECT_MARK, True)
+        raise
+
+
+def raised_by_subject(err: BaseException) -> bool:
+    """``err`` came from the model under test (an :class:`EndpointChatModel`), not from the grader."""
+    return bool(getattr(err, _SUBJECT_MARK, False))
 
 
 class CallableChatModel:
@@ -77,12 +99,14 @@ class EndpointChatModel:
         return f"EndpointChatModel(base_url={display_url(self.base_url)!r}, model={self.name!r})"
 
     async def chat(self, messages: Messages) -> str:
-        message = await self.endpoint.a_chat(messages)
+        with _as_subject():
+            message = await self.endpoint.a_chat(messages)
         return str(message.get("content") or "")
 
     async def chat_with_tools(self, messages: Messages, tools: list[dict[str, Any]]) -> dict[str, Any]:
         """The reply message (``content``, and ``tool_calls`` when the model called tools)."""
-        return await self.endpoint.a_chat(messages, tools=tools)
+        with _as_subject():
+            return await self.endpoint.a_chat(messages, tools=tools)
 
 
 def as_chat_model(model: Any) -> ChatModel:

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from deepeval._files import read_user_text
 from deepeval.errors import DeepEvalError
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
@@ -209,6 +210,7 @@ class Wiki:
             raise WikiError(f"{d} is not a directory")
         pages: dict[str, str] = {}
         files: dict[str, str] = {}
+        max_bytes = 4 * cls(**limits).max_page_chars  # UTF-8: at most 4 bytes a character
         for p in sorted(d.glob("*.md")):
             if p.is_symlink():
                 raise WikiError(f"{p} is a symbolic link; wiki pages must be plain files")
@@ -218,7 +220,10 @@ class Wiki:
                     f"files {files[page]!r} and {p.name!r} in {d} are both page {page!r}; remove or rename one"
                 )
             files[page] = p.name
-            pages[page] = p.read_text(encoding="utf-8", errors="replace")
+            try:  # a FIFO named *.md would block the read forever; a page over the size limit is refused
+                pages[page] = read_user_text(p, max_bytes, errors="replace")
+            except OSError as err:
+                raise WikiError(f"{p}: cannot read this wiki page ({err.strerror or err})") from None
         return cls.from_pages(pages, **limits)
 
     # -- tools --------------------------------------------------------------------------------------------------

@@ -40,3 +40,26 @@ def success_of(score: Any, threshold: Any, *, errored: bool = False) -> bool | N
 def ratio(numerator: int, denominator: int, *, empty: float) -> float:
     """``numerator / denominator``, or ``empty`` when there is nothing to count."""
     return empty if denominator == 0 else numerator / denominator
+
+
+_DIRECTION_NOTED: set[str] = set()
+
+
+def note_score_direction(metric_name: str) -> None:
+    """Warn once per process (``DeprecationWarning``, as deepeval 4.3.1 does when one of these metrics is built)
+    that ``metric_name`` scores the share of non-violations: 1 passes, 0 fails, ``threshold`` is a minimum. Earlier
+    deepeval releases scored the share of violations with a maximum threshold, so an old threshold of 0.2 reads 0.8
+    now. Used by the metrics whose direction changed (Bias, Toxicity)."""
+    if metric_name in _DIRECTION_NOTED:
+        return
+    _DIRECTION_NOTED.add(metric_name)
+    import warnings
+
+    warnings.warn(
+        f"{metric_name} scores the share of output that is free of the problem: 1 passes, 0 fails, and threshold "
+        "is the minimum passing score (as every deepeval metric). Releases before deepeval 4.3 scored the share of "
+        "violations with threshold as a maximum: a threshold of 0.2 written for them ('at most 20% violations') "
+        "is 0.8 now.",
+        DeprecationWarning,
+        stacklevel=3,
+    )

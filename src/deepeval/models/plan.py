@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from deepeval.config.eval_mode import EvalMode, configured_llm, resolve_eval_mode
 from deepeval.config.settings import Settings
-from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel, judge_name
+from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel, judge_endpoint, judge_name
 from deepeval.models.extraction import Extractor
 
 #: ``system_one_model`` strings that select the embedded judge
@@ -186,12 +186,21 @@ def plan_judges(
     return JudgePlan(mode, llm, plan_system_one(system_one_model, settings), given)
 
 
+def _at(key: str, base_url: str | None) -> str:
+    """A settings judge's cache-key name with the server it talks to (credentials left out), when one is set."""
+    if not base_url:
+        return key
+    from deepeval.config.redaction import display_url
+
+    return f"{key}@{display_url(base_url)}"
+
+
 def _object_or_invalid(model: Any, base: type, argument: str) -> JudgeChoice | None:
     """The choice for a judge object of ``base`` as given, or an invalid choice for anything else that is not a
     name; None for a name or None (the caller's rules decide those)."""
     if isinstance(model, base):
         name = judge_name(model)
-        return JudgeChoice("object", name, name, given=model)
+        return JudgeChoice("object", name, name + judge_endpoint(model), given=model)
     if model is not None and not isinstance(model, str):
         kind = type(model).__name__
         problem = f"{argument} must be a model name or a {base.__name__}, not {kind}"
@@ -209,14 +218,14 @@ def plan_llm(model: Any, settings: Settings) -> JudgeChoice | None:
     if isinstance(model, str):
         from deepeval.models.llms.openai_model import openai_model_name
 
-        return JudgeChoice("openai_name", openai_model_name(model, s), f"openai:{model}", argument=model)
+        key = _at(f"openai:{model}", s.get("OPENAI_BASE_URL"))
+        return JudgeChoice("openai_name", openai_model_name(model, s), key, argument=model)
     kind = configured_llm(s)
     if kind == "local":
         from deepeval.models.llms.local_model import local_model_name
 
-        return JudgeChoice(
-            "settings_local", local_model_name(None, s), f"local:{s.get('LOCAL_MODEL_NAME') or 'default'}"
-        )
+        key = _at(f"local:{s.get('LOCAL_MODEL_NAME') or 'default'}", s.get("LOCAL_MODEL_BASE_URL"))
+        return JudgeChoice("settings_local", local_model_name(None, s), key)
     if kind == "gguf":
         from deepeval.models.llms.gguf_model import gguf_model_name
 
@@ -226,9 +235,8 @@ def plan_llm(model: Any, settings: Settings) -> JudgeChoice | None:
     if kind == "openai":
         from deepeval.models.llms.openai_model import openai_model_name
 
-        return JudgeChoice(
-            "settings_openai", openai_model_name(None, s), f"openai:{s.get('OPENAI_MODEL_NAME') or 'default'}"
-        )
+        key = _at(f"openai:{s.get('OPENAI_MODEL_NAME') or 'default'}", s.get("OPENAI_BASE_URL"))
+        return JudgeChoice("settings_openai", openai_model_name(None, s), key)
     return None
 
 
@@ -245,11 +253,12 @@ def plan_system_one(model: Any, settings: Settings) -> JudgeChoice:
     if isinstance(model, str) and model.lower() in EMBEDDED_NAMES:
         return JudgeChoice("embedded", MODEL_NAME, "embedded")
     if isinstance(model, str):
-        return JudgeChoice(
-            "typesafe_name", typesafe_model_name(model, settings), f"typesafe:{model}", argument=model
-        )
+        key = _at(f"typesafe:{model}", settings.get("TYPESAFE_BASE_URL"))
+        return JudgeChoice("typesafe_name", typesafe_model_name(model, settings), key, argument=model)
     if settings.get("TYPESAFE_API_KEY") and not settings.get_bool("DEEPEVAL_OFFLINE"):
-        key = f"typesafe:{settings.get('TYPESAFE_MODEL_NAME') or 'default'}"
+        key = _at(
+            f"typesafe:{settings.get('TYPESAFE_MODEL_NAME') or 'default'}", settings.get("TYPESAFE_BASE_URL")
+        )
         return JudgeChoice("settings_typesafe", typesafe_model_name(None, settings), key)
     return JudgeChoice("embedded", MODEL_NAME, "embedded")
 

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from deepeval.config.eval_mode import EvalMode
 from deepeval.config.settings import Settings, get_settings
-from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
+from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel, judge_endpoint
 from deepeval.models.extraction import Extractor
 from deepeval.models.plan import JudgeChoice, plan_judges, plan_llm, plan_system_one
 
@@ -188,7 +188,7 @@ def _notice_text(name: str, reader: str | None = None) -> str:
     )
     if offline:  # quickstart --offline: judges from the settings are switched off, not missing
         return (
-            f"deepeval: offline (DEEPEVAL_OFFLINE=1): using the embedded offline judge {name} ({how}; low "
+            f"deepeval: offline (--offline, or DEEPEVAL_OFFLINE): using the embedded offline judge {name} ({how}; low "
             "fidelity); the judges the settings configure are not used"
         )
     if has_llm:
@@ -248,7 +248,7 @@ def judge_names_of(metric: Any) -> dict[str, Any]:
         getter = getattr(judge, "get_model_name", None)
         if callable(getter):
             try:
-                out[attr] = f"{type(judge).__qualname__}:{getter()}"
+                out[attr] = f"{type(judge).__qualname__}:{getter()}{judge_endpoint(judge)}"
             except Exception:  # a judge that cannot name itself: keep the class only
                 out[attr] = type(judge).__qualname__
     mode = getattr(metric, "eval_mode_argument", None) or getattr(metric, "eval_mode", None)

@@ -34,6 +34,7 @@ from typing import Annotated, Any, Protocol, TypeVar, get_args, get_origin, runt
 from json_repair import repair_json
 from pydantic import BaseModel, Field, ValidationError, create_model
 
+from deepeval import _json
 from deepeval.errors import StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM, judge_name
 from deepeval.models.usage import counted_call, record_usage
@@ -89,13 +90,13 @@ def parse_json_text(text: str) -> Any:
     m = _FENCE.match(text)
     body = m.group(1) if m else text.strip()
     try:
-        return json.loads(body)
+        return _json.loads(body)
     except json.JSONDecodeError:
         pass
     start = min((i for i in (body.find("{"), body.find("[")) if i >= 0), default=-1)
     if start >= 0:
         try:
-            return json.loads(body[start : max(body.rfind("}"), body.rfind("]")) + 1])
+            return _json.loads(body[start : max(body.rfind("}"), body.rfind("]")) + 1])
         except json.JSONDecodeError:
             pass
     if len(body) > REPAIR_MAX_CHARS:
@@ -104,7 +105,10 @@ def parse_json_text(text: str) -> Any:
         raise ValueError(
             f"no JSON found in the reply ({len(body):,} characters; replies over {REPAIR_MAX_CHARS:,} are not repaired)"
         )
-    repaired = repair_json(body, return_objects=True)
+    try:
+        repaired = repair_json(body, return_objects=True)
+    except RecursionError:
+        raise ValueError("no JSON found in the reply (nested too deeply to parse)") from None
     if repaired in ("", None, [], {}) and body not in ("[]", "{}"):
         raise ValueError("no JSON found in the reply")
     return repaired
@@ -125,7 +129,7 @@ class CutReply(str):
 def _whole_json(reply: CutReply) -> Any:
     m = _FENCE.match(reply)
     try:
-        return json.loads(m.group(1) if m else reply.strip())
+        return _json.loads(m.group(1) if m else reply.strip())
     except json.JSONDecodeError:
         tokens = f" after {reply.output_tokens} tokens" if reply.output_tokens else ""
         raise ValueError(

@@ -3,10 +3,12 @@ counters and a context-manager life cycle. Not a public module; use :mod:`deepev
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import socket
 import threading
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -107,6 +109,25 @@ class Counters:
     bodies: list[Any] = field(default_factory=list)
     #: the request target of each POST request as sent (path and query string)
     targets: list[str] = field(default_factory=list)
+
+
+def _decode_body(raw: bytes, encoding: str) -> bytes | None:
+    """A request body sent with ``Content-Encoding`` gzip, deflate or zstd (the official TypeSafe SDK compresses
+    large bodies with zstd where Python has it); None when it is another encoding or does not decode."""
+    try:
+        if encoding in ("gzip", "x-gzip"):
+            return gzip.decompress(raw)
+        if encoding == "deflate":
+            return zlib.decompress(raw)
+        if encoding == "zstd":
+            try:
+                from compression.zstd import decompress  # type: ignore[import-not-found,unused-ignore]
+            except ImportError:
+                from backports.zstd import decompress  # type: ignore[import-not-found,no-redef,unused-ignore]
+            return bytes(decompress(raw))
+    except Exception:  # a body that does not decode, or no zstd in this Python: refused with 415
+        return None
+    return None
 
 
 class _Server(ThreadingHTTPServer):
@@ -297,7 +318,7 @@ class LoopbackServer:
             h.send_response(status)
             h.send_header("Content-Type", ctype)
             h.send_header("Content-Length", str(len(data)))
-            for k, v in (headers or {}).items():
+            for k, v in {**self.reply_headers(), **(headers or {})}.items():
                 h.send_header(k, v)
             h.end_headers()
             h.wfile.write(data)
@@ -314,11 +335,19 @@ class LoopbackServer:
         if method == "GET":
             with self._lock:
                 self.counters.get_requests += 1
-            status, body = self.handle_get(path)
+            refusal = self.auth_failure(h.headers.get("Authorization")) if self.get_needs_key else None
+            status, body = refusal or self.handle_get(path)
             self._send(h, status, body)
             return
         length = int(h.headers.get("Content-Length") or 0)
         raw = h.rfile.read(length) if length else b""
+        encoding = (h.headers.get("Content-Encoding") or "identity").strip().lower()
+        if encoding != "identity":
+            decoded = _decode_body(raw, encoding)
+            if decoded is None:
+                self._send(h, 415, self._error_body(415, f"Content-Encoding {encoding!r} is not supported"))
+                return
+            raw = decoded
         try:
             payload: Any = json.loads(raw) if raw else None
         except ValueError:
@@ -344,8 +373,9 @@ class LoopbackServer:
             self._send(h, 404, self._error_body(404, f"no route for POST {path}"))
             return
         self._sleep(self.latency)
-        if self.api_key is not None and auth != f"Bearer {self.api_key}":
-            self._send(h, 401, self._error_body(401, self.default_error_status_body[401]))
+        refusal = self.auth_failure(auth)
+        if refusal is not None:
+            self._send(h, *refusal)
             return
         fault = self._next_fault()
         if fault is not None:
@@ -393,6 +423,20 @@ class LoopbackServer:
         self._send(h, status, body)
 
     # -- dialect hooks ----------------------------------------------------------------------------------------
+    #: whether GET requests need the key too (POST requests always do when ``api_key`` is set)
+    get_needs_key: ClassVar[bool] = False
+
+    def auth_failure(self, authorization: str | None) -> tuple[int, Any] | None:
+        """``(status, body)`` refusing a request with this ``Authorization`` header, or None to let it through.
+        Default: with ``api_key`` set, anything but ``Bearer <api_key>`` gets a 401."""
+        if self.api_key is None or authorization == f"Bearer {self.api_key}":
+            return None
+        return 401, self._error_body(401, self.default_error_status_body[401])
+
+    def reply_headers(self) -> dict[str, str]:
+        """Headers sent with every reply (a fault's own headers win)."""
+        return {}
+
     def is_post_path(self, path: str) -> bool:
         raise NotImplementedError
 

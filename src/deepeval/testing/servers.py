@@ -24,17 +24,19 @@ import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from deepeval.testing._http import Counters, Fault, LoopbackServer
 
 __all__ = [
+    "MAX_TOKENS_EXCEEDED",
     "Counters",
     "Fault",
     "LoopbackServer",
     "OpenAIChatServer",
     "SystemOneReply",
     "SystemOneServer",
+    "avrik_error",
     "schema_responder",
     "wire_choice",
     "wire_noul",
@@ -295,27 +297,30 @@ def wire_score(
     probabilities: Sequence[float], legend: Sequence[str] | None = None, confidence: float | None = None
 ) -> dict[str, Any]:
     """A wire score answer from per-level probabilities (index 0 = worst): ``score`` = expected level index,
-    ``probabilities`` keyed by the level index as a string (JSON object keys are strings)."""
+    ``probabilities`` and ``legend`` (the level descriptions, default ``"level 0"``, ...) keyed by the level index as
+    a string, as the live API sends them (JSON object keys are strings)."""
     expected = sum(i * p for i, p in enumerate(probabilities))
     conf = _conf(list(probabilities)) if confidence is None else confidence
-    answer: dict[str, Any] = {
+    levels = list(legend) if legend is not None else [f"level {i}" for i in range(len(probabilities))]
+    return {
         "type": "score",
         "score": expected,
         "confidence": conf,
+        "legend": {str(i): level for i, level in enumerate(levels)},
         "probabilities": {str(i): p for i, p in enumerate(probabilities)},
     }
-    answer["legend"] = list(legend) if legend is not None else None
-    return answer
 
 
 @dataclass
 class SystemOneReply:
     """A responder's full reply: wire ``answers`` plus optional ``usage`` (``{"input_tokens", "output_tokens"}``)
-    and resolved ``model`` overriding the server's defaults."""
+    and resolved ``model`` overriding the server's defaults, and ``extra`` top-level fields another server adds
+    (e.g. avrik-server's ``audit``, which its own client requires)."""
 
     answers: dict[str, Any]
     usage: dict[str, int] | None = None
     model: str | None = None
+    extra: dict[str, Any] | None = None
 
 
 SystemOneResponder = Callable[[Any, dict[str, Any]], "dict[str, Any] | SystemOneReply"]
@@ -336,12 +341,18 @@ def _detail(loc: list[Any], msg: str, typ: str = "value_error") -> dict[str, Any
     return {"loc": loc, "msg": msg, "type": typ}
 
 
+def _is_text(value: Any) -> bool:
+    """Question text the API takes: a string, an object or an array (any JSON inside)."""
+    return isinstance(value, (str, dict, list))
+
+
 def validate_systemone_request(payload: dict[str, Any]) -> list[dict[str, Any]]:
     """Validation errors (FastAPI ``detail`` items) of a ``/v1/systemone`` body; empty when valid.
 
-    Checks REFERENCE §5: ``model`` string, ``state`` string/object/array, ``questions`` a non-empty object whose
-    values are noul (instructions required; criteria ``{true, false}`` optional), choice (criteria: ≥ 2 options,
-    each a string or null) or score (criteria: 2 to 10 level strings); no other fields anywhere.
+    Checks REFERENCE §5 and the API's published schema: ``model`` string, ``state`` string/object/array,
+    ``questions`` a non-empty object whose values are noul (instructions required; criteria ``{true?, false?}``
+    optional), choice (criteria: ≥ 2 options, each text or null) or score (criteria: 2 to 10 levels); text is a
+    string, object or array; no other fields anywhere.
     """
     errs: list[dict[str, Any]] = []
     for key in payload:
@@ -366,41 +377,48 @@ def validate_systemone_request(payload: dict[str, Any]) -> list[dict[str, Any]]:
             if key not in allowed:
                 errs.append(_detail([*loc, key], "extra fields not permitted", "extra_forbidden"))
         instr = q.get("instructions")
-        if instr is not None and not isinstance(instr, str):
-            errs.append(_detail([*loc, "instructions"], "instructions must be a string"))
+        if instr is not None and not _is_text(instr):
+            errs.append(_detail([*loc, "instructions"], "instructions must be a string, object or array"))
         crit = q.get("criteria")
         if qtype == "noul":
-            if not isinstance(instr, str) or not instr:
+            if not _is_text(instr) or not instr:
                 errs.append(_detail([*loc, "instructions"], "field required", "missing"))
             if crit is not None and (
                 not isinstance(crit, dict)
                 or set(crit) - {"true", "false"}
-                or any(v is not None and not isinstance(v, str) for v in crit.values())
+                or any(v is not None and not _is_text(v) for v in crit.values())
             ):
-                errs.append(_detail([*loc, "criteria"], "noul criteria must be {true, false} strings"))
+                errs.append(_detail([*loc, "criteria"], "noul criteria must be {true, false} text or null"))
         elif qtype == "choice":
             if (
                 not isinstance(crit, dict)
                 or len(crit) < 2
-                or any(v is not None and not isinstance(v, str) for v in crit.values())
+                or any(v is not None and not _is_text(v) for v in crit.values())
             ):
                 errs.append(
                     _detail([*loc, "criteria"], "choice criteria must map >= 2 options to text or null")
                 )
         elif qtype == "score":
-            if (
-                not isinstance(crit, list)
-                or not 2 <= len(crit) <= 10
-                or not all(isinstance(v, str) for v in crit)
-            ):
-                errs.append(_detail([*loc, "criteria"], "score criteria must be 2 to 10 level strings"))
+            if not isinstance(crit, list) or not 2 <= len(crit) <= 10 or not all(_is_text(v) for v in crit):
+                errs.append(_detail([*loc, "criteria"], "score criteria must be 2 to 10 levels of text"))
         else:
             errs.append(_detail([*loc, "type"], "type must be one of noul, choice, score"))
     return errs
 
 
+#: the live API's error body for a request over its token budget (a 400; the API sends no message with it)
+MAX_TOKENS_EXCEEDED = {"detail": {"error_type": "max_tokens_exceeded"}}
+
+
+def avrik_error(code: str, message: str, field: str | None = None) -> dict[str, Any]:
+    """avrik-server's error body ``{"error": {"code", "message", "field"}}`` (its refusals for size, a question cap
+    or a model it does not serve are 422s with codes ``context_too_large``, ``too_many_questions``,
+    ``model_unavailable``)."""
+    return {"error": {"code": code, "message": message, "field": field}}
+
+
 class SystemOneServer(LoopbackServer):
-    """TypeSafe System One API on 127.0.0.1 (REFERENCE §5).
+    """TypeSafe System One API on 127.0.0.1 (REFERENCE §5), in the shapes the live API sends.
 
     Args:
         responder: ``responder(state, questions) -> answers`` where ``questions`` is the wire dict (id ->
@@ -408,18 +426,29 @@ class SystemOneServer(LoopbackServer):
             :func:`wire_choice`, :func:`wire_score`; a bare float means a noul answer). Leaving an id out makes
             that answer missing. May return a :class:`SystemOneReply` to set usage or the resolved model.
             Default: knows nothing (noul 0.5, uniform choice and score distributions).
-        models: alias -> resolved version. A request for a model not in it gets 404.
-        **kwargs: :class:`LoopbackServer` options (``api_key`` makes a wrong/missing key a 401).
+        models: alias -> resolved version. A request for a model not in it gets the live API's 400
+            ``{"detail": {"error_type": "api_usage_error", "message": "Unknown model: ..."}}``.
+        max_request_tokens: when set, a request whose body is estimated (ceil(bytes / 3)) over it gets the live
+            API's 400 ``{"detail": {"error_type": "max_tokens_exceeded"}}``.
+        max_questions: when set, a request with more questions gets avrik-server's 422 ``too_many_questions``.
+        **kwargs: :class:`LoopbackServer` options. With ``api_key``, a request without a key gets 403 and one
+            with another key 401 (as the live API answers), on ``GET /v1/models`` too.
 
-    Validation failures get 422 ``{"detail": [...]}`` (see :func:`validate_systemone_request`). Default usage:
-    ``input_tokens`` = ceil(request body bytes / 3), ``output_tokens`` = number of answers.
+    Every reply carries an ``x-typesafe-request-id`` header (``req-loopback-<n>``; all of them are kept in
+    ``request_ids``). ``GET /v1/models`` lists ``models``' aliases as ``{"models": [{"name", "description",
+    "release_date"}]}``. Validation failures get 422 ``{"detail": [...]}`` (see :func:`validate_systemone_request`).
+    Default usage: ``input_tokens`` = ceil(request body bytes / 3), ``output_tokens`` = number of answers.
     """
+
+    get_needs_key: ClassVar[bool] = True
 
     def __init__(
         self,
         responder: SystemOneResponder | None = None,
         *,
         models: Mapping[str, str] | None = None,
+        max_request_tokens: int | None = None,
+        max_questions: int | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -427,7 +456,25 @@ class SystemOneServer(LoopbackServer):
             lambda _state, qs: {qid: _default_answer(q) for qid, q in qs.items()}
         )
         self.models = dict(models or {"jev-latest": "jev-2026-10-01", "jev-2026-10-01": "jev-2026-10-01"})
+        self.max_request_tokens = max_request_tokens
+        self.max_questions = max_questions
         self.responder_errors: list[BaseException] = []
+        self.request_ids: list[str] = []
+        self._request_numbers = itertools.count(1)
+
+    def reply_headers(self) -> dict[str, str]:
+        request_id = f"req-loopback-{next(self._request_numbers)}"
+        self.request_ids.append(request_id)
+        return {"x-typesafe-request-id": request_id}
+
+    def auth_failure(self, authorization: str | None) -> tuple[int, Any] | None:
+        if self.api_key is None or authorization == f"Bearer {self.api_key}":
+            return None
+        if not authorization:
+            message = "No API key was sent; send it as Authorization: Bearer <key>."
+            return 403, {"detail": {"error_type": "authentication_error", "message": message}}
+        message = "The API key was not accepted; check it and try again."
+        return 401, {"detail": {"error_type": "authentication_error", "message": message}}
 
     @property
     def base_url(self) -> str:
@@ -444,9 +491,16 @@ class SystemOneServer(LoopbackServer):
 
     def handle_get(self, path: str) -> tuple[int, Any]:
         if path == "/v1/models":
-            data = [{"id": alias, "version": version} for alias, version in self.models.items()]
-            return 200, {"object": "list", "data": data}
-        return 404, {"detail": "not found"}
+            listed = [
+                {
+                    "name": alias,
+                    "description": f"loopback System One model ({version})",
+                    "release_date": "2026-10-01",
+                }
+                for alias, version in self.models.items()
+            ]
+            return 200, {"models": listed}
+        return 404, {"detail": "Not Found"}
 
     def handle_post(self, path: str, payload: dict[str, Any], raw: bytes) -> tuple[int, Any, tuple[int, int]]:
         errors = validate_systemone_request(payload)
@@ -454,7 +508,16 @@ class SystemOneServer(LoopbackServer):
             return 422, {"detail": errors}, (0, 0)
         model = payload["model"]
         if model not in self.models:
-            return 404, {"detail": f"model {model!r} not found"}, (0, 0)
+            return (
+                400,
+                {"detail": {"error_type": "api_usage_error", "message": f"Unknown model: {model}"}},
+                (0, 0),
+            )
+        if self.max_questions is not None and len(payload["questions"]) > self.max_questions:
+            message = f"{len(payload['questions'])} questions exceed the {self.max_questions} allowed"
+            return 422, avrik_error("too_many_questions", message, "questions"), (0, 0)
+        if self.max_request_tokens is not None and math.ceil(len(raw) / 3) > self.max_request_tokens:
+            return 400, MAX_TOKENS_EXCEEDED, (0, 0)
         try:
             reply = self.responder(payload["state"], payload["questions"])
         except Exception as exc:
@@ -467,5 +530,10 @@ class SystemOneServer(LoopbackServer):
             for qid, a in reply.answers.items()
         }
         usage = reply.usage or {"input_tokens": math.ceil(len(raw) / 3), "output_tokens": len(answers)}
-        body = {"model": reply.model or self.models[model], "answers": answers, "usage": usage}
+        body = {
+            "model": reply.model or self.models[model],
+            "answers": answers,
+            "usage": usage,
+            **(reply.extra or {}),
+        }
         return 200, body, (int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0)))

@@ -294,9 +294,23 @@ class _Observation:
             observe_kwargs=dict(extra),
         )
         (trace.root_spans if parent is None else parent.children).append(self.span)
-        self._tokens = (current_span_context.set(self.span), current_trace_context.set(trace))
+        self._tokens: tuple[Any, Any] | None = (
+            current_span_context.set(self.span),
+            current_trace_context.set(trace),
+        )
 
     def close(self, result: Any, error: BaseException | None) -> None:
+        self.leave()
+        self.finish(result, error)
+
+    def leave(self) -> None:
+        """The span stops being the current one (its function returned); :meth:`finish` may come later."""
+        if self._tokens is not None:
+            current_span_context.reset(self._tokens[0])
+            current_trace_context.reset(self._tokens[1])
+            self._tokens = None
+
+    def finish(self, result: Any, error: BaseException | None) -> None:
         span, trace = self.span, self.trace
         span.end_time = time.perf_counter()
         if error is not None:
@@ -306,8 +320,6 @@ class _Observation:
             span.status = TraceSpanStatus.SUCCESS
             if span.output is None:
                 span.output = result
-        current_span_context.reset(self._tokens[0])
-        current_trace_context.reset(self._tokens[1])
         if self.owns_trace:
             trace.end_time = span.end_time
             trace.status = span.status
@@ -317,6 +329,44 @@ class _Observation:
                 collector.add_trace(index, trace)
             elif has_metrics(trace):
                 _warn_metrics()
+
+
+def _stream_output(chunks: list[Any]) -> Any:
+    """A streamed reply's output: the text when every chunk is text (a token stream), else the list of chunks."""
+    return "".join(chunks) if all(isinstance(c, str) for c in chunks) else chunks
+
+
+def _streamed(gen: Any, obs: _Observation) -> Any:
+    """Yields what ``gen`` yields; the span ends when the stream does, its output what was streamed (not the
+    ``<generator object ...>`` the function returned). Spans opened inside the body are not nested under it."""
+    chunks: list[Any] = []
+    try:
+        for chunk in gen:
+            chunks.append(chunk)
+            yield chunk
+    except GeneratorExit:  # the consumer stopped early: what it read is the output
+        obs.finish(_stream_output(chunks), None)
+        raise
+    except BaseException as err:
+        obs.finish(None, err)
+        raise
+    obs.finish(_stream_output(chunks), None)
+
+
+async def _a_streamed(gen: Any, obs: _Observation) -> Any:
+    """:func:`_streamed` for an async generator."""
+    chunks: list[Any] = []
+    try:
+        async for chunk in gen:
+            chunks.append(chunk)
+            yield chunk
+    except GeneratorExit:  # the consumer stopped early: what it read is the output
+        obs.finish(_stream_output(chunks), None)
+        raise
+    except BaseException as err:
+        obs.finish(None, err)
+        raise
+    obs.finish(_stream_output(chunks), None)
 
 
 @overload
@@ -356,6 +406,21 @@ def observe(
             obs.span.input = _arguments(func, args, kwargs)
             return obs
 
+        if inspect.isgeneratorfunction(func) or inspect.isasyncgenfunction(func):
+
+            @functools.wraps(func)
+            def gen_wrapper(*args: Any, **kwargs: Any) -> Any:
+                obs = opened(args, kwargs)
+                try:
+                    gen = func(*args, **kwargs)  # runs none of the body yet
+                except BaseException as err:
+                    obs.close(None, err)
+                    raise
+                obs.leave()
+                return _streamed(gen, obs) if inspect.isgenerator(gen) else _a_streamed(gen, obs)
+
+            return gen_wrapper  # type: ignore[return-value]
+
         if inspect.iscoroutinefunction(func):
 
             @functools.wraps(func)
@@ -392,8 +457,17 @@ def observe(
 _CASE_FIELDS = ("input", "actual_output", "expected_output", "retrieval_context", "context", "tools_called")
 
 
-def _apply(target: BaseSpan | Trace, test_case: Any, values: dict[str, Any]) -> None:
+def _apply(target: BaseSpan | Trace, test_case: Any, values: dict[str, Any], where: str) -> None:
     if test_case is not None:
+        from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+        if not isinstance(test_case, (LLMTestCase, ConversationalTestCase)):
+            # refused here, where the user can see which call it was (a dict was kept and failed later, unnamed)
+            kind = type(test_case).__name__
+            hint = " (build one: LLMTestCase(**your_dict))" if isinstance(test_case, dict) else ""
+            raise TypeError(
+                f"{where}(test_case=...) takes an LLMTestCase or ConversationalTestCase, not {kind}{hint}"
+            )
         target.llm_test_case = test_case
         for name in _CASE_FIELDS:
             value = getattr(test_case, name, None)
@@ -427,7 +501,7 @@ def update_current_span(
     if span is None:
         return
     values = {k: v for k, v in locals().items() if k not in {"span", "test_case"}}
-    _apply(span, test_case, values)
+    _apply(span, test_case, values, "update_current_span")
 
 
 def update_current_trace(
@@ -457,7 +531,7 @@ def update_current_trace(
     if trace is None:
         return
     values = {k: v for k, v in locals().items() if k not in {"trace", "test_case", "confident_api_key"}}
-    _apply(trace, test_case, values)
+    _apply(trace, test_case, values, "update_current_trace")
 
 
 __all__ = [

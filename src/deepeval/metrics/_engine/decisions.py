@@ -3,10 +3,11 @@ fallback (``hybrid``).
 
 Hybrid (REFERENCE §3, architecture contracts): all decisions of one metric go out as ONE ``a_decide`` request of
 noul questions. P(yes) maps to a verdict through the metric's ``to_verdict`` (>= 0.5 yes; or the 0.35/0.65
-borderline bands). Decisions whose answer is missing, or all of them when the call fails with a fallback kind
-(connection, timeout, rate_limit, context_limit, server, missing_answer, unsupported_question, auth), are made by the
-LLM instead and the cause is appended to ``system_one_fallback_reason``. ``auth`` also turns System One off for the
-rest of the measure. A user model's plain Python exceptions and malformed returns arrive here as ``SystemOneError``
+borderline bands). Decisions whose answer is missing (e.g. a server refused, as too large, the one of several requests
+that held them), or all of them when the call fails with a fallback kind (connection, timeout, rate_limit,
+context_limit, model_unavailable, server, missing_answer, unsupported_question, auth), are made by the LLM instead and
+the cause is appended to ``system_one_fallback_reason``. ``auth`` and ``model_unavailable`` also turn System One off
+for the rest of the measure (:data:`TURNS_SYSTEM_ONE_OFF`). A user model's plain Python exceptions and malformed returns arrive here as ``SystemOneError``
 of kind timeout / connection / server (``models/system_one/call.py``), so they fall back too. Other errors propagate.
 With no LLM to fall back to, the metric errors with both causes.
 """
@@ -38,12 +39,16 @@ FALLBACK_KINDS = frozenset(
         ErrorKind.timeout,
         ErrorKind.rate_limit,
         ErrorKind.context_limit,
+        ErrorKind.model_unavailable,
         ErrorKind.server,
         ErrorKind.missing_answer,
         ErrorKind.unsupported_question,
         ErrorKind.auth,
     }
 )
+
+#: kinds after which every later request of the measure would fail the same way
+TURNS_SYSTEM_ONE_OFF = frozenset({ErrorKind.auth, ErrorKind.model_unavailable})
 
 LLMDecide = Callable[[Sequence[str]], Awaitable[Mapping[str, Decision]]]
 
@@ -145,19 +150,21 @@ async def decide(
     error: BaseException | None = None
     s1_name = judge_name(ctx.system_one) or "System One"
     if ctx.system_one_off:
-        cause = "System One is off for the rest of this measure after an authentication error"
+        cause = "System One is off for the rest of this measure after an authentication or model error"
     else:
         try:
             answers, cost = await a_decide_checked(ctx.system_one, state, dict(questions))
         except JudgeError as err:
             if err.kind not in FALLBACK_KINDS:
                 raise
-            if err.kind == ErrorKind.auth:
+            if err.kind in TURNS_SYSTEM_ONE_OFF:
                 ctx.system_one_off = True
             cause, error = _describe_error(err), err
         else:
             record_usage(cost=cost)
             ctx.note_answers(answers)
+            if answers.request_ids:  # the server's ids of its requests (TypeSafe), for support and logs
+                ctx.log("System One request ids", ", ".join(answers.request_ids))
             failed = []
             for qid in ids:
                 ans = answers.nouls.get(qid)
@@ -172,6 +179,9 @@ async def decide(
                 )
             if failed:
                 cause = f"missing_answer: no answer for {len(failed)} of {len(ids)} question(s)"
+                refused = [answers.refused[q] for q in failed if q in answers.refused]
+                if refused:
+                    cause += f" (the server refused the request that held {len(refused)}: {refused[0]})"
     if failed:
         if ctx.llm is None:
             raise SystemOneError(

@@ -26,7 +26,6 @@ of a key behind.
 from __future__ import annotations
 
 import email.utils
-import json
 import re
 import time
 from collections.abc import Mapping
@@ -34,6 +33,7 @@ from typing import Any, Protocol
 
 import openai
 
+from deepeval import _json
 from deepeval.config.settings import redact
 from deepeval.errors import ErrorKind, JudgeError
 from deepeval.models.http.transport import (
@@ -65,9 +65,36 @@ _KIND_BY_STATUS = {
     429: ErrorKind.rate_limit,
 }
 
+#: what a server's own error type says, whatever the status it came with: OpenAI's ``error.code``, Jev's
+#: ``detail.error_type`` (its context refusal is a 400 with no message), avrik-server's ``error.code`` (422s).
+#: A refusal for size (context or the server's question cap) is ``context_limit``: hybrid mode decides those
+#: verdicts with the LLM; a model the server does not serve is ``model_unavailable``.
+KIND_BY_ERROR_TYPE: dict[str, ErrorKind] = {
+    "context_length_exceeded": ErrorKind.context_limit,  # OpenAI
+    "max_tokens_exceeded": ErrorKind.context_limit,  # Jev
+    "context_too_large": ErrorKind.context_limit,  # avrik-server
+    "too_many_questions": ErrorKind.context_limit,  # avrik-server: over its question cap
+    "model_unavailable": ErrorKind.model_unavailable,  # avrik-server
+}
+
+#: Jev names an unknown model only in the message of a generic usage error
+_UNKNOWN_MODEL = re.compile(r"^\s*unknown model\b", re.IGNORECASE)
+
+
+def kind_for_error_type(error_type: str | None, message: str = "") -> ErrorKind | None:
+    """The kind a server's error type (and, for Jev's ``api_usage_error``, its message) says, or None when it says
+    nothing the status does not (see :data:`KIND_BY_ERROR_TYPE`)."""
+    if not error_type:
+        return None
+    if error_type == "api_usage_error" and _UNKNOWN_MODEL.match(message):
+        return ErrorKind.model_unavailable
+    return KIND_BY_ERROR_TYPE.get(error_type)
+
+
 _HINTS = {
     401: "check the API key",
-    403: "the key is not allowed to use this model",
+    # live TypeSafe answers 403 to a request with no key, and other servers to a key without access
+    403: "access denied: check that an API key is set and that it may use this model",
     404: "check the model name and base URL",
     429: "rate limited",
 }
@@ -83,36 +110,53 @@ def error_for_status(
     param: str | None = None,
     error_cls: type[JudgeError] = JudgeError,
     server: str | None = None,
+    request_id: str | None = None,
 ) -> JudgeError:
     """The :class:`JudgeError` for an HTTP error reply.
 
     ``retryable`` is true for 408, 409, 429 (unless ``code`` is ``insufficient_quota``: a billing problem) and 5xx.
-    A 400 whose ``code`` is ``context_length_exceeded`` has kind ``context_limit``. The error carries
-    ``retry_after`` (seconds or None) and ``param`` (the request field the server blamed, or None). ``detail`` must
-    already be free of secrets (it is the server's message; :func:`status_error` redacts it). ``server``: see the
-    module docstring (the message names it instead of the HTTP status).
+    ``code`` is the server's own error type (OpenAI's ``error.code``, Jev's ``detail.error_type``, avrik-server's
+    ``error.code``); where :func:`kind_for_error_type` knows it, it decides the kind, whatever the status, and the
+    error is not retried (``context_length_exceeded``, ``max_tokens_exceeded``, ``context_too_large``,
+    ``too_many_questions`` -> ``context_limit``; an unknown model -> ``model_unavailable``). The error carries
+    ``retry_after`` (seconds or None), ``param`` (the request field the server blamed, or None), ``error_type``
+    (``code``) and ``request_id`` (the server's id of the request, shown in the message). ``detail`` must already be
+    free of secrets (it is the server's message; :func:`status_error` redacts it). ``server``: see the module
+    docstring (the message names it instead of the HTTP status).
     """
     kind = _KIND_BY_STATUS.get(status, ErrorKind.server if status >= 500 else ErrorKind.bad_request)
     retryable = status in (408, 409, 429) or status >= 500
-    if code == "context_length_exceeded":
-        kind, retryable = ErrorKind.context_limit, False
+    typed = kind_for_error_type(code, detail)
+    if typed is not None:
+        kind, retryable = typed, False
     if status == 429 and code == "insufficient_quota":
         retryable = False
-    err = error_cls(
-        _status_message(status, model=model, detail=detail, server=server),
-        model=model,
-        status_code=status,
-        retryable=retryable,
-        kind=kind,
-    )
+    message = _status_message(status, model=model, detail=detail, server=server, kind=typed, code=code)
+    if request_id:
+        message += f" (request id {request_id})"
+    err = error_cls(message, model=model, status_code=status, retryable=retryable, kind=kind)
     err.retry_after = retry_after
     err.param = param
+    err.error_type = code
+    err.request_id = request_id
     return err
 
 
-def _status_message(status: int, *, model: str, detail: str, server: str | None) -> str:
+def _status_message(
+    status: int,
+    *,
+    model: str,
+    detail: str,
+    server: str | None,
+    kind: ErrorKind | None = None,
+    code: str | None = None,
+) -> str:
     if server is None:
         hint = _HINTS.get(status, "")
+        if kind == ErrorKind.context_limit:
+            hint = f"{code}: the request is too large for the server"
+        elif kind == ErrorKind.model_unavailable:
+            hint = "the server does not serve this model"
         head = f"judge {model}: HTTP {status}" + (f" ({hint})" if hint else "")
     else:
         head = f"judge {model}: {server} " + (
@@ -232,10 +276,12 @@ def status_error(
     param: str | None = None,
     error_cls: type[JudgeError] = JudgeError,
     server: str | None = None,
+    request_id: str | None = None,
 ) -> JudgeError:
-    """:func:`error_for_status` for a reply the wire format has read ``detail`` (and OpenAI's ``code`` /
-    ``param``) from: the detail is redacted before it is shortened, and ``Retry-After`` / ``retry-after-ms`` are
-    read from ``headers`` (a header that does not parse, or headers that cannot be read, mean "not said")."""
+    """:func:`error_for_status` for a reply the wire format has read ``detail`` (and the server's error type
+    ``code``, OpenAI's ``param``, the request id) from: the detail is redacted before it is shortened, and
+    ``Retry-After`` / ``retry-after-ms`` are read from ``headers`` (a header that does not parse, or headers that
+    cannot be read, mean "not said")."""
     return error_for_status(
         status,
         model=model,
@@ -245,6 +291,7 @@ def status_error(
         param=param,
         error_cls=error_cls,
         server=server,
+        request_id=redact(request_id)[:100] if request_id else None,
     )
 
 
@@ -303,7 +350,7 @@ def read_json(
             the URL and status.
     """
     try:
-        return json.loads(body)
+        return _json.loads(body)
     except ValueError:
         text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
         shown = "2xx" if status is None else str(status)
@@ -330,10 +377,16 @@ def malformed_key_error(
     )
 
 
+#: more tokens than any one reply can have: a server reporting this many (or a negative count) is not believed,
+#: so a broken or hostile server cannot turn into a negative or astronomical cost
+MAX_REPLY_TOKENS = 100_000_000
+
+
 def int_or_none(value: Any) -> int | None:
-    """A count from a reply (``usage.prompt_tokens``, ``usage.input_tokens``...): ``int(value)``, or None when
-    absent or not a number."""
+    """A count from a reply (``usage.prompt_tokens``, ``usage.input_tokens``...): ``int(value)``, or None (unknown)
+    when absent, not a number, negative or above :data:`MAX_REPLY_TOKENS`."""
     try:
-        return None if value is None else int(value)
+        n = None if value is None else int(value)
     except (TypeError, ValueError, OverflowError):
         return None
+    return n if n is not None and 0 <= n <= MAX_REPLY_TOKENS else None

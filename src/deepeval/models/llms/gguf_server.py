@@ -37,6 +37,7 @@ import secrets
 import shutil
 import socket
 import stat
+import sys
 import tempfile
 import threading
 import time
@@ -232,6 +233,14 @@ class LlamaServer:
         except BaseException:
             shutil.rmtree(self.folder, ignore_errors=True)  # no server will use it
             raise
+        name = Path(self.config.path).name
+        size_gb = _size_gb(self.config.path)
+        # loading takes seconds to a minute and the first judge call waits for it: say so, once per model
+        print(
+            f"deepeval: loading the GGUF model {name} ({size_gb:.1f} GB) into this process...",
+            file=sys.stderr,
+        )
+        loading = time.perf_counter()
         try:
             self._server = xlc.Server(cp)
         except Exception as exc:
@@ -244,7 +253,10 @@ class LlamaServer:
             ) from None
         # The loop must be running before the server may be destroyed (see the module docstring): one request
         # through the task queue proves it.
-        if self._busy_requests(timeout=120.0) is None:
+        answered = self._busy_requests(timeout=120.0) is not None
+        if answered:
+            print(f"deepeval: {name} loaded in {time.perf_counter() - loading:.1f} s", file=sys.stderr)
+        if not answered:
             warnings.warn(
                 f"llama.cpp for {Path(self.config.path).name} did not answer its first request within 120 s; it "
                 "will be left running when closed",
@@ -453,6 +465,13 @@ def _process_runs(pid: int) -> bool:
 
 _SERVERS: dict[ServerConfig, LlamaServer] = {}
 _LOCK = threading.Lock()
+
+
+def _size_gb(path: str) -> float:
+    try:
+        return os.path.getsize(path) / 1e9
+    except OSError:
+        return 0.0
 
 
 def open_server(config: ServerConfig) -> LlamaServer:

@@ -513,8 +513,8 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
     # -- plumbing ----------------------------------------------------------------------------------------------
     def _cost(self, reply: _Reply) -> float | None:
-        if self.price is None:
-            return None
+        if self.price is None or (reply.input_tokens is None and reply.output_tokens is None):
+            return None  # no price, or the server reported no (believable) token count: the cost is unknown
         return self.price.cost(reply.input_tokens or 0, reply.output_tokens or 0)
 
     def _key_or_none(self) -> str | None:

@@ -11,7 +11,9 @@ from deepeval.models.system_one.schema import (
     SystemOneAnswer,
     SystemOneAnswers,
     SystemOneQuestion,
+    as_text,
     distribution_confidence,
+    legend_levels,
 )
 
 __all__ = [
@@ -25,5 +27,7 @@ __all__ = [
     "SystemOneAnswer",
     "SystemOneAnswers",
     "SystemOneQuestion",
+    "as_text",
     "distribution_confidence",
+    "legend_levels",
 ]

@@ -41,6 +41,7 @@ from deepeval.models.system_one.schema import (
     ScoreAnswer,
     ScoreQuestion,
     SystemOneAnswers,
+    as_text,
     distribution_confidence,
 )
 from deepeval.models.usage import record_usage
@@ -106,11 +107,11 @@ def _frame(state: Any, question: str, answer_rule: str) -> str:
 
 def noul_prompt(state: Any, q: NoulQuestion) -> str:
     """Prompt whose first answer token is Yes or No."""
-    lines = [f"Question: {q.instructions}"]
+    lines = [f"Question: {as_text(q.instructions)}"]
     if q.true:
-        lines.append(f"Answer Yes when: {q.true}")
+        lines.append(f"Answer Yes when: {as_text(q.true)}")
     if q.false:
-        lines.append(f"Answer No when: {q.false}")
+        lines.append(f"Answer No when: {as_text(q.false)}")
     return _frame(state, "\n".join(lines), "Give your answer as a single word, Yes or No, with nothing else.")
 
 
@@ -118,12 +119,12 @@ def choice_prompt(state: Any, q: ChoiceQuestion) -> str:
     """Prompt listing the options as A, B, C, ...; the answer is one letter."""
     letters = string.ascii_uppercase[: len(q.options)]
     opts = "\n".join(
-        f"{letter}. {name}" + (f": {desc}" if desc else "")
+        f"{letter}. {name}" + (f": {as_text(desc)}" if desc else "")
         for letter, (name, desc) in zip(letters, q.options.items(), strict=True)
     )
     return _frame(
         state,
-        f"Question: {q.instructions}\nOptions:\n{opts}",
+        f"Question: {as_text(q.instructions)}\nOptions:\n{opts}",
         f"Give your answer as a single letter ({', '.join(letters)}) with nothing else.",
     )
 
@@ -131,10 +132,10 @@ def choice_prompt(state: Any, q: ChoiceQuestion) -> str:
 def score_prompt(state: Any, q: ScoreQuestion) -> str:
     """Prompt numbering the levels worst to best; the answer is one number."""
     labels = score_labels(len(q.levels))
-    levels = "\n".join(f"{lab}. {level}" for lab, level in zip(labels, q.levels, strict=True))
+    levels = "\n".join(f"{lab}. {as_text(level)}" for lab, level in zip(labels, q.levels, strict=True))
     return _frame(
         state,
-        f"Question: {q.instructions}\nLevels, from worst ({labels[0]}) to best ({labels[-1]}):\n{levels}",
+        f"Question: {as_text(q.instructions)}\nLevels, from worst ({labels[0]}) to best ({labels[-1]}):\n{levels}",
         f"Give your answer as a single number from {labels[0]} to {labels[-1]} with nothing else.",
     )
 
@@ -227,7 +228,7 @@ class LogprobSystemOneModel(DeepEvalBaseSystemOneModel):
                         score=sum(i * v for i, v in by_index.items()),
                         probabilities=by_index,
                         confidence=distribution_confidence(by_index),
-                        legend=list(q.levels),
+                        legend=[as_text(level) for level in q.levels],
                     )
         record_usage(system_one_requests=1)
         answers = SystemOneAnswers(

@@ -199,6 +199,8 @@ def _rule_some_values(c: _Case) -> Grade | None:
         missing = [t for _, t, s in c.results if s == MISSING]
         return Grade(3, f"core fact present, missing {', '.join(missing)}", 0.65)
     if conflicts:
+        if not _addresses_question(c):
+            return Grade(1, "the expected value is absent: the answer is about something else", 0.75)
         return Grade(2, f"materially wrong: gives a different value for {conflicts[0]}", 0.8)
     if sum(matched) * 2 >= len(matched):
         return Grade(3, "most of the fact is present, the first part is missing", 0.5)
@@ -207,6 +209,23 @@ def _rule_some_values(c: _Case) -> Grade | None:
     if c.kws and c.kw_cov >= HALF_COVERED and similarity(c.expected, c.answer) >= PARAPHRASE_SIM:
         return Grade(3, "the rest of the fact is present, its value is missing", 0.4)
     return Grade(1, "the expected value is absent (vague or off-topic answer)", 0.75)
+
+
+#: question words that name no topic: an answer sharing only these with the question is about something else
+_QUESTION_ONLY = frozenset("many much long often old far soon".split())
+
+
+def _addresses_question(c: _Case) -> bool:
+    """The answer shares a topic word or an entity with the question. A memory holding other names or numbers
+    (an unrelated summary: "Maria runs a bakery with 12 employees" for "How many engineers are on the platform
+    team?") does not fill the asked slot with a wrong value; it does not answer at all (grade 1, not 2)."""
+    words = [w for w in c.q_slots.keywords if len(w) > 2 and w.lower() not in _QUESTION_ONLY]
+    if not words and not c.q_slots.entities:
+        return True  # "How much is it?": nothing to check the topic by
+    content = [t for t in _TOKEN.findall(c.answer) if t.lower() not in _STOP and not t[0].isdigit()]
+    if len(content) <= _FILLER_WORDS or any(_token_match(w, c.a_tokens) for w in words):
+        return True  # a bare value ("12", "300 ml") answers the asked slot
+    return any(_entity_present(e, c.answer, c.a_tokens) for e in c.q_slots.entities)
 
 
 def _rule_words(c: _Case) -> Grade:
