@@ -28,8 +28,8 @@ from deepeval.errors import InvalidTestCaseError, MissingTestCaseParamsError, Sy
 from deepeval.evaluate import ErrorConfig, evaluate
 from deepeval.judge_eval import tasks
 from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
-from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
 from deepeval.metrics._engine.judge_free import JudgeFreeMetric
+from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
 from deepeval.metrics.deterministic import DeterministicMetric
 from deepeval.models.embedded import get_embedded_judge
 from deepeval.models.embedded.kind_spec import KindSpec
@@ -49,9 +49,20 @@ DECLARED = registry.declarations()
 NO_OFFLINE_TIER = frozenset(
     {"turn_relevancy", "conversation_completeness", "role_adherence", "prompt_alignment"}
     # the agent checks: no offline tier was measured on them (a ConfigurationError names what to configure)
-    | {"tool_correctness", "task_completion", "argument_correctness", "plan_adherence", "plan_quality",
-       "step_efficiency", "goal_accuracy", "topic_adherence", "tool_use", "mcp_use", "mcp_task_completion",
-       "multi_turn_mcp_use"}
+    | {
+        "tool_correctness",
+        "task_completion",
+        "argument_correctness",
+        "plan_adherence",
+        "plan_quality",
+        "step_efficiency",
+        "goal_accuracy",
+        "topic_adherence",
+        "tool_use",
+        "mcp_use",
+        "mcp_task_completion",
+        "multi_turn_mcp_use",
+    }
 )
 
 
@@ -90,7 +101,9 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration) -> None:
         cls()
     else:
         cls(**NEEDS[d.name])
-    scored_in_code = issubclass(cls, (DeterministicMetric, JudgeFreeMetric))  # no judge, so no judge-eval task
+    scored_in_code = issubclass(
+        cls, (DeterministicMetric, JudgeFreeMetric)
+    )  # no judge, so no judge-eval task
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
     # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode: a table in the
@@ -132,7 +145,6 @@ def test_names_kinds_and_tasks_are_unique_across_the_registry() -> None:
     assert len(set(kinds)) == len(kinds) >= 9
     assert len(set(task_names)) == len(task_names)
     assert len({d.public_name for d in DECLARED}) == len(DECLARED)
-
 
 
 FULL = {
