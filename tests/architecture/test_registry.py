@@ -33,6 +33,7 @@ from deepeval.errors import (
 from deepeval.evaluate import ErrorConfig, evaluate
 from deepeval.judge_eval import tasks
 from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
+from deepeval.metrics._engine.judge_free import JudgeFreeMetric
 from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
 from deepeval.metrics.deterministic import DeterministicMetric
 from deepeval.models.embedded import get_embedded_judge
@@ -61,6 +62,21 @@ NO_OFFLINE_TIER = frozenset(
         "turn_contextual_recall",
         "turn_contextual_relevancy",
         "turn_faithfulness",
+    }
+    # the agent checks: no offline tier was measured on them (a ConfigurationError names what to configure)
+    | {
+        "tool_correctness",
+        "task_completion",
+        "argument_correctness",
+        "plan_adherence",
+        "plan_quality",
+        "step_efficiency",
+        "goal_accuracy",
+        "topic_adherence",
+        "tool_use",
+        "mcp_use",
+        "mcp_task_completion",
+        "multi_turn_mcp_use",
     }
 )
 
@@ -112,7 +128,9 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env
         cls()
     else:
         cls(**NEEDS[d.name])
-    scored_in_code = issubclass(cls, DeterministicMetric)  # ExactMatch...: no judge, so no judge-eval task
+    scored_in_code = issubclass(
+        cls, (DeterministicMetric, JudgeFreeMetric)
+    )  # no judge, so no judge-eval task
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
     # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode: a table in the
@@ -175,6 +193,9 @@ class _Opening(BaseModel):
 
 #: constructor arguments of the metrics that cannot be built without one
 NEEDS: dict[str, dict[str, Any]] = {
+    "tool_permission": {"denied_tools": []},
+    "topic_adherence": {"relevant_topics": ["travel"]},
+    "tool_use": {"available_tools": []},
     "pattern_match": {"pattern": r"At \d+ am\."},
     "json_correctness": {"expected_schema": _Opening},
     "misuse": {"domain": "swimming pools"},

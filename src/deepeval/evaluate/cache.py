@@ -129,8 +129,18 @@ def cache_key(metric: Any, test_case: Any, repeat_index: int = 0) -> str:
         },
         "repeat_index": repeat_index,
     }
+    if getattr(metric, "requires_trace", False):  # a trace metric's result depends on the run's trace too
+        payload["trace"] = _trace_text(getattr(test_case, "_trace_dict", None))
     # surrogatepass: a lone surrogate in test-case text (see deepeval.test_case.encodable) still gets a distinct key
     return hashlib.sha256(canonical_json(payload).encode("utf-8", errors="surrogatepass")).hexdigest()
+
+
+def _trace_text(trace: Any) -> str:
+    """The trace as canonical JSON text (its ``repr`` when it cannot be: a span dict that contains itself)."""
+    try:
+        return canonical_json(trace)
+    except (TypeError, ValueError, RecursionError):
+        return repr(trace)
 
 
 def _redacted(value: Any, secrets: dict[str, str]) -> Any:

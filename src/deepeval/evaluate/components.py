@@ -58,7 +58,15 @@ from deepeval.contextvars import reset_current_golden, set_current_golden
 from deepeval.errors import DeepEvalError, ErrorKind, NoMetricsError
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult, case_status
-from deepeval.tracing import BaseSpan, Trace, TraceSpanStatus, bind_evaluation, has_metrics, unbind_evaluation
+from deepeval.tracing import (
+    BaseSpan,
+    Trace,
+    TraceSpanStatus,
+    bind_evaluation,
+    has_metrics,
+    span_dict,
+    unbind_evaluation,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -453,6 +461,7 @@ def _golden_unit(
         unit,
         trace,
         "the trace's fields",
+        golden,
         input=_text(trace.input) if trace.input is not None else golden.input,
         actual_output=fields["actual_output"],
         metadata=golden.additional_metadata,
@@ -463,23 +472,37 @@ def _golden_unit(
     return unit
 
 
-def _build_test_case(unit: _Unit, source: BaseSpan | Trace, what: str, **fields: Any) -> None:
-    """``unit.test_case`` from ``fields`` and the evaluation fields a span or trace records; fields that do not make
-    a test case become the unit's ``not_run`` error (``invalid_test_case``), naming ``what``."""
+#: the evaluation fields a golden supplies where its trace recorded none (as deepeval 4.3.1 builds the trace's case)
+_GOLDEN_FALLBACKS = ("expected_output", "context", "retrieval_context", "expected_tools")
+
+
+def _build_test_case(
+    unit: _Unit, source: BaseSpan | Trace, what: str, golden: Any = None, **fields: Any
+) -> None:
+    """``unit.test_case`` from ``fields`` and the evaluation fields a span or trace records (for a trace, a field
+    it left empty comes from the ``golden``: expected output, contexts, expected tools); fields that do not make a
+    test case become the unit's ``not_run`` error (``invalid_test_case``), naming ``what``. When a metric of the
+    unit reads the trace (``requires_trace``), the test case carries the span tree as ``_trace_dict``."""
     from deepeval.test_case import LLMTestCase
 
     recorded = {
-        "expected_output": source.expected_output,
-        "context": source.context,
-        "retrieval_context": source.retrieval_context,
-        "tools_called": source.tools_called,
-        "expected_tools": source.expected_tools,
+        name: getattr(source, name)
+        for name in ("expected_output", "context", "retrieval_context", "tools_called", "expected_tools")
     }
+    if golden is not None:
+        for name in _GOLDEN_FALLBACKS:
+            recorded[name] = recorded[name] or getattr(golden, name, None)
     try:
         unit.test_case = LLMTestCase(**{**recorded, **fields})
     except (TypeError, ValueError) as err:
         unit.not_run = f"{type(err).__name__}: {what} do not make a test case: {err}"
         unit.not_run_kind = ErrorKind.invalid_test_case
+        return
+    if any(getattr(m, "requires_trace", False) for m in unit.metrics):
+        root = (
+            source if isinstance(source, BaseSpan) else (source.root_spans[0] if source.root_spans else None)
+        )
+        unit.test_case._trace_dict = None if root is None else span_dict(root)
 
 
 def _span_unit(index: int, span: BaseSpan) -> _Unit:
@@ -496,7 +519,8 @@ def _span_unit(index: int, span: BaseSpan) -> _Unit:
         unit.errored = True
         unit.not_run = f"not measured: span {span.name!r} raised: {span.error}"
         return unit
-    if span.llm_test_case is None and span.input in (None, "", {}, []):
+    reads_trace = any(getattr(m, "requires_trace", False) for m in metrics)
+    if span.llm_test_case is None and span.input in (None, "", {}, []) and not reads_trace:
         unit.not_run = (
             f"DeepEvalError: span {span.name!r} has metrics but no test case: call "
             "update_current_span(test_case=LLMTestCase(...)) inside it"
@@ -506,7 +530,9 @@ def _span_unit(index: int, span: BaseSpan) -> _Unit:
         unit,
         span,
         f"the fields of span {span.name!r}",
-        input=fields["input"],
+        input=fields["input"]
+        if fields["input"] is not None
+        else "",  # a trace metric's span may take no input
         actual_output=fields["actual_output"],
         name=span.name,
     )

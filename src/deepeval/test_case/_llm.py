@@ -156,6 +156,9 @@ class LLMTestCase(CaseModel):
     _dataset_alias: str | None = PrivateAttr(default=None)
     _dataset_id: str | None = PrivateAttr(default=None)
     _dataset_version: str | None = PrivateAttr(default=None)
+    # deepeval's nested span dict of the agent run this case came from (name, type, input, output, children...):
+    # set by component evaluation for metrics whose ``requires_trace`` is true, or by hand; read by trace metrics
+    _trace_dict: dict[str, Any] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _multimodal_when_it_holds_an_image(self) -> Self:

@@ -291,6 +291,11 @@ def revalidated(case: CaseModel) -> CaseModel:
             (``ConversationalTestCase.turns[2]: expected Turn, got str``).
     """
     copy = type(case).model_validate(_current_fields(case, 0))
+    private = getattr(case, "__pydantic_private__", None)
+    if (
+        private
+    ):  # what a component run attached (the trace of ``_trace_dict``, dataset bookkeeping) travels along
+        object.__setattr__(copy, "__pydantic_private__", dict(private))
     try:
         same = bool(copy == case)
     except RecursionError:  # a self-holding metadata dict: compare what validation can change

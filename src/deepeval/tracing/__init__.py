@@ -179,6 +179,10 @@ class TraceManager:
         """The finished traces as plain dicts (enum members as their values)."""
         return [_plain(asdict(t)) for t in self.traces]
 
+    def create_nested_spans_dict(self, span: BaseSpan) -> dict[str, Any]:
+        """deepeval's name for :func:`span_dict`."""
+        return span_dict(span)
+
     def clear_traces(self) -> None:
         with self._lock:
             self._traces.clear()
@@ -199,6 +203,51 @@ def _plain(value: Any) -> Any:
 
 
 trace_manager = TraceManager()
+
+#: span fields that enter :func:`span_dict` (besides ``name``, ``type`` and ``children``), when not None
+_SPAN_DICT_FIELDS = (
+    "input",
+    "output",
+    "error",
+    "expected_output",
+    "context",
+    "retrieval_context",
+    "tools_called",
+    "expected_tools",
+    "integration",
+    "provider",
+)
+
+
+def span_dict(span: BaseSpan) -> dict[str, Any]:
+    """The span and everything under it as deepeval 4.3.1's nested span dict (what its trace metrics read as
+    ``test_case._trace_dict``): ``name``, ``type`` (``"agent"``, ``"llm"``, ``"retriever"``, ``"tool"``, else
+    ``"base"``), the recorded fields that are not None (input, output, error, expected output, contexts, tools
+    called and expected, and the ``model`` an ``@observe(type="llm", model=...)`` names), and ``children`` in call
+    order. Ids, times, status, metadata and metrics are left out, as there. Built iteratively (no recursion limit)."""
+    root = _span_entry(span)
+    stack = [(span, root)]
+    while stack:
+        current, entry = stack.pop()
+        for child in current.children:
+            child_entry = _span_entry(child)
+            entry["children"].append(child_entry)
+            stack.append((child, child_entry))
+    return root
+
+
+def _span_entry(span: BaseSpan) -> dict[str, Any]:
+    kind = span.type if span.type in {t.value for t in SpanType} else "base"
+    entry: dict[str, Any] = {"name": span.name, "type": kind}
+    for name in _SPAN_DICT_FIELDS:
+        value = getattr(span, name)
+        if value is not None:
+            entry[name] = value
+    model = span.observe_kwargs.get("model")
+    if model is not None:
+        entry["model"] = model
+    entry["children"] = []
+    return entry
 
 
 def _warn_metrics() -> None:
@@ -769,6 +818,7 @@ __all__ = [
     "open_test_scope",
     "take_test_traces",
     "trace",
+    "span_dict",
     "trace_manager",
     "unbind_evaluation",
     "update_agent_span",

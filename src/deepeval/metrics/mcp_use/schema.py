@@ -1,0 +1,15 @@
+"""The judge's replies (deepeval 4.3.1's class names: a custom model is handed them)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+
+class MCPPrimitivesScore(BaseModel):
+    score: float
+    reason: str
+
+
+class MCPArgsScore(BaseModel):
+    score: float
+    reason: str

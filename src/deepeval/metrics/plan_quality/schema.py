@@ -1,0 +1,14 @@
+"""The judge's replies (deepeval 4.3.1's class names: a custom model is handed them)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from deepeval.metrics._engine.plan_metric import AgentPlan, Task
+
+__all__ = ["AgentPlan", "PlanQualityScore", "Task"]
+
+
+class PlanQualityScore(BaseModel):
+    score: float
+    reason: str
