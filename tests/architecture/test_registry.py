@@ -33,6 +33,7 @@ from deepeval.errors import (
 from deepeval.evaluate import ErrorConfig, evaluate
 from deepeval.judge_eval import tasks
 from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
+from deepeval.metrics._engine.agent_metric import AgentJudgedMetric
 from deepeval.metrics._engine.judge_free import JudgeFreeMetric
 from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
 from deepeval.metrics.deterministic import DeterministicMetric
@@ -145,7 +146,10 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env
             assert (spec is not None and callable(spec.probability)) is (question.offline is not None)
     # and a metric with a question no offline tier answers refuses the embedded judge up front, saying what to
     # configure (never an unmeasured score)
-    if unmeasured or any(spec_for(k) is None for k in d.question_kinds):
+    # (the agent metrics refuse when the measure would ask the embedded judge an agent question: their own tests
+    # measure that, with no judge and no network; a judge-free one asks nothing)
+    refuses_at_measure = issubclass(cls, (AgentJudgedMetric, JudgeFreeMetric))
+    if (unmeasured or any(spec_for(k) is None for k in d.question_kinds)) and not refuses_at_measure:
         with pytest.raises(ConfigurationError, match=r"(?i)configure an LLM judge"):
             cls(eval_mode="system_one", **NEEDS.get(d.name, {})).judges()
     if d.embedded_kinds is not None:

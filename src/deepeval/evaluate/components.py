@@ -493,7 +493,9 @@ def _build_test_case(
         for name in _GOLDEN_FALLBACKS:
             recorded[name] = recorded[name] or getattr(golden, name, None)
     try:
-        unit.test_case = LLMTestCase(**{**recorded, **fields})
+        # a field given as None (the trace set none) leaves what the span / golden recorded
+        given = {k: v for k, v in fields.items() if v is not None or k not in recorded}
+        unit.test_case = LLMTestCase(**{**recorded, **given})
     except (TypeError, ValueError) as err:
         unit.not_run = f"{type(err).__name__}: {what} do not make a test case: {err}"
         unit.not_run_kind = ErrorKind.invalid_test_case
