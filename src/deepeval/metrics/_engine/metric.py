@@ -97,9 +97,10 @@ class Outcome:
 
 
 def _init_named_for(cls: type) -> Callable[..., None]:
-    """A copy of :meth:`EngineMetric.__init__` whose qualified name (in error messages: ``co_qualname``, Python
-    3.11+) is ``<cls>.__init__``."""
-    base = EngineMetric.__init__
+    """A copy of the ``__init__`` ``cls`` inherits (the nearest base's: :meth:`EngineMetric.__init__`, or a shared
+    base's own, such as the turn metrics' ``window_size`` one) whose qualified name (in error messages:
+    ``co_qualname``, Python 3.11+) is ``<cls>.__init__``."""
+    base = next(vars(k)["__init__"] for k in cls.__mro__[1:] if "__init__" in vars(k))
     code = base.__code__
     qualname = f"{cls.__qualname__}.__init__"
     if sys.version_info >= (3, 11):

@@ -35,7 +35,7 @@ from deepeval.metrics._engine.params import has_words, require_turns
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template
 from deepeval.metrics.base_metric import BaseConversationalMetric
-from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
 from deepeval.models.resolve import is_embedded
 from deepeval.models.structured import a_generate_structured
@@ -136,8 +136,43 @@ class TurnWindowMetric(EngineMetric, BaseConversationalMetric):
         "The window holds no retrieval context, so there is nothing to judge."
     )
 
-    #: how many unit interactions a window holds (set by the subclass's ``__init__``, 4.3.1's default 10)
+    #: how many unit interactions a window holds (4.3.1's default 10)
     window_size: int = 10
+
+    def __init__(
+        self,
+        threshold: float | None = 0.5,
+        model: str | DeepEvalBaseLLM | None = None,
+        system_one_model: str | DeepEvalBaseSystemOneModel | None = None,
+        eval_mode: str | EvalMode | None = None,
+        include_reason: bool = True,
+        async_mode: bool = True,
+        strict_mode: bool = False,
+        verbose_mode: bool = False,
+        window_size: int = 10,
+        flaky: bool = False,
+        evaluation_template: Any = None,
+        *,
+        question_set: Any = None,
+        extractor: Extractor | None = None,
+    ) -> None:
+        """deepeval 4.3.1's constructor of the turn RAG metrics, in its order (``window_size`` after
+        ``verbose_mode``); a metric with more options (TurnFaithfulness) has its own."""
+        self.window_size = window_size
+        super().__init__(
+            threshold=threshold,
+            model=model,
+            system_one_model=system_one_model,
+            eval_mode=eval_mode,
+            include_reason=include_reason,
+            async_mode=async_mode,
+            strict_mode=strict_mode,
+            verbose_mode=verbose_mode,
+            flaky=flaky,
+            evaluation_template=evaluation_template,
+            question_set=question_set,
+            extractor=extractor,
+        )
 
     def window_case(self, window: Window, test_case: Any) -> LLMTestCase:
         raise NotImplementedError

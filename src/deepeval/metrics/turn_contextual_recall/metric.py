@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.turn_windows import TurnWindowMetric, Window
 from deepeval.metrics.contextual_recall.metric import ContextualRecallMetric
 from deepeval.metrics.contextual_recall.schema import ContextualRecallScoreReason
 from deepeval.metrics.turn_contextual_recall.prompts import TurnContextualRecallTemplate
 from deepeval.metrics.turn_contextual_recall.questions import TurnContextualRecallQuestions
-from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
-from deepeval.models.extraction import Extractor
 from deepeval.test_case import LLMTestCase
 
 
@@ -25,39 +22,6 @@ class TurnContextualRecallMetric(TurnWindowMetric):
     default_template = TurnContextualRecallTemplate
     default_question_set = TurnContextualRecallQuestions
     reason_schema = ContextualRecallScoreReason
-
-    def __init__(
-        self,
-        threshold: float | None = 0.5,
-        model: str | DeepEvalBaseLLM | None = None,
-        system_one_model: str | DeepEvalBaseSystemOneModel | None = None,
-        eval_mode: str | EvalMode | None = None,
-        include_reason: bool = True,
-        async_mode: bool = True,
-        strict_mode: bool = False,
-        verbose_mode: bool = False,
-        window_size: int = 10,
-        flaky: bool = False,
-        evaluation_template: Any = None,
-        *,
-        question_set: Any = None,
-        extractor: Extractor | None = None,
-    ) -> None:
-        self.window_size = window_size
-        super().__init__(
-            threshold=threshold,
-            model=model,
-            system_one_model=system_one_model,
-            eval_mode=eval_mode,
-            include_reason=include_reason,
-            async_mode=async_mode,
-            strict_mode=strict_mode,
-            verbose_mode=verbose_mode,
-            flaky=flaky,
-            evaluation_template=evaluation_template,
-            question_set=question_set,
-            extractor=extractor,
-        )
 
     @property
     def __name__(self) -> str:

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.params import has_words
 from deepeval.metrics._engine.turn_windows import TurnWindowMetric, Window
 from deepeval.metrics.contextual_relevancy.metric import ContextualRelevancyMetric
 from deepeval.metrics.contextual_relevancy.schema import ContextualRelevancyScoreReason
 from deepeval.metrics.turn_contextual_relevancy.prompts import TurnContextualRelevancyTemplate
 from deepeval.metrics.turn_contextual_relevancy.questions import TurnContextualRelevancyQuestions
-from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
-from deepeval.models.extraction import Extractor
 from deepeval.test_case import LLMTestCase
 
 
@@ -26,39 +23,6 @@ class TurnContextualRelevancyMetric(TurnWindowMetric):
     default_template = TurnContextualRelevancyTemplate
     default_question_set = TurnContextualRelevancyQuestions
     reason_schema = ContextualRelevancyScoreReason
-
-    def __init__(
-        self,
-        threshold: float | None = 0.5,
-        model: str | DeepEvalBaseLLM | None = None,
-        system_one_model: str | DeepEvalBaseSystemOneModel | None = None,
-        eval_mode: str | EvalMode | None = None,
-        include_reason: bool = True,
-        async_mode: bool = True,
-        strict_mode: bool = False,
-        verbose_mode: bool = False,
-        window_size: int = 10,
-        flaky: bool = False,
-        evaluation_template: Any = None,
-        *,
-        question_set: Any = None,
-        extractor: Extractor | None = None,
-    ) -> None:
-        self.window_size = window_size
-        super().__init__(
-            threshold=threshold,
-            model=model,
-            system_one_model=system_one_model,
-            eval_mode=eval_mode,
-            include_reason=include_reason,
-            async_mode=async_mode,
-            strict_mode=strict_mode,
-            verbose_mode=verbose_mode,
-            flaky=flaky,
-            evaluation_template=evaluation_template,
-            question_set=question_set,
-            extractor=extractor,
-        )
 
     @property
     def __name__(self) -> str:

@@ -46,7 +46,6 @@ class TurnFaithfulnessMetric(TurnWindowMetric):
         question_set: Any = None,
         extractor: Extractor | None = None,
     ) -> None:
-        self.window_size = window_size
         self.truths_extraction_limit = truths_extraction_limit
         self.penalize_ambiguous_claims = penalize_ambiguous_claims
         super().__init__(
@@ -58,6 +57,7 @@ class TurnFaithfulnessMetric(TurnWindowMetric):
             async_mode=async_mode,
             strict_mode=strict_mode,
             verbose_mode=verbose_mode,
+            window_size=window_size,
             flaky=flaky,
             evaluation_template=evaluation_template,
             question_set=question_set,
