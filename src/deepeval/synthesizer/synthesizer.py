@@ -823,7 +823,10 @@ class Synthesizer:
                 file=sys.stderr,
             )
             if not items:
-                named = "; ".join(f"{s.source}: {s.reason}" for s in run.skipped) or "no contexts"
+                # in the order given (documents are read concurrently, so they are skipped in any order)
+                order = {str(p): i for i, p in enumerate(paths)}
+                skipped = sorted(run.skipped, key=lambda s: order.get(str(s.source), len(order)))
+                named = "; ".join(f"{s.source}: {s.reason}" for s in skipped) or "no contexts"
                 raise ValueError(f"No document could be used ({named})")
             await self._from_built(
                 run, items, max_goldens_per_context, include_expected, config.target_files_per_context
