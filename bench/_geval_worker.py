@@ -211,7 +211,7 @@ def _blind_metric(item: dict[str, Any], job: dict[str, Any]) -> Any:
     from deepeval.models import GPTModel
     from deepeval.test_case import SingleTurnParams
 
-    llm = GPTModel(model=job["model"], base_url=job["base_url"], api_key="sk-blind-bench")
+    llm = GPTModel(model=job["model"], base_url=job["base_url"], api_key=job.get("api_key", "sk-blind-bench"))
     kwargs: dict[str, Any] = {
         "name": item["name"],
         "evaluation_params": [SingleTurnParams(p) for p in item["evaluation_params"]],

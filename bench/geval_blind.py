@@ -100,13 +100,25 @@ def summary(items: list[dict[str, Any]], rows: dict[str, Any]) -> dict[str, Any]
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--base-url", required=True)
+    ap.add_argument("--base-url", default=None)
+    ap.add_argument(
+        "--ready",
+        type=Path,
+        default=None,
+        help="bench/llama_server.py's READY.json (its base_url and api_key)",
+    )
     ap.add_argument("--model", default="gpt-4.1")
     ap.add_argument("--modes", default="llm,hybrid,system_one")
     ap.add_argument("--impls", default="ours,deepeval")
     ap.add_argument("--split", default=None)
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
+    api_key = "sk-blind-bench"
+    if args.ready is not None:
+        ready = json.loads(args.ready.read_text(encoding="utf-8"))
+        args.base_url, api_key = ready["base_url"], ready["api_key"]
+    if not args.base_url:
+        ap.error("give --base-url or --ready")
     items = load_items(args.split)
     results: dict[str, Any] = {}
     print("| impl | mode | items | errors | Spearman | MAE (0-10) | in band |")
@@ -120,10 +132,11 @@ def main() -> int:
                 "mode": mode,
                 "base_url": args.base_url,
                 "model": args.model,
+                "api_key": api_key,
                 "items": items,
                 "bench_dir": str(BENCH),
             }
-            res = run_worker(impl, job, {"OPENAI_API_KEY": "sk-blind-bench"}, worker=WORKER, timeout=3600)
+            res = run_worker(impl, job, {"OPENAI_API_KEY": api_key}, worker=WORKER, timeout=3600)
             if res.get("error"):
                 print(f"{impl} {mode}: worker error\n{res['error']}\n{res.get('stderr_tail', '')}")
             s = summary(items, res.get("cases", {}))
