@@ -344,3 +344,31 @@ def test_number_words_version_spellings_and_product_aliases_match(
     word, a version written v16 / version 16, a product's shortened name, numeronym or initials are the value."""
     got = g.grade_detail(question, expected, answer)
     assert got.grade == 5, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        # a verb after an auxiliary is no subject's head: "the ship sails" answers "does the cruise sail"
+        ("On what date does the cruise sail?", "17 May", "The ship sails on 17 May from Kilbrannoch.", 5),
+        ("How much juice did the co-op press last year?", "1,150 litres", "The old screw press produced 1,150 litres.", 5),
+        # a contraction, a number or a unit before the head is not another modifier
+        ("Who is the nurse handling Pep's discharge?", "Kezia Moult", "The nurse who'll discharge him is Kezia Moult.", 5),
+        ("What sample freezers are booked?", "Two -80 °C freezers", "Two minus-eighty freezers, both booked, -80 °C.", 5),
+        ("What is the co-op's annual membership fee?", "£35", "I chair the co-op. Members pay the 35 pound annual fee.", 5),
+        # a name set earlier in the answer is the sentence's subject too
+        ("What is Ravi's blood group?", "O negative", "Ravi came in today. His blood group is O negative.", 5),
+        # a version or size word names the same subject
+        ("When will the new network launch?", "10 January 2028", "The final network launches on 10 January 2028.", 5),
+    ],
+    ids=["verb-after-auxiliary", "verb-after-auxiliary-2", "contraction", "number-compound", "unit-after-number",
+         "name-set-earlier", "version-word"],
+)  # fmt: skip
+def test_the_asked_subject_written_otherwise_is_not_another_subject(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """The other-subject rule reads noun phrases only: found on dev material (bench/memory_blind.py --split dev2),
+    where verbs after an auxiliary, contractions and numbers before a head were read as other subjects."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason
