@@ -14,7 +14,10 @@ Nothing we wait on may outlive its deadline or a Ctrl-C:
   result cache keeps every row already written) and :func:`run_sync` raises ``KeyboardInterrupt``; a second one
   raises at once. From inside a running loop the main thread waits for the worker in short slices with the default
   SIGINT handler in place, so Ctrl-C raises there too; the worker's run is cancelled and given
-  :data:`SHUTDOWN_GRACE_S` seconds to finish its ``finally`` blocks, then abandoned.
+  :data:`SHUTDOWN_GRACE_S` seconds to finish its ``finally`` blocks, then abandoned, except while it writes the
+  interrupted run's reports (:func:`writing_interrupted_results`): those are waited for, so one Ctrl-C never leaves
+  a report half written; a second Ctrl-C stops the wait, and the report still being written is removed at exit and
+  named on stderr (:func:`deepeval._files.abandon_unfinished_writes`).
 * SIGTERM is handled the same way while :func:`run_sync` waits in the main thread, when nothing else handles it
   (its handler is the default): the run is cancelled, unwinds (``evaluate()`` writes the rows it finished, see
   :mod:`deepeval.evaluate.api`), and :func:`run_sync` raises ``SystemExit(143)`` (128 + 15, the status of a
@@ -33,12 +36,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import contextvars
 import os
 import queue
 import signal
 import threading
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -335,12 +339,50 @@ def _run_on_worker_thread(main: Coroutine[Any, Any, None]) -> None:
         run.started.wait(SHUTDOWN_GRACE_S)
         run.cancel()
         done.wait(SHUTDOWN_GRACE_S)
+        _wait_for_results_written(done)
         raise
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     if failure:
         raise failure[0]
+
+
+_SAVES = 0  # interrupted runs whose results are being written now (:func:`writing_interrupted_results`)
+_SAVES_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def writing_interrupted_results() -> Iterator[None]:
+    """Marks the writing of an interrupted run's results (its JSON and HTML reports): a thread that waits for the
+    run on a worker thread (:func:`run_sync` inside a running loop) lets it finish, past
+    :data:`SHUTDOWN_GRACE_S`, so one Ctrl-C never leaves a report half written."""
+    global _SAVES
+    with _SAVES_LOCK:
+        _SAVES += 1
+    try:
+        yield
+    finally:
+        with _SAVES_LOCK:
+            _SAVES -= 1
+
+
+def _wait_for_results_written(done: threading.Event) -> None:
+    """After the grace, wait while the worker writes its interrupted run's results (until it ends). The wait is in
+    short slices with the default SIGINT handler in place: a second Ctrl-C raises here and stops waiting; a report
+    still being written then is removed at exit and named (:func:`deepeval._files.abandon_unfinished_writes`)."""
+    import sys
+
+    announced = False
+    while _SAVES and not done.is_set():
+        if not announced:
+            announced = True
+            print(
+                "deepeval: writing the interrupted run's reports (Ctrl-C again to stop; an unfinished report is "
+                "removed)",
+                file=sys.stderr,
+            )
+        done.wait(_POLL_S)
 
 
 class _Terminated(SystemExit):

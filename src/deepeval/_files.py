@@ -11,14 +11,22 @@ Where a file may be written at all (never through or over a symbolic link) is :m
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import stat
+import sys
+import threading
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
 from deepeval._safe_path import refuse_link
+
+# the files being written now: temporary file -> the file it becomes. A write still here when the process ends (a
+# worker thread stopped mid-report by Ctrl-C) is abandoned at exit: its temporary file removed and its path named
+_WRITING: dict[Path, Path] = {}
+_WRITING_LOCK = threading.Lock()
 
 
 def user_path(path: str | os.PathLike[str]) -> Path:
@@ -53,6 +61,8 @@ def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
     tmp = p.parent / f".{p.name}.{uuid.uuid4().hex[:12]}.tmp"
     # os.open with 0o666 lets the umask decide the mode, as a plain open() would (mkstemp would force 0600)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    with _WRITING_LOCK:
+        _WRITING[tmp] = p
     try:
         with contextlib.suppress(
             FileNotFoundError
@@ -62,14 +72,39 @@ def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
             for chunk in chunks:
                 # per chunk is the same as whole: a lone surrogate is one code point, never split across chunks
                 f.write(chunk.encode("utf-8", errors="backslashreplace"))
-        os.replace(tmp, p)
+        with _WRITING_LOCK:
+            if _WRITING.pop(tmp, None) is None:
+                raise InterruptedError(f"{p} was abandoned at exit before it was written")
+            os.replace(tmp, p)
     except BaseException:
+        with _WRITING_LOCK:
+            _WRITING.pop(tmp, None)
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
     return p
+
+
+def abandon_unfinished_writes() -> list[Path]:
+    """Give up every :func:`write_chunks_atomic` still in progress (another thread is writing it as the process
+    ends): remove its temporary file, so it never completes, and return the paths that were not written."""
+    with _WRITING_LOCK:
+        unfinished = list(_WRITING.items())
+        _WRITING.clear()
+    for tmp, _ in unfinished:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    return [path for _, path in unfinished]
+
+
+@atexit.register
+def _abandon_at_exit() -> None:
+    """At exit, no ``.tmp`` file of a report a thread was still writing is left behind; stderr names each report
+    that was not written (a second Ctrl-C stopped the wait for an interrupted run's reports)."""
+    for path in abandon_unfinished_writes():
+        print(f"deepeval: {path} was not written (stopped while it was being written)", file=sys.stderr)
 
 
 #: the largest run export compare / view read (a 10,000-case run export is tens of megabytes)

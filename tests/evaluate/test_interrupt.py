@@ -357,3 +357,92 @@ def test_a_second_signal_while_the_finished_rows_are_written_loses_nothing(tmp_p
     )  # fmt: skip
     assert proc.returncode == 0 and "SAVED" in proc.stdout, proc.stderr[-2000:]
     assert len(list((tmp_path / "runs").glob("*.json"))) >= 1
+
+
+# the interrupt script, its HTML report slowed down as a report of thousands of rows is (the JSON is written first)
+_SLOW_REPORT = textwrap.dedent(
+    """
+    import importlib, runpy, sys, time
+    report = importlib.import_module("deepeval.evaluate.report")
+    WRITE_S = float(sys.argv.pop(1))
+    _iter_html = report.iter_html
+
+    def slow_html(result):
+        for i, chunk in enumerate(_iter_html(result)):
+            if i == 1:
+                print("WRITING-HTML", flush=True)
+                time.sleep(WRITE_S)
+            yield chunk
+
+    report.iter_html = slow_html
+    runpy.run_path(sys.argv[0].replace("slow_report.py", "interrupt_me.py"), run_name="__main__")
+    """
+)
+
+
+def _start_slow_report(tmp_path: Path, write_s: float) -> tuple[subprocess.Popen[str], Path]:
+    """The running-loop interrupt script with an HTML report that takes ``write_s`` seconds to write; started, its
+    three fast rows cached, then sent one SIGINT."""
+    (tmp_path / "interrupt_me.py").write_text(_SCRIPT)
+    script = tmp_path / "slow_report.py"
+    script.write_text(_SLOW_REPORT)
+    cache, runs = tmp_path / "cache.sqlite", tmp_path / "runs"
+    env = {**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "PYTHONUNBUFFERED": "1"}
+    args = [sys.executable, str(script), str(write_s), "loop", "async", str(cache), str(runs)]
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env
+    )
+    deadline = time.monotonic() + 60
+    while _cached_rows(cache) < 3 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert _cached_rows(cache) == 3, "the three fast rows were never cached"
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    return proc, runs
+
+
+@pytest.mark.regression
+def test_one_ctrl_c_in_a_running_loop_finishes_writing_every_report(tmp_path: Path) -> None:
+    """h-break 2: inside a running event loop a single Ctrl-C gave the worker SHUTDOWN_GRACE_S (1 s) and exited;
+    a report that took longer (the HTML of 6,000 rows) was left as a .tmp file. The waiting thread now waits for
+    the interrupted run's reports to be written."""
+    from deepeval._concurrency import SHUTDOWN_GRACE_S
+
+    proc, runs = _start_slow_report(tmp_path, SHUTDOWN_GRACE_S + 1.5)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "WRITING-HTML" in out and "INTERRUPTED" in out and proc.returncode != 0, (out, err)
+    assert sorted(p.suffix for p in runs.iterdir()) == [".html", ".json", ".json"], list(runs.iterdir())
+    [html] = runs.glob("*.html")
+    assert html.read_text(encoding="utf-8").rstrip().endswith("</html>")
+    assert "3 of 6 rows finished; written to" in err
+    assert "deepeval: writing the interrupted run's reports (Ctrl-C again to stop" in err
+
+
+@pytest.mark.regression
+def test_a_second_ctrl_c_while_a_report_is_written_removes_its_tmp_file_and_names_it(tmp_path: Path) -> None:
+    """A second Ctrl-C while the interrupted run's HTML report is still being written stops waiting for it: the
+    process ends with no .tmp file left behind, and stderr names the report that was not written."""
+    proc, runs = _start_slow_report(tmp_path, 60.0)
+    try:
+        deadline = time.monotonic() + 30
+        while not list(runs.glob(".*.tmp")) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert list(runs.glob(".*.html.*.tmp")), "the HTML report was never being written"
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode != 0 and "KeyboardInterrupt" in err, (out, err)
+    assert not list(runs.glob(".*.tmp")), list(runs.iterdir())
+    assert not list(runs.glob("*.html"))
+    [json_export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
+    html = json_export.with_suffix(".html")
+    assert f"deepeval: {html} was not written (stopped while it was being written)" in err

@@ -256,3 +256,119 @@ def test_a_passage_sharing_one_word_with_the_question_is_another_topic() -> None
         ).grade
         >= 2
     )
+
+
+AUTH_Q = "Who owns the authentication service?"
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        # another subject's value is absent (1), whether or not it is the expected value
+        (AUTH_Q, "Priya Shah", "Alice Moreau owns the billing service.", 1),
+        (AUTH_Q, "Priya Shah", "Priya Shah owns the billing service.", 1),
+        ("How many engineers are on the platform team?", "14", "The design team has 12 engineers.", 1),
+        ("How many engineers are on the platform team?", "14", "The design team has 14 engineers.", 1),
+        ("When is Ravi's birthday?", "3 May", "Maria's birthday is 9 June.", 1),
+        # the same subject with another value stays materially wrong (2); the right value 5
+        (AUTH_Q, "Priya Shah", "Alice Moreau owns the authentication service.", 2),
+        ("How many engineers are on the platform team?", "14", "The team has 12 engineers.", 2),
+        (AUTH_Q, "Priya Shah", "Priya Shah owns the authentication service.", 5),
+        (AUTH_Q, "Priya Shah", "Priya Shah owns the auth service.", 5),
+        # a passage about both subjects is graded on the sentence about the asked one
+        (AUTH_Q, "Priya Shah", "Alice Moreau owns the billing service. Priya Shah owns the authentication one.", 5),
+    ],
+    ids=["other-subject-other-name", "other-subject-same-name", "other-team-other-number",
+         "other-team-same-number", "other-person-possessive", "same-subject-other-name",
+         "same-subject-other-number", "same-subject-right-name", "abbreviated-subject", "two-subjects"],
+)  # fmt: skip
+def test_a_value_stated_about_another_subject_is_absent(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """h-break 2: 'Alice Moreau owns the billing service' was credited for 'Who owns the authentication service?'
+    (expected Priya Shah): the grader grades a value only where the memory speaks about the probe's subject."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Priya Shah does not own the authentication service.",
+        "Priya Shah no longer owns the authentication service.",
+        "Priya Shah was never the owner of the authentication service.",
+        "Priya Shah isn't the owner of the authentication service any more.",
+        "The authentication service is not owned by Priya Shah.",
+    ],
+)
+def test_a_negated_fact_is_a_contradiction(answer: str) -> None:
+    """h-break 2: a memory that negates the fact ("does not own", "no longer", "was never") was credited 0.400
+    normalised; LABELS.md grades a negation of the fact 1 (contradicted)."""
+    got = g.grade_detail(AUTH_Q, "Priya Shah", answer)
+    assert got.grade == 1, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (AUTH_Q, "Priya Shah", "Priya Shah, not Alice Moreau, owns the authentication service."),
+        (AUTH_Q, "Priya Shah", "Priya Shah owns the authentication service, not the billing one."),
+        ("How many engineers are on the platform team?", "14", "Not 12: the platform team has 14 engineers."),
+        ("What does Ravi never eat?", "peanuts", "Ravi never eats peanuts."),
+    ],
+)
+def test_a_negation_of_something_else_keeps_the_fact(question: str, expected: str, answer: str) -> None:
+    assert g.grade_detail(question, expected, answer).grade == 5
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        ("How many engineers are on the platform team?", "14", "The platform team has fourteen engineers."),
+        ("Which database did the team choose?", "PostgreSQL 16", "Postgres v16"),
+        ("Which database did the team choose?", "PostgreSQL 16", "They went with Postgres version 16."),
+        ("Which database did the team choose?", "PostgreSQL v16.0", "PostgreSQL 16"),
+        ("Which orchestrator runs the jobs?", "Kubernetes", "k8s"),
+        ("Which cloud hosts production?", "Amazon Web Services", "AWS"),
+    ],
+    ids=["number-word", "alias-and-v-version", "version-word", "v-version-expected", "numeronym", "initials"],
+)
+def test_number_words_version_spellings_and_product_aliases_match(
+    question: str, expected: str, answer: str
+) -> None:
+    """h-break 2: 'fourteen engineers' for 14 and 'Postgres v16' for 'PostgreSQL 16' were under-credited: a number
+    word, a version written v16 / version 16, a product's shortened name, numeronym or initials are the value."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 5, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        # a verb after an auxiliary is no subject's head: "the ship sails" answers "does the cruise sail"
+        ("On what date does the cruise sail?", "17 May", "The ship sails on 17 May from Kilbrannoch.", 5),
+        ("How much juice did the co-op press last year?", "1,150 litres", "The old screw press produced 1,150 litres.", 5),
+        # a contraction, a number or a unit before the head is not another modifier
+        ("Who is the nurse handling Pep's discharge?", "Kezia Moult", "The nurse who'll discharge him is Kezia Moult.", 5),
+        ("What sample freezers are booked?", "Two -80 °C freezers", "Two minus-eighty freezers, both booked, -80 °C.", 5),
+        ("What is the co-op's annual membership fee?", "£35", "I chair the co-op. Members pay the 35 pound annual fee.", 5),
+        # a name set earlier in the answer is the sentence's subject too
+        ("What is Ravi's blood group?", "O negative", "Ravi came in today. His blood group is O negative.", 5),
+        # a version or size word names the same subject
+        ("When will the new network launch?", "10 January 2028", "The final network launches on 10 January 2028.", 5),
+    ],
+    ids=["verb-after-auxiliary", "verb-after-auxiliary-2", "contraction", "number-compound", "unit-after-number",
+         "name-set-earlier", "version-word"],
+)  # fmt: skip
+def test_the_asked_subject_written_otherwise_is_not_another_subject(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """The other-subject rule reads noun phrases only: found on dev material (bench/memory_blind.py --split dev2),
+    where verbs after an auxiliary, contractions and numbers before a head were read as other subjects."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason

@@ -301,3 +301,67 @@ def test_recall_controls_credit_nothing_for_unrelated_memory(manifest, artifact,
     assert low <= m.measure(tc) <= high
     assert m.score_breakdown is not None
     assert len(m.score_breakdown["facts"]) == 11  # 10 stated facts + 1 never stated: every probe graded
+
+
+# the manifest's facts stated about other subjects (another service, team, office, vendor, budget): h-break 2
+OTHER_SUBJECTS_SUMMARY = (
+    "The team chose MySQL 8 for the analytics service. Bruno Costa owns the billing service. The monthly marketing "
+    "budget is $9,000. The new sales office will open in Lisbon. The design team has 6 engineers. Falcon Labs was "
+    "picked as the security vendor. Nora Berg leads the release rotation starting in April 2026."
+)
+# every fact of the manifest, negated
+NEGATED_SUMMARY = (
+    "The team did not choose PostgreSQL 16 for the new ledger service. Alice Moreau no longer owns the "
+    "authentication service. The public API does not have to ship by 15 May 2026. The monthly cloud budget is no "
+    "longer $52,000. The new engineering office will not open in Porto. The platform team does not have 14 "
+    "engineers. Kestrel Systems was never picked as the observability vendor. Ravi Patel will not lead the on-call "
+    "rotation from March 2026. Production will not run in the Frankfurt region. Last quarter's customer churn was "
+    "not 2.7%."
+)
+# every fact of the manifest, paraphrased (number words, a version written v16, a shortened product name)
+PARAPHRASED_SUMMARY = (
+    "For the ledger service the team went with Postgres v16. The authentication service belongs to Alice Moreau. "
+    "The public API has to ship by May 15, 2026. The cloud budget went up to fifty-two thousand dollars a month. "
+    "The new engineering office opens in Porto. The platform team has fourteen engineers. Kestrel Systems is the "
+    "observability vendor. Ravi Patel leads on-call from March 2026. Production runs in Frankfurt. Customer churn "
+    "last quarter: 2.7 percent."
+)
+
+_OTHER_SUBJECT_FACTS = [
+    "db_choice",
+    "auth_owner",
+    "budget_v2",
+    "office_city",
+    "team_size",
+    "vendor",
+    "oncall",
+]
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [(OTHER_SUBJECTS_SUMMARY, 0.0, 0.0), (NEGATED_SUMMARY, 0.0, 0.0), (PARAPHRASED_SUMMARY, 1.0, 1.0)],
+    ids=["values-about-other-subjects", "negated-facts", "paraphrased-facts"],
+)
+def test_recall_credits_only_the_fact_about_the_probed_subject_stated_as_true(
+    manifest, text, low, high
+) -> None:
+    """h-break 2: a value stated about another subject ("Bruno Costa owns the billing service" for the owner of the
+    authentication service) and a negated fact ("no longer owns", "was never picked") are absent or contradicted
+    (1: normalised 0); a paraphrase ("fourteen engineers", "Postgres v16") is the fact (5)."""
+    tc = LLMTestCase(input="memory probe", actual_output="-",
+                     metadata={"memory_manifest": manifest.model_dump(),
+                               "memory_artifact": {"kind": "summary", "text": text}})  # fmt: skip
+    m = MemoryRecallMetric(model=EmbeddedMemoryJudge(reader=None))
+    m.measure(tc)
+    assert m.score_breakdown is not None
+    grades = m.score_breakdown["facts"]
+    stated = {k: v for k, v in grades.items() if k != "series_b"}
+    if text is OTHER_SUBJECTS_SUMMARY:
+        # the facts whose subject the summary names otherwise; the rest of the manifest is not in it at all
+        assert {k: stated[k] for k in _OTHER_SUBJECT_FACTS} == dict.fromkeys(_OTHER_SUBJECT_FACTS, 1)
+        assert m.score <= 0.05
+    else:
+        assert set(stated.values()) == ({1} if high == 0.0 else {5}), stated
+        assert low <= m.score <= high

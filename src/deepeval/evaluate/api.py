@@ -402,21 +402,26 @@ def keep_interrupted(
     line says where. Never raises: the interruption itself must go on."""
     import sys
 
-    from deepeval._concurrency import stop_reason
+    from deepeval._concurrency import stop_reason, writing_interrupted_results
 
     held = _hold_signals()  # a second Ctrl-C during the short save lost every row (h-break)
     try:
-        reason = stop_reason() or "cancelled"
-        done = f"{out.finished} of {out.total} rows finished"
-        result = build(f"{reason}: {done}")
-        session.set_latest(result)
-        _export(result, display_config)
-        _keep(result, display_config)
-        where = result.extras.get("json_path") or result.extras.get("latest_path")
-        written = (
-            f"written to {where} (deepeval view)" if where else "no results folder, so no report was written"
-        )
-        print(f"deepeval: run stopped by {reason}: {done}; {written}", file=sys.stderr)
+        # a thread waiting for this run on a worker thread waits for these files too (h-break 2: one Ctrl-C left
+        # the HTML report of 6,000 rows as a .tmp file)
+        with writing_interrupted_results():
+            reason = stop_reason() or "cancelled"
+            done = f"{out.finished} of {out.total} rows finished"
+            result = build(f"{reason}: {done}")
+            session.set_latest(result)
+            _export(result, display_config)
+            _keep(result, display_config)
+            where = result.extras.get("json_path") or result.extras.get("latest_path")
+            written = (
+                f"written to {where} (deepeval view)"
+                if where
+                else "no results folder, so no report was written"
+            )
+            print(f"deepeval: run stopped by {reason}: {done}; {written}", file=sys.stderr)
     except Exception as err:  # pragma: no cover - a bug here must not mask the interruption
         print(f"deepeval: the interrupted run's rows could not be written ({err})", file=sys.stderr)
     finally:

@@ -49,10 +49,10 @@ _ASKS_VALUE = re.compile(
     r"percentage|headcount|capacity|deadline|date|time)\b)",
     re.IGNORECASE,
 )
+# a number (digits or any number word the grader reads: "fourteen", "sixty", "a dozen"), a day, a month
 _HAS_VALUE = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
-    r"dozen|half|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|"
-    r"july|august|september|october|november|december|noon|midnight)\b",
+    rf"\d|\b(?:{g.NUMBER_WORDS}|half|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|"
+    r"march|april|may|june|july|august|september|october|november|december|noon|midnight)\b",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(

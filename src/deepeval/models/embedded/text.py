@@ -476,13 +476,18 @@ def _one_unit(m: re.Match[str]) -> str:
     return f"1 {m.group(2)}"
 
 
+# a version number written with its marker: "v16", "V 2.1", "ver. 3", "version 16" (the number is the value)
+_VERSION = re.compile(r"\b(?:v|ver\.?|version)\s?(\d+(?:\.\d+)*)\b", re.IGNORECASE)
+
+
 def normalize_formats(text: str) -> str:
     """``text`` with number, unit and duration formats in one spelling: short duration units written out
     (``9 h 20 min`` -> ``9 hours 20 minutes``), molarity as its symbol (``1.2 molar`` -> ``1.2 M``), a number
-    word before a unit as digits (``ten years`` -> ``10 years``, ``seven-year`` -> ``7-year``) and halves as
+    word before a unit as digits (``ten years`` -> ``10 years``, ``seven-year`` -> ``7-year``), halves as
     decimals (``seven and a half hours`` -> ``7.5 hours``, ``an hour and a half`` -> ``1.5 hours``, ``half a kilo``
-    -> ``0.5 kilo``). Everything else is left as it is."""
-    out = _halves(text)
+    -> ``0.5 kilo``) and a version number without its marker (``Postgres v16`` / ``version 16`` -> ``Postgres
+    16``). Everything else is left as it is."""
+    out = _VERSION.sub(r"\1", _halves(text))
     out = _WORD_BEFORE_UNIT.sub(lambda m: str(_CARDINALS[m.group(1).lower()]), out)
     for pat, repl in _SHORT_UNITS:
         out = pat.sub(repl, out)

@@ -5,8 +5,10 @@ Scale (QA-probing, see ``/work/shared/seeds/003``; the blind sets' definitions i
 5 fully captured (paraphrases and other formats of the same value included), 4 core right with a minor detail
 imprecise (a hedged rounded number, a month for a day), 3 core present but a secondary attribute missing, 2
 materially wrong (a different number, unit, entity or date; an outdated value; another relation or the other option
-of an either-or question), 1 absent, contradicted, "I don't know", or a vague answer that dodges the fact (a year or
-season for a day; a hedge that lists the expected value among other candidates: "Lisbon, Porto or Berlin"). Level
+of an either-or question), 1 absent, contradicted (a negation of the fact: "does not own", "no longer", "was
+never"), "I don't know", a value stated about another subject than the question's, or a vague answer that dodges the
+fact (a year or season for a day; a hedge that lists the expected value among other candidates: "Lisbon, Porto or
+Berlin"). Level
 index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.
 
 Method (our own): explicit slot matching first (quantities with units in base units, numbers with magnitudes and
@@ -20,8 +22,10 @@ on first need.
 
 The package, one rule family per module (each lower one imports only those above it):
 ``lexicon`` (word lists, patterns, thresholds) -> ``slots`` (numbers, dates, entities in a text) -> ``matching``
-(one expected value against the answer's) -> ``cues`` (negated, superseded, wished-for or hedged values) ->
-``rules`` (the grading rules on one case); beside them ``abstention``, ``similarity`` (the embedder), ``grade``
+(one expected value against the answer's, names by alias: "k8s", "AWS") -> ``cues`` (negated, superseded,
+wished-for or hedged values; a clause that negates the fact) -> ``subject`` (the sentences about another subject
+than the question's: "the billing service" for "the authentication service", graded as absent) -> ``rules`` (the
+grading rules on one case); beside them ``abstention``, ``similarity`` (the embedder), ``grade``
 (the value) and ``support`` (claim support for memory precision). The public names live here.
 """
 
@@ -31,7 +35,7 @@ from collections.abc import Sequence
 
 from deepeval.models.embedded.grading.abstention import is_abstention, is_instruction_bearing
 from deepeval.models.embedded.grading.grade import Grade, grade_from_score_answer
-from deepeval.models.embedded.grading.lexicon import _TOKEN, LEVELS_1_TO_5
+from deepeval.models.embedded.grading.lexicon import _NUM_WORD, _TOKEN, LEVELS_1_TO_5
 from deepeval.models.embedded.grading.matching import TokenBag, _entity_present, _token_match
 from deepeval.models.embedded.grading.rules import _grade
 from deepeval.models.embedded.grading.similarity import set_embedder, similarity
@@ -82,12 +86,17 @@ def word_tokens(text: str) -> list[str]:
 token_match = _token_match
 
 
+#: the number words the grader reads as numbers, as a regular-expression alternation ("fourteen|hundred|...")
+NUMBER_WORDS = _NUM_WORD
+
+
 #: every content word of ``entity`` is in the answer (or the entity is, verbatim)
 entity_present = _entity_present
 
 
 __all__ = [
     "LEVELS_1_TO_5",
+    "NUMBER_WORDS",
     "Grade",
     "TokenBag",
     "entity_present",

@@ -54,6 +54,34 @@ def _value_negated(answer: str, value: str) -> bool:
     return bool(marks) and all(marks)
 
 
+# a negation of the clause's statement ("does not own", "no longer", "was never", "isn't"); a bare "no" or "without"
+# is left out, as they negate a thing, not the statement ("no problem", "without delay")
+_CLAUSE_NEGATION = re.compile(
+    r"\b(?:not(?!\s+only\b)|never|no\s+longer|(?:is|was|are|were|do|does|did|has|have|had|wo|ca|could|would|should)"
+    r"n['\u2019]t|cannot)\b",
+    re.IGNORECASE,
+)
+
+# what ends a clause around a value: a sentence mark, a colon or semicolon, a bracket, ", ", a dash, "but", "and"
+_CLAUSE_END = re.compile(r"[.;:!?()\[\]\n]|,\s|\s(?:-{1,2}|\u2013|\u2014)\s|\bbut\b|\band\b", re.IGNORECASE)
+
+
+def fact_negated(answer: str, values: Sequence[str]) -> bool:
+    """Every mention of the ``values`` in ``answer`` sits in a clause that negates its statement, before or after
+    the value ("Priya Shah does not own it", "Priya Shah no longer owns it", "is not PostgreSQL 16"), and there is
+    at least one. A negation in another clause ("Priya Shah, not Alice Moreau, owns it"; "Not 12: it has 14")
+    leaves the value stated."""
+    found = False
+    for value in values:
+        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE):
+            left = _CLAUSE_END.split(answer[: m.start()])[-1]
+            right = _CLAUSE_END.split(answer[m.end() :])[0]
+            if not _CLAUSE_NEGATION.search(f"{left} {right}"):
+                return False
+            found = True
+    return found
+
+
 def marked_old(text: str, value: str) -> bool:
     """``value`` appears in ``text`` only as a negated or former value ("16, not 15", "now 20 mg (reduced from 40
     mg)", "moved from 9:30 am"): the text says it is no longer the current one."""

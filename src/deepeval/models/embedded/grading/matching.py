@@ -165,10 +165,33 @@ def _token_match(word: str, tokens: Sequence[str] | TokenBag) -> bool:
 
 
 def _entity_present(entity: str, answer_text: str, answer_tokens: Sequence[str] | TokenBag) -> bool:
+    """Every content word of ``entity`` is in the answer (exactly, by stem, by a 4+-character prefix: "Postgres"
+    for "PostgreSQL", or fuzzily), the entity is verbatim, or the answer names it by an alias
+    (:func:`_named_by_alias`)."""
     if entity.lower() in answer_text.lower():
         return True
     words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
-    return bool(words) and all(_token_match(w, answer_tokens) for w in words)
+    if bool(words) and all(_token_match(w, answer_tokens) for w in words):
+        return True
+    return bool(words) and _named_by_alias(words, answer_text)
+
+
+#: the fewest letters of initials that name an entity ("AWS"; two letters, "PS", name too many things)
+_MIN_INITIALS = 3
+
+
+def _named_by_alias(words: Sequence[str], answer_text: str) -> bool:
+    """The answer names the entity of ``words`` by a short form written as one word: its numeronym (first letter,
+    the count of the letters between, last letter: "k8s" for "Kubernetes", "i18n") or, for a name of three or more
+    words, its initials in capitals ("AWS" for "Amazon Web Services")."""
+    if len(words) == 1 and len(words[0]) >= 6 and words[0].isalpha():
+        w = words[0].lower()
+        if re.search(rf"(?<![\w-]){w[0]}{len(w) - 2}{w[-1]}(?![\w-])", answer_text, re.IGNORECASE):
+            return True
+    if len(words) < _MIN_INITIALS or not all(w[:1].isalpha() for w in words):
+        return False
+    initials = "".join(w[0] for w in words).upper()
+    return re.search(rf"(?<![\w-]){initials}(?![\w-])", answer_text) is not None
 
 
 def _name_in_part(entity: str, answer: str) -> bool:

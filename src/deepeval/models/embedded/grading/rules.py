@@ -7,7 +7,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from deepeval.models.embedded.grading.abstention import is_abstention
-from deepeval.models.embedded.grading.cues import _hedge_candidates, _only_as_unreal, _stale, _value_negated
+from deepeval.models.embedded.grading.cues import (
+    _hedge_candidates,
+    _only_as_unreal,
+    _stale,
+    _value_negated,
+    fact_negated,
+)
 from deepeval.models.embedded.grading.grade import Grade
 from deepeval.models.embedded.grading.lexicon import (
     _NEGATION,
@@ -38,6 +44,7 @@ from deepeval.models.embedded.grading.matching import (
 )
 from deepeval.models.embedded.grading.similarity import embed_passages, similarity
 from deepeval.models.embedded.grading.slots import Slots, _stem, extract_slots
+from deepeval.models.embedded.grading.subject import off_subject_sentences
 from deepeval.models.embedded.text import (
     normalize_formats,
 )
@@ -134,6 +141,15 @@ def _rule_yes_no(c: _Case) -> Grade | None:
     return None
 
 
+def _rule_negated(c: _Case) -> Grade | None:
+    """The answer states the expected value only in a clause that negates it ("Priya Shah does not own the
+    authentication service", "no longer", "was never", "is not PostgreSQL 16"): a contradiction, 1."""
+    found = [t for _, t, s in c.results if s in (EXACT, APPROX)]
+    if found and _negation_expected(c) and fact_negated(c.answer, found):
+        return Grade(1, "the answer negates the expected fact", 0.7)
+    return None
+
+
 def _rule_stale(c: _Case) -> Grade | None:
     """A superseded value given as the current one is 2 (the latest value, with or without its history, is not)."""
     stale = _stale(c.outdated, c.answer, c.expected, c.results)
@@ -159,8 +175,6 @@ def _rule_all_values(c: _Case) -> Grade | None:
     when the answer negates the value itself ("not PostgreSQL 16")."""
     if not c.all_matched:
         return None
-    if _negation_expected(c) and any(_value_negated(c.answer, t) for _, t, _ in c.results):
-        return Grade(1, "the answer negates the expected fact", 0.7)
     if APPROX in c.statuses:
         approx = ", ".join(t for _, t, s in c.results if s == APPROX)
         return Grade(4, f"core fact right, a detail imprecise ({approx})", 0.7)
@@ -318,7 +332,7 @@ def _rule_other_filler(c: _Case) -> Grade | None:
 
 
 _RULES: tuple[Callable[[_Case], Grade | None], ...] = (
-    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
+    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
     _rule_other_filler,
 )  # fmt: skip
 
@@ -339,6 +353,15 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
     first = _rule_abstention(question, expected, answer)
     if first is not None:
         return first
+    # only what the answer says about the question's subject is graded ("Alice owns the billing service" states
+    # nothing about who owns the authentication service)
+    about, elsewhere = off_subject_sentences(question, answer)
+    if elsewhere:
+        if not about:
+            return Grade(
+                1, f"the answer is about another subject ({elsewhere[0]}): the expected value is absent", 0.75
+            )
+        answer = " ".join(about)
     c = _case(normalize_formats(question), normalize_formats(expected), normalize_formats(answer),
               [normalize_formats(o) for o in outdated])  # fmt: skip
     for rule in _RULES:
