@@ -36,7 +36,6 @@ from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
 from deepeval.metrics._engine.agent_metric import AgentJudgedMetric
 from deepeval.metrics._engine.judge_free import JudgeFreeMetric
 from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
-from deepeval.metrics.deterministic import DeterministicMetric
 from deepeval.models.embedded import get_embedded_judge
 from deepeval.models.embedded.kind_spec import KindSpec
 from deepeval.models.embedded.question_kinds import spec_for, supported_kinds
@@ -83,9 +82,7 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env
             cls()
         return
     _constructs_with_its_example_args_only(d, cls)
-    scored_in_code = issubclass(
-        cls, (DeterministicMetric, JudgeFreeMetric)
-    )  # no judge, so no judge-eval task
+    scored_in_code = issubclass(cls, JudgeFreeMetric)  # no judge for the score, so no judge-eval task
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
     # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode: a table in the
@@ -123,6 +120,24 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env
         assert callable(resolve(task.check)) and inspect.iscoroutinefunction(resolve(task.runner))
         assert task.judge in ("metric", "memory", "system_one") and task.baseline
         assert tasks.get_task(task.name).metric is d
+
+
+def test_one_judge_free_base_under_both_names() -> None:
+    """The metrics scored in code share one base; its earlier module and names stay importable as the same objects."""
+    from deepeval.metrics import deterministic
+    from deepeval.metrics._engine import judge_free
+
+    assert deterministic.DeterministicMetric is judge_free.JudgeFreeMetric
+    assert deterministic.Judged is judge_free.Computed
+    assert deterministic.check_threshold is judge_free.checked_threshold
+    scored_in_code = {d.name for d in DECLARED if issubclass(d.load(), JudgeFreeMetric)}
+    assert {
+        "exact_match",
+        "pattern_match",
+        "json_correctness",
+        "tool_permission",
+        "agent_loop_detection",
+    } <= (scored_in_code)
 
 
 def test_a_metric_package_listed_in_builtin_is_declared_with_no_other_edit(
