@@ -418,6 +418,16 @@ def test_check_declaration_refuses_bad_example_args_and_user_defined(label: str)
     assert registry.find("toy_two") is None
 
 
+def test_example_args_leave_a_declaration_hashable() -> None:
+    """``example_args`` is a dict, left out of the hash: a declaration without a pipeline hashes as before."""
+    misuse_like = _variant(
+        name="toy_two", public_name="ToyTwo", judge_eval=(), example_args={"domain": "pools"}
+    )
+    assert hash(misuse_like) == hash(replace(misuse_like, example_args={})) and misuse_like != replace(
+        misuse_like, example_args={}
+    )
+
+
 @pytest.mark.parametrize(
     ("name", "hint"),
     [

@@ -95,7 +95,7 @@ class MetricDeclaration:
     judge_eval: tuple[JudgeEvalTask, ...] = ()
     pipeline: Pipeline | None = None
     helpers: tuple[str, ...] = ()
-    example_args: Mapping[str, Any] = _field(default_factory=dict)
+    example_args: Mapping[str, Any] = _field(default_factory=dict, hash=False)  # a dict: left out of the hash
     user_defined: bool = False
 
     @property
