@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from types import MappingProxyType
+from types import FrameType, MappingProxyType
 from typing import Any, ClassVar
 
 from deepeval.config.eval_mode import EvalMode
@@ -78,7 +78,7 @@ class ViolationMetric(PipelineMetric):
     def _own_init_frames(self) -> int:
         """How many ``__init__`` frames of this object in deepeval's own modules call this one (Misuse's ``__init__``
         calls it): the direction warning points past them, at the code that built the metric."""
-        frame = sys._getframe(2)
+        frame: FrameType | None = sys._getframe(2)
         frames = 0
         while (
             frame is not None
