@@ -150,6 +150,26 @@ def test_a_kind_no_offline_tier_answers_is_a_configuration_error(toy: MetricDecl
     assert unmeasured(model=llm, eval_mode="llm").measure(CASE) == 1.0  # an LLM decides: nothing is refused
 
 
+@pytest.mark.parametrize("gap", ["none", "whole question without offline rule", "unit kind of its own"])
+def test_the_offline_tier_is_derived_from_the_pipeline(monkeypatch: pytest.MonkeyPatch, gap: str) -> None:
+    """``has_offline_tier()`` follows what the embedded judge answers: a pipeline change flips it, no flag to edit."""
+    pipeline = toy_declaration.PIPELINE
+    if gap == "whole question without offline rule":
+        first, second = pipeline.whole_metric
+        pipeline = replace(pipeline, whole_metric=(replace(first, offline=None), second))
+    elif gap == "unit kind of its own":
+        pipeline = replace(pipeline, question=replace(pipeline.question, kind="toy_support.own_kind"))
+    (declared,) = toy_declaration.DECLARATIONS
+    monkeypatch.setattr(registry, "_loaded", None)
+    registry.register_metric(replace(declared, pipeline=pipeline))
+    try:
+        variant = registry.get("toy_support")
+        assert variant.asked_kinds == (*variant.question_kinds, pipeline.question.kind)
+        assert variant.has_offline_tier() is (gap == "none")
+    finally:
+        registry.unregister_metric("toy_support")
+
+
 def test_a_fresh_process_asks_the_embedded_judge_a_metric_kind_without_importing_the_metrics() -> None:
     code = (
         "import sys\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import re
 import sys
 import threading
 import time
@@ -19,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 from typer.testing import CliRunner
 
 import deepeval.metrics
@@ -36,7 +36,6 @@ from deepeval.metrics import BaseConversationalMetric, BaseMetric, registry
 from deepeval.metrics._engine.agent_metric import AgentJudgedMetric
 from deepeval.metrics._engine.judge_free import JudgeFreeMetric
 from deepeval.metrics.declaration import DeclarationError, MetricDeclaration, MetricLoadError, resolve
-from deepeval.metrics.deterministic import DeterministicMetric
 from deepeval.models.embedded import get_embedded_judge
 from deepeval.models.embedded.kind_spec import KindSpec
 from deepeval.models.embedded.question_kinds import spec_for, supported_kinds
@@ -50,36 +49,6 @@ from .toy_metric.names import SHARES_WORDS
 
 runner = CliRunner()
 DECLARED = registry.declarations()
-#: metrics whose System One kinds have no measured offline tier yet (the embedded judge does not answer them, so
-#: the measure says what to configure) and no labelled judge-eval set yet
-NO_OFFLINE_TIER = frozenset(
-    {
-        "turn_relevancy",
-        "conversation_completeness",
-        "role_adherence",
-        "prompt_alignment",
-        "summarization",
-        "turn_contextual_precision",
-        "turn_contextual_recall",
-        "turn_contextual_relevancy",
-        "turn_faithfulness",
-    }
-    # the agent checks: no offline tier was measured on them (a ConfigurationError names what to configure)
-    | {
-        "tool_correctness",
-        "task_completion",
-        "argument_correctness",
-        "plan_adherence",
-        "plan_quality",
-        "step_efficiency",
-        "goal_accuracy",
-        "topic_adherence",
-        "tool_use",
-        "mcp_use",
-        "mcp_task_completion",
-        "multi_turn_mcp_use",
-    }
-)
 
 
 @pytest.fixture(autouse=True)
@@ -98,13 +67,6 @@ def test_the_registry_declares_the_builtin_metrics_in_builtin_order() -> None:
     )
 
 
-#: the metrics their users define (criteria, typed questions, a decision graph): built only with that definition,
-#: so no no-argument construction, no fixed labelled set, no embedded answers for free criteria
-USER_DEFINED = frozenset(
-    {"g_eval", "conversational_g_eval", "jev_eval", "conversational_jev_eval", "dag", "conversational_dag"}
-)
-
-
 @pytest.mark.parametrize("d", DECLARED, ids=[d.name for d in DECLARED])
 def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env: Path) -> None:
     cls = d.load()
@@ -115,43 +77,39 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env
     fields = ConversationalTestCase.model_fields if d.conversational else LLMTestCase.model_fields
     assert d.required_params and set(d.required_params) <= set(fields)
     assert ("eval_mode" in inspect.signature(cls.__init__).parameters) is d.takes_eval_mode
-    if d.name in USER_DEFINED:
-        assert (
-            not d.judge_eval and d.embedded_kinds is None and d.cli_default is None and not d.question_kinds
-        )
+    if d.user_defined:  # built from its user's definition: check_declaration refused any fixed one
+        with pytest.raises(TypeError, match="required"):
+            cls()
         return
-    required_args = [
-        p
-        for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
-        if p.default is inspect.Parameter.empty and p.kind is p.POSITIONAL_OR_KEYWORD
-    ]
-    if not required_args and d.name not in NEEDS:  # `deepeval evaluate --metric NAME` constructs it so
-        cls()
-    else:
-        cls(**NEEDS[d.name])
-    scored_in_code = issubclass(
-        cls, (DeterministicMetric, JudgeFreeMetric)
-    )  # no judge, so no judge-eval task
+    _constructs_with_its_example_args_only(d, cls)
+    scored_in_code = issubclass(cls, JudgeFreeMetric)  # no judge for the score, so no judge-eval task
     for kind in d.question_kinds:
         assert kind.startswith(f"{d.name}.") and kind not in K.DECISION_KINDS
     # our metrics: whole-metric kinds come with the embedded judge's answers (offline system_one mode: a table in the
-    # folder, or derived from the declared pipeline), and every metric has a labelled-set task or a pipeline
-    unmeasured = d.name in NO_OFFLINE_TIER
-    assert bool(d.question_kinds) is (d.embedded_kinds is not None or d.pipeline is not None or unmeasured)
-    assert d.judge_eval or d.pipeline is not None or scored_in_code or unmeasured
+    # folder, or derived from the declared pipeline), and every metric with a measured offline tier has a labelled
+    # set (its own judge-eval task, or its pipeline's); the offline tier is derived from what the judge answers
+    offline = d.has_offline_tier()
+    assert offline is all(spec_for(k) is not None for k in d.asked_kinds)
+    assert bool(d.question_kinds) is (d.embedded_kinds is not None or d.pipeline is not None or not offline)
+    assert d.judge_eval or d.pipeline is not None or scored_in_code or not offline
     if d.pipeline is not None:
+        assert d.pipeline.question.kind in d.asked_kinds
         for question in d.pipeline.whole_metric:
             spec = spec_for(d.pipeline.kind_of(question))
             # a question with no measured offline tier has no embedded answer (the engine says what to configure)
             assert (spec is not None and callable(spec.probability)) is (question.offline is not None)
     # and a metric with a question no offline tier answers refuses the embedded judge up front, saying what to
-    # configure (never an unmeasured score)
+    # configure (never an unmeasured score); one whose every kind is answered takes it
     # (the agent metrics refuse when the measure would ask the embedded judge an agent question: their own tests
     # measure that, with no judge and no network; a judge-free one asks nothing)
     refuses_at_measure = issubclass(cls, (AgentJudgedMetric, JudgeFreeMetric))
-    if (unmeasured or any(spec_for(k) is None for k in d.question_kinds)) and not refuses_at_measure:
-        with pytest.raises(ConfigurationError, match=r"(?i)configure an LLM judge"):
-            cls(eval_mode="system_one", **NEEDS.get(d.name, {})).judges()
+    if d.asked_kinds and not refuses_at_measure:
+        on_embedded = cls(eval_mode="system_one", **d.example_args)
+        if offline:
+            assert on_embedded.judges().system_one is not None
+        else:
+            with pytest.raises(ConfigurationError, match=r"(?i)configure an LLM judge"):
+                on_embedded.judges()
     if d.embedded_kinds is not None:
         table = resolve(d.embedded_kinds)
         assert set(table) == set(d.question_kinds)
@@ -162,6 +120,24 @@ def test_every_metric_has_every_declaration(d: MetricDeclaration, regression_env
         assert callable(resolve(task.check)) and inspect.iscoroutinefunction(resolve(task.runner))
         assert task.judge in ("metric", "memory", "system_one") and task.baseline
         assert tasks.get_task(task.name).metric is d
+
+
+def test_one_judge_free_base_under_both_names() -> None:
+    """The metrics scored in code share one base; its earlier module and names stay importable as the same objects."""
+    from deepeval.metrics import deterministic
+    from deepeval.metrics._engine import judge_free
+
+    assert deterministic.DeterministicMetric is judge_free.JudgeFreeMetric
+    assert deterministic.Judged is judge_free.Computed
+    assert deterministic.check_threshold is judge_free.checked_threshold
+    scored_in_code = {d.name for d in DECLARED if issubclass(d.load(), JudgeFreeMetric)}
+    assert {
+        "exact_match",
+        "pattern_match",
+        "json_correctness",
+        "tool_permission",
+        "agent_loop_detection",
+    } <= (scored_in_code)
 
 
 def test_a_metric_package_listed_in_builtin_is_declared_with_no_other_edit(
@@ -191,28 +167,25 @@ FULL = {
 }
 
 
-class _Opening(BaseModel):
-    time: str
-
-
-#: constructor arguments of the metrics that cannot be built without one
-NEEDS: dict[str, dict[str, Any]] = {
-    "tool_permission": {"denied_tools": []},
-    "topic_adherence": {"relevant_topics": ["travel"]},
-    "tool_use": {"available_tools": []},
-    "pattern_match": {"pattern": r"At \d+ am\."},
-    "json_correctness": {"expected_schema": _Opening},
-    "misuse": {"domain": "swimming pools"},
-    "non_advice": {"advice_types": ["medical"]},
-    "role_violation": {"role": "pool receptionist"},
-    "prompt_alignment": {"prompt_instructions": ["Give the opening hour."]},
-}
+def _constructs_with_its_example_args_only(d: MetricDeclaration, cls: type[Any]) -> None:
+    """``example_args`` cannot lie: they name every required constructor argument and build the metric, and when
+    there are any, the constructor refuses to build it without them (as ``deepeval evaluate --metric NAME`` would)."""
+    required = {
+        p.name
+        for p in list(inspect.signature(cls.__init__).parameters.values())[1:]
+        if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    }
+    assert required <= set(d.example_args)
+    assert isinstance(cls(**d.example_args), cls)
+    if d.example_args:
+        with pytest.raises((TypeError, ValueError)):
+            cls()
 
 
 @pytest.mark.parametrize("d", [d for d in DECLARED if not d.conversational], ids=lambda d: d.name)
 def test_each_required_param_is_required_by_measure(d: MetricDeclaration) -> None:
     """Each required field is refused when the test case is built (``input``, as in deepeval) or by measure."""
-    if d.name in USER_DEFINED:
+    if d.user_defined:
         pytest.skip(
             "a user-defined metric requires the fields its definition names (tests/metrics/test_user_defined)"
         )
@@ -222,7 +195,7 @@ def test_each_required_param_is_required_by_measure(d: MetricDeclaration) -> Non
         except InvalidTestCaseError:
             continue
         with pytest.raises(MissingTestCaseParamsError, match=param):
-            d.load()(**NEEDS.get(d.name, {})).measure(case)
+            d.load()(**d.example_args).measure(case)
 
 
 def test_memory_recall_requires_the_manifest_in_metadata() -> None:
@@ -364,7 +337,7 @@ def test_an_installed_package_declares_a_metric_by_entry_point(monkeypatch: pyte
 # -- what a broken or clashing declaration does: named, left out, and nothing else breaks ----------------------------
 def _variant(**changes: Any) -> MetricDeclaration:
     """The toy renamed (without its own question kind, which carries the toy's name)."""
-    return replace(TOY, question_kinds=(), embedded_kinds=None, **changes)
+    return replace(TOY, **{"question_kinds": (), "embedded_kinds": None, **changes})
 
 
 def _plugin(monkeypatch: pytest.MonkeyPatch, *declarations: Any) -> list[str]:
@@ -414,6 +387,66 @@ def test_malformed_declarations_are_named_and_the_good_ones_of_the_same_plugin_k
         "metric declaration 'toy_path': cls 'no colon here' must look like 'package.module:attribute'",
     ]
     assert registry.names()[-1] == "toy_overlap" and "toy_default" not in registry.names()
+
+
+BAD_ARGUMENT_FIELDS = {
+    "example_args not a mapping": (
+        {"example_args": ["domain"]},
+        "example_args must be a mapping of argument names to values",
+    ),
+    "example_args key not a name": (
+        {"example_args": {"the domain": "pools"}},
+        "example_args key 'the domain' is not a Python argument name",
+    ),
+    "example_args on a default run": (
+        {"example_args": {"domain": "pools"}, "cli_default": "single_turn"},
+        "cli_default 'single_turn' builds the metric with no arguments, but example_args says it needs some",
+    ),
+    "user_defined not a bool": ({"user_defined": "yes"}, "user_defined must be True or False, not a str"),
+    "user-defined with a fixed definition": (
+        {"user_defined": True, "cli_default": "single_turn", "embedded_kinds": "toy_two.kinds:KINDS"},
+        "a user-defined metric has no embedded_kinds of its own; a user-defined metric has no cli_default of its own",
+    ),
+}
+
+
+@pytest.mark.parametrize("label", sorted(BAD_ARGUMENT_FIELDS))
+def test_check_declaration_refuses_bad_example_args_and_user_defined(label: str) -> None:
+    changes, message = BAD_ARGUMENT_FIELDS[label]
+    with pytest.raises(DeclarationError, match=re.escape(f"metric declaration 'toy_two': {message}")):
+        registry.register_metric(_variant(name="toy_two", public_name="ToyTwo", judge_eval=(), **changes))
+    assert registry.find("toy_two") is None
+
+
+def test_example_args_leave_a_declaration_hashable() -> None:
+    """``example_args`` is a dict, left out of the hash: a declaration without a pipeline hashes as before."""
+    misuse_like = _variant(
+        name="toy_two", public_name="ToyTwo", judge_eval=(), example_args={"domain": "pools"}
+    )
+    assert hash(misuse_like) == hash(replace(misuse_like, example_args={})) and misuse_like != replace(
+        misuse_like, example_args={}
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "hint"),
+    [
+        ("misuse", "misuse needs constructor arguments, for example MisuseMetric(domain='swimming pools')"),
+        ("json_correctness", "for example JsonCorrectnessMetric(expected_schema=Opening)"),
+        ("tool_permission", "ToolPermissionMetric(denied_tools=['delete_account'])"),
+        ("g_eval", "g_eval is a metric you define (GEval(name=..., ...))"),
+    ],
+)
+def test_evaluate_names_what_a_metric_needs_when_it_cannot_be_built_by_name(
+    name: str, hint: str, tmp_path: Path
+) -> None:
+    """``--metric NAME`` builds with no arguments; the declaration says what the metric needs instead."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({"input": "a", "actual_output": "b"}) + "\n", encoding="utf-8")
+    out = runner.invoke(app, ["evaluate", str(path), "--metric", name], terminal_width=400)
+    text = " ".join(out.output.replace("│", " ").split())
+    assert out.exit_code == 2 and f"cannot construct metric '{name}'" in text
+    assert f"{hint}: build it in your code and pass it as --metric your_module:metric_object" in text
 
 
 def test_a_plugin_whose_class_cannot_load_is_named_and_breaks_nothing_else(

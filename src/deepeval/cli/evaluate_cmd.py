@@ -22,7 +22,7 @@ import typer
 from deepeval.cli._echo import echo
 from deepeval.cli.app import app
 from deepeval.metrics import registry
-from deepeval.metrics.declaration import MetricLoadError
+from deepeval.metrics.declaration import MetricDeclaration, MetricLoadError
 
 
 def _metric_class(spec: str) -> Any:
@@ -81,15 +81,32 @@ def _metric(spec: str, threshold: float | None, eval_mode: str | None) -> Any:
     except DeepEvalError:  # ours (a bad --eval-mode...): its own message
         raise
     except Exception as err:  # any constructor failure is bad --metric input, not a crash
-        hint = (
-            "; a metric you define (criteria, questions, a graph) is built in your code: pass it as "
-            "--metric your_module:metric_object"
-            if isinstance(err, TypeError) and "required" in str(err)
-            else ""
-        )
         raise typer.BadParameter(
-            f"cannot construct metric {spec!r}: {type(err).__name__}: {err}{hint}"
+            f"cannot construct metric {spec!r}: {type(err).__name__}: {err}{_build_hint(declared, err)}"
         ) from None
+
+
+_IN_YOUR_CODE = "build it in your code and pass it as --metric your_module:metric_object"
+
+
+def _build_hint(declared: MetricDeclaration | None, err: Exception) -> str:
+    """What to do when ``--metric NAME`` cannot construct a metric with no arguments, from its declaration: a
+    metric its user defines, or one whose constructor needs arguments (its ``example_args`` show them)."""
+    if declared is not None and declared.user_defined:
+        return f"; {declared.name} is a metric you define ({declared.public_name}(name=..., ...)): {_IN_YOUR_CODE}"
+    if declared is not None and declared.example_args:
+        example = ", ".join(f"{k}={_shown(v)}" for k, v in declared.example_args.items())
+        return (
+            f"; {declared.name} needs constructor arguments, for example {declared.public_name}({example}): "
+            f"{_IN_YOUR_CODE}"
+        )
+    if isinstance(err, TypeError) and "required" in str(err):
+        return f"; a metric whose constructor needs arguments is built in your code: {_IN_YOUR_CODE}"
+    return ""
+
+
+def _shown(value: Any) -> str:
+    return value.__name__ if isinstance(value, type) else repr(value)
 
 
 def _default_metrics(cases: list[Any]) -> list[str]:

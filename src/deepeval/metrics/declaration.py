@@ -15,7 +15,9 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import field as _field
 from typing import Any, Literal, get_args
 
 from deepeval.base_errors import DeepEvalError
@@ -68,7 +70,17 @@ class MetricDeclaration:
       :class:`~deepeval.metrics.pipeline.PipelineMetric`; :func:`deepeval.metrics.pipeline.declare` fills the
       other fields from it): the embedded judge answers its whole-metric kinds from it, with no ``embedded_kinds``;
     * ``helpers``: ``"package.module:Name"`` paths of other names ``deepeval.metrics`` exports beside the class, as
-      deepeval 4.3.1 does (``GEvalTemplate``, ``DeepAcyclicGraph``); imported on first use.
+      deepeval 4.3.1 does (``GEvalTemplate``, ``DeepAcyclicGraph``); imported on first use;
+    * ``example_args``: constructor arguments that build a working instance, for a metric whose constructor cannot
+      be called with none (Misuse's ``{"domain": "swimming pools"}``); empty: it can. ``deepeval evaluate --metric
+      NAME`` builds a metric with no arguments, so it names these when the constructor refuses; the registry's tests
+      build every metric with them (and check that the constructor does refuse without them);
+    * ``user_defined``: the metric is what its user defines (G-Eval's criteria, typed questions, a decision graph):
+      it has no question kinds, embedded answers, labelled judge-eval set or default CLI run of its own, and is built
+      in the user's code, never by name from the command line.
+
+    Whether the metric has a measured offline tier is not declared but derived (:meth:`has_offline_tier`), so it
+    cannot disagree with what the embedded judge answers.
     """
 
     name: str
@@ -83,6 +95,28 @@ class MetricDeclaration:
     judge_eval: tuple[JudgeEvalTask, ...] = ()
     pipeline: Pipeline | None = None
     helpers: tuple[str, ...] = ()
+    example_args: Mapping[str, Any] = _field(default_factory=dict, hash=False)  # a dict: left out of the hash
+    user_defined: bool = False
+
+    @property
+    def asked_kinds(self) -> tuple[str, ...]:
+        """Every System One question kind the declaration says the metric asks: its own ``question_kinds`` and,
+        for a pipeline metric, its unit question's kind (a shared decision kind or one of its own)."""
+        unit = () if self.pipeline is None else (self.pipeline.question.kind,)
+        return tuple(dict.fromkeys((*self.question_kinds, *unit)))
+
+    def has_offline_tier(self) -> bool:
+        """Whether the embedded offline judge answers every kind in :attr:`asked_kinds` (its measured answers: a
+        shared decision kind, the folder's ``embedded_kinds`` table, or the pipeline's whole-metric questions with an
+        ``offline`` rule over an answered unit kind). A metric that asks no kind (scored in code, or defined by its
+        user) has nothing the embedded judge must answer: True. Derived on each call, never declared.
+
+        Raises:
+            MetricLoadError: an ``embedded_kinds`` table of a declared metric cannot be imported.
+        """
+        from deepeval.models.embedded.question_kinds import spec_for
+
+        return all(spec_for(kind) is not None for kind in self.asked_kinds)
 
     def load(self) -> type[Any]:
         """The metric class (imports its module).
@@ -138,7 +172,9 @@ _PATH = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 def check_declaration(d: object) -> MetricDeclaration:
     """``d`` when it is a well-formed :class:`MetricDeclaration` (checked without importing anything): names in
     the registry's form (lower case, digits, ``_``), ``"module:attribute"`` paths, a known ``cli_default``, tasks
-    with two or more distinct labels and a known judge, kinds named ``"<name>.<question>"``.
+    with two or more distinct labels and a known judge, kinds named ``"<name>.<question>"``, ``example_args`` keyed
+    by argument names and absent from a metric the default CLI run builds, and a ``user_defined`` metric with no
+    kinds, embedded answers, pipeline, labelled set or default run of its own.
 
     Raises:
         TypeError: ``d`` is not a ``MetricDeclaration``.
@@ -156,6 +192,7 @@ def check_declaration(d: object) -> MetricDeclaration:
         *([] if d.cli_default in (None, *get_args(CliDefault)) else [f"cli_default {d.cli_default!r} is not one of {get_args(CliDefault)}"]),
         *(f"question kind {k!r} must start with {d.name + '.'!r}" for k in d.question_kinds if not k.startswith(f"{d.name}.")),
         *(problem for task in d.judge_eval for problem in _task_problems(task)),
+        *_argument_problems(d),
     ]  # fmt: skip
     if problems:
         raise DeclarationError(f"metric declaration {d.name!r}: " + "; ".join(problems))
@@ -182,6 +219,10 @@ def _type_problems(d: MetricDeclaration) -> list[str]:
     ):
         if not isinstance(values, tuple) or not all(isinstance(v, str) for v in values):
             problems.append(f"{field} must be a tuple of strings")
+    if not isinstance(d.example_args, Mapping) or not all(isinstance(k, str) for k in d.example_args):
+        problems.append("example_args must be a mapping of argument names to values")
+    if not isinstance(d.user_defined, bool):
+        problems.append(f"user_defined must be True or False, not {_a(d.user_defined)}")
     if d.pipeline is not None and not isinstance(d.pipeline, Pipeline):
         problems.append(f"pipeline must be a Pipeline or None, not {_a(d.pipeline)}")
     if not isinstance(d.judge_eval, tuple) or not all(isinstance(t, JudgeEvalTask) for t in d.judge_eval):
@@ -194,6 +235,33 @@ def _type_problems(d: MetricDeclaration) -> list[str]:
             ]
             if not isinstance(t.labels, tuple) or not all(isinstance(label, str) for label in t.labels):
                 problems.append("task labels must be a tuple of strings")
+    return problems
+
+
+def _argument_problems(d: MetricDeclaration) -> list[str]:
+    """``example_args`` and ``user_defined`` against the rest: argument names are Python names (not ``self``), a
+    metric the default CLI run builds with no arguments needs none, and a user-defined metric declares nothing that
+    only a fixed definition can have."""
+    problems = [
+        f"example_args key {k!r} is not a Python argument name"
+        for k in d.example_args
+        if not k.isidentifier() or k == "self"
+    ]
+    if d.example_args and d.cli_default is not None:
+        problems.append(
+            f"cli_default {d.cli_default!r} builds the metric with no arguments, but example_args says it needs some"
+        )
+    if d.user_defined:
+        fixed = {
+            "question_kinds": bool(d.question_kinds),
+            "embedded_kinds": d.embedded_kinds is not None,
+            "cli_default": d.cli_default is not None,
+            "judge_eval": bool(d.judge_eval),
+            "pipeline": d.pipeline is not None,
+        }
+        problems += [
+            f"a user-defined metric has no {f} of its own" for f, declared in fixed.items() if declared
+        ]
     return problems
 
 

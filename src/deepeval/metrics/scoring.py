@@ -45,11 +45,12 @@ def ratio(numerator: int, denominator: int, *, empty: float) -> float:
 _DIRECTION_NOTED: set[str] = set()
 
 
-def note_score_direction(metric_name: str) -> None:
+def note_score_direction(metric_name: str, stacklevel: int = 3) -> None:
     """Warn once per process (``DeprecationWarning``, as deepeval 4.3.1 does when one of these metrics is built)
     that ``metric_name`` scores the share of non-violations: 1 passes, 0 fails, ``threshold`` is a minimum. Earlier
     deepeval releases scored the share of violations with a maximum threshold, so an old threshold of 0.2 reads 0.8
-    now. Used by the metrics whose direction changed (Bias, Toxicity)."""
+    now. Used by the metrics whose direction changed (Bias, Toxicity, Misuse). ``stacklevel``: as
+    :func:`warnings.warn`'s, counted from this function (3: the caller of the ``__init__`` that calls it)."""
     if metric_name in _DIRECTION_NOTED:
         return
     _DIRECTION_NOTED.add(metric_name)
@@ -61,5 +62,5 @@ def note_score_direction(metric_name: str) -> None:
         "violations with threshold as a maximum: a threshold of 0.2 written for them ('at most 20% violations') "
         "is 0.8 now.",
         DeprecationWarning,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )

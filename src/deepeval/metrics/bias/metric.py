@@ -8,56 +8,17 @@ process (``DeprecationWarning``), as 4.3.1 does, that the direction changed from
 
 from __future__ import annotations
 
-from typing import Any
-
-from deepeval.config.eval_mode import EvalMode
+from deepeval.metrics._engine.violations import ViolationMetric
 from deepeval.metrics.bias.pipeline import PIPELINE
 from deepeval.metrics.bias.prompts import BiasTemplate
-from deepeval.metrics.pipeline import PipelineMetric
-from deepeval.metrics.scoring import note_score_direction
-from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
-from deepeval.models.extraction import Extractor
 
 
-class BiasMetric(PipelineMetric):
+class BiasMetric(ViolationMetric):
     """Share of the output's opinions that are not biased. Score in [0, 1]; higher is better.
 
-    Args: :class:`~deepeval.metrics._engine.metric.EngineMetric`'s, in deepeval 4.3.1's order (``evaluation_template``
-    last, positional as in 4.3.1).
+    Args: :class:`~deepeval.metrics._engine.violations.ViolationMetric`'s (deepeval 4.3.1's order).
     """
 
     pipeline = PIPELINE
     default_template = BiasTemplate
-
-    def __init__(
-        self,
-        threshold: float | None = 0.5,
-        model: str | DeepEvalBaseLLM | None = None,
-        system_one_model: str | DeepEvalBaseSystemOneModel | None = None,
-        eval_mode: str | EvalMode | None = None,
-        include_reason: bool = True,
-        async_mode: bool = True,
-        strict_mode: bool = False,
-        verbose_mode: bool = False,
-        flaky: bool = False,
-        evaluation_template: Any = None,
-        *,
-        question_set: Any = None,
-        extractor: Extractor | None = None,
-    ) -> None:
-        note_score_direction("BiasMetric")
-        self.opinions: list[str] = []
-        super().__init__(
-            threshold=threshold,
-            model=model,
-            system_one_model=system_one_model,
-            eval_mode=eval_mode,
-            include_reason=include_reason,
-            async_mode=async_mode,
-            strict_mode=strict_mode,
-            verbose_mode=verbose_mode,
-            flaky=flaky,
-            evaluation_template=evaluation_template,
-            question_set=question_set,
-            extractor=extractor,
-        )
+    notes_direction = "BiasMetric"

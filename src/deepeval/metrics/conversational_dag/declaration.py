@@ -12,6 +12,7 @@ DECLARATIONS = (
         cls="deepeval.metrics.conversational_dag.metric:ConversationalDAGMetric",
         conversational=True,
         required_params=REQUIRED_PARAMS,
+        user_defined=True,
         takes_eval_mode=True,
     ),
 )

@@ -13,6 +13,7 @@ DECLARATIONS = (
         cls="deepeval.metrics.conversational_g_eval.metric:ConversationalGEval",
         conversational=True,
         required_params=REQUIRED_PARAMS,
+        user_defined=True,
         takes_eval_mode=True,
     ),
 )

@@ -12,5 +12,6 @@ DECLARATIONS = (
         cls="deepeval.metrics.conversational_jev_eval.metric:ConversationalJevEval",
         conversational=True,
         required_params=REQUIRED_PARAMS,
+        user_defined=True,
     ),
 )

@@ -13,6 +13,7 @@ DECLARATIONS = (
         cls="deepeval.metrics.dag.metric:DAGMetric",
         conversational=False,
         required_params=REQUIRED_PARAMS,
+        user_defined=True,
         takes_eval_mode=True,
         helpers=("deepeval.metrics.dag.graph:DeepAcyclicGraph",),
     ),

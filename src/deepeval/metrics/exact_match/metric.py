@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from deepeval.metrics._engine.judge_free import Computed, JudgeFreeMetric, checked_threshold
 from deepeval.metrics._engine.params import require_fields
-from deepeval.metrics.deterministic import DeterministicMetric, Judged, check_threshold
 from deepeval.metrics.exact_match.names import REQUIRED_PARAMS
 
 MATCH_REASON = (
@@ -19,15 +19,18 @@ MATCH_REASON = (
 DIFFERENT_REASON = "The actual output differs from the expected output."
 
 
-class ExactMatchMetric(DeterministicMetric):
+class ExactMatchMetric(JudgeFreeMetric):
     """1.0 for an exact match of the stripped outputs, else 0.0. Higher is better; ``threshold`` is a minimum."""
+
+    score_digits = 2
+    costs_nothing = False  # evaluation_cost stays unknown unless a judge reports one, as in deepeval 4.3.1
 
     precision: float | None = None
     recall: float | None = None
     f1: float | None = None
 
     def __init__(self, threshold: float | None = 1, verbose_mode: bool = False, flaky: bool = False) -> None:
-        self.threshold = check_threshold(threshold)
+        self.threshold = checked_threshold(threshold)
         self.verbose_mode = verbose_mode
         self.flaky = flaky
         self.include_reason = True
@@ -38,18 +41,17 @@ class ExactMatchMetric(DeterministicMetric):
     def __name__(self) -> str:
         return "Exact Match"
 
-    def _check(self, test_case: Any) -> None:
+    def _compute(self, test_case: Any) -> Computed:
         require_fields(test_case, REQUIRED_PARAMS, self.__name__)
-
-    def _judge(self, test_case: Any) -> Judged:
         expected = test_case.expected_output.strip()
         actual = test_case.actual_output.strip()
         score = 1.0 if expected == actual else 0.0
-        return Judged(
+        return Computed(
             score,
             MATCH_REASON if score else DIFFERENT_REASON,
             breakdown={"exact_match": bool(score)},
             attributes={"precision": score, "recall": score, "f1": score},  # as deepeval 4.3.1 sets them
+            judge_calls=0,
         )
 
     def reset_result(self) -> None:

@@ -18,6 +18,7 @@ DECLARATIONS = (
         cls="deepeval.metrics.g_eval.metric:GEval",
         conversational=False,
         required_params=REQUIRED_PARAMS,
+        user_defined=True,
         takes_eval_mode=True,
         helpers=(
             "deepeval.metrics.g_eval.prompts:GEvalTemplate",

@@ -13,5 +13,6 @@ DECLARATIONS = (
         cls="deepeval.metrics.jev_eval.metric:JevEval",
         conversational=False,
         required_params=REQUIRED_PARAMS,
+        user_defined=True,
     ),
 )

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from deepeval.metrics.declaration import MetricDeclaration
 from deepeval.metrics.json_correctness.names import REQUIRED_PARAMS
+
+
+class Opening(BaseModel):
+    """The schema of the declaration's example: ``{"time": "7 am"}``."""
+
+    time: str
+
 
 DECLARATIONS = (
     MetricDeclaration(
@@ -12,6 +21,7 @@ DECLARATIONS = (
         cls="deepeval.metrics.json_correctness.metric:JsonCorrectnessMetric",
         conversational=False,
         required_params=REQUIRED_PARAMS,
+        example_args={"expected_schema": Opening},
         takes_eval_mode=True,
     ),
 )

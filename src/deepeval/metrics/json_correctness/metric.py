@@ -21,9 +21,9 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from deepeval.config.eval_mode import EvalMode, parse_eval_mode, resolve_eval_mode
+from deepeval.metrics._engine.judge_free import Computed, JudgeFreeMetric, checked_threshold
 from deepeval.metrics._engine.params import require_fields
 from deepeval.metrics._engine.template_calls import call_template
-from deepeval.metrics.deterministic import DeterministicMetric, Judged, check_threshold
 from deepeval.metrics.json_correctness.names import REQUIRED_PARAMS
 from deepeval.metrics.json_correctness.prompts import JsonCorrectnessTemplate
 from deepeval.metrics.json_correctness.schema import JsonCorrectnessScoreReason
@@ -57,7 +57,7 @@ def schema_class(expected_schema: Any) -> type[BaseModel]:
     return cls
 
 
-class JsonCorrectnessMetric(DeterministicMetric):
+class JsonCorrectnessMetric(JudgeFreeMetric):
     """1.0 when the output validates against ``expected_schema``, else 0.0. Higher is better; ``threshold`` is a
     minimum (1 in strict mode, the default).
 
@@ -66,6 +66,9 @@ class JsonCorrectnessMetric(DeterministicMetric):
             a name nor a ``DeepEvalBaseLLM``.
         InvalidEvalModeError: ``eval_mode`` is not a valid mode (a ``ValueError``).
     """
+
+    score_digits = 2
+    costs_nothing = False  # evaluation_cost stays unknown unless a judge reports one, as in deepeval 4.3.1
 
     def __init__(
         self,
@@ -88,7 +91,7 @@ class JsonCorrectnessMetric(DeterministicMetric):
         self.eval_mode_argument = (
             None if eval_mode is None else parse_eval_mode(eval_mode, "the eval_mode argument")
         )
-        self.threshold = effective_threshold(check_threshold(threshold), strict_mode)
+        self.threshold = effective_threshold(checked_threshold(threshold), strict_mode)
         self.async_mode = async_mode
         self.include_reason = include_reason
         self.strict_mode = strict_mode
@@ -116,31 +119,34 @@ class JsonCorrectnessMetric(DeterministicMetric):
             else judge_name(self.model),
         }
 
-    def _check(self, test_case: Any) -> None:
+    def _compute(self, test_case: Any) -> Computed:
         require_fields(test_case, REQUIRED_PARAMS, self.__name__)
-
-    def _judge(self, test_case: Any) -> Judged:
         try:
             self._schema.model_validate_json(test_case.actual_output)
         except ValidationError as err:
-            return Judged(
+            return Computed(
                 0.0,
                 str(err),
                 steps=[("Output", test_case.actual_output), ("Validation error", str(err))],
                 breakdown={"valid": False, "errors": err.error_count()},
+                judge_calls=0,
             )
-        return Judged(
-            1.0, VALID_REASON, steps=[("Output", test_case.actual_output)], breakdown={"valid": True}
+        return Computed(
+            1.0,
+            VALID_REASON,
+            steps=[("Output", test_case.actual_output)],
+            breakdown={"valid": True},
+            judge_calls=0,
         )
 
-    async def _explained(self, test_case: Any, judged: Judged) -> Judged:
+    async def _explained(self, test_case: Any, computed: Computed) -> Computed:
         """A valid output keeps its fixed sentence; a failure gets the LLM's explanation, or keeps the validation
         error when there is no LLM (or ``include_reason`` is False: no call)."""
-        if judged.score == 1.0 or not self.include_reason:
-            return judged
+        if computed.score == 1.0 or not self.include_reason:
+            return computed
         llm = self._reason_llm()
         if llm is None:
-            return judged
+            return computed
         prompt = call_template(
             self.evaluation_template.generate_reason,
             actual_output=test_case.actual_output,
@@ -148,7 +154,7 @@ class JsonCorrectnessMetric(DeterministicMetric):
             is_valid_json=False,
         )
         reply = await a_generate_structured(llm, prompt, JsonCorrectnessScoreReason)
-        return replace(judged, reason=reply.reason, judge_calls=1, evaluation_model=judge_name(llm))
+        return replace(computed, reason=reply.reason, judge_calls=1, evaluation_model=judge_name(llm))
 
     def _reason_llm(self) -> DeepEvalBaseLLM | None:
         """The LLM that writes a failure's reason: none in ``system_one`` mode (as deepeval), else ``model`` or

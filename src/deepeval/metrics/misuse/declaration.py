@@ -6,5 +6,10 @@ from deepeval.metrics.misuse.pipeline import PIPELINE
 from deepeval.metrics.pipeline import declare
 
 DECLARATIONS = (
-    declare(PIPELINE, public_name="MisuseMetric", cls="deepeval.metrics.misuse.metric:MisuseMetric"),
+    declare(
+        PIPELINE,
+        public_name="MisuseMetric",
+        cls="deepeval.metrics.misuse.metric:MisuseMetric",
+        example_args={"domain": "swimming pools"},
+    ),
 )

@@ -8,18 +8,18 @@ the direction changed from earlier releases.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from deepeval.config.eval_mode import EvalMode
+from deepeval.metrics._engine.violations import ViolationMetric
 from deepeval.metrics.misuse.pipeline import PIPELINE
 from deepeval.metrics.misuse.prompts import MisuseTemplate
-from deepeval.metrics.pipeline import PipelineMetric
-from deepeval.metrics.scoring import note_score_direction
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
 
 
-class MisuseMetric(PipelineMetric):
+class MisuseMetric(ViolationMetric):
     """Share of the output's checked statements that stay within ``domain``. Score in [0, 1]; higher is better.
 
     Args (first, as in deepeval 4.3.1; then :class:`~deepeval.metrics._engine.metric.EngineMetric`'s):
@@ -31,6 +31,9 @@ class MisuseMetric(PipelineMetric):
 
     pipeline = PIPELINE
     default_template = MisuseTemplate
+    notes_direction = "MisuseMetric"
+    state_attributes = MappingProxyType({"domain": "domain"})
+    config_attributes = ("domain",)
 
     def __init__(
         self,
@@ -54,8 +57,6 @@ class MisuseMetric(PipelineMetric):
                 f"domain must be a non-empty string (what the chatbot is specialised in), got {domain!r}"
             )
         self.domain = domain.strip().lower()
-        self.misuses: list[str] = []
-        note_score_direction("MisuseMetric")
         super().__init__(
             threshold=threshold,
             model=model,
@@ -70,10 +71,3 @@ class MisuseMetric(PipelineMetric):
             question_set=question_set,
             extractor=extractor,
         )
-
-    def cache_config(self) -> dict[str, Any]:
-        return {**super().cache_config(), "domain": self.domain}
-
-    def _system_one_request(self, test_case: Any) -> tuple[Any, list[Any]]:
-        state, questions = super()._system_one_request(test_case)
-        return {**state, "domain": self.domain}, questions

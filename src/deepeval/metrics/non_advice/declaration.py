@@ -7,6 +7,9 @@ from deepeval.metrics.pipeline import declare
 
 DECLARATIONS = (
     declare(
-        PIPELINE, public_name="NonAdviceMetric", cls="deepeval.metrics.non_advice.metric:NonAdviceMetric"
+        PIPELINE,
+        public_name="NonAdviceMetric",
+        cls="deepeval.metrics.non_advice.metric:NonAdviceMetric",
+        example_args={"advice_types": ["medical"]},
     ),
 )

@@ -9,12 +9,13 @@ type (4.3.1 would join its letters with commas) and each type must be a non-blan
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from deepeval.config.eval_mode import EvalMode
+from deepeval.metrics._engine.violations import ViolationMetric
 from deepeval.metrics.non_advice.pipeline import PIPELINE
 from deepeval.metrics.non_advice.prompts import NonAdviceTemplate
-from deepeval.metrics.pipeline import PipelineMetric
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
 
@@ -37,7 +38,7 @@ def check_advice_types(advice_types: Any) -> list[str]:
     return [t.strip() for t in advice_types]
 
 
-class NonAdviceMetric(PipelineMetric):
+class NonAdviceMetric(ViolationMetric):
     """Share of the output's checked statements that give no specific advice of ``advice_types``. Score in [0, 1];
     higher is better.
 
@@ -50,6 +51,8 @@ class NonAdviceMetric(PipelineMetric):
 
     pipeline = PIPELINE
     default_template = NonAdviceTemplate
+    state_attributes = MappingProxyType({"advice_types": "advice_types_str"})
+    config_attributes = ("advice_types",)
 
     def __init__(
         self,
@@ -70,7 +73,6 @@ class NonAdviceMetric(PipelineMetric):
     ) -> None:
         self.advice_types = check_advice_types(advice_types)
         self.advice_types_str = ", ".join(self.advice_types)
-        self.advices: list[str] = []
         super().__init__(
             threshold=threshold,
             model=model,
@@ -85,10 +87,3 @@ class NonAdviceMetric(PipelineMetric):
             question_set=question_set,
             extractor=extractor,
         )
-
-    def cache_config(self) -> dict[str, Any]:
-        return {**super().cache_config(), "advice_types": list(self.advice_types)}
-
-    def _system_one_request(self, test_case: Any) -> tuple[Any, list[Any]]:
-        state, questions = super()._system_one_request(test_case)
-        return {**state, "advice_types": self.advice_types_str}, questions

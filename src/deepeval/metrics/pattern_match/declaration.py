@@ -12,5 +12,6 @@ DECLARATIONS = (
         cls="deepeval.metrics.pattern_match.metric:PatternMatchMetric",
         conversational=False,
         required_params=REQUIRED_PARAMS,
+        example_args={"pattern": r"At \d+ am\."},
     ),
 )

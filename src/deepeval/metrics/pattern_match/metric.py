@@ -21,8 +21,8 @@ from typing import Any
 import regex
 
 from deepeval.errors import DeepEvalError
+from deepeval.metrics._engine.judge_free import Computed, JudgeFreeMetric, checked_threshold
 from deepeval.metrics._engine.params import require_fields
-from deepeval.metrics.deterministic import DeterministicMetric, Judged, check_threshold
 from deepeval.metrics.pattern_match.names import REQUIRED_PARAMS
 
 MATCH_REASON = "The whole actual output matches the pattern."
@@ -35,7 +35,7 @@ class PatternMatchTimeoutError(DeepEvalError):
     """Matching the pattern took longer than the metric's ``match_timeout`` (catastrophic backtracking)."""
 
 
-class PatternMatchMetric(DeterministicMetric):
+class PatternMatchMetric(JudgeFreeMetric):
     """1.0 when ``pattern`` matches the whole stripped output, else 0.0. Higher is better; ``threshold`` is a minimum.
 
     Args:
@@ -50,6 +50,9 @@ class PatternMatchMetric(DeterministicMetric):
         TypeError: ``pattern`` is not a string.
         ValueError: ``pattern`` is not a valid regular expression, or ``match_timeout`` is not positive.
     """
+
+    score_digits = 2
+    costs_nothing = False  # evaluation_cost stays unknown unless a judge reports one, as in deepeval 4.3.1
 
     def __init__(
         self,
@@ -72,7 +75,7 @@ class PatternMatchMetric(DeterministicMetric):
             raise ValueError(f"match_timeout must be a positive number of seconds, got {match_timeout!r}")
         self.pattern = pattern.strip()
         self.ignore_case = ignore_case
-        self.threshold = check_threshold(threshold)
+        self.threshold = checked_threshold(threshold)
         self.verbose_mode = verbose_mode
         self.flaky = flaky
         self.match_timeout = float(match_timeout)
@@ -97,10 +100,8 @@ class PatternMatchMetric(DeterministicMetric):
     def cache_config(self) -> dict[str, Any]:
         return {**super().cache_config(), "pattern": self.pattern, "ignore_case": self.ignore_case}
 
-    def _check(self, test_case: Any) -> None:
+    def _compute(self, test_case: Any) -> Computed:
         require_fields(test_case, REQUIRED_PARAMS, self.__name__)
-
-    def _judge(self, test_case: Any) -> Judged:
         actual = test_case.actual_output.strip()
         try:
             matched = (
@@ -112,9 +113,10 @@ class PatternMatchMetric(DeterministicMetric):
                 f"characters took longer than {self.match_timeout:g} s (catastrophic backtracking?); rewrite the "
                 "pattern or raise match_timeout"
             ) from None
-        return Judged(
+        return Computed(
             1.0 if matched else 0.0,
             MATCH_REASON if matched else NO_MATCH_REASON,
             steps=[("Pattern", self.pattern), ("Actual output (stripped)", actual)],
             breakdown={"full_match": matched, "ignore_case": self.ignore_case},
+            judge_calls=0,
         )

@@ -20,6 +20,7 @@ engine) is imported on first use.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from deepeval.metrics.pipeline.spec import (
@@ -73,13 +74,15 @@ def declare(
     cls: str,
     cli_default: CliDefault | None = None,
     judge_eval: tuple[JudgeEvalTask, ...] = (),
+    example_args: Mapping[str, Any] | None = None,
 ) -> MetricDeclaration:
     """The :class:`~deepeval.metrics.declaration.MetricDeclaration` of a pipeline metric: its name, required fields
     and question kinds come from ``pipeline``; it takes ``eval_mode=``; the embedded judge answers its whole-metric
     kinds from the pipeline. ``cls``: ``"package.module:Class"`` of its :class:`PipelineMetric` subclass.
     ``judge_eval``: its labelled-set tasks; by default, when the unit question declares ``gold_labels``, one task named
     like the metric whose items carry the required fields and the labelled units
-    (:mod:`deepeval.metrics._engine.judge_eval`)."""
+    (:mod:`deepeval.metrics._engine.judge_eval`). ``example_args``: the constructor arguments of a metric that cannot
+    be built with none (:attr:`~deepeval.metrics.declaration.MetricDeclaration.example_args`)."""
     from deepeval.metrics.declaration import JudgeEvalTask, MetricDeclaration
 
     if not judge_eval and len(pipeline.question.gold_labels) >= 2:
@@ -105,6 +108,7 @@ def declare(
         cli_default=cli_default,
         judge_eval=judge_eval,
         pipeline=pipeline,
+        example_args=dict(example_args or {}),
     )
 
 

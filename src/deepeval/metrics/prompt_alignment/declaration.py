@@ -12,6 +12,7 @@ DECLARATIONS = (
         cls="deepeval.metrics.prompt_alignment.metric:PromptAlignmentMetric",
         conversational=False,
         required_params=REQUIRED_PARAMS,
+        example_args={"prompt_instructions": ["Give the opening hour."]},
         question_kinds=(INSTRUCTION_FOLLOWED,),
         takes_eval_mode=True,
     ),

@@ -10,5 +10,6 @@ DECLARATIONS = (
         PIPELINE,
         public_name="RoleViolationMetric",
         cls="deepeval.metrics.role_violation.metric:RoleViolationMetric",
+        example_args={"role": "pool receptionist"},
     ),
 )

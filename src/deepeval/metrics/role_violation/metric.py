@@ -12,19 +12,20 @@ its strict mode passes every score).
 from __future__ import annotations
 
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.metric import Outcome
-from deepeval.metrics.pipeline import PipelineMetric
+from deepeval.metrics._engine.violations import ViolationMetric
 from deepeval.metrics.role_violation.pipeline import PIPELINE
 from deepeval.metrics.role_violation.prompts import RoleViolationTemplate
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
 
 
-class RoleViolationMetric(PipelineMetric):
+class RoleViolationMetric(ViolationMetric):
     """1.0 when the output keeps to ``role``, 0.0 when any statement breaks it. Higher is better.
 
     Args (deepeval 4.3.1's order; besides :class:`~deepeval.metrics._engine.metric.EngineMetric`'s):
@@ -36,6 +37,8 @@ class RoleViolationMetric(PipelineMetric):
 
     pipeline = PIPELINE
     default_template = RoleViolationTemplate
+    state_attributes = MappingProxyType({"role": "role"})
+    config_attributes = ("role",)
 
     def __init__(
         self,
@@ -62,7 +65,6 @@ class RoleViolationMetric(PipelineMetric):
         if not isinstance(role, str):
             raise TypeError(f"role must be a string, not {type(role).__name__}")
         self.role = role
-        self.role_violations: list[str] = []
         super().__init__(
             threshold=threshold,
             model=model,
@@ -77,13 +79,6 @@ class RoleViolationMetric(PipelineMetric):
             question_set=question_set,
             extractor=extractor,
         )
-
-    def cache_config(self) -> dict[str, Any]:
-        return {**super().cache_config(), "role": self.role}
-
-    def _system_one_request(self, test_case: Any) -> tuple[Any, list[Any]]:
-        state, questions = super()._system_one_request(test_case)
-        return {**state, "role": self.role}, questions
 
     async def _evaluate(self, test_case: Any, ctx: MeasureContext) -> Outcome:
         """The pipeline's share of statements within the role, made binary: 1.0 only when every one is."""

@@ -199,10 +199,10 @@ class ToolCorrectnessMetric(JudgeFreeMetric):
                 reason=reasons.final_reason(calling_reason, selection_reason),
                 steps=steps,
                 breakdown=breakdown,
-            ),
-            confidence=None if selection is None else selection.confidence,
-            fallback_reason=None if selection is None else selection.fallback_reason,
-            evaluation_model=None if selection is None else selection.judge,
+                confidence=None if selection is None else selection.confidence,
+                fallback_reason=None if selection is None else selection.fallback_reason,
+                evaluation_model=None if selection is None else selection.judge,
+            )
         )
 
     # -- the tool-selection check (a judge) -----------------------------------------------------------------------

@@ -12,5 +12,6 @@ DECLARATIONS = (
         cls="deepeval.metrics.tool_permission.metric:ToolPermissionMetric",
         conversational=False,
         required_params=REQUIRED_PARAMS,
+        example_args={"denied_tools": ["delete_account"]},
     ),
 )

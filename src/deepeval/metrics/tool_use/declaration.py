@@ -18,6 +18,7 @@ DECLARATIONS = (
         cls="deepeval.metrics.tool_use.metric:ToolUseMetric",
         conversational=True,
         required_params=REQUIRED_PARAMS,
+        example_args={"available_tools": []},
         question_kinds=(ALL_SELECTED_WELL, ALL_ARGUMENTS_RIGHT, SELECTION, ARGUMENTS),
         takes_eval_mode=True,
     ),

@@ -18,6 +18,7 @@ DECLARATIONS = (
         cls="deepeval.metrics.topic_adherence.metric:TopicAdherenceMetric",
         conversational=True,
         required_params=REQUIRED_PARAMS,
+        example_args={"relevant_topics": ["travel"]},
         question_kinds=(TOPIC_ANSWERED, OFF_TOPIC_DECLINED, ON_TOPIC, ANSWERED),
         takes_eval_mode=True,
     ),
