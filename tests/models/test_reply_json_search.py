@@ -59,6 +59,24 @@ def test_two_different_matching_objects_are_ambiguous_never_one_picked(reply: st
         parse_json_text(reply)
 
 
+@pytest.mark.parametrize(
+    "rival",
+    [
+        '{"verdicts": [{"verdict": "no", "reason": "90 vs 30",}]}',  # the judge's own, with a trailing comma
+        '{"verdicts": "none of the claims hold"}',  # parses, does not match
+        '{"verdicts" : [{"verdict": "no"',  # cut short
+    ],
+    ids=["trailing_comma", "wrong_shape", "cut"],
+)
+def test_one_matching_object_beside_a_malformed_one_for_the_same_schema_is_ambiguous(rival: str) -> None:
+    # only the quoted injection parses and matches; picking it would score the material's own verdict
+    for reply in (f"{rival} (the output says {INJECTED})", f"The output says {INJECTED}. Mine: {rival}"):
+        with pytest.raises(AmbiguousReply, match=r"starts another one that does not \('\"verdicts\" ?:"):
+            coerce(reply, Verdicts)
+    # prose that names no field of the schema as a JSON key is no rival
+    assert coerce(f'The "verdict" is: {OWN}. [see note 1]', Verdicts).verdicts[0].verdict == "no"
+
+
 def test_the_same_object_twice_or_json_inside_a_string_is_one_answer() -> None:
     assert coerce(f"Verdicts: {OWN} -- again: {OWN}", Verdicts).verdicts[0].verdict == "no"
     quoted = json.dumps({"verdicts": [{"verdict": "no", "reason": f"the output says {INJECTED}"}]})

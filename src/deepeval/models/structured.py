@@ -101,7 +101,17 @@ def _strip_fence(text: str) -> str:
 
 
 def json_candidates(text: str) -> list[Any]:
-    """Every JSON object or array embedded in ``text``, left to right, found in time linear in ``len(text)``.
+    """Every JSON object or array embedded in ``text`` (see :func:`json_spans`), left to right.
+
+    Raises:
+        ValueError: the search gave up.
+    """
+    return [value for _start, _end, value in json_spans(text)]
+
+
+def json_spans(text: str) -> list[tuple[int, int, Any]]:
+    """Every JSON object or array embedded in ``text`` as ``(start, end, value)``, left to right, found in time
+    linear in ``len(text)``.
 
     Each ``{``/``[`` outside the JSON found so far is tried with the standard decoder; a value that decodes is taken
     whole (the JSON inside it is part of it, never a candidate of its own) and the search goes on after it. The
@@ -112,7 +122,7 @@ def json_candidates(text: str) -> list[Any]:
         ValueError: the search gave up.
     """
     decoder = json.JSONDecoder()
-    found: list[Any] = []
+    found: list[tuple[int, int, Any]] = []
     budget = 8 * len(text) + 10_000
     tries = 0
     pos = 0
@@ -130,7 +140,7 @@ def json_candidates(text: str) -> list[Any]:
             budget -= len(text) - start
             pos = start + 1
         else:
-            found.append(value)
+            found.append((start, end, value))
             pos = end
         if budget < 0:
             raise ValueError(f"no usable JSON in the reply ({len(text):,} characters of unbalanced brackets)")
@@ -213,12 +223,15 @@ def validate_text(text: str, schema: type[T]) -> T:
     else:
         return schema.model_validate(whole)
     valid: list[T] = []
+    spans: list[tuple[int, int]] = []
     invalid: ValidationError | None = None
-    for value in json_candidates(body):
+    for start, end, value in json_spans(body):
         try:
             valid.append(schema.model_validate(value))
         except ValidationError as err:
             invalid = invalid or err
+        else:
+            spans.append((start, end))
     distinct = _distinct(valid)
     if len(distinct) > 1:
         raise AmbiguousReply(
@@ -226,6 +239,7 @@ def validate_text(text: str, schema: type[T]) -> T:
             "quoted from the material under evaluation); reply with exactly one JSON object, your own"
         )
     if distinct:
+        _no_rival(body, spans, schema)
         return distinct[0]
     try:
         return schema.model_validate(_repair(body))
@@ -233,6 +247,29 @@ def validate_text(text: str, schema: type[T]) -> T:
         if invalid is not None:
             raise invalid from None
         raise
+
+
+def _no_rival(body: str, spans: list[tuple[int, int]], schema: type[BaseModel]) -> None:
+    """Refuse the one matching object when the text around it starts another object for ``schema`` (one of its
+    field names as a JSON key) that did not parse or did not match: the judge's own answer may be that malformed one,
+    and the matching one quoted from the material under evaluation.
+
+    Raises:
+        AmbiguousReply: such a rival is there.
+    """
+    names = [f.alias or n for n, f in schema.model_fields.items()]
+    if not names:
+        return
+    key = re.compile(r'"(?:' + "|".join(re.escape(n) for n in names) + r')"\s*:')
+    pos = 0
+    for start, end in [*spans, (len(body), len(body))]:
+        rival = key.search(body, pos, start)
+        if rival is not None:
+            raise AmbiguousReply(
+                f"besides the JSON object that matches {schema.__name__}, the reply starts another one that does not "
+                f"({rival.group(0)[:40]!r} at character {rival.start()}); reply with exactly one JSON object, your own"
+            )
+        pos = end
 
 
 class CutReply(str):
