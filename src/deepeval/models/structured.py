@@ -4,7 +4,9 @@ Ladder for one call (:func:`run_ladder`, the only place that re-asks): take the 
 instance, a dict, or ``(result, cost)``); parse JSON (code fences stripped); if the reply is not JSON as a whole, take
 the JSON values embedded in it (:func:`json_candidates`, linear and bounded) that match the schema: one is the
 answer, several different ones are ambiguous (:class:`AmbiguousReply`: one may be JSON quoted from the material
-under evaluation, so none is picked); with none, repair the reply with ``json_repair`` (bounded in size and depth); validate against the pydantic schema and the caller's extra check (e.g. one verdict per statement);
+under evaluation, so none is picked), and so is one beside another object for the schema that is malformed; with
+none, repair the reply with ``json_repair`` (bounded in size and depth), unless the objects it starts for the schema,
+repaired one by one, differ (the repair of the whole would keep the last); validate against the pydantic schema and the caller's extra check (e.g. one verdict per statement);
 if anything fails, re-ask once with the validation error appended; if that fails too raise
 :class:`StructuredOutputError` naming the model and quoting the first 200 characters received.
 
@@ -241,12 +243,62 @@ def validate_text(text: str, schema: type[T]) -> T:
     if distinct:
         _no_rival(body, spans, schema)
         return distinct[0]
+    rivals = _repaired_rivals(body, schema)
+    if len(rivals) > 1:
+        raise AmbiguousReply(
+            f"the reply holds {len(rivals)} different malformed JSON objects for {schema.__name__} (one may be quoted "
+            "from the material under evaluation); reply with exactly one JSON object, your own"
+        )
     try:
         return schema.model_validate(_repair(body))
     except ValueError:
         if invalid is not None:
             raise invalid from None
         raise
+
+
+#: the most objects for the schema a reply that needs repair may start (each is repaired on its own to compare them)
+MAX_REPAIR_REGIONS = 16
+
+
+def _field_keys(schema: type[BaseModel]) -> re.Pattern[str] | None:
+    """A pattern of ``schema``'s top-level field names as JSON keys (``"verdicts":``); None for no fields."""
+    names = [f.alias or n for n, f in schema.model_fields.items()]
+    if not names:
+        return None
+    return re.compile(r'"(?:' + "|".join(re.escape(n) for n in names) + r')"\s*:')
+
+
+def _repaired_rivals(body: str, schema: type[T]) -> list[T]:
+    """The different ``schema`` instances that the objects a reply starts (at a ``{`` before one of the schema's
+    keys) give when each is repaired on its own: more than one means the repair of the whole reply would pick one.
+
+    Raises:
+        AmbiguousReply: the reply starts more than :data:`MAX_REPAIR_REGIONS` such objects.
+    """
+    key = _field_keys(schema)
+    if key is None:
+        return []
+    starts: list[int] = []
+    since = 0  # a key's object starts after the previous key (so the look-back is linear in all)
+    for m in key.finditer(body):
+        start = body.rfind("{", since, m.start())
+        since = m.end()
+        if start >= 0:
+            starts.append(start)
+        if len(starts) > MAX_REPAIR_REGIONS:
+            raise AmbiguousReply(
+                f"the reply starts over {MAX_REPAIR_REGIONS} JSON objects for {schema.__name__}; reply with one"
+            )
+    if len(starts) < 2:
+        return []
+    found: list[T] = []
+    for start, end in zip(starts, [*starts[1:], len(body)], strict=True):
+        try:
+            found.append(schema.model_validate(_repair(body[start:end])))
+        except ValueError:
+            continue
+    return _distinct(found)
 
 
 def _no_rival(body: str, spans: list[tuple[int, int]], schema: type[BaseModel]) -> None:
@@ -257,10 +309,9 @@ def _no_rival(body: str, spans: list[tuple[int, int]], schema: type[BaseModel]) 
     Raises:
         AmbiguousReply: such a rival is there.
     """
-    names = [f.alias or n for n, f in schema.model_fields.items()]
-    if not names:
+    key = _field_keys(schema)
+    if key is None:
         return
-    key = re.compile(r'"(?:' + "|".join(re.escape(n) for n in names) + r')"\s*:')
     pos = 0
     for start, end in [*spans, (len(body), len(body))]:
         rival = key.search(body, pos, start)
