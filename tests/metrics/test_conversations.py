@@ -6,7 +6,8 @@ in test_safety_parity.py).
 * ConversationCompleteness: the user's intentions, one verdict each over the whole conversation (yes = satisfied);
   none -> 1.0; ``window_size`` kept and unused, as in 4.3.1.
 * RoleAdherence: ``chatbot_role`` required; the assistant turns out of character, listed by the LLM in one call;
-  score = in-character assistant turns / assistant turns; none -> 1.0.
+  score = in-character assistant turns / assistant turns; none -> 1.0; a verdict naming no assistant turn is a
+  judge error (one re-ask, then an error).
 A 10,000-turn conversation stays linear: what the judges are sent grows linearly with the conversation.
 """
 
@@ -19,7 +20,7 @@ from typing import Any
 import pytest
 
 from deepeval import evaluate
-from deepeval.errors import ConfigurationError, MissingTestCaseParamsError
+from deepeval.errors import ConfigurationError, MissingTestCaseParamsError, StructuredOutputError
 from deepeval.metrics import ConversationCompletenessMetric, RoleAdherenceMetric, TurnRelevancyMetric
 from deepeval.metrics._engine.turns import exchanges, windows
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
@@ -225,11 +226,36 @@ def role_judge(out_of_character: list[int]) -> ScriptedLLM:
 
 
 def test_role_adherence_counts_assistant_turns_out_of_character() -> None:
-    metric = RoleAdherenceMetric(model=role_judge([3, 3, 0]), eval_mode="llm")
-    # turn 3 is listed twice and turn 0 is a user turn: ours counts one assistant turn out of character of four
+    metric = RoleAdherenceMetric(model=role_judge([3, 3]), eval_mode="llm")
+    # turn 3 is listed twice: ours counts one assistant turn out of character of four
     assert metric.measure(talk(4)) == 0.75
     assert [v.index for v in metric.out_of_character_verdicts.verdicts] == [3]
     assert metric.out_of_character_verdicts.verdicts[0].ai_message == "Answer [a2] (turn #4)"
+
+
+@pytest.mark.parametrize("index", [0, 99, -1], ids=["user_turn", "past_the_end", "negative"])
+def test_role_adherence_verdict_naming_no_assistant_turn_is_reasked_then_an_error(index: int) -> None:
+    llm = role_judge([3, index])
+    metric = RoleAdherenceMetric(model=llm, eval_mode="llm")
+    with pytest.raises(
+        StructuredOutputError, match=f"verdict index {index} names no assistant turn.*one of: 1, 3"
+    ):
+        metric.measure(talk(2))
+    assert [schema_name(c.schema) for c in llm.calls] == ["OutOfCharacterResponseVerdicts"] * 2  # one re-ask
+    assert metric.score != 1.0
+
+
+def test_role_adherence_reasked_reply_that_names_assistant_turns_is_scored() -> None:
+    replies = iter([[1, 0], [1]])
+
+    def respond(prompt: str, schema: Any) -> Any:
+        if schema_name(schema) == "OutOfCharacterResponseVerdicts":
+            return {"verdicts": [{"index": i, "reason": "breaks the role"} for i in next(replies)]}
+        return {"reason": "scripted reason"}
+
+    metric = RoleAdherenceMetric(model=ScriptedLLM(respond), eval_mode="llm")
+    assert metric.measure(talk(2)) == 0.5
+    assert [v.index for v in metric.out_of_character_verdicts.verdicts] == [1]
 
 
 def test_role_adherence_needs_the_chatbot_role() -> None:

@@ -78,14 +78,6 @@ def test_no_claims_scores_one_without_a_verdict_call() -> None:
     assert "Verdicts" not in [c.schema.__name__ for c in llm.calls]
 
 
-@pytest.mark.parametrize("context", [[], ["   "]])
-def test_a_context_without_words_lists_no_truths_and_still_judges_the_claims(context: list[str]) -> None:
-    llm = judge(["idk", "idk", "no"], truths=["never asked"])
-    m = FaithfulnessMetric(model=llm, eval_mode="llm")
-    assert m.measure(case(context=context)) == pytest.approx(2 / 3)
-    assert m.truths == [] and "Truths" not in [c.schema.__name__ for c in llm.calls]
-
-
 def test_truths_extraction_limit_reaches_the_prompt_and_negative_counts_as_zero() -> None:
     llm = judge(["yes", "yes", "yes"])
     FaithfulnessMetric(model=llm, eval_mode="llm", truths_extraction_limit=2).measure(case())
@@ -156,3 +148,20 @@ def test_the_embedded_judge_answers_the_whole_metric_kinds() -> None:
     m = FaithfulnessMetric(eval_mode="system_one")
     assert 0.0 <= m.measure(case()) <= 1.0
     assert set(m.score_breakdown["questions"]) == {"all_supported", "no_contradiction", "grounded_share"}
+
+
+@pytest.mark.parametrize("context", [[], [""], ["  ", "!!"]], ids=["empty", "blank_node", "no_words"])
+@pytest.mark.parametrize("mode", ["llm", "hybrid", "system_one"])
+def test_no_facts_scores_without_a_judge_call(context: list[str], mode: str) -> None:
+    llm = judge(["yes"] * len(CLAIMS))
+    s1 = ScriptedSystemOne(lambda state, qs: dict.fromkeys(qs, 0.9))
+    metric = FaithfulnessMetric(model=llm, system_one_model=s1, eval_mode=mode)
+    assert metric.measure(case(context=context)) == 1.0
+    assert metric.reason is not None and "holds no facts" in metric.reason
+    assert llm.call_count == 0 and s1.call_count == 0
+    strict = FaithfulnessMetric(
+        model=llm, system_one_model=s1, eval_mode=mode, penalize_ambiguous_claims=True
+    )
+    assert strict.measure(case(context=context)) == 0.0
+    assert strict.reason is not None and "no claim of the actual output can be supported" in strict.reason
+    assert llm.call_count == 0 and s1.call_count == 0

@@ -12,6 +12,7 @@ from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.metrics.delimit import STATE_NOTE
 from deepeval.metrics.knowledge_retention.questions import DECISION_NOTE
 from deepeval.metrics.knowledge_retention.schema import Knowledge
+from deepeval.models import DeepEvalBaseLLM
 from deepeval.test_case import ConversationalTestCase, LLMTestCase, Turn
 from deepeval.testing.scripted import ScriptedLLM, ScriptedSystemOne
 
@@ -466,3 +467,61 @@ def test_knowledge_refuses_an_object_as_a_fact_value_as_deepeval_does() -> None:
         Knowledge(data=reply)
     with pytest.raises(ValueError):
         Knowledge.model_validate({"data": {"pets": [{"name": "Rex"}]}})
+
+
+def test_turns_before_reads_the_earlier_turns_as_the_list_did() -> None:
+    from deepeval.metrics._engine.facts import TurnsBefore
+
+    turns = FULL.turns
+    as_list = [(t.role, t.content) for t in turns[:5]]
+    view = TurnsBefore(turns, 5)
+    assert len(view) == 5 and list(view) == as_list
+    assert view[-1] == ("user", U3) and view[0] == ("user", U1) and view[1:3] == as_list[1:3]
+    assert view[::-2] == as_list[::-2] and not TurnsBefore(turns, 0)
+    with pytest.raises(IndexError):
+        view[5]
+
+
+class _NoFactsLLM(DeepEvalBaseLLM):
+    """Every user turn states nothing (the extraction runs; nothing to judge afterwards)."""
+
+    def __init__(self) -> None:
+        super().__init__("no-facts")
+
+    def load_model(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def generate(self, prompt: str, schema: Any = None) -> str:
+        return '{"data": {}}'
+
+    async def a_generate(self, prompt: str, schema: Any = None) -> str:
+        return self.generate(prompt, schema)
+
+    def get_model_name(self) -> str:
+        return "no-facts"
+
+
+def _peak_bytes_of_measure(n_turns: int) -> tuple[int, float | None]:
+    import tracemalloc
+
+    case = ConversationalTestCase(
+        turns=[
+            Turn(role="user" if i % 2 == 0 else "assistant", content=f"Message {i}: my number is {i}.")
+            for i in range(n_turns)
+        ]
+    )
+    metric = KnowledgeRetentionMetric(model=_NoFactsLLM(), async_mode=True, include_reason=False)
+    tracemalloc.start()
+    try:
+        metric.measure(case)
+        return tracemalloc.get_traced_memory()[1], metric.score
+    finally:
+        tracemalloc.stop()
+
+
+def test_peak_memory_of_a_measure_grows_linearly_with_the_turns() -> None:
+    # each user turn's extraction got a fresh list of every earlier turn, all alive at once: 10,000 turns held 1.6 GB
+    small, score_small = _peak_bytes_of_measure(400)
+    large, score_large = _peak_bytes_of_measure(1600)
+    assert score_small == score_large == 1.0
+    assert large < 8 * small  # 4x the turns: ~4x linear, ~16x quadratic

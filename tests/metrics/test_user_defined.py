@@ -904,6 +904,8 @@ def test_a_verdict_child_metric_gives_the_dag_its_score_and_reason() -> None:
         ("duplicate", ValueError, "Duplicate verdict found"),
         ("two_judgement_roots", ValueError, "more than one root node"),
         ("task_verdict_child", ValueError, "must not have a VerdictNode"),
+        ("task_leaf", ValueError, "TaskNode 'A' leads to no VerdictNode"),
+        ("verdict_to_a_task_leaf", ValueError, "TaskNode 'B' leads to no VerdictNode"),
     ],
 )
 def test_a_bad_graph_is_refused_at_construction(build: str, error: type, message: str) -> None:
@@ -943,6 +945,17 @@ def test_a_bad_graph_is_refused_at_construction(build: str, error: type, message
                 j.add_verdict(False, score=0)
                 roots.append(j)
             return DeepAcyclicGraph(roots)
+        if build == "task_leaf":  # 4.3.1 builds it; its measure ends without a score
+            return DeepAcyclicGraph(
+                [TaskNode(instructions="a", output_label="A", evaluation_params=[P.INPUT])]
+            )
+        if build == "verdict_to_a_task_leaf":
+            j = BinaryJudgementNode(criteria="c")
+            j.add_verdict(
+                True, then=TaskNode(instructions="b", output_label="B", evaluation_params=[P.INPUT])
+            )
+            j.add_verdict(False, score=0)
+            return DeepAcyclicGraph([j])
         t = TaskNode(instructions="a", output_label="A")
         t.add_node(VerdictNode(verdict=True, score=1))
         return DeepAcyclicGraph([t])

@@ -205,10 +205,12 @@ def test_the_cut_reply_qwen_gave_is_named_not_repaired_into_invented_verdicts() 
     # verdicts, most of them for statements the document never made, and the metric scored them.
     from pathlib import Path
 
+    from json_repair import repair_json
+
     from deepeval.metrics.contextual_relevancy.schema import ContextualRelevancyVerdicts
-    from deepeval.models.structured import CutReply, coerce, parse_json_text
+    from deepeval.models.structured import CutReply, coerce
 
     text = (Path(__file__).parent / "data" / "qwen_cr_cut_reply.txt").read_text(encoding="utf-8")
-    assert len(parse_json_text(text)["verdicts"]) == 10  # what the repair made of it
+    assert len(repair_json(text, return_objects=True)["verdicts"]) == 10  # what the repair would make of it
     with pytest.raises(ValueError, match="cut off at the token cap after 512 tokens, before its JSON ended"):
         coerce(CutReply(text, 512), ContextualRelevancyVerdicts)

@@ -4,14 +4,17 @@ The trace is deepeval 4.3.1's nested span dict (``test_case._trace_dict``: ``nam
 ``output``, tool calls, ``children``; :func:`deepeval.tracing.span_dict` builds it from our spans).
 :func:`compact_trace` keeps what says whether the agent did its job (names, types, inputs, outputs, errors, models,
 contexts, tool calls, children) as JSON values, and drops empty fields; :func:`trace_text` is its indented JSON for
-prompts. Both walk the tree iteratively (a deep trace cannot overflow the stack) and show a span dict that contains
-itself as ``{"name": ..., "cycle": true}`` instead of recursing forever.
+prompts. Both walk the tree iteratively, in time linear in its spans, and show a span dict that contains itself as
+``{"name": ..., "cycle": true}`` instead of recursing forever. A trace nested deeper than :data:`MAX_TRACE_DEPTH` is
+refused with :class:`TraceTooDeepError` (the JSON the judges are sent is encoded recursively, per level).
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+from deepeval.base_errors import DeepEvalError
 
 #: the span fields a judge sees, in this order
 SPAN_KEYS = (
@@ -53,27 +56,53 @@ def _entry(span: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class TraceTooDeepError(DeepEvalError, ValueError):
+    """A trace nests spans deeper than :data:`MAX_TRACE_DEPTH` (the judges' JSON encoders recurse per level)."""
+
+
+#: the deepest span nesting a judge is shown (root = 1); real agent traces nest a few dozen levels at most
+MAX_TRACE_DEPTH = 200
+
+
 def compact_trace(trace: Any) -> Any:
-    """The judge's view of ``trace`` (anything that is not a dict is returned as is)."""
+    """The judge's view of ``trace`` (anything that is not a dict is returned as is), in one iterative pass.
+
+    Raises:
+        TraceTooDeepError: spans nested deeper than :data:`MAX_TRACE_DEPTH`.
+    """
     if not isinstance(trace, dict):
         return trace
     root = _entry(trace)
-    stack: list[tuple[dict[str, Any], dict[str, Any], tuple[int, ...]]] = [(trace, root, (id(trace),))]
+    on_path: set[int] = set()  # the span objects from the root to the span being expanded
+    # (span, its entry, depth); a span of None closes the span of that id on the path
+    stack: list[tuple[dict[str, Any] | None, Any, int]] = [(trace, root, 1)]
     while stack:
-        span, entry, path = stack.pop()
+        span, entry, depth = stack.pop()
+        if span is None:
+            on_path.discard(entry)
+            continue
+        if depth > MAX_TRACE_DEPTH:
+            raise TraceTooDeepError(
+                f"the trace nests spans more than {MAX_TRACE_DEPTH} deep (span {str(span.get('name', 'unnamed'))!r} "
+                f"is at depth {depth}); the agent metrics read traces up to {MAX_TRACE_DEPTH} levels deep"
+            )
         children = span.get("children")
         if not isinstance(children, list):
             continue
+        on_path.add(id(span))
+        stack.append((None, id(span), depth))
         kept = []
+        below: list[tuple[dict[str, Any] | None, Any, int]] = []
         for child in children:
             if not isinstance(child, dict):
                 continue
-            if id(child) in path:
+            if id(child) in on_path:
                 kept.append({"name": str(child.get("name", "unnamed")), "cycle": True})
                 continue
             child_entry = _entry(child)
             kept.append(child_entry)
-            stack.append((child, child_entry, (*path, id(child))))
+            below.append((child, child_entry, depth + 1))
+        stack.extend(reversed(below))
         if kept:
             entry["children"] = kept
     return root

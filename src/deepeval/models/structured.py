@@ -1,8 +1,12 @@
 """Structured output from any :class:`DeepEvalBaseLLM`, without breaking runs.
 
 Ladder for one call (:func:`run_ladder`, the only place that re-asks): take the model's reply (a string, a schema
-instance, a dict, or ``(result, cost)``); parse JSON (code fences stripped); if that fails repair it with
-``json_repair``; validate against the pydantic schema and the caller's extra check (e.g. one verdict per statement);
+instance, a dict, or ``(result, cost)``); parse JSON (code fences stripped); if the reply is not JSON as a whole, take
+the JSON values embedded in it (:func:`json_candidates`, linear and bounded) that match the schema: one is the
+answer, several different ones are ambiguous (:class:`AmbiguousReply`: one may be JSON quoted from the material
+under evaluation, so none is picked), and so is one beside another object for the schema that is malformed; with
+none, repair the reply with ``json_repair`` (bounded in size and depth), unless the objects it starts for the schema,
+repaired one by one, differ (the repair of the whole would keep the last); validate against the pydantic schema and the caller's extra check (e.g. one verdict per statement);
 if anything fails, re-ask once with the validation error appended; if that fails too raise
 :class:`StructuredOutputError` naming the model and quoting the first 200 characters received.
 
@@ -79,31 +83,94 @@ def split_cost(reply: Any) -> tuple[Any, float | None]:
 
 #: the longest reply text :func:`parse_json_text` hands to ``json_repair`` (judge replies are a few KB)
 REPAIR_MAX_CHARS = 1_000_000
+#: the most ``{``/``[`` positions the JSON search tries outside the JSON it found (a judge reply has a handful)
+MAX_JSON_STARTS = 1_000
+#: the deepest bracket nesting handed to ``json_repair`` (a judge's JSON nests a few levels; the repair costs about
+#: 0.4 ms per unclosed bracket, so a reply of 40,000 ``{`` would hold the event loop for 16 s)
+REPAIR_MAX_DEPTH = 64
+
+_JSON_START = re.compile(r"[\[{]")
 
 
-def parse_json_text(text: str) -> Any:
-    """Parse ``text`` as JSON: strict first, then the first ``{...}``/``[...]`` span, then ``json_repair``.
+class AmbiguousReply(ValueError):
+    """The reply holds several different JSON values that each match the schema (e.g. the judge's own verdicts and
+    verdicts quoted from the material under evaluation): which one the judge meant is not ours to guess."""
+
+
+def _strip_fence(text: str) -> str:
+    m = _FENCE.match(text)
+    return m.group(1) if m else text.strip()
+
+
+def json_candidates(text: str) -> list[Any]:
+    """Every JSON object or array embedded in ``text`` (see :func:`json_spans`), left to right.
 
     Raises:
-        ValueError: nothing JSON-like could be recovered.
+        ValueError: the search gave up.
     """
-    m = _FENCE.match(text)
-    body = m.group(1) if m else text.strip()
-    try:
-        return _json.loads(body)
-    except json.JSONDecodeError:
-        pass
-    start = min((i for i in (body.find("{"), body.find("[")) if i >= 0), default=-1)
-    if start >= 0:
+    return [value for _start, _end, value in json_spans(text)]
+
+
+def json_spans(text: str) -> list[tuple[int, int, Any]]:
+    """Every JSON object or array embedded in ``text`` as ``(start, end, value)``, left to right, found in time
+    linear in ``len(text)``.
+
+    Each ``{``/``[`` outside the JSON found so far is tried with the standard decoder; a value that decodes is taken
+    whole (the JSON inside it is part of it, never a candidate of its own) and the search goes on after it. The
+    search gives up (a ``ValueError``) after :data:`MAX_JSON_STARTS` tries or after scanning eight times the text,
+    so a reply of many brackets costs milliseconds, not seconds.
+
+    Raises:
+        ValueError: the search gave up.
+    """
+    decoder = json.JSONDecoder()
+    found: list[tuple[int, int, Any]] = []
+    budget = 8 * len(text) + 10_000
+    tries = 0
+    pos = 0
+    while (m := _JSON_START.search(text, pos)) is not None:
+        start = m.start()
+        tries += 1
+        if tries > MAX_JSON_STARTS:
+            raise ValueError(f"no usable JSON in the reply: more than {MAX_JSON_STARTS:,} '{{' or '[' tried")
         try:
-            return _json.loads(body[start : max(body.rfind("}"), body.rfind("]")) + 1])
-        except json.JSONDecodeError:
-            pass
+            value, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError as err:
+            budget -= max(err.pos - start, 1)
+            pos = start + 1
+        except RecursionError:
+            budget -= len(text) - start
+            pos = start + 1
+        else:
+            found.append((start, end, value))
+            pos = end
+        if budget < 0:
+            raise ValueError(f"no usable JSON in the reply ({len(text):,} characters of unbalanced brackets)")
+    return found
+
+
+def _nesting_depth(text: str) -> int:
+    """The deepest bracket nesting of ``text``, strings ignored (an upper bound of what a JSON parser meets)."""
+    depth = deepest = 0
+    for ch in re.findall(r"[\[\]{}]", text):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif depth:
+            depth -= 1
+    return deepest
+
+
+def _repair(body: str) -> Any:
     if len(body) > REPAIR_MAX_CHARS:
         # json_repair is pure Python: a multi-megabyte non-JSON reply would hold the event loop for minutes, out of
         # reach of the per-attempt timeout
         raise ValueError(
             f"no JSON found in the reply ({len(body):,} characters; replies over {REPAIR_MAX_CHARS:,} are not repaired)"
+        )
+    if _nesting_depth(body) > REPAIR_MAX_DEPTH:
+        raise ValueError(
+            f"no JSON found in the reply (brackets nested over {REPAIR_MAX_DEPTH} deep are not repaired)"
         )
     try:
         repaired = repair_json(body, return_objects=True)
@@ -112,6 +179,148 @@ def parse_json_text(text: str) -> Any:
     if repaired in ("", None, [], {}) and body not in ("[]", "{}"):
         raise ValueError("no JSON found in the reply")
     return repaired
+
+
+def _distinct(values: list[Any]) -> list[Any]:
+    seen: dict[str, Any] = {}
+    for value in values:
+        key = value.model_dump_json() if isinstance(value, BaseModel) else json.dumps(value, sort_keys=True)
+        seen.setdefault(key, value)
+    return list(seen.values())
+
+
+def parse_json_text(text: str) -> Any:
+    """Parse ``text`` as JSON: strict first, then the one JSON value embedded in it, then ``json_repair``.
+
+    Raises:
+        AmbiguousReply: the text embeds several different JSON values.
+        ValueError: nothing JSON-like could be recovered.
+    """
+    body = _strip_fence(text)
+    try:
+        return _json.loads(body)
+    except json.JSONDecodeError:
+        pass
+    found = _distinct(json_candidates(body))
+    if len(found) > 1:
+        raise AmbiguousReply(f"the reply holds {len(found)} different JSON values; reply with exactly one")
+    if found:
+        return found[0]
+    return _repair(body)
+
+
+def validate_text(text: str, schema: type[T]) -> T:
+    """The one ``schema`` instance that ``text`` holds: the whole text as JSON, else the embedded JSON values that
+    validate (several different ones are ambiguous, never one picked), else the repaired text.
+
+    Raises:
+        AmbiguousReply: several different embedded values validate.
+        ValueError: nothing validates (pydantic's ``ValidationError`` of the closest candidate where there was one).
+    """
+    body = _strip_fence(text)
+    try:
+        whole = _json.loads(body)
+    except json.JSONDecodeError:
+        pass
+    else:
+        return schema.model_validate(whole)
+    valid: list[T] = []
+    spans: list[tuple[int, int]] = []
+    invalid: ValidationError | None = None
+    for start, end, value in json_spans(body):
+        try:
+            valid.append(schema.model_validate(value))
+        except ValidationError as err:
+            invalid = invalid or err
+        else:
+            spans.append((start, end))
+    distinct = _distinct(valid)
+    if len(distinct) > 1:
+        raise AmbiguousReply(
+            f"the reply holds {len(distinct)} different JSON objects that each match {schema.__name__} (one may be "
+            "quoted from the material under evaluation); reply with exactly one JSON object, your own"
+        )
+    if distinct:
+        _no_rival(body, spans, schema)
+        return distinct[0]
+    rivals = _repaired_rivals(body, schema)
+    if len(rivals) > 1:
+        raise AmbiguousReply(
+            f"the reply holds {len(rivals)} different malformed JSON objects for {schema.__name__} (one may be quoted "
+            "from the material under evaluation); reply with exactly one JSON object, your own"
+        )
+    try:
+        return schema.model_validate(_repair(body))
+    except ValueError:
+        if invalid is not None:
+            raise invalid from None
+        raise
+
+
+#: the most objects for the schema a reply that needs repair may start (each is repaired on its own to compare them)
+MAX_REPAIR_REGIONS = 16
+
+
+def _field_keys(schema: type[BaseModel]) -> re.Pattern[str] | None:
+    """A pattern of ``schema``'s top-level field names as JSON keys (``"verdicts":``); None for no fields."""
+    names = [f.alias or n for n, f in schema.model_fields.items()]
+    if not names:
+        return None
+    return re.compile(r'"(?:' + "|".join(re.escape(n) for n in names) + r')"\s*:')
+
+
+def _repaired_rivals(body: str, schema: type[T]) -> list[T]:
+    """The different ``schema`` instances that the objects a reply starts (at a ``{`` before one of the schema's
+    keys) give when each is repaired on its own: more than one means the repair of the whole reply would pick one.
+
+    Raises:
+        AmbiguousReply: the reply starts more than :data:`MAX_REPAIR_REGIONS` such objects.
+    """
+    key = _field_keys(schema)
+    if key is None:
+        return []
+    starts: list[int] = []
+    since = 0  # a key's object starts after the previous key (so the look-back is linear in all)
+    for m in key.finditer(body):
+        start = body.rfind("{", since, m.start())
+        since = m.end()
+        if start >= 0:
+            starts.append(start)
+        if len(starts) > MAX_REPAIR_REGIONS:
+            raise AmbiguousReply(
+                f"the reply starts over {MAX_REPAIR_REGIONS} JSON objects for {schema.__name__}; reply with one"
+            )
+    if len(starts) < 2:
+        return []
+    found: list[T] = []
+    for start, end in zip(starts, [*starts[1:], len(body)], strict=True):
+        try:
+            found.append(schema.model_validate(_repair(body[start:end])))
+        except ValueError:
+            continue
+    return _distinct(found)
+
+
+def _no_rival(body: str, spans: list[tuple[int, int]], schema: type[BaseModel]) -> None:
+    """Refuse the one matching object when the text around it starts another object for ``schema`` (one of its
+    field names as a JSON key) that did not parse or did not match: the judge's own answer may be that malformed one,
+    and the matching one quoted from the material under evaluation.
+
+    Raises:
+        AmbiguousReply: such a rival is there.
+    """
+    key = _field_keys(schema)
+    if key is None:
+        return
+    pos = 0
+    for start, end in [*spans, (len(body), len(body))]:
+        rival = key.search(body, pos, start)
+        if rival is not None:
+            raise AmbiguousReply(
+                f"besides the JSON object that matches {schema.__name__}, the reply starts another one that does not "
+                f"({rival.group(0)[:40]!r} at character {rival.start()}); reply with exactly one JSON object, your own"
+            )
+        pos = end
 
 
 class CutReply(str):
@@ -127,9 +336,8 @@ class CutReply(str):
 
 
 def _whole_json(reply: CutReply) -> Any:
-    m = _FENCE.match(reply)
     try:
-        return _json.loads(m.group(1) if m else reply.strip())
+        return _json.loads(_strip_fence(reply))
     except json.JSONDecodeError:
         tokens = f" after {reply.output_tokens} tokens" if reply.output_tokens else ""
         raise ValueError(
@@ -153,7 +361,7 @@ def coerce(reply: Any, schema: type[T], check: Callable[[T], None] | None = None
     elif isinstance(reply, (dict, list)):
         obj = schema.model_validate(reply)
     elif isinstance(reply, str):
-        obj = schema.model_validate(parse_json_text(reply))
+        obj = validate_text(reply, schema)
     else:
         raise ValueError(f"unsupported reply type {type(reply).__name__}")
     if check is not None:

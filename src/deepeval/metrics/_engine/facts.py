@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 from rapidfuzz import fuzz
 
@@ -20,6 +20,40 @@ from deepeval.metrics._engine.extractor import FactChanges, same_topic
 from deepeval.models.extraction import Extractor
 
 SAME_FACT_SIMILARITY = 85.0
+
+
+class TurnsBefore(Sequence[tuple[str, str]]):
+    """The ``(role, content)`` pairs of ``turns[:stop]``, read on demand: the ``previous`` an extractor gets for one
+    user turn. A view, not a copy, so asking every user turn of an N-turn conversation at once holds O(N) memory,
+    not the O(N**2) of one fresh list per turn (10,000 turns: 1.6 GB)."""
+
+    __slots__ = ("_stop", "_turns")
+
+    def __init__(self, turns: Sequence[Any], stop: int) -> None:
+        self._turns = turns
+        self._stop = max(0, min(stop, len(turns)))
+
+    def __len__(self) -> int:
+        return self._stop
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, str]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[str, str]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[str, str] | list[tuple[str, str]]:
+        if isinstance(index, slice):
+            return [self._pair(i) for i in range(*index.indices(self._stop))]
+        if index < 0:
+            index += self._stop
+        if not 0 <= index < self._stop:
+            raise IndexError("turn index out of range")
+        return self._pair(index)
+
+    def _pair(self, i: int) -> tuple[str, str]:
+        turn = self._turns[i]
+        return turn.role, turn.content
 
 
 async def fact_changes(

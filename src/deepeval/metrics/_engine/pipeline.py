@@ -291,7 +291,7 @@ class PipelineMetric(EngineMetric):
     def _degenerate(self, test_case: Any) -> Outcome | None:
         for rule in self.pipeline.nothing_to_judge:
             if _applies(rule, field_value(test_case, rule.field)):
-                return Outcome(rule.score, rule.reason, dict(rule.breakdown))
+                return Outcome(rule.score_for(self), rule.reason_for(self), dict(rule.breakdown))
         return None
 
     def _system_one_request(self, test_case: Any) -> tuple[Any, list[WeightedQuestion]]:

@@ -19,7 +19,6 @@ graph, which 4.3.1 recurses into forever) counts as a cycle instead of hanging.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from difflib import SequenceMatcher
 from itertools import pairwise
 from typing import Any
@@ -137,30 +136,39 @@ def _identity(span: dict[str, Any]) -> tuple[str, str, str]:
     return str(span.get("type", "unknown")), str(span.get("name", "unnamed")), str(raw)[:INPUT_CHARS]
 
 
-def _walk_paths(root: dict[str, Any]) -> Iterator[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """Each span with its ancestors (root first), depth first in child order, iteratively."""
-    stack: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [(root, [])]
-    while stack:
-        span, ancestors = stack.pop()
-        yield span, ancestors
-        path = [*ancestors, span]
-        stack.extend((child, path) for child in reversed(_children(span)))
-
-
 def call_graph_cycle(root: dict[str, Any] | None) -> tuple[float, str]:
+    """0.0 at the first span (depth first, in child order) that is one of its ancestors' objects or repeats an
+    ancestor's identity; 1.0 when none does. One iterative pass: the path from the root is kept with its objects and
+    identities indexed (entered on the way down, dropped on the way back up), so a deep trace costs time linear in
+    its spans."""
     if not root:
         return 1.0, "No call graph cycles detected."
-    for span, ancestors in _walk_paths(root):
-        if any(a is span for a in ancestors):  # the dict contains itself: a cyclic object graph
-            start = next(i for i, a in enumerate(ancestors) if a is span)
-            return 0.0, _cycle_text([*ancestors[start:], span], "the trace's span objects form a cycle")
-        identity = _identity(span)
-        labels = [_identity(a) for a in ancestors]
-        if identity in labels:
-            start = labels.index(identity)
+    path: list[dict[str, Any]] = []
+    at_object: dict[int, int] = {}  # id(span on the path) -> its index in path
+    at_identity: dict[tuple[str, str, str], int] = {}  # identity on the path -> its index (unique: see below)
+    identities: list[tuple[str, str, str]] = []
+    stack: list[tuple[dict[str, Any], bool]] = [(root, False)]
+    while stack:
+        span, leaving = stack.pop()
+        if leaving:
+            path.pop()
+            del at_object[id(span)]
+            del at_identity[identities.pop()]
+            continue
+        if id(span) in at_object:  # the dict contains itself: a cyclic object graph
             return 0.0, _cycle_text(
-                [*ancestors[start:], span], "a span repeats an ancestor with the same input"
+                [*path[at_object[id(span)] :], span], "the trace's span objects form a cycle"
             )
+        identity = _identity(span)
+        if identity in at_identity:  # found at once, so no identity is ever on the path twice
+            return 0.0, _cycle_text(
+                [*path[at_identity[identity] :], span], "a span repeats an ancestor with the same input"
+            )
+        at_object[id(span)] = at_identity[identity] = len(path)
+        path.append(span)
+        identities.append(identity)
+        stack.append((span, True))
+        stack.extend((child, False) for child in reversed(_children(span)))
     return 1.0, "No execution cycles detected."
 
 

@@ -3,7 +3,8 @@
 At construction: root nodes of one family (no mix of single- and multi-turn nodes); a judgement node as a root
 only when it is the only root; every node checks itself (a binary node's two verdicts, distinct non-binary
 verdicts...); a cycle is ``ValueError("Cycle detected in DAG graph.")``; a root reachable from another root is
-refused. Each node's in-degree counts its incoming edges, except that sibling verdicts of one judgement node that
+refused; so is a node other than a verdict with no outgoing edge (ours: 4.3.1 accepts a childless TaskNode, and a
+measure that ends there has no score). Each node's in-degree counts its incoming edges, except that sibling verdicts of one judgement node that
 lead to the same node count once (only one of them can fire), so a node waits for every parent that can arrive.
 """
 
@@ -34,7 +35,7 @@ class DeepAcyclicGraph:
 
     Raises:
         ValueError: mixed node families, several roots with a judgement root, a cycle, a root reachable from
-            another root, or a node that fails its own check.
+            another root, a node that leads to no VerdictNode, or a node that fails its own check.
         TypeError: a child of the wrong type.
     """
 
@@ -87,6 +88,15 @@ class DeepAcyclicGraph:
 
         for root in self.root_nodes:
             visit(root)
+        for node in indegree:
+            if not edges_of(node) and not _is_verdict(node):
+                label = (
+                    getattr(node, "label", None) or getattr(node, "output_label", None) or type(node).__name__
+                )
+                raise ValueError(
+                    f"{type(node).__name__} {label!r} leads to no VerdictNode: every path of the graph must end at a "
+                    "VerdictNode (give the node a child judgement node whose verdicts score the test case)."
+                )
         self._collapse_exclusive_verdicts(indegree, parents)
         return indegree, parents
 

@@ -8,6 +8,9 @@ yes and idk are faithful, only yes with ``penalize_ambiguous_claims=True``; no c
 the claims; System One asks each claim the shared ``claim_supported`` question against the retrieval context itself
 (P > 0.65 yes, P < 0.35 no, else idk); the truths are listed only when the LLM has to decide what System One could
 not. system_one: three whole-metric questions over ``actual_output`` and ``retrieval_context`` (weights 2, 1, 1).
+No facts (``retrieval_context`` is ``[]`` or no node has words): no judge call, in every mode; the score is 1.0 (no
+fact contradicts a claim, and a claim the facts are silent on counts as faithful), 0.0 with
+``penalize_ambiguous_claims`` (no claim can be supported). ours: 4.3.1 asks the judge with an empty fact list.
 Offline (the embedded judge): claims by the shared claim extractor (memory precision uses it too), each decided by
 the shared ``claim_supported`` scorer: the encoder where it is sure, the local reader the rest, unsure stays unsure.
 """
@@ -20,6 +23,7 @@ from deepeval.metrics.faithfulness.schema import Claims, FaithfulnessScoreReason
 from deepeval.metrics.pipeline.spec import (
     UNIT,
     Input,
+    NothingToJudge,
     Pipeline,
     Reason,
     ShareScore,
@@ -33,6 +37,25 @@ NO_CLAIMS_REASON = (
     "The score is 1.00 because the actual output makes no claims, so nothing in it contradicts the retrieval "
     "context."
 )
+
+
+def _no_facts_score(metric: Any) -> float:
+    return 0.0 if getattr(metric, "penalize_ambiguous_claims", False) else 1.0
+
+
+def _no_facts_reason(metric: Any) -> str:
+    if getattr(metric, "penalize_ambiguous_claims", False):
+        return (
+            "The score is 0.00 because the retrieval context holds no facts, so no claim of the actual output can be "
+            "supported (penalize_ambiguous_claims counts a claim the facts are silent on as unfaithful)."
+        )
+    return (
+        "The score is 1.00 because the retrieval context holds no facts, so nothing contradicts the actual output "
+        "(a claim the facts are silent on counts as faithful)."
+    )
+
+
+_NO_FACTS = {"truths": 0}
 
 
 def _passing(metric: Any) -> tuple[str, ...]:
@@ -115,4 +138,8 @@ PIPELINE = Pipeline(
     ),
     whole_metric_fields=("actual_output", "retrieval_context"),
     labels=("claim", "claims", "judged claims", "facts"),
+    nothing_to_judge=(
+        NothingToJudge("retrieval_context", "blank", _no_facts_score, _no_facts_reason, _NO_FACTS),
+        NothingToJudge("retrieval_context", "no_words", _no_facts_score, _no_facts_reason, _NO_FACTS),
+    ),
 )

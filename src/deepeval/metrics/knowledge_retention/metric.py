@@ -25,7 +25,7 @@ from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import decide, decision_sources
 from deepeval.metrics._engine.extractor import FactChanges, LLMExtractor
-from deepeval.metrics._engine.facts import apply_changes, fact_changes
+from deepeval.metrics._engine.facts import TurnsBefore, apply_changes, fact_changes
 from deepeval.metrics._engine.judges import gather_all
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_turns
@@ -223,7 +223,7 @@ class KnowledgeRetentionMetric(EngineMetric, BaseConversationalMetric):
     def _extract(ctx: MeasureContext, turns: Sequence[Any], i: int) -> Awaitable[FactChanges]:
         """The facts user turn ``i`` adds and supersedes, the turns before it as context."""
         assert ctx.extractor is not None
-        return fact_changes(ctx.extractor, turns[i].content, [(t.role, t.content) for t in turns[:i]])
+        return fact_changes(ctx.extractor, turns[i].content, TurnsBefore(turns, i))
 
     async def _turn_verdict(
         self, ctx: MeasureContext, facts: list[str], message: str, user_message: str | None

@@ -261,13 +261,20 @@ class Reason:
 class NothingToJudge:
     """A defined result for an input with nothing to judge, in every mode and before any judge call: when the field
     ``field`` is ``"blank"`` (a string of whitespace only, or an empty list), or has ``"no_words"`` (no letter or
-    digit in it, or in any of its items)."""
+    digit in it, or in any of its items). ``score`` and ``reason`` may be functions of the metric (e.g. of one of
+    its options), as :attr:`ShareScore.passing` may."""
 
     field: str
     when: Literal["blank", "no_words"]
-    score: float
-    reason: str
+    score: float | Callable[[Any], float]
+    reason: str | Callable[[Any], str]
     breakdown: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def score_for(self, metric: Any) -> float:
+        return float(self.score) if isinstance(self.score, (int, float)) else float(self.score(metric))
+
+    def reason_for(self, metric: Any) -> str:
+        return self.reason if isinstance(self.reason, str) else str(self.reason(metric))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ in one request with the role and the conversation once in the state; the LLM wri
 whole-metric questions over ``turns`` and ``chatbot_role`` (weights 2, 1, 1).
 
 ours: an out-of-character verdict counts once per assistant turn (4.3.1 counts the verdicts its judge lists, so a
-repeated index, or the index of a user turn, lowers its score); the LLM's reply is checked to name assistant turns.
+repeated index, or the index of a user turn, lowers its score). The LLM's reply must name assistant turns: a verdict
+whose index is no assistant turn (a user turn, past the end, negative) is a judge error, so the layer re-asks once
+and then the row is an error (never ignored, which would score the turn in character).
 No offline tier was measured: with no judge configured the measure says what to configure.
 """
 
@@ -130,7 +132,9 @@ class RoleAdherenceMetric(NoOfflineTier, EngineMetric, BaseConversationalMetric)
                 role=role,
                 multimodal=False,
             )
-            reply: Any = await a_generate_structured(ctx.llm, prompt, OutOfCharacterResponseVerdicts)
+            reply: Any = await a_generate_structured(
+                ctx.llm, prompt, OutOfCharacterResponseVerdicts, check=_NamesAssistantTurns(assistant)
+            )
             broken = {v.index: v.reason for v in reply.verdicts}
             return {
                 q: Decision("no", None, "llm", broken[ids[q]])
@@ -164,6 +168,26 @@ class RoleAdherenceMetric(NoOfflineTier, EngineMetric, BaseConversationalMetric)
             prompt = call_template(method, score=score, role=role, out_of_character_responses=broken)
         reply: Any = await a_generate_structured(ctx.llm, prompt, RoleAdherenceScoreReason)
         return str(reply.reason)
+
+
+class _NamesAssistantTurns:
+    """A ``check=`` for the out-of-character verdicts: every index is an assistant turn of the conversation.
+
+    Raises (when called):
+        ValueError: a verdict names no assistant turn (the structured-output layer re-asks once with this message).
+    """
+
+    def __init__(self, assistant: Sequence[int]) -> None:
+        self.assistant = frozenset(assistant)
+        self.listed = ", ".join(str(i) for i in sorted(self.assistant))
+
+    def __call__(self, reply: OutOfCharacterResponseVerdicts) -> None:
+        wrong = sorted({v.index for v in reply.verdicts} - self.assistant)
+        if wrong:
+            raise ValueError(
+                f"verdict index {', '.join(map(str, wrong))} names no assistant turn; an index is the 0-based position "
+                f"of an assistant turn in the conversation, one of: {self.listed}"
+            )
 
 
 def deterministic_reason(score: float, judged: Sequence[Mapping[str, Any]]) -> str:
