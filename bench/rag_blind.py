@@ -224,7 +224,7 @@ def unit_report(spec: Kind, units: list[Unit], kind: str) -> dict[str, Any]:
     p = np.array([0.5 if u.p is None else u.p for u in units], dtype=float)
     tiers: dict[str, int] = defaultdict(int)
     for u in units:
-        tiers[u.tier or "?"] += 1
+        tiers[u.tier or "encoder (kind without an unsure band)"] += 1
     out: dict[str, Any] = {
         "n": len(units),
         "accuracy": float(np.mean(pred == y)),
