@@ -6,8 +6,11 @@ expected output), then the reason. ``score`` = weighted cumulative precision (:c
 for a useful node at rank ``k``, ``sum_k (useful in the top k / k) * r_k / useful nodes``; no useful node -> 0.
 hybrid: System One decides each node (P >= 0.5 yes) in one request; the LLM decides what it could not and writes the
 reason. system_one: three whole-metric questions over ``input``, ``expected_output`` and ``retrieval_context``
-(weights 2, 1, 1). Offline: no tier was measured for the node question, so with no LLM and no System One configured
-the metric raises a ``ConfigurationError`` naming what to configure.
+(weights 2, 1, 1). Offline (the embedded judge, no key configured): each node decided by the shared
+``context_node_useful`` scorer (the node's relevance to ``input`` with its claim support against
+``expected_output``; measured in ``bench/rag_blind.py``), the encoder alone (the local reader has no prompt for
+this kind). The whole-metric questions (ranking, top node) have no offline tier: system_one mode on the embedded
+judge raises a ``ConfigurationError`` naming what to configure.
 
 Ours, where 4.3.1 differs: an empty retrieval context (or one whose nodes hold no letter or digit) scores 0 with a
 reason and no judge call (4.3.1 asks the LLM about zero nodes, then scores 0); a judge that returns another number
@@ -30,9 +33,7 @@ from deepeval.metrics.pipeline.spec import (
     Units,
     WholeMetricQuestion,
 )
-
-#: the System One kind of the per-node question (no offline tier answers it)
-NODE_USEFUL = "contextual_precision.node_useful"
+from deepeval.models.system_one.kinds import CONTEXT_NODE_USEFUL
 
 EMPTY_CONTEXT_REASON = (
     "The score is 0.00 because the retrieval context is empty: no node was retrieved, so none is useful for "
@@ -50,7 +51,7 @@ PIPELINE = Pipeline(
     units=(Units(name="nodes", source="retrieval_context", prompt=None, schema=None, extraction="items"),),
     question=UnitQuestion(
         units="nodes",
-        kind=NODE_USEFUL,
+        kind=CONTEXT_NODE_USEFUL,
         text="Is this retrieved document useful for arriving at `expected_output` as the answer to `input`?",
         fields={"node": UNIT, "input": "input", "expected_output": "expected_output"},
         label="node",

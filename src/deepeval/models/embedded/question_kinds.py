@@ -46,6 +46,12 @@ def _claim_texts(fields: dict[str, Any], out: Texts) -> None:
     out.passages.update((field_text(fields, "claim"), *features.sentences_of(field_text(fields, "source"))))
 
 
+def _useful_texts(fields: dict[str, Any], out: Texts) -> None:
+    _relevance_texts(fields, out)
+    expected, node = field_text(fields, "expected_output"), field_text(fields, "node")
+    out.passages.update((*features.sentences_of(expected), *features.sentences_of(node)))
+
+
 def _stated_texts(fields: dict[str, Any], out: Texts) -> None:
     out.passages.update(
         (
@@ -104,6 +110,13 @@ KINDS: dict[str, KindSpec] = {
         ("input", "node"),
         lambda a: scorers.node_relevant(str(a.fields["input"]), str(a.fields["node"])),
         texts=_relevance_texts,
+    ),
+    K.CONTEXT_NODE_USEFUL: KindSpec(
+        ("input", "expected_output", "node"),
+        lambda a: scorers.node_useful(
+            str(a.fields["input"]), str(a.fields["expected_output"]), str(a.fields["node"])
+        ),
+        texts=_useful_texts,
     ),
     K.CLAIM_SUPPORTED: KindSpec(
         ("claim", "source"),

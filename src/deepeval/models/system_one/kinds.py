@@ -18,6 +18,9 @@ STATEMENT_RELEVANT = "statement_relevant"
 CONTEXT_STATEMENT_RELEVANT = "context_statement_relevant"
 #: noul. fields: input, node. P(yes) = the context node holds something relevant to the input.
 CONTEXT_NODE_RELEVANT = "context_node_relevant"
+#: noul. fields: input, expected_output, node. P(yes) = the retrieved context node holds information needed to
+#: arrive at ``expected_output`` as the answer to ``input`` (ContextualPrecision asks it of every node).
+CONTEXT_NODE_USEFUL = "context_node_useful"
 #: noul. fields: facts (list[str], user facts known before this turn), assistant_message, user_message (optional,
 #: the user turn just before). P(yes) = the assistant message forgets or contradicts a known fact, or re-asks for
 #: information already given (clarifying or confirming does not count) = knowledge attrition.
@@ -40,6 +43,7 @@ DECISION_KINDS = frozenset(
         STATEMENT_RELEVANT,
         CONTEXT_STATEMENT_RELEVANT,
         CONTEXT_NODE_RELEVANT,
+        CONTEXT_NODE_USEFUL,
         TURN_ATTRITION,
         TURN_FORGETS,
         TURN_REASKS,
