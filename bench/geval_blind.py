@@ -140,7 +140,7 @@ def main() -> int:
             if res.get("error"):
                 print(f"{impl} {mode}: worker error\n{res['error']}\n{res.get('stderr_tail', '')}")
             s = summary(items, res.get("cases", {}))
-            results[f"{impl}/{mode}"] = {**s, "wall_s": res.get("wall_s")}
+            results[f"{impl}/{mode}"] = {**s, "wall_s": res.get("wall_s"), "rows": res.get("cases", {})}
 
             def f(v: Any) -> str:
                 return "-" if v is None else f"{v:.3f}"
