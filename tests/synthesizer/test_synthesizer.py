@@ -479,6 +479,18 @@ def test_the_progress_bar_shows_counts(judge, capsys):
     assert "Generating goldens" in err and "4/4" in err
 
 
+def test_progress_in_a_log_file_is_plain_lines_with_counts(judge, capsys, monkeypatch):
+    """stderr that is not a terminal (a background run's log) gets a line per step, not one bar at the end."""
+    from deepeval.synthesizer import progress
+
+    monkeypatch.setattr(progress, "LOG_INTERVAL", 0.0)
+    s = Synthesizer(model=judge.model, evolution_config=ONE_KIND, async_mode=False)
+    s.generate_goldens_from_contexts(CONTEXTS)
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("Generating goldens")]
+    assert [ln.split()[2] for ln in lines] == ["0/4", "1/4", "2/4", "3/4", "4/4"]
+    assert lines[0].endswith("ETA ?") and lines[-1].endswith("ETA 0:00:00")
+
+
 def test_ctrl_c_keeps_the_finished_goldens(judge):
     judge.interrupt_on("BLOCK")
     s = synth(judge, async_mode=False)
