@@ -192,6 +192,40 @@ def test_a_context_whose_judge_returns_junk_is_skipped_and_named(judge, capsys):
     assert Counter(judge.schemas())["SyntheticDataList"] == 3
 
 
+def test_data_markers_a_small_model_echoes_never_reach_the_goldens(judge):
+    """Seen on Qwen2.5-Coder-1.5B offline: an evolution reply wrapped in the prompt's ``<<<BEGIN TEXT #...>>>``
+    markers, and ``used_source_files`` filled with markers instead of file names."""
+    begin, end = "<<<BEGIN TEXT #7aa654299d1f>>>", "<<<END TEXT #7aa654299d1f>>"
+    judge.set(
+        {
+            "SyntheticDataList": lambda req: {
+                "data": [
+                    {
+                        "input": f"{begin}\nWhat boils?\n{end}",
+                        "used_source_files": [
+                            "<<<BEGIN TEXTS #699e406c9736>>>",
+                            "docs/b.txt",
+                            "elsewhere.txt",
+                        ],
+                    }
+                ]
+            },
+            "text": lambda req: f"{begin}\nAt what temperature does water boil?\n{end}",
+        }
+    )
+    s = synth(judge)
+    (g,) = s.generate_goldens_from_contexts(
+        [CONTEXTS[1]], max_goldens_per_context=1, source_files=[["/x/b.txt"]]
+    )
+    assert g.input == "At what temperature does water boil?"
+    assert g.expected_output == "At what temperature does water boil?"
+    # only the context's own files, by path or file name
+    assert g.additional_metadata["used_source_files"] == ["/x/b.txt"]
+    # the critic saw the draft without the markers
+    critic = [prompt_of(b) for b in judge.server.counters.bodies if "InputFeedback" in json.dumps(b)]
+    assert critic and all("7aa654299d1f" not in p for p in critic)
+
+
 def test_a_run_where_everything_fails_raises_the_first_error(judge):
     judge.set({"SyntheticDataList": lambda req: "junk"})
     with pytest.raises(StructuredOutputError, match="SyntheticDataList"):

@@ -193,6 +193,20 @@ def _format_with_sources(context: list[str], chunk_sources: list[str]) -> list[s
     return [f"[SOURCE: {source}] {chunk}" for source, chunk in zip(chunk_sources, context, strict=True)]
 
 
+def _named_sources(named: Any, sources: list[str]) -> list[str]:
+    """The files of ``sources`` that the judge's ``used_source_files`` names (by path or file name), in its order,
+    once each. Ours: 4.3.1 keeps the list as the judge wrote it, and a small model fills it with whatever it saw in
+    the prompt (our data markers, made-up paths)."""
+    by_name = {os.path.basename(s): s for s in sources}
+    out: list[str] = []
+    for entry in named if isinstance(named, list) else []:
+        text = str(entry).strip()
+        source = text if text in sources else by_name.get(os.path.basename(text))
+        if source is not None and source not in out:
+            out.append(source)
+    return out
+
+
 def _prompt_evolutions(evolutions: dict[Evolution, float]) -> dict[EvolutionKind, float]:
     """The context-free kinds of ``evolutions`` (``MULTICONTEXT`` dropped), as 4.3.1 maps them for scratch runs.
 
@@ -524,7 +538,9 @@ class Synthesizer:
                 "evolutions": used,
                 run.flavour.quality_key: score,
                 "context_source_files": list(item.source_files),
-                "used_source_files": list(getattr(draft, "used_source_files", None) or []),
+                "used_source_files": _named_sources(
+                    getattr(draft, "used_source_files", None), item.source_files
+                ),
                 "context_quality": item.score,
             }
             run.keep(index, self._golden(run, text, item, expected, metadata))
