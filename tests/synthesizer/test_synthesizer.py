@@ -548,3 +548,49 @@ def test_conversational_goldens_save_and_tabulate(judge, tmp_path):
         "synthetic_scenario_quality", "source_files",
     ]  # fmt: skip
     assert frame["source_files"].tolist() == ["w.txt", "w.txt"]
+
+
+PUBLIC_FORMS = [
+    ("goldens_from_contexts", ["contexts", "include_expected_output", "max_goldens_per_context", "source_files",
+                               "context_chunk_source_files", "target_files_per_context", "_context_scores", "_private"]),
+    ("conversational_goldens_from_contexts", ["contexts", "include_expected_outcome", "max_goldens_per_context",
+                                              "source_files", "context_chunk_source_files",
+                                              "target_files_per_context", "_context_scores", "_private"]),
+    ("goldens_from_docs", ["document_paths", "include_expected_output", "max_goldens_per_context",
+                           "context_construction_config", "_private"]),
+    ("conversational_goldens_from_docs", ["document_paths", "include_expected_outcome", "max_goldens_per_context",
+                                          "context_construction_config", "_private"]),
+    ("goldens_from_scratch", ["num_goldens", "_private"]),
+    ("conversational_goldens_from_scratch", ["num_goldens", "_private"]),
+    ("goldens_from_goldens", ["goldens", "max_goldens_per_golden", "include_expected_output"]),
+    ("conversational_goldens_from_goldens", ["goldens", "max_goldens_per_golden", "include_expected_outcome"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "params"), PUBLIC_FORMS)
+def test_sync_and_async_forms_take_the_same_parameters(name, params):
+    import inspect
+
+    sync, async_ = getattr(Synthesizer, f"generate_{name}"), getattr(Synthesizer, f"a_generate_{name}")
+    for form in (sync, async_):
+        assert list(inspect.signature(form).parameters)[1:] == params
+    assert inspect.signature(sync) == inspect.signature(async_)
+    assert sync.__name__ == f"generate_{name}" and not inspect.iscoroutinefunction(sync)
+    assert inspect.iscoroutinefunction(async_)
+
+
+def test_a_sync_form_runs_the_async_form_a_subclass_overrides(judge):
+    seen = []
+
+    class Mine(Synthesizer):
+        async def a_generate_goldens_from_contexts(self, contexts, *args, **kwargs):
+            seen.append((contexts, args, kwargs))
+            return await super().a_generate_goldens_from_contexts(contexts, *args, **kwargs)
+
+    s = Mine(model=judge.model, evolution_config=ONE_KIND)
+    s.show_progress = False
+    goldens = s.generate_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1)
+    assert len(goldens) == 1 and len(seen) == 1 and seen[0][0] == [CONTEXTS[1]]
+    # a misspelt keyword is refused under the name the caller used
+    with pytest.raises(TypeError, match=r"^generate_goldens_from_scratch\(\) got an unexpected keyword"):
+        s.generate_goldens_from_scratch(num_golden=2)
