@@ -215,7 +215,7 @@ def test_data_markers_a_small_model_echoes_never_reach_the_goldens(judge):
     )
     s = synth(judge)
     (g,) = s.generate_goldens_from_contexts(
-        [CONTEXTS[1]], max_goldens_per_context=1, source_files=[["/x/b.txt"]]
+        [CONTEXTS[1]], max_goldens_per_context=1, source_files=[["/x/b.txt", "/x/c.txt"]]
     )
     assert g.input == "At what temperature does water boil?"
     assert g.expected_output == "At what temperature does water boil?"
@@ -224,6 +224,36 @@ def test_data_markers_a_small_model_echoes_never_reach_the_goldens(judge):
     # the critic saw the draft without the markers
     critic = [prompt_of(b) for b in judge.server.counters.bodies if "InputFeedback" in json.dumps(b)]
     assert critic and all("7aa654299d1f" not in p for p in critic)
+
+
+def _list_schemas(judge):
+    out = []
+    for body in judge.server.counters.bodies:
+        rf = body.get("response_format") or {}
+        if rf.get("type") == "json_schema" and rf["json_schema"]["name"].endswith("List"):
+            out.append(rf["json_schema"])
+    return out
+
+
+def test_a_list_request_asks_for_used_source_files_only_where_its_prompt_names_files(judge):
+    """A schema-constrained model (llama.cpp) fills an optional field it is offered; offer it only where it means
+    something. The schema keeps 4.3.1's name either way."""
+    s = synth(
+        judge, styling_config=StylingConfig(scenario="Trivia", task="Answer", input_format="A question")
+    )
+    s.generate_goldens_from_contexts(
+        CONTEXTS, max_goldens_per_context=1, source_files=["a.txt", ["b.txt", "c.txt"]]
+    )
+    s.generate_goldens_from_scratch(1)
+    one_file, two_files, scratch = _list_schemas(judge)
+    assert [x["name"] for x in (one_file, two_files, scratch)] == ["SyntheticDataList"] * 3
+    assert "used_source_files" not in json.dumps(one_file) and "used_source_files" not in json.dumps(scratch)
+    assert "used_source_files" in json.dumps(two_files)
+    c = synth(judge)
+    c.generate_conversational_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1)
+    conversational = _list_schemas(judge)[-1]
+    assert conversational["name"] == "ConversationalScenarioList"
+    assert "used_source_files" not in json.dumps(conversational)
 
 
 def test_a_run_where_everything_fails_raises_the_first_error(judge):

@@ -15,6 +15,22 @@ class SyntheticDataList(BaseModel):
     data: list[SyntheticData]
 
 
+class InputOnly(BaseModel):
+    input: str
+
+
+# What a list request asks for when its prompt names no source files (one-file contexts, scratch): the inputs alone.
+# Ours: a model that constrains decoding to the schema (llama.cpp) otherwise fills the optional ``used_source_files``
+# with whatever it saw (Qwen2.5-Coder-1.5B wrote our data markers there, once a whole passage), spending output tokens
+# on nothing. Sent under 4.3.1's name, ``SyntheticDataList``. (Comments, not docstrings: a docstring would be sent in
+# the JSON schema.)
+class SyntheticDataListWithoutSources(BaseModel):
+    data: list[InputOnly]
+
+
+SyntheticDataListWithoutSources.__name__ = "SyntheticDataList"
+
+
 class RewrittenInput(BaseModel):
     rewritten_input: str
 
@@ -37,6 +53,18 @@ class ConversationalScenario(BaseModel):
 
 class ConversationalScenarioList(BaseModel):
     data: list[ConversationalScenario]
+
+
+class ScenarioOnly(BaseModel):
+    scenario: str
+
+
+# SyntheticDataListWithoutSources for scenarios; sent as ``ConversationalScenarioList``.
+class ConversationalScenarioListWithoutSources(BaseModel):
+    data: list[ScenarioOnly]
+
+
+ConversationalScenarioListWithoutSources.__name__ = "ConversationalScenarioList"
 
 
 class RewrittenScenario(BaseModel):

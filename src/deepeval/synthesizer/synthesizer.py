@@ -61,6 +61,7 @@ from deepeval.synthesizer.schema import (
     ConversationalPromptStyling,
     ConversationalScenario,
     ConversationalScenarioList,
+    ConversationalScenarioListWithoutSources,
     InputFeedback,
     PromptStyling,
     RewrittenInput,
@@ -68,6 +69,7 @@ from deepeval.synthesizer.schema import (
     ScenarioFeedback,
     SyntheticData,
     SyntheticDataList,
+    SyntheticDataListWithoutSources,
 )
 from deepeval.synthesizer.types import Evolution, PromptEvolution
 
@@ -101,6 +103,8 @@ class _Flavour:
 
     conversational: bool
     list_schema: type[BaseModel]
+    #: the list request's schema when its prompt names no source files (see ``SyntheticDataListWithoutSources``)
+    plain_list_schema: type[BaseModel]
     item_field: str
     feedback_schema: type[BaseModel]
     rewrite_schema: type[BaseModel]
@@ -110,12 +114,12 @@ class _Flavour:
 
 
 SINGLE = _Flavour(
-    False, SyntheticDataList, "input", InputFeedback, RewrittenInput, "rewritten_input", SyntheticData,
-    "synthetic_input_quality",
+    False, SyntheticDataList, SyntheticDataListWithoutSources, "input", InputFeedback, RewrittenInput,
+    "rewritten_input", SyntheticData, "synthetic_input_quality",
 )  # fmt: skip
 CONVERSATIONAL = _Flavour(
-    True, ConversationalScenarioList, "scenario", ScenarioFeedback, RewrittenScenario, "rewritten_scenario",
-    ConversationalScenario, "synthetic_scenario_quality",
+    True, ConversationalScenarioList, ConversationalScenarioListWithoutSources, "scenario", ScenarioFeedback,
+    RewrittenScenario, "rewritten_scenario", ConversationalScenario, "synthetic_scenario_quality",
 )  # fmt: skip
 
 
@@ -187,6 +191,11 @@ def _sources_of(value: Any) -> list[str]:
     if isinstance(value, (list, tuple)):
         return [str(v) for v in value if v]
     return [str(value)] if value else []
+
+
+def _names_sources(sources: list[str]) -> bool:
+    """Whether a list prompt names the context's source files (and asks which ones each input uses): two or more."""
+    return len(sources) > 1
 
 
 def _format_with_sources(context: list[str], chunk_sources: list[str]) -> list[str]:
@@ -490,7 +499,7 @@ class Synthesizer:
     def _draft_prompt(
         self, run: _Run, context: list[str], n: int, sources: list[str], target: int | None
     ) -> str:
-        shown = sources if len(sources) > 1 else None
+        shown = sources if _names_sources(sources) else None
         if run.flavour.conversational:
             c = self.conversational_styling_config
             return prompts.generate_scenarios(
@@ -581,7 +590,10 @@ class Synthesizer:
         formatted = _format_with_sources(item.context, item.chunk_source_files)
         try:
             reply: Any = await run.caller.structured(
-                self._draft_prompt(run, formatted, n, item.source_files, target), run.flavour.list_schema
+                self._draft_prompt(run, formatted, n, item.source_files, target),
+                run.flavour.list_schema
+                if _names_sources(item.source_files)
+                else run.flavour.plain_list_schema,
             )
             drafts = [d for d in reply.data if str(getattr(d, run.flavour.item_field)).strip()][:n]
         except Exception as err:
@@ -654,7 +666,9 @@ class Synthesizer:
 
     async def _scratch_batch(self, run: _Run, b: int, k: int, evolutions: dict[EvolutionKind, float]) -> None:
         try:
-            reply: Any = await run.caller.structured(self._scratch_prompt(run, k), run.flavour.list_schema)
+            reply: Any = await run.caller.structured(
+                self._scratch_prompt(run, k), run.flavour.plain_list_schema
+            )
             drafts = [d for d in reply.data if str(getattr(d, run.flavour.item_field)).strip()][:k]
         except Exception as err:
             stop_if_cancelled(err)
