@@ -114,7 +114,7 @@ def run_cli(args: argparse.Namespace, out: Path) -> dict[str, Any]:
     cfile.write_text(json.dumps(contexts), encoding="utf-8")
     env = {**os.environ, "GGUF_MODEL_PATH": str(args.model)}
     cmd = [
-        sys.executable, "-m", "deepeval", "generate", "--method", "contexts", "--variation", "single-turn",
+        str(Path(sys.executable).with_name("deepeval")), "generate", "--method", "contexts", "--variation", "single-turn",
         "--contexts-file", str(cfile), "--max-goldens-per-context", "1", "--output-dir", str(out),
         "--file-type", "jsonl", "--file-name", "cli",
     ]  # fmt: skip

@@ -256,6 +256,37 @@ def test_a_list_request_asks_for_used_source_files_only_where_its_prompt_names_f
     assert "used_source_files" not in json.dumps(conversational)
 
 
+def test_a_schema_constrained_model_gets_a_length_limit_on_each_listed_input(judge):
+    """llama.cpp turns maxLength into its grammar: a runaway input (Qwen2.5-Coder-1.5B wrote question after question
+    into one string until the token cap) must end, so the reply fits. Other models get 4.3.1's schema unchanged."""
+    from deepeval.models import OpenAIModel
+    from deepeval.synthesizer.schema import MAX_ITEM_CHARS
+
+    class Constrained(OpenAIModel):
+        constrains_item_counts = True
+
+    styling = StylingConfig(scenario="Trivia", task="Answer", input_format="A question")
+    plain = synth(judge, styling_config=styling)
+    plain.generate_goldens_from_scratch(1)
+    constrained = Synthesizer(
+        model=Constrained(model="gpt-4.1", api_key="sk-test", base_url=judge.server.base_url),
+        evolution_config=ONE_KIND,
+        styling_config=styling,
+    )
+    constrained.show_progress = False
+    goldens = constrained.generate_goldens_from_scratch(1)
+    constrained.generate_conversational_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1)
+    unlimited, limited, scenarios = _list_schemas(judge)
+    assert "maxLength" not in json.dumps(unlimited)
+    defs = limited["schema"]["$defs"]
+    assert [d["properties"]["input"]["maxLength"] for d in defs.values()] == [MAX_ITEM_CHARS]
+    assert limited["name"] == "SyntheticDataList" and len(goldens) == 1
+    assert scenarios["name"] == "ConversationalScenarioList"
+    assert [d["properties"]["scenario"]["maxLength"] for d in scenarios["schema"]["$defs"].values()] == [
+        MAX_ITEM_CHARS
+    ]
+
+
 def test_a_run_where_everything_fails_raises_the_first_error(judge):
     judge.set({"SyntheticDataList": lambda req: "junk"})
     with pytest.raises(StructuredOutputError, match="SyntheticDataList"):

@@ -8,6 +8,9 @@ Every text that comes back (a free-text reply, each string of a structured one) 
 markers (:mod:`deepeval.metrics.delimit`), and a small model asked to rewrite a quoted input tends to echo them
 around its answer (Qwen2.5-Coder-1.5B did on 1 input of 3, and filled ``used_source_files`` with them), which would
 put them into the goldens.
+
+A model that constrains its decoding to the schema (``constrains_item_counts``: llama.cpp) is sent list schemas whose
+inputs / scenarios have a length limit (:func:`deepeval.synthesizer.schema.bounded`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pydantic import BaseModel
 
 from deepeval.models.base_model import DeepEvalBaseLLM, judge_name
 from deepeval.models.structured import a_generate_structured, a_generate_text
+from deepeval.synthesizer.schema import bounded
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -69,8 +73,9 @@ class Caller:
 
     async def structured(self, prompt: str, schema: type[T]) -> T:
         stop_if_cancelled()
+        sent = bounded(schema) if getattr(self.model, "constrains_item_counts", False) else schema
         async with self.gate:
-            reply = await a_generate_structured(self.model, prompt, schema)
+            reply = await a_generate_structured(self.model, prompt, sent)
         cleaned: T = _clean(reply)
         return cleaned
 
