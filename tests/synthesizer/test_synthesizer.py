@@ -203,14 +203,16 @@ def test_data_markers_a_small_model_echoes_never_reach_the_goldens(judge):
                     {
                         "input": f"{begin}\nWhat boils?\n{end}",
                         "used_source_files": [
-                            "<<<BEGIN TEXTS #699e406c9736>>>",
+                            "<< <BEGIN TEXTS #699e406c9736>>>",  # defused, as quoted content shows it
                             "docs/b.txt",
                             "elsewhere.txt",
                         ],
                     }
                 ]
             },
-            "text": lambda req: f"{begin}\nAt what temperature does water boil?\n{end}",
+            "text": lambda req: (
+                f"<< <BEGIN TEXT #7aa654299d1f>>>\nAt what temperature does water boil?\n{end}"
+            ),
         }
     )
     s = synth(judge)

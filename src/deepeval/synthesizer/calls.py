@@ -27,14 +27,15 @@ from deepeval.synthesizer.schema import bounded
 
 T = TypeVar("T", bound=BaseModel)
 
-#: one of our data markers as a model echoes it: ``<<<BEGIN TEXT #7aa654299d1f>>>``, ``<<< END TEXTS #ab12cd>>``
-#: (any label, a hex token of 6 or more digits, 0 to 3 closing brackets)
-_MARKER = re.compile(r"<<<\s*(?:BEGIN|END)\b[^<>\n#]*#[0-9a-fA-F]{6,}\s*>{0,3}", re.IGNORECASE)
+#: one of our data markers as a model echoes it: ``<<<BEGIN TEXT #7aa654299d1f>>>``, ``<<< END TEXTS #ab12cd>>``, or
+#: defused as quoted content shows it (``<< <BEGIN TEXTS #...>>>``): any label, a hex token of 6 or more digits, 0 to 3
+#: closing brackets
+_MARKER = re.compile(r"<<\s*<\s*(?:BEGIN|END)\b[^<>\n#]*#[0-9a-fA-F]{6,}\s*>{0,3}", re.IGNORECASE)
 
 
 def strip_markers(text: str) -> str:
     """``text`` without our data markers (see the module docstring), trimmed."""
-    return _MARKER.sub("", text).strip() if "<<<" in text else text.strip()
+    return _MARKER.sub("", text).strip() if "<<" in text else text.strip()
 
 
 def _clean(value: Any) -> Any:
