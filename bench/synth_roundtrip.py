@@ -68,6 +68,16 @@ def _rows(goldens: list[Any]) -> list[list[Any]]:
     return [[getattr(g, f) for f in FIELDS] for g in goldens]
 
 
+def _same(got: Any, want: list[list[Any]]) -> bool:
+    """Equal, except that a golden without a context may come back with ``[]``: 4.3.1's CSV loader reads an empty
+    context cell as an empty list (ours as None); nothing is lost either way."""
+    if not isinstance(got, list) or len(got) != len(want):
+        return False
+    return all(
+        [*g[:2], g[2] or None, g[3]] == [*w[:2], w[2] or None, w[3]] for g, w in zip(got, want, strict=True)
+    )
+
+
 def load_ours(path: Path) -> list[Any]:
     from deepeval.dataset import EvaluationDataset
 
@@ -136,7 +146,7 @@ def main() -> None:
     for path, want in written.items():
         ours_ok = _rows(load_ours(path)) == want
         theirs = reference[str(path)]
-        theirs_ok = theirs == json.loads(json.dumps(want))
+        theirs_ok = _same(theirs, json.loads(json.dumps(want)))
         failures += (not ours_ok) + (not theirs_ok)
         note = "" if theirs_ok or not isinstance(theirs, str) else f" ({theirs[:120]})"
         print(
