@@ -42,6 +42,37 @@ def test_contexts_file_to_json(env, tmp_path):
     assert env.server.counters.requests > 0
 
 
+AWKWARD_CONTEXTS = [
+    ['He said "yes", then left; later | came back.', "Line one\nline two, with a comma"],
+    ["Café, naïve, 東京 and an emoji 🙂", "tab\there; semicolons; and a trailing backslash \\"],
+]
+AWKWARD_INPUT = 'Why did he say "yes", | then\nleave; 東京?'
+
+
+@pytest.mark.parametrize("file_type", ["json", "csv", "jsonl"])
+def test_generated_files_with_awkward_text_load_back(env, tmp_path, file_type):
+    """What a real model writes (quotes, commas, semicolons, pipes, newlines, non-ASCII) survives every file type
+    ``deepeval generate`` writes, read back by our loader."""
+    env.set(
+        {
+            "SyntheticDataList": lambda req: {"data": [{"input": AWKWARD_INPUT}]},
+            "text": lambda req: AWKWARD_INPUT,  # evolutions and expected outputs
+        }
+    )
+    contexts = tmp_path / "contexts.json"
+    contexts.write_text(json.dumps(AWKWARD_CONTEXTS), encoding="utf-8")
+    result = run(
+        "--method", "contexts", "--variation", "single-turn", "--contexts-file", str(contexts), "--file-type",
+        file_type, "--output-dir", str(tmp_path), "--file-name", "g", "--max-goldens-per-context", "1",
+        "--model", "gpt-4.1",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    dataset = EvaluationDataset()
+    getattr(dataset, f"add_goldens_from_{file_type}_file")(str(tmp_path / f"g.{file_type}"))
+    assert [g.context for g in dataset.goldens] == AWKWARD_CONTEXTS
+    assert [(g.input, g.expected_output) for g in dataset.goldens] == [(AWKWARD_INPUT, AWKWARD_INPUT)] * 2
+
+
 def test_docs_multi_turn_to_jsonl(env, tmp_path):
     doc = tmp_path / "paris.md"
     doc.write_text("Paris is the capital of France.", encoding="utf-8")

@@ -192,6 +192,103 @@ def test_a_context_whose_judge_returns_junk_is_skipped_and_named(judge, capsys):
     assert Counter(judge.schemas())["SyntheticDataList"] == 3
 
 
+def test_data_markers_a_small_model_echoes_never_reach_the_goldens(judge):
+    """Seen on Qwen2.5-Coder-1.5B offline: an evolution reply wrapped in the prompt's ``<<<BEGIN TEXT #...>>>``
+    markers, and ``used_source_files`` filled with markers instead of file names."""
+    begin, end = "<<<BEGIN TEXT #7aa654299d1f>>>", "<<<END TEXT #7aa654299d1f>>"
+    judge.set(
+        {
+            "SyntheticDataList": lambda req: {
+                "data": [
+                    {
+                        "input": f"{begin}\nWhat boils?\n{end}",
+                        "used_source_files": [
+                            "<< <BEGIN TEXTS #699e406c9736>>>",  # defused, as quoted content shows it
+                            "docs/b.txt",
+                            "elsewhere.txt",
+                        ],
+                    }
+                ]
+            },
+            "text": lambda req: (
+                f"<< <BEGIN TEXT #7aa654299d1f>>>\nAt what temperature does water boil?\n{end}"
+            ),
+        }
+    )
+    s = synth(judge)
+    (g,) = s.generate_goldens_from_contexts(
+        [CONTEXTS[1]], max_goldens_per_context=1, source_files=[["/x/b.txt", "/x/c.txt"]]
+    )
+    assert g.input == "At what temperature does water boil?"
+    assert g.expected_output == "At what temperature does water boil?"
+    # only the context's own files, by path or file name
+    assert g.additional_metadata["used_source_files"] == ["/x/b.txt"]
+    # the critic saw the draft without the markers
+    critic = [prompt_of(b) for b in judge.server.counters.bodies if "InputFeedback" in json.dumps(b)]
+    assert critic and all("7aa654299d1f" not in p for p in critic)
+
+
+def _list_schemas(judge):
+    out = []
+    for body in judge.server.counters.bodies:
+        rf = body.get("response_format") or {}
+        if rf.get("type") == "json_schema" and rf["json_schema"]["name"].endswith("List"):
+            out.append(rf["json_schema"])
+    return out
+
+
+def test_a_list_request_asks_for_used_source_files_only_where_its_prompt_names_files(judge):
+    """A schema-constrained model (llama.cpp) fills an optional field it is offered; offer it only where it means
+    something. The schema keeps 4.3.1's name either way."""
+    s = synth(
+        judge, styling_config=StylingConfig(scenario="Trivia", task="Answer", input_format="A question")
+    )
+    s.generate_goldens_from_contexts(
+        CONTEXTS, max_goldens_per_context=1, source_files=["a.txt", ["b.txt", "c.txt"]]
+    )
+    s.generate_goldens_from_scratch(1)
+    one_file, two_files, scratch = _list_schemas(judge)
+    assert [x["name"] for x in (one_file, two_files, scratch)] == ["SyntheticDataList"] * 3
+    assert "used_source_files" not in json.dumps(one_file) and "used_source_files" not in json.dumps(scratch)
+    assert "used_source_files" in json.dumps(two_files)
+    c = synth(judge)
+    c.generate_conversational_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1)
+    conversational = _list_schemas(judge)[-1]
+    assert conversational["name"] == "ConversationalScenarioList"
+    assert "used_source_files" not in json.dumps(conversational)
+
+
+def test_a_schema_constrained_model_gets_a_length_limit_on_each_listed_input(judge):
+    """llama.cpp turns maxLength into its grammar: a runaway input (Qwen2.5-Coder-1.5B wrote question after question
+    into one string until the token cap) must end, so the reply fits. Other models get 4.3.1's schema unchanged."""
+    from deepeval.models import OpenAIModel
+    from deepeval.synthesizer.schema import MAX_ITEM_CHARS
+
+    class Constrained(OpenAIModel):
+        constrains_item_counts = True
+
+    styling = StylingConfig(scenario="Trivia", task="Answer", input_format="A question")
+    plain = synth(judge, styling_config=styling)
+    plain.generate_goldens_from_scratch(1)
+    constrained = Synthesizer(
+        model=Constrained(model="gpt-4.1", api_key="sk-test", base_url=judge.server.base_url),
+        evolution_config=ONE_KIND,
+        styling_config=styling,
+    )
+    constrained.show_progress = False
+    goldens = constrained.generate_goldens_from_scratch(1)
+    constrained.generate_conversational_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1)
+    unlimited, limited, scenarios = _list_schemas(judge)
+    assert "maxLength" not in json.dumps(unlimited)
+    defs = limited["schema"]["$defs"]
+    assert [d["properties"]["input"]["maxLength"] for d in defs.values()] == [MAX_ITEM_CHARS]
+    assert limited["name"] == "SyntheticDataList" and len(goldens) == 1
+    assert scenarios["name"] == "ConversationalScenarioList"
+    assert [d["properties"]["scenario"]["maxLength"] for d in scenarios["schema"]["$defs"].values()] == [
+        MAX_ITEM_CHARS
+    ]
+
+
 def test_a_run_where_everything_fails_raises_the_first_error(judge):
     judge.set({"SyntheticDataList": lambda req: "junk"})
     with pytest.raises(StructuredOutputError, match="SyntheticDataList"):
@@ -479,6 +576,18 @@ def test_the_progress_bar_shows_counts(judge, capsys):
     assert "Generating goldens" in err and "4/4" in err
 
 
+def test_progress_in_a_log_file_is_plain_lines_with_counts(judge, capsys, monkeypatch):
+    """stderr that is not a terminal (a background run's log) gets a line per step, not one bar at the end."""
+    from deepeval.synthesizer import progress
+
+    monkeypatch.setattr(progress, "LOG_INTERVAL", 0.0)
+    s = Synthesizer(model=judge.model, evolution_config=ONE_KIND, async_mode=False)
+    s.generate_goldens_from_contexts(CONTEXTS)
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("Generating goldens")]
+    assert [ln.split()[2] for ln in lines] == ["0/4", "1/4", "2/4", "3/4", "4/4"]
+    assert lines[0].endswith("ETA ?") and lines[-1].endswith("ETA 0:00:00")
+
+
 def test_ctrl_c_keeps_the_finished_goldens(judge):
     judge.interrupt_on("BLOCK")
     s = synth(judge, async_mode=False)
@@ -502,3 +611,49 @@ def test_conversational_goldens_save_and_tabulate(judge, tmp_path):
         "synthetic_scenario_quality", "source_files",
     ]  # fmt: skip
     assert frame["source_files"].tolist() == ["w.txt", "w.txt"]
+
+
+PUBLIC_FORMS = [
+    ("goldens_from_contexts", ["contexts", "include_expected_output", "max_goldens_per_context", "source_files",
+                               "context_chunk_source_files", "target_files_per_context", "_context_scores", "_private"]),
+    ("conversational_goldens_from_contexts", ["contexts", "include_expected_outcome", "max_goldens_per_context",
+                                              "source_files", "context_chunk_source_files",
+                                              "target_files_per_context", "_context_scores", "_private"]),
+    ("goldens_from_docs", ["document_paths", "include_expected_output", "max_goldens_per_context",
+                           "context_construction_config", "_private"]),
+    ("conversational_goldens_from_docs", ["document_paths", "include_expected_outcome", "max_goldens_per_context",
+                                          "context_construction_config", "_private"]),
+    ("goldens_from_scratch", ["num_goldens", "_private"]),
+    ("conversational_goldens_from_scratch", ["num_goldens", "_private"]),
+    ("goldens_from_goldens", ["goldens", "max_goldens_per_golden", "include_expected_output"]),
+    ("conversational_goldens_from_goldens", ["goldens", "max_goldens_per_golden", "include_expected_outcome"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "params"), PUBLIC_FORMS)
+def test_sync_and_async_forms_take_the_same_parameters(name, params):
+    import inspect
+
+    sync, async_ = getattr(Synthesizer, f"generate_{name}"), getattr(Synthesizer, f"a_generate_{name}")
+    for form in (sync, async_):
+        assert list(inspect.signature(form).parameters)[1:] == params
+    assert inspect.signature(sync) == inspect.signature(async_)
+    assert sync.__name__ == f"generate_{name}" and not inspect.iscoroutinefunction(sync)
+    assert inspect.iscoroutinefunction(async_)
+
+
+def test_a_sync_form_runs_the_async_form_a_subclass_overrides(judge):
+    seen = []
+
+    class Mine(Synthesizer):
+        async def a_generate_goldens_from_contexts(self, contexts, *args, **kwargs):
+            seen.append((contexts, args, kwargs))
+            return await super().a_generate_goldens_from_contexts(contexts, *args, **kwargs)
+
+    s = Mine(model=judge.model, evolution_config=ONE_KIND)
+    s.show_progress = False
+    goldens = s.generate_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1)
+    assert len(goldens) == 1 and len(seen) == 1 and seen[0][0] == [CONTEXTS[1]]
+    # a misspelt keyword is refused under the name the caller used
+    with pytest.raises(TypeError, match=r"^generate_goldens_from_scratch\(\) got an unexpected keyword"):
+        s.generate_goldens_from_scratch(num_golden=2)

@@ -33,9 +33,9 @@ import inspect
 import os
 import random
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 from pydantic import BaseModel
 
@@ -61,6 +61,7 @@ from deepeval.synthesizer.schema import (
     ConversationalPromptStyling,
     ConversationalScenario,
     ConversationalScenarioList,
+    ConversationalScenarioListWithoutSources,
     InputFeedback,
     PromptStyling,
     RewrittenInput,
@@ -68,6 +69,7 @@ from deepeval.synthesizer.schema import (
     ScenarioFeedback,
     SyntheticData,
     SyntheticDataList,
+    SyntheticDataListWithoutSources,
 )
 from deepeval.synthesizer.types import Evolution, PromptEvolution
 
@@ -79,6 +81,9 @@ STYLE_EXAMPLES = 10
 
 G = TypeVar("G", Golden, ConversationalGolden)
 F = TypeVar("F", bound=Callable[..., Any])
+S = TypeVar("S")
+P = ParamSpec("P")
+R = TypeVar("R")
 AnyGolden = Golden | ConversationalGolden
 EvolutionKind = Evolution | PromptEvolution
 
@@ -98,6 +103,8 @@ class _Flavour:
 
     conversational: bool
     list_schema: type[BaseModel]
+    #: the list request's schema when its prompt names no source files (see ``SyntheticDataListWithoutSources``)
+    plain_list_schema: type[BaseModel]
     item_field: str
     feedback_schema: type[BaseModel]
     rewrite_schema: type[BaseModel]
@@ -107,12 +114,12 @@ class _Flavour:
 
 
 SINGLE = _Flavour(
-    False, SyntheticDataList, "input", InputFeedback, RewrittenInput, "rewritten_input", SyntheticData,
-    "synthetic_input_quality",
+    False, SyntheticDataList, SyntheticDataListWithoutSources, "input", InputFeedback, RewrittenInput,
+    "rewritten_input", SyntheticData, "synthetic_input_quality",
 )  # fmt: skip
 CONVERSATIONAL = _Flavour(
-    True, ConversationalScenarioList, "scenario", ScenarioFeedback, RewrittenScenario, "rewritten_scenario",
-    ConversationalScenario, "synthetic_scenario_quality",
+    True, ConversationalScenarioList, ConversationalScenarioListWithoutSources, "scenario", ScenarioFeedback,
+    RewrittenScenario, "rewritten_scenario", ConversationalScenario, "synthetic_scenario_quality",
 )  # fmt: skip
 
 
@@ -186,11 +193,30 @@ def _sources_of(value: Any) -> list[str]:
     return [str(value)] if value else []
 
 
+def _names_sources(sources: list[str]) -> bool:
+    """Whether a list prompt names the context's source files (and asks which ones each input uses): two or more."""
+    return len(sources) > 1
+
+
 def _format_with_sources(context: list[str], chunk_sources: list[str]) -> list[str]:
     """Chunks labelled ``[SOURCE: file]`` when a context spans two or more files (as 4.3.1 labels them)."""
     if len(chunk_sources) != len(context) or len(set(chunk_sources)) < 2:
         return context
     return [f"[SOURCE: {source}] {chunk}" for source, chunk in zip(chunk_sources, context, strict=True)]
+
+
+def _named_sources(named: Any, sources: list[str]) -> list[str]:
+    """The files of ``sources`` that the judge's ``used_source_files`` names (by path or file name), in its order,
+    once each. Ours: 4.3.1 keeps the list as the judge wrote it, and a small model fills it with whatever it saw in
+    the prompt (our data markers, made-up paths)."""
+    by_name = {os.path.basename(s): s for s in sources}
+    out: list[str] = []
+    for entry in named if isinstance(named, list) else []:
+        text = str(entry).strip()
+        source = text if text in sources else by_name.get(os.path.basename(text))
+        if source is not None and source not in out:
+            out.append(source)
+    return out
 
 
 def _prompt_evolutions(evolutions: dict[Evolution, float]) -> dict[EvolutionKind, float]:
@@ -242,6 +268,24 @@ def _private_keywords_only(method: F) -> F:
         return method(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _sync_form(method: Callable[Concatenate[S, P], Coroutine[Any, Any, R]]) -> Callable[Concatenate[S, P], R]:
+    """The sync form of the async method ``a_<name>``: ``<name>(self, ...)`` runs ``self.a_<name>(...)`` (looked up on
+    the instance, so a subclass's override is the one run) to completion with the same arguments; it shows the
+    async form's signature.
+    """
+    name = method.__name__
+
+    @functools.wraps(method)
+    def sync(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
+        return run_sync(getattr(self, name)(*args, **kwargs))
+
+    sync.__name__ = name.removeprefix("a_")
+    owner, _, _ = method.__qualname__.rpartition(".")
+    sync.__qualname__ = f"{owner}.{sync.__name__}" if owner else sync.__name__
+    sync.__doc__ = f"Sync form of :meth:`{name}`."
+    return sync
 
 
 def _clamp(score: float) -> float:
@@ -455,7 +499,7 @@ class Synthesizer:
     def _draft_prompt(
         self, run: _Run, context: list[str], n: int, sources: list[str], target: int | None
     ) -> str:
-        shown = sources if len(sources) > 1 else None
+        shown = sources if _names_sources(sources) else None
         if run.flavour.conversational:
             c = self.conversational_styling_config
             return prompts.generate_scenarios(
@@ -524,7 +568,9 @@ class Synthesizer:
                 "evolutions": used,
                 run.flavour.quality_key: score,
                 "context_source_files": list(item.source_files),
-                "used_source_files": list(getattr(draft, "used_source_files", None) or []),
+                "used_source_files": _named_sources(
+                    getattr(draft, "used_source_files", None), item.source_files
+                ),
                 "context_quality": item.score,
             }
             run.keep(index, self._golden(run, text, item, expected, metadata))
@@ -544,7 +590,10 @@ class Synthesizer:
         formatted = _format_with_sources(item.context, item.chunk_source_files)
         try:
             reply: Any = await run.caller.structured(
-                self._draft_prompt(run, formatted, n, item.source_files, target), run.flavour.list_schema
+                self._draft_prompt(run, formatted, n, item.source_files, target),
+                run.flavour.list_schema
+                if _names_sources(item.source_files)
+                else run.flavour.plain_list_schema,
             )
             drafts = [d for d in reply.data if str(getattr(d, run.flavour.item_field)).strip()][:n]
         except Exception as err:
@@ -617,7 +666,9 @@ class Synthesizer:
 
     async def _scratch_batch(self, run: _Run, b: int, k: int, evolutions: dict[EvolutionKind, float]) -> None:
         try:
-            reply: Any = await run.caller.structured(self._scratch_prompt(run, k), run.flavour.list_schema)
+            reply: Any = await run.caller.structured(
+                self._scratch_prompt(run, k), run.flavour.plain_list_schema
+            )
             drafts = [d for d in reply.data if str(getattr(d, run.flavour.item_field)).strip()][:k]
         except Exception as err:
             stop_if_cancelled(err)
@@ -711,30 +762,7 @@ class Synthesizer:
             _context_scores,
         )
 
-    @_private_keywords_only
-    def generate_goldens_from_contexts(
-        self,
-        contexts: list[list[str]],
-        include_expected_output: bool = True,
-        max_goldens_per_context: int = 2,
-        source_files: list[str | list[str]] | None = None,
-        context_chunk_source_files: list[list[str]] | None = None,
-        target_files_per_context: int | None = None,
-        _context_scores: list[float] | None = None,
-        **_private: Any,
-    ) -> list[Golden]:
-        """Sync form of :meth:`a_generate_goldens_from_contexts`."""
-        return run_sync(
-            self.a_generate_goldens_from_contexts(
-                contexts,
-                include_expected_output,
-                max_goldens_per_context,
-                source_files,
-                context_chunk_source_files,
-                target_files_per_context,
-                _context_scores,
-            )
-        )
+    generate_goldens_from_contexts = _private_keywords_only(_sync_form(a_generate_goldens_from_contexts))
 
     @_private_keywords_only
     async def a_generate_conversational_goldens_from_contexts(
@@ -760,30 +788,9 @@ class Synthesizer:
             _context_scores,
         )
 
-    @_private_keywords_only
-    def generate_conversational_goldens_from_contexts(
-        self,
-        contexts: list[list[str]],
-        include_expected_outcome: bool = True,
-        max_goldens_per_context: int = 2,
-        source_files: list[str | list[str]] | None = None,
-        context_chunk_source_files: list[list[str]] | None = None,
-        target_files_per_context: int | None = None,
-        _context_scores: list[float] | None = None,
-        **_private: Any,
-    ) -> list[ConversationalGolden]:
-        """Sync form of :meth:`a_generate_conversational_goldens_from_contexts`."""
-        return run_sync(
-            self.a_generate_conversational_goldens_from_contexts(
-                contexts,
-                include_expected_outcome,
-                max_goldens_per_context,
-                source_files,
-                context_chunk_source_files,
-                target_files_per_context,
-                _context_scores,
-            )
-        )
+    generate_conversational_goldens_from_contexts = _private_keywords_only(
+        _sync_form(a_generate_conversational_goldens_from_contexts)
+    )
 
     # ---- from documents -------------------------------------------------------------------------------------
 
@@ -853,21 +860,7 @@ class Synthesizer:
             context_construction_config,
         )
 
-    @_private_keywords_only
-    def generate_goldens_from_docs(
-        self,
-        document_paths: list[str],
-        include_expected_output: bool = True,
-        max_goldens_per_context: int = 2,
-        context_construction_config: ContextConstructionConfig | None = None,
-        **_private: Any,
-    ) -> list[Golden]:
-        """Sync form of :meth:`a_generate_goldens_from_docs`."""
-        return run_sync(
-            self.a_generate_goldens_from_docs(
-                document_paths, include_expected_output, max_goldens_per_context, context_construction_config
-            )
-        )
+    generate_goldens_from_docs = _private_keywords_only(_sync_form(a_generate_goldens_from_docs))
 
     @_private_keywords_only
     async def a_generate_conversational_goldens_from_docs(
@@ -887,21 +880,9 @@ class Synthesizer:
             context_construction_config,
         )
 
-    @_private_keywords_only
-    def generate_conversational_goldens_from_docs(
-        self,
-        document_paths: list[str],
-        include_expected_outcome: bool = True,
-        max_goldens_per_context: int = 2,
-        context_construction_config: ContextConstructionConfig | None = None,
-        **_private: Any,
-    ) -> list[ConversationalGolden]:
-        """Sync form of :meth:`a_generate_conversational_goldens_from_docs`."""
-        return run_sync(
-            self.a_generate_conversational_goldens_from_docs(
-                document_paths, include_expected_outcome, max_goldens_per_context, context_construction_config
-            )
-        )
+    generate_conversational_goldens_from_docs = _private_keywords_only(
+        _sync_form(a_generate_conversational_goldens_from_docs)
+    )
 
     # ---- from scratch ---------------------------------------------------------------------------------------
 
@@ -922,10 +903,7 @@ class Synthesizer:
         ``input_format`` must be set (else ``TypeError``, as in 4.3.1)."""
         return await self._a_scratch(SINGLE, num_goldens)
 
-    @_private_keywords_only
-    def generate_goldens_from_scratch(self, num_goldens: int, **_private: Any) -> list[Golden]:
-        """Sync form of :meth:`a_generate_goldens_from_scratch`."""
-        return run_sync(self.a_generate_goldens_from_scratch(num_goldens))
+    generate_goldens_from_scratch = _private_keywords_only(_sync_form(a_generate_goldens_from_scratch))
 
     @_private_keywords_only
     async def a_generate_conversational_goldens_from_scratch(
@@ -934,12 +912,9 @@ class Synthesizer:
         """``num_goldens`` conversational goldens from the conversational styling config alone."""
         return await self._a_scratch(CONVERSATIONAL, num_goldens)
 
-    @_private_keywords_only
-    def generate_conversational_goldens_from_scratch(
-        self, num_goldens: int, **_private: Any
-    ) -> list[ConversationalGolden]:
-        """Sync form of :meth:`a_generate_conversational_goldens_from_scratch`."""
-        return run_sync(self.a_generate_conversational_goldens_from_scratch(num_goldens))
+    generate_conversational_goldens_from_scratch = _private_keywords_only(
+        _sync_form(a_generate_conversational_goldens_from_scratch)
+    )
 
     # ---- from goldens ---------------------------------------------------------------------------------------
 
@@ -973,6 +948,40 @@ class Synthesizer:
                 scenario=s.scenario, task=s.task, input_format=s.input_format, expected_output_format=None
             )
 
+    async def _a_goldens(
+        self, flavour: _Flavour, goldens: Sequence[Any], max_goldens_per_golden: int, include_expected: bool
+    ) -> list[Any]:
+        """New goldens like ``goldens`` (see :meth:`a_generate_goldens_from_goldens`), of either flavour."""
+        conversational = flavour.conversational
+        items = list(goldens)
+        if not items:
+            kind = "conversational golden" if conversational else "golden"
+            raise ValueError(f"`goldens` is empty: give at least one {kind} to generate from")
+        _check_count("max_goldens_per_golden", max_goldens_per_golden)
+        with_context = [g for g in items if g.context is not None]
+        rng = random.Random(random.getrandbits(62))
+        examples = rng.sample(
+            [getattr(g, flavour.item_field) for g in items], min(len(items), STYLE_EXAMPLES)
+        )
+        styled = self.set_conversational_styling_config if conversational else self.set_styling_config
+        with track_usage() as styling_usage:
+            if not styled:
+                await self._extract_styling(examples, conversational=conversational)
+        kind = "conversational_goldens" if conversational else "goldens"
+        if not with_context:
+            result = await getattr(self, f"a_generate_{kind}_from_scratch")(
+                len(items) * max_goldens_per_golden
+            )
+        else:
+            contexts = [list(g.context or []) for g in with_context]
+            # single-turn goldens name their source files; conversational ones are generated without (as before)
+            sources = [] if conversational else [[g.source_file or [] for g in with_context]]
+            result = await getattr(self, f"a_generate_{kind}_from_contexts")(
+                contexts, include_expected, max_goldens_per_golden, *sources
+            )
+        self._add_usage(styling_usage)
+        return result  # type: ignore[no-any-return]
+
     async def a_generate_goldens_from_goldens(
         self,
         goldens: list[Golden],
@@ -982,38 +991,9 @@ class Synthesizer:
         """New goldens like ``goldens``: from their contexts when they have some, else from scratch
         (``len(goldens) * max_goldens_per_golden``). Without a styling config of yours, the styling is first read
         from up to 10 of their inputs (one request) and kept on this synthesizer, as in 4.3.1."""
-        items = list(goldens)
-        if not items:
-            raise ValueError("`goldens` is empty: give at least one golden to generate from")
-        _check_count("max_goldens_per_golden", max_goldens_per_golden)
-        with_context = [g for g in items if g.context is not None]
-        rng = random.Random(random.getrandbits(62))
-        examples = rng.sample([g.input for g in items], min(len(items), STYLE_EXAMPLES))
-        with track_usage() as styling_usage:
-            if not self.set_styling_config:
-                await self._extract_styling(examples, conversational=False)
-        if not with_context:
-            result = await self.a_generate_goldens_from_scratch(len(items) * max_goldens_per_golden)
-        else:
-            result = await self.a_generate_goldens_from_contexts(
-                [list(g.context or []) for g in with_context],
-                include_expected_output,
-                max_goldens_per_golden,
-                [g.source_file or [] for g in with_context],
-            )
-        self._add_usage(styling_usage)
-        return result
+        return await self._a_goldens(SINGLE, goldens, max_goldens_per_golden, include_expected_output)
 
-    def generate_goldens_from_goldens(
-        self,
-        goldens: list[Golden],
-        max_goldens_per_golden: int = 2,
-        include_expected_output: bool = True,
-    ) -> list[Golden]:
-        """Sync form of :meth:`a_generate_goldens_from_goldens`."""
-        return run_sync(
-            self.a_generate_goldens_from_goldens(goldens, max_goldens_per_golden, include_expected_output)
-        )
+    generate_goldens_from_goldens = _sync_form(a_generate_goldens_from_goldens)
 
     async def a_generate_conversational_goldens_from_goldens(
         self,
@@ -1022,41 +1002,11 @@ class Synthesizer:
         include_expected_outcome: bool = True,
     ) -> list[ConversationalGolden]:
         """New conversational goldens like ``goldens`` (see :meth:`a_generate_goldens_from_goldens`)."""
-        items = list(goldens)
-        if not items:
-            raise ValueError("`goldens` is empty: give at least one conversational golden to generate from")
-        _check_count("max_goldens_per_golden", max_goldens_per_golden)
-        with_context = [g for g in items if g.context is not None]
-        rng = random.Random(random.getrandbits(62))
-        examples = rng.sample([g.scenario for g in items], min(len(items), STYLE_EXAMPLES))
-        with track_usage() as styling_usage:
-            if not self.set_conversational_styling_config:
-                await self._extract_styling(examples, conversational=True)
-        if not with_context:
-            result = await self.a_generate_conversational_goldens_from_scratch(
-                len(items) * max_goldens_per_golden
-            )
-        else:
-            result = await self.a_generate_conversational_goldens_from_contexts(
-                [list(g.context or []) for g in with_context],
-                include_expected_outcome,
-                max_goldens_per_golden,
-            )
-        self._add_usage(styling_usage)
-        return result
-
-    def generate_conversational_goldens_from_goldens(
-        self,
-        goldens: list[ConversationalGolden],
-        max_goldens_per_golden: int = 2,
-        include_expected_outcome: bool = True,
-    ) -> list[ConversationalGolden]:
-        """Sync form of :meth:`a_generate_conversational_goldens_from_goldens`."""
-        return run_sync(
-            self.a_generate_conversational_goldens_from_goldens(
-                goldens, max_goldens_per_golden, include_expected_outcome
-            )
+        return await self._a_goldens(
+            CONVERSATIONAL, goldens, max_goldens_per_golden, include_expected_outcome
         )
+
+    generate_conversational_goldens_from_goldens = _sync_form(a_generate_conversational_goldens_from_goldens)
 
     # ---- evolution helpers (4.3.1's public names) -----------------------------------------------------------
 
