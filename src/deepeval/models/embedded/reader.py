@@ -25,13 +25,13 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from deepeval.config.settings import Settings, get_settings
-from deepeval.errors import ConfigurationError
+from deepeval.errors import ConfigurationError, JudgeError
 from deepeval.models.embedded.reader_prompts import PROMPTS, ReaderPrompt
 from deepeval.models.logprobs import SupportsLogprobs
 from deepeval.models.system_one.logprob import label_masses, renormalise
@@ -132,7 +132,37 @@ class Reader:
         llm = self.llm() if make is not None else None
         if make is None or llm is None:
             return None
-        prompt = make(fields)
+        return await self._ask(llm, make(fields))
+
+    async def a_answer_many(
+        self,
+        questions: Sequence[tuple[str, Mapping[str, Any]]],
+        on_answer: Callable[[int], None] | None = None,
+    ) -> list[ReaderAnswer | None]:
+        """Ask every ``(kind, fields)`` question of one test case; the answers come back in the given order (None
+        where :meth:`a_answer` gives None, and where the call failed: that question stays with the encoder).
+        ``on_answer(n)`` is called after each of the ``n`` questions asked so far (a progress line).
+
+        The questions are asked in the order of their prompts' text, so questions that share a beginning (the same
+        kind's constant head, then the same material) follow each other and llama.cpp computes each shared
+        beginning once: the single sequence's KV cache keeps it, and each later question only adds its own end.
+        The prompts are the same text as :meth:`a_answer` sends, so the answers are too.
+        """
+        out: list[ReaderAnswer | None] = [None] * len(questions)
+        asked = [(i, PROMPTS[kind](fields)) for i, (kind, fields) in enumerate(questions) if kind in PROMPTS]
+        llm = self.llm() if asked else None
+        if llm is None:
+            return out
+        for n, (i, prompt) in enumerate(sorted(asked, key=lambda x: (x[1].text(), x[0])), start=1):
+            try:
+                out[i] = await self._ask(llm, prompt)
+            except JudgeError:
+                out[i] = None
+            if on_answer is not None:
+                on_answer(n)
+        return out
+
+    async def _ask(self, llm: SupportsLogprobs, prompt: ReaderPrompt) -> ReaderAnswer | None:
         t0 = time.perf_counter()
         self.stats.asked += 1
         try:

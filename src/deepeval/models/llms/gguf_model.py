@@ -298,6 +298,13 @@ class GGUFModel(LocalModel):
 
     def _on_reply(self, data: Mapping[str, Any]) -> None:
         self._server.speed.observe(data.get("timings"))
+        self._server.prefill.observe(data.get("timings"))
+
+    @property
+    def prefill(self) -> gguf_server.PrefillTally:
+        """What llama.cpp reported prefilling for the server this judge shares (computed and cached prompt
+        tokens, see :class:`~deepeval.models.llms.gguf_server.PrefillTally`)."""
+        return self._server.prefill
 
     async def _attempt(self, body: dict[str, Any], policy: RetryPolicy, *, tools: bool = False) -> Any:
         if self._closed.is_set():
