@@ -70,7 +70,7 @@ async def prefill_speed(model: Path, threads: int, reps: int = 2) -> dict[str, f
     try:
         await _ask(llm, "warm up")
         out: dict[str, float] = {}
-        for n in (64, 512):
+        for n in (16, 32, 64, 512):
             speeds = []
             for _ in range(reps):
                 text = f"[{rng.random()}] " + " ".join(rng.choice(_WORDS) for _ in range(n))
@@ -95,7 +95,9 @@ class _Recorder(Reader):
         self.asked.append((kind, dict(fields)))
         return None
 
-    async def a_answer_many(self, questions: Sequence[Question]) -> list[ReaderAnswer | None]:
+    async def a_answer_many(
+        self, questions: Sequence[Question], on_answer: Any = None
+    ) -> list[ReaderAnswer | None]:
         return [await self.a_answer(kind, fields) for kind, fields in questions]
 
 
@@ -209,17 +211,28 @@ def constant_trie(prompts_by_kind: Mapping[str, list[list[int]]]) -> dict[int, A
 # -- 3. the modes ----------------------------------------------------------------------------------------------
 async def run_mode(mode: str, reader: Reader, qs: Sequence[Question]) -> list[ReaderAnswer | None]:
     async with reader.batch_lock():
-        if mode == "before":
+        if MODES[mode][0]:
             return [await reader.a_answer(kind, fields) for kind, fields in qs]
         return await reader.a_answer_many(qs)
 
 
+#: the ways of asking: (one question at a time?, llama.cpp sequences, unified KV cache)
+MODES = {
+    "before": (True, 1, False),
+    "after": (False, 1, False),
+    "par": (False, None, False),
+    "paru": (False, None, True),
+}
+
+
 def _mode_llm(model: Path, threads: int, mode: str, parallel: int) -> GGUFModel:
-    # each mode its own server (a distinct config), so no mode finds the other's prompts in cache
-    n_parallel = parallel if mode == "after" else 1
+    """Each mode its own server (a distinct config), so no mode finds another's prompts in its cache."""
+    _, n, unified = MODES[mode]
+    n = n or parallel
+    extra = {"n_cache_reuse": 0} if mode == "before" else {}  # llama.cpp's default; makes its config distinct
     return GGUFModel(
-        model, n_ctx=4096 * n_parallel, n_threads=threads, n_parallel=n_parallel, max_tokens=1, n_cache_reuse=0
-    ) if mode == "after" else GGUFModel(model, n_ctx=4096, n_threads=threads, max_tokens=1)  # fmt: skip
+        model, n_ctx=4096 * n, n_threads=threads, n_parallel=n, max_tokens=1, kv_unified=unified, **extra
+    )
 
 
 async def side_by_side(
@@ -234,7 +247,8 @@ async def side_by_side(
         ) in args.modes:  # the constant heads enter each server's cache once, as in a long-running process
             await run_mode(m, readers[m], [items[0][1][0]])
         for i, (item_id, qs) in enumerate(items):
-            order = args.modes if i % 2 == 0 else list(reversed(args.modes))
+            k = i % len(args.modes)
+            order = args.modes[k:] + args.modes[:k]
             row: dict[str, Any] = {"item": item_id, "questions": len(qs), "kinds": sorted({k for k, _ in qs})}
             answers: dict[str, list[float | None]] = {}
             for m in order:
@@ -251,10 +265,14 @@ async def side_by_side(
                     "prefill_ms": round(r1[3] - r0[3], 1),
                 }
                 answers[m] = [a.probability if a is not None else None for a in got]
-            if len(answers) == 2:
-                a, b = answers.values()
-                diffs = [abs(x - y) for x, y in zip(a, b, strict=True) if x is not None and y is not None]
-                row["max_p_diff"] = round(max(diffs), 4) if diffs else None
+            first = answers[args.modes[0]]
+            for m in args.modes[1:]:
+                diffs = [
+                    abs(x - y)
+                    for x, y in zip(first, answers[m], strict=True)
+                    if x is not None and y is not None
+                ]
+                row[m]["p_diff"] = round(max(diffs), 4) if diffs else None
             rows.append(row)
             print(json.dumps(row), flush=True)
         tokens = Tokens(next(iter(llms.values())))
@@ -291,12 +309,12 @@ def _summary(rows: list[dict[str, Any]], modes: Sequence[str], speed: float, lab
         print(f"  {m:7s} mean {statistics.mean(s):.2f} s/item (median {statistics.median(s):.2f}, max {max(s):.2f}); "
               f"computed {comp / q:.1f} tokens/question, cached share {cached / max(1, comp + cached):.2f}; "
               f"time / floor: total {sum(s) / sum(floor_s):.2f}, median per item {statistics.median(ratio):.2f}")  # fmt: skip
-    if len(modes) == 2:
-        a, b = modes
-        sa, sb = sum(r[a]["s"] for r in rows), sum(r[b]["s"] for r in rows)
-        diffs = [r["max_p_diff"] for r in rows if r.get("max_p_diff") is not None]
+    base = sum(r[modes[0]]["s"] for r in rows)
+    for m in modes[1:]:
+        diffs = [r[m]["p_diff"] for r in rows if r[m].get("p_diff") is not None]
         print(
-            f"  {a}/{b} seconds: {sa / sb:.2f}x; largest P difference between them {max(diffs, default=0):.4f}"
+            f"  {modes[0]}/{m} seconds: {base / sum(r[m]['s'] for r in rows):.2f}x; largest P difference from "
+            f"{modes[0]}'s answers {max(diffs, default=0):.4f}"
         )
 
 
@@ -309,7 +327,7 @@ def main() -> None:
     ap.add_argument("--speed-threads", type=int, nargs="*", default=[1, 2])
     ap.add_argument("--items", type=int, default=16, help="first N items of each relevancy set")
     ap.add_argument("--kr", type=int, default=2, help="KR blind-dev conversations (10 turns each)")
-    ap.add_argument("--modes", nargs="+", default=["before", "after"], choices=["before", "after"])
+    ap.add_argument("--modes", nargs="+", default=["before", "after"], choices=list(MODES))
     ap.add_argument(
         "--parallel", type=int, default=1, help="llama.cpp sequences (slots) of the 'after' server"
     )

@@ -153,14 +153,24 @@ class Reader:
         llm = self.llm() if asked else None
         if llm is None:
             return out
-        for n, (i, prompt) in enumerate(sorted(asked, key=lambda x: (x[1].text(), x[0])), start=1):
-            try:
-                out[i] = await self._ask(llm, prompt)
-            except JudgeError:
-                out[i] = None
-            if on_answer is not None:
-                on_answer(n)
+        ordered = sorted(asked, key=lambda x: (x[1].text(), x[0]))
+        width = _sequences(llm)
+        done = 0
+        for start in range(0, len(ordered), width):
+            wave = ordered[start : start + width]
+            got = await asyncio.gather(*(self._ask_or_none(llm, prompt) for _, prompt in wave))
+            for (i, _), answer in zip(wave, got, strict=True):
+                out[i] = answer
+                done += 1
+                if on_answer is not None:
+                    on_answer(done)
         return out
+
+    async def _ask_or_none(self, llm: SupportsLogprobs, prompt: ReaderPrompt) -> ReaderAnswer | None:
+        try:
+            return await self._ask(llm, prompt)
+        except JudgeError:
+            return None
 
     async def _ask(self, llm: SupportsLogprobs, prompt: ReaderPrompt) -> ReaderAnswer | None:
         t0 = time.perf_counter()
@@ -176,6 +186,12 @@ class Reader:
         if answer is not None:
             self.stats.answered += 1
         return answer
+
+
+def _sequences(llm: object) -> int:
+    """How many questions the reader's model decodes at once (``n_parallel`` of a GGUF model; 1 otherwise)."""
+    n = getattr(llm, "n_parallel", 1)
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 1 else 1
 
 
 def read_answer(prompt: ReaderPrompt, first: Any, seconds: float = 0.0) -> ReaderAnswer | None:

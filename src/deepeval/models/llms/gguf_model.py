@@ -215,6 +215,7 @@ class GGUFModel(LocalModel):
         self.path = file
         self.n_ctx = config.n_ctx
         self.n_threads = config.n_threads
+        self.n_parallel = config.n_parallel
         self._server: LlamaServer = gguf_server.open_server(config)
         self._closed = threading.Event()
         self._release = weakref.finalize(self, gguf_server.release, self._server, close_wait)
