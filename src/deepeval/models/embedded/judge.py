@@ -20,7 +20,8 @@ kind's unsure band goes to the local reader (:mod:`deepeval.models.embedded.read
 one is installed or configured); its calibrated answer decides when it is sure, else the answer is marked unsure.
 ``SystemOneAnswers.tiers`` says for each decision question which stage answered (``encoder``, ``reader``,
 ``unsure``), ``SystemOneAnswers.stages`` each stage's P where the reader was asked. The reader's questions of one
-request are asked in request order under one lock, so one conversation's turns reuse llama.cpp's prompt cache.
+request are asked together under one lock (:meth:`~deepeval.models.embedded.reader.Reader.a_answer_many`, in the
+order that lets llama.cpp's prompt cache serve their shared beginnings).
 """
 
 from __future__ import annotations

@@ -15,6 +15,13 @@ Which reader (settings, :data:`READER_KEY`): ``auto`` (default) uses the catalog
 (:data:`deepeval.models.catalog.DEFAULT_READER`) when it is assembled in the models folder and ``xllamacpp`` is
 installed, else none; ``off`` turns it off; a catalog name or a ``.gguf`` path selects one (an error when it is not
 there). :data:`READER_THREADS_KEY` sets its CPU threads. The model loads on the first question that reaches it.
+
+Speed: a reader question costs the prompt tokens llama.cpp must compute (prefill); it generates one token. The
+prompts put the constant part first and the material before the closing question, and the questions of one test
+case are asked together (:meth:`Reader.a_answer_many`: sorted by prompt text, so same-kind, same-material questions
+follow each other), so llama.cpp's KV cache (the slot's, and its RAM prompt cache across kinds) serves each shared
+beginning and each question computes little more than its own end. ``bench/reader_prefill.py`` measures the tokens
+computed per question against that floor.
 """
 
 from __future__ import annotations
