@@ -208,6 +208,15 @@ def constant_trie(prompts_by_kind: Mapping[str, list[list[int]]]) -> dict[int, A
     return trie
 
 
+def _warm_up(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """``fields`` with every text replaced (a question of the same kind no item asks)."""
+    out: dict[str, Any] = {k: "warm-up" if isinstance(v, str) else v for k, v in fields.items()}
+    if "conversation" in out:
+        out["conversation"] = [{"role": "user", "content": "warm-up"}]
+        out["turn_index"] = 1
+    return out
+
+
 # -- 3. the modes ----------------------------------------------------------------------------------------------
 async def run_mode(mode: str, reader: Reader, qs: Sequence[Question]) -> list[ReaderAnswer | None]:
     async with reader.batch_lock():
@@ -242,10 +251,12 @@ async def side_by_side(
     readers = {m: Reader(lambda llm=llm: llm, f"reader-{m}") for m, llm in llms.items()}
     rows: list[dict[str, Any]] = []
     try:
-        for (
-            m
-        ) in args.modes:  # the constant heads enter each server's cache once, as in a long-running process
-            await run_mode(m, readers[m], [items[0][1][0]])
+        # each kind's constant head enters each server's cache once, as in a long-running process: a warm-up
+        # question of every kind with material of its own
+        warm = {kind: fields for _, qs in items for kind, fields in qs}
+        warm_qs = [(k, _warm_up(f)) for k, f in warm.items()]
+        for m in args.modes:
+            await run_mode(m, readers[m], warm_qs)
         for i, (item_id, qs) in enumerate(items):
             k = i % len(args.modes)
             order = args.modes[k:] + args.modes[:k]
@@ -328,11 +339,26 @@ def main() -> None:
     ap.add_argument("--items", type=int, default=16, help="first N items of each relevancy set")
     ap.add_argument("--kr", type=int, default=2, help="KR blind-dev conversations (10 turns each)")
     ap.add_argument("--modes", nargs="+", default=["before", "after"], choices=list(MODES))
+    ap.add_argument("--parallel", type=int, default=2, help="llama.cpp sequences of the 'par' server")
     ap.add_argument(
-        "--parallel", type=int, default=1, help="llama.cpp sequences (slots) of the 'after' server"
+        "--mixed",
+        action="store_true",
+        help="also ask AR item i's and CR item i's questions as one request, interleaved (kinds and materials "
+        "alternating: where the order of asking can matter)",
     )
-    ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--json", type=Path, default=None, help="write the speeds and per-item rows here")
+    ap.add_argument(
+        "--from-json", type=Path, default=None, help="print the summary of a saved run (no model)"
+    )
+    ap.add_argument("--skip", nargs="*", default=[], help="leave these items out of the summary")
     args = ap.parse_args()
+    if args.from_json:
+        saved = json.loads(args.from_json.read_text())
+        modes = [m for m in MODES if m in saved["rows"][0]]
+        speed = saved["speeds"][str(args.threads)]["tok_s_512w"]
+        _report([r for r in saved["rows"] if r["item"] not in args.skip], modes, speed)
+        print(f"\nload average before {saved['load'][0][0]:.2f}, after {saved['load'][1][0]:.2f}")
+        return
     load0 = os.getloadavg()
     rel = relevancy_questions(args.items) if args.items else []
     kr = kr_questions(args.kr) if args.kr else []
@@ -344,16 +370,27 @@ def main() -> None:
         print(
             f"prefill speed, {t} thread(s): " + ", ".join(f"{k} {v:.1f}" for k, v in sp.items()), flush=True
         )
-    speed = (speeds.get(args.threads) or asyncio.run(prefill_speed(args.model, args.threads)))["tok_s_512w"]
+    if args.threads not in speeds:
+        speeds[args.threads] = asyncio.run(prefill_speed(args.model, args.threads))
     rows = asyncio.run(side_by_side(args, rel + kr))
     load1 = os.getloadavg()
-    _summary([r for r in rows if not r["item"].startswith("kr:")], args.modes, speed, "relevancy items")
-    _summary(
-        [r for r in rows if r["item"].startswith("kr:")], args.modes, speed, "KR conversations (10 turns)"
-    )
+    _report(rows, args.modes, speeds[args.threads]["tok_s_512w"])
     print(f"\nload average before {load0[0]:.2f}, after {load1[0]:.2f}; threads {args.threads}")
     if args.json:
         args.json.write_text(json.dumps({"speeds": speeds, "rows": rows, "load": [load0, load1]}, indent=1))
+
+
+def _interleave(a: list[Question], b: list[Question]) -> list[Question]:
+    out: list[Question] = []
+    for i in range(max(len(a), len(b))):
+        out += a[i : i + 1] + b[i : i + 1]
+    return out
+
+
+def _report(rows: list[dict[str, Any]], modes: Sequence[str], speed: float) -> None:
+    _summary([r for r in rows if r["item"][:3] in ("ar-", "cr-")], modes, speed, "relevancy items")
+    _summary([r for r in rows if r["item"].startswith("mix:")], modes, speed, "AR + CR items interleaved")
+    _summary([r for r in rows if r["item"].startswith("kr:")], modes, speed, "KR conversations (10 turns)")
 
 
 if __name__ == "__main__":
