@@ -362,6 +362,10 @@ def main() -> None:
     load0 = os.getloadavg()
     rel = relevancy_questions(args.items) if args.items else []
     kr = kr_questions(args.kr) if args.kr else []
+    if args.mixed:
+        ar = [qs for i, qs in rel if i.startswith("ar-")]
+        cr = [qs for i, qs in rel if i.startswith("cr-")]
+        rel += [(f"mix:{n}", _interleave(a, c)) for n, (a, c) in enumerate(zip(ar, cr, strict=False))]
     print(
         f"recorded: {len(rel)} relevancy items with reader questions, {len(kr)} KR conversations", flush=True
     )
