@@ -1,5 +1,5 @@
-"""The reader asks one test case's questions together (``Reader.a_answer_many``): in the order that puts prompts
-with a shared beginning next to each other (llama.cpp's prompt cache then computes each shared beginning once), the
+"""The reader asks one test case's questions together (``Reader.a_answer_many``): grouped so that prompts with a
+shared beginning follow each other (llama.cpp's prompt cache then computes each shared beginning once), the
 same prompt text as one question at a time, the answers back in the caller's order, one failed call costing only its
 own question. The reader here is scripted; tests/models/test_gguf_prefill.py checks the cache on a real llama.cpp."""
 
@@ -63,10 +63,10 @@ def test_questions_are_asked_grouped_by_their_shared_beginning_and_answered_in_t
     answers = asyncio.run(reader.a_answer_many(ASKED, on_answer=steps.append))
     # the answers follow the caller's order: each one is its own sentence's p
     assert [a.probability if a else None for a in answers] == pytest.approx([0.2, 0.3, 0.4, 0.6, 0.7])
-    # the prompts sent are exactly the one-question prompts, in prefix order: each (head, question) group in one
-    # run (the CR head sorts first: "a retrieved" < "an answer"), so the cache serves every shared beginning
-    expected = sorted(PROMPTS[kind](fields).text() for kind, fields in ASKED)
-    assert llm.prompts == expected
+    # the prompts sent are exactly the one-question prompts, grouped: the AR head's questions first (it appears
+    # first), within them the "Which plan?" material (first seen) before "How much?", the caller's order kept
+    # within a group; then the CR head's two
+    assert sorted(llm.prompts) == sorted(PROMPTS[kind](fields).text() for kind, fields in ASKED)
     ar_head = PROMPTS[AR](ASKED[0][1]).head
     sent = [
         (
@@ -77,14 +77,25 @@ def test_questions_are_asked_grouped_by_their_shared_beginning_and_answered_in_t
         for p in llm.prompts
     ]
     assert sent == [
+        ("AR", "Which plan?", "B"),
+        ("AR", "Which plan?", "A"),
+        ("AR", "How much?", "A"),
         ("CR", "Which plan?", "A"),
         ("CR", "Which plan?", "B"),
-        ("AR", "How much?", "A"),
-        ("AR", "Which plan?", "A"),
-        ("AR", "Which plan?", "B"),
     ]
+    # each question after the first of its group shares everything up to its sentence with the one before it
+    for before, after in ((0, 1), (3, 4)):
+        a, b = llm.prompts[before], llm.prompts[after]
+        assert a.rsplit("Sentence: ", 1)[0] == b.rsplit("Sentence: ", 1)[0]
     assert steps == [1, 2, 3, 4, 5]
     assert reader.stats.asked == 5 and reader.stats.answered == 5
+
+
+def test_a_request_already_grouped_is_asked_in_its_own_order() -> None:
+    llm = Recording()
+    asked = [_q(AR, "Which plan?", f"S{i} p=0.{i + 1}") for i in (3, 0, 2, 1)]
+    asyncio.run(Reader(lambda: llm, "recording").a_answer_many(asked))
+    assert llm.prompts == [PROMPTS[kind](fields).text() for kind, fields in asked]
 
 
 def test_a_failed_call_costs_only_its_own_question() -> None:
@@ -139,7 +150,10 @@ def test_the_judge_sends_a_requests_unsure_questions_together(monkeypatch: pytes
     }
     answers, _ = EmbeddedJudge(reader).decide({}, questions)
     assert calls == [2]  # one call for the request's two questions
-    assert [p.rsplit("Sentence: ", 1)[1].split()[0] for p in llm.prompts] == ["Alpha", "Zeta"]
+    assert [p.rsplit("Sentence: ", 1)[1].split()[0] for p in llm.prompts] == [
+        "Zeta",
+        "Alpha",
+    ]  # request order
     assert answers.tiers == {"z": "reader", "a": "reader"}
     assert answers.nouls["z"].probability == pytest.approx(0.9) and answers.nouls[
         "a"

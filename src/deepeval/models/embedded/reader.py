@@ -150,17 +150,19 @@ class Reader:
         where :meth:`a_answer` gives None, and where the call failed: that question stays with the encoder).
         ``on_answer(n)`` is called after each of the ``n`` questions asked so far (a progress line).
 
-        The questions are asked in the order of their prompts' text, so questions that share a beginning (the same
-        kind's constant head, then the same material) follow each other and llama.cpp computes each shared
-        beginning once: the single sequence's KV cache keeps it, and each later question only adds its own end.
-        The prompts are the same text as :meth:`a_answer` sends, so the answers are too.
+        The questions are grouped by their prompts' shared beginnings: by kind (its constant head), then by
+        material (the body's first paragraph, e.g. ``Question: ...``), groups in the order they first appear and
+        questions in the caller's order within a group. llama.cpp then computes each shared beginning once (the
+        sequence's KV cache keeps it; each later question only adds its own end), and a request that is already
+        grouped (one metric's questions on one test case) is asked exactly in its own order. The prompts are the
+        same text as :meth:`a_answer` sends.
         """
         out: list[ReaderAnswer | None] = [None] * len(questions)
         asked = [(i, PROMPTS[kind](fields)) for i, (kind, fields) in enumerate(questions) if kind in PROMPTS]
         llm = self.llm() if asked else None
         if llm is None:
             return out
-        ordered = sorted(asked, key=lambda x: (x[1].text(), x[0]))
+        ordered = _grouped(asked)
         width = _sequences(llm)
         done = 0
         for start in range(0, len(ordered), width):
@@ -193,6 +195,19 @@ class Reader:
         if answer is not None:
             self.stats.answered += 1
         return answer
+
+
+def _grouped(asked: list[tuple[int, ReaderPrompt]]) -> list[tuple[int, ReaderPrompt]]:
+    """``asked`` grouped by head, then by the body's first paragraph, each in order of first appearance (a stable
+    sort: questions keep their order within a group)."""
+    heads: dict[str, int] = {}
+    materials: dict[tuple[str, str], int] = {}
+    for _, prompt in asked:
+        heads.setdefault(prompt.head, len(heads))
+        materials.setdefault((prompt.head, prompt.body.split("\n\n", 1)[0]), len(materials))
+    return sorted(
+        asked, key=lambda x: (heads[x[1].head], materials[(x[1].head, x[1].body.split("\n\n", 1)[0])])
+    )
 
 
 def _sequences(llm: object) -> int:
