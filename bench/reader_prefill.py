@@ -234,11 +234,16 @@ MODES = {
 }
 
 
-def _mode_llm(model: Path, threads: int, mode: str, parallel: int) -> GGUFModel:
-    """Each mode its own server (a distinct config), so no mode finds another's prompts in its cache."""
+def _mode_llm(model: Path, threads: int, mode: str, parallel: int, cache_ram: int | None) -> GGUFModel:
+    """Each mode its own server (a distinct config), so no mode finds another's prompts in its cache;
+    ``cache_ram``: llama.cpp's RAM prompt cache in MiB (None: ours, ``DEFAULT_CACHE_RAM_MIB``; 0: off)."""
     _, n, unified = MODES[mode]
     n = n or parallel
-    extra = {"n_cache_reuse": 0} if mode == "before" else {}  # llama.cpp's default; makes its config distinct
+    extra: dict[str, Any] = (
+        {"n_cache_reuse": 0} if mode == "before" else {}
+    )  # llama.cpp's default: a distinct config
+    if cache_ram is not None:
+        extra["cache_ram_mib"] = cache_ram
     return GGUFModel(
         model, n_ctx=4096 * n, n_threads=threads, n_parallel=n, max_tokens=1, kv_unified=unified, **extra
     )
@@ -247,7 +252,7 @@ def _mode_llm(model: Path, threads: int, mode: str, parallel: int) -> GGUFModel:
 async def side_by_side(
     args: argparse.Namespace, items: list[tuple[str, list[Question]]]
 ) -> list[dict[str, Any]]:
-    llms = {m: _mode_llm(args.model, args.threads, m, args.parallel) for m in args.modes}
+    llms = {m: _mode_llm(args.model, args.threads, m, args.parallel, args.cache_ram) for m in args.modes}
     readers = {m: Reader(lambda llm=llm: llm, f"reader-{m}") for m, llm in llms.items()}
     rows: list[dict[str, Any]] = []
     try:
@@ -346,6 +351,7 @@ def main() -> None:
         help="also ask AR item i's and CR item i's questions as one request, interleaved (kinds and materials "
         "alternating: where the order of asking can matter)",
     )
+    ap.add_argument("--cache-ram", type=int, default=None, help="llama.cpp's RAM prompt cache, MiB (0: off)")
     ap.add_argument("--json", type=Path, default=None, help="write the speeds and per-item rows here")
     ap.add_argument(
         "--from-json", type=Path, default=None, help="print the summary of a saved run (no model)"

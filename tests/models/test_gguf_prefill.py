@@ -53,3 +53,32 @@ def test_later_questions_of_a_test_case_compute_only_their_own_end() -> None:
         assert cached == sum(t["cache_n"] for t in per_question)
     finally:
         llm.close()
+
+
+def test_a_mixed_request_is_grouped_so_each_head_is_computed_once_without_the_ram_cache() -> None:
+    """Without llama.cpp's RAM prompt cache (``cache_ram_mib=0``) one slot keeps only its last prompt: asked in the
+    request's order, AR and CR questions alternating recompute each kind's head at every switch; grouped, once."""
+    from deepeval.models import GGUFModel
+
+    asked = [
+        (kind, {"input": QUESTION, "statement": s})
+        for s in STATEMENTS
+        for kind in (K.STATEMENT_RELEVANT, K.CONTEXT_STATEMENT_RELEVANT)
+    ]
+    computed = {}
+    for mode, n_ctx in (("one at a time", 1024), ("together", 1280)):  # two servers: neither warms the other
+        llm = GGUFModel(GGUF, n_ctx=n_ctx, n_threads=1, max_tokens=1, cache_ram_mib=0)
+        try:
+            reader = Reader(lambda llm=llm: llm, "smollm2")
+            if mode == "together":
+                answers = asyncio.run(reader.a_answer_many(asked))
+            else:
+                answers = [asyncio.run(reader.a_answer(kind, fields)) for kind, fields in asked]
+            assert len(answers) == 6
+            requests, computed[mode], _, _ = llm.prefill.totals()
+            assert requests == 6
+        finally:
+            llm.close()
+    # together: each head once (about 2 x 190 tokens) plus four short ends; one at a time: a head at every one of
+    # the six questions
+    assert computed["together"] < 0.6 * computed["one at a time"]
