@@ -3,25 +3,28 @@ compute, and the floor per test case; the reader's ways of asking side by side i
 
 What it measures (one process, the real reader model, ``--threads`` llama.cpp threads):
 
-1. **prefill speed**: fresh prompts (nothing cached but the chat template's first line) of 64 and 512 words at
+1. **prefill speed**: fresh prompts (nothing cached but the chat template's first line) of 16, 32, 64 and 512 words at
    each of ``--speed-threads``, tokens/s from llama.cpp's own ``timings`` (``prompt_n / prompt_ms``);
 2. **the questions**: the reader questions the embedded judge's cascade asks for the first ``--items`` items of the
    blind-dev AnswerRelevancy and ContextualRelevancy sets (the metrics measured in hybrid mode, the encoder deciding
    which statements are unsure; recorded without the model), and the KnowledgeRetention turn questions of
    ``--kr`` blind-dev conversations of 10 turns (every assistant turn asked, as a KR reader tier would; today's
    cascade sends none, see cascade.py);
-3. **each way of asking** (``--modes``), item by item, the modes' order alternating per item so both see the same
-   load; each mode has its own llama.cpp server (its own slot and prompt cache, none warmed by another mode):
-   ``before``: one question per call in the order asked (``Reader.a_answer`` in a loop, as the judge did up to
-   this change); ``after``: the test case's questions together (``Reader.a_answer_many``).
-   Per item: the reader's seconds, the prompt tokens llama.cpp computed and those it served from cache, and the
-   answers (the largest P difference between modes is printed: the prompts are the same text);
+3. **each way of asking** (``--modes``), item by item, the modes' order rotating per item so all see the same
+   load; each mode has its own llama.cpp server (its own slot and prompt cache, none warmed by another mode; each
+   kind's head warmed once with a question of its own): ``before``: one question per call in the order asked
+   (``Reader.a_answer`` in a loop, as the judge did up to issue 43); ``after``: the test case's questions together
+   (``Reader.a_answer_many``); ``par`` / ``paru``: as ``after`` on a server with ``--parallel`` sequences (``paru``:
+   unified KV cache). ``--mixed`` adds requests that interleave AR item i's and CR item i's questions;
+   ``--cache-ram 0`` turns llama.cpp's RAM prompt cache off. Per item: the reader's seconds, the prompt tokens
+   llama.cpp computed and those it served from cache, and the largest P difference from the first mode's answers;
 4. **the floor** per item: the item's prompts are tokenized by the server (chat template applied) into a token
    trie that already holds every kind's constant beginning (the tokens all prompts of a kind share, cached once
    per process); the new trie nodes are the tokens no way of asking can avoid computing; floor = those tokens / the
    512-word prefill speed at ``--threads``.
 
-    /work/heavy python bench/reader_prefill.py --model M --items 16 --kr 2 --json OUT.json
+    /work/heavy python bench/reader_prefill.py --items 16 --kr 2 --modes before after par --json OUT.json
+    python bench/reader_prefill.py --from-json OUT.json [--skip ITEM ...]     # the summary again, no model
 
 Heavy: it loads the model once per thread count for the speed, then once per mode (mmap'd, shared pages).
 """
