@@ -20,7 +20,8 @@ kind's unsure band goes to the local reader (:mod:`deepeval.models.embedded.read
 one is installed or configured); its calibrated answer decides when it is sure, else the answer is marked unsure.
 ``SystemOneAnswers.tiers`` says for each decision question which stage answered (``encoder``, ``reader``,
 ``unsure``), ``SystemOneAnswers.stages`` each stage's P where the reader was asked. The reader's questions of one
-request are asked in request order under one lock, so one conversation's turns reuse llama.cpp's prompt cache.
+request are asked together under one lock (:meth:`~deepeval.models.embedded.reader.Reader.a_answer_many`, in the
+order that lets llama.cpp's prompt cache serve their shared beginnings).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from deepeval._concurrency import run_sync
-from deepeval.errors import ErrorKind, JudgeError, SystemOneError, UnsupportedQuestionError
+from deepeval.errors import ErrorKind, SystemOneError, UnsupportedQuestionError
 from deepeval.models.base_model import DeepEvalBaseSystemOneModel
 from deepeval.models.embedded import cascade, encoder, features
 from deepeval.models.embedded.kind_spec import Asked, Texts, binomial_levels
@@ -243,23 +244,18 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
         return out
 
     async def _read(self, asked: list[tuple[str, str, dict[str, Any]]]) -> dict[str, float]:
-        """The reader's P(yes) for each question it answered, asked one after another under the reader's batch
-        lock (a conversation's turns stay together for the prompt cache); a failed call leaves its question to
-        the encoder."""
+        """The reader's P(yes) for each question it answered: the request's questions asked together under the
+        reader's batch lock (:meth:`Reader.a_answer_many`: in the order that lets llama.cpp's prompt cache serve
+        their shared beginnings, no other request in between); a failed call leaves its question to the
+        encoder."""
         assert self.reader is not None
-        out: dict[str, float] = {}
         progress = _Progress(len(asked), self.reader.name)
         async with self.reader.batch_lock():
-            for i, (qid, kind, fields) in enumerate(asked):
-                try:
-                    answer = await self.reader.a_answer(kind, fields)
-                except JudgeError:
-                    answer = None
-                if answer is not None:
-                    out[qid] = answer.probability
-                progress.step(i + 1)
+            answers = await self.reader.a_answer_many(
+                [(kind, fields) for _, kind, fields in asked], on_answer=progress.step
+            )
         progress.done()
-        return out
+        return {qid: a.probability for (qid, _, _), a in zip(asked, answers, strict=True) if a is not None}
 
     def _answers(self, questions: Questions, encoded: _Encoded, read: dict[str, float]) -> SystemOneAnswers:
         nouls: dict[str, NoulAnswer] = {}

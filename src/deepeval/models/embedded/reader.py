@@ -15,6 +15,13 @@ Which reader (settings, :data:`READER_KEY`): ``auto`` (default) uses the catalog
 (:data:`deepeval.models.catalog.DEFAULT_READER`) when it is assembled in the models folder and ``xllamacpp`` is
 installed, else none; ``off`` turns it off; a catalog name or a ``.gguf`` path selects one (an error when it is not
 there). :data:`READER_THREADS_KEY` sets its CPU threads. The model loads on the first question that reaches it.
+
+Speed: a reader question costs the prompt tokens llama.cpp must compute (prefill); it generates one token. The
+prompts put the constant part first and the material before the closing question, and the questions of one test
+case are asked together (:meth:`Reader.a_answer_many`: sorted by prompt text, so same-kind, same-material questions
+follow each other), so llama.cpp's KV cache (the slot's, and its RAM prompt cache across kinds) serves each shared
+beginning and each question computes little more than its own end. ``bench/reader_prefill.py`` measures the tokens
+computed per question against that floor.
 """
 
 from __future__ import annotations
@@ -25,13 +32,13 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from deepeval.config.settings import Settings, get_settings
-from deepeval.errors import ConfigurationError
+from deepeval.errors import ConfigurationError, JudgeError
 from deepeval.models.embedded.reader_prompts import PROMPTS, ReaderPrompt
 from deepeval.models.logprobs import SupportsLogprobs
 from deepeval.models.system_one.logprob import label_masses, renormalise
@@ -132,7 +139,49 @@ class Reader:
         llm = self.llm() if make is not None else None
         if make is None or llm is None:
             return None
-        prompt = make(fields)
+        return await self._ask(llm, make(fields))
+
+    async def a_answer_many(
+        self,
+        questions: Sequence[tuple[str, Mapping[str, Any]]],
+        on_answer: Callable[[int], None] | None = None,
+    ) -> list[ReaderAnswer | None]:
+        """Ask every ``(kind, fields)`` question of one test case; the answers come back in the given order (None
+        where :meth:`a_answer` gives None, and where the call failed: that question stays with the encoder).
+        ``on_answer(n)`` is called after each of the ``n`` questions asked so far (a progress line).
+
+        The questions are grouped by their prompts' shared beginnings: by kind (its constant head), then by
+        material (the body's first paragraph, e.g. ``Question: ...``), groups in the order they first appear and
+        questions in the caller's order within a group. llama.cpp then computes each shared beginning once (the
+        sequence's KV cache keeps it; each later question only adds its own end), and a request that is already
+        grouped (one metric's questions on one test case) is asked exactly in its own order. The prompts are the
+        same text as :meth:`a_answer` sends.
+        """
+        out: list[ReaderAnswer | None] = [None] * len(questions)
+        asked = [(i, PROMPTS[kind](fields)) for i, (kind, fields) in enumerate(questions) if kind in PROMPTS]
+        llm = self.llm() if asked else None
+        if llm is None:
+            return out
+        ordered = _grouped(asked)
+        width = _sequences(llm)
+        done = 0
+        for start in range(0, len(ordered), width):
+            wave = ordered[start : start + width]
+            got = await asyncio.gather(*(self._ask_or_none(llm, prompt) for _, prompt in wave))
+            for (i, _), answer in zip(wave, got, strict=True):
+                out[i] = answer
+                done += 1
+                if on_answer is not None:
+                    on_answer(done)
+        return out
+
+    async def _ask_or_none(self, llm: SupportsLogprobs, prompt: ReaderPrompt) -> ReaderAnswer | None:
+        try:
+            return await self._ask(llm, prompt)
+        except JudgeError:
+            return None
+
+    async def _ask(self, llm: SupportsLogprobs, prompt: ReaderPrompt) -> ReaderAnswer | None:
         t0 = time.perf_counter()
         self.stats.asked += 1
         try:
@@ -146,6 +195,25 @@ class Reader:
         if answer is not None:
             self.stats.answered += 1
         return answer
+
+
+def _grouped(asked: list[tuple[int, ReaderPrompt]]) -> list[tuple[int, ReaderPrompt]]:
+    """``asked`` grouped by head, then by the body's first paragraph, each in order of first appearance (a stable
+    sort: questions keep their order within a group)."""
+    heads: dict[str, int] = {}
+    materials: dict[tuple[str, str], int] = {}
+    for _, prompt in asked:
+        heads.setdefault(prompt.head, len(heads))
+        materials.setdefault((prompt.head, prompt.body.split("\n\n", 1)[0]), len(materials))
+    return sorted(
+        asked, key=lambda x: (heads[x[1].head], materials[(x[1].head, x[1].body.split("\n\n", 1)[0])])
+    )
+
+
+def _sequences(llm: object) -> int:
+    """How many questions the reader's model decodes at once (``n_parallel`` of a GGUF model; 1 otherwise)."""
+    n = getattr(llm, "n_parallel", 1)
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 1 else 1
 
 
 def read_answer(prompt: ReaderPrompt, first: Any, seconds: float = 0.0) -> ReaderAnswer | None:

@@ -215,6 +215,7 @@ class GGUFModel(LocalModel):
         self.path = file
         self.n_ctx = config.n_ctx
         self.n_threads = config.n_threads
+        self.n_parallel = config.n_parallel
         self._server: LlamaServer = gguf_server.open_server(config)
         self._closed = threading.Event()
         self._release = weakref.finalize(self, gguf_server.release, self._server, close_wait)
@@ -298,6 +299,13 @@ class GGUFModel(LocalModel):
 
     def _on_reply(self, data: Mapping[str, Any]) -> None:
         self._server.speed.observe(data.get("timings"))
+        self._server.prefill.observe(data.get("timings"))
+
+    @property
+    def prefill(self) -> gguf_server.PrefillTally:
+        """What llama.cpp reported prefilling for the server this judge shares (computed and cached prompt
+        tokens, see :class:`~deepeval.models.llms.gguf_server.PrefillTally`)."""
+        return self._server.prefill
 
     async def _attempt(self, body: dict[str, Any], policy: RetryPolicy, *, tools: bool = False) -> Any:
         if self._closed.is_set():

@@ -172,6 +172,38 @@ class Speed:
             return (prompt_tokens * self.prompt_ms + output_tokens * self.generated_ms) / 1000.0
 
 
+class PrefillTally:
+    """What llama.cpp reported prefilling for one server: requests, prompt tokens it computed (``prompt_n``), prompt
+    tokens it served from the KV cache of the slot or of its RAM prompt cache (``cache_n``), and the milliseconds
+    the prefill took (``prompt_ms``); ``last`` is the newest reply's ``timings`` object. The reader's throughput is
+    bound by the computed tokens: the bench (``bench/reader_prefill.py``) and the tests read them here."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.requests = 0
+        self.prompt_tokens = 0
+        self.cached_tokens = 0
+        self.prompt_ms = 0.0
+        self.last: dict[str, Any] | None = None
+
+    def observe(self, timings: Any) -> None:
+        """Add one reply's ``timings`` (anything without integer ``prompt_n`` is ignored)."""
+        if not isinstance(timings, dict) or not isinstance(timings.get("prompt_n"), int):
+            return
+        cached, ms = timings.get("cache_n"), timings.get("prompt_ms")
+        with self._lock:
+            self.requests += 1
+            self.prompt_tokens += timings["prompt_n"]
+            self.cached_tokens += cached if isinstance(cached, int) else 0
+            self.prompt_ms += float(ms) if isinstance(ms, (int, float)) else 0.0
+            self.last = dict(timings)
+
+    def totals(self) -> tuple[int, int, int, float]:
+        """``(requests, computed prompt tokens, cached prompt tokens, prefill ms)`` so far."""
+        with self._lock:
+            return self.requests, self.prompt_tokens, self.cached_tokens, self.prompt_ms
+
+
 #: what a per-call deadline adds to the expected time: a fixed allowance (grammar set-up, a first request's
 #: warm-up) and a factor for a machine that slows down under other load
 DEADLINE_FIXED_S = 15.0
@@ -212,6 +244,7 @@ class LlamaServer:
         self.key = secrets.token_urlsafe(24)
         self.limiter = AdaptiveLimiter(config.n_parallel)
         self.speed = Speed(Path(config.path).stat().st_size)
+        self.prefill = PrefillTally()
         self.users = 0
         self.folder = _private_folder()
         self.socket_path = str(self.folder / _SOCKET_NAME)
