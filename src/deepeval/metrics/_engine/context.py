@@ -35,6 +35,9 @@ class Decision:
     tier: str | None = None
     #: each stage's own P(yes) when a cascading judge passed the decision on (``{"encoder": p, "reader": q}``)
     stages: dict[str, float] | None = None
+    #: counts by its verdict in a share score, never weighed by ``probability`` (a verdict composed from two
+    #: questions: :class:`~deepeval.metrics.pipeline.spec.Contradiction`)
+    by_verdict: bool = False
 
     @property
     def unsure(self) -> bool:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from deepeval.metrics.hallucination.schema import HallucinationScoreReason, Verdicts
 from deepeval.metrics.pipeline.spec import (
     UNIT,
+    Contradiction,
     NothingToJudge,
     Pipeline,
     Reason,
@@ -35,6 +36,7 @@ from deepeval.metrics.pipeline.spec import (
     Units,
     WholeMetricQuestion,
 )
+from deepeval.models.system_one.kinds import CLAIM_CONTRADICTED
 
 #: the System One kind of the per-document question (no offline tier answers it: see the module docstring)
 CONTEXT_AGREES = "hallucination.context_agrees"
@@ -61,6 +63,11 @@ PIPELINE = Pipeline(
         schema=Verdicts,
         verdicts="yes_no",
         inputs=("actual_output",),
+        contradiction=Contradiction(
+            kind=CLAIM_CONTRADICTED,
+            fields={"claim": "actual_output", "source": UNIT},
+            text="Does this context document contradict `actual_output`?",
+        ),
     ),
     score=ShareScore(passing=("yes",), empty=1.0, empty_reason=EMPTY_CONTEXT_REASON),
     reason=Reason(

@@ -84,6 +84,8 @@ ENCODER_BANDS: dict[str, Band] = {
     K.CONTEXT_STATEMENT_RELEVANT: Band(0.1, 0.8),
     K.CONTEXT_NODE_RELEVANT: Band(0.1, 0.8),
     K.CLAIM_SUPPORTED: Band(0.2, 0.8),
+    # contradiction: the encoder only rules it out (a supported claim, P <= 0.2); the rest is the reader's
+    K.CLAIM_CONTRADICTED: Band(0.2, 1.0),
     # fact stated in a passage, dev2 120: encoder alone 0.733; cascade 0.85, 69% read
     K.FACT_STATED: Band(0.05, 0.95),
     PROBE_STATED: Band(0.0, 1.0),
@@ -96,6 +98,10 @@ ENCODER_BANDS: dict[str, Band] = {
 }
 
 _READER_UNSURE = Band(0.45, 0.55)
+
+#: kinds whose "yes" the encoder never decides (it can only rule one out: ``claim_contradicted``): an answer that
+#: needs their "yes" rests on the local reader, so the engine refuses a question only they answer without one
+READER_DECIDES_YES = frozenset({K.CLAIM_CONTRADICTED})
 
 #: the reader's calibration (a, b, c) and unsure band, per kind (fitted on the blind-dev units the reader answered)
 READER_CALIBRATION: dict[str, Calibration] = {
