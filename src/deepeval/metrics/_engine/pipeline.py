@@ -542,8 +542,9 @@ def _embedded_answers(model: Any, kind: str) -> bool:
 def _with_contradiction(first: Decision | None, second: Decision, ternary: bool) -> Decision:
     """A unit's decision from the unit question's (``first``; None when it was not asked) and the contradiction
     question's (``second``; P(yes) = contradicted), as :class:`~deepeval.metrics.pipeline.spec.Contradiction` says:
-    contradicted -> no; else borderline (ternary verdicts, also when unsure) or yes (unsure stays unsure, P(yes) =
-    P(not contradicted)). An LLM's verdict (the fallback) is the unit question's own and stays as it is."""
+    contradicted -> no; else borderline (ternary verdicts, also when unsure; on an unsure unit question it keeps that
+    question's P as ``idk_probability``, what it counts where borderline does not pass) or yes (unsure stays unsure,
+    P(yes) = P(not contradicted)). An LLM's verdict (the fallback) is the unit question's own and stays as it is."""
     if second.source != "system_one" or second.probability is None:
         return second
     p = second.probability
@@ -554,7 +555,10 @@ def _with_contradiction(first: Decision | None, second: Decision, ternary: bool)
         return Decision("unsure", 1.0 - p, "system_one", tier=second.tier, stages=stages)
     verdict: Verdict = "no" if not second.unsure and p >= 0.5 else ("borderline" if ternary else "yes")
     shown = first.probability if first is not None and first.probability is not None else 1.0 - p
-    return Decision(verdict, shown, "system_one", tier=second.tier, stages=stages, by_verdict=True)
+    idk = first.probability if verdict == "borderline" and first is not None and first.unsure else None
+    return Decision(
+        verdict, shown, "system_one", tier=second.tier, stages=stages, by_verdict=True, idk_probability=idk
+    )
 
 
 def _source(value: str | Input) -> tuple[str, str]:
