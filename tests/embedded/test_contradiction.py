@@ -139,8 +139,15 @@ def test_faithfulness_without_a_reader_keeps_unsupported_claims_as_idk() -> None
     assert verdicts[SUPPORTED]["verdict"] == "yes"
     assert {verdicts[c]["verdict"] for c in (CONTRADICTED, NOT_STATED)} == {"borderline"}
     assert {verdicts[c]["tier"] for c in (CONTRADICTED, NOT_STATED)} == {"unsure"}
+    # penalized: an idk whose support the encoder was unsure of counts by its P(supported), as before this kind
     penalized = FaithfulnessMetric(system_one_model=judge_with(None), penalize_ambiguous_claims=True)
-    assert penalized.measure(SHOP) == pytest.approx(1 / 3)
+    score = penalized.measure(SHOP)
+    weights = [v["weight"] for v in penalized.verdicts if v["verdict"] == "borderline"]
+    assert len(weights) == 2 and all(0.0 < w < 1.0 for w in weights)
+    assert score == pytest.approx((1 + sum(weights)) / 3, abs=1e-3)  # weights are shown rounded
+    assert [v["stage_p_yes"]["supported"] for v in penalized.verdicts[1:]] == [
+        v["p_yes"] for v in penalized.verdicts[1:]
+    ]
 
 
 def test_an_unsure_contradiction_answer_is_idk(plain_reader_calibration: None) -> None:
