@@ -202,5 +202,15 @@ def test_hallucination_without_a_reader_refuses_and_says_the_reader_is_what_is_m
     with pytest.raises(ConfigurationError) as err:
         _hallucination(judge_with(None)).measure(DEPOT)
     message = str(err.value)
-    assert "hallucination.context_agrees" in message and "only the local reader answers" in message
-    assert READER_KEY in message and "configure an LLM judge" in message
+    assert "hallucination.context_agrees" in message and "only the local reader could answer" in message
+    assert f"no reader is configured (set {READER_KEY}" in message and "configure an LLM judge" in message
+
+
+def test_hallucination_refuses_with_a_reader_whose_answers_to_the_kind_are_not_calibrated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(cascade.READER_CALIBRATION, K.CLAIM_CONTRADICTED, raising=False)
+    reader = ScriptedReader({})
+    with pytest.raises(ConfigurationError, match="the reader's answers to it are not used"):
+        _hallucination(judge_with(reader)).measure(DEPOT)
+    assert reader.prompts == []

@@ -282,16 +282,24 @@ class PipelineMetric(EngineMetric):
         return judges
 
     def _reader_hint(self, judges: Judges) -> str:
-        """Where the only offline answer is the local reader's (a declared contradiction question in hybrid mode):
-        what the encoder alone lacks and how to install the reader."""
+        """Where the only offline answer would be the local reader's (a declared contradiction question in hybrid
+        mode): what the encoder alone lacks, and whether a reader is missing or its answers are not used."""
         c = self.pipeline.question.contradiction
-        if c is None or judges.mode is not EvalMode.HYBRID:
+        judge = _embedded_judge(judges.system_one)
+        if c is None or judges.mode is not EvalMode.HYBRID or judge is None:
             return ""
+        head = (
+            f": only the local reader could answer its '{c.kind}' question (the encoder alone cannot tell a "
+            "contradiction: on the blind-dev set no encoder rule beat 'never contradicted', bench/RESULTS.md)"
+        )
+        if judge.reader is None:
+            return (
+                f"{head}, and no reader is configured (set {READER_KEY} to the reader's .gguf file or catalog name, "
+                "with xllamacpp installed: pip install 'deepeval[gguf]')"
+            )
         return (
-            f": only the local reader answers its '{c.kind}' question (the encoder alone cannot tell a "
-            f"contradiction; measured on blind-dev, bench/RESULTS.md), and none is configured (set "
-            f"{READER_KEY} to the reader's .gguf file or catalog name, with xllamacpp installed: "
-            "pip install 'deepeval[gguf]')"
+            f"{head}, and the reader's answers to it are not used: they did not pass the ship rule on blind-dev "
+            "(bench/RESULTS.md)"
         )
 
     def _offline_gaps(self, judges: Judges) -> list[str]:
