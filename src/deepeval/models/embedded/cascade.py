@@ -115,6 +115,10 @@ READER_CALIBRATION: dict[str, Calibration] = {
     # shared 2-core machine, so the reader is not asked and such probes stay unsure. The turn kinds have none
     # either: on blind-dev turns the reader's P(forgets) ranked no better than chance (AUROC 0.50-0.56 for three
     # prompt variants on 33 turns, 0.34 for a "reply against the facts" form on the 37 turns the encoder is unsure of).
+    # CLAIM_CONTRADICTED has none either (h-contra, 2026-12-07, bench/RESULTS.md): on the blind v3 blind-dev units
+    # the encoder could not rule out (47 Faithfulness claims, 33 Hallucination documents) the reader's P(contradicted)
+    # ranked contradicted units BELOW chance (AUROC 0.27 / 0.35: it says yes to text that matches the source), so
+    # the reader is never asked it: Faithfulness' unsupported claims stay idk and Hallucination refuses offline.
 }
 
 
