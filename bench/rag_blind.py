@@ -20,8 +20,10 @@ Every metric runs as it runs with no key configured: hybrid mode, no LLM, the em
 
 Label mapping (LABELS.md and deepeval 4.3.1):
 
-* faithfulness: 4.3.1 counts only ``no`` verdicts as unfaithful; ``idk`` (our ``borderline``, P between 0.35 and
-  0.65) counts as faithful unless ``penalize_ambiguous_claims``. A ``not_stated`` claim is faithful in the gold
+* faithfulness: 4.3.1 counts only ``no`` verdicts as unfaithful; ``idk`` (our ``borderline``: not supported and
+  not found contradicted, the ``claim_contradicted`` question) counts as faithful unless
+  ``penalize_ambiguous_claims``. The AUROC of the 4.3.1 reading ranks by P(not contradicted) where the claim was
+  asked the contradiction question, else by P(supported); the ``supported`` AUROC by P(supported). A ``not_stated`` claim is faithful in the gold
   (``expected_score`` = (supported + not_stated) / claims). So the unit is right when (verdict yes or borderline)
   == (label supported or not_stated) ("faithful"); the ``supported`` column is the penalized reading (verdict yes
   == label supported), scored against ``expected_score_penalized`` with ``penalize_ambiguous_claims=True``.
@@ -129,6 +131,8 @@ class Unit:
     p: float | None
     tier: str | None
     tags: list[str]
+    contradicted: float | None = None  # P(contradicted) when the unit was asked the contradiction question
+    idk_p: float | None = None  # an idk on an unsure support question: its P(supported)
 
 
 @dataclass
@@ -191,7 +195,20 @@ def run_kind(kind: str, split: str, judge: Any) -> tuple[list[Unit], list[Item]]
                 metric.decide_units(metric.measure_context(), case, [t for t, _ in labelled])
             )
             for (text, label), d in zip(labelled, decisions.values(), strict=True):
-                units.append(Unit(item["id"], text, label, d.verdict, d.probability, d.tier, item["tags"]))
+                pc = (d.stages or {}).get("contradicted")
+                units.append(
+                    Unit(
+                        item["id"],
+                        text,
+                        label,
+                        d.verdict,
+                        d.probability,
+                        d.tier,
+                        item["tags"],
+                        pc,
+                        d.idk_probability,
+                    )
+                )
         gold = float(item["expected_score"])
         row = Item(item["id"], 1.0 - gold if spec.flip else gold, None, 0.0, item["tags"])
         m = _metric(spec.metric, judge)
@@ -213,6 +230,10 @@ def run_kind(kind: str, split: str, judge: Any) -> tuple[list[Unit], list[Item]]
 def _yes(u: Unit, passing: tuple[str, ...]) -> bool:
     if u.verdict == "unsure":
         return (u.p or 0.0) >= 0.5
+    if u.verdict == "borderline" and "borderline" not in passing and u.idk_p is not None:
+        return (
+            u.idk_p >= 0.5
+        )  # an idk on an unsure support question counts by P(supported), as the score does
     return u.verdict in passing
 
 
@@ -222,15 +243,23 @@ def unit_report(spec: Kind, units: list[Unit], kind: str) -> dict[str, Any]:
     y = np.array([u.label in spec.positive for u in units], dtype=float)
     pred = np.array([_yes(u, spec.passing) for u in units], dtype=float)
     p = np.array([0.5 if u.p is None else u.p for u in units], dtype=float)
+    # the 4.3.1 reading of a unit asked the contradiction question: P(faithful) = P(not contradicted)
+    p_side = np.array(
+        [
+            1.0 - u.contradicted if u.contradicted is not None and kind == "faithfulness" else pi
+            for u, pi in zip(units, p, strict=True)
+        ],
+        dtype=float,
+    )
     tiers: dict[str, int] = defaultdict(int)
     for u in units:
         tiers[u.tier or "encoder (kind without an unsure band)"] += 1
     out: dict[str, Any] = {
         "n": len(units),
         "accuracy": float(np.mean(pred == y)),
-        "auroc": auroc(y, p),
+        "auroc": auroc(y, p_side),
         "majority_baseline": float(max(y.mean(), 1.0 - y.mean())),
-        "unsure_share": float(np.mean([u.verdict == "unsure" for u in units])),
+        "unsure_share": float(np.mean([u.verdict == "unsure" or u.tier == "unsure" for u in units])),
         "tiers": dict(tiers),
         "recall_yes": float(np.mean(pred[y == 1])) if (y == 1).any() else float("nan"),
         "recall_no": float(np.mean(1 - pred[y == 0])) if (y == 0).any() else float("nan"),
@@ -283,8 +312,9 @@ def failures(spec: Kind, units: list[Unit], items: list[Item]) -> list[str]:
     for u in units:
         if _yes(u, spec.passing) != (u.label in spec.positive):
             p = "None" if u.p is None else f"{u.p:.2f}"
+            pc = "" if u.contradicted is None else f" p_contradicted={u.contradicted:.2f}"
             lines.append(
-                f"  UNIT {u.item} [{u.label}] verdict={u.verdict} p={p} tier={u.tier}: {u.text[:150]}"
+                f"  UNIT {u.item} [{u.label}] verdict={u.verdict} p={p}{pc} tier={u.tier}: {u.text[:150]}"
             )
     for r in items:
         if r.score is None or (r.score >= THRESHOLD) != (r.gold >= THRESHOLD):

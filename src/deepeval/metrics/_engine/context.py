@@ -35,6 +35,12 @@ class Decision:
     tier: str | None = None
     #: each stage's own P(yes) when a cascading judge passed the decision on (``{"encoder": p, "reader": q}``)
     stages: dict[str, float] | None = None
+    #: counts by its verdict in a share score, never weighed by ``probability`` (a verdict composed from two
+    #: questions: :class:`~deepeval.metrics.pipeline.spec.Contradiction`)
+    by_verdict: bool = False
+    #: a ``borderline`` (idk) verdict composed on an unsure unit question: where the passing rule does not count
+    #: borderline (``penalize_ambiguous_claims``), the unit counts by this P(yes) of the unit question instead of 0
+    idk_probability: float | None = None
 
     @property
     def unsure(self) -> bool:

@@ -85,16 +85,24 @@ def share_score(
     A System One decision weighs what the model's ``share_weight(P)`` says when it gives a weight (the embedded
     judge: by its calibrated probability, so an unsure statement counts in part); otherwise, and for LLM decisions,
     it counts 1 or 0 by its verdict (deepeval's rule); an ``unsure`` decision without a model weight counts its
-    P(yes). ``decisions`` must not be empty."""
+    P(yes); a decision marked ``by_verdict`` counts by its verdict, except a borderline one with ``idk_probability`` where
+    borderline does not count (it counts by that probability, as an unsure one does). ``decisions`` must not be empty."""
     weigh = getattr(ctx.system_one, "share_weight", None)
     weights: dict[str, float] = {}
     total = 0.0
     for i, d in decisions.items():
         w = (
             weigh(d.probability)
-            if weigh is not None and d.source == "system_one" and d.probability is not None
+            if weigh is not None
+            and d.source == "system_one"
+            and d.probability is not None
+            and not d.by_verdict
             else None
         )
+        if d.by_verdict and d.idk_probability is not None and not counts(d):
+            # an idk on an unsure unit question, where idk does not pass: counts by that question's probability
+            w = weigh(d.idk_probability) if weigh is not None else None
+            w = d.idk_probability if w is None else w
         if w is None and d.unsure and d.probability is not None:
             w = d.probability  # no stage was sure: the statement counts by its probability, never by a side
         if w is None:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from deepeval.config.eval_mode import EvalMode
 from deepeval.errors import ConfigurationError
@@ -31,7 +31,7 @@ from deepeval.metrics._engine.decisions import (
     share_score,
 )
 from deepeval.metrics._engine.extractor import LLMExtractor
-from deepeval.metrics._engine.judges import Judges, deterministic_extractor
+from deepeval.metrics._engine.judges import Judges, SyncSystemOne, deterministic_extractor
 from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.offline import offline_kinds
 from deepeval.metrics._engine.params import has_words, require_fields
@@ -49,10 +49,14 @@ from deepeval.metrics.pipeline.spec import (
     rank_precision,
 )
 from deepeval.models.base_model import DeepEvalBaseLLM
+from deepeval.models.embedded.reader import READER_KEY
 from deepeval.models.extraction import Extractor
 from deepeval.models.resolve import is_embedded
 from deepeval.models.structured import a_generate_structured
 from deepeval.models.system_one.schema import NoulQuestion, ScoreQuestion
+
+if TYPE_CHECKING:
+    from deepeval.models.embedded.judge import EmbeddedJudge
 
 __all__ = ["PipelineMetric", "PipelineQuestions", "field_value"]
 
@@ -88,13 +92,14 @@ class PipelineQuestions:
         """Every declared question text, kind and field (what the cache key's content digest reads)."""
         p = self.pipeline
         q = p.question
-        return json.dumps(
-            {
-                "unit": [q.kind, q.text, q.label, q.answer, {k: _source(v) for k, v in q.fields.items()}],
-                "whole_metric": [[w.id, w.text, w.weight, w.answer, list(w.levels)] for w in p.whole_metric],
-            },
-            sort_keys=True,
-        )
+        text: dict[str, Any] = {
+            "unit": [q.kind, q.text, q.label, q.answer, {k: _source(v) for k, v in q.fields.items()}],
+            "whole_metric": [[w.id, w.text, w.weight, w.answer, list(w.levels)] for w in p.whole_metric],
+        }
+        c = q.contradiction
+        if c is not None:
+            text["contradiction"] = [c.kind, c.text, {k: _source(v) for k, v in c.fields.items()}]
+        return json.dumps(text, sort_keys=True)
 
     def unit(self, unit: str, fields: Mapping[str, Any]) -> NoulQuestion:
         """The per-unit question about ``unit``: the declared text with the unit quoted after it; ``fields`` (the
@@ -212,6 +217,12 @@ class _Units:
         ctx.log(name.capitalize(), items)
         return items
 
+    async def get_or_field(self, source: str) -> Any:
+        """The units called ``source`` when the pipeline declares them, else the test-case field ``source``."""
+        if source in self.plan.units:
+            return await self.get(source)
+        return field_value(self.test_case, source)
+
     async def gather(self, names: Sequence[str]) -> None:
         """Every units list of ``names`` (concurrently when there are several)."""
         todo = [n for n in dict.fromkeys(names) if n not in self.done]
@@ -263,11 +274,33 @@ class PipelineMetric(EngineMetric):
                 self._judges = None  # resolved again (and refused again) on the next measure
                 raise ConfigurationError(
                     f"{self.__name__}: the embedded offline judge has no measured answer for the question kind(s) "
-                    f"{', '.join(missing)} (eval mode '{judges.mode.value}'); configure an LLM judge "
+                    f"{', '.join(missing)} (eval mode '{judges.mode.value}'){self._reader_hint(judges)}; "
+                    "configure an LLM judge "
                     "(OPENAI_API_KEY, USE_LOCAL_MODEL=YES with LOCAL_MODEL_BASE_URL, or model=) and run it with "
                     "eval_mode='llm' or 'hybrid', or a System One model (TYPESAFE_API_KEY or system_one_model=)"
                 )
         return judges
+
+    def _reader_hint(self, judges: Judges) -> str:
+        """Where the only offline answer would be the local reader's (a declared contradiction question in hybrid
+        mode): what the encoder alone lacks, and whether a reader is missing or its answers are not used."""
+        c = self.pipeline.question.contradiction
+        judge = _embedded_judge(judges.system_one)
+        if c is None or judges.mode is not EvalMode.HYBRID or judge is None:
+            return ""
+        head = (
+            f": only the local reader could answer its '{c.kind}' question (the encoder alone cannot tell a "
+            "contradiction: on the blind-dev set no encoder rule beat 'never contradicted', bench/RESULTS.md)"
+        )
+        if judge.reader is None:
+            return (
+                f"{head}, and no reader is configured (set {READER_KEY} to the reader's .gguf file or catalog name, "
+                "with xllamacpp installed: pip install 'deepeval[gguf]')"
+            )
+        return (
+            f"{head}, and the reader's answers to it are not used: they did not pass the ship rule on blind-dev "
+            "(bench/RESULTS.md)"
+        )
 
     def _offline_gaps(self, judges: Judges) -> list[str]:
         """The kinds the embedded judge would have to decide in ``judges``' mode without an answer for them."""
@@ -277,8 +310,12 @@ class PipelineMetric(EngineMetric):
         if judges.mode is EvalMode.SYSTEM_ONE:
             answered = offline_kinds(p)
             return [k for k in p.question_kinds if k not in answered]
-        if judges.mode is EvalMode.HYBRID and judges.llm is None and p.question.kind not in KINDS:
-            return [p.question.kind]
+        q = p.question
+        if judges.mode is EvalMode.HYBRID and judges.llm is None and q.kind not in KINDS:
+            c = q.contradiction
+            if c is not None and _embedded_answers(judges.system_one, c.kind):
+                return []
+            return [q.kind]
         return []
 
     # -- the engine's hooks, from the declaration --------------------------------------------------------------
@@ -415,18 +452,56 @@ class PipelineMetric(EngineMetric):
             shared[name] = _as_text(got, join)
         wire = shared if q.state is None else {k: v for k, v in shared.items() if k in q.state}
         unit_field = plan.unit_field
-        return await decide(
+        contradiction = q.contradiction if _embedded_judge(ctx.system_one) is not None else None
+        first: dict[str, Decision] = {}
+        if contradiction is None or _embedded_answers(ctx.system_one, q.kind):
+            first = await decide(
+                ctx,
+                state={"note": STATE_NOTE, **wire},
+                questions={
+                    i: self.question_set.unit(
+                        by_id[i], {k: by_id[i] if k == unit_field else shared[k] for k in q.fields}
+                    )
+                    for i in ids
+                },
+                to_verdict=plan.to_verdict,
+                llm_decide=llm_decide,
+            )
+        if contradiction is None:
+            return first
+        ask = [
+            i
+            for i in ids
+            if i not in first or (first[i].source == "system_one" and first[i].verdict != "yes")
+        ]
+        if not ask:
+            return first
+        questions: dict[str, NoulQuestion] = {}
+        for i in ask:
+            fields = {}
+            for name, value in contradiction.fields.items():
+                source, join = _source(value)
+                got = by_id[i] if source == UNIT else await units.get_or_field(source)
+                fields[name] = _as_text(got, join)
+            questions[i] = NoulQuestion(
+                instructions=f"{contradiction.text}\n{quote(q.label, by_id[i])}",
+                kind=contradiction.kind,
+                data=fields,
+            )
+        second = await decide(
             ctx,
-            state={"note": STATE_NOTE, **wire},
-            questions={
-                i: self.question_set.unit(
-                    by_id[i], {k: by_id[i] if k == unit_field else shared[k] for k in q.fields}
-                )
-                for i in ids
-            },
-            to_verdict=plan.to_verdict,
+            state={"note": STATE_NOTE},
+            questions=questions,
+            to_verdict=binary_from_probability,
             llm_decide=llm_decide,
         )
+        ternary = q.verdicts == "yes_no_idk"
+        return {
+            i: _with_contradiction(first.get(i), second[i], ternary)
+            if i in second
+            else replace(first[i], by_verdict=first[i].source == "system_one")
+            for i in ids
+        }
 
     async def _reason(
         self,
@@ -455,6 +530,43 @@ class PipelineMetric(EngineMetric):
             kwargs = {**reason_keywords(score, judged, ()), r.failing_as: failing, **inputs}
         reply: Any = await a_generate_structured(ctx.llm, call_template(method, **kwargs), r.schema)
         return str(reply.reason)
+
+
+def _embedded_judge(model: Any) -> EmbeddedJudge | None:
+    """``model`` when it is the embedded judge (also behind :class:`SyncSystemOne`, ``async_mode=False``)."""
+    from deepeval.models.embedded.judge import EmbeddedJudge
+
+    inner = model.load_model() if isinstance(model, SyncSystemOne) else model
+    return inner if isinstance(inner, EmbeddedJudge) else None
+
+
+def _embedded_answers(model: Any, kind: str) -> bool:
+    """Whether ``model`` is the embedded judge and has a measured answer to ``kind`` as configured (its reader
+    included: :meth:`deepeval.models.embedded.judge.EmbeddedJudge.answers`)."""
+    judge = _embedded_judge(model)
+    return judge is not None and judge.answers(kind)
+
+
+def _with_contradiction(first: Decision | None, second: Decision, ternary: bool) -> Decision:
+    """A unit's decision from the unit question's (``first``; None when it was not asked) and the contradiction
+    question's (``second``; P(yes) = contradicted), as :class:`~deepeval.metrics.pipeline.spec.Contradiction` says:
+    contradicted -> no; else borderline (ternary verdicts, also when unsure; on an unsure unit question it keeps that
+    question's P as ``idk_probability``, what it counts where borderline does not pass) or yes (unsure stays unsure,
+    P(yes) = P(not contradicted)). An LLM's verdict (the fallback) is the unit question's own and stays as it is."""
+    if second.source != "system_one" or second.probability is None:
+        return second
+    p = second.probability
+    stages = {**(first.stages or {} if first is not None else {}), "contradicted": p}
+    if first is not None and first.probability is not None:
+        stages["supported"] = first.probability
+    if second.unsure and not ternary:
+        return Decision("unsure", 1.0 - p, "system_one", tier=second.tier, stages=stages)
+    verdict: Verdict = "no" if not second.unsure and p >= 0.5 else ("borderline" if ternary else "yes")
+    shown = first.probability if first is not None and first.probability is not None else 1.0 - p
+    idk = first.probability if verdict == "borderline" and first is not None and first.unsure else None
+    return Decision(
+        verdict, shown, "system_one", tier=second.tier, stages=stages, by_verdict=True, idk_probability=idk
+    )
 
 
 def _source(value: str | Input) -> tuple[str, str]:

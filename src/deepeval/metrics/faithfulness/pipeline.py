@@ -11,8 +11,11 @@ not. system_one: three whole-metric questions over ``actual_output`` and ``retri
 No facts (``retrieval_context`` is ``[]`` or no node has words): no judge call, in every mode; the score is 1.0 (no
 fact contradicts a claim, and a claim the facts are silent on counts as faithful), 0.0 with
 ``penalize_ambiguous_claims`` (no claim can be supported). ours: 4.3.1 asks the judge with an empty fact list.
-Offline (the embedded judge): claims by the shared claim extractor (memory precision uses it too), each decided by
-the shared ``claim_supported`` scorer: the encoder where it is sure, the local reader the rest, unsure stays unsure.
+Offline (the embedded judge): claims by the shared claim extractor (memory precision uses it too), each asked the
+shared ``claim_supported`` question and, when not supported, the shared ``claim_contradicted`` one (the declared
+:class:`~deepeval.metrics.pipeline.spec.Contradiction`): supported -> yes, contradicted -> no, else idk (borderline),
+so ``penalize_ambiguous_claims`` reads them as 4.3.1 does. Each question: the encoder where it is sure, the local
+reader the rest. The encoder alone cannot tell a contradiction, so without a reader every unsupported claim is idk.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 from deepeval.metrics.faithfulness.schema import Claims, FaithfulnessScoreReason, Truths, Verdicts
 from deepeval.metrics.pipeline.spec import (
     UNIT,
+    Contradiction,
     Input,
     NothingToJudge,
     Pipeline,
@@ -31,7 +35,7 @@ from deepeval.metrics.pipeline.spec import (
     Units,
     WholeMetricQuestion,
 )
-from deepeval.models.system_one.kinds import CLAIM_SUPPORTED
+from deepeval.models.system_one.kinds import CLAIM_CONTRADICTED, CLAIM_SUPPORTED
 
 NO_CLAIMS_REASON = (
     "The score is 1.00 because the actual output makes no claims, so nothing in it contradicts the retrieval "
@@ -99,6 +103,11 @@ PIPELINE = Pipeline(
         inputs=("truths", Input("retrieval_context", "truths", join="\n\n")),
         id_prefix="c",
         gold_labels=("supported", "contradicted", "not stated"),
+        contradiction=Contradiction(
+            kind=CLAIM_CONTRADICTED,
+            fields={"claim": UNIT, "source": "retrieval_context"},
+            text="Do the facts in `source` contradict this claim?",
+        ),
     ),
     score=ShareScore(
         passing=_passing,

@@ -10,12 +10,15 @@ llm: one verdict call for every document (yes: agrees; an output that leaves det
 contradicts the document), then the reason; ``score = yes / documents``; no documents -> 1.0 (nothing to
 contradict). hybrid: System One decides each document (P >= 0.5 yes) in one request; the LLM decides what it could
 not and writes the reason. system_one: three whole-metric questions over ``actual_output`` and ``context`` (weights
-2, 1, 1). Offline: no tier answers the contradiction question, so with no LLM and no System One configured the
-metric raises a ``ConfigurationError`` naming what to configure. Measured on the blind v3 hallucination set
-(``bench/rag_blind.py``, blind-dev, 35 documents, 29% contradicted): the encoder's best contradiction evidence
-(another number, date or name than the closest context sentence states, the retention scorer's conflict rules) ranks
-contradicted documents at AUROC 0.71, and its best cut is right on 0.74 of them against 0.71 for "always agrees";
-it cannot see a negation or an opposite, and the local reader has no prompt for this kind.
+2, 1, 1). Offline: the declared :class:`~deepeval.metrics.pipeline.spec.Contradiction` question, the shared
+``claim_contradicted`` kind (``claim`` = the output, ``source`` = the document; contradicted -> no, else yes, unsure
+counted by P(not contradicted)). The encoder can only rule a contradiction out, so this route needs the local reader,
+and its answers are used only once a reader calibration for the kind passes the ship rule on blind-dev
+(``bench/RESULTS.md``, "RAG metrics offline on blind v3"); until then, with no LLM and no System One configured, the
+metric raises a ``ConfigurationError`` that says which (no reader, or the reader's answers not used). Measured on the
+blind v3 hallucination set (``bench/rag_blind.py``, blind-dev, 35 documents, 29% contradicted): the encoder's best
+contradiction evidence ranks contradicted documents at AUROC 0.71 and is right on 0.74 against 0.71 for "always
+agrees"; the 1.5B reader's first-token answer to our contradiction prompts ranked them below chance.
 
 Ours, where 4.3.1 differs: ``context=[]`` scores 1.0 with a reason and no judge call (4.3.1 asks the LLM about zero
 documents, then scores 1); a judge that returns another number of verdicts than documents is re-asked once, then the
@@ -27,6 +30,7 @@ from __future__ import annotations
 from deepeval.metrics.hallucination.schema import HallucinationScoreReason, Verdicts
 from deepeval.metrics.pipeline.spec import (
     UNIT,
+    Contradiction,
     NothingToJudge,
     Pipeline,
     Reason,
@@ -35,8 +39,10 @@ from deepeval.metrics.pipeline.spec import (
     Units,
     WholeMetricQuestion,
 )
+from deepeval.models.system_one.kinds import CLAIM_CONTRADICTED
 
-#: the System One kind of the per-document question (no offline tier answers it: see the module docstring)
+#: the System One kind of the per-document question (offline: the declared contradiction question, see the module
+#: docstring)
 CONTEXT_AGREES = "hallucination.context_agrees"
 
 EMPTY_CONTEXT_REASON = (
@@ -61,6 +67,11 @@ PIPELINE = Pipeline(
         schema=Verdicts,
         verdicts="yes_no",
         inputs=("actual_output",),
+        contradiction=Contradiction(
+            kind=CLAIM_CONTRADICTED,
+            fields={"claim": "actual_output", "source": UNIT},
+            text="Does this context document contradict `actual_output`?",
+        ),
     ),
     score=ShareScore(passing=("yes",), empty=1.0, empty_reason=EMPTY_CONTEXT_REASON),
     reason=Reason(

@@ -4,7 +4,7 @@ See ``docs/metric_api.md`` for a worked example. Public and stable (fields are a
 
 * the declaration values (:mod:`deepeval.metrics.pipeline.spec`): :class:`Pipeline`, :class:`Units`,
   :class:`UnitQuestion`, :class:`WholeMetricQuestion`, :class:`ShareScore`, :class:`RankScore`, :class:`Reason`,
-  :class:`NothingToJudge`, :class:`Input`, :data:`UNIT`;
+  :class:`NothingToJudge`, :class:`Input`, :class:`Contradiction`, :data:`UNIT`;
 * :class:`PipelineMetric`: the base class of a declared metric (``pipeline = ...``, ``default_template = ...``);
 * :func:`declare`: the registry's :class:`~deepeval.metrics.declaration.MetricDeclaration` of a pipeline metric;
 * reply schemas to subclass under your metric's names: :class:`TernaryVerdict` (yes / no / idk, read as
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from deepeval.metrics.pipeline.spec import (
     UNIT,
     Answer,
+    Contradiction,
     Extraction,
     Input,
     NothingToJudge,
@@ -48,6 +49,7 @@ __all__ = [
     "UNIT",
     "Answer",
     "BinaryVerdict",
+    "Contradiction",
     "Extraction",
     "Input",
     "NothingToJudge",

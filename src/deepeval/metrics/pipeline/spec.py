@@ -30,6 +30,7 @@ from typing import Any, Literal, cast
 __all__ = [
     "UNIT",
     "Answer",
+    "Contradiction",
     "Extraction",
     "Input",
     "NothingToJudge",
@@ -108,6 +109,32 @@ class Units:
 
 
 @dataclass(frozen=True)
+class Contradiction:
+    """A second question the embedded offline judge asks of a unit: does the unit's text contradict the other?
+
+    * ``kind``: a shared decision kind whose P(yes) means "contradicted" (``claim_contradicted``);
+    * ``fields``: the fields it needs -> where each comes from, as :attr:`UnitQuestion.fields` (:data:`UNIT` for
+      the unit itself);
+    * ``text``: the question as the judge reads it (the unit is quoted after it, under the unit question's
+      ``label``).
+
+    With the embedded judge (and only there: a remote System One model is asked the unit question alone, as before),
+    the units the unit question does not decide ``yes`` (every unit when the embedded judge has no answer of its
+    own to the unit question's kind) are asked this question; a unit it finds contradicted gets ``no``. The others
+    get, with ``verdicts="yes_no_idk"``, ``borderline`` (deepeval 4.3.1's ``idk``: not supported, not contradicted),
+    also when it is unsure; with ``verdicts="yes_no"``, ``yes``, or ``unsure`` (counted by P(not contradicted))
+    when it is unsure. Such decisions count by their verdict in a share score (never weighed by a probability).
+    Where the answer rests on the local reader (no encoder rule decides the kind), the engine refuses a unit
+    question kind the embedded judge has no answer to when no reader is configured: see
+    :meth:`deepeval.models.embedded.judge.EmbeddedJudge.answers`.
+    """
+
+    kind: str
+    fields: Mapping[str, str | Input]
+    text: str
+
+
+@dataclass(frozen=True)
 class UnitQuestion:
     """The question asked once per unit of ``units``.
 
@@ -130,6 +157,9 @@ class UnitQuestion:
     A ``fields`` value may be an :class:`Input` to join a list differently (its ``source`` and ``join`` apply; the
     default join is a blank line).
 
+    ``contradiction``: a :class:`Contradiction` question the embedded offline judge asks of units it does not find
+    ``yes`` (3-way verdicts offline; the only offline answer of a kind it cannot answer itself).
+
     ``gold_labels``: the labels of a labelled unit in a ``deepeval judge-eval`` set, the one P(yes) means first
     (``("supported", "contradicted", "not stated")``); with them, :func:`deepeval.metrics.pipeline.declare` gives
     the metric a judge-eval task of its own (items: the required fields plus ``<units>: [{text, label, tags}]``).
@@ -148,6 +178,7 @@ class UnitQuestion:
     id_prefix: str = "u"
     state: tuple[str, ...] | None = None
     gold_labels: tuple[str, ...] = ()
+    contradiction: Contradiction | None = None
 
     @property
     def prompt_inputs(self) -> tuple[Input, ...]:

@@ -84,6 +84,8 @@ ENCODER_BANDS: dict[str, Band] = {
     K.CONTEXT_STATEMENT_RELEVANT: Band(0.1, 0.8),
     K.CONTEXT_NODE_RELEVANT: Band(0.1, 0.8),
     K.CLAIM_SUPPORTED: Band(0.2, 0.8),
+    # contradiction: the encoder only rules it out (a supported claim, P <= 0.2); the rest is the reader's
+    K.CLAIM_CONTRADICTED: Band(0.2, 1.0),
     # fact stated in a passage, dev2 120: encoder alone 0.733; cascade 0.85, 69% read
     K.FACT_STATED: Band(0.05, 0.95),
     PROBE_STATED: Band(0.0, 1.0),
@@ -97,6 +99,10 @@ ENCODER_BANDS: dict[str, Band] = {
 
 _READER_UNSURE = Band(0.45, 0.55)
 
+#: kinds whose "yes" the encoder never decides (it can only rule one out: ``claim_contradicted``): an answer that
+#: needs their "yes" rests on the local reader, so the engine refuses a question only they answer without one
+READER_DECIDES_YES = frozenset({K.CLAIM_CONTRADICTED})
+
 #: the reader's calibration (a, b, c) and unsure band, per kind (fitted on the blind-dev units the reader answered)
 READER_CALIBRATION: dict[str, Calibration] = {
     K.STATEMENT_RELEVANT: Calibration(0.649, 1.098, _READER_UNSURE, 0.689),
@@ -109,6 +115,10 @@ READER_CALIBRATION: dict[str, Calibration] = {
     # shared 2-core machine, so the reader is not asked and such probes stay unsure. The turn kinds have none
     # either: on blind-dev turns the reader's P(forgets) ranked no better than chance (AUROC 0.50-0.56 for three
     # prompt variants on 33 turns, 0.34 for a "reply against the facts" form on the 37 turns the encoder is unsure of).
+    # CLAIM_CONTRADICTED has none either (h-contra, 2026-12-07, bench/RESULTS.md): on the blind v3 blind-dev units
+    # the encoder could not rule out (47 Faithfulness claims, 33 Hallucination documents) the reader's P(contradicted)
+    # ranked contradicted units BELOW chance (AUROC 0.27 / 0.35: it says yes to text that matches the source), so
+    # the reader is never asked it: Faithfulness' unsupported claims stay idk and Hallucination refuses offline.
 }
 
 

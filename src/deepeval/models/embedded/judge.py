@@ -159,6 +159,16 @@ class EmbeddedJudge(DeepEvalBaseSystemOneModel):
         reader = getattr(self, "reader", None)
         return MODEL_NAME if reader is None else f"{MODEL_NAME} + reader {reader.name}"
 
+    def answers(self, kind: str) -> bool:
+        """Whether this judge, as configured, has a measured answer to questions of ``kind``: a kind it answers
+        whose "yes" the encoder can decide, or one whose "yes" only the local reader gives
+        (:data:`~deepeval.models.embedded.cascade.READER_DECIDES_YES`) when a reader that reads it is configured."""
+        if spec_for(kind) is None:
+            return False
+        if kind not in cascade.READER_DECIDES_YES:
+            return True
+        return self.reader is not None and self.reader.asks(kind) and cascade.reader_reads(kind)
+
     def share_weight(self, probability: float) -> float | None:
         """Its probabilities are recalibrated on the blind-dev sets, so a share score weighs each statement by them
         (:func:`deepeval.models.embedded.calibrated.share_weight`)."""

@@ -123,6 +123,11 @@ KINDS: dict[str, KindSpec] = {
         lambda a: scorers.claim_supported(str(a.fields["claim"]), str(a.fields["source"])),
         texts=_claim_texts,
     ),
+    K.CLAIM_CONTRADICTED: KindSpec(
+        ("claim", "source"),
+        lambda a: scorers.claim_contradicted(str(a.fields["claim"]), str(a.fields["source"])),
+        texts=_claim_texts,
+    ),
     K.FACT_STATED: KindSpec(("text",), _fact_stated, texts=_stated_texts),
     K.TURN_ATTRITION: KindSpec(_TURN, _turn("attrition")),
     K.TURN_FORGETS: KindSpec(_TURN, _turn("forgets")),

@@ -17,7 +17,7 @@ from typing import Any
 
 from deepeval.models.system_one import kinds as K
 
-PROMPT_VERSION = "reader/2026-6"
+PROMPT_VERSION = "reader/2026-7"
 
 #: characters of material a reader prompt may carry (about 2,500 tokens; the reader's context is 4,096)
 MAX_MATERIAL = 10_000
@@ -126,6 +126,24 @@ def claim_supported(f: Mapping[str, Any]) -> ReaderPrompt:
     return fact_stated({"text": f["source"], "fact": f["claim"]})
 
 
+_CONTRADICTED_HEAD = (
+    "You check whether a source text contradicts a claim. It contradicts the claim when both cannot be true at "
+    "once: the source gives another number, date, time, price, name or place for the same thing, says the "
+    "opposite (open / closed, allowed / forbidden, included / excluded, before / after), or denies what the claim "
+    "says. It does not contradict the claim when it agrees with it in any wording, when it says nothing about it, "
+    "or when it covers only part of it: a claim the source does not mention is not contradicted. "
+    f"{_DATA}"
+)
+
+
+def claim_contradicted(f: Mapping[str, Any]) -> ReaderPrompt:
+    return ReaderPrompt(
+        _CONTRADICTED_HEAD,
+        f"Source:\n{_cut(str(f['source']))}\n\nClaim: {_cut(str(f['claim']), 3000)}",
+        _yes_no("Does the source contradict the claim?"),
+    )
+
+
 # -- knowledge retention --------------------------------------------------------------------------------------
 _TURN_HEAD = (
     "You check whether an AI assistant's reply keeps what the user said earlier in a conversation. The user's "
@@ -195,6 +213,7 @@ PROMPTS: dict[str, Callable[[Mapping[str, Any]], ReaderPrompt]] = {
     K.CONTEXT_STATEMENT_RELEVANT: context_statement_relevant,
     K.CONTEXT_NODE_RELEVANT: context_node_relevant,
     K.CLAIM_SUPPORTED: claim_supported,
+    K.CLAIM_CONTRADICTED: claim_contradicted,
     K.FACT_STATED: fact_stated,
     K.TURN_ATTRITION: turn_attrition,
     K.TURN_FORGETS: turn_attrition,

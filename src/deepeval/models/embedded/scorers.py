@@ -20,6 +20,7 @@ from deepeval.models.embedded import features as ft
 from deepeval.models.embedded import relevance_rules as rr
 from deepeval.models.embedded import text as tx
 from deepeval.models.embedded.calibrated import P_MIN, get_model, logit, recalibrated
+from deepeval.models.embedded.cascade import ENCODER_CANNOT_TELL
 from deepeval.models.embedded.encoder import generation as encoder_generation
 
 
@@ -196,6 +197,23 @@ def claim_supported(claim: str, source: str) -> float:
         return P_MIN
     p = get_model("claim_supported").probability(ft.support_features(claim, clean))
     return max(p, P_VERBATIM) if stated_verbatim(claim, clean) else p
+
+
+#: the encoder's P(supported) from which a claim is taken as not contradicted
+SUPPORT_RULES_OUT_CONTRADICTION = 0.8
+
+
+def claim_contradicted(claim: str, source: str) -> float:
+    """The encoder's P(``source`` contradicts ``claim``). The encoder has no evidence for a contradiction it can
+    stand on (a negation, an opposite or another value reads as close to the source as a paraphrase does: on the
+    blind-dev sets no encoder rule beat "never contradicted"), so it only rules one out: a claim it finds supported
+    (:func:`claim_supported` at least :data:`SUPPORT_RULES_OUT_CONTRADICTION`) is not contradicted (P = 1 - its
+    support); any other claim gets :data:`~deepeval.models.embedded.cascade.ENCODER_CANNOT_TELL`, in the unsure band,
+    so the local reader decides when there is one, and otherwise it stays unsure."""
+    supported = claim_supported(claim, source)
+    if supported >= SUPPORT_RULES_OUT_CONTRADICTION:
+        return 1.0 - supported
+    return ENCODER_CANNOT_TELL
 
 
 def turn_probabilities(

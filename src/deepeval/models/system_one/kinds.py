@@ -31,6 +31,11 @@ TURN_FORGETS = "turn_forgets"
 TURN_REASKS = "turn_reasks"
 #: noul or score (5 levels, 1..5 as index 0..4). fields: claim, source. Is the claim supported by the source?
 CLAIM_SUPPORTED = "claim_supported"
+#: noul. fields: claim, source. P(yes) = the source contradicts the claim: it states something that cannot hold at
+#: the same time (another number, date, name or place for the same thing, the opposite, a negation). A claim the
+#: source is silent on, or only partly covers, is "no" (not stated is not contradicted). Faithfulness asks it of
+#: the claims the source does not support (its idk vs no); Hallucination of the output against each document.
+CLAIM_CONTRADICTED = "claim_contradicted"
 #: score, 5 levels (index 0..4 = grades 1..5). fields: question, expected, answer.
 ANSWER_MATCHES_EXPECTED = "answer_matches_expected"
 #: noul. fields: text, and fact (a statement) or question. P(yes) = the text states the fact (or states the answer
@@ -48,6 +53,7 @@ DECISION_KINDS = frozenset(
         TURN_FORGETS,
         TURN_REASKS,
         CLAIM_SUPPORTED,
+        CLAIM_CONTRADICTED,
         ANSWER_MATCHES_EXPECTED,
         FACT_STATED,
     }
