@@ -132,19 +132,24 @@ def test_faithfulness_offline_reads_supported_contradicted_and_not_stated_as_yes
     assert CONTRADICTED in metric.reason
 
 
-def test_faithfulness_without_a_reader_keeps_unsupported_claims_as_idk() -> None:
+def test_faithfulness_default_reading_refuses_offline_without_a_contradiction_answer() -> None:
+    # 4.3.1's reading counts an unstated claim as faithful and a contradicted one not: with no measured answer to
+    # the contradiction question, the embedded judge could only call both idk (a score of 1.0 whatever the output
+    # says), so it refuses and names the setting that runs offline
     metric = FaithfulnessMetric(system_one_model=judge_with(None))
-    assert metric.measure(SHOP) == pytest.approx(1.0)  # not supported, no contradiction found: idk, faithful
-    verdicts = {v["claim"]: v for v in metric.verdicts}
-    assert verdicts[SUPPORTED]["verdict"] == "yes"
-    assert {verdicts[c]["verdict"] for c in (CONTRADICTED, NOT_STATED)} == {"borderline"}
-    assert {verdicts[c]["tier"] for c in (CONTRADICTED, NOT_STATED)} == {"unsure"}
-    # penalized: an idk whose support the encoder was unsure of counts by its P(supported), as before this kind
+    with pytest.raises(ConfigurationError) as err:
+        metric.measure(SHOP)
+    message = str(err.value)
+    assert "claim_contradicted" in message and "penalize_ambiguous_claims=True" in message
+    assert metric.score is None
+    # penalized: no contradiction answer needed; an idk whose support the encoder was unsure of counts by its
+    # P(supported), as before this kind
     penalized = FaithfulnessMetric(system_one_model=judge_with(None), penalize_ambiguous_claims=True)
     score = penalized.measure(SHOP)
     weights = [v["weight"] for v in penalized.verdicts if v["verdict"] == "borderline"]
     assert len(weights) == 2 and all(0.0 < w < 1.0 for w in weights)
     assert score == pytest.approx((1 + sum(weights)) / 3, abs=1e-3)  # weights are shown rounded
+    assert [v["verdict"] for v in penalized.verdicts[:1]] == ["yes"]
     assert [v["stage_p_yes"]["supported"] for v in penalized.verdicts[1:]] == [
         v["p_yes"] for v in penalized.verdicts[1:]
     ]
@@ -202,7 +207,7 @@ def test_hallucination_without_a_reader_refuses_and_says_the_reader_is_what_is_m
     with pytest.raises(ConfigurationError) as err:
         _hallucination(judge_with(None)).measure(DEPOT)
     message = str(err.value)
-    assert "hallucination.context_agrees" in message and "only the local reader could answer" in message
+    assert "hallucination.context_agrees" in message and "only the local reader answers" in message
     assert f"no reader is configured (set {READER_KEY}" in message and "configure an LLM judge" in message
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from deepeval.errors import MissingTestCaseParamsError
+from deepeval.errors import ConfigurationError, MissingTestCaseParamsError
 from deepeval.metrics import FaithfulnessMetric
 from deepeval.models.system_one import kinds as K
 from deepeval.test_case import LLMTestCase
@@ -135,19 +135,18 @@ def test_system_one_mode_asks_the_three_whole_metric_questions() -> None:
     ]
 
 
-def test_the_embedded_default_decides_each_claim_offline() -> None:
+def test_the_embedded_default_decides_each_claim_offline_only_when_penalizing() -> None:
     test_case = case(output="The Arlo ferry leaves at 9:00 and 15:00. The ferry leaves at midnight.")
-    m = FaithfulnessMetric(eval_mode="hybrid")
+    # 4.3.1's reading needs contradicted told from unstated, which no offline tier answers: refused, named
+    with pytest.raises(ConfigurationError, match="penalize_ambiguous_claims=True"):
+        FaithfulnessMetric(eval_mode="hybrid").measure(test_case)
+    # penalized, supported against the rest is enough: each claim decided by the embedded judge
+    m = FaithfulnessMetric(eval_mode="hybrid", penalize_ambiguous_claims=True)
     score = m.measure(test_case)
     assert len(m.verdicts) == 2 and all(v["decided_by"] == "embedded" for v in m.verdicts)
     assert m.verdicts[0]["p_yes"] > m.verdicts[1]["p_yes"]
-    # the encoder alone cannot tell a contradiction (claim_contradicted: the reader's), so the unsupported claim is
-    # idk, faithful as 4.3.1 counts it; penalize_ambiguous_claims counts it by its P(supported)
-    assert [v["verdict"] for v in m.verdicts] == ["yes", "borderline"] and score == 1.0
-    assert m.verdicts[1]["tier"] == "unsure"
+    assert m.verdicts[0]["verdict"] == "yes" and 0.0 < score < 1.0
     assert m.reason is not None and m.reason.startswith(f"The score is {score:.2f}")
-    penalized = FaithfulnessMetric(eval_mode="hybrid", penalize_ambiguous_claims=True)
-    assert 0.0 < penalized.measure(test_case) < 1.0
 
 
 def test_the_embedded_judge_answers_the_whole_metric_kinds() -> None:

@@ -49,7 +49,6 @@ from deepeval.metrics.pipeline.spec import (
     rank_precision,
 )
 from deepeval.models.base_model import DeepEvalBaseLLM
-from deepeval.models.embedded.reader import READER_KEY
 from deepeval.models.extraction import Extractor
 from deepeval.models.resolve import is_embedded
 from deepeval.models.structured import a_generate_structured
@@ -282,25 +281,35 @@ class PipelineMetric(EngineMetric):
         return judges
 
     def _reader_hint(self, judges: Judges) -> str:
-        """Where the only offline answer would be the local reader's (a declared contradiction question in hybrid
-        mode): what the encoder alone lacks, and whether a reader is missing or its answers are not used."""
+        """Why the embedded judge cannot answer a declared contradiction question in hybrid mode (neither the encoder
+        nor the local reader passed the ship rule for it), and what would work offline instead."""
         c = self.pipeline.question.contradiction
         judge = _embedded_judge(judges.system_one)
         if c is None or judges.mode is not EvalMode.HYBRID or judge is None:
             return ""
-        head = (
-            f": only the local reader could answer its '{c.kind}' question (the encoder alone cannot tell a "
-            "contradiction: on the blind-dev set no encoder rule beat 'never contradicted', bench/RESULTS.md)"
-        )
-        if judge.reader is None:
-            return (
-                f"{head}, and no reader is configured (set {READER_KEY} to the reader's .gguf file or catalog name, "
-                "with xllamacpp installed: pip install 'deepeval[gguf]')"
+        from deepeval.models.embedded.cascade import reader_reads
+        from deepeval.models.embedded.reader import READER_KEY
+
+        if not reader_reads(c.kind):
+            hint = (
+                f": it would have to answer the '{c.kind}' question, and on the blind-dev set neither the encoder "
+                "nor the local reader told a contradiction from an unstated claim better than chance, so the "
+                "reader's answers to it are not used (bench/RESULTS.md)"
             )
-        return (
-            f"{head}, and the reader's answers to it are not used: they did not pass the ship rule on blind-dev "
-            "(bench/RESULTS.md)"
-        )
+        elif judge.reader is None:
+            hint = (
+                f": only the local reader answers its '{c.kind}' question, and no reader is configured (set "
+                f"{READER_KEY} to the reader's .gguf file or catalog name, with xllamacpp installed: "
+                "pip install 'deepeval[gguf]')"
+            )
+        else:
+            hint = f": the local reader could not answer its '{c.kind}' question"
+        if self._contradiction_scores():
+            hint += (
+                "; with penalize_ambiguous_claims=True it needs no contradiction answer (an unstated claim then "
+                "fails like a contradicted one) and runs offline"
+            )
+        return hint
 
     def _offline_gaps(self, judges: Judges) -> list[str]:
         """The kinds the embedded judge would have to decide in ``judges``' mode without an answer for them."""
@@ -311,12 +320,25 @@ class PipelineMetric(EngineMetric):
             answered = offline_kinds(p)
             return [k for k in p.question_kinds if k not in answered]
         q = p.question
-        if judges.mode is EvalMode.HYBRID and judges.llm is None and q.kind not in KINDS:
-            c = q.contradiction
-            if c is not None and _embedded_answers(judges.system_one, c.kind):
-                return []
-            return [q.kind]
+        if judges.mode is not EvalMode.HYBRID or judges.llm is not None:
+            return []
+        c = q.contradiction
+        answered = c is not None and _embedded_answers(judges.system_one, c.kind)
+        if q.kind not in KINDS:
+            return [] if answered else [q.kind]
+        if c is not None and not answered and self._contradiction_scores():
+            # the unit question tells supported from the rest; only the contradiction question can tell a
+            # contradicted unit from an unstated one, and the score counts them differently
+            return [c.kind]
         return []
+
+    def _contradiction_scores(self) -> bool:
+        """Whether the score counts a contradicted unit (no) and an unstated one (borderline) differently, so that
+        the declared contradiction question decides scores (Faithfulness' default reading; not with
+        ``penalize_ambiguous_claims``, where both fail)."""
+        passing = getattr(self.pipeline.score, "passing", ())
+        chosen = passing(self) if callable(passing) else passing
+        return ("no" in chosen) != ("borderline" in chosen)
 
     # -- the engine's hooks, from the declaration --------------------------------------------------------------
     def _check_params(self, test_case: Any) -> None:
