@@ -25,7 +25,8 @@ def test_the_refund_claim_is_supported_by_the_judge() -> None:
 
 
 def test_faithfulness_offline_counts_the_refund_claim_as_faithful() -> None:
-    metric = FaithfulnessMetric(eval_mode="hybrid")
+    # penalized: the offline reading (supported against the rest; the default reading needs a contradiction answer)
+    metric = FaithfulnessMetric(eval_mode="hybrid", penalize_ambiguous_claims=True)
     score = metric.measure(LLMTestCase(input="Refund?", actual_output=REFUND, retrieval_context=[SOURCE]))
     assert score == 1.0 and metric.verdicts[0]["verdict"] == "yes"
 

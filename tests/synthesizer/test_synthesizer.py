@@ -247,10 +247,19 @@ def test_a_list_request_asks_for_used_source_files_only_where_its_prompt_names_f
         CONTEXTS, max_goldens_per_context=1, source_files=["a.txt", ["b.txt", "c.txt"]]
     )
     s.generate_goldens_from_scratch(1)
-    one_file, two_files, scratch = _list_schemas(judge)
-    assert [x["name"] for x in (one_file, two_files, scratch)] == ["SyntheticDataList"] * 3
-    assert "used_source_files" not in json.dumps(one_file) and "used_source_files" not in json.dumps(scratch)
-    assert "used_source_files" in json.dumps(two_files)
+    # the two contexts are generated concurrently: tell their requests apart by the files their prompt names
+    lists = [
+        (prompt_of(b), b["response_format"]["json_schema"])
+        for b in judge.server.counters.bodies
+        if (b.get("response_format") or {}).get("type") == "json_schema"
+        and b["response_format"]["json_schema"]["name"].endswith("List")
+    ]
+    assert [schema["name"] for _, schema in lists] == ["SyntheticDataList"] * 3
+    offered = sorted(
+        ("c.txt" in prompt, "used_source_files" in json.dumps(schema)) for prompt, schema in lists
+    )
+    # only the request whose prompt names its two files offers the field; the one-file context and scratch do not
+    assert offered == [(False, False), (False, False), (True, True)]
     c = synth(judge)
     c.generate_conversational_goldens_from_contexts([CONTEXTS[1]], max_goldens_per_context=1)
     conversational = _list_schemas(judge)[-1]

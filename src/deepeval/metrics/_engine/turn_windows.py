@@ -209,16 +209,19 @@ class TurnWindowMetric(EngineMetric, BaseConversationalMetric):
         """
         judges = super().judges()
         if judges.llm is None and is_embedded(judges.system_one):
-            from deepeval.models.embedded.question_kinds import KINDS
+            from deepeval.metrics._engine.pipeline import PipelineMetric
 
-            pipeline = getattr(self.single_turn, "pipeline", None)
-            unit_kind = getattr(getattr(pipeline, "question", None), "kind", None)
-            if judges.mode is EvalMode.SYSTEM_ONE or (unit_kind is not None and unit_kind not in KINDS):
+            # the window metric's own rule decides what its window question needs offline (one place for it)
+            inner = self._inner()
+            gaps = inner._offline_gaps(judges) if isinstance(inner, PipelineMetric) else []
+            if judges.mode is EvalMode.SYSTEM_ONE or gaps:
+                hint = inner._reader_hint(judges) if isinstance(inner, PipelineMetric) else ""
                 self._judges = None
                 raise ConfigurationError(
                     f"{self.__name__}: the embedded offline judge has no measured answer for its questions in eval "
-                    f"mode '{judges.mode.value}'; configure an LLM judge (OPENAI_API_KEY, USE_LOCAL_MODEL=YES with "
-                    "LOCAL_MODEL_BASE_URL, or model=) or a System One model (TYPESAFE_API_KEY or system_one_model=)"
+                    f"mode '{judges.mode.value}'{hint}; configure an LLM judge (OPENAI_API_KEY, USE_LOCAL_MODEL=YES "
+                    "with LOCAL_MODEL_BASE_URL, or model=) or a System One model (TYPESAFE_API_KEY or "
+                    "system_one_model=)"
                 )
         return judges
 
