@@ -3,10 +3,16 @@ a later retraction or correction of the value, and one number per subject in a l
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from deepeval.memory import MemoryArtifact, evaluate_artifact, parse_manifest
+from deepeval.memory.judges import EmbeddedMemoryJudge
 from deepeval.models.embedded import grading as g
+from deepeval.models.embedded.grading.revision import latest_statement
 
+JUDGE = EmbeddedMemoryJudge()
 _YORK = "Where will the conference be held?"
 _PORTO = "In which city will the new engineering office open?"
 _JAVA = "Which language is the frontend written in?"
@@ -25,7 +31,9 @@ _VENDOR = "Which observability vendor was picked?"
         (_VENDOR, "Kestrel Systems", "Kestrel Analytics was picked as the observability vendor."),
     ],
 )
-def test_a_value_inside_a_longer_different_name_is_not_the_value(question: str, expected: str, answer: str) -> None:
+def test_a_value_inside_a_longer_different_name_is_not_the_value(
+    question: str, expected: str, answer: str
+) -> None:
     assert g.grade_detail(question, expected, answer).grade <= 2
 
 
@@ -36,11 +44,17 @@ def test_a_value_inside_a_longer_different_name_is_not_the_value(question: str, 
         (_YORK, "York", "York will host the conference, New York was too far."),
         (_JAVA, "Java", "The frontend uses Java."),
         (_PORTO, "Porto", "Possibly Porto, the office will open there."),
-        ("Which database does the ledger service run on?", "PostgreSQL 16", "The ledger service runs on Postgres 16."),
+        (
+            "Which database does the ledger service run on?",
+            "PostgreSQL 16",
+            "The ledger service runs on Postgres 16.",
+        ),
         ("Who owns the auth service?", "Alice Moreau", "The auth service is owned by Alice Moreau."),
     ],
 )
-def test_the_value_as_its_own_name_or_short_form_still_scores_5(question: str, expected: str, answer: str) -> None:
+def test_the_value_as_its_own_name_or_short_form_still_scores_5(
+    question: str, expected: str, answer: str
+) -> None:
     assert g.grade_detail(question, expected, answer).grade == 5
 
 
@@ -48,4 +62,78 @@ def test_whole_name_matching_is_only_for_the_expected_value() -> None:
     """A subject the question names may be part of a longer name in memory ("Larkfield" in "Larkfield Veterinary
     Hospital"): retrieval keeps the lenient match."""
     assert g.entity_present("York", "held in New York", ["held", "in", "New", "York"])
-    assert not g.matching._entity_present("York", "held in New York", ["held", "in", "New", "York"], whole_name=True)
+    assert not g.matching._entity_present(
+        "York", "held in New York", ["held", "in", "New", "York"], whole_name=True
+    )
+
+
+_OWNER = ("Priya Shah owns the authentication service.", "Who owns the authentication service?", "Priya Shah")
+_LEDGER = (
+    "The ledger service runs on PostgreSQL 16.",
+    "Which database does the ledger service run on?",
+    "PostgreSQL 16",
+)
+
+
+def _memory_grade(fact: tuple[str, str, str], memory: str) -> int:
+    """The grade of one fact against ``memory`` through evaluate_artifact (retrieval, then the offline grader)."""
+    statement, question, expected = fact
+    m = parse_manifest({"name": "t", "facts": [{"id": "f", "statement": statement, "question": question,
+                                                "expected": expected}]})  # fmt: skip
+    r = asyncio.run(evaluate_artifact(m, MemoryArtifact.from_text(memory), judge=JUDGE))
+    return r.facts[0].score
+
+
+@pytest.mark.parametrize(
+    ("fact", "memory"),
+    [
+        (
+            _OWNER,
+            "Priya Shah owns the authentication service. Update: Priya Shah no longer owns the authentication "
+            "service.",
+        ),
+        (
+            _OWNER,
+            "Priya Shah owns the authentication service.\nCorrection: that was wrong; Alice Moreau owns it.",
+        ),
+        (
+            _OWNER,
+            "Priya Shah owns the authentication service. As of June, Alice Moreau took over the authentication "
+            "service.",
+        ),
+        (_LEDGER, "The ledger service runs on PostgreSQL 16. Scratch that, it runs on MySQL 8."),
+    ],
+)
+def test_a_value_the_memory_later_retracts_or_corrects_is_not_its_answer(fact: tuple[str, str, str],
+                                                                        memory: str) -> None:  # fmt: skip
+    assert _memory_grade(fact, memory) <= 2
+
+
+@pytest.mark.parametrize(
+    ("fact", "memory"),
+    [
+        (
+            _OWNER,
+            "Priya Shah no longer owns the billing service. Priya Shah owns the authentication service.",
+        ),
+        (
+            _OWNER,
+            "Alice Moreau owned the authentication service. Update: Priya Shah took over the authentication "
+            "service.",
+        ),
+        (_LEDGER, "The ledger service ran on MySQL 8. Scratch that, it runs on PostgreSQL 16."),
+        (_OWNER, "Priya Shah owns the authentication service. Actually the billing team moved to Rust."),
+    ],
+)
+def test_the_latest_statement_of_the_value_wins(fact: tuple[str, str, str], memory: str) -> None:
+    assert _memory_grade(fact, memory) == 5
+
+
+def test_latest_statement_reads_from_the_last_revision_about_the_subject() -> None:
+    q = "Who owns the authentication service?"
+    assert latest_statement(q, "X owns it. Update: Y took over the authentication service.") == (
+        "Update: Y took over the authentication service."
+    )
+    # a revision cue about another subject (too few of the question's words) leaves the answer whole
+    answer = "Priya Shah owns the authentication service. The office moved to Leeds."
+    assert latest_statement(q, answer) == answer
