@@ -137,3 +137,26 @@ def test_latest_statement_reads_from_the_last_revision_about_the_subject() -> No
     # a revision cue about another subject (too few of the question's words) leaves the answer whole
     answer = "Priya Shah owns the authentication service. The office moved to Leeds."
     assert latest_statement(q, answer) == answer
+
+
+_TEAM = "How many engineers are on the platform team?"
+
+
+@pytest.mark.parametrize(
+    ("answer", "grade"),
+    [
+        ("The platform team has 9 engineers; the data team has 14.", 2),
+        ("The platform team has 10 engineers and the mobile team 14.", 2),
+        ("The mobile team has 14 engineers, the platform team 10.", 2),
+        ("The mobile team has 10 engineers, the platform team 14.", 5),
+        ("The data team has 9 engineers; the platform team has 14.", 5),
+    ],
+)
+def test_each_number_binds_to_the_subject_of_its_own_clause(answer: str, grade: int) -> None:
+    assert g.grade_detail(_TEAM, "14", answer).grade == grade
+
+
+def test_a_clause_that_points_back_is_not_another_subject() -> None:
+    q = "When is Pepper's daily maropitant due?"
+    a = "Perfect. Maropitant 1 mg/kg once daily, and that's due at 8 am, so it's the day team's job really."
+    assert g.grade_detail(q, "8 am", a).grade == 5
