@@ -27,6 +27,7 @@ from deepeval._safe_path import refuse_link
 # worker thread stopped mid-report by Ctrl-C) is abandoned at exit: its temporary file removed and its path named
 _WRITING: dict[Path, Path] = {}
 _WRITING_LOCK = threading.Lock()
+_COMPLETED = 0  # files written whole (completed_writes)
 
 
 def user_path(path: str | os.PathLike[str]) -> Path:
@@ -76,6 +77,8 @@ def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
             if _WRITING.pop(tmp, None) is None:
                 raise InterruptedError(f"{p} was abandoned at exit before it was written")
             os.replace(tmp, p)
+            global _COMPLETED
+            _COMPLETED += 1
     except BaseException:
         with _WRITING_LOCK:
             _WRITING.pop(tmp, None)
@@ -85,6 +88,11 @@ def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
             pass
         raise
     return p
+
+
+def completed_writes() -> int:
+    """How many :func:`write_chunks_atomic` files this process has written whole (a report saved)."""
+    return _COMPLETED
 
 
 def abandon_unfinished_writes() -> list[Path]:
