@@ -446,6 +446,10 @@ def test_a_second_ctrl_c_while_a_report_is_written_removes_its_tmp_file_and_name
     [json_export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
     html = json_export.with_suffix(".html")
     assert f"deepeval: {html} was not written (stopped while it was being written)" in err
+    # every report not saved is named, not only the one being written (outside attack M2)
+    assert "deepeval: the interrupted run's reports (3 of 6 rows finished) were not all written" in err, err
+    assert f"stopped while saving test_run_*.json, run-*.json and run-*.html in {runs}; written: " in err, err
+    assert str(json_export) in err.split("; written: ")[-1], err
 
 
 @pytest.mark.regression
