@@ -16,8 +16,10 @@ Nothing we wait on may outlive its deadline or a Ctrl-C:
   SIGINT handler in place, so Ctrl-C raises there too; the worker's run is cancelled and given
   :data:`SHUTDOWN_GRACE_S` seconds to finish its ``finally`` blocks, then abandoned, except while it writes the
   interrupted run's reports (:func:`writing_interrupted_results`): those are waited for, so one Ctrl-C never leaves
-  a report half written; a second Ctrl-C stops the wait, and the report still being written is removed at exit and
-  named on stderr (:func:`deepeval._files.abandon_unfinished_writes`).
+  a report half written. A second Ctrl-C during the grace is held until a report of the finished rows is written
+  (:func:`_wait_holding_ctrl_c`); after that it stops the wait, the report still being written is removed at exit
+  and named on stderr (:func:`deepeval._files.abandon_unfinished_writes`), and so are the reports not yet begun
+  (:func:`deepeval._files.pending_save`).
 * SIGTERM is handled the same way while :func:`run_sync` waits in the main thread, when nothing else handles it
   (its handler is the default): the run is cancelled, unwinds (``evaluate()`` writes the rows it finished, see
   :mod:`deepeval.evaluate.api`), and :func:`run_sync` raises ``SystemExit(143)`` (128 + 15, the status of a
