@@ -16,8 +16,10 @@ Nothing we wait on may outlive its deadline or a Ctrl-C:
   SIGINT handler in place, so Ctrl-C raises there too; the worker's run is cancelled and given
   :data:`SHUTDOWN_GRACE_S` seconds to finish its ``finally`` blocks, then abandoned, except while it writes the
   interrupted run's reports (:func:`writing_interrupted_results`): those are waited for, so one Ctrl-C never leaves
-  a report half written; a second Ctrl-C stops the wait, and the report still being written is removed at exit and
-  named on stderr (:func:`deepeval._files.abandon_unfinished_writes`).
+  a report half written. A second Ctrl-C during the grace is held until a report of the finished rows is written
+  (:func:`_wait_holding_ctrl_c`); after that it stops the wait, the report still being written is removed at exit
+  and named on stderr (:func:`deepeval._files.abandon_unfinished_writes`), and so are the reports not yet begun
+  (:func:`deepeval._files.pending_save`).
 * SIGTERM is handled the same way while :func:`run_sync` waits in the main thread, when nothing else handles it
   (its handler is the default): the run is cancelled, unwinds (``evaluate()`` writes the rows it finished, see
   :mod:`deepeval.evaluate.api`), and :func:`run_sync` raises ``SystemExit(143)`` (128 + 15, the status of a
@@ -336,9 +338,9 @@ def _run_on_worker_thread(main: Coroutine[Any, Any, None]) -> None:
             _stopping(signal.SIGINT)
         elif isinstance(exc, _Terminated):
             _stopping(signal.SIGTERM)
-        run.started.wait(SHUTDOWN_GRACE_S)
+        _wait_holding_ctrl_c(run.started, SHUTDOWN_GRACE_S)
         run.cancel()
-        done.wait(SHUTDOWN_GRACE_S)
+        _wait_holding_ctrl_c(done, SHUTDOWN_GRACE_S)
         _wait_for_results_written(done)
         raise
     finally:
@@ -365,6 +367,38 @@ def writing_interrupted_results() -> Iterator[None]:
     finally:
         with _SAVES_LOCK:
             _SAVES -= 1
+
+
+def _wait_holding_ctrl_c(event: threading.Event, seconds: float) -> None:
+    """Wait up to ``seconds`` for ``event`` while a cancelled run unwinds towards writing the rows it finished; a
+    second Ctrl-C in that short wait is held (one stderr line says so), not raised: raised there it ended the process
+    before any report was begun, and every finished row vanished with no line naming them (outside attack M1). Once
+    a report of the finished rows is written, a Ctrl-C raises and stops the wait for the rest, as in
+    :func:`_wait_for_results_written`."""
+    import sys
+    import time
+
+    from deepeval._files import completed_writes
+
+    deadline = time.monotonic() + seconds
+    written_before = completed_writes()
+    held = False
+    while not event.is_set():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        try:
+            event.wait(min(_POLL_S, left))
+        except KeyboardInterrupt:
+            if _SAVES and completed_writes() > written_before:
+                raise  # a report of the finished rows is saved: a second Ctrl-C stops the rest (named at exit)
+            if not held:
+                held = True
+                print(
+                    "deepeval: still stopping: the finished rows are saved first (Ctrl-C again while the reports "
+                    "are written stops that)",
+                    file=sys.stderr,
+                )
 
 
 def _wait_for_results_written(done: threading.Event) -> None:

@@ -18,7 +18,7 @@ import stat
 import sys
 import threading
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from deepeval._safe_path import refuse_link
@@ -27,6 +27,7 @@ from deepeval._safe_path import refuse_link
 # worker thread stopped mid-report by Ctrl-C) is abandoned at exit: its temporary file removed and its path named
 _WRITING: dict[Path, Path] = {}
 _WRITING_LOCK = threading.Lock()
+_COMPLETED: list[Path] = []  # files written whole, in order (completed_writes)
 
 
 def user_path(path: str | os.PathLike[str]) -> Path:
@@ -76,6 +77,7 @@ def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
             if _WRITING.pop(tmp, None) is None:
                 raise InterruptedError(f"{p} was abandoned at exit before it was written")
             os.replace(tmp, p)
+            _COMPLETED.append(p)
     except BaseException:
         with _WRITING_LOCK:
             _WRITING.pop(tmp, None)
@@ -85,6 +87,11 @@ def write_chunks_atomic(path: str | Path, chunks: Iterable[str]) -> Path:
             pass
         raise
     return p
+
+
+def completed_writes() -> int:
+    """How many :func:`write_chunks_atomic` files this process has written whole (a report saved)."""
+    return len(_COMPLETED)
 
 
 def abandon_unfinished_writes() -> list[Path]:
@@ -99,12 +106,34 @@ def abandon_unfinished_writes() -> list[Path]:
     return [path for _, path in unfinished]
 
 
+#: saves still under way (an interrupted run's reports): what each is, and how many files were written before it
+_PENDING_SAVES: dict[int, tuple[Callable[[], str], int]] = {}
+
+
+@contextlib.contextmanager
+def pending_save(describe: Callable[[], str]) -> Iterator[None]:
+    """Marks a save of several reports; if the process ends inside it (a second Ctrl-C stopped the wait), stderr
+    gets ``describe()`` and the files it had written at exit, so the reports not yet begun are named too, not only
+    the one being written."""
+    key = id(describe)
+    _PENDING_SAVES[key] = (describe, completed_writes())
+    try:
+        yield
+    finally:
+        _PENDING_SAVES.pop(key, None)
+
+
 @atexit.register
 def _abandon_at_exit() -> None:
     """At exit, no ``.tmp`` file of a report a thread was still writing is left behind; stderr names each report
-    that was not written (a second Ctrl-C stopped the wait for an interrupted run's reports)."""
+    that was not written (a second Ctrl-C stopped the wait for an interrupted run's reports), and each save still
+    under way says what it had not written."""
     for path in abandon_unfinished_writes():
         print(f"deepeval: {path} was not written (stopped while it was being written)", file=sys.stderr)
+    for describe, before in list(_PENDING_SAVES.values()):
+        written = ", ".join(str(p) for p in _COMPLETED[before:]) or "none"
+        with contextlib.suppress(Exception):
+            print(f"deepeval: {describe()}; written: {written}", file=sys.stderr)
 
 
 #: the largest run export compare / view read (a 10,000-case run export is tens of megabytes)

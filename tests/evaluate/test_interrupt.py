@@ -446,3 +446,43 @@ def test_a_second_ctrl_c_while_a_report_is_written_removes_its_tmp_file_and_name
     [json_export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
     html = json_export.with_suffix(".html")
     assert f"deepeval: {html} was not written (stopped while it was being written)" in err
+    # every report not saved is named, not only the one being written (outside attack M2)
+    assert "deepeval: the interrupted run's reports (3 of 6 rows finished) were not all written" in err, err
+    assert f"stopped while saving test_run_*.json, run-*.json and run-*.html in {runs}; written: " in err, err
+    assert str(json_export) in err.split("; written: ")[-1], err
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize("mode", ["async", "swallow"])
+def test_a_second_ctrl_c_right_after_the_first_still_writes_the_finished_rows(
+    tmp_path: Path, mode: str
+) -> None:
+    """Outside attack M1: inside a running loop a second Ctrl-C 0.15 s after the first (while the cancelled run
+    unwound, before any report was begun) ended the process with no report and no line naming one. The second
+    Ctrl-C in that short unwind is now held (one stderr line says so) and the finished rows are written."""
+    script = tmp_path / "interrupt_me.py"
+    script.write_text(_SCRIPT)
+    cache, runs = tmp_path / "cache.sqlite", tmp_path / "runs"
+    env = {**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "PYTHONUNBUFFERED": "1"}
+    args = [sys.executable, str(script), "loop", mode, str(cache), str(runs)]
+    proc = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while _cached_rows(cache) < 3 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert _cached_rows(cache) == 3, "the three fast rows were never cached"
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.15)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode != 0 and "INTERRUPTED" in out, (out, err)
+    assert "3 of 6 rows finished; written to" in err, err
+    [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
+    rows = _rows_of(json.loads(export.read_text(encoding="utf-8")))
+    assert sum(1 for _, score, _ in rows if score == 1.0) == 3, rows

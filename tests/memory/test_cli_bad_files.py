@@ -97,12 +97,6 @@ def test_control_grade_superseded_value_scores_low(manifest: Path, tmp_path: Pat
     assert scores == {"f1": 5, "f3": 2}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (memory grading of a lossless memory): the transcript written by `memory generate` itself, probed "
-    "as the memory, answers 'Where does the user live?' with the stale 'the user lives in Leeds' sentence and not "
-    "the later 'The user moved to York' update, so a perfect memory gets strict recall 0.667 (f3 graded 2)",
-)
 def test_generated_transcript_probed_as_memory_gets_the_current_value(manifest: Path, tmp_path: Path) -> None:
     conv = tmp_path / "conv.json"
     runner = CliRunner()

@@ -403,6 +403,7 @@ def keep_interrupted(
     import sys
 
     from deepeval._concurrency import stop_reason, writing_interrupted_results
+    from deepeval._files import pending_save
 
     held = _hold_signals()  # a second Ctrl-C during the short save lost every row (h-break)
     try:
@@ -412,20 +413,38 @@ def keep_interrupted(
             reason = stop_reason() or "cancelled"
             done = f"{out.finished} of {out.total} rows finished"
             result = build(f"{reason}: {done}")
-            session.set_latest(result)
-            _export(result, display_config)
-            _keep(result, display_config)
-            where = result.extras.get("json_path") or result.extras.get("latest_path")
-            written = (
-                f"written to {where} (deepeval view)"
-                if where
-                else "no results folder, so no report was written"
-            )
-            print(f"deepeval: run stopped by {reason}: {done}; {written}", file=sys.stderr)
+            with pending_save(lambda: _unwritten_reports(display_config, done)):
+                _write_interrupted(result, display_config, reason, done)
     except Exception as err:  # pragma: no cover - a bug here must not mask the interruption
         print(f"deepeval: the interrupted run's rows could not be written ({err})", file=sys.stderr)
     finally:
         _release_signals(held)
+
+
+def _unwritten_reports(display_config: DisplayConfig, done: str) -> str:
+    """What an interrupted run's save had not written when the process ended (outside attack M2: only the report
+    being written was named, not the ones after it); :func:`deepeval._files.pending_save` adds the files written."""
+    kinds = "test_run_*.json, run-*.json and run-*.html"
+    if display_config.file_output_dir:
+        kinds += f", and the report in {display_config.file_output_dir}"
+    folder = _results_folder(display_config) or "(no results folder)"
+    return f"the interrupted run's reports ({done}) were not all written: stopped while saving {kinds} in {folder}"
+
+
+def _write_interrupted(
+    result: EvaluationResult, display_config: DisplayConfig, reason: str, done: str
+) -> None:
+    """Export an interrupted run's result and keep it for ``deepeval view``; one stderr line says where."""
+    import sys
+
+    session.set_latest(result)
+    _export(result, display_config)
+    _keep(result, display_config)
+    where = result.extras.get("json_path") or result.extras.get("latest_path")
+    written = (
+        f"written to {where} (deepeval view)" if where else "no results folder, so no report was written"
+    )
+    print(f"deepeval: run stopped by {reason}: {done}; {written}", file=sys.stderr)
 
 
 def _hold_signals() -> dict[int, Any]:

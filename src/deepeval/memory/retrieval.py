@@ -219,6 +219,24 @@ class PassageIndex:
         chosen.sort()
         return Retrieved([self.passages[i] for i in chosen], [float(score[i]) for i in chosen], answerable)
 
+    def _revisions(self, chosen: Sequence[int], question: str) -> list[int]:
+        """Later passages of a chosen passage's document that revise what it says about the question's subject
+        ("Update: X no longer owns it", "As of June, Y took over it", right after it: "Scratch that, it runs on
+        MySQL 8"): the latest statement is the memory's answer, which the grader reads from the revision on
+        (``grading.revision.latest_statement``)."""
+        if not chosen:
+            return []
+        words = g.question_words(question)
+        docs = {self._docs[i] for i in chosen}
+        taken = set(chosen)
+        for i in range(min(chosen) + 1, len(self.passages)):
+            if i in taken or self._docs[i] not in docs:
+                continue
+            text = _statements(self.passages[i].text)
+            if g.revises(text, words) and (i - 1 in taken or not g.takes_back(text)):
+                taken.add(i)
+        return sorted(taken - set(chosen))
+
     def answer(self, question: str) -> Retrieved:
         """The passages that answer ``question`` (see the module docstring), or an unanswerable result."""
         if not self.passages:
@@ -242,4 +260,5 @@ class PassageIndex:
         # join a passage that covers the question)
         if words and not any(cov[i] >= ANSWER_MIN_COVERAGE - 1e-6 or cos[i] >= 0.8 for i in chosen):
             return Retrieved([], [], False)
+        chosen = sorted({*chosen, *self._revisions(chosen, question)})
         return Retrieved([self.passages[i] for i in chosen], [float(score[i]) for i in chosen], True)

@@ -164,16 +164,75 @@ def _token_match(word: str, tokens: Sequence[str] | TokenBag) -> bool:
     return bag.match(word)
 
 
-def _entity_present(entity: str, answer_text: str, answer_tokens: Sequence[str] | TokenBag) -> bool:
+def _entity_present(
+    entity: str, answer_text: str, answer_tokens: Sequence[str] | TokenBag, *, whole_name: bool = False
+) -> bool:
     """Every content word of ``entity`` is in the answer (exactly, by stem, by a 4+-character prefix: "Postgres"
     for "PostgreSQL", or fuzzily), the entity is verbatim, or the answer names it by an alias
-    (:func:`_named_by_alias`)."""
-    if entity.lower() in answer_text.lower():
-        return True
+    (:func:`_named_by_alias`).
+
+    With ``whole_name`` (the expected value itself, not a subject the question names) the entity must be the whole
+    name where it appears: a verbatim occurrence inside a longer proper name ("New York" for "York", "Porto Alegre",
+    "Java Script") or a longer word that begins with it ("Yorkshire", "JavaScript") does not count."""
+    if not whole_name:
+        if entity.lower() in answer_text.lower():
+            return True
+        match_word = _token_match
+    else:
+        verbatim = _verbatim_spans(entity, answer_text)
+        if any(not _inside_longer_name(answer_text, s, e) for s, e in verbatim):
+            return True
+        if verbatim:
+            return False  # only inside a longer name
+        match_word = _name_word_match
     words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
-    if bool(words) and all(_token_match(w, answer_tokens) for w in words):
+    bag = answer_tokens if isinstance(answer_tokens, TokenBag) else TokenBag(answer_tokens)
+    if bool(words) and all(match_word(w, bag) for w in words):
         return True
     return bool(words) and _named_by_alias(words, answer_text)
+
+
+#: a longer word that begins with a name and goes on for this many letters or more is another name ("Yorkshire",
+#: "JavaScript"); fewer is the same name's variant or short form ("PostgreSQL" / "Postgres", "MongoDB" / "Mongo")
+_LONGER_NAME_TAIL = 3
+
+
+def _verbatim_spans(entity: str, text: str) -> list[tuple[int, int]]:
+    """Where ``entity`` occurs in ``text`` as whole words (case-insensitive)."""
+    if not entity.strip():
+        return []
+    pattern = rf"(?<![\w-]){re.escape(entity.strip())}(?![\w]|-\w)"
+    return [m.span() for m in re.finditer(pattern, text, re.IGNORECASE)]
+
+
+def _proper_word(word: str) -> bool:
+    """A capitalised word that is part of a name (not a function word, a title or a sentence's end: "The", "In",
+    "Dr.")."""
+    low = word.lower()
+    return word[:1].isupper() and not word.endswith(".") and low not in _STOP and low not in _TITLES
+
+
+def _inside_longer_name(text: str, start: int, end: int) -> bool:
+    """The words at ``text[start:end]`` are part of a longer proper name: a capitalised word joins them directly,
+    before (not opening the sentence) or after, with only spaces between ("New York", "Porto Alegre", "Kestrel
+    Analytics")."""
+    # a capitalised word that opens a sentence is no evidence of a name ("Possibly Alice Moreau")
+    before = re.search(r"(?<=[\w,'\")] )([A-Za-z][\w'-]*\.?) +$", text[:start])
+    after = re.match(r" +([A-Za-z][\w'-]*)", text[end:])
+    return bool((before and _proper_word(before.group(1))) or (after and _proper_word(after.group(1))))
+
+
+def _name_word_match(word: str, tokens: Sequence[str] | TokenBag) -> bool:
+    """:meth:`TokenBag.match` for a word of a name, which a longer answer word that merely begins with it does not
+    name ("York" is not in "Yorkshire", "Java" not in "JavaScript"; "Postgres" still names "PostgreSQL")."""
+    bag = tokens if isinstance(tokens, TokenBag) else TokenBag(tokens)
+    w = word.lower()
+    if w in bag.tokens or _stem(w) in bag.stems:
+        return True
+    longer = [t for t in bag.tokens if t.startswith(w) and len(t) - len(w) >= _LONGER_NAME_TAIL]
+    if not longer:
+        return bag.match(word)
+    return TokenBag([t for t in bag.tokens if t not in longer]).match(word)
 
 
 #: the fewest letters of initials that name an entity ("AWS"; two letters, "PS", name too many things)

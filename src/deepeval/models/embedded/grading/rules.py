@@ -42,6 +42,7 @@ from deepeval.models.embedded.grading.matching import (
     _name_in_part,
     _token_match,
 )
+from deepeval.models.embedded.grading.revision import latest_statement
 from deepeval.models.embedded.grading.similarity import embed_passages, similarity
 from deepeval.models.embedded.grading.slots import Slots, _stem, extract_slots
 from deepeval.models.embedded.grading.subject import off_subject_sentences
@@ -95,7 +96,7 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
             results.append((kind, e.dates[i].text, _match_date(e.dates[i], a, q)))
         else:
             ent = e.entities[i]
-            present = _entity_present(ent, answer, a_tokens)
+            present = _entity_present(ent, answer, a_tokens, whole_name=True)
             if _entity_present(ent, question, _TOKEN.findall(question)) and not _EITHER_OR.search(question):
                 continue  # a question entity repeated in the expected answer is not the fact itself
             if present and _only_as_unreal(ent, answer):
@@ -353,6 +354,8 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
     first = _rule_abstention(question, expected, answer)
     if first is not None:
         return first
+    # a later correction or retraction replaces what the memory said before it ("Update: X no longer owns it")
+    answer = latest_statement(question, answer)
     # only what the answer says about the question's subject is graded ("Alice owns the billing service" states
     # nothing about who owns the authentication service)
     about, elsewhere = off_subject_sentences(question, answer)

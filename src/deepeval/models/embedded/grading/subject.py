@@ -180,14 +180,40 @@ def off_subject_sentences(question: str, answer: str) -> tuple[list[str], list[s
     kept: list[str] = []
     notes: list[str] = []
     for s in sentences:
-        note = None
-        for pair in pairs:
-            other = _substitute(pair, s, q_bag, a_bag)
-            if other is not None:
-                note = f"{other} {pair.head}, not {pair.modifier} {pair.head}"
-                break
+        clauses = _CLAUSE_BREAK.split(s)
+        others = [n for c in clauses if (n := _other_subject(pairs, c, q_bag, a_bag)) is not None]
+        ours = [c for c in clauses if _other_subject(pairs, c, q_bag, a_bag) is None]
+        if others and ours and any(_names_subject(pairs, c) for c in ours):
+            # each value binds to the subject of its own clause ("the platform team has 9 engineers; the data team
+            # has 14"): only the clauses not about another subject are graded
+            kept.append(" ".join(ours))
+            notes.extend(others)
+            continue
+        note = _other_subject(pairs, s, q_bag, a_bag)
         if note is None:
             kept.append(s)
         else:
             notes.append(note)
     return kept, notes
+
+
+#: where a sentence's clauses part: a semicolon, a comma, or a conjunction between two statements
+_CLAUSE_BREAK = re.compile(r"\s*;\s*|,?\s+(?:and|but|while|whereas)\s+|,\s+", re.IGNORECASE)
+
+#: words that point back to a subject already named ("that's due at 8 am"): never another subject
+_POINTERS = frozenset("that's it's this that these those it they its their there here which what".split())
+
+
+def _other_subject(pairs: list[_Pair], text: str, q_bag: TokenBag, a_bag: TokenBag) -> str | None:
+    """A note when ``text`` puts another word before one of the question's subject heads, else None."""
+    for pair in pairs:
+        other = _substitute(pair, text, q_bag, a_bag)
+        if other is not None and _bare(other).lower() not in _POINTERS:
+            return f"{other} {pair.head}, not {pair.modifier} {pair.head}"
+    return None
+
+
+def _names_subject(pairs: list[_Pair], text: str) -> bool:
+    """``text`` names a subject of the question by its modifier and head ("the platform team")."""
+    words = TokenBag([_bare(p) for p in _PIECE.findall(text) if _is_word(p)])
+    return any(words.match(p.modifier) and words.match(p.head) for p in pairs)
