@@ -7,7 +7,15 @@ judge is the default and nothing is cached across tests."""
 
 from __future__ import annotations
 
+import signal
+
 import pytest
+
+# A test run started in the background by a non-interactive shell inherits SIGINT ignored, and every subprocess a
+# test interrupts would inherit that too (Python keeps an ignored SIGINT: no KeyboardInterrupt). Python's own handler
+# is reset to the default in a child, so the Ctrl-C tests see what a user at a terminal sees however pytest started.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 _KEYS = (
     "OPENAI_API_KEY",

@@ -323,10 +323,10 @@ class PipelineMetric(EngineMetric):
         if judges.mode is not EvalMode.HYBRID or judges.llm is not None:
             return []
         c = q.contradiction
-        answered = c is not None and _embedded_answers(judges.system_one, c.kind)
+        contradiction_answered = c is not None and _embedded_answers(judges.system_one, c.kind)
         if q.kind not in KINDS:
-            return [] if answered else [q.kind]
-        if c is not None and not answered and self._contradiction_scores():
+            return [] if contradiction_answered else [q.kind]
+        if c is not None and not contradiction_answered and self._contradiction_scores():
             # the unit question tells supported from the rest; only the contradiction question can tell a
             # contradicted unit from an unstated one, and the score counts them differently
             return [c.kind]
