@@ -21,7 +21,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from deepeval.config.eval_mode import EvalMode
-from deepeval.errors import ConfigurationError
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import (
     decide,
@@ -37,6 +36,7 @@ from deepeval.metrics._engine.offline import offline_kinds
 from deepeval.metrics._engine.params import has_words, require_fields
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template, parameters, reason_keywords
+from deepeval.metrics._engine.unmeasured import offline_refusal
 from deepeval.metrics._engine.verdicts import Verdict, binary_from_probability, ternary_from_probability
 from deepeval.metrics.delimit import STATE_NOTE, declare_labels, quote
 from deepeval.metrics.pipeline.spec import (
@@ -271,12 +271,11 @@ class PipelineMetric(EngineMetric):
             missing = self._offline_gaps(judges)
             if missing:
                 self._judges = None  # resolved again (and refused again) on the next measure
-                raise ConfigurationError(
-                    f"{self.__name__}: the embedded offline judge has no measured answer for the question kind(s) "
-                    f"{', '.join(missing)} (eval mode '{judges.mode.value}'){self._reader_hint(judges)}; "
-                    "configure an LLM judge "
-                    "(OPENAI_API_KEY, USE_LOCAL_MODEL=YES with LOCAL_MODEL_BASE_URL, or model=) and run it with "
-                    "eval_mode='llm' or 'hybrid', or a System One model (TYPESAFE_API_KEY or system_one_model=)"
+                raise offline_refusal(
+                    self.__name__,
+                    f"the question kind(s) {', '.join(missing)}",
+                    judges.mode,
+                    self._reader_hint(judges),
                 )
         return judges
 

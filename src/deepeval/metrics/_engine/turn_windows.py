@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from deepeval._digest import content_digest
 from deepeval.config.eval_mode import EvalMode
-from deepeval.errors import ConfigurationError, MissingTestCaseParamsError
+from deepeval.errors import MissingTestCaseParamsError
 from deepeval.metrics._engine.context import MeasureContext
 from deepeval.metrics._engine.extractor import LLMExtractor
 from deepeval.metrics._engine.judges import Judges
@@ -34,6 +34,7 @@ from deepeval.metrics._engine.metric import EngineMetric, Outcome
 from deepeval.metrics._engine.params import has_words, require_turns
 from deepeval.metrics._engine.system_one import WeightedQuestion
 from deepeval.metrics._engine.template_calls import call_template
+from deepeval.metrics._engine.unmeasured import offline_refusal
 from deepeval.metrics.base_metric import BaseConversationalMetric
 from deepeval.models.base_model import DeepEvalBaseLLM, DeepEvalBaseSystemOneModel
 from deepeval.models.extraction import Extractor
@@ -217,12 +218,7 @@ class TurnWindowMetric(EngineMetric, BaseConversationalMetric):
             if judges.mode is EvalMode.SYSTEM_ONE or gaps:
                 hint = inner._reader_hint(judges) if isinstance(inner, PipelineMetric) else ""
                 self._judges = None
-                raise ConfigurationError(
-                    f"{self.__name__}: the embedded offline judge has no measured answer for its questions in eval "
-                    f"mode '{judges.mode.value}'{hint}; configure an LLM judge (OPENAI_API_KEY, USE_LOCAL_MODEL=YES "
-                    "with LOCAL_MODEL_BASE_URL, or model=) or a System One model (TYPESAFE_API_KEY or "
-                    "system_one_model=)"
-                )
+                raise offline_refusal(self.__name__, "its questions", judges.mode, hint)
         return judges
 
     def _check_params(self, test_case: Any) -> None:
