@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from deepeval.metrics.delimit import DATA_NOTICE
 
-PROMPT_VERSION = "g_eval/2026-2"
+PROMPT_VERSION = "g_eval/2026-3"
 
 _IMAGES = "Images appear as placeholders in the material; judge what the text says about them."
 
@@ -39,10 +39,10 @@ class GEvalTemplate:
     def generate_evaluation_steps(parameters: str, criteria: str, multimodal: bool = False) -> str:
         """Turn the criteria into 3-4 steps; reply ``{"steps": [...]}`` (``Steps``)."""
         images = f"\n{_IMAGES}" if multimodal else ""
-        return f"""You are preparing to grade test cases of an AI application against the criteria below. A \
-grader will see each test case's {parameters}. Write 3 or 4 short evaluation steps that turn the criteria into \
-checks the grader can follow; each step names the field or fields it reads. Check only what the criteria ask for: \
-add no requirement of your own, such as identical wording, that the criteria do not state.{images}
+        return f"""You are preparing to grade test cases of an AI application against the criteria below; the \
+grader will see each test case's {parameters}. Write 3 or 4 short evaluation steps, each a check of one thing the \
+criteria ask for, phrased so that the grader can judge how well the test case meets it (fully, partly or not at \
+all). Check only what the criteria state; add no requirement of your own, such as identical wording.{images}
 
 Criteria:
 {criteria}
