@@ -1216,3 +1216,41 @@ def test_upload_and_pull_need_confident_ai() -> None:
         m.upload()
     with pytest.raises(ValueError, match="pull"):  # also a ValueError, as deepeval's without a key
         m.pull()
+
+
+def _score_reply_with_logprobs(request: dict[str, Any]) -> Any:
+    """Steps for the steps prompt; for the score prompt a JSON reply whose score token is 8 or 6 at even odds."""
+    if '{"steps"' in request["messages"][-1]["content"]:
+        return {"content": {"steps": ["Check that the answer is correct."]}}
+    head, tail = '{"reason": "right", "score": ', "}"
+    even = math.log(0.5)
+    return {
+        "content": head + "8" + tail,
+        "logprobs": [{head: 0.0}, {"8": even, "6": even - 1e-9}, {tail: 0.0}],
+    }
+
+
+@pytest.mark.parametrize("provider", ["ollama", "gemini"])
+def test_geval_weights_the_score_on_ollama_and_gemini_judges(provider: str) -> None:
+    """GEval's logprob-weighted score through the native Ollama / Gemini wire (it once raised TypeError there)."""
+    from deepeval.models import GeminiModel, OllamaModel
+    from deepeval.testing import GeminiServer, OllamaServer
+
+    clear_steps_cache()
+    server: Any = (OllamaServer if provider == "ollama" else GeminiServer)(_score_reply_with_logprobs)
+    with server:
+        judge = (
+            OllamaModel(model="llama3", base_url=server.root_url)
+            if provider == "ollama"
+            else GeminiModel(model="gemini-2.5-flash", api_key="g-key", base_url=server.base_url)
+        )
+        metric = GEval(
+            name="Correct",
+            criteria="Is the answer correct?",
+            evaluation_params=[SingleTurnParams.INPUT, SingleTurnParams.ACTUAL_OUTPUT],
+            model=judge,
+        )
+        metric.measure(LLMTestCase(input="2+2?", actual_output="4"))
+    assert metric.error is None
+    assert metric.score == pytest.approx(0.7, abs=1e-6)
+    assert server.counters.requests == 2  # the steps, then one scored reply: no fallback re-ask

@@ -70,6 +70,38 @@ def test_logprob_call_where_offered(provider: Provider) -> None:
     assert token.top_logprobs == pytest.approx({"yes": -0.105, "no": -2.303, "maybe": -4.0})
 
 
+_CAP_KEYS = ("max_tokens", "max_completion_tokens", "num_predict", "maxOutputTokens")
+
+
+def _caps(body: Any) -> dict[str, Any]:
+    """The token caps anywhere in a request body (OpenAI / Ollama options / Gemini generationConfig)."""
+    found: dict[str, Any] = {}
+    for part in (body, body.get("options") or {}, body.get("generationConfig") or {}):
+        found |= {k: part[k] for k in _CAP_KEYS if k in part}
+    return found
+
+
+def _provider(p: Any) -> Provider:
+    return p if isinstance(p, Provider) else p.values[0]
+
+
+_LOGPROB = [p for p in PROVIDERS if _provider(p).logprobs]
+
+
+@pytest.mark.parametrize("provider", _LOGPROB, ids=[_provider(p).id for p in _LOGPROB])
+def test_logprob_call_without_a_token_cap_sends_none(provider: Provider) -> None:
+    """GEval's score call asks for log-probabilities of a whole JSON reply (max_tokens=None): every client that
+    offers log-probabilities takes None as "no cap of ours" (Ollama and Gemini once raised TypeError on it)."""
+    with running(provider) as (server, judge):
+        completion, _cost = judge.generate_with_logprobs(
+            "Relevant? yes or no", top_logprobs=3, max_tokens=None
+        )
+        one, _cost = judge.generate_with_logprobs("Relevant? yes or no", top_logprobs=3, max_tokens=1)
+    assert completion.text == one.text == "yes"
+    first, second = server.counters.bodies[-2:]
+    assert set(_caps(first).values()) <= {None} and 1 in _caps(second).values()
+
+
 @pytest.mark.parametrize("provider", PROVIDERS, ids=IDS)
 def test_429_with_retry_after_is_waited_for_then_retried(provider: Provider) -> None:
     with running(provider) as (server, judge), track_usage() as usage:

@@ -150,7 +150,7 @@ class AmazonBedrockModel(WireLLM):
         *,
         rung: str | None,
         schema: type[BaseModel] | None,
-        logprobs: tuple[int, int] | None = None,
+        logprobs: tuple[int, int | None] | None = None,
     ) -> WireRequest:
         inference: dict[str, Any] = {"maxTokens": self.max_tokens}
         if self._temperature() is not None:

@@ -136,7 +136,7 @@ class AnthropicModel(WireLLM):
         *,
         rung: str | None,
         schema: type[BaseModel] | None,
-        logprobs: tuple[int, int] | None = None,
+        logprobs: tuple[int, int | None] | None = None,
     ) -> WireRequest:
         body: dict[str, Any] = {
             "model": self.name,

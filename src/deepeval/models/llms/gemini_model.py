@@ -183,7 +183,7 @@ class GeminiModel(LogprobWireLLM):
         *,
         rung: str | None,
         schema: type[BaseModel] | None,
-        logprobs: tuple[int, int] | None = None,
+        logprobs: tuple[int, int | None] | None = None,
     ) -> WireRequest:
         config: dict[str, Any] = {}
         if self._temperature() is not None:
@@ -195,7 +195,8 @@ class GeminiModel(LogprobWireLLM):
         if logprobs is not None:
             config["responseLogprobs"] = True
             config["logprobs"] = logprobs[0]
-            config["maxOutputTokens"] = logprobs[1]
+            if logprobs[1] is not None:
+                config["maxOutputTokens"] = logprobs[1]
         body = {
             "contents": [{"role": "user", "parts": [{"text": prompt}]}],
             "generationConfig": self._options(config),

@@ -195,21 +195,23 @@ class LiteLLMModel(DeepEvalBaseLLM):
             return (CutReply(reply) if cut else reply), cost
 
     def generate_with_logprobs(
-        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int | None = 1
     ) -> tuple[LogprobCompletion, float | None]:
         return run_sync(self.a_generate_with_logprobs(prompt, top_logprobs, max_tokens))
 
     async def a_generate_with_logprobs(
-        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int | None = 1
     ) -> tuple[LogprobCompletion, float | None]:
         """As :meth:`deepeval.models.OpenAIModel.a_generate_with_logprobs`, where the routed provider returns
         log-probabilities (``invalid_output`` when it returned none)."""
         if not 1 <= top_logprobs <= 20:
             raise ValueError(f"top_logprobs must be in 1..20, got {top_logprobs}")
-        if max_tokens < 1:
+        if max_tokens is not None and max_tokens < 1:
             raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
         record_llm_request()
-        extra = {"logprobs": True, "top_logprobs": top_logprobs, "max_tokens": max_tokens}
+        extra: dict[str, Any] = {"logprobs": True, "top_logprobs": top_logprobs}
+        if max_tokens is not None:  # None: the provider's own cap, as a plain call
+            extra["max_tokens"] = max_tokens
         text, tokens, _cut, cost = await self._complete(prompt, extra)
         if not tokens:
             name = self.get_model_name()

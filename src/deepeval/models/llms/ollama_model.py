@@ -105,7 +105,7 @@ class OllamaModel(LogprobWireLLM):
         *,
         rung: str | None,
         schema: type[BaseModel] | None,
-        logprobs: tuple[int, int] | None = None,
+        logprobs: tuple[int, int | None] | None = None,
     ) -> WireRequest:
         options: dict[str, Any] = {} if self._temperature() is None else {"temperature": self._temperature()}
         body: dict[str, Any] = {
@@ -120,7 +120,8 @@ class OllamaModel(LogprobWireLLM):
         if logprobs is not None:
             body["logprobs"] = True
             body["top_logprobs"] = logprobs[0]
-            options["num_predict"] = logprobs[1]
+            if logprobs[1] is not None:
+                options["num_predict"] = logprobs[1]
         body["options"] = self._options(options)
         return WireRequest("/api/chat", body)
 

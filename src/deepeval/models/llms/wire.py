@@ -148,7 +148,7 @@ class WireLLM(DeepEvalBaseLLM):
         *,
         rung: str | None,
         schema: type[BaseModel] | None,
-        logprobs: tuple[int, int] | None = None,
+        logprobs: tuple[int, int | None] | None = None,
     ) -> WireRequest:
         """The request for ``prompt``: plain text (``rung`` None), structured on ``rung`` for ``schema``, or with
         ``logprobs=(top_logprobs, max_tokens)``."""
@@ -285,7 +285,7 @@ class LogprobWireLLM(WireLLM):
     methods at all, and are refused there when built)."""
 
     def generate_with_logprobs(
-        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int | None = 1
     ) -> tuple[LogprobCompletion, float | None]:
         """Sync :meth:`a_generate_with_logprobs`."""
         return run_sync(
@@ -293,10 +293,11 @@ class LogprobWireLLM(WireLLM):
         )
 
     async def a_generate_with_logprobs(
-        self, prompt: str, top_logprobs: int = 20, max_tokens: int = 1
+        self, prompt: str, top_logprobs: int = 20, max_tokens: int | None = 1
     ) -> tuple[LogprobCompletion, float | None]:
-        """Plain-text completion of at most ``max_tokens`` tokens with the ``top_logprobs`` most probable
-        alternatives at each position (capped at the provider's :attr:`max_top_logprobs`).
+        """Plain-text completion of at most ``max_tokens`` tokens (None: no cap of ours, as a plain call) with the
+        ``top_logprobs`` most probable alternatives at each position (capped at the provider's
+        :attr:`max_top_logprobs`).
 
         Raises:
             ValueError: ``top_logprobs`` outside 1..20 or ``max_tokens`` < 1.
@@ -304,7 +305,7 @@ class LogprobWireLLM(WireLLM):
         """
         if not 1 <= top_logprobs <= 20:
             raise ValueError(f"top_logprobs must be in 1..20, got {top_logprobs}")
-        if max_tokens < 1:
+        if max_tokens is not None and max_tokens < 1:
             raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
         name = self.get_model_name()
         record_llm_request()
