@@ -4,6 +4,7 @@ interval, judge and prompt-version differences, and the exit codes a CI gate rel
 from __future__ import annotations
 
 import json
+import math
 import random
 import statistics
 from html.parser import HTMLParser
@@ -17,6 +18,7 @@ from deepeval.cli.main import app
 from deepeval.evaluate import CacheConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.compare import bootstrap_ci, compare_files, render_html
 from deepeval.evaluate.report import save_json
+from deepeval.metrics.scoring import mean_of
 from deepeval.test_case import LLMTestCase
 
 from ._fakes import ScoreMetric
@@ -228,6 +230,38 @@ def test_huge_finite_score_exports_compares_and_views(tmp_path: Path) -> None:
     assert "1e+308" in res.output and "0" * 30 not in res.output
     res = CliRunner().invoke(app, ["view", "--failing", str(export)])
     assert res.exit_code == 0, res.output
+
+
+def test_compare_averages_scores_whose_sum_passes_the_float_limit(tmp_path: Path) -> None:
+    """Two rows scoring 1e308: their sum overflows fmean, which made `deepeval compare` end in a traceback with exit
+    1 (the exit code of a regression; outside attack 5). Now the mean is 1e308 and nothing newly fails."""
+    folder = tmp_path / "runs"
+    evaluate(
+        [LLMTestCase(input=f"q{i}", actual_output="a") for i in range(2)],
+        [ScoreMetric(1e308, name="Huge", threshold=0.5)],
+        display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=str(folder)),
+        cache_config=CacheConfig(write_cache=False),
+    )
+    [export] = sorted(folder.glob("*-*.json"))
+    comparison = compare_files(export, export)
+    [metric] = comparison.metrics
+    assert (metric.paired, metric.mean_a, metric.mean_b, metric.mean_delta) == (2, 1e308, 1e308, 0.0)
+    res = CliRunner().invoke(app, ["compare", str(export), str(export)])
+    assert res.exit_code == 0 and "Traceback" not in res.output, res.output
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [([1e308, 1e308], 1e308), ([0.25, 0.75], 0.5), ([1e308, -1e308], 0.0), ([math.inf, 1.0], math.inf)],
+)
+def test_mean_of_scores_never_overflows(values: list[float], expected: float) -> None:
+    assert mean_of(values) == expected
+
+
+def test_mean_of_opposite_infinities_is_nan_and_of_nothing_an_error() -> None:
+    assert math.isnan(mean_of([math.inf, -math.inf]))
+    with pytest.raises(ValueError, match="at least one"):
+        mean_of([])
 
 
 @pytest.mark.regression

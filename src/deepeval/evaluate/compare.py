@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import statistics
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from deepeval import _json
 from deepeval._files import MAX_EXPORT_BYTES, read_user_text
 from deepeval._safe_text import terminal
 from deepeval.evaluate.results import EvaluationResult, MetricData
+from deepeval.metrics.scoring import mean_of
 
 #: bootstrap resamples for the per-metric interval
 RESAMPLES = 2000
@@ -147,7 +147,7 @@ def bootstrap_ci(
         return values[0], values[0]
     rng = random.Random(seed)
     n = len(values)
-    means = sorted(statistics.fmean(rng.choices(values, k=n)) for _ in range(resamples))
+    means = sorted(mean_of(rng.choices(values, k=n)) for _ in range(resamples))
     cut = int(0.025 * (resamples - 1))  # the same number of resampled means left out on each side
     return means[cut], means[resamples - 1 - cut]
 
@@ -204,13 +204,9 @@ def compare_runs(
             MetricChange(
                 metric=name,
                 paired=len(paired),
-                mean_a=statistics.fmean([r.score_a for r in paired if r.score_a is not None])
-                if paired
-                else None,
-                mean_b=statistics.fmean([r.score_b for r in paired if r.score_b is not None])
-                if paired
-                else None,
-                mean_delta=statistics.fmean(deltas) if deltas else None,
+                mean_a=mean_of([r.score_a for r in paired if r.score_a is not None]) if paired else None,
+                mean_b=mean_of([r.score_b for r in paired if r.score_b is not None]) if paired else None,
+                mean_delta=mean_of(deltas) if deltas else None,
                 ci_low=lo,
                 ci_high=hi,
             )

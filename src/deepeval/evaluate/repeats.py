@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from deepeval.evaluate.results import MetricData, RepeatStats
-from deepeval.metrics.scoring import success_of
+from deepeval.metrics.scoring import mean_of, success_of
 
 
 def aggregate_repeats(reps: list[MetricData]) -> MetricData:
@@ -21,7 +21,7 @@ def aggregate_repeats(reps: list[MetricData]) -> MetricData:
     k = len(reps)
     scores = [r.score if r.error is None else None for r in reps]
     present = [s for s in scores if s is not None]
-    mean = statistics.fmean(present) if present else None
+    mean = mean_of(present) if present else None
     std = statistics.pstdev(present) if present else None
     errors = [r for r in reps if r.error is not None]
     pass_rate = None if first.threshold is None else sum(1 for r in reps if r.success is True) / k

@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import math
+import statistics
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -64,3 +67,17 @@ def note_score_direction(metric_name: str, stacklevel: int = 3) -> None:
         DeprecationWarning,
         stacklevel=stacklevel,
     )
+
+
+def mean_of(values: Sequence[float]) -> float:
+    """The arithmetic mean of scores, never an exception: scores a custom metric may return near the float limit
+    (1e308 twice) overflow ``statistics.fmean``'s sum, so they are averaged term by term; ``inf`` with ``-inf``
+    gives ``nan``. Raises ``ValueError`` only for no values, as ``fmean`` does."""
+    if not values:
+        raise ValueError("mean_of needs at least one value")
+    try:
+        return statistics.fmean(values)
+    except OverflowError:
+        return math.fsum(v / len(values) for v in values)
+    except ValueError:  # inf + -inf
+        return math.nan
