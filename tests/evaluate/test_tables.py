@@ -87,7 +87,7 @@ def test_to_pandas_without_pandas_names_the_install(monkeypatch):
 
     monkeypatch.delitem(sys.modules, "pandas", raising=False)
     monkeypatch.setattr(builtins, "__import__", no_pandas)
-    with pytest.raises(ImportError, match="pip install pandas"):
+    with pytest.raises(ImportError, match=r'pip install "pandas>=2\.0"'):
         _result().to_pandas()
 
 

@@ -156,7 +156,8 @@ def test_a_missing_extra_is_a_clear_error_naming_pip(
         if build == "litellm"
         else AmazonBedrockModel("m", region="us-east-1", endpoint_url="http://127.0.0.1:9")
     )
-    with pytest.raises(ImportError, match=rf"pip install \"deepeval-oss\[{build}\]\""):
+    package = {"litellm": "litellm", "bedrock": "boto3"}[build]
+    with pytest.raises(ImportError, match=rf'pip install "{package}>='):
         judge.generate("x")
 
 

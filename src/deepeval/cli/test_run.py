@@ -19,6 +19,7 @@ from pathlib import Path
 
 import typer
 
+from deepeval._install import extra_install_command
 from deepeval.cli._echo import echo
 from deepeval.cli.app import app
 from deepeval.config.environment import process_env, restored_env
@@ -110,7 +111,7 @@ def run(
         raise typer.Exit(USAGE_ERROR)
     if backend == "ray" and importlib.util.find_spec("ray") is None:
         echo(
-            'deepeval test run: --backend ray needs Ray; install it with pip install "deepeval-oss[ray]"',
+            f"deepeval test run: --backend ray needs Ray; install it with {extra_install_command('ray')}",
             err=True,
         )
         raise typer.Exit(USAGE_ERROR)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deepeval._fielddict import FieldDict
+from deepeval._install import extra_install_command
 from deepeval.errors import DeepEvalError
 
 
@@ -547,8 +548,8 @@ class EvaluationResult:
             import pandas as pd
         except ImportError as err:
             raise ImportError(
-                "EvaluationResult.to_pandas() needs pandas, which is not installed: pip install pandas "
-                '(or pip install "deepeval-oss[pandas]")'
+                "EvaluationResult.to_pandas() needs pandas, which is not installed: "
+                + extra_install_command("pandas")
             ) from err
         return pd.DataFrame(self.rows_table(), columns=list(ROW_COLUMNS))
 

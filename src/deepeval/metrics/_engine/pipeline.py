@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from deepeval._install import extra_install_command
 from deepeval.config.eval_mode import EvalMode
 from deepeval.metrics._engine.context import Decision, MeasureContext
 from deepeval.metrics._engine.decisions import (
@@ -299,7 +300,7 @@ class PipelineMetric(EngineMetric):
             hint = (
                 f": only the local reader answers its '{c.kind}' question, and no reader is configured (set "
                 f"{READER_KEY} to the reader's .gguf file or catalog name, with xllamacpp installed: "
-                "pip install 'deepeval[gguf]')"
+                f"{extra_install_command('gguf')})"
             )
         else:
             hint = f": the local reader could not answer its '{c.kind}' question"

@@ -1,5 +1,5 @@
 """Amazon Bedrock as judge (``AmazonBedrockModel``): the Converse API (``POST /model/{modelId}/converse``) through
-``boto3`` (the ``bedrock`` extra: ``pip install "deepeval-oss[bedrock]"``, imported on the first call; it signs the
+``boto3`` (the ``bedrock`` extra: ``pip install -e ".[bedrock]"``, imported on the first call; it signs the
 requests with SigV4). botocore's own retries are off: each attempt runs under our retry policy, limiter and
 deadline, in a worker thread, and its errors are mapped to our kinds (``ThrottlingException`` -> ``rate_limit``
 with ``Retry-After`` when sent, ``AccessDeniedException`` -> ``auth``, ``ValidationException`` -> ``bad_request``,
@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from deepeval._install import extra_install_command
 from deepeval.config.settings import get_settings
 from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
 from deepeval.models.http.errors import int_or_none, status_error, timeout_error
@@ -30,7 +31,7 @@ from deepeval.models.llms.response_format import schema_name, strict_schema
 from deepeval.models.llms.wire import WireLLM, WireReply, WireRequest
 from deepeval.models.pricing import Price
 
-INSTALL_HINT = 'pip install "deepeval-oss[bedrock]" (or pip install boto3)'
+INSTALL_HINT = extra_install_command("bedrock")
 DEFAULT_MAX_TOKENS = 4096
 
 

@@ -49,6 +49,7 @@ from typing import Any
 
 import httpx
 
+from deepeval._install import extra_install_command
 from deepeval.errors import ConfigurationError
 from deepeval.models.http.rate_limit import AdaptiveLimiter
 
@@ -77,7 +78,7 @@ def import_xllamacpp() -> Any:
         import xllamacpp
     except ImportError:
         raise ImportError(
-            "GGUFModel needs the optional 'xllamacpp' package: pip install 'deepeval-oss[gguf]'"
+            f"GGUFModel needs the optional 'xllamacpp' package: {extra_install_command('gguf')}"
         ) from None
     return xllamacpp
 

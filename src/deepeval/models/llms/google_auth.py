@@ -5,7 +5,7 @@ Two kinds of Google credentials, read from a JSON document (``service_account_ke
 gcloud's ``~/.config/gcloud/application_default_credentials.json``):
 
 * ``"type": "service_account"``: a JWT signed with the account's RSA key (``google-auth``'s signer: the ``vertex``
-  extra, ``pip install "deepeval-oss[vertex]"``) exchanged at its ``token_uri`` (the JWT bearer grant, RFC 7523);
+  extra, ``pip install -e ".[vertex]"``) exchanged at its ``token_uri`` (the JWT bearer grant, RFC 7523);
 * ``"type": "authorized_user"`` (``gcloud auth application-default login``): its refresh token exchanged at
   ``token_uri`` (default Google's), no extra needed.
 
@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from deepeval._install import extra_install_command
 from deepeval.config.environment import process_env
 from deepeval.config.redaction import register_secret
 from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
@@ -33,7 +34,7 @@ from deepeval.models.http.json_client import error_detail
 
 SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
-INSTALL_HINT = 'pip install "deepeval-oss[vertex]" (or pip install google-auth)'
+INSTALL_HINT = extra_install_command("vertex")
 #: seconds before expiry a token is refreshed
 _MARGIN = 60.0
 

@@ -1,6 +1,6 @@
 """LiteLLM as judge (``LiteLLMModel``): one client for the hundred-odd providers LiteLLM routes to
 (``anthropic/claude-opus-5``, ``bedrock/...``, ``vertex_ai/...``, a LiteLLM proxy). Needs the ``litellm`` extra
-(``pip install "deepeval-oss[litellm]"``), imported when the first call is made, never by ``import deepeval``.
+(``pip install -e ".[litellm]"``), imported when the first call is made, never by ``import deepeval``.
 
 Calls go through ``litellm.acompletion`` with LiteLLM's own retries off, under our retry policy and limiter; its
 exceptions (subclasses of the ``openai`` SDK's) are mapped by the shared error mapping. Structured output takes the
@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from deepeval._concurrency import run_sync
+from deepeval._install import extra_install_command
 from deepeval.config.environment import default_while
 from deepeval.config.redaction import display_url
 from deepeval.config.settings import get_settings
@@ -32,7 +33,7 @@ from deepeval.models.logprobs import LogprobCompletion, TokenLogprob, parse_logp
 from deepeval.models.structured import CutReply, run_ladder
 from deepeval.models.usage import record_llm_request, record_usage
 
-INSTALL_HINT = 'pip install "deepeval-oss[litellm]" (or pip install litellm)'
+INSTALL_HINT = extra_install_command("litellm")
 
 
 def load_litellm() -> Any:

@@ -1,6 +1,6 @@
 """``evaluate(..., backend="ray")``: the same runner, spread over a Ray cluster.
 
-Needs the ``ray`` extra (``pip install "deepeval-oss[ray]"``, i.e. ``ray>=2.30``); importing this module does not
+Needs the ``ray`` extra (``pip install -e ".[ray]"`` in the source folder, i.e. ``ray>=2.30``); importing this module does not
 import Ray.
 
 How a run goes:
@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from deepeval._install import extra_install_command
 from deepeval.config.environment import process_env
 from deepeval.errors import ConfigurationError, DeepEvalError
 from deepeval.evaluate.backends.ray.options import RateLimit
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
 __all__ = ["RateLimit", "RayConfig", "RayNotInstalledError", "RayRunOutput", "run_on_ray"]
 
 _INIT_LOCK = threading.Lock()
-INSTALL_HINT = 'install the ray extra: pip install "deepeval-oss[ray]" (or pip install "ray>=2.30")'
+INSTALL_HINT = f"install the ray extra: {extra_install_command('ray')}"
 
 
 class RayNotInstalledError(ConfigurationError):
