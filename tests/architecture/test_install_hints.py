@@ -5,7 +5,6 @@ name (outside attack 5, M4). Every extra's hint names the extra's own requiremen
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,17 @@ import pytest
 from deepeval._install import extra_install_command
 
 ROOT = Path(__file__).resolve().parents[2]
-EXTRAS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+
+
+def _extras() -> dict[str, list[str]]:
+    """pyproject's [project.optional-dependencies] (one-line lists, as it writes them; no TOML parser on 3.10)."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    block = text.split("[project.optional-dependencies]", 1)[1].split("\n[", 1)[0]
+    found = re.findall(r"^(\w+) = \[(.*?)\]", block, flags=re.M | re.S)
+    return {name: re.findall(r'"([^"]+)"', body) for name, body in found}
+
+
+EXTRAS = _extras()
 
 
 @pytest.mark.parametrize("extra", sorted(EXTRAS))
