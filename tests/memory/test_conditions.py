@@ -186,3 +186,18 @@ def test_introduced_turn_that_is_not_an_index_is_an_error_naming_the_fact(
         asyncio.run(
             evaluate_artifact(manifest, MemoryArtifact.from_turns(conversation.turns), introduced=odd)
         )
+
+
+def test_a_megabyte_answer_is_graded_on_its_first_4000_characters(
+    manifest: FactManifest, conversation
+) -> None:
+    """A model under test that answers each probe with 300 KB (a loop, a hostile endpoint) once took minutes per
+    probe, the grader's time growing faster than the answer, with no signal acted on (outside attack 5, M7)."""
+    huge = "Nothing to add here. " * 15_000
+    r = asyncio.run(run_short_term(manifest, conversation.turns, conversation.introduced, lambda _m: huge,
+                                   judge=JUDGE, checkpoints=1))  # fmt: skip
+    facts = r.checkpoint_facts
+    assert len(facts) == 11
+    assert {len(f.answer) for f in facts} == {4000}
+    assert all(f"first 4,000 of {len(huge):,} characters" in f.reason for f in facts)
+    assert [f.score for f in facts if f.kind != "never_stated"] == [1] * 10

@@ -58,6 +58,11 @@ class _NoProgress:
 NO_PROGRESS: ProgressHook = _NoProgress()
 
 DEFAULT_SYSTEM_PROMPT = "You are a helpful assistant."
+#: a probe's answer is graded (and kept in the report) on this many leading characters: a fact's answer is a
+#: sentence or two, while a model that loops, or a hostile endpoint, can send megabytes, and the embedded grader's
+#: time grows faster than linearly in the answer's length (16 KB: 0.6 s; 240 KB: over a minute), during which no
+#: signal is acted on.
+MAX_GRADED_ANSWER_CHARS = 4000
 
 
 @dataclass
@@ -179,8 +184,15 @@ async def _grade(
 ) -> FactResult:  # fmt: skip
     expected = NOT_IN_MEMORY if fact.kind == "never_stated" else fact.expected
     outdated = manifest.outdated_values(fact)
-    g = await judge.grade(fact.question, expected, answer, outdated)
-    return FactResult(fact.id, fact.kind or "stated", fact.question, expected, intro, answer, g.score, g.reason,
+    graded = answer[:MAX_GRADED_ANSWER_CHARS]
+    g = await judge.grade(fact.question, expected, graded, outdated)
+    reason = g.reason
+    if len(graded) < len(answer):
+        reason += (
+            f" (graded on the answer's first {MAX_GRADED_ANSWER_CHARS:,} of {len(answer):,} characters; the rest "
+            "was not read)"
+        )
+    return FactResult(fact.id, fact.kind or "stated", fact.question, expected, intro, graded, g.score, reason,
                       evidence, checkpoint)  # fmt: skip
 
 
