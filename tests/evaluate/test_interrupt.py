@@ -23,7 +23,7 @@ _SCRIPT = textwrap.dedent(
     """
     import asyncio, os, sys, threading
     from deepeval import evaluate
-    from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
+    from deepeval.evaluate import AsyncConfig, a_evaluate, CacheConfig, DisplayConfig, ErrorConfig
     from deepeval.metrics.base_metric import BaseMetric
     from deepeval.test_case import LLMTestCase
 
@@ -54,18 +54,21 @@ _SCRIPT = textwrap.dedent(
     cases = [LLMTestCase(input=f"fast{i}", actual_output="a") for i in range(3)]
     cases += [LLMTestCase(input=f"slow{i}", actual_output="a") for i in range(3)]
 
+    KW = dict(async_config=AsyncConfig(run_async=RUN_ASYNC, max_concurrent=2),
+              display_config=DisplayConfig(show_indicator=False, print_results=PRINT, results_folder=RESULTS),
+              cache_config=CacheConfig(write_cache=True, cache_path=CACHE),
+              error_config=ErrorConfig(ignore_errors=True))
+
     def run():
-        return evaluate(cases, [Slow()], async_config=AsyncConfig(run_async=RUN_ASYNC, max_concurrent=2),
-                        display_config=DisplayConfig(show_indicator=False, print_results=PRINT,
-                                                     results_folder=RESULTS),
-                        cache_config=CacheConfig(write_cache=True, cache_path=CACHE),
-                        error_config=ErrorConfig(ignore_errors=True))
+        return evaluate(cases, [Slow()], **KW)
 
     async def main():  # evaluate() called from async code, as in Jupyter or a FastAPI handler
+        if MODE == "await":  # the async entry point, awaited on asyncio.run's loop
+            return await a_evaluate(cases, [Slow()], **KW)
         return run()
 
     try:
-        asyncio.run(main()) if MODE == "loop" else run()
+        asyncio.run(main()) if MODE in ("loop", "await") else run()
     except KeyboardInterrupt:
         print("INTERRUPTED", flush=True)
         raise
@@ -167,13 +170,17 @@ INTERRUPTED_ROW = "interrupted: the run was stopped before this row finished"
 
 @pytest.mark.regression
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("mode", ["sync", "loop"], ids=["sync-code", "running-loop"])
+@pytest.mark.parametrize(
+    "mode", ["sync", "loop", "await"], ids=["sync-code", "running-loop", "await-a_evaluate-in-asyncio.run"]
+)
 def test_interrupted_run_writes_the_rows_it_finished_marked_interrupted(
     tmp_path: Path, sig: int, mode: str
 ) -> None:
     """SIGINT or SIGTERM: the run is cancelled, the rows it finished are written to the JSON/HTML export with the
     run marked ``extras.interrupted``; the rows it did not finish are there as errors saying so (no row is dropped).
-    SIGINT still ends in KeyboardInterrupt, SIGTERM in exit status 143 (128 + 15)."""
+    SIGINT still ends in KeyboardInterrupt, SIGTERM in exit status 143 (128 + 15). ``await a_evaluate(...)`` under
+    asyncio.run too: SIGTERM there killed the process with nothing written, and SIGINT's line read "run stopped by
+    cancelled" (outside attack 5, MEDIUM 5)."""
     script = tmp_path / "interrupt_me.py"
     script.write_text(_SCRIPT)
     runs = tmp_path / "runs"
@@ -486,3 +493,62 @@ def test_a_second_ctrl_c_right_after_the_first_still_writes_the_finished_rows(
     [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
     rows = _rows_of(json.loads(export.read_text(encoding="utf-8")))
     assert sum(1 for _, score, _ in rows if score == 1.0) == 3, rows
+
+
+@pytest.mark.regression
+def test_a_cancelled_a_evaluate_task_says_it_was_cancelled_in_a_whole_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An asyncio task of the application cancelled (no signal): the finished rows are written and the stop is said
+    as a sentence ("run stopped by cancelled: ..." before; outside attack 5, MEDIUM 5)."""
+    import asyncio
+
+    from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig, a_evaluate
+    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.test_case import LLMTestCase
+
+    class Blocks(BaseMetric):
+        threshold = 0.5
+
+        async def a_measure(self, tc: LLMTestCase, *a: object, **k: object) -> float:
+            if tc.input.startswith("slow"):
+                await asyncio.sleep(120)
+            self.score, self.reason, self.success = 1.0, "ok", True
+            done.append(tc.input)
+            return 1.0
+
+        def measure(self, tc: LLMTestCase, *a: object, **k: object) -> float:
+            raise NotImplementedError
+
+    done: list[str] = []
+    cases = [LLMTestCase(input=f"fast{i}", actual_output="a") for i in range(3)]
+    cases += [LLMTestCase(input=f"slow{i}", actual_output="a") for i in range(2)]
+    runs = tmp_path / "runs"
+
+    async def main() -> None:
+        task = asyncio.create_task(
+            a_evaluate(
+                cases,
+                [Blocks()],
+                async_config=AsyncConfig(max_concurrent=2),
+                display_config=DisplayConfig(
+                    show_indicator=False, print_results=False, results_folder=str(runs)
+                ),
+                cache_config=CacheConfig(write_cache=False),
+                error_config=ErrorConfig(ignore_errors=True),
+            )
+        )
+        while len(done) < 3:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
+    doc = json.loads(export.read_text(encoding="utf-8"))
+    assert doc["extras"]["interrupted"] == "task cancelled: 3 of 5 rows finished"
+    err = capsys.readouterr().err
+    assert (
+        "deepeval: run cancelled (its asyncio task was cancelled): 3 of 5 rows finished; written to" in err
+    ), err
