@@ -480,6 +480,41 @@ def signals_cancel_this_task() -> Iterator[None]:
             _CALLER.restore()
 
 
+class SignalSeen:
+    """What :func:`signals_raise_here` saw: the signal that stopped the code it ran around (0: none)."""
+
+    signum: int = 0
+
+
+@contextlib.contextmanager
+def signals_raise_here() -> Iterator[SignalSeen]:
+    """Around code of the application we call in the main thread (``evals_iterator``'s app phase: the loop body):
+    SIGINT raises ``KeyboardInterrupt`` and SIGTERM ``SystemExit(143)`` where they land (or the
+    :func:`stop_handler` in place raises its own exception), as Python's defaults do or would (SIGTERM's default
+    ends the process with nothing written), and each is noted (:func:`stop_reason`, ``.signum`` of what this
+    yields) so that the caller can write what was finished and say why it stopped. A run started meanwhile
+    (:func:`run_sync`) stands in for these handlers as for Python's. Only the signals :func:`_handled_signals`
+    allows; elsewhere than the main thread it changes nothing."""
+    seen = SignalSeen()
+    previous: dict[int, Any] = {}
+
+    @stop_handler
+    def on_signal(signum: int, frame: Any) -> None:
+        seen.signum = seen.signum or signum
+        _stopping(signum)
+        _raise_for(signum, previous.get(signum))
+
+    if threading.current_thread() is threading.main_thread():
+        for signum in _handled_signals():
+            previous[signum] = signal.signal(signum, on_signal)
+    try:
+        yield seen
+    finally:
+        for signum, handler in previous.items():
+            if signal.getsignal(signum) is on_signal:  # not if the application set its own meanwhile
+                signal.signal(signum, handler)
+
+
 _SAVES = 0  # interrupted runs whose results are being written now (:func:`writing_interrupted_results`)
 _SAVES_LOCK = threading.Lock()
 

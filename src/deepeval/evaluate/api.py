@@ -400,11 +400,15 @@ def _save_interrupted(
 
 
 def keep_interrupted(
-    build: Callable[[str], EvaluationResult], out: Any, display_config: DisplayConfig
+    build: Callable[[str], EvaluationResult],
+    out: Any,
+    display_config: DisplayConfig,
+    done: str | None = None,
 ) -> None:
     """An interrupted run's result (``evaluate()`` or ``evals_iterator``; ``build(note)`` makes it from the note
     ``"SIGTERM: 3 of 6 rows finished"``) becomes the latest result and is exported like a finished one; one stderr
-    line says where. Never raises: the interruption itself must go on."""
+    line says where. ``done`` says how much was done when that is not ``out``'s rows (``evals_iterator`` stopped
+    in its app phase). Never raises: the interruption itself must go on."""
     import sys
 
     from deepeval._concurrency import stop_reason, writing_interrupted_results
@@ -416,10 +420,10 @@ def keep_interrupted(
         # the HTML report of 6,000 rows as a .tmp file)
         with writing_interrupted_results():
             reason = stop_reason()
-            done = f"{out.finished} of {out.total} rows finished"
-            result = build(f"{reason or 'task cancelled'}: {done}")
-            with pending_save(lambda: _unwritten_reports(display_config, done)):
-                _write_interrupted(result, display_config, stopped_by(reason), done)
+            said = done or f"{out.finished} of {out.total} rows finished"
+            result = build(f"{reason or 'task cancelled'}: {said}")
+            with pending_save(lambda: _unwritten_reports(display_config, said)):
+                _write_interrupted(result, display_config, stopped_by(reason), said)
     except Exception as err:  # pragma: no cover - a bug here must not mask the interruption
         print(f"deepeval: the interrupted run's rows could not be written ({err})", file=sys.stderr)
     finally:
