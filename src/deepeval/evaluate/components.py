@@ -107,10 +107,13 @@ class TaskDispatch:
         self.owner = threading.get_ident()
         self._limit = max_concurrent
         self._semaphore: asyncio.Semaphore | None = None
+        self._coros: list[Coroutine[Any, Any, Any]] = []  # closed with the loop: a task cancelled before it
+        # started never awaited its coroutine ("coroutine ... was never awaited" after Ctrl-C)
 
     def schedule(self, coro: Coroutine[Any, Any, Any], **kwargs: Any) -> asyncio.Task[Any]:
         task = self.loop.create_task(self._bounded(coro), **kwargs)
         self.tasks.append(task)
+        self._coros.append(coro)
         return task
 
     async def _bounded(self, coro: Coroutine[Any, Any, Any]) -> Any:
@@ -169,6 +172,8 @@ class TaskDispatch:
                 loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             loop.close()
+            for coro in self._coros:
+                coro.close()  # a no-op for those that ran
 
     @contextlib.contextmanager
     def patched_create_task(self) -> Iterator[None]:
@@ -318,6 +323,8 @@ def iterate(
             raise
         except BaseException:  # Ctrl-C / SIGTERM while the async form's app tasks ran
             if seen.signum:
+                if dispatch is not None:
+                    dispatch.close()  # the cancelled tasks end (their spans say so) before the report is made
                 _left_early(goldens, collector.traces, trace_metrics, run, ran, seen.signum)
             raise
         finally:
@@ -738,7 +745,10 @@ def _left_early(
     if signum:
         from deepeval.evaluate.api import keep_interrupted
 
-        _mark_unmeasured(units, ran)
+        # the goldens whose app call the signal stopped: the last one entered (sync form), the tasks it cancelled
+        stopped = {ran - 1} if not run.async_config.run_async else set()
+        stopped |= {i for i, ts in enumerate(traces[:ran]) if any(_cancelled(t) for t in ts)}
+        _mark_unmeasured(units, stopped, traces, never)
         empty = _NothingMeasured(finished=0, total=sum(len(u.metrics) for u in units))
         keep_interrupted(
             lambda note: _component_result(units, [], empty, run, {"interrupted": note}),
@@ -780,20 +790,32 @@ def _interrupted_unit(index: int, golden: Any, trace_metrics: list[Any], why: st
     return unit
 
 
-def _mark_unmeasured(units: list[_Unit], ran: int) -> None:
-    """Ctrl-C / SIGTERM in the app phase: every row not measured says so; the golden whose app call the signal
-    stopped (the last one entered) says that instead of 'the app raised KeyboardInterrupt'."""
+def _mark_unmeasured(units: list[_Unit], stopped: set[int], traces: list[list[Trace]], never: str) -> None:
+    """Ctrl-C / SIGTERM in the app phase: every row not measured says so; a golden whose app call the signal
+    stopped (``stopped``) says that instead of 'the app raised KeyboardInterrupt', and one whose app never ran
+    (its task never started) ``never``."""
     for unit in units:
         if unit.not_run is not None and unit.not_run_kind is ErrorKind.interrupted:
             continue
-        if unit.golden_index == ran - 1 and unit.errored:
-            unit.errored, unit.test_case = False, None
-            unit.not_run = "interrupted: the run was stopped while the app ran on this golden"
-            unit.not_run_kind = ErrorKind.interrupted
+        why = None
+        if unit.golden_index in stopped and unit.errored:
+            why = "interrupted: the run was stopped while the app ran on this golden"
+        elif unit.span_type is None and not traces[unit.golden_index]:
+            why = never
         elif unit.test_case is not None and unit.metrics:
-            unit.test_case = None
-            unit.not_run = "interrupted: the run was stopped in the app phase, before this row was measured"
-            unit.not_run_kind = ErrorKind.interrupted
+            why = "interrupted: the run was stopped in the app phase, before this row was measured"
+        if why is not None:
+            unit.errored, unit.test_case, unit.not_run, unit.not_run_kind = (
+                False,
+                None,
+                why,
+                ErrorKind.interrupted,
+            )
+
+
+def _cancelled(trace: Trace) -> bool:
+    """The trace of an app task the stop cancelled (a span of it ended by ``CancelledError``)."""
+    return any(span.error == "CancelledError" for span in _walk(trace.root_spans))
 
 
 def _component_result(
