@@ -25,6 +25,10 @@ Nothing we wait on may outlive its deadline or a Ctrl-C:
   :mod:`deepeval.evaluate.api`), and :func:`run_sync` raises ``SystemExit(143)`` (128 + 15, the status of a
   process ended by SIGTERM); a second SIGTERM exits at once. :func:`stop_reason` names the signal for the run
   being cancelled.
+* A run awaited on the caller's own loop (``await a_evaluate(...)`` under ``asyncio.run``) gets the same from
+  :func:`signals_cancel_this_task`; the application's own code between our calls (``evals_iterator``'s app phase)
+  from :func:`signals_raise_here`. A :func:`stop_handler` (the pytest plugin's SIGTERM) is stood in for as Python's
+  defaults are, then called.
 
 The coroutine's return value is handed back through a box, not as the main task's result: on CPython 3.11
 ``asyncio.run`` (from the main thread) calls ``signal.getsignal(SIGINT)`` after the task ends, which formats a

@@ -20,6 +20,8 @@ The loop deepeval's docs teach::
    (``evals_iterator(metrics=...)``, else ``update_current_trace(metrics=...)``); and one per span that has metrics
    (``@observe(metrics=...)`` / ``update_current_span(metrics=...)``), from the span's fields (set by
    ``update_current_span(test_case=...)``, else its arguments and return value), named by the span.
+   Left early (see :func:`_left_early`): by Ctrl-C / SIGTERM, every golden is written unmeasured, the stop said; by
+   an exception or ``break`` in the loop body, the goldens the app ran on are measured and published.
 3. Every test case is measured in one run of the same runner as ``evaluate()`` (fresh metric copies, cache,
    ``max_concurrent``, errors, exports); the :class:`~deepeval.evaluate.results.EvaluationResult` (golden results,
    then their spans' results, spans grouped by type as deepeval lists them: base, agent, llm, retriever, tool) is
