@@ -450,6 +450,7 @@ def test_a_signal_in_evals_iterator_app_phase_writes_every_golden_and_says_so(
     assert [r for r in rows if r[1] == "llm"] == [(app_name, "llm", [(None, before)])] * 3 + [
         (app_name, "llm", [(None, "interrupted: the run was stopped while the app ran on this golden")])
     ]
+    assert "never awaited" not in err  # the async form's app tasks that never started are closed
     assert [t["actual_output"] for t in doc["test_results"] if t["span_type"] is None][:3] == [
         f"ans fast{i}" for i in range(3)
     ]
