@@ -485,9 +485,21 @@ def signals_cancel_this_task() -> Iterator[None]:
 
 
 class SignalSeen:
-    """What :func:`signals_raise_here` saw: the signal that stopped the code it ran around (0: none)."""
+    """What :func:`signals_raise_here` saw: the signal that stopped the code it ran around (``signum``, 0: none),
+    and the handlers it stood in for."""
 
-    signum: int = 0
+    def __init__(self) -> None:
+        self.signum = 0
+        self.previous: dict[int, Any] = {}
+
+    def end_process_if_terminated(self) -> None:
+        """After SIGTERM, when the exception it raised may never reach the top (raised in a generator's
+        ``close()`` that Python calls itself, which it only reports as "Exception ignored" and then goes on):
+        end the process now, as SIGTERM's default action does (status 143), when that default is what it
+        stood in for. The caller has written what was finished."""
+        if self.signum == signal.SIGTERM and self.previous.get(signal.SIGTERM) == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
 
 
 @contextlib.contextmanager
@@ -500,7 +512,7 @@ def signals_raise_here() -> Iterator[SignalSeen]:
     (:func:`run_sync`) stands in for these handlers as for Python's. Only the signals :func:`_handled_signals`
     allows; elsewhere than the main thread it changes nothing."""
     seen = SignalSeen()
-    previous: dict[int, Any] = {}
+    previous = seen.previous
 
     @stop_handler
     def on_signal(signum: int, frame: Any) -> None:

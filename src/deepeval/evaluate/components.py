@@ -56,7 +56,7 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from typing import Any
 
-from deepeval._concurrency import signals_raise_here
+from deepeval._concurrency import SignalSeen, signals_raise_here
 from deepeval.contextvars import reset_current_golden, set_current_golden
 from deepeval.errors import DeepEvalError, ErrorKind, NoMetricsError
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
@@ -321,13 +321,13 @@ def iterate(
             if dispatch is not None:
                 run.app_errors = [_describe(err) for err in dispatch.run()]
         except GeneratorExit:  # the loop was left early: Ctrl-C / SIGTERM, an exception in its body, a break
-            _left_early(goldens, collector.traces, trace_metrics, run, ran, seen.signum, dispatch is not None)
+            _left_early(goldens, collector.traces, trace_metrics, run, ran, seen, dispatch is not None)
             raise
         except BaseException:  # Ctrl-C / SIGTERM while the async form's app tasks ran
             if seen.signum:
                 if dispatch is not None:
                     dispatch.close()  # the cancelled tasks end (their spans say so) before the report is made
-                _left_early(goldens, collector.traces, trace_metrics, run, ran, seen.signum)
+                _left_early(goldens, collector.traces, trace_metrics, run, ran, seen)
             raise
         finally:
             if dispatch is not None:
@@ -709,7 +709,7 @@ def _left_early(
     trace_metrics: list[Any],
     run: _Run,
     ran: int,
-    signum: int,
+    seen: SignalSeen,
     tasks_pending: bool = False,
 ) -> None:
     """``evals_iterator()`` did not get to its measuring phase; the goldens the app ran on (``ran``: the loop body
@@ -727,7 +727,7 @@ def _left_early(
     Never raises but for a signal while measuring (the loop's own exception must go on)."""
     import sys
 
-    n = len(goldens)
+    signum, n = seen.signum, len(goldens)
     units = plan_units(goldens[:ran], traces[:ran], trace_metrics)
     if signum:
         whole = sum(
@@ -761,7 +761,13 @@ def _left_early(
         return
     try:
         result = _measure(units, run, {"interrupted": said}, raise_errors=False)
-    except Exception as err:  # the loop's own exception goes on; say why the finished goldens have no report
+    except BaseException as err:
+        # Ctrl-C / SIGTERM while measuring: what was finished is written (keep_interrupted), the stop goes on;
+        # Python may swallow it in the generator's close() it calls itself: SIGTERM then ends the process here
+        if seen.signum or not isinstance(err, Exception):
+            seen.end_process_if_terminated()
+            raise
+        # the loop's own exception goes on; say why the finished goldens have no report
         print(
             f"deepeval: evals_iterator stopped ({said}); measuring the goldens the app ran on failed: {err}",
             file=sys.stderr,
