@@ -351,11 +351,15 @@ _APP_PHASE_SCRIPT = textwrap.dedent(
     from deepeval.tracing import observe, update_current_span
 
     RESULTS, FORM, RAISE = sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else ""
+    SLOW_MEASURE = sys.argv[4] if len(sys.argv) > 4 else ""
     MEASURED = Path("measured.txt")
 
     class Echo(BaseMetric):
         threshold = 0.5
         def measure(self, tc, *a, **k):
+            if tc.input == SLOW_MEASURE:  # a long judge call
+                Path("measuring").write_text(tc.input)
+                threading.Event().wait(120)
             with MEASURED.open("a") as f:
                 f.write(tc.input + "\\n")
             self.score, self.reason, self.success = 1.0, "ok", True
@@ -486,6 +490,30 @@ def test_an_app_exception_in_evals_iterator_still_measures_the_goldens_before_it
     assert spans == [("fast0", 1.0, True), ("fast1", 1.0, True), ("{'q': 'fast2'}", None, False)]
     statuses = [t["trace_status"] for t in doc["test_results"] if t["span_type"] is None]
     assert statuses == ["passed", "passed", "failed", "skipped", "skipped", "skipped"]
+
+
+@pytest.mark.regression
+def test_sigterm_while_measuring_after_an_app_exception_writes_and_exits_143(tmp_path: Path) -> None:
+    """The goldens before an app exception are measured when Python closes the iterator; SIGTERM during that
+    measuring writes what was finished and ends the process (143): raised in the generator's close(), the
+    SystemExit was only reported as "Exception ignored" and the program went on."""
+    script = tmp_path / "app_phase.py"
+    script.write_text(_APP_PHASE_SCRIPT)
+    runs = tmp_path / "runs"
+    code, out, err = _interrupt(
+        tmp_path,
+        [sys.executable, str(script), str(runs), "sync", "fast2", "fast1"],
+        signal.SIGTERM,
+        ready=tmp_path / "measuring",
+    )
+    # ended by SIGTERM's default action once the report is written (a shell shows 143)
+    assert code == -signal.SIGTERM and "RAISED" not in out, (code, out, err)
+    [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
+    doc = json.loads(export.read_text(encoding="utf-8"))
+    assert doc["extras"]["interrupted"] == "SIGTERM: 1 of 2 rows finished"
+    spans = [(t["input"], t["metrics_data"][0]["score"]) for t in doc["test_results"] if t["span_type"]]
+    assert spans[:2] == [("fast0", 1.0), ("fast1", None)]
+    assert f"deepeval: run stopped by SIGTERM: 1 of 2 rows finished; written to {export}" in err
 
 
 _SAVE_SCRIPT = textwrap.dedent(
