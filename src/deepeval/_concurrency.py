@@ -25,6 +25,10 @@ Nothing we wait on may outlive its deadline or a Ctrl-C:
   :mod:`deepeval.evaluate.api`), and :func:`run_sync` raises ``SystemExit(143)`` (128 + 15, the status of a
   process ended by SIGTERM); a second SIGTERM exits at once. :func:`stop_reason` names the signal for the run
   being cancelled.
+* A run awaited on the caller's own loop (``await a_evaluate(...)`` under ``asyncio.run``) gets the same from
+  :func:`signals_cancel_this_task`; the application's own code between our calls (``evals_iterator``'s app phase)
+  from :func:`signals_raise_here`. A :func:`stop_handler` (the pytest plugin's SIGTERM) is stood in for as Python's
+  defaults are, then called.
 
 The coroutine's return value is handed back through a box, not as the main task's result: on CPython 3.11
 ``asyncio.run`` (from the main thread) calls ``signal.getsignal(SIGINT)`` after the task ends, which formats a
@@ -177,8 +181,8 @@ _stop_reason: str | None = None
 
 
 def stop_reason() -> str | None:
-    """The name of the signal (``"SIGINT"``, ``"SIGTERM"``) that cancelled the current :func:`run_sync` run, or
-    None when it was cancelled otherwise (or not at all)."""
+    """The name of the signal (``"SIGINT"``, ``"SIGTERM"``) that cancelled the current run (:func:`run_sync`,
+    :func:`signals_cancel_this_task`), or None when it was cancelled otherwise (or not at all)."""
     return _stop_reason
 
 
@@ -187,18 +191,48 @@ def _stopping(signum: int) -> None:
     _stop_reason = signal.Signals(signum).name
 
 
-def _exit_for(signum: int) -> BaseException:
-    """What :func:`run_sync` raises once a run stopped by ``signum`` has unwound."""
-    return KeyboardInterrupt() if signum == signal.SIGINT else SystemExit(128 + signum)
+def note_stop(signum: int) -> None:
+    """Record ``signum`` as what is stopping the run (:func:`stop_reason`), for a stop handler of our own outside
+    this module (:func:`stop_handler`)."""
+    _stopping(signum)
+
+
+#: the attribute that marks a signal handler of ours: ``"run"`` (it cancels a run this module started) or
+#: ``"stop"`` (it ends the process or the pytest session: see :func:`stop_handler`)
+_MARK = "_deepeval_signal"
+
+
+def stop_handler(handler: Callable[[int, Any], Any]) -> Callable[[int, Any], Any]:
+    """Mark ``handler`` (a signal handler that raises to end the process or the pytest session: the pytest plugin's
+    SIGTERM, ``evals_iterator``'s app phase) as one a run may stand in for, the way it stands in for Python's
+    defaults: while :func:`run_sync` or :func:`signals_cancel_this_task` runs, the signal cancels the run, the run
+    writes what it finished, and then ``handler`` is called and raises its own exception."""
+    setattr(handler, _MARK, "stop")
+    return handler
+
+
+def _ours(handler: Any, kind: str) -> bool:
+    return getattr(handler, _MARK, None) == kind
+
+
+def _raise_for(signum: int, previous: Any = None) -> None:
+    """Raise what a run stopped by ``signum`` ends in, once it has unwound: the exception of the
+    :func:`stop_handler` it stood in for, else ``KeyboardInterrupt`` (SIGINT) or ``SystemExit(128 + signum)``
+    (SIGTERM: 143, the status of a process ended by it)."""
+    if _ours(previous, "stop"):
+        previous(signum, None)  # raises its own exception
+    raise KeyboardInterrupt() if signum == signal.SIGINT else SystemExit(128 + signum)
 
 
 def _handled_signals() -> list[int]:
     """The signals we may handle now: SIGINT while Python's default handler is in place, SIGTERM while its
-    default action is (a handler of the application's own is left alone)."""
+    default action is (a handler of the application's own is left alone), and either while its handler is a
+    :func:`stop_handler` of ours."""
     out: list[int] = []
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    sigint, sigterm = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    if sigint is signal.default_int_handler or _ours(sigint, "stop"):
         out.append(signal.SIGINT)
-    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+    if sigterm == signal.SIG_DFL or _ours(sigterm, "stop"):
         out.append(signal.SIGTERM)
     return out
 
@@ -268,11 +302,12 @@ def _run_on_own_loop(
     def on_signal(signum: int, frame: Any) -> None:
         nonlocal interrupted
         if interrupted or task.done():
-            raise _exit_for(signum)
+            _raise_for(signum, previous.get(signum))
         interrupted = signum
         _stopping(signum)
         loop.call_soon_threadsafe(task.cancel)
 
+    setattr(on_signal, _MARK, "run")
     for signum in _handled_signals() if handle_sigint else ():
         previous[signum] = signal.signal(signum, on_signal)
     try:
@@ -280,7 +315,10 @@ def _run_on_own_loop(
             loop.run_until_complete(task)
         except asyncio.CancelledError:
             if interrupted:
-                raise _exit_for(interrupted) from None
+                try:
+                    _raise_for(interrupted, previous.get(interrupted))
+                except BaseException as exc:
+                    raise exc from None
             raise
     finally:
         for signum, handler in previous.items():
@@ -327,27 +365,170 @@ def _run_on_worker_thread(main: Coroutine[Any, Any, None]) -> None:
     previous: dict[int, Any] = {}
     if in_main:
         previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
-        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        if signal.SIGTERM in _handled_signals():
             previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, _raise_for_sigterm)
     try:
         thread.start()
         while not done.wait(_POLL_S):
             pass
     except BaseException as exc:
-        if isinstance(exc, KeyboardInterrupt):
-            _stopping(signal.SIGINT)
-        elif isinstance(exc, _Terminated):
-            _stopping(signal.SIGTERM)
+        signum = (
+            signal.SIGINT
+            if isinstance(exc, KeyboardInterrupt)
+            else signal.SIGTERM
+            if isinstance(exc, _Terminated)
+            else 0
+        )
+        if signum:
+            _stopping(signum)
         _wait_holding_ctrl_c(run.started, SHUTDOWN_GRACE_S)
         run.cancel()
         _wait_holding_ctrl_c(done, SHUTDOWN_GRACE_S)
         _wait_for_results_written(done)
+        if signum and _ours(previous.get(signum), "stop"):
+            previous[signum](signum, None)  # the session's or app phase's own exception (stop_handler)
         raise
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     if failure:
         raise failure[0]
+
+
+class _CallerRuns:
+    """The runs awaited on the caller's own event loop in the main thread (``await a_evaluate(...)`` under
+    ``asyncio.run``), for :func:`signals_cancel_this_task`: one set of handlers for them all, installed while any
+    runs."""
+
+    def __init__(self) -> None:
+        self.tasks: list[tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]]] = []
+        self.previous: dict[int, Any] = {}
+        self.fired = 0  # the signal that cancelled them
+
+    def install(self) -> None:
+        """Put our handlers in place, if any signal is ours to handle now (``self.previous`` stays empty if not)."""
+        global _stop_reason
+        handlers: dict[int, Any] = {signum: self.on_signal for signum in _handled_signals()}
+        sigint = signal.getsignal(signal.SIGINT)
+        if signal.SIGINT not in handlers and callable(sigint) and not _ours(sigint, "run"):
+            # asyncio.run's own Ctrl-C handler (it cancels the main task, then raises KeyboardInterrupt): kept,
+            # and the run it cancels says it was SIGINT
+            handlers[signal.SIGINT] = _noting(sigint)
+        if handlers:
+            _stop_reason, self.fired = None, 0
+        for signum, handler in handlers.items():
+            self.previous[signum] = signal.signal(signum, handler)
+
+    def restore(self) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+        self.previous = {}
+
+    def on_signal(self, signum: int, frame: Any) -> None:
+        if self.fired or not self.tasks:
+            _raise_for(signum, self.previous.get(signum))  # a second one: at once
+        self.fired = signum
+        _stopping(signum)
+        for loop, task in self.tasks:
+            loop.call_soon_threadsafe(task.cancel)
+
+
+def _noting(handler: Callable[[int, Any], Any]) -> Callable[[int, Any], Any]:
+    def noting(signum: int, frame: Any) -> Any:
+        _stopping(signum)
+        return handler(signum, frame)
+
+    setattr(noting, _MARK, "run")
+    return noting
+
+
+_CALLER = _CallerRuns()
+setattr(_CALLER.on_signal.__func__, _MARK, "run")  # type: ignore[attr-defined]
+
+
+@contextlib.contextmanager
+def signals_cancel_this_task() -> Iterator[None]:
+    """Around a run awaited on the caller's event loop (``await a_evaluate(...)``): SIGINT and SIGTERM stop it as
+    they stop :func:`run_sync`'s. In the main thread, while Python's defaults (or a :func:`stop_handler`) are in
+    place, the signal cancels the awaiting task; the run writes what it finished (``evaluate()``'s
+    ``on_interrupt``), and the cancellation leaves this block as ``KeyboardInterrupt`` / ``SystemExit(143)`` (or
+    the stop handler's exception), as from :func:`run_sync`. Under ``asyncio.run`` Ctrl-C keeps asyncio's own
+    handling (the main task is cancelled) and is named in :func:`stop_reason`. Elsewhere (another thread, inside
+    :func:`run_sync`'s own handling, an application's own handlers) it changes nothing."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:
+        task = None
+    if task is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    entry = (task.get_loop(), task)
+    if not _CALLER.tasks:
+        _CALLER.install()
+        if not _CALLER.previous:
+            yield  # nothing ours to handle (run_sync's handlers, or the application's)
+            return
+    _CALLER.tasks.append(entry)
+    try:
+        yield
+    except asyncio.CancelledError:
+        if _CALLER.fired:
+            try:
+                _raise_for(_CALLER.fired, _CALLER.previous.get(_CALLER.fired))
+            except BaseException as exc:
+                raise exc from None
+        raise
+    finally:
+        _CALLER.tasks.remove(entry)
+        if not _CALLER.tasks:
+            _CALLER.restore()
+
+
+class SignalSeen:
+    """What :func:`signals_raise_here` saw: the signal that stopped the code it ran around (``signum``, 0: none),
+    and the handlers it stood in for."""
+
+    def __init__(self) -> None:
+        self.signum = 0
+        self.previous: dict[int, Any] = {}
+
+    def end_process_if_terminated(self) -> None:
+        """After SIGTERM, when the exception it raised may never reach the top (raised in a generator's
+        ``close()`` that Python calls itself, which it only reports as "Exception ignored" and then goes on):
+        end the process now, as SIGTERM's default action does (status 143), when that default is what it
+        stood in for. The caller has written what was finished."""
+        if self.signum == signal.SIGTERM and self.previous.get(signal.SIGTERM) == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def signals_raise_here() -> Iterator[SignalSeen]:
+    """Around code of the application we call in the main thread (``evals_iterator``'s app phase: the loop body):
+    SIGINT raises ``KeyboardInterrupt`` and SIGTERM ``SystemExit(143)`` where they land (or the
+    :func:`stop_handler` in place raises its own exception), as Python's defaults do or would (SIGTERM's default
+    ends the process with nothing written), and each is noted (:func:`stop_reason`, ``.signum`` of what this
+    yields) so that the caller can write what was finished and say why it stopped. A run started meanwhile
+    (:func:`run_sync`) stands in for these handlers as for Python's. Only the signals :func:`_handled_signals`
+    allows; elsewhere than the main thread it changes nothing."""
+    seen = SignalSeen()
+    previous = seen.previous
+
+    @stop_handler
+    def on_signal(signum: int, frame: Any) -> None:
+        seen.signum = seen.signum or signum
+        _stopping(signum)
+        _raise_for(signum, previous.get(signum))
+
+    if threading.current_thread() is threading.main_thread():
+        for signum in _handled_signals():
+            previous[signum] = signal.signal(signum, on_signal)
+    try:
+        yield seen
+    finally:
+        for signum, handler in previous.items():
+            if signal.getsignal(signum) is on_signal:  # not if the application set its own meanwhile
+                signal.signal(signum, handler)
 
 
 _SAVES = 0  # interrupted runs whose results are being written now (:func:`writing_interrupted_results`)
@@ -426,3 +607,6 @@ class _Terminated(SystemExit):
 def _raise_for_sigterm(signum: int, frame: Any) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
     raise _Terminated(128 + signum)
+
+
+setattr(_raise_for_sigterm, _MARK, "run")

@@ -23,7 +23,7 @@ _SCRIPT = textwrap.dedent(
     """
     import asyncio, os, sys, threading
     from deepeval import evaluate
-    from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
+    from deepeval.evaluate import AsyncConfig, a_evaluate, CacheConfig, DisplayConfig, ErrorConfig
     from deepeval.metrics.base_metric import BaseMetric
     from deepeval.test_case import LLMTestCase
 
@@ -54,18 +54,21 @@ _SCRIPT = textwrap.dedent(
     cases = [LLMTestCase(input=f"fast{i}", actual_output="a") for i in range(3)]
     cases += [LLMTestCase(input=f"slow{i}", actual_output="a") for i in range(3)]
 
+    KW = dict(async_config=AsyncConfig(run_async=RUN_ASYNC, max_concurrent=2),
+              display_config=DisplayConfig(show_indicator=False, print_results=PRINT, results_folder=RESULTS),
+              cache_config=CacheConfig(write_cache=True, cache_path=CACHE),
+              error_config=ErrorConfig(ignore_errors=True))
+
     def run():
-        return evaluate(cases, [Slow()], async_config=AsyncConfig(run_async=RUN_ASYNC, max_concurrent=2),
-                        display_config=DisplayConfig(show_indicator=False, print_results=PRINT,
-                                                     results_folder=RESULTS),
-                        cache_config=CacheConfig(write_cache=True, cache_path=CACHE),
-                        error_config=ErrorConfig(ignore_errors=True))
+        return evaluate(cases, [Slow()], **KW)
 
     async def main():  # evaluate() called from async code, as in Jupyter or a FastAPI handler
+        if MODE == "await":  # the async entry point, awaited on asyncio.run's loop
+            return await a_evaluate(cases, [Slow()], **KW)
         return run()
 
     try:
-        asyncio.run(main()) if MODE == "loop" else run()
+        asyncio.run(main()) if MODE in ("loop", "await") else run()
     except KeyboardInterrupt:
         print("INTERRUPTED", flush=True)
         raise
@@ -135,19 +138,28 @@ def test_ctrl_c_raises_keyboard_interrupt_promptly_and_keeps_finished_rows_cache
 
 
 def _interrupt(
-    tmp_path: Path, args: list[str], sig: int, env: dict[str, str] | None = None
+    tmp_path: Path,
+    args: list[str],
+    sig: int,
+    env: dict[str, str] | None = None,
+    ready: Path | None = None,
 ) -> tuple[int, str, str]:
-    """Start ``args``, wait until the three fast rows are cached, send ``sig``; (return code, stdout, stderr)."""
+    """Start ``args``, wait until the three fast rows are cached (or the file ``ready`` exists), send ``sig``;
+    (return code, stdout, stderr)."""
     cache = tmp_path / "cache.sqlite"
     env = {**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "PYTHONUNBUFFERED": "1", **(env or {})}
     proc = subprocess.Popen(
         args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env
     )
+
+    def is_ready() -> bool:
+        return ready.exists() if ready is not None else _cached_rows(cache) == 3
+
     try:
         deadline = time.monotonic() + 60
-        while _cached_rows(cache) < 3 and time.monotonic() < deadline and proc.poll() is None:
+        while not is_ready() and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
-        assert _cached_rows(cache) == 3, "the three fast rows were never cached"
+        assert is_ready(), "the three fast rows were never finished"
         time.sleep(0.2)  # the slow rows are now in flight
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=30)
@@ -167,13 +179,17 @@ INTERRUPTED_ROW = "interrupted: the run was stopped before this row finished"
 
 @pytest.mark.regression
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("mode", ["sync", "loop"], ids=["sync-code", "running-loop"])
+@pytest.mark.parametrize(
+    "mode", ["sync", "loop", "await"], ids=["sync-code", "running-loop", "await-a_evaluate-in-asyncio.run"]
+)
 def test_interrupted_run_writes_the_rows_it_finished_marked_interrupted(
     tmp_path: Path, sig: int, mode: str
 ) -> None:
     """SIGINT or SIGTERM: the run is cancelled, the rows it finished are written to the JSON/HTML export with the
     run marked ``extras.interrupted``; the rows it did not finish are there as errors saying so (no row is dropped).
-    SIGINT still ends in KeyboardInterrupt, SIGTERM in exit status 143 (128 + 15)."""
+    SIGINT still ends in KeyboardInterrupt, SIGTERM in exit status 143 (128 + 15). ``await a_evaluate(...)`` under
+    asyncio.run too: SIGTERM there killed the process with nothing written, and SIGINT's line read "run stopped by
+    cancelled" (outside attack 5, MEDIUM 5)."""
     script = tmp_path / "interrupt_me.py"
     script.write_text(_SCRIPT)
     runs = tmp_path / "runs"
@@ -322,6 +338,182 @@ def test_interrupted_evals_iterator_writes_the_rows_it_finished(tmp_path: Path, 
     rows = [(m["score"], m["error"]) for t in doc["test_results"] for m in t["metrics_data"]]
     assert sorted(rows, key=repr) == [(1.0, None)] * 3 + [(None, INTERRUPTED_ROW)] * 3
     assert f"deepeval: run stopped by {name}: 3 of 6 rows finished; written to {export}" in err
+
+
+_APP_PHASE_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, sys, threading
+    from pathlib import Path
+    from deepeval.dataset import EvaluationDataset, Golden
+    from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
+    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.test_case import LLMTestCase
+    from deepeval.tracing import observe, update_current_span
+
+    RESULTS, FORM, RAISE = sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else ""
+    SLOW_MEASURE = sys.argv[4] if len(sys.argv) > 4 else ""
+    MEASURED = Path("measured.txt")
+
+    class Echo(BaseMetric):
+        threshold = 0.5
+        def measure(self, tc, *a, **k):
+            if tc.input == SLOW_MEASURE:  # a long judge call
+                Path("measuring").write_text(tc.input)
+                threading.Event().wait(120)
+            with MEASURED.open("a") as f:
+                f.write(tc.input + "\\n")
+            self.score, self.reason, self.success = 1.0, "ok", True
+            return 1.0
+        async def a_measure(self, tc, *a, **k):
+            return self.measure(tc)
+
+    @observe(type="llm", metrics=[Echo()])
+    def app(q):
+        if q == RAISE:
+            raise ValueError(f"app failed on {q}")
+        if q.startswith("slow"):
+            Path("in_flight").write_text(q)
+            threading.Event().wait(120)  # the app's own long LLM call
+        update_current_span(test_case=LLMTestCase(input=q, actual_output="ans " + q))
+        return "ans " + q
+
+    @observe(type="llm", metrics=[Echo()])
+    async def a_app(q):
+        if q.startswith("slow"):
+            Path("in_flight").write_text(q)
+            await asyncio.sleep(120)
+        update_current_span(test_case=LLMTestCase(input=q, actual_output="ans " + q))
+        return "ans " + q
+
+    goldens = [Golden(input=f"fast{i}") for i in range(3)] + [Golden(input=f"slow{i}") for i in range(3)]
+    dataset = EvaluationDataset(goldens=goldens)
+    try:
+        for golden in dataset.evals_iterator(
+            async_config=AsyncConfig(run_async=FORM == "async", max_concurrent=1),
+            display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=RESULTS),
+            cache_config=CacheConfig(write_cache=False),
+            error_config=ErrorConfig(ignore_errors=True),
+        ):
+            if FORM == "async":
+                dataset.evaluate(asyncio.create_task(a_app(golden.input)))
+            else:
+                app(golden.input)
+    except KeyboardInterrupt:
+        print("INTERRUPTED", flush=True)
+        raise
+    except SystemExit as exc:
+        print(f"EXIT {exc.code}", flush=True)
+        raise
+    except ValueError as exc:
+        print(f"RAISED {exc}", flush=True)
+        sys.exit(3)
+    print("FINISHED", flush=True)
+    """
+)
+
+
+def _component_rows(doc: dict) -> list[tuple[str, str | None, list[tuple[float | None, str | None]]]]:
+    """(name, span type, [(score, error)]) of each result of a component-level report."""
+    return [
+        (t["name"], t["span_type"], [(m["score"], m["error"]) for m in t["metrics_data"]])
+        for t in doc["test_results"]
+    ]
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("form", ["sync", "async"])
+def test_a_signal_in_evals_iterator_app_phase_writes_every_golden_and_says_so(
+    tmp_path: Path, sig: int, form: str
+) -> None:
+    """Ctrl-C or SIGTERM while the app runs on the goldens (before anything is measured) lost every finished
+    golden silently (SIGTERM: the process died with nothing said; outside attack 5, MEDIUM 2). Nothing is measured
+    after the signal; the report holds every golden: the app's outputs of the finished ones, their rows
+    ``interrupted``, the golden the signal stopped and the ones never reached said so too."""
+    script = tmp_path / "app_phase.py"
+    script.write_text(_APP_PHASE_SCRIPT)
+    runs = tmp_path / "runs"
+    code, out, err = _interrupt(
+        tmp_path, [sys.executable, str(script), str(runs), form], sig, ready=tmp_path / "in_flight"
+    )
+    if sig == signal.SIGINT:
+        assert "INTERRUPTED" in out and code != 0, (code, out, err)
+    else:
+        assert "EXIT 143" in out and code == 143, (code, out, err)
+    assert not (tmp_path / "measured.txt").exists()
+    [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
+    doc = json.loads(export.read_text(encoding="utf-8"))
+    name = signal.Signals(sig).name
+    said = "the app finished on 3 of 6 goldens, none measured"
+    assert doc["extras"]["interrupted"] == f"{name}: {said}"
+    assert f"deepeval: run stopped by {name}: {said}; written to {export} (deepeval view)" in err, err
+    before = "interrupted: the run was stopped in the app phase, before this row was measured"
+    app_name = "app" if form == "sync" else "a_app"
+    rows = _component_rows(doc)
+    assert [r for r in rows if r[1] is None] == [(f"test_case_{i}", None, []) for i in range(6)]
+    assert [r for r in rows if r[1] == "llm"] == [(app_name, "llm", [(None, before)])] * 3 + [
+        (app_name, "llm", [(None, "interrupted: the run was stopped while the app ran on this golden")])
+    ]
+    assert "never awaited" not in err  # the async form's app tasks that never started are closed
+    assert [t["actual_output"] for t in doc["test_results"] if t["span_type"] is None][:3] == [
+        f"ans fast{i}" for i in range(3)
+    ]
+
+
+@pytest.mark.regression
+def test_an_app_exception_in_evals_iterator_still_measures_the_goldens_before_it(tmp_path: Path) -> None:
+    """The app raising on golden k cost goldens 0..k-1 their rows: nothing was measured or written (outside attack
+    5, MEDIUM 2; deepeval 4.3.1 measures each golden in the loop). They are measured and published, the failing
+    golden's row says the app raised, the goldens never reached say so, and the app's exception goes on."""
+    script = tmp_path / "app_phase.py"
+    script.write_text(_APP_PHASE_SCRIPT)
+    runs = tmp_path / "runs"
+    proc = subprocess.run(
+        [sys.executable, str(script), str(runs), "sync", "fast2"], capture_output=True, text=True, timeout=60,
+        cwd=tmp_path, env={**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1"},
+    )  # fmt: skip
+    assert proc.returncode == 3 and "RAISED app failed on fast2" in proc.stdout, proc.stdout + proc.stderr
+    assert (tmp_path / "measured.txt").read_text().split() == ["fast0", "fast1"]
+    [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
+    doc = json.loads(export.read_text(encoding="utf-8"))
+    said = "the loop was left at golden 3 of 6 (an exception or break in its body)"
+    assert doc["extras"]["interrupted"] == said
+    assert (
+        f"deepeval: evals_iterator stopped: {said}; measured the goldens the app ran on; written to {export}"
+        in (proc.stderr)
+    )
+    spans = [
+        (t["input"], t["metrics_data"][0]["score"], t["success"])
+        for t in doc["test_results"]
+        if t["span_type"]
+    ]
+    assert spans == [("fast0", 1.0, True), ("fast1", 1.0, True), ("{'q': 'fast2'}", None, False)]
+    statuses = [t["trace_status"] for t in doc["test_results"] if t["span_type"] is None]
+    assert statuses == ["passed", "passed", "failed", "skipped", "skipped", "skipped"]
+
+
+@pytest.mark.regression
+def test_sigterm_while_measuring_after_an_app_exception_writes_and_exits_143(tmp_path: Path) -> None:
+    """The goldens before an app exception are measured when Python closes the iterator; SIGTERM during that
+    measuring writes what was finished and ends the process (143): raised in the generator's close(), the
+    SystemExit was only reported as "Exception ignored" and the program went on."""
+    script = tmp_path / "app_phase.py"
+    script.write_text(_APP_PHASE_SCRIPT)
+    runs = tmp_path / "runs"
+    code, out, err = _interrupt(
+        tmp_path,
+        [sys.executable, str(script), str(runs), "sync", "fast2", "fast1"],
+        signal.SIGTERM,
+        ready=tmp_path / "measuring",
+    )
+    # ended by SIGTERM's default action once the report is written (a shell shows 143)
+    assert code == -signal.SIGTERM and "RAISED" not in out, (code, out, err)
+    [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
+    doc = json.loads(export.read_text(encoding="utf-8"))
+    assert doc["extras"]["interrupted"] == "SIGTERM: 1 of 2 rows finished"
+    spans = [(t["input"], t["metrics_data"][0]["score"]) for t in doc["test_results"] if t["span_type"]]
+    assert spans[:2] == [("fast0", 1.0), ("fast1", None)]
+    assert f"deepeval: run stopped by SIGTERM: 1 of 2 rows finished; written to {export}" in err
 
 
 _SAVE_SCRIPT = textwrap.dedent(
@@ -486,3 +678,62 @@ def test_a_second_ctrl_c_right_after_the_first_still_writes_the_finished_rows(
     [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
     rows = _rows_of(json.loads(export.read_text(encoding="utf-8")))
     assert sum(1 for _, score, _ in rows if score == 1.0) == 3, rows
+
+
+@pytest.mark.regression
+def test_a_cancelled_a_evaluate_task_says_it_was_cancelled_in_a_whole_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An asyncio task of the application cancelled (no signal): the finished rows are written and the stop is said
+    as a sentence ("run stopped by cancelled: ..." before; outside attack 5, MEDIUM 5)."""
+    import asyncio
+
+    from deepeval.evaluate import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig, a_evaluate
+    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.test_case import LLMTestCase
+
+    class Blocks(BaseMetric):
+        threshold = 0.5
+
+        async def a_measure(self, tc: LLMTestCase, *a: object, **k: object) -> float:
+            if tc.input.startswith("slow"):
+                await asyncio.sleep(120)
+            self.score, self.reason, self.success = 1.0, "ok", True
+            done.append(tc.input)
+            return 1.0
+
+        def measure(self, tc: LLMTestCase, *a: object, **k: object) -> float:
+            raise NotImplementedError
+
+    done: list[str] = []
+    cases = [LLMTestCase(input=f"fast{i}", actual_output="a") for i in range(3)]
+    cases += [LLMTestCase(input=f"slow{i}", actual_output="a") for i in range(2)]
+    runs = tmp_path / "runs"
+
+    async def main() -> None:
+        task = asyncio.create_task(
+            a_evaluate(
+                cases,
+                [Blocks()],
+                async_config=AsyncConfig(max_concurrent=2),
+                display_config=DisplayConfig(
+                    show_indicator=False, print_results=False, results_folder=str(runs)
+                ),
+                cache_config=CacheConfig(write_cache=False),
+                error_config=ErrorConfig(ignore_errors=True),
+            )
+        )
+        while len(done) < 3:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
+    doc = json.loads(export.read_text(encoding="utf-8"))
+    assert doc["extras"]["interrupted"] == "task cancelled: 3 of 5 rows finished"
+    err = capsys.readouterr().err
+    assert (
+        "deepeval: run cancelled (its asyncio task was cancelled): 3 of 5 rows finished; written to" in err
+    ), err

@@ -540,3 +540,88 @@ def test_an_interrupted_test_run_says_so_in_the_table_and_both_reports(tmp_path)
     assert [r["name"] for r in report["test_results"]] == ["test_stop.py::test_one"]
     (html,) = folder.glob("*.html")
     assert 'id="interrupted"' in html.read_text()
+
+
+_TERM_FILE = textwrap.dedent(
+    """
+    import asyncio, time
+    from pathlib import Path
+
+    import pytest
+    from deepeval import assert_test
+    from deepeval.metrics import BaseMetric
+    from deepeval.test_case import LLMTestCase
+
+    WHERE = Path("where.txt").read_text()
+
+    class Blocks(BaseMetric):
+        threshold = 0.5
+        def measure(self, tc, *a, **k):
+            raise NotImplementedError
+        async def a_measure(self, tc, *a, **k):
+            if tc.input == "q2":
+                Path("in_flight").write_text("x")
+                await asyncio.sleep(120)
+            self.score, self.reason, self.success = 1.0, "ok", True
+            return 1.0
+
+    @pytest.mark.parametrize("i", range(5))
+    def test_app(i):
+        if i == 2 and WHERE == "body":  # the test's own code, outside any measuring
+            Path("in_flight").write_text("x")
+            time.sleep(120)
+        assert_test(LLMTestCase(input=f"q{i}", actual_output="a"), [Blocks()])
+    """
+)
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize("where", ["assert_test", "body"], ids=["while-measuring", "in-the-test-body"])
+@pytest.mark.parametrize("runner", ["deepeval-test-run", "pytest"])
+def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, where, runner):
+    """SIGTERM (what CI, docker and k8s send) during `deepeval test run` or plain pytest ends the session: the tests
+    that ended are reported and written, the stop is said, exit status 143. It was one test's `SystemExit: 143`
+    failure and pytest ran all the others (outside attack 5, MEDIUM 6)."""
+    import signal
+    import time
+
+    (tmp_path / "test_term.py").write_text(_TERM_FILE)
+    (tmp_path / "where.txt").write_text(where)
+    folder = tmp_path / "results"
+    env = {
+        **os.environ,
+        "DEEPEVAL_DISABLE_DOTENV": "1",
+        "COLUMNS": "160",
+        "DEEPEVAL_RESULTS_FOLDER": str(folder),
+    }
+    head = (
+        [str(DEEPEVAL), "test", "run"] if runner == "deepeval-test-run" else [sys.executable, "-m", "pytest"]
+    )
+    proc = subprocess.Popen(
+        [*head, "test_term.py", "-p", "no:cacheprovider", "-p", "no:randomly"],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "in_flight").exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert (tmp_path / "in_flight").exists(), "test_app[2] never started"
+        time.sleep(0.1)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143, out + err
+    assert took < 5.0
+    assert "deepeval: interrupted: the run was stopped by SIGTERM after 2 test result(s)" in out, out
+    assert "Exit: deepeval: stopped by SIGTERM" in out
+    [last] = [line for line in out.splitlines() if " in " in line and line.startswith("=")][-1:]
+    assert " 2 passed in " in last and "failed" not in last, last  # pytest's count: no test failed
+    assert "SystemExit" not in out + err
+    (report,) = _reports(folder)
+    assert report["extras"]["interrupted"].startswith("the run was stopped by SIGTERM after 2 test result(s)")
+    assert [r["name"] for r in report["test_results"]] == [f"test_term.py::test_app[{i}]" for i in range(2)]

@@ -144,22 +144,27 @@ async def a_evaluate(
     hyperparameters: dict[str, Any] | None = None,
     metric_collection: str | None = None,
 ) -> EvaluationResult:
-    """Async :func:`evaluate` (same arguments, result and errors); awaits on the caller's event loop."""
+    """Async :func:`evaluate` (same arguments, result and errors); awaits on the caller's event loop. SIGINT and
+    SIGTERM stop it as they stop :func:`evaluate` (``_concurrency.signals_cancel_this_task``): the rows it finished
+    are written, then ``KeyboardInterrupt`` / ``SystemExit(143)``."""
+    from deepeval._concurrency import signals_cancel_this_task
+
     error_config = error_config or ErrorConfig()
-    result, first_exception = await _a_run(
-        test_cases,
-        metrics,
-        async_config,
-        display_config,
-        cache_config,
-        error_config,
-        repeat,
-        identifier,
-        backend,
-        ray_config,
-        hyperparameters,
-        metric_collection,
-    )
+    with signals_cancel_this_task():
+        result, first_exception = await _a_run(
+            test_cases,
+            metrics,
+            async_config,
+            display_config,
+            cache_config,
+            error_config,
+            repeat,
+            identifier,
+            backend,
+            ray_config,
+            hyperparameters,
+            metric_collection,
+        )
     raise_for_errors(result, error_config, first_exception)
     return result
 
@@ -395,11 +400,15 @@ def _save_interrupted(
 
 
 def keep_interrupted(
-    build: Callable[[str], EvaluationResult], out: Any, display_config: DisplayConfig
+    build: Callable[[str], EvaluationResult],
+    out: Any,
+    display_config: DisplayConfig,
+    done: str | None = None,
 ) -> None:
     """An interrupted run's result (``evaluate()`` or ``evals_iterator``; ``build(note)`` makes it from the note
     ``"SIGTERM: 3 of 6 rows finished"``) becomes the latest result and is exported like a finished one; one stderr
-    line says where. Never raises: the interruption itself must go on."""
+    line says where. ``done`` says how much was done when that is not ``out``'s rows (``evals_iterator`` stopped
+    in its app phase). Never raises: the interruption itself must go on."""
     import sys
 
     from deepeval._concurrency import stop_reason, writing_interrupted_results
@@ -410,15 +419,21 @@ def keep_interrupted(
         # a thread waiting for this run on a worker thread waits for these files too (h-break 2: one Ctrl-C left
         # the HTML report of 6,000 rows as a .tmp file)
         with writing_interrupted_results():
-            reason = stop_reason() or "cancelled"
-            done = f"{out.finished} of {out.total} rows finished"
-            result = build(f"{reason}: {done}")
-            with pending_save(lambda: _unwritten_reports(display_config, done)):
-                _write_interrupted(result, display_config, reason, done)
+            reason = stop_reason()
+            said = done or f"{out.finished} of {out.total} rows finished"
+            result = build(f"{reason or 'task cancelled'}: {said}")
+            with pending_save(lambda: _unwritten_reports(display_config, said)):
+                _write_interrupted(result, display_config, stopped_by(reason), said)
     except Exception as err:  # pragma: no cover - a bug here must not mask the interruption
         print(f"deepeval: the interrupted run's rows could not be written ({err})", file=sys.stderr)
     finally:
         _release_signals(held)
+
+
+def stopped_by(reason: str | None) -> str:
+    """How the stop of a run is said: ``"run stopped by SIGTERM"``, or, with no signal (an asyncio task of the
+    application cancelled it), ``"run cancelled (its asyncio task was cancelled)"``."""
+    return f"run stopped by {reason}" if reason else "run cancelled (its asyncio task was cancelled)"
 
 
 def _unwritten_reports(display_config: DisplayConfig, done: str) -> str:
@@ -432,7 +447,7 @@ def _unwritten_reports(display_config: DisplayConfig, done: str) -> str:
 
 
 def _write_interrupted(
-    result: EvaluationResult, display_config: DisplayConfig, reason: str, done: str
+    result: EvaluationResult, display_config: DisplayConfig, stopped: str, done: str
 ) -> None:
     """Export an interrupted run's result and keep it for ``deepeval view``; one stderr line says where."""
     import sys
@@ -444,7 +459,7 @@ def _write_interrupted(
     written = (
         f"written to {where} (deepeval view)" if where else "no results folder, so no report was written"
     )
-    print(f"deepeval: run stopped by {reason}: {done}; {written}", file=sys.stderr)
+    print(f"deepeval: {stopped}: {done}; {written}", file=sys.stderr)
 
 
 def _hold_signals() -> dict[int, Any]:

@@ -20,6 +20,8 @@ The loop deepeval's docs teach::
    (``evals_iterator(metrics=...)``, else ``update_current_trace(metrics=...)``); and one per span that has metrics
    (``@observe(metrics=...)`` / ``update_current_span(metrics=...)``), from the span's fields (set by
    ``update_current_span(test_case=...)``, else its arguments and return value), named by the span.
+   Left early (see :func:`_left_early`): by Ctrl-C / SIGTERM, every golden is written unmeasured, the stop said; by
+   an exception or ``break`` in the loop body, the goldens the app ran on are measured and published.
 3. Every test case is measured in one run of the same runner as ``evaluate()`` (fresh metric copies, cache,
    ``max_concurrent``, errors, exports); the :class:`~deepeval.evaluate.results.EvaluationResult` (golden results,
    then their spans' results, spans grouped by type as deepeval lists them: base, agent, llm, retriever, tool) is
@@ -54,6 +56,7 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from typing import Any
 
+from deepeval._concurrency import SignalSeen, signals_raise_here
 from deepeval.contextvars import reset_current_golden, set_current_golden
 from deepeval.errors import DeepEvalError, ErrorKind, NoMetricsError
 from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig, ErrorConfig
@@ -106,10 +109,13 @@ class TaskDispatch:
         self.owner = threading.get_ident()
         self._limit = max_concurrent
         self._semaphore: asyncio.Semaphore | None = None
+        self._coros: list[Coroutine[Any, Any, Any]] = []  # closed with the loop: a task cancelled before it
+        # started never awaited its coroutine ("coroutine ... was never awaited" after Ctrl-C)
 
     def schedule(self, coro: Coroutine[Any, Any, Any], **kwargs: Any) -> asyncio.Task[Any]:
         task = self.loop.create_task(self._bounded(coro), **kwargs)
         self.tasks.append(task)
+        self._coros.append(coro)
         return task
 
     async def _bounded(self, coro: Coroutine[Any, Any, Any]) -> Any:
@@ -168,6 +174,8 @@ class TaskDispatch:
                 loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             loop.close()
+            for coro in self._coros:
+                coro.close()  # a no-op for those that ran
 
     @contextlib.contextmanager
     def patched_create_task(self) -> Iterator[None]:
@@ -298,36 +306,33 @@ def iterate(
     collector = TraceCollector(len(goldens))
     dispatch = TaskDispatch(async_config.max_concurrent) if async_config.run_async else None
     iteration = _Iteration(dispatch)
-    app_errors: list[str] = []
-    try:
-        with dispatch.patched_create_task() if dispatch is not None else contextlib.nullcontext():
-            for index, golden in enumerate(goldens):
-                tokens = _enter(iteration, collector, index, golden)
-                try:
-                    yield golden
-                finally:
-                    _leave(tokens)
-        if dispatch is not None:
-            app_errors = [_describe(err) for err in dispatch.run()]
-    finally:
-        if dispatch is not None:
-            dispatch.close()
-    return _evaluate(
-        goldens,
-        collector.traces,
-        trace_metrics,
-        _Run(
-            display_config,
-            cache_config,
-            error_config,
-            async_config,
-            identifier,
-            hyper,
-            started,
-            t0,
-            app_errors,
-        ),
-    )
+    run = _Run(display_config, cache_config, error_config, async_config, identifier, hyper, started, t0)
+    ran = 0  # goldens handed to the loop body
+    with signals_raise_here() as seen:  # the app phase: a signal is said and the finished traces kept (below)
+        try:
+            with dispatch.patched_create_task() if dispatch is not None else contextlib.nullcontext():
+                for index, golden in enumerate(goldens):
+                    tokens = _enter(iteration, collector, index, golden)
+                    ran = index + 1
+                    try:
+                        yield golden
+                    finally:
+                        _leave(tokens)
+            if dispatch is not None:
+                run.app_errors = [_describe(err) for err in dispatch.run()]
+        except GeneratorExit:  # the loop was left early: Ctrl-C / SIGTERM, an exception in its body, a break
+            _left_early(goldens, collector.traces, trace_metrics, run, ran, seen, dispatch is not None)
+            raise
+        except BaseException:  # Ctrl-C / SIGTERM while the async form's app tasks ran
+            if seen.signum:
+                if dispatch is not None:
+                    dispatch.close()  # the cancelled tasks end (their spans say so) before the report is made
+                _left_early(goldens, collector.traces, trace_metrics, run, ran, seen)
+            raise
+        finally:
+            if dispatch is not None:
+                dispatch.close()
+    return _evaluate(goldens, collector.traces, trace_metrics, run)
 
 
 _Tokens = tuple[Token[Any], Token[Any], Token[Any]]
@@ -646,9 +651,6 @@ def _any_metrics(trace_metrics: list[Any], traces: list[list[Trace]]) -> bool:
 def _evaluate(
     goldens: Sequence[Any], traces: list[list[Trace]], trace_metrics: list[Any], run: _Run
 ) -> EvaluationResult:
-    from deepeval._concurrency import run_sync
-    from deepeval.evaluate.api import keep_interrupted, publish, raise_for_errors, run_locally
-
     if not _any_metrics(trace_metrics, traces):
         raise NoMetricsError(
             "evals_iterator() ran your app, but no metrics were declared: none in evals_iterator(metrics=...), "
@@ -656,12 +658,20 @@ def _evaluate(
             "(a metric_collection alone is a Confident AI name and is not evaluated). A run with zero metric "
             "sources has nothing to measure."
         )
-    units = plan_units(goldens, traces, trace_metrics)
+    return _measure(plan_units(goldens, traces, trace_metrics), run, {}, raise_errors=True)
+
+
+def _measure(units: list[_Unit], run: _Run, extras: dict[str, Any], raise_errors: bool) -> EvaluationResult:
+    """Measure the units that have a test case and metrics in one run of the runner; the result (every unit)
+    published. ``raise_errors``: raise for errored rows as ``evaluate()`` does (after publishing)."""
+    from deepeval._concurrency import run_sync
+    from deepeval.evaluate.api import keep_interrupted, publish, raise_for_errors, run_locally
+
     measured = [u for u in units if u.test_case is not None and u.metrics]
 
     def on_interrupt(partial: Any) -> None:  # Ctrl-C / SIGTERM while measuring: keep what was finished
         keep_interrupted(
-            lambda note: _component_result(units, measured, partial, run, {"interrupted": note}),
+            lambda note: _component_result(units, measured, partial, run, {**extras, "interrupted": note}),
             partial,
             run.display_config,
         )
@@ -684,12 +694,136 @@ def _evaluate(
             f"evals_iterator: {len(run.app_errors)} app task(s) raised; first: {run.app_errors[0]} (their "
             "goldens' results say so)",
             RuntimeWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
-    result = _component_result(units, measured, out, run, {})
+    result = _component_result(units, measured, out, run, extras)
     publish(result, run.display_config)
-    raise_for_errors(result, run.error_config, out.first_exception)
+    if raise_errors:
+        raise_for_errors(result, run.error_config, out.first_exception)
     return result
+
+
+def _left_early(
+    goldens: Sequence[Any],
+    traces: list[list[Trace]],
+    trace_metrics: list[Any],
+    run: _Run,
+    ran: int,
+    seen: SignalSeen,
+    tasks_pending: bool = False,
+) -> None:
+    """``evals_iterator()`` did not get to its measuring phase; the goldens the app ran on (``ran``: the loop body
+    was entered for the first ``ran`` goldens) are not lost, and the stop is said on stderr.
+
+    * Ctrl-C / SIGTERM (``signum``) in the app phase: nothing is measured (the signal asks to stop, and measuring
+      is the judge's paid part); the result holds every golden, the ones the app ran on with their traces' output
+      and their rows as ``interrupted`` errors, and is written as an interrupted ``evaluate()`` run is
+      (:func:`deepeval.evaluate.api.keep_interrupted`).
+    * the loop was left otherwise (the app raised on a golden, a ``break``): the goldens before are measured, as
+      deepeval 4.3.1 measures each golden in the loop, and the result (rows of the goldens never reached
+      ``interrupted``) is published as a finished run's is, marked ``extras["interrupted"]``.
+    * the async form left before its last golden (``tasks_pending``): its app tasks never ran; only said.
+
+    Never raises but for a signal while measuring (the loop's own exception must go on)."""
+    import sys
+
+    signum, n = seen.signum, len(goldens)
+    units = plan_units(goldens[:ran], traces[:ran], trace_metrics)
+    if signum:
+        whole = sum(
+            1 for ts in traces[:ran] if ts and not any(t.status is TraceSpanStatus.ERRORED for t in ts)
+        )
+        said = f"the app finished on {whole} of {n} goldens, none measured"
+        never = "interrupted: the run was stopped before the app ran on this golden"
+    else:
+        said = f"the loop was left at golden {ran} of {n} (an exception or break in its body)"
+        never = "interrupted: the loop was left before this golden (an exception or break in its body)"
+    units += [_interrupted_unit(i, goldens[i], trace_metrics, never) for i in range(ran, n)]
+    if tasks_pending:
+        said += ", before the app tasks ran (the async form runs them after the last golden)"
+    if tasks_pending or not ran or not any(u.metrics for u in units):
+        print(f"deepeval: evals_iterator stopped: {said}; nothing to measure", file=sys.stderr)
+        return
+    if signum:
+        from deepeval.evaluate.api import keep_interrupted
+
+        # the goldens whose app call the signal stopped: the last one entered (sync form), the tasks it cancelled
+        stopped = {ran - 1} if not run.async_config.run_async else set()
+        stopped |= {i for i, ts in enumerate(traces[:ran]) if any(_cancelled(t) for t in ts)}
+        _mark_unmeasured(units, stopped, traces, never)
+        empty = _NothingMeasured(finished=0, total=sum(len(u.metrics) for u in units))
+        keep_interrupted(
+            lambda note: _component_result(units, [], empty, run, {"interrupted": note}),
+            empty,
+            run.display_config,
+            done=said,
+        )
+        return
+    try:
+        result = _measure(units, run, {"interrupted": said}, raise_errors=False)
+    except BaseException as err:
+        # Ctrl-C / SIGTERM while measuring: what was finished is written (keep_interrupted), the stop goes on;
+        # Python may swallow it in the generator's close() it calls itself: SIGTERM then ends the process here
+        if seen.signum or not isinstance(err, Exception):
+            seen.end_process_if_terminated()
+            raise
+        # the loop's own exception goes on; say why the finished goldens have no report
+        print(
+            f"deepeval: evals_iterator stopped ({said}); measuring the goldens the app ran on failed: {err}",
+            file=sys.stderr,
+        )
+        return
+    where = result.extras.get("json_path") or result.extras.get("latest_path")
+    measured = "measured the goldens the app ran on" + (
+        f"; written to {where} (deepeval view)" if where else ""
+    )
+    print(f"deepeval: evals_iterator stopped: {said}; {measured}", file=sys.stderr)
+
+
+@dataclass
+class _NothingMeasured:
+    """The runner's output of a run that measured nothing (``evals_iterator`` stopped in its app phase)."""
+
+    finished: int
+    total: int
+    test_results: list[TestResult] = field(default_factory=list)
+    cache_hits: int = 0
+    system_one_batches: int = 0
+
+
+def _interrupted_unit(index: int, golden: Any, trace_metrics: list[Any], why: str) -> _Unit:
+    """The unit of a golden the app never ran on: its trace-level metrics' rows are ``interrupted`` errors."""
+    unit = _golden_unit(index, golden, [], trace_metrics)
+    unit.not_run, unit.not_run_kind = why, ErrorKind.interrupted
+    return unit
+
+
+def _mark_unmeasured(units: list[_Unit], stopped: set[int], traces: list[list[Trace]], never: str) -> None:
+    """Ctrl-C / SIGTERM in the app phase: every row not measured says so; a golden whose app call the signal
+    stopped (``stopped``) says that instead of 'the app raised KeyboardInterrupt', and one whose app never ran
+    (its task never started) ``never``."""
+    for unit in units:
+        if unit.not_run is not None and unit.not_run_kind is ErrorKind.interrupted:
+            continue
+        why = None
+        if unit.golden_index in stopped and unit.errored:
+            why = "interrupted: the run was stopped while the app ran on this golden"
+        elif unit.span_type is None and not traces[unit.golden_index]:
+            why = never
+        elif unit.test_case is not None and unit.metrics:
+            why = "interrupted: the run was stopped in the app phase, before this row was measured"
+        if why is not None:
+            unit.errored, unit.test_case, unit.not_run, unit.not_run_kind = (
+                False,
+                None,
+                why,
+                ErrorKind.interrupted,
+            )
+
+
+def _cancelled(trace: Trace) -> bool:
+    """The trace of an app task the stop cancelled (a span of it ended by ``CancelledError``)."""
+    return any(span.error == "CancelledError" for span in _walk(trace.root_spans))
 
 
 def _component_result(

@@ -34,6 +34,50 @@ class DeepEvalCollector:
         #: per result (same order): whether pytest failed the test that measured it
         self.test_failed: list[bool] = []
         self._failed_tests: set[str] = set()
+        #: the signal that ended the session (pytest.exit), None otherwise
+        self.stopped_by: str | None = None
+        self._previous_sigterm: Any = None
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """SIGTERM ends the session as Ctrl-C does (the tests that ended are reported and written, the stop is
+        said, exit status 143): it was one test's ``SystemExit: 143`` failure, and pytest ran every other test (or,
+        between tests, it killed the process with nothing written). A handler of the application's own, and an
+        xdist worker, are left alone; during ``assert_test`` the run stands in for it (``_concurrency.stop_handler``):
+        the measuring is cancelled first, then the session ends."""
+        import signal
+        import threading
+
+        from deepeval._concurrency import note_stop, stop_handler
+
+        if hasattr(self.config, "workerinput") or threading.current_thread() is not threading.main_thread():
+            return
+        if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+            return
+
+        @stop_handler
+        def terminate(signum: int, frame: Any) -> None:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+            note_stop(signum)
+            self.stopped_by = signal.Signals(signum).name
+            # ends the session as Ctrl-C does (pytest prints its summary and ours only for its own exit codes);
+            # the exit status becomes 143 in pytest_sessionfinish
+            pytest.exit(f"deepeval: stopped by {self.stopped_by}")
+
+        self._previous_sigterm = signal.signal(signal.SIGTERM, terminate)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if self.stopped_by == "SIGTERM":
+            import signal
+
+            session.exitstatus = 128 + signal.SIGTERM  # 143, as a process ended by SIGTERM
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        import signal
+
+        if self._previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, self._previous_sigterm)
+            self._previous_sigterm = None
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(
@@ -104,10 +148,12 @@ class DeepEvalCollector:
             # DEEPEVAL_REPEAT (deepeval test run -r) applies to every assert_test, so the rows say the run's k
             repeat=max((m.repeat.k for r in self.results for m in r.metrics_data if m.repeat), default=1),
         )
-        if exitstatus == pytest.ExitCode.INTERRUPTED:
-            # the table and the export hold only the tests that ended before Ctrl-C: say so wherever they go
+        if exitstatus == pytest.ExitCode.INTERRUPTED or self.stopped_by:
+            # the table and the export hold only the tests that ended before Ctrl-C / SIGTERM: say so wherever
+            # they go
+            by = f" by {self.stopped_by}" if self.stopped_by else ""
             run.extras["interrupted"] = (
-                f"the run was stopped after {len(self.results)} test result(s); tests not yet run have no row"
+                f"the run was stopped{by} after {len(self.results)} test result(s); tests not yet run have no row"
             )
         session.set_latest(run)  # global_test_run_manager.get_latest_test_run_data()
         _current_run().calculate_test_passes_and_fails()
