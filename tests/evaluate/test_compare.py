@@ -250,6 +250,35 @@ def test_compare_averages_scores_whose_sum_passes_the_float_limit(tmp_path: Path
     assert res.exit_code == 0 and "Traceback" not in res.output, res.output
 
 
+def test_rows_an_interrupted_run_never_measured_are_not_regressions(tmp_path: Path) -> None:
+    """Run B stopped by Ctrl-C after one row: its unmeasured rows were 'passed -> error NEWLY FAILING' and compare
+    exited 1, never saying B was interrupted (outside attack 5, M8)."""
+    a = _run(SCORES_A, "judge-a", "p1", tmp_path / "a.json")
+    data = json.loads(a.read_text(encoding="utf-8"))
+    data["extras"] = {"interrupted": "SIGINT: 1 of 4 rows finished"}
+    for t in data["test_results"][1:]:
+        for m in t["metrics_data"]:
+            m.update(
+                score=None,
+                success=False,
+                error="not finished: the run was interrupted",
+                error_kind="interrupted",
+            )
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(data), encoding="utf-8")
+    cmp = compare_files(str(a), str(b))
+    assert (len(cmp.rows), len(cmp.newly_failing), len(cmp.not_measured)) == (4, 0, 3)
+    assert cmp.interruptions == [
+        "run B was interrupted (SIGINT: 1 of 4 rows finished); its rows that were never measured are not compared"
+    ]
+    html = tmp_path / "cmp.html"
+    res = CliRunner().invoke(app, ["compare", str(a), str(b), "--html", str(html)])
+    assert res.exit_code == 0, res.output
+    said = " ".join(res.output.split())
+    assert "3 not measured" in said and "run B was interrupted" in said
+    assert "run B was interrupted" in html.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize(
     ("values", "expected"),
     [([1e308, 1e308], 1e308), ([0.25, 0.75], 0.5), ([1e308, -1e308], 0.0), ([math.inf, 1.0], math.inf)],

@@ -18,12 +18,16 @@ from typing import Any
 from deepeval import _json
 from deepeval._files import MAX_EXPORT_BYTES, read_user_text
 from deepeval._safe_text import terminal
+from deepeval.errors import ErrorKind
 from deepeval.evaluate.results import EvaluationResult, MetricData
 from deepeval.metrics.scoring import mean_of
 
 #: bootstrap resamples for the per-metric interval
 RESAMPLES = 2000
 FAILING = ("failed", "error")
+#: the status of a row an interrupted run never measured (error kind ``interrupted``): neither failing nor passing,
+#: so a cancelled run is never read as a regression
+NOT_MEASURED = "not measured"
 
 RowKey = tuple[str, str, int]
 
@@ -87,6 +91,24 @@ class Comparison:
     only_in_a: list[RowKey] = field(default_factory=list)
     only_in_b: list[RowKey] = field(default_factory=list)
     seed: int = 0
+    #: each run's ``extras["interrupted"]`` note (what stopped it, how much finished); None for a finished run
+    interrupted_a: str | None = None
+    interrupted_b: str | None = None
+
+    @property
+    def not_measured(self) -> list[RowChange]:
+        """Rows an interrupted run never measured (compared as neither failing nor passing)."""
+        return [r for r in self.rows if NOT_MEASURED in (r.status_a, r.status_b)]
+
+    @property
+    def interruptions(self) -> list[str]:
+        """One sentence per interrupted run, for the report headers."""
+        notes = (("A", self.interrupted_a), ("B", self.interrupted_b))
+        return [
+            f"run {side} was interrupted ({note}); its rows that were never measured are not compared"
+            for side, note in notes
+            if note
+        ]
 
     @property
     def newly_failing(self) -> list[RowChange]:
@@ -171,6 +193,15 @@ def _differences(a: dict[RowKey, MetricData], b: dict[RowKey, MetricData], attr:
     return out
 
 
+def _status(m: MetricData) -> str:
+    return NOT_MEASURED if m.error_kind == ErrorKind.interrupted.value else m.status
+
+
+def _interrupted(result: EvaluationResult) -> str | None:
+    note = result.extras.get("interrupted")
+    return str(note) if note else None
+
+
 def _label(result: EvaluationResult, path: str | None) -> str:
     name = result.identifier or (result.run_id[:8] if result.run_id else "")
     return f"{path} ({name})" if path and name else (path or name or "run")
@@ -188,7 +219,7 @@ def compare_runs(
     """Compare run ``b`` against baseline ``a`` (see the module docstring)."""
     ka, kb = _keyed(a), _keyed(b)
     rows = [
-        RowChange(key[0], key[1], ma.score, kb[key].score, ma.status, kb[key].status)
+        RowChange(key[0], key[1], ma.score, kb[key].score, _status(ma), _status(kb[key]))
         for key, ma in ka.items()
         if key in kb
     ]
@@ -221,6 +252,8 @@ def compare_runs(
         only_in_a=[k for k in ka if k not in kb],
         only_in_b=[k for k in kb if k not in ka],
         seed=seed,
+        interrupted_a=_interrupted(a),
+        interrupted_b=_interrupted(b),
     )
 
 
@@ -254,7 +287,10 @@ def renderables(cmp: Comparison) -> Iterator[Any]:
     yield Text(
         f"{len(cmp.rows)} rows in both runs; {len(cmp.changed)} changed; {len(cmp.newly_failing)} newly failing; "
         f"{len(cmp.newly_passing)} newly passing; {len(cmp.only_in_a)} only in A; {len(cmp.only_in_b)} only in B"
+        + (f"; {len(cmp.not_measured)} not measured" if cmp.interruptions else "")
     )
+    for sentence in cmp.interruptions:
+        yield Text(terminal(sentence, one_line=True), style="yellow")
     if cmp.changed:
         table = Table(title="Changed rows", expand=False)
         for col, kw in (
