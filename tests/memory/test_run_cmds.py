@@ -285,3 +285,28 @@ def test_a_grader_failure_is_not_blamed_on_the_model_under_test(
     assert code == 1, out
     assert "the grader failed (not the model under test)" in out
     assert "error: the model under test" not in out
+
+
+@pytest.mark.parametrize(
+    ("base_url", "gets_key"),
+    [
+        ("https://api.openai.com/v1", True),
+        ("https://api.openai.com:443/v1", True),
+        ("http://api.openai.com/v1", False),  # clear text
+        ("https://api.openai.com:8080/v1", False),  # another port, another listener
+        ("http://api.openai.com@127.0.0.1:9/v1", False),
+    ],
+)
+def test_openai_key_goes_to_openais_https_api_only(
+    base_url: str, gets_key: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """$OPENAI_API_KEY without --api-key-env: only https://api.openai.com on its default port (outside attack 5, L7:
+    http:// and :8080 on the same host got it)."""
+    import deepeval.memory.subjects as subjects
+    from deepeval.cli.memory_run_cmds import _endpoint
+
+    seen: list[str | None] = []
+    monkeypatch.setattr(subjects, "EndpointChatModel", lambda *a, api_key=None, **kw: seen.append(api_key))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-only")
+    _endpoint(base_url, "m", None, 0.0, 5.0)
+    assert seen == (["sk-openai-only"] if gets_key else [None])

@@ -101,7 +101,13 @@ def _endpoint(
     from deepeval.memory.subjects import EndpointChatModel
 
     _check_base_url(base_url)
-    if api_key_env is None and urllib.parse.urlsplit(base_url).hostname == _OPENAI_HOST:
+    url = urllib.parse.urlsplit(base_url)
+    try:
+        port = url.port
+    except ValueError:  # a malformed port: not OpenAI's API
+        port = -1
+    # https on the default port only: a key sent over http, or to another port, is readable by whoever listens there
+    if api_key_env is None and url.scheme == "https" and url.hostname == _OPENAI_HOST and port in (None, 443):
         api_key_env = "OPENAI_API_KEY"
     key = process_env(api_key_env) if api_key_env else None
     return EndpointChatModel(base_url, model, api_key=key, temperature=temperature, timeout=timeout)
