@@ -74,3 +74,47 @@ def test_neither_method_implemented_is_a_clear_error() -> None:
     with pytest.raises(NotImplementedError, match="generate-only implements neither a_generate nor generate"):
         metric.measure(CASE)
     assert (metric.success, metric.error) == (None, None)  # as deepeval 4.3.1 after a measure that raised
+
+
+class CostlyModel(DeepEvalBaseLLM):
+    """A custom judge returning ``(reply, cost)`` with the given cost."""
+
+    def __init__(self, cost: Any) -> None:
+        self.cost = cost
+        super().__init__("costly")
+
+    def load_model(self) -> Any:
+        return self
+
+    def generate(self, prompt: str, schema: Any = None) -> Any:
+        return '{"reason": "fine"}', self.cost
+
+    async def a_generate(self, prompt: str, schema: Any = None) -> Any:
+        return self.generate(prompt, schema)
+
+    def get_model_name(self) -> str:
+        return "costly"
+
+
+@pytest.mark.parametrize(
+    ("cost", "recorded"),
+    [
+        (0.25, 0.25),
+        (0, 0.0),
+        (None, None),
+        (float("nan"), None),
+        (float("inf"), None),
+        (-1.0, None),
+        (True, None),
+        ("0.1", None),
+    ],
+)
+def test_a_custom_models_cost_counts_only_when_a_finite_number_at_least_0(cost: Any, recorded: Any) -> None:
+    """nan / inf / -1 / True once became the row's cost ($nan made a whole run's total $nan) and a string cost made
+    the reply 'invalid JSON' (outside attack 5, L2): the reply is used, the cost is unknown."""
+    from deepeval.models.usage import track_usage
+
+    with track_usage() as usage:
+        reply = asyncio.run(a_generate_structured(CostlyModel(cost), "why?", ReasonReply))
+    assert reply.reason == "fine"
+    assert usage.cost == recorded

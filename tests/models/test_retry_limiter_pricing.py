@@ -231,3 +231,18 @@ def test_one_cut_per_congestion_event() -> None:
     assert lim.cap == 8 and lim.epoch == started + 1
     lim.on_rate_limited(started_epoch=lim.epoch)  # an attempt started after the cut
     assert lim.cap == 4
+
+
+@pytest.mark.parametrize(
+    ("tokens", "expected"),
+    [((1000, 10), 0.0021), ((None, 10), None), ((1000, None), None), ((None, None), None)],
+)
+def test_a_reply_with_a_refused_token_count_has_unknown_cost(
+    tokens: tuple[int | None, int | None], expected
+) -> None:
+    """A server's refused prompt_tokens (NaN, negative, absurd) was counted as 0: a known, understated cost
+    (outside attack 5, L1). Half a count is unknown; a free side (Ollama's cached prompt) is still 0."""
+    from deepeval.models.pricing import Price
+
+    assert Price(2e-6, 10e-6).reply_cost(*tokens) == (pytest.approx(expected) if expected else None)
+    assert Price(0.0, 0.0).reply_cost(None, None) == 0.0

@@ -25,6 +25,14 @@ class Price:
         """``input_tokens * input + output_tokens * output`` in USD."""
         return input_tokens * self.input + output_tokens * self.output
 
+    def reply_cost(self, input_tokens: int | None, output_tokens: int | None) -> float | None:
+        """The cost of one reply from the token counts the server reported; None (unknown) when either count is
+        missing or was refused as unbelievable, unless that side is free (Ollama omits a cached prompt's count):
+        half a count would understate the cost as if it were known."""
+        if (input_tokens is None and self.input) or (output_tokens is None and self.output):
+            return None
+        return self.cost(input_tokens or 0, output_tokens or 0)
+
 
 def _m(input_per_million: float, output_per_million: float) -> Price:
     return Price(input_per_million * _PER_MILLION, output_per_million * _PER_MILLION)

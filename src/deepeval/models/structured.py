@@ -30,6 +30,7 @@ import asyncio
 import functools
 import inspect
 import json
+import math
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -71,13 +72,22 @@ def _accepts_schema(fn: Callable[..., Any]) -> bool:
 
 
 def split_cost(reply: Any) -> tuple[Any, float | None]:
-    """``(result, cost)`` tuples are split; anything else has unknown cost."""
+    """``(result, cost)`` tuples are split (a custom model's ``generate`` returns either); anything else has unknown
+    cost. A cost that is not a finite number >= 0 (``nan``, ``inf``, ``-1``, ``True``, ``"0.1"``) is unknown too:
+    one such row once made a whole run's total ``$nan``, and a string cost made the reply "invalid JSON"."""
     if (
         isinstance(reply, tuple)
         and len(reply) == 2
-        and (reply[1] is None or isinstance(reply[1], (int, float)))
+        and (reply[1] is None or isinstance(reply[1], (int, float, str)))
     ):
-        return reply[0], (float(reply[1]) if reply[1] is not None else None)
+        cost = reply[1]
+        valid = (
+            isinstance(cost, (int, float))
+            and not isinstance(cost, bool)
+            and math.isfinite(cost)
+            and cost >= 0
+        )
+        return reply[0], float(cost) if valid else None
     return reply, None
 
 

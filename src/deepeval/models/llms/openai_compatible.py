@@ -517,9 +517,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
     # -- plumbing ----------------------------------------------------------------------------------------------
     def _cost(self, reply: _Reply) -> float | None:
-        if self.price is None or (reply.input_tokens is None and reply.output_tokens is None):
-            return None  # no price, or the server reported no (believable) token count: the cost is unknown
-        return self.price.cost(reply.input_tokens or 0, reply.output_tokens or 0)
+        return None if self.price is None else self.price.reply_cost(reply.input_tokens, reply.output_tokens)
 
     def _key_or_none(self) -> str | None:
         key = self._api_key.get()

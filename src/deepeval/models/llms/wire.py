@@ -273,9 +273,7 @@ class WireLLM(DeepEvalBaseLLM):
         return self.endpoint.bad_reply(what, data)
 
     def _cost(self, reply: WireReply) -> float | None:
-        if self.price is None:
-            return None
-        return self.price.cost(reply.input_tokens or 0, reply.output_tokens or 0)
+        return None if self.price is None else self.price.reply_cost(reply.input_tokens, reply.output_tokens)
 
 
 class LogprobWireLLM(WireLLM):
