@@ -233,7 +233,8 @@ class PassageIndex:
             if i in taken or self._docs[i] not in docs:
                 continue
             text = _statements(self.passages[i].text)
-            if g.revises(text, words) and (i - 1 in taken or not g.takes_back(text)):
+            earlier = " ".join(_statements(self.passages[j].text) for j in sorted(taken) if j < i)
+            if g.revises(text, words, earlier) and (i - 1 in taken or not g.takes_back(text)):
                 taken.add(i)
         return sorted(taken - set(chosen))
 

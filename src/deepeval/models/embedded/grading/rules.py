@@ -13,6 +13,7 @@ from deepeval.models.embedded.grading.cues import (
     _stale,
     _value_negated,
     fact_negated,
+    negation_cue,
 )
 from deepeval.models.embedded.grading.grade import Grade
 from deepeval.models.embedded.grading.lexicon import (
@@ -146,7 +147,8 @@ def _rule_negated(c: _Case) -> Grade | None:
     """The answer states the expected value only in a clause that negates it ("Priya Shah does not own the
     authentication service", "no longer", "was never", "is not PostgreSQL 16"): a contradiction, 1."""
     found = [t for _, t, s in c.results if s in (EXACT, APPROX)]
-    if found and _negation_expected(c) and fact_negated(c.answer, found):
+    negation_new = negation_cue(c.answer) and not negation_cue(c.expected) and not negation_cue(c.question)
+    if found and negation_new and fact_negated(c.answer, found):
         return Grade(1, "the answer negates the expected fact", 0.7)
     return None
 
