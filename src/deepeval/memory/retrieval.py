@@ -233,7 +233,9 @@ class PassageIndex:
             if i in taken or self._docs[i] not in docs:
                 continue
             text = _statements(self.passages[i].text)
-            earlier = " ".join(_statements(self.passages[j].text) for j in sorted(taken) if j < i)
+            earlier = g.stated_names(
+                " ".join(_statements(self.passages[j].text) for j in taken if j < i), question
+            )
             if g.revises(text, words, earlier) and (i - 1 in taken or not g.takes_back(text)):
                 taken.add(i)
         return sorted(taken - set(chosen))

@@ -37,7 +37,7 @@ from deepeval.models.embedded.grading.abstention import is_abstention, is_instru
 from deepeval.models.embedded.grading.grade import Grade, grade_from_score_answer
 from deepeval.models.embedded.grading.lexicon import _NUM_WORD, _TOKEN, LEVELS_1_TO_5
 from deepeval.models.embedded.grading.matching import TokenBag, _entity_present, _token_match
-from deepeval.models.embedded.grading.revision import question_words, revises, takes_back
+from deepeval.models.embedded.grading.revision import question_words, revises, stated_names, takes_back
 from deepeval.models.embedded.grading.rules import _grade
 from deepeval.models.embedded.grading.similarity import set_embedder, similarity
 from deepeval.models.embedded.grading.slots import extract_slots
@@ -112,6 +112,7 @@ __all__ = [
     "set_embedder",
     "similarity",
     "stale_values",
+    "stated_names",
     "support_detail",
     "takes_back",
     "token_match",

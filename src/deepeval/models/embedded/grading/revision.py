@@ -9,6 +9,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from deepeval.models.embedded.grading.cues import fact_negated
 from deepeval.models.embedded.grading.lexicon import _STOP, _TOKEN
 from deepeval.models.embedded.grading.matching import TokenBag
 from deepeval.models.embedded.grading.slots import extract_slots
@@ -46,24 +47,29 @@ def takes_back(sentence: str) -> bool:
 REVISION_SHARE = 0.5
 
 
-def revises(sentence: str, question_words: Sequence[str], earlier: str = "") -> bool:
+def revises(sentence: str, question_words: Sequence[str], earlier: frozenset[str] = frozenset()) -> bool:
     """``sentence`` revises an earlier statement about the subject of ``question_words``: it carries a revision cue
-    and names at least :data:`REVISION_SHARE` of those words or a name that ``earlier``
-    (what the memory said about the subject before it) states ("Update: the Porto plan was cancelled; Lisbon
-    instead" after "The office will open in Porto"), or it takes back what was just said."""
+    and names at least :data:`REVISION_SHARE` of those words, or it negates or undoes one of the names ``earlier``
+    (:func:`stated_names`: what the memory said about the subject before it) states ("Update: the Porto plan was
+    cancelled; Lisbon instead" after "The office will open in Porto"), or it takes back what was just said."""
     if _TAKES_BACK.search(sentence):
         return True
     if not REVISES.search(sentence) or not question_words:
         return False
     if _about(sentence, question_words):
         return True
-    return bool(earlier) and bool(_values(sentence) & _values(earlier))
+    return any(fact_negated(sentence, [name]) for name in _names(sentence) & earlier)
 
 
-def _values(text: str) -> set[str]:
-    """The names ``text`` states, lower-cased (numbers are left out: a shared count or amount is too common to tie
-    two sentences to one subject)."""
+def _names(text: str) -> set[str]:
+    """The names ``text`` states, lower-cased."""
     return {e.lower() for e in extract_slots(text).entities}
+
+
+def stated_names(earlier: str, question: str) -> frozenset[str]:
+    """The names ``earlier`` states that the question does not (a name the question gives is its subject, not a
+    value of it; numbers are left out: a shared count or amount is too common to tie two sentences together)."""
+    return frozenset(_names(earlier) - _names(question))
 
 
 def _about(sentence: str, question_words: Sequence[str]) -> bool:
@@ -82,7 +88,7 @@ def latest_statement(question: str, answer: str) -> str:
         return answer
     words = question_words(question)
     for j in range(len(sentences) - 1, 0, -1):
-        earlier = " ".join(s for s in sentences[:j] if words and _about(s, words))
+        earlier = stated_names(" ".join(s for s in sentences[:j] if words and _about(s, words)), question)
         if revises(sentences[j], words, earlier):
             return " ".join(sentences[j:])
     return answer
