@@ -360,7 +360,7 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
     answer = latest_statement(question, answer)
     # only what the answer says about the question's subject is graded ("Alice owns the billing service" states
     # nothing about who owns the authentication service)
-    about, elsewhere = off_subject_sentences(question, answer)
+    about, elsewhere = off_subject_sentences(question, answer, expected)
     if elsewhere:
         if not about:
             return Grade(
