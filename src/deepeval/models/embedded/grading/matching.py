@@ -240,17 +240,30 @@ _MIN_INITIALS = 3
 
 
 def _named_by_alias(words: Sequence[str], answer_text: str) -> bool:
-    """The answer names the entity of ``words`` by a short form written as one word: its numeronym (first letter,
-    the count of the letters between, last letter: "k8s" for "Kubernetes", "i18n") or, for a name of three or more
-    words, its initials in capitals ("AWS" for "Amazon Web Services")."""
+    """The answer names the entity of ``words`` by a short form: its numeronym (first letter, the count of the
+    letters between, last letter: "k8s" for "Kubernetes", "i18n"), a personal name with initials for its given
+    names ("P. Shah"), or, for a name of three or more words, its initials in capitals ("AWS" for "Amazon Web
+    Services")."""
     if len(words) == 1 and len(words[0]) >= 6 and words[0].isalpha():
         w = words[0].lower()
         if re.search(rf"(?<![\w-]){w[0]}{len(w) - 2}{w[-1]}(?![\w-])", answer_text, re.IGNORECASE):
             return True
+    if _given_names_initialled(words, answer_text):
+        return True
     if len(words) < _MIN_INITIALS or not all(w[:1].isalpha() for w in words):
         return False
     initials = "".join(w[0] for w in words).upper()
     return re.search(rf"(?<![\w-]){initials}(?![\w-])", answer_text) is not None
+
+
+def _given_names_initialled(words: Sequence[str], answer_text: str) -> bool:
+    """A personal name written with its given names as initials and its last name in full ("P. Shah", "P Shah",
+    "M. J. Okafor" for "Mary Jane Okafor"): the same person in a common format. Only for capitalised names of two
+    or more words; the initials are capitals."""
+    if len(words) < 2 or not all(w[:1].isupper() and w.isalpha() for w in words):
+        return False
+    initials = r"\s*".join(rf"{w[0]}\.?" for w in words[:-1])
+    return re.search(rf"(?<![\w-]){initials}\s+{re.escape(words[-1])}(?![\w-])", answer_text) is not None
 
 
 def _name_in_part(entity: str, answer: str) -> bool:

@@ -104,18 +104,22 @@ def _subject_pairs(question: str) -> list[_Pair]:
         before, mod, head, after = pieces[i - 1 : i + 3]
         if not (_content(mod) and _content(head)) or before.lower() in _NOT_A_DETERMINER:
             continue
-        if _bare(mod) in _VERSION_WORDS or _inverted(pieces[i - 2], before):
+        if _bare(mod) in _VERSION_WORDS or _inverted(pieces[max(i - 3, 0)], pieces[i - 2], before):
             continue
         common = mod[:1].islower() and not _possessive(mod)
         out.append(_Pair(_bare(mod), _bare(head), common, _bare(after) if _content(after) else ""))
     return out
 
 
-def _inverted(two_before: str, before: str) -> bool:
-    """The modifier is the subject of an auxiliary before it ("does the cider", "will production"): the next word
-    is a verb."""
-    low, low2 = before.lower(), two_before.lower()
-    return low in _AUXILIARIES or (low in _DETERMINERS and low2 in _AUXILIARIES)
+def _inverted(three_before: str, two_before: str, before: str) -> bool:
+    """The modifier is the subject of an auxiliary before it, or ends a two-word subject of one ("does the cider",
+    "will production", "does the Lanternfall port target"): the next word is a verb."""
+    low, low2, low3 = before.lower(), two_before.lower(), three_before.lower()
+    return (
+        low in _AUXILIARIES
+        or (low in _DETERMINERS and low2 in _AUXILIARIES)
+        or (low2 in _DETERMINERS and low3 in _AUXILIARIES)
+    )
 
 
 def _same_word(a: str, b: str) -> bool:
