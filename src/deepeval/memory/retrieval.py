@@ -55,6 +55,7 @@ _HAS_VALUE = re.compile(
     r"march|april|may|june|july|august|september|october|november|december|noon|midnight)\b",
     re.IGNORECASE,
 )
+_HAS_ROMAN = re.compile(g.ROMAN_NUMERAL)  # "has XIV engineers"
 _CORRECTION = re.compile(
     r"\b(?:actually|instead|correction|changed?|moved|no\s+longer|not\s+\S+\s+any\s*more|now|revised|updated?|"
     r"reduced|increased|raised|lowered|replac\w*|switch\w*|rather\s+than|scratch\s+that|turns\s+out)\b|\bnot\b",
@@ -251,7 +252,9 @@ class PassageIndex:
         score = cos + ANSWER_LEXICAL_WEIGHT * cov + ENTITY_BONUS * ents
         ok = all_ents.copy()
         if _ASKS_VALUE.search(question):
-            ok &= np.array([bool(_HAS_VALUE.search(p.text)) for p in self.passages])
+            ok &= np.array(
+                [bool(_HAS_VALUE.search(p.text) or _HAS_ROMAN.search(p.text)) for p in self.passages]
+            )
         if not ok.any():
             return Retrieved([], [], False)
         cand = np.where(ok, score, -np.inf)

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 from deepeval.models.embedded.grading.abstention import is_abstention, is_instruction_bearing
 from deepeval.models.embedded.grading.grade import Grade, grade_from_score_answer
-from deepeval.models.embedded.grading.lexicon import _NUM_WORD, _TOKEN, LEVELS_1_TO_5
+from deepeval.models.embedded.grading.lexicon import _NUM_WORD, _ROMAN, _TOKEN, LEVELS_1_TO_5
 from deepeval.models.embedded.grading.matching import TokenBag, _entity_present, _token_match
 from deepeval.models.embedded.grading.revision import question_words, revises, stated_names, takes_back
 from deepeval.models.embedded.grading.rules import _grade
@@ -91,6 +91,10 @@ token_match = _token_match
 NUMBER_WORDS = _NUM_WORD
 
 
+#: a Roman numeral used as a count ("has XIV engineers"), as a case-sensitive regular expression
+ROMAN_NUMERAL = _ROMAN.pattern
+
+
 #: every content word of ``entity`` is in the answer (or the entity is, verbatim)
 entity_present = _entity_present
 
@@ -98,6 +102,7 @@ entity_present = _entity_present
 __all__ = [
     "LEVELS_1_TO_5",
     "NUMBER_WORDS",
+    "ROMAN_NUMERAL",
     "Grade",
     "TokenBag",
     "entity_present",

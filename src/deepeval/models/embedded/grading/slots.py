@@ -16,6 +16,9 @@ from deepeval.models.embedded.grading.lexicon import (
     _MAG,
     _NUM_RE,
     _NUMBER_WORDS,
+    _ROMAN,
+    _ROMAN_NOT_AFTER,
+    _ROMAN_VALUE,
     _STOP,
     _TOKEN,
     _WORD_NUM_RE,
@@ -127,7 +130,22 @@ def _numbers(text: str) -> list[tuple[int, Number]]:
         cur = next((c for w, c in _CURRENCY_WORDS.items() if w.isalpha() and after.startswith(w)), None)
         kind = f"money:{cur}" if cur else ("percent" if re.match(r"percent|per\s?cent", after) else "plain")
         out.append((m.start(), Number(value, kind, m.group(0), 2)))
+    out.extend(_roman_numbers(text))
     return [(pos, _with_rate(n, text, pos)) for pos, n in out]
+
+
+def _roman_numbers(text: str) -> list[tuple[int, Number]]:
+    """Roman numerals used as a count ("The platform team has XIV engineers": 14), see :data:`_ROMAN`."""
+    out: list[tuple[int, Number]] = []
+    for m in _ROMAN.finditer(text):
+        numeral = m.group(0)
+        before = text[: m.start()].split()
+        if not numeral or not before or not before[-1].islower() or before[-1] in _ROMAN_NOT_AFTER:
+            continue
+        values = [_ROMAN_VALUE[c] for c in numeral]
+        value = sum(-v if v < nxt else v for v, nxt in zip(values, [*values[1:], 0], strict=True))
+        out.append((m.start(), Number(float(value), "plain", numeral, len(str(value)))))
+    return out
 
 
 def _with_rate(n: Number, text: str, pos: int) -> Number:
