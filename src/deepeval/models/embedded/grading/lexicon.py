@@ -125,7 +125,17 @@ _DATE_PATTERNS = [
     ),
     re.compile(r"\b" + _MONTH_RE.replace("(", "(?P<mn>", 1) + r"(?:\s+of)?,?\s+(?P<y>\d{4})\b", re.I),
     re.compile(r"\b(?P<q>q[1-4])(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b", re.I),
+    # a month alone, capitalised ("mid-May", "in early October"): a checkable month, approximate for a day in it
+    re.compile(
+        r"\b(?P<mn>January|February|March|April|May|June|July|August|September|October|November|December)\b"
+    ),
 ]
+
+#: what makes a bare "May" the month, not the verb: "mid-May", "in May", "by early May"
+MONTH_MAY_CUE = re.compile(
+    r"(?:\bmid-|\b(?:in|by|until|till|since|from|before|after|during|through|of|early|late|mid|end|start)\s+)$",
+    re.IGNORECASE,
+)
 
 
 _MAG = {

@@ -22,6 +22,7 @@ from deepeval.models.embedded.grading.lexicon import (
     _STOP,
     _TOKEN,
     _WORD_NUM_RE,
+    MONTH_MAY_CUE,
 )
 from deepeval.models.embedded.text import (
     _MONTHS,  # one month table for extraction and grading
@@ -81,7 +82,13 @@ def _dates(text: str) -> tuple[list[tuple[int, DateVal]], str]:
             q = int(g["q"][1]) if g.get("q") else None
             if day is not None and not 1 <= day <= 31:
                 continue
-            if mn and mn.lower() == "may" and day is None and y is None:
+            if (
+                mn
+                and mn.lower() == "may"
+                and day is None
+                and y is None
+                and not MONTH_MAY_CUE.search(text[: m.start()])
+            ):
                 continue
             found.append((m.start(), DateVal(y, month, day, q, m.group(0))))
             masked = masked[: m.start()] + " " * (m.end() - m.start()) + masked[m.end() :]
