@@ -56,7 +56,11 @@ def _round_sig(x: float, digits: int) -> float:
     return round(x, -int(np.floor(np.log10(abs(x)))) + digits - 1)
 
 
-def _match_number(n: Number, answer: Slots, answer_text: str, question: Slots) -> str:
+def _match_number(
+    n: Number, answer: Slots, answer_text: str, question: Slots, expected_text: str = ""
+) -> str:
+    """The match status of the expected number ``n`` against the answer's numbers; the same number after a hedge
+    ("about 14") is approximate unless ``expected_text`` hedges it too."""
     best = MISSING
     for m in answer.numbers:
         if not _kinds_compatible(n.kind, m.kind):
@@ -73,6 +77,9 @@ def _match_number(n: Number, answer: Slots, answer_text: str, question: Slots) -
             continue
         rel = abs(nv - mv) / max(abs(nv), 1e-9)
         if rel <= SAME_NUMBER:
+            if _hedged(m, answer_text) and not _hedged(n, expected_text):
+                best = APPROX  # "about 14" for 14: a hedged approximation, a minor imprecision (LABELS.md: 4)
+                continue
             return EXACT
         if rel <= NEAR_NUMBER and (m.digits < n.digits or _HEDGE.search(answer_text) or n.digits < m.digits):
             best = APPROX
@@ -98,6 +105,19 @@ def _match_number(n: Number, answer: Slots, answer_text: str, question: Slots) -
         if n.kind == "year" and any(d.year == n.value for d in answer.dates):
             return EXACT
     return best
+
+
+#: a hedge right before a number: the number is given as an approximation ("about 14"); a bound ("at least 14",
+#: "up to three") is left out, as it often states the fact itself (a limit: "may bring up to three crates")
+_HEDGED_BEFORE = re.compile(
+    r"(?:\b(?:about|around|approximately|roughly|nearly|almost|circa|some)|~)\s*$", re.IGNORECASE
+)
+
+
+def _hedged(m: Number, answer_text: str) -> bool:
+    """Every mention of the number ``m`` in ``answer_text`` comes right after a hedge."""
+    hits = [h.start() for h in re.finditer(rf"(?<![\w.]){re.escape(m.text)}(?![\w])", answer_text)]
+    return bool(hits) and all(_HEDGED_BEFORE.search(answer_text[:i]) for i in hits)
 
 
 def _match_date(d: DateVal, answer: Slots, question: Slots) -> str:

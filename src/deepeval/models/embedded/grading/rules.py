@@ -92,7 +92,7 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
             if any(abs(n.value - x.value) < 1e-9 for x in q.numbers):
                 continue  # the question already names it
             known = Slots(numbers=[*q.numbers, *(x for x in e.numbers if x is not n)], dates=q.dates)
-            results.append((kind, n.text, _match_number(n, a, answer, known)))
+            results.append((kind, n.text, _match_number(n, a, answer, known, expected)))
         elif kind == "date":
             results.append((kind, e.dates[i].text, _match_date(e.dates[i], a, q)))
         else:
