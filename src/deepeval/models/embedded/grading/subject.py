@@ -104,11 +104,32 @@ def _subject_pairs(question: str) -> list[_Pair]:
         before, mod, head, after = pieces[i - 1 : i + 3]
         if not (_content(mod) and _content(head)) or before.lower() in _NOT_A_DETERMINER:
             continue
-        if _bare(mod) in _VERSION_WORDS or _inverted(pieces[max(i - 3, 0)], pieces[i - 2], before):
+        if _bare(mod) in _VERSION_WORDS:
             continue
+        then = _bare(after) if _content(after) else ""
+        if _inverted(pieces[max(i - 3, 0)], pieces[i - 2], before):
+            if not _compound_subject(pieces[i - 2], before, then):
+                continue
+            then = ""  # the word after the head is the verb ("does the ledger service run"), not part of the phrase
         common = mod[:1].islower() and not _possessive(mod)
-        out.append(_Pair(_bare(mod), _bare(head), common, _bare(after) if _content(after) else ""))
+        out.append(_Pair(_bare(mod), _bare(head), common, then))
     return out
+
+
+#: words after a subject that start a time phrase, not a verb ("did the co-op press last year")
+_TIME_WORDS = frozenset("last next this every each today yesterday tomorrow tonight".split())
+
+
+def _compound_subject(two_before: str, before: str, then: str) -> bool:
+    """After "auxiliary determiner", the modifier and head are a two-word subject when a verb follows them ("does
+    the ledger service run"): a third content word that starts no time phrase ("did the co-op press last year"
+    is a one-word subject and its verb)."""
+    return (
+        before.lower() in _DETERMINERS
+        and two_before.lower() in _AUXILIARIES
+        and bool(then)
+        and then not in _TIME_WORDS
+    )
 
 
 def _inverted(three_before: str, two_before: str, before: str) -> bool:
