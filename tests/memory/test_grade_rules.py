@@ -516,3 +516,33 @@ def test_a_hedged_right_count_is_a_minor_imprecision_but_a_bound_is_not(
     the fact itself (a limit: dev2's research-cruise grades "may bring up to three crates" 5), so it stays 5."""
     got = g.grade_detail(question, expected, answer)
     assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("answer", "grade"),
+    [
+        ("Authentication service: Owner: ~~Priya Shah~~ Alice Moreau", 1),
+        ("Authentication service: Owner: Priya Shah (former owner; now Alice Moreau)", 1),
+        ("Priya Shah (since March) owns the authentication service.", 5),
+    ],
+    ids=["struck-through", "former-note", "other-note"],
+)
+def test_a_struck_through_or_former_value_is_taken_back(answer: str, grade: int) -> None:
+    """break4 (issue 42): a wiki line that strikes the value through or notes it as the former one was credited
+    once its item was retrieved with its heading; the memory takes the value back: 1."""
+    got = g.grade_detail(AUTH_Q, "Priya Shah", answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("answer", "grade"),
+    [("The billing service runs on PostgreSQL 16.", 1), ("The billing service's database is PostgreSQL 16.", 1),
+     ("The ledger service runs on PostgreSQL 16.", 5)],
+)  # fmt: skip
+def test_a_two_word_subject_after_an_auxiliary_is_the_asked_subject(answer: str, grade: int) -> None:
+    """break4 (issue 42): "Which database does the ledger service run on?" read "ledger" as the subject of "does"
+    and "service" as its verb, so the billing service's database was credited for the ledger service's."""
+    got = g.grade_detail(_LEDGER_Q, "PostgreSQL 16", answer)
+    assert got.grade == grade, got.reason
