@@ -455,9 +455,9 @@ def test_a_sentence_in_capitals_about_another_subject_is_absent() -> None:
 @pytest.mark.parametrize(
     ("answer", "grade"),
     [("P. Shah owns the authentication service.", 5), ("P Shah owns the authentication service.", 5),
-     ("R. Shah owns the authentication service.", 1)],
+     ("Priya-Shah owns the authentication service.", 5), ("R. Shah owns the authentication service.", 1)],
 )  # fmt: skip
-def test_initials_for_the_given_names_name_the_same_person(answer: str, grade: int) -> None:
+def test_initials_or_hyphens_in_a_name_name_the_same_person(answer: str, grade: int) -> None:
     got = g.grade_detail(AUTH_Q, "Priya Shah", answer)
     assert got.grade == grade, got.reason
 
