@@ -205,3 +205,17 @@ def test_a_list_item_under_a_heading_carries_the_heading() -> None:
     )
     ours = "## Billing service\n- Database: MySQL 8\n## Authentication service\n- Owner: Priya Shah"
     assert _memory_grade(_OWNER, ours) == 5
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("memory", "grade"),
+    [
+        ("Priya Shah joined in May. She owns the authentication service.", 5),
+        ("Alice Moreau joined in May. She owns the authentication service.", 2),
+    ],
+)
+def test_a_sentence_opening_with_a_pronoun_is_read_with_the_sentence_before(memory: str, grade: int) -> None:
+    """break4 (issue 42): "She owns the authentication service" was retrieved alone, so the memory named nobody
+    (1); the sentence before it names the person the pronoun means, right or wrong."""
+    assert _memory_grade(_OWNER, memory) == grade
