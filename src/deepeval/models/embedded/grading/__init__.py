@@ -6,7 +6,8 @@ Scale (QA-probing, see ``/work/shared/seeds/003``; the blind sets' definitions i
 imprecise (a hedged rounded number, a month for a day), 3 core present but a secondary attribute missing, 2
 materially wrong (a different number, unit, entity or date; an outdated value; another relation or the other option
 of an either-or question), 1 absent, contradicted (a negation of the fact: "does not own", "no longer", "was
-never"), "I don't know", a value stated about another subject than the question's, or a vague answer that dodges the
+never", "used to own", "was cancelled", "rejected", "It is false that ...", "neither ... nor", a value struck
+through or noted as former), "I don't know", a value stated about another subject than the question's, or a vague answer that dodges the
 fact (a year or season for a day; a hedge that lists the expected value among other candidates: "Lisbon, Porto or
 Berlin"). Level
 index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.
