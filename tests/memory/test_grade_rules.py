@@ -361,9 +361,12 @@ def test_number_words_version_spellings_and_product_aliases_match(
         ("What is Ravi's blood group?", "O negative", "Ravi came in today. His blood group is O negative.", 5),
         # a version or size word names the same subject
         ("When will the new network launch?", "10 January 2028", "The final network launches on 10 January 2028.", 5),
+        # a verb after a two-word subject of an auxiliary ("does the Lanternfall port target"), found on dev2
+        ("What frame rate does the Lanternfall port target in handheld mode?", "40 fps",
+         "Technical targets: Handheld mode: 40 fps at 720p.", 5),
     ],
     ids=["verb-after-auxiliary", "verb-after-auxiliary-2", "contraction", "number-compound", "unit-after-number",
-         "name-set-earlier", "version-word"],
+         "name-set-earlier", "version-word", "verb-after-two-word-subject"],
 )  # fmt: skip
 def test_the_asked_subject_written_otherwise_is_not_another_subject(
     question: str, expected: str, answer: str, grade: int
@@ -371,4 +374,175 @@ def test_the_asked_subject_written_otherwise_is_not_another_subject(
     """The other-subject rule reads noun phrases only: found on dev material (bench/memory_blind.py --split dev2),
     where verbs after an auxiliary, contractions and numbers before a head were read as other subjects."""
     got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason
+
+
+_LEDGER_Q = "Which database does the ledger service run on?"
+_OFFICE_Q = "In which city will the new engineering office open?"
+_TEAM_Q = "How many engineers are on the platform team?"
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (AUTH_Q, "Priya Shah", "It is false that Priya Shah owns the authentication service."),
+        (AUTH_Q, "Priya Shah", "Priya Shah used to own the authentication service."),
+        (AUTH_Q, "Priya Shah", "Priya Shah stepped down as owner of the authentication service."),
+        (AUTH_Q, "Priya Shah", "Nobody owns the authentication service; Priya Shah declined it."),
+        (_LEDGER_Q, "PostgreSQL 16", "The team rejected PostgreSQL 16 for the ledger service."),
+        (_LEDGER_Q, "PostgreSQL 16", "No PostgreSQL 16 for the ledger service."),
+        (_OFFICE_Q, "Porto", "Plans to open the new engineering office in Porto were cancelled."),
+        (_OFFICE_Q, "Porto", "Le nouveau bureau d'ingénierie n'ouvrira pas à Porto."),
+        (_TEAM_Q, "14", "The platform team has neither 14 nor 15 engineers."),
+    ],
+    ids=["false-that", "used-to", "stepped-down", "declined", "rejected", "no-x-for-y", "cancelled", "french-ne-pas",
+         "neither-nor"],
+)  # fmt: skip
+def test_negation_forms_beyond_not_contradict_the_fact(question: str, expected: str, answer: str) -> None:
+    """break4 (issue 42): "It is false that X", "used to own", "was cancelled", "No X for Y", "rejected", "stepped
+    down" and "neither ... nor" were credited 5; LABELS.md grades a negation of the fact 1."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 1, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (AUTH_Q, "Priya Shah", "It is not true that Priya Shah does not own the authentication service."),
+        (_LEDGER_Q, "PostgreSQL 16", "PostgreSQL 16 was chosen for the ledger service after the team rejected MySQL."),
+        (_LEDGER_Q, "PostgreSQL 16", "PostgreSQL 16 is used to store the ledger service's data."),
+    ],
+    ids=["double-negation", "undoing-verb-about-another-value", "passive-used-to"],
+)  # fmt: skip
+def test_a_negation_cue_that_does_not_negate_the_value_keeps_it(
+    question: str, expected: str, answer: str
+) -> None:
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 5, got.reason
+
+
+_PRIYA_Q = "Which service does Priya Shah own?"
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("answer", "low"),
+    [
+        ("Alice Moreau owns the authentication service and Priya Shah owns the billing service.", True),
+        ("Owners: Alice Moreau (authentication service); Priya Shah (billing service).", True),
+        ("Alice Moreau owns the billing service and Priya Shah owns the authentication service.", False),
+        ("Priya Shah joined in May, and she owns the authentication service.", False),
+    ],
+    ids=["other-name-holds-value", "owners-list", "own-name-holds-value", "pronoun-points-back"],
+)
+def test_in_clauses_opened_by_names_each_value_binds_to_its_own_name(answer: str, low: bool) -> None:
+    """break4 (issue 42): in "Alice Moreau owns the authentication service and Priya Shah owns the billing
+    service" the authentication service is Alice's, so it does not answer which service Priya Shah owns."""
+    got = g.grade_detail(_PRIYA_Q, "the authentication service", answer)
+    assert (got.grade <= 2) if low else (got.grade == 5), got.reason
+
+
+def test_a_sentence_in_capitals_about_another_subject_is_absent() -> None:
+    """break4 (issue 42): capitals mark no name in a sentence written in capitals, so "BILLING" is another
+    service, not a name for the asked one: absent (1), as the same sentence in lower case is."""
+    got = g.grade_detail(AUTH_Q, "Priya Shah", "ALICE MOREAU OWNS THE BILLING SERVICE.")
+    assert got.grade == 1, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("answer", "grade"),
+    [("P. Shah owns the authentication service.", 5), ("P Shah owns the authentication service.", 5),
+     ("Priya-Shah owns the authentication service.", 5), ("R. Shah owns the authentication service.", 1)],
+)  # fmt: skip
+def test_initials_or_hyphens_in_a_name_name_the_same_person(answer: str, grade: int) -> None:
+    got = g.grade_detail(AUTH_Q, "Priya Shah", answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    "answer",
+    ["L'équipe plateforme compte quatorze ingénieurs.", "Das Plattform-Team hat vierzehn Ingenieure.",
+     "The platform team has XIV engineers."],
+)  # fmt: skip
+def test_foreign_number_words_and_roman_numerals_are_counts(answer: str) -> None:
+    got = g.grade_detail(_TEAM_Q, "14", answer)
+    assert got.grade == 5, got.reason
+
+
+def test_a_roman_numeral_in_a_name_or_after_a_determiner_is_no_count() -> None:
+    assert [n.value for n in g.extract_slots("Louis XIV built it; the IV line has twelve beds.").numbers] == [
+        12.0
+    ]
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("expected", "answer", "grade"),
+    [("15 May 2026", "The public API must ship by mid-May.", 4),
+     ("15 May 2026", "The public API must ship in early May 2026.", 4),
+     ("15 May 2026", "The public API may ship soon.", 1)],
+)  # fmt: skip
+def test_a_month_alone_for_a_day_in_it_is_approximate(expected: str, answer: str, grade: int) -> None:
+    """LABELS.md: a minor detail imprecise is 4, vague text with no checkable value is 1; "mid-May" names the
+    month (checkable), so it is 4 as "May 2026" was, where it read 1; the verb "may" is no month."""
+    got = g.grade_detail("By when must the public API ship?", expected, answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        (_TEAM_Q, "14", "The platform team has about 14 engineers.", 4),
+        (_TEAM_Q, "about 14", "The platform team has about 14 engineers.", 5),
+        (_TEAM_Q, "14", "The platform team has at least 14 engineers.", 5),
+        (
+            "How many crates can each scientist bring?",
+            "Three",
+            "Each scientist may bring up to three crates.",
+            5,
+        ),
+    ],
+    ids=["hedged", "hedged-as-expected", "bound", "limit"],
+)
+def test_a_hedged_right_count_is_a_minor_imprecision_but_a_bound_is_not(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """LABELS.md: 4 is a core fact right with a minor detail imprecise, "a hedged approximation within about 5%":
+    "about 14" for 14 is 4 (it was 5). A bound ("at least 14", "up to three") is no approximation and often states
+    the fact itself (a limit: dev2's research-cruise grades "may bring up to three crates" 5), so it stays 5."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("answer", "grade"),
+    [
+        ("Authentication service: Owner: ~~Priya Shah~~ Alice Moreau", 1),
+        ("Authentication service: Owner: Priya Shah (former owner; now Alice Moreau)", 1),
+        ("Priya Shah (since March) owns the authentication service.", 5),
+    ],
+    ids=["struck-through", "former-note", "other-note"],
+)
+def test_a_struck_through_or_former_value_is_taken_back(answer: str, grade: int) -> None:
+    """break4 (issue 42): a wiki line that strikes the value through or notes it as the former one was credited
+    once its item was retrieved with its heading; the memory takes the value back: 1."""
+    got = g.grade_detail(AUTH_Q, "Priya Shah", answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("answer", "grade"),
+    [("The billing service runs on PostgreSQL 16.", 1), ("The billing service's database is PostgreSQL 16.", 1),
+     ("The ledger service runs on PostgreSQL 16.", 5)],
+)  # fmt: skip
+def test_a_two_word_subject_after_an_auxiliary_is_the_asked_subject(answer: str, grade: int) -> None:
+    """break4 (issue 42): "Which database does the ledger service run on?" read "ledger" as the subject of "does"
+    and "service" as its verb, so the billing service's database was credited for the ledger service's."""
+    got = g.grade_detail(_LEDGER_Q, "PostgreSQL 16", answer)
     assert got.grade == grade, got.reason

@@ -160,3 +160,62 @@ def test_a_clause_that_points_back_is_not_another_subject() -> None:
     q = "When is Pepper's daily maropitant due?"
     a = "Perfect. Maropitant 1 mg/kg once daily, and that's due at 8 am, so it's the day team's job really."
     assert g.grade_detail(q, "8 am", a).grade == 5
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("fact", "memory", "low"),
+    [
+        (_PORTO_FACT := ("The new engineering office will open in Porto.", _PORTO, "Porto"),
+         "The new engineering office will open in Porto. Update: the Porto plan was cancelled; Lisbon instead.", True),
+        (_PORTO_FACT, "The new engineering office will open in Porto. The team likes the food. Update: Porto was "
+         "cancelled, Lisbon instead.", True),
+        (_LEDGER, "The ledger service runs on PostgreSQL 16. Update: PostgreSQL 16 cancelled, MySQL 8 instead.", True),
+        ((_PORTO_FACT[0], _PORTO, "Lisbon"),
+         "The new engineering office will open in Porto. Update: the Porto plan was cancelled; Lisbon instead.", False),
+    ],
+    ids=["cancelled-next-sentence", "cancelled-later", "cancelled-value", "the-new-value"],
+)  # fmt: skip
+def test_an_update_that_undoes_a_name_stated_before_is_the_latest_statement(
+    fact: tuple[str, str, str], memory: str, low: bool
+) -> None:
+    """break4 H5 (issue 42): "Update: the Porto plan was cancelled; Lisbon instead" names few of the question's
+    words, so it was not read as the correction of "will open in Porto"; it undoes the name stated before."""
+    got = _memory_grade(fact, memory)
+    assert got <= 2 if low else got == 5
+
+
+def test_a_list_item_under_a_heading_carries_the_heading() -> None:
+    """break4 (issue 42): in "## Ledger service / - Database: PostgreSQL 16" the item alone named no service, so
+    the probe got the heading line ("Ledger service") as its answer (1); the item's passage now carries the
+    heading (which then needs no passage of its own), so the value is found, and a value under another service's
+    heading is about that service."""
+    memory = "## Ledger service\n- Database: PostgreSQL 16\n## Billing service\n- Owner: Ravi"
+    assert [p.text for p in MemoryArtifact.from_text(memory).passages] == [
+        "Ledger service: Database: PostgreSQL 16", "Billing service: Owner: Ravi"
+    ]  # fmt: skip
+    assert _memory_grade(_LEDGER, memory) == 5
+    other = "## Billing service\n- Owner: Priya Shah\n## Authentication service\n- Database: MySQL 8"
+    assert _memory_grade(_OWNER, other) <= 2
+    assert (
+        _memory_grade(
+            _LEDGER, "## Billing service\n- Database: PostgreSQL 16\n## Ledger service\n- Owner: Ravi"
+        )
+        <= 2
+    )
+    ours = "## Billing service\n- Database: MySQL 8\n## Authentication service\n- Owner: Priya Shah"
+    assert _memory_grade(_OWNER, ours) == 5
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("memory", "grade"),
+    [
+        ("Priya Shah joined in May. She owns the authentication service.", 5),
+        ("Alice Moreau joined in May. She owns the authentication service.", 2),
+    ],
+)
+def test_a_sentence_opening_with_a_pronoun_is_read_with_the_sentence_before(memory: str, grade: int) -> None:
+    """break4 (issue 42): "She owns the authentication service" was retrieved alone, so the memory named nobody
+    (1); the sentence before it names the person the pronoun means, right or wrong."""
+    assert _memory_grade(_OWNER, memory) == grade

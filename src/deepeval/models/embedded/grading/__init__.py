@@ -6,7 +6,8 @@ Scale (QA-probing, see ``/work/shared/seeds/003``; the blind sets' definitions i
 imprecise (a hedged rounded number, a month for a day), 3 core present but a secondary attribute missing, 2
 materially wrong (a different number, unit, entity or date; an outdated value; another relation or the other option
 of an either-or question), 1 absent, contradicted (a negation of the fact: "does not own", "no longer", "was
-never"), "I don't know", a value stated about another subject than the question's, or a vague answer that dodges the
+never", "used to own", "was cancelled", "rejected", "It is false that ...", "neither ... nor", a value struck
+through or noted as former), "I don't know", a value stated about another subject than the question's, or a vague answer that dodges the
 fact (a year or season for a day; a hedge that lists the expected value among other candidates: "Lisbon, Porto or
 Berlin"). Level
 index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.
@@ -35,9 +36,9 @@ from collections.abc import Sequence
 
 from deepeval.models.embedded.grading.abstention import is_abstention, is_instruction_bearing
 from deepeval.models.embedded.grading.grade import Grade, grade_from_score_answer
-from deepeval.models.embedded.grading.lexicon import _NUM_WORD, _TOKEN, LEVELS_1_TO_5
+from deepeval.models.embedded.grading.lexicon import _NUM_WORD, _ROMAN, _TOKEN, LEVELS_1_TO_5
 from deepeval.models.embedded.grading.matching import TokenBag, _entity_present, _token_match
-from deepeval.models.embedded.grading.revision import question_words, revises, takes_back
+from deepeval.models.embedded.grading.revision import question_words, revises, stated_names, takes_back
 from deepeval.models.embedded.grading.rules import _grade
 from deepeval.models.embedded.grading.similarity import set_embedder, similarity
 from deepeval.models.embedded.grading.slots import extract_slots
@@ -91,6 +92,10 @@ token_match = _token_match
 NUMBER_WORDS = _NUM_WORD
 
 
+#: a Roman numeral used as a count ("has XIV engineers"), as a case-sensitive regular expression
+ROMAN_NUMERAL = _ROMAN.pattern
+
+
 #: every content word of ``entity`` is in the answer (or the entity is, verbatim)
 entity_present = _entity_present
 
@@ -98,6 +103,7 @@ entity_present = _entity_present
 __all__ = [
     "LEVELS_1_TO_5",
     "NUMBER_WORDS",
+    "ROMAN_NUMERAL",
     "Grade",
     "TokenBag",
     "entity_present",
@@ -112,6 +118,7 @@ __all__ = [
     "set_embedder",
     "similarity",
     "stale_values",
+    "stated_names",
     "support_detail",
     "takes_back",
     "token_match",

@@ -54,12 +54,38 @@ def _value_negated(answer: str, value: str) -> bool:
     return bool(marks) and all(marks)
 
 
-# a negation of the clause's statement ("does not own", "no longer", "was never", "isn't"); a bare "no" or "without"
-# is left out, as they negate a thing, not the statement ("no problem", "without delay")
+# a negation of the clause's statement ("does not own", "no longer", "was never", "isn't", "neither 14 nor 15"), a
+# past that no longer holds ("used to own"; not the passive "is used to store"), and the French and German
+# negations ("n'ouvrira pas", "nicht"); a bare "no" or "without" is left out, as they negate a thing, not the
+# statement ("no problem", "without delay"), except right before the value (:data:`_NO_BEFORE`)
 _CLAUSE_NEGATION = re.compile(
     r"\b(?:not(?!\s+only\b)|never|no\s+longer|(?:is|was|are|were|do|does|did|has|have|had|wo|ca|could|would|should)"
-    r"n['\u2019]t|cannot)\b",
+    r"n['\u2019]t|cannot|neither|nor|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)"
+    r"(?<!\bget\s)(?<!\bgot\s)used\s+to|nicht|(?:ne|n['\u2019])\s*\w+\s+(?:pas|jamais|plus)\b)\b",
     re.IGNORECASE,
+)
+
+#: a verb that undoes or refuses what the clause says: negates a value it names as its object ("rejected
+#: PostgreSQL 16", "cancelled the Porto office") or that it follows closely ("Plans ... in Porto were cancelled",
+#: "Priya Shah stepped down", "Priya Shah declined it"); further away it may be about another thing ("PostgreSQL 16
+#: was chosen after the team rejected MySQL")
+_UNDOING = (
+    r"(?:cancell?ed|called\s+off|scrapped|abandoned|rejected|declined|refused|turned\s+down|ruled\s+out|vetoed|"
+    r"withdrawn|withdrew|shelved|stepped\s+down|resigned|retracted|revoked)"
+)
+_UNDONE_BEFORE = re.compile(rf"\b{_UNDOING}\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?$", re.IGNORECASE)
+_UNDONE_AFTER = re.compile(
+    rf"^\s*(?:[\w'-]+\s+){{0,2}}?(?:(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|been)\s+)?{_UNDOING}\b",
+    re.IGNORECASE,
+)
+
+#: "No PostgreSQL 16 for the ledger service": a bare "no" right before the value negates it
+_NO_BEFORE = re.compile(r"\bno\s+$", re.IGNORECASE)
+
+#: a frame that says the statement after it is false ("It is false that ...", "It is not true that ..."): it turns
+#: the polarity of the clause it opens, so a negation inside it states the fact again (a double negation)
+_FALSE_FRAME = re.compile(
+    r"\b(?:false|untrue|not\s+true|not\s+the\s+case|wrong|incorrect|a\s+myth)\s+that\b", re.IGNORECASE
 )
 
 # what ends a clause around a value: a sentence mark, a colon or semicolon, a bracket, ", ", a dash, "but", "and"
@@ -74,12 +100,73 @@ def fact_negated(answer: str, values: Sequence[str]) -> bool:
     found = False
     for value in values:
         for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE):
-            left = _CLAUSE_END.split(answer[: m.start()])[-1]
+            if _struck_or_former(answer, m.start(), m.end()):
+                found = True
+                continue
+            left = _without_trailing(_CLAUSE_END.split(answer[: m.start()])[-1], values)
             right = _CLAUSE_END.split(answer[m.end() :])[0]
-            if not _CLAUSE_NEGATION.search(f"{left} {right}"):
+            if not _clause_negates(left, right):
                 return False
             found = True
     return found
+
+
+#: a note right after a value that makes it a former one: "Priya Shah (former owner; now Alice Moreau)"
+_FORMER_NOTE = (
+    r"\s*\(\s*(?:the\s+|a\s+|an\s+)?(?:former|previous|ex-|outgoing|past|until\b|no\s+longer|retired)"
+)
+_FORMER_AFTER = re.compile(_FORMER_NOTE, re.IGNORECASE)
+
+
+def _struck_or_former(answer: str, start: int, end: int) -> bool:
+    """The value at ``answer[start:end]`` is struck through in markdown ("~~Priya Shah~~ Alice Moreau") or followed
+    by a note that makes it a former value ("Priya Shah (former owner)"): the memory takes it back."""
+    struck = answer[:start].endswith("~~") and answer[end:].startswith("~~")
+    return struck or bool(_FORMER_AFTER.match(answer[end:]))
+
+
+def _without_trailing(left: str, values: Sequence[str]) -> str:
+    """``left`` without the values that end it: the parts of one written value ("rejected PostgreSQL" before "16")
+    are read as one, so a cue right before the first part is right before each."""
+    changed = True
+    while changed:
+        changed = False
+        stripped = left.rstrip()
+        for v in values:
+            rest = stripped[: len(stripped) - len(v)]
+            if v and stripped.lower().endswith(v.lower()) and not (rest and rest[-1].isalnum()):
+                left, changed = rest, True
+                break
+    return left
+
+
+def _clause_negates(left: str, right: str) -> bool:
+    """The clause around a value (``left`` of it, ``right`` of it) negates its statement: a negation anywhere in it,
+    a "no" or an undoing verb right before the value, an undoing verb right after it; a frame that calls the
+    statement false ("It is false that") turns that polarity."""
+    frame = _FALSE_FRAME.search(left)
+    if frame is not None:
+        left = left[frame.end() :]
+    negated = bool(
+        _CLAUSE_NEGATION.search(f"{left} {right}")
+        or _NO_BEFORE.search(left)
+        or _UNDONE_BEFORE.search(left)
+        or _UNDONE_AFTER.search(right)
+    )
+    return negated != (frame is not None)
+
+
+def negation_cue(text: str) -> bool:
+    """``text`` has a cue that can negate or undo a statement (a negation word, "used to", an undoing verb, a
+    frame that calls it false, a strike-through, a "(former ...)" note)."""
+    return bool(
+        _NEGATION.search(text)
+        or "~~" in text
+        or re.search(_FORMER_NOTE, text, re.IGNORECASE)
+        or _CLAUSE_NEGATION.search(text)
+        or re.search(rf"\b{_UNDOING}\b", text, re.IGNORECASE)
+        or _FALSE_FRAME.search(text)
+    )
 
 
 def marked_old(text: str, value: str) -> bool:

@@ -125,7 +125,17 @@ _DATE_PATTERNS = [
     ),
     re.compile(r"\b" + _MONTH_RE.replace("(", "(?P<mn>", 1) + r"(?:\s+of)?,?\s+(?P<y>\d{4})\b", re.I),
     re.compile(r"\b(?P<q>q[1-4])(?:\s+(?:of\s+)?(?P<y>\d{4}))?\b", re.I),
+    # a month alone, capitalised ("mid-May", "in early October"): a checkable month, approximate for a day in it
+    re.compile(
+        r"\b(?P<mn>January|February|March|April|May|June|July|August|September|October|November|December)\b"
+    ),
 ]
+
+#: what makes a bare "May" the month, not the verb: "mid-May", "in May", "by early May"
+MONTH_MAY_CUE = re.compile(
+    r"(?:\bmid-|\b(?:in|by|until|till|since|from|before|after|during|through|of|early|late|mid|end|start)\s+)$",
+    re.IGNORECASE,
+)
 
 
 _MAG = {
@@ -153,6 +163,31 @@ _NUM_RE = re.compile(
     r"(?P<unit>usd|dollars?|eur|euros?|gbp|pounds|%|percent|per\s?cent)?",
     re.I,
 )
+
+
+#: number words of French, German, Spanish, Italian and Portuguese that a memory written in (or quoting) those
+#: languages uses for a count ("quatorze ingénieurs", "vierzehn Ingenieure"); words that are also English words or
+#: common names ("six", "once", "due", "sept", "seize", "elf", "dix", "Otto") are left out
+_FOREIGN_NUMBER_WORDS = {
+    "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "huit": 8, "neuf": 9, "onze": 11, "douze": 12, "treize": 13,
+    "quatorze": 14, "quinze": 15, "vingt": 20, "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60,
+    "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10,
+    "zwölf": 12, "dreizehn": 13, "vierzehn": 14, "fünfzehn": 15, "sechzehn": 16, "siebzehn": 17, "achtzehn": 18,
+    "neunzehn": 19, "zwanzig": 20, "dreißig": 30, "vierzig": 40, "fünfzig": 50,
+    "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10, "doce": 12,
+    "trece": 13, "catorce": 14, "quince": 15, "veinte": 20, "treinta": 30, "cuarenta": 40,
+    "quattro": 4, "cinque": 5, "sette": 7, "dieci": 10, "undici": 11, "dodici": 12, "tredici": 13,
+    "quattordici": 14, "quindici": 15, "trenta": 30,
+    "dois": 2, "sete": 7, "oito": 8, "dez": 10, "doze": 12, "treze": 13, "vinte": 20, "trinta": 30,
+}  # fmt: skip
+_NUMBER_WORDS.update(_FOREIGN_NUMBER_WORDS)
+
+
+#: a Roman numeral of two or more letters up to 39 ("XIV"), read as a count only between lower-case words ("has
+#: XIV engineers"), not after a determiner ("the IV line") and not in a name ("Louis XIV", "Part IV")
+_ROMAN = re.compile(r"(?<=[a-z] )(?=[IVX]{2,} [a-z])(X{0,3})(IX|IV|V?I{0,3})(?= [a-z])")
+_ROMAN_NOT_AFTER = frozenset("the a an this that these those his her its their our my your".split())
+_ROMAN_VALUE = {"I": 1, "V": 5, "X": 10}
 
 
 _BIG = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}

@@ -13,6 +13,7 @@ from deepeval.models.embedded.grading.cues import (
     _stale,
     _value_negated,
     fact_negated,
+    negation_cue,
 )
 from deepeval.models.embedded.grading.grade import Grade
 from deepeval.models.embedded.grading.lexicon import (
@@ -91,7 +92,7 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
             if any(abs(n.value - x.value) < 1e-9 for x in q.numbers):
                 continue  # the question already names it
             known = Slots(numbers=[*q.numbers, *(x for x in e.numbers if x is not n)], dates=q.dates)
-            results.append((kind, n.text, _match_number(n, a, answer, known)))
+            results.append((kind, n.text, _match_number(n, a, answer, known, expected)))
         elif kind == "date":
             results.append((kind, e.dates[i].text, _match_date(e.dates[i], a, q)))
         else:
@@ -146,7 +147,8 @@ def _rule_negated(c: _Case) -> Grade | None:
     """The answer states the expected value only in a clause that negates it ("Priya Shah does not own the
     authentication service", "no longer", "was never", "is not PostgreSQL 16"): a contradiction, 1."""
     found = [t for _, t, s in c.results if s in (EXACT, APPROX)]
-    if found and _negation_expected(c) and fact_negated(c.answer, found):
+    negation_new = negation_cue(c.answer) and not negation_cue(c.expected) and not negation_cue(c.question)
+    if found and negation_new and fact_negated(c.answer, found):
         return Grade(1, "the answer negates the expected fact", 0.7)
     return None
 
@@ -358,7 +360,7 @@ def _grade(question: str, expected: str, answer: str, outdated: Sequence[str]) -
     answer = latest_statement(question, answer)
     # only what the answer says about the question's subject is graded ("Alice owns the billing service" states
     # nothing about who owns the authentication service)
-    about, elsewhere = off_subject_sentences(question, answer)
+    about, elsewhere = off_subject_sentences(question, answer, expected)
     if elsewhere:
         if not about:
             return Grade(

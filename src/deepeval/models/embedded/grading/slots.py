@@ -16,9 +16,13 @@ from deepeval.models.embedded.grading.lexicon import (
     _MAG,
     _NUM_RE,
     _NUMBER_WORDS,
+    _ROMAN,
+    _ROMAN_NOT_AFTER,
+    _ROMAN_VALUE,
     _STOP,
     _TOKEN,
     _WORD_NUM_RE,
+    MONTH_MAY_CUE,
 )
 from deepeval.models.embedded.text import (
     _MONTHS,  # one month table for extraction and grading
@@ -78,7 +82,13 @@ def _dates(text: str) -> tuple[list[tuple[int, DateVal]], str]:
             q = int(g["q"][1]) if g.get("q") else None
             if day is not None and not 1 <= day <= 31:
                 continue
-            if mn and mn.lower() == "may" and day is None and y is None:
+            if (
+                mn
+                and mn.lower() == "may"
+                and day is None
+                and y is None
+                and not MONTH_MAY_CUE.search(text[: m.start()])
+            ):
                 continue
             found.append((m.start(), DateVal(y, month, day, q, m.group(0))))
             masked = masked[: m.start()] + " " * (m.end() - m.start()) + masked[m.end() :]
@@ -127,7 +137,22 @@ def _numbers(text: str) -> list[tuple[int, Number]]:
         cur = next((c for w, c in _CURRENCY_WORDS.items() if w.isalpha() and after.startswith(w)), None)
         kind = f"money:{cur}" if cur else ("percent" if re.match(r"percent|per\s?cent", after) else "plain")
         out.append((m.start(), Number(value, kind, m.group(0), 2)))
+    out.extend(_roman_numbers(text))
     return [(pos, _with_rate(n, text, pos)) for pos, n in out]
+
+
+def _roman_numbers(text: str) -> list[tuple[int, Number]]:
+    """Roman numerals used as a count ("The platform team has XIV engineers": 14), see :data:`_ROMAN`."""
+    out: list[tuple[int, Number]] = []
+    for m in _ROMAN.finditer(text):
+        numeral = m.group(0)
+        before = text[: m.start()].split()
+        if not numeral or not before or not before[-1].islower() or before[-1] in _ROMAN_NOT_AFTER:
+            continue
+        values = [_ROMAN_VALUE[c] for c in numeral]
+        value = sum(-v if v < nxt else v for v, nxt in zip(values, [*values[1:], 0], strict=True))
+        out.append((m.start(), Number(float(value), "plain", numeral, len(str(value)))))
+    return out
 
 
 def _with_rate(n: Number, text: str, pos: int) -> Number:

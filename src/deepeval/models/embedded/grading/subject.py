@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from deepeval.models.embedded.grading.lexicon import _NUM_WORD, _STOP, SYNONYM_SIM
+from deepeval.models.embedded.grading.lexicon import _ENTITY, _NUM_WORD, _STOP, _TOKEN, SYNONYM_SIM
 from deepeval.models.embedded.grading.matching import TokenBag
 from deepeval.models.embedded.grading.similarity import similarity
-from deepeval.models.embedded.grading.slots import _stem
+from deepeval.models.embedded.grading.slots import _stem, extract_slots
 from deepeval.models.embedded.text import split_sentences
 
 # a word (with inner apostrophes and hyphens) or one punctuation mark: punctuation ends a noun phrase
@@ -104,18 +104,44 @@ def _subject_pairs(question: str) -> list[_Pair]:
         before, mod, head, after = pieces[i - 1 : i + 3]
         if not (_content(mod) and _content(head)) or before.lower() in _NOT_A_DETERMINER:
             continue
-        if _bare(mod) in _VERSION_WORDS or _inverted(pieces[i - 2], before):
+        if _bare(mod) in _VERSION_WORDS:
             continue
+        then = _bare(after) if _content(after) else ""
+        if _inverted(pieces[max(i - 3, 0)], pieces[i - 2], before):
+            if not _compound_subject(pieces[i - 2], before, then):
+                continue
+            then = ""  # the word after the head is the verb ("does the ledger service run"), not part of the phrase
         common = mod[:1].islower() and not _possessive(mod)
-        out.append(_Pair(_bare(mod), _bare(head), common, _bare(after) if _content(after) else ""))
+        out.append(_Pair(_bare(mod), _bare(head), common, then))
     return out
 
 
-def _inverted(two_before: str, before: str) -> bool:
-    """The modifier is the subject of an auxiliary before it ("does the cider", "will production"): the next word
-    is a verb."""
-    low, low2 = before.lower(), two_before.lower()
-    return low in _AUXILIARIES or (low in _DETERMINERS and low2 in _AUXILIARIES)
+#: words after a subject that start a time phrase, not a verb ("did the co-op press last year")
+_TIME_WORDS = frozenset("last next this every each today yesterday tomorrow tonight".split())
+
+
+def _compound_subject(two_before: str, before: str, then: str) -> bool:
+    """After "auxiliary determiner", the modifier and head are a two-word subject when a verb follows them ("does
+    the ledger service run"): a third content word that starts no time phrase ("did the co-op press last year"
+    is a one-word subject and its verb)."""
+    return (
+        before.lower() in _DETERMINERS
+        and two_before.lower() in _AUXILIARIES
+        and bool(then)
+        and then not in _TIME_WORDS
+    )
+
+
+def _inverted(three_before: str, two_before: str, before: str) -> bool:
+    """The modifier is the subject of an auxiliary before it, or ends a two-word subject of one ("does the cider",
+    "will production", "does the Lanternfall port target"): the next word is a verb. A version word before it
+    starts a longer noun phrase instead ("will the new engineering office open")."""
+    low, low2, low3 = before.lower(), two_before.lower(), three_before.lower()
+    return (
+        low in _AUXILIARIES
+        or (low in _DETERMINERS and low2 in _AUXILIARIES)
+        or (low2 in _DETERMINERS and low3 in _AUXILIARIES and _bare(before) not in _VERSION_WORDS)
+    )
 
 
 def _same_word(a: str, b: str) -> bool:
@@ -142,6 +168,7 @@ def _substitute(pair: _Pair, sentence: str, q_bag: TokenBag, answer: TokenBag) -
     modifier of a third word ("daily maropitant")."""
     modifier, head = pair.modifier, pair.head
     pieces = _PIECE.findall(sentence)
+    shouted = sentence.isupper()
     words = TokenBag([_bare(p) for p in pieces if _is_word(p)])
     if words.match(modifier) or (pair.then and not words.match(pair.then)):
         return None  # the sentence names the question's subject, or is not about the same phrase
@@ -159,22 +186,22 @@ def _substitute(pair: _Pair, sentence: str, q_bag: TokenBag, answer: TokenBag) -
         # another modifier of the question may come first ("the new sales office" for "the new engineering office")
         if (_content(before) and not q_bag.match(_bare(before))) or _number(before):
             continue  # a unit after a number ("15 mg now", "thirty-five pound annual fee") is not a modifier
-        if pair.common and _proper_name(other, before):
-            continue
+        if pair.common and not shouted and _proper_name(other, before):
+            continue  # in a sentence in capitals a capital marks no name ("ALICE OWNS THE BILLING SERVICE")
         if similarity(modifier, _bare(other)) >= SYNONYM_SIM:
             continue  # another word for the same subject ("login" / "authentication")
         return other
     return None
 
 
-def off_subject_sentences(question: str, answer: str) -> tuple[list[str], list[str]]:
+def off_subject_sentences(question: str, answer: str, expected: str = "") -> tuple[list[str], list[str]]:
     """The sentences of ``answer`` about the question's subject, and a note for each one about another subject
-    ("billing service, not authentication service"). With no (modifier, head) pair in the question every sentence
-    is kept."""
+    ("billing service, not authentication service"; a clause about another named person,
+    :func:`_bind_to_names`). With no (modifier, head) pair in the question every sentence is kept."""
     pairs = _subject_pairs(question)
-    sentences = split_sentences(answer) or [answer]
+    sentences, name_notes = _bind_to_names(split_sentences(answer) or [answer], question, expected)
     if not pairs:
-        return sentences, []
+        return sentences, name_notes
     q_bag = TokenBag([_bare(p) for p in _PIECE.findall(question) if _is_word(p)])
     a_bag = TokenBag([_bare(p) for p in _PIECE.findall(answer) if _is_word(p)])
     kept: list[str] = []
@@ -194,7 +221,49 @@ def off_subject_sentences(question: str, answer: str) -> tuple[list[str], list[s
             kept.append(s)
         else:
             notes.append(note)
+    return kept, [*name_notes, *notes]
+
+
+#: a label that opens a clause ("Owners: Alice Moreau (authentication service)")
+_OPENING_LABEL = re.compile(r"^\s*[A-Za-z][\w' -]{0,30}:\s+")
+
+#: a pronoun in a clause points back to a person already named: the clause may speak about the question's person
+_PRONOUNS = frozenset("he she him her his hers they them their theirs".split())
+
+
+def _bind_to_names(sentences: list[str], question: str, expected: str) -> tuple[list[str], list[str]]:
+    """Where the question names its subject by name ("Which service does Priya Shah own?") and a sentence lists
+    clauses about several named subjects ("Alice Moreau owns the authentication service and Priya Shah owns the
+    billing service", "Owners: Alice Moreau (authentication); Priya Shah (billing)"), each value binds to the name
+    that opens its clause: where one clause opens with the question's name, the clauses opened by another name (not
+    the question's, not the expected answer's, with no pronoun pointing back) are about another subject, so only
+    the rest of the sentence is graded. Any other sentence is left whole."""
+    q_names = extract_slots(question).entities
+    if not q_names:
+        return sentences, []
+    known = TokenBag(_TOKEN.findall(" ".join([*q_names, expected])))
+    q_bag = TokenBag(_TOKEN.findall(" ".join(q_names)))
+    kept: list[str] = []
+    notes: list[str] = []
+    for s in sentences:
+        clauses = [c for c in _CLAUSE_BREAK.split(s) if c.strip()]
+        others = [c for c in clauses if _opening_name(c, known) is False]
+        if others and any(_opening_name(c, q_bag) for c in clauses):
+            kept.append(" ".join(c for c in clauses if c not in others))
+            notes.extend(f"{c.strip()}: about another person than {q_names[0]}" for c in others)
+        else:
+            kept.append(s)
     return kept, notes
+
+
+def _opening_name(clause: str, names: TokenBag) -> bool | None:
+    """Whether the name that opens ``clause`` (after a label) is one of ``names`` (any of its words): None when no
+    name opens it or a pronoun in it points back to a person already named."""
+    m = _ENTITY.match(_OPENING_LABEL.sub("", clause.strip(), count=1))
+    if m is None or any(t.lower() in _PRONOUNS for t in _TOKEN.findall(clause)):
+        return None
+    words = [w for w in _TOKEN.findall(m.group(0)) if w.lower() not in _STOP]
+    return any(names.match(w) for w in words) if words else None
 
 
 #: where a sentence's clauses part: a semicolon, a comma, or a conjunction between two statements

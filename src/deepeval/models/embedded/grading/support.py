@@ -81,7 +81,7 @@ def support_detail(claim: str, evidence: str) -> Grade:
     for n in c.numbers:
         if n.alias:
             continue
-        st = _match_number(n, ev, evidence, Slots())
+        st = _match_number(n, ev, evidence, Slots(), claim)
         if st == APPROX:
             approx.append(n.text)
         elif st != EXACT:
