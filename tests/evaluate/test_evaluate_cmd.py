@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 
 import pytest
@@ -132,6 +133,10 @@ def test_cli_evaluate_bad_input_exit_2(tmp_path, metric_module):
     runner = CliRunner()
     res = runner.invoke(app, ["evaluate", str(tmp_path / "missing.jsonl"), "-m", metric_module])
     assert res.exit_code == 2 and "no such file" in res.output
+    fifo = tmp_path / "f.jsonl"
+    os.mkfifo(fifo)  # exists, but is no file to read (it would block): said as such, not "no such file"
+    res = runner.invoke(app, ["evaluate", str(fifo), "-m", metric_module])
+    assert res.exit_code == 2 and "not a regular file" in res.output, res.output
     data = tmp_path / "c.jsonl"
     data.write_text('{"input": "q"}\n')
     res = runner.invoke(app, ["evaluate", str(data), "-m", "no_such_metric"])

@@ -737,3 +737,36 @@ def test_a_cancelled_a_evaluate_task_says_it_was_cancelled_in_a_whole_sentence(
     assert (
         "deepeval: run cancelled (its asyncio task was cancelled): 3 of 5 rows finished; written to" in err
     ), err
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        ({"file_output_dir": "out", "file_type": "md"}, "the report is in out"),
+        ({"results_folder": "runs"}, "the report could not be written (see the error above)"),
+        ({}, "no results folder, so no report was written"),
+    ],
+)
+def test_an_interrupted_runs_stop_line_says_where_its_report_went(
+    config: dict,
+    said: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """The stop line said "no results folder, so no report was written" when deepeval's own report option
+    (file_output_dir) had written it, and when the results folder's export had failed (outside attack 5, L5)."""
+    from deepeval.evaluate import DisplayConfig, api
+    from deepeval.evaluate.results import EvaluationResult
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DEEPEVAL_RESULTS_FOLDER", raising=False)
+    monkeypatch.setattr(api, "_export", lambda *a: None)  # as if the export wrote nothing (or failed)
+    monkeypatch.setattr(api, "_keep", lambda *a: None)
+    api._write_interrupted(
+        EvaluationResult(test_results=[]),
+        DisplayConfig(**config),
+        "run stopped by SIGINT",
+        "0 of 2 rows finished",
+    )
+    assert capsys.readouterr().err.strip() == f"deepeval: run stopped by SIGINT: 0 of 2 rows finished; {said}"

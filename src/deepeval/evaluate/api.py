@@ -456,9 +456,14 @@ def _write_interrupted(
     _export(result, display_config)
     _keep(result, display_config)
     where = result.extras.get("json_path") or result.extras.get("latest_path")
-    written = (
-        f"written to {where} (deepeval view)" if where else "no results folder, so no report was written"
-    )
+    if where:
+        written = f"written to {where} (deepeval view)"
+    elif display_config.file_output_dir:  # deepeval's own report option (file_type md / html)
+        written = f"the report is in {display_config.file_output_dir}"
+    elif _has_results_folder(display_config):  # the export was tried and failed (its error was printed above)
+        written = "the report could not be written (see the error above)"
+    else:
+        written = "no results folder, so no report was written"
     print(f"deepeval: {stopped}: {done}; {written}", file=sys.stderr)
 
 
@@ -549,6 +554,13 @@ def process_hyperparameters(hyperparameters: Any) -> dict[str, str] | None:
             )
         out[key] = str(value)
     return out
+
+
+def _has_results_folder(display_config: DisplayConfig) -> bool:
+    try:
+        return _results_folder(display_config) is not None
+    except ConfigurationError:
+        return False
 
 
 def _results_folder(display_config: DisplayConfig) -> str | None:

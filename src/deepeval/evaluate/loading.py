@@ -224,7 +224,8 @@ def load_test_cases(path: str | Path, *, invalid: list[str] | None = None) -> li
     """
     p = user_path(path)
     if not p.is_file():
-        raise ConfigurationError(f"{p}: no such file")
+        what = "not a regular file" if p.exists() else "no such file"  # a FIFO or /dev/zero exists
+        raise ConfigurationError(f"{p}: {what}")
     suffix = p.suffix.lower()
     if suffix not in (".jsonl", ".json", ".csv"):
         raise ConfigurationError(f"{p}: unknown file type {suffix!r}; use .jsonl, .json or .csv")
