@@ -341,3 +341,16 @@ def test_report_filters_and_sorts_in_headless_chromium(tmp_path):
         0.1,
         0.0,
     ]
+
+
+@pytest.mark.parametrize(
+    ("identifier", "stem"), [("../../escaped", "_.._escaped"), ("..", "run"), ("nightly", "nightly")]
+)
+def test_an_identifier_never_names_a_hidden_file(identifier: str, stem: str) -> None:
+    """identifier="../../escaped" stayed inside the results folder but named '.._.._escaped-...json', a dotfile
+    that `ls` does not show (outside attack 5, L14)."""
+    from deepeval.evaluate.report import run_file_stem
+    from deepeval.evaluate.results import EvaluationResult
+
+    name = run_file_stem(EvaluationResult(test_results=[], identifier=identifier, run_id="abcdef0123"))
+    assert name.startswith(f"{stem}-") and name.endswith("-abcdef01")

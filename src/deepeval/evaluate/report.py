@@ -188,10 +188,17 @@ def _template() -> jinja2.Template:
     return _template_env().get_template("report.html.j2")
 
 
+def _file_part(identifier: str | None, default: str) -> str:
+    """``identifier`` as part of a file name: characters outside ``[A-Za-z0-9_.-]`` become ``_``, at most 60, and no
+    leading dot (``../../x`` would name a hidden file that ``ls`` does not show)."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", identifier or default)[:60].lstrip(".")
+    return name or default
+
+
 def run_file_stem(result: EvaluationResult) -> str:
     """``<identifier>-<YYYYmmdd-HHMMSS>-<run id prefix>``: the name of a run's export files."""
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    ident = re.sub(r"[^A-Za-z0-9_.-]+", "_", result.identifier or "run")[:60]
+    ident = _file_part(result.identifier, "run")
     return f"{ident}-{stamp}-{result.run_id[:8]}"
 
 
@@ -286,7 +293,7 @@ def iter_markdown(result: EvaluationResult) -> Iterator[str]:
 def export_report_file(result: EvaluationResult, folder: str | Path, file_type: str) -> Path:
     """Write the whole report (``file_type`` ``"html"`` or ``"md"``) into ``folder`` (``~`` expanded) as
     ``<identifier>_<YYYYmmdd_HHMMSS>.<ext>`` (``evaluation`` without an identifier); return its path."""
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", result.identifier or "evaluation")[:60]
+    name = _file_part(result.identifier, "evaluation")
     stamp = _dt.datetime.now().strftime("%Y%m%d_%H%M%S")
     path = Path(folder).expanduser() / f"{name}_{stamp}.{file_type}"
     chunks = iter_html(result) if file_type == "html" else iter_markdown(result)
