@@ -120,6 +120,10 @@ def check_writable_file(path: str | os.PathLike[str], what: str) -> None:
     p = refuse_link(path, what)
     if p.is_dir():
         raise IsADirectoryError(f"{what} {os.fspath(p)} is a directory; give a file path")
+    if p.exists() and not p.is_file():  # a FIFO would block the writer, /dev/full fails it after the work
+        raise OSError(
+            f"{what} {os.fspath(p)} is not a regular file (a FIFO, device or socket is never written)"
+        )
     if p.exists() and not os.access(p, os.W_OK):
         raise PermissionError(f"{what} {os.fspath(p)} is not writable")
     try:

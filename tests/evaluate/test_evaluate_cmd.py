@@ -519,3 +519,17 @@ def test_every_key_deepeval_writes_or_reads_is_accepted(tmp_path):
     cases = load_test_cases(path)
     assert [type(c).__name__ for c in cases] == ["LLMTestCase", "LLMTestCase", "ConversationalTestCase"]
     assert cases[1].actual_output == "a" and cases[1].retrieval_context == ["c"]
+
+
+def test_an_unwritable_csv_path_is_refused_before_any_test_case_is_measured(tmp_path, metric_module):
+    """--csv naming a FIFO (or /dev/full) was found out only after every row was measured and paid for (outside
+    attack 5, L17): now exit 2 before the run, nothing measured."""
+    data = tmp_path / "c.jsonl"
+    data.write_text('{"input": "q", "actual_output": "a"}\n')
+    fifo = tmp_path / "out.csv"
+    os.mkfifo(fifo)
+    res = CliRunner().invoke(
+        app, ["evaluate", str(data), "-m", metric_module, "--csv", str(fifo), "--no-progress"]
+    )
+    assert res.exit_code == 2 and "--csv" in res.output and "not a regular file" in res.output, res.output
+    assert "test cases passed" not in res.output

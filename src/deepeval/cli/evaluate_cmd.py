@@ -208,6 +208,7 @@ def evaluate_file(
     ),
 ) -> None:
     """Evaluate the test cases in PATH and print the results table."""
+    from deepeval._safe_path import check_writable_file
     from deepeval.errors import DeepEvalError
     from deepeval.evaluate import (
         AsyncConfig,
@@ -235,7 +236,9 @@ def evaluate_file(
         metrics = [_metric(s, threshold, eval_mode) for s in specs]
         check_metrics_fit(cases, metrics)  # evaluate()'s own checks, here so that they exit 2 with one line
         check_some_metric_decides(metrics)
-    except (DeepEvalError, ValueError) as err:
+        if csv_path:  # before any judge call: a path that cannot take the CSV would waste the run's work
+            check_writable_file(csv_path, "--csv")
+    except (DeepEvalError, ValueError, OSError) as err:
         echo(f"deepeval evaluate: {err}", err=True)
         raise typer.Exit(2) from None
     from deepeval.evaluate import session

