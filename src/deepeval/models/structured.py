@@ -81,13 +81,14 @@ def split_cost(reply: Any) -> tuple[Any, float | None]:
         and (reply[1] is None or isinstance(reply[1], (int, float, str)))
     ):
         cost = reply[1]
-        valid = (
+        if (
             isinstance(cost, (int, float))
             and not isinstance(cost, bool)
             and math.isfinite(cost)
             and cost >= 0
-        )
-        return reply[0], float(cost) if valid else None
+        ):
+            return reply[0], float(cost)
+        return reply[0], None
     return reply, None
 
 
