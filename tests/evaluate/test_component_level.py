@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from deepeval.dataset import EvaluationDataset, Golden, get_current_golden
 from deepeval.errors import DeepEvalError, MissingTestCaseParamsError, NoMetricsError
 from deepeval.evaluate import AsyncConfig, DisplayConfig, ErrorConfig, EvaluationError, EvaluationResult
-from deepeval.metrics import AnswerRelevancyMetric, BaseMetric
+from deepeval.metrics import AnswerRelevancyMetric, BaseConversationalMetric, BaseMetric
 from deepeval.models import DeepEvalBaseLLM
 from deepeval.test_case import LLMTestCase
 from deepeval.test_run import global_test_run_manager
@@ -555,3 +555,50 @@ def test_inside_a_running_loop_the_app_can_be_awaited_and_a_foreign_task_is_refu
 
     result = asyncio.run(main())
     assert [(t.name, t.success) for t in result.test_results] == [("test_case_0", True), ("a_generate", True)]
+
+
+class TurnCount(BaseConversationalMetric):
+    """Deterministic conversational metric: score = turns / 10."""
+
+    def __init__(self) -> None:
+        self.threshold = 0.1
+
+    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        self.score = len(test_case.turns) / 10
+        self.reason = f"{len(test_case.turns)} turns"
+        self.success = True
+        return self.score
+
+    async def a_measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        return self.measure(test_case)
+
+    def is_successful(self) -> bool:
+        return True
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        return "TurnCount"
+
+
+def test_a_conversational_test_case_on_a_span_is_measured_as_a_conversation() -> None:
+    """update_current_span(test_case=ConversationalTestCase(...)) was rebuilt as an LLMTestCase of the span's
+    fields: a single-turn metric scored input '' and output 'hi' with no error (outside attack 5, M9). Now the turns
+    are the material: a conversational metric measures them, a single-turn one is skipped, saying why."""
+    from deepeval.test_case import ConversationalTestCase, Turn
+
+    @observe(type="llm", metrics=[TurnCount(), WordCount()])
+    def chat(q: str) -> str:
+        turns = [Turn(role="user", content=q), Turn(role="assistant", content="hi")]
+        update_current_span(test_case=ConversationalTestCase(turns=turns))
+        return "hi"
+
+    dataset = EvaluationDataset(goldens=[Golden(input="Where is my parcel?")])
+    result = run(dataset.evals_iterator(async_config=AsyncConfig(run_async=False), display_config=QUIET),
+                 lambda g: chat(g.input))  # fmt: skip
+    rows = {m.name: m for t in result.test_results for m in t.metrics_data}
+    assert rows["TurnCount"].score == 0.2 and rows["TurnCount"].reason == "2 turns"
+    assert rows["WordCount"].score is None
+    assert (
+        rows["WordCount"].reason
+        == "skipped: WordCount is a single-turn metric and this test case is conversational"
+    )

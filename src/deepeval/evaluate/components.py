@@ -487,8 +487,15 @@ def _build_test_case(
     """``unit.test_case`` from ``fields`` and the evaluation fields a span or trace records (for a trace, a field
     it left empty comes from the ``golden``: expected output, contexts, expected tools); fields that do not make a
     test case become the unit's ``not_run`` error (``invalid_test_case``), naming ``what``. When a metric of the
-    unit reads the trace (``requires_trace``), the test case carries the span tree as ``_trace_dict``."""
-    from deepeval.test_case import LLMTestCase
+    unit reads the trace (``requires_trace``), the test case carries the span tree as ``_trace_dict``. A
+    ``ConversationalTestCase`` given with ``update_current_span(test_case=...)`` is the unit's test case as given:
+    its turns are the material (a single-turn metric on it is skipped, saying so, as in ``evaluate()``)."""
+    from deepeval.test_case import ConversationalTestCase, LLMTestCase
+
+    given_case = getattr(source, "llm_test_case", None)
+    if isinstance(given_case, ConversationalTestCase):
+        unit.test_case = given_case
+        return
 
     recorded = {
         name: getattr(source, name)
