@@ -310,3 +310,42 @@ def test_openai_key_goes_to_openais_https_api_only(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-only")
     _endpoint(base_url, "m", None, 0.0, 5.0)
     assert seen == (["sk-openai-only"] if gets_key else [None])
+
+
+@pytest.mark.parametrize(("sig", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_stopped_memory_run_says_no_report_was_written(
+    conv_file: Path, tmp_path: Path, sig: str, code: int
+) -> None:
+    """Ctrl-C / SIGTERM during `memory short-term` ended it silently with no --json written (outside attack 5,
+    M7): the stop is now said. A real subprocess and signal against a slow loopback model."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        textwrap.dedent(f"""
+        import sys
+        from deepeval.cli.main import app
+        from deepeval.testing.servers import OpenAIChatServer
+        with OpenAIChatServer(lambda r: "I do not know.", latency=1.0) as srv:
+            print("ready", flush=True)
+            sys.argv = ["deepeval", "memory", "short-term", {str(EXAMPLE)!r}, "--transcript", {str(conv_file)!r},
+                        "--base-url", srv.base_url, "--model", "m", "--offline", "-q",
+                        "--json", {str(tmp_path / "out.json")!r}]
+            app()
+    """),
+        encoding="utf-8",
+    )
+    env = {**os.environ, "DEEPEVAL_READER": "off"}
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=tmp_path)  # fmt: skip
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    time.sleep(1.5)  # inside the first probes (each reply takes 1 s)
+    proc.send_signal(getattr(signal, sig))
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode in (code, -getattr(signal, sig)), err
+    assert f"deepeval memory: stopped by {sig} before the run finished; no report was written" in err, err
+    assert not (tmp_path / "out.json").exists()

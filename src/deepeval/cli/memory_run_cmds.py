@@ -139,6 +139,23 @@ def _run(
         raise typer.Exit(1) from None
     except ValueError as err:
         _fail(str(err))
+    except KeyboardInterrupt:
+        _say_stopped("SIGINT")
+        raise
+    except SystemExit as stop:
+        if stop.code == 143:  # SIGTERM, raised by deepeval._concurrency
+            _say_stopped("SIGTERM")
+        raise
+
+
+def _say_stopped(signal_name: str) -> None:
+    """A stopped memory run writes nothing (its reports hold whole runs: a recall curve, every probe graded), so
+    the stop says so instead of ending silently (outside attack 5, M7)."""
+    echo(
+        f"deepeval memory: stopped by {signal_name} before the run finished; no report was written (--json and "
+        "--html hold whole runs only)",
+        err=True,
+    )
 
 
 def _failure(err: JudgeError, timeout: float) -> str:
