@@ -132,7 +132,9 @@ def test_cli_evaluate_csv(tmp_path, monkeypatch):
     res = CliRunner().invoke(
         app, ["evaluate", str(data), "-m", "wc_metrics:WC", "--no-progress", "--csv", str(tmp_path)]
     )
-    assert res.exit_code == 2 and "cannot write --csv" in res.output
+    # refused before anything is measured (a folder cannot take the CSV)
+    assert res.exit_code == 2 and "--csv" in res.output and "is a directory" in res.output
+    assert "test cases passed" not in res.output
 
 
 def _console_text(result, width: int = 80, full_reason: bool = False) -> str:
