@@ -327,3 +327,26 @@ def test_component_level_runs_list_span_scores_as_deepeval_does(tmp_path: Path) 
         [("gen", "ok a", 1.0)],
         [("gen", "ok b", 1.0)],
     ]
+
+
+class NanCost(Has):
+    def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+        super().measure(test_case)
+        self.evaluation_cost = float("nan")  # a custom metric's own bookkeeping gone wrong
+        return self.score
+
+
+def test_the_test_run_file_is_strict_json_when_a_cost_is_not_a_number(tmp_path: Path) -> None:
+    """A custom metric's NaN cost was written as a bare NaN, which jq and JSON.parse refuse (outside attack 5, L3):
+    it is null, as in our own export."""
+
+    def refuse(name: str) -> Any:
+        raise ValueError(f"not strict JSON: {name}")
+
+    evaluate(CASES[:1], [NanCost("ok")], display_config=_quiet(tmp_path))
+    [path] = _test_runs(tmp_path)
+    data = json.loads(path.read_text(encoding="ascii"), parse_constant=refuse)
+    assert (
+        "NaN" not in path.read_text(encoding="ascii")
+        and data["testCases"][0]["metricsData"][0]["evaluationCost"] is None
+    )

@@ -341,7 +341,7 @@ class TestResult:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = _clean(dataclasses.asdict(self))
+        out: dict[str, Any] = json_safe(dataclasses.asdict(self))
         if out.get("case_fields") is None:
             out.pop("case_fields", None)  # as results written before it existed
         out["status"] = self.status
@@ -626,10 +626,10 @@ class EvaluationResult:
             "started_at": self.started_at,
             "duration_s": self.duration_s,
             "repeat": self.repeat,
-            "totals": _clean(self.totals()),
-            "metrics": _clean(self.metric_summary()),
+            "totals": json_safe(self.totals()),
+            "metrics": json_safe(self.metric_summary()),
             "judges": self.judges,
-            "extras": _clean(self.extras),
+            "extras": json_safe(self.extras),
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -846,20 +846,20 @@ def _container(value: Any, depth: int, path: set[int]) -> Any:
 
 def _clean_dict(value: dict[str, Any]) -> dict[str, Any]:
     """:func:`_clean` of a dict (keys as strings)."""
-    return {str(k): _clean(v) for k, v in value.items()}
+    return {str(k): json_safe(v) for k, v in value.items()}
 
 
-def _clean(value: Any) -> Any:
+def json_safe(value: Any) -> Any:
     """JSON-safe copy: non-finite floats become None, sets become sorted lists, unknown objects become strings."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
+        return {str(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
+        return [json_safe(v) for v in value]
     if isinstance(value, (set, frozenset)):
         # sorted for a stable file; by type then value, so a set mixing types ({1, "a"}) sorts too
-        return sorted((_clean(v) for v in value), key=lambda v: (type(v).__name__, repr(v)))
+        return sorted((json_safe(v) for v in value), key=lambda v: (type(v).__name__, repr(v)))
     if value is None or isinstance(value, (str, int, bool)):
         return value
     return str(value)

@@ -30,7 +30,7 @@ from typing import Any
 
 from deepeval._files import user_path
 from deepeval._safe_path import refuse_link
-from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
+from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult, json_safe
 
 _SPAN_KEYS = {
     "base": "baseSpans",
@@ -232,8 +232,9 @@ def write_test_run_file(result: EvaluationResult, folder: str | Path) -> Path:
     return its path."""
     target = user_path(folder)
     target.mkdir(parents=True, exist_ok=True)
-    # ASCII with \u escapes, as deepeval's json.dump writes it (a lone surrogate stays a readable escape)
-    body = json.dumps(test_run_dict(result), default=str).encode("ascii")
+    # ASCII with \u escapes, as deepeval's json.dump writes it (a lone surrogate stays a readable escape); a
+    # non-finite score or cost is null, as in our own export: a bare NaN is not JSON (jq, JSON.parse refuse it)
+    body = json.dumps(json_safe(test_run_dict(result)), allow_nan=False).encode("ascii")
     stamp = _dt.datetime.now().strftime("%Y%m%d_%H%M%S")
     n = 1
     while True:
