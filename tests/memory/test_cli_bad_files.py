@@ -129,6 +129,7 @@ def test_short_term_unreachable_endpoint_is_a_clean_error(
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert result.exit_code in (1, 2)
     assert "127.0.0.1:9" in result.output
+    assert "judge" not in result.output  # the model under test is no judge (outside attack 5, L16)
 
 
 # ----------------------------------------------------------------------------------------------------------

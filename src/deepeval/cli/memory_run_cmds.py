@@ -9,6 +9,7 @@ live mode cannot see) go to stderr as ``warning:`` lines and into the reports.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -166,7 +167,8 @@ def _failure(err: JudgeError, timeout: float) -> str:
     if err.kind == ErrorKind.timeout:
         attempts = err.attempts or 1
         return f"no reply within {timeout:g} s (--timeout), {attempts} attempt{'s' if attempts > 1 else ''}"
-    return str(err)
+    # the client names its model "judge m: ..."; here the model is the one under test, already named by the line
+    return re.sub(r"^judge [^:]*: ", "", str(err))
 
 
 def _print_common(report: MemoryReport) -> None:
