@@ -208,6 +208,7 @@ def test_concurrent_test_cases_share_one_steps_request() -> None:
         (["seven", "eight"], "ReasonScore"),
         ([11, 12], "outside the range 0-10"),
         ([float("nan"), float("nan")], "not a number"),
+        ([True, True], "not true or false"),  # JSON true was read as 1 (outside attack 5, L15)
     ],
 )
 def test_a_judge_that_gives_no_usable_score_is_reasked_once_then_one_error_row(

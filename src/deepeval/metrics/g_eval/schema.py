@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import Any
+
+from pydantic import BaseModel, field_validator
 
 
 class Steps(BaseModel):
@@ -16,6 +18,14 @@ class ReasonScore(BaseModel):
 
     reason: str
     score: float
+
+    @field_validator("score", mode="before")
+    @classmethod
+    def _not_a_boolean(cls, v: Any) -> Any:
+        # pydantic reads JSON true as 1.0: a judge that answers true/false gave no score (outside attack 5, L15)
+        if isinstance(v, bool):
+            raise ValueError("the score must be a number, not true or false")
+        return v
 
 
 class Reason(BaseModel):
