@@ -58,6 +58,20 @@ def test_unknown_backend_is_a_configuration_error() -> None:
         )
 
 
+def test_a_folder_named_ray_is_not_ray(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A `ray` folder beside the script (Ray's own temp dir is /tmp/ray) imports as a namespace package: the Ray
+    backend then failed with a cloudpickle traceback instead of its install hint (outside attack 5, L18)."""
+    import types
+
+    from deepeval.evaluate.backends.ray.backend import import_ray
+
+    folder = types.ModuleType("ray")
+    folder.__path__ = [str(tmp_path / "ray")]  # what `import ray` gives for a bare folder: no __file__
+    monkeypatch.setitem(sys.modules, "ray", folder)
+    with pytest.raises(RayNotInstalledError, match=r'is a folder.*pip install "ray>=2\.30"'):
+        import_ray()
+
+
 def test_without_ray_installed_the_error_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     llm = ScriptedLLM(lambda p, s: {"statements": []})

@@ -109,7 +109,10 @@ def run(
     if backend not in ("local", "ray"):
         echo(f"deepeval test run: --backend must be local or ray, got {backend!r}", err=True)
         raise typer.Exit(USAGE_ERROR)
-    if backend == "ray" and importlib.util.find_spec("ray") is None:
+    ray_spec = importlib.util.find_spec("ray") if backend == "ray" else None
+    if backend == "ray" and (
+        ray_spec is None or ray_spec.origin in (None, "namespace")
+    ):  # a bare folder named ray
         echo(
             f"deepeval test run: --backend ray needs Ray; install it with {extra_install_command('ray')}",
             err=True,

@@ -152,6 +152,13 @@ def import_ray() -> Any:
         raise RayNotInstalledError(
             f'backend="ray" needs Ray, which is not installed ({err}); {INSTALL_HINT}'
         ) from None
+    if (
+        getattr(ray, "__file__", None) is None
+    ):  # a folder named ray (Ray's own /tmp/ray) read as a namespace package
+        raise RayNotInstalledError(
+            f'backend="ray" needs Ray, which is not installed (the "ray" found is a folder, '
+            f"{list(getattr(ray, '__path__', []))[:1]}, not the package); {INSTALL_HINT}"
+        )
     return ray
 
 
