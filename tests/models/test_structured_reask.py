@@ -214,3 +214,11 @@ def test_the_cut_reply_qwen_gave_is_named_not_repaired_into_invented_verdicts() 
     assert len(repair_json(text, return_objects=True)["verdicts"]) == 10  # what the repair would make of it
     with pytest.raises(ValueError, match="cut off at the token cap after 512 tokens, before its JSON ended"):
         coerce(CutReply(text, 512), ContextualRelevancyVerdicts)
+
+
+def test_a_reply_nested_too_deeply_is_not_called_unbalanced() -> None:
+    """A balanced reply 5,000 levels deep was refused as "unbalanced brackets" (outside attack 5, L10)."""
+    from deepeval.models.structured import json_spans
+
+    with pytest.raises(ValueError, match="10,000 characters of JSON nested too deeply to read"):
+        json_spans("[" * 5000 + "]" * 5000)

@@ -139,6 +139,7 @@ def json_spans(text: str) -> list[tuple[int, int, Any]]:
     budget = 8 * len(text) + 10_000
     tries = 0
     pos = 0
+    too_deep = False
     while (m := _JSON_START.search(text, pos)) is not None:
         start = m.start()
         tries += 1
@@ -152,11 +153,13 @@ def json_spans(text: str) -> list[tuple[int, int, Any]]:
         except RecursionError:
             budget -= len(text) - start
             pos = start + 1
+            too_deep = True
         else:
             found.append((start, end, value))
             pos = end
         if budget < 0:
-            raise ValueError(f"no usable JSON in the reply ({len(text):,} characters of unbalanced brackets)")
+            what = "JSON nested too deeply to read" if too_deep else "unbalanced brackets"
+            raise ValueError(f"no usable JSON in the reply ({len(text):,} characters of {what})")
     return found
 
 
