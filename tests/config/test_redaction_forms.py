@@ -40,6 +40,8 @@ def test_base64_of_the_key_is_found_at_every_offset_and_in_both_alphabets() -> N
         urllib.parse.quote_plus(KEY),
         base64.b64encode(KEY.encode()).decode(),
         base64.b64encode(f"user:{KEY}".encode()).decode(),
+        KEY.upper(),  # an error body that upper-cases what it echoes (outside attack 5, L8)
+        KEY.lower()[3:20],
     ],
 )
 def test_each_echoed_form_is_scrubbed_and_the_text_around_it_kept(shown: str) -> None:

@@ -107,7 +107,7 @@ _STRIDE = MIN_FRAGMENT - _GRAM + 1
 
 
 def secret_forms(value: str) -> tuple[str, ...]:
-    """The forms of ``value`` that are scrubbed: the value itself; percent-encoded (``quote`` with and without
+    """The forms of ``value`` that are scrubbed: the value itself, upper- and lower-cased; percent-encoded (``quote`` with and without
     ``/`` kept, ``quote_plus``, upper- and lower-case hex); base64 of its UTF-8 bytes, standard and URL-safe
     alphabets, at each of the three byte offsets it can sit at inside a longer encoded text (``user:key`` in a
     Basic header, a JSON blob): the characters that depend on its bytes alone, so the form is found whatever
@@ -118,7 +118,8 @@ def secret_forms(value: str) -> tuple[str, ...]:
 
 def _forms(value: str) -> list[tuple[str, bool]]:
     """:func:`secret_forms`, each with whether it is a base64 form."""
-    forms = [(value, False)]
+    # a server that echoes the key in another case (an upper-cased error body) still shows it
+    forms = [(value, False), (value.upper(), False), (value.lower(), False)]
     for quoted in (
         urllib.parse.quote(value, safe=""),
         urllib.parse.quote(value, safe="/"),
