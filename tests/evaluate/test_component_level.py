@@ -602,3 +602,18 @@ def test_a_conversational_test_case_on_a_span_is_measured_as_a_conversation() ->
         rows["WordCount"].reason
         == "skipped: WordCount is a single-turn metric and this test case is conversational"
     )
+
+
+def test_an_observed_generator_never_iterated_is_named_as_why_nothing_was_measured() -> None:
+    """A span on a generator function runs only while the generator is iterated: one created and dropped ended the
+    loop with "no metrics were declared ... on an @observe(metrics=...) span" although they were declared (outside
+    attack 5, L11); the error now says a span must have run and why a generator's may not have."""
+
+    @observe(type="llm", metrics=[WordCount()])
+    def stream(q: str) -> Iterator[str]:
+        yield q
+
+    dataset = EvaluationDataset(goldens=[Golden(input="hello")])
+    with pytest.raises(NoMetricsError, match=r"span that ran.*runs only while the generator is iterated"):
+        run(dataset.evals_iterator(async_config=AsyncConfig(run_async=False), display_config=QUIET),
+            lambda g: stream(g.input))  # fmt: skip

@@ -661,9 +661,10 @@ def _evaluate(
     if not _any_metrics(trace_metrics, traces):
         raise NoMetricsError(
             "evals_iterator() ran your app, but no metrics were declared: none in evals_iterator(metrics=...), "
-            "on an @observe(metrics=...) span, or through update_current_span / update_current_trace(metrics=...) "
-            "(a metric_collection alone is a Confident AI name and is not evaluated). A run with zero metric "
-            "sources has nothing to measure."
+            "on an @observe(metrics=...) span that ran, or through update_current_span / "
+            "update_current_trace(metrics=...) (a metric_collection alone is a Confident AI name and is not "
+            "evaluated; a span on a generator function runs only while the generator is iterated). A run with "
+            "zero metric sources has nothing to measure."
         )
     return _measure(plan_units(goldens, traces, trace_metrics), run, {}, raise_errors=True)
 
