@@ -349,3 +349,38 @@ def test_a_stopped_memory_run_says_no_report_was_written(
     assert proc.returncode in (code, -getattr(signal, sig)), err
     assert f"deepeval memory: stopped by {sig} before the run finished; no report was written" in err, err
     assert not (tmp_path / "out.json").exists()
+
+
+def test_long_term_carries_out_at_most_32_tool_calls_a_reply_and_says_so(
+    conv_file: Path, tmp_path: Path
+) -> None:
+    """A model that answers each exchange with 100 appends of 20,000 characters took the run past 2 GB (outside
+    attack 5, L19): the first 32 calls of a reply are carried out, the rest dropped with a warning, and the report
+    keeps 2,000 characters of each call's arguments."""
+    flood = "x" * 20_000
+
+    def respond(body: dict[str, Any]) -> Any:
+        if body["messages"][-1]["role"] == "tool":
+            return "done"
+        calls = [
+            {"name": "wiki_append_to_page", "arguments": {"name": f"P{i % 3}", "content": flood}}
+            for i in range(100)
+        ]
+        return {"tool_calls": calls}
+
+    out_json = tmp_path / "lt.json"
+    with OpenAIChatServer(respond) as srv:
+        code, out = _invoke(["long-term", str(EXAMPLE), "--transcript", str(conv_file), "--base-url", srv.base_url,
+                             "--model", "m", "--offline", "--update-every", "20", "--json", str(out_json)])  # fmt: skip
+    assert code == 0, out
+    calls = json.loads(out_json.read_text(encoding="utf-8"))["tool_calls"]
+    assert calls and len(calls) % 32 == 0  # 32 of each reply's 100
+    assert all(
+        c["arguments"].endswith("characters in all]") and "[... 20,0" in c["arguments"] for c in calls
+    ), calls[0]["arguments"][-60:]
+    assert all(len(c["arguments"]) < 2100 for c in calls)
+    said = " ".join(out.split())
+    assert (
+        f"warning: {len(calls) // 32 * 68} tool calls were not carried out: a reply may make at most 32"
+        in said
+    )

@@ -34,7 +34,13 @@ from deepeval.memory.prompts import PROBE_INSTRUCTION as PROBE_INSTRUCTION  # it
 from deepeval.memory.prompts import PROMPT_VERSION, probe_prompt, probe_question
 from deepeval.memory.retrieval import NOT_IN_MEMORY
 from deepeval.memory.scoring import PrecisionSummary, RecallSummary, precision_summary, recall_summary
-from deepeval.memory.subjects import ChatModel, EndpointWikiKeeper, as_chat_model, as_wiki_keeper
+from deepeval.memory.subjects import (
+    MAX_TOOL_CALLS_PER_REPLY,
+    ChatModel,
+    EndpointWikiKeeper,
+    as_chat_model,
+    as_wiki_keeper,
+)
 from deepeval.memory.wiki import Wiki
 from deepeval.test_case import Turn
 
@@ -442,6 +448,11 @@ async def run_short_term(
 def _keeper_warnings(keeper: Any, wiki: Wiki, n_updates: int) -> list[str]:
     """Warnings on a keeper that left no memory: it never called a tool (endpoint keepers), or never wrote."""
     out: list[str] = []
+    if isinstance(keeper, EndpointWikiKeeper) and keeper.n_dropped_calls:
+        out.append(
+            f"{keeper.n_dropped_calls} tool calls were not carried out: a reply may make at most "
+            f"{MAX_TOOL_CALLS_PER_REPLY} (the first ones of each reply were)"
+        )
     if isinstance(keeper, EndpointWikiKeeper) and keeper.n_tool_calls == 0:
         out.append(
             f"the model never called a wiki tool in {keeper.n_requests} requests (it answered in text only); check "

@@ -138,11 +138,19 @@ class CallableWikiKeeper:
             await out
 
 
+#: tool calls of one reply that are carried out (and sent back); a reply with more keeps its first ones: a model
+#: that floods calls (hundreds of 20 KB writes a reply) once took the run past 2 GB
+MAX_TOOL_CALLS_PER_REPLY = 32
+#: characters of a tool call's arguments kept in the keeper's transcript (the report shows it)
+TRANSCRIPT_ARGUMENT_CHARS = 2000
+
+
 class EndpointWikiKeeper:
     """Lets an endpoint model edit the wiki with tool calls after each exchange (at most ``max_steps`` rounds).
 
-    ``transcript`` logs every tool call (name, arguments, the first 200 characters of the result);
-    ``n_requests`` and ``n_tool_calls`` count the requests sent and the tool calls received."""
+    ``transcript`` logs every tool call (name, arguments up to :data:`TRANSCRIPT_ARGUMENT_CHARS`, the first 200
+    characters of the result); ``n_requests`` and ``n_tool_calls`` count the requests sent and the tool calls
+    received, ``n_dropped_calls`` those past :data:`MAX_TOOL_CALLS_PER_REPLY` in one reply, not carried out."""
 
     def __init__(self, model: EndpointChatModel, max_steps: int = 8) -> None:
         if max_steps < 1:
@@ -153,6 +161,7 @@ class EndpointWikiKeeper:
         self.transcript: list[dict[str, Any]] = []
         self.n_requests = 0
         self.n_tool_calls = 0
+        self.n_dropped_calls = 0
 
     async def update(self, new_turns: Sequence[Turn], wiki: Wiki) -> None:
         exchange = "\n".join(f"{t.role}: {t.content}" for t in new_turns)
@@ -171,6 +180,8 @@ class EndpointWikiKeeper:
             if not calls:
                 break
             self.n_tool_calls += len(calls)
+            self.n_dropped_calls += max(0, len(calls) - MAX_TOOL_CALLS_PER_REPLY)
+            calls = calls[:MAX_TOOL_CALLS_PER_REPLY]
             messages.append(
                 {
                     "role": "assistant",
@@ -188,9 +199,13 @@ class EndpointWikiKeeper:
             for call_id, name, arguments in calls:
                 result = wiki.call_tool(name, arguments or "{}")
                 messages.append({"role": "tool", "tool_call_id": call_id, "content": result})
-                self.transcript.append(
-                    {"tool": name, "arguments": _safe_json(arguments), "result": result[:200]}
+                kept = (
+                    _safe_json(arguments)
+                    if len(arguments) <= TRANSCRIPT_ARGUMENT_CHARS
+                    else arguments[:TRANSCRIPT_ARGUMENT_CHARS]
+                    + f" [... {len(arguments):,} characters in all]"
                 )
+                self.transcript.append({"tool": name, "arguments": kept, "result": result[:200]})
 
 
 def _tool_calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
