@@ -56,6 +56,11 @@ class DeepEvalCollector:
 
         @stop_handler
         def terminate(signum: int, frame: Any) -> None:
+            if self.stopped_by is not None:
+                # a second SIGTERM that reached us through a run standing in for this handler: the session is
+                # already ending (a second pytest.exit thrown into pytest's interrupt report gave exit 1 and a
+                # traceback; outside attack 6, B)
+                return
             signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
             note_stop(signum)
             self.stopped_by = signal.Signals(signum).name
