@@ -224,6 +224,20 @@ def _raise_for(signum: int, previous: Any = None) -> None:
     raise KeyboardInterrupt() if signum == signal.SIGINT else SystemExit(128 + signum)
 
 
+def _asyncio_runs_sigint() -> bool:
+    """Whether SIGINT's handler is the one ``asyncio.run`` installs (Python 3.11+): it only cancels the main task,
+    which cannot reach the application's synchronous code, so a Ctrl-C there was lost (outside attack 6, A). The
+    app phase of ``evals_iterator`` takes SIGINT over from it, as from Python's default, and gives it back."""
+    runner = getattr(asyncio, "Runner", None)
+    handler: Any = signal.getsignal(signal.SIGINT)
+    handler = getattr(
+        handler, "func", handler
+    )  # a functools.partial of the bound method, as asyncio installs it
+    return runner is not None and getattr(handler, "__func__", None) is getattr(
+        runner, "_on_sigint", object()
+    )
+
+
 def _handled_signals() -> list[int]:
     """The signals we may handle now: SIGINT while Python's default handler is in place, SIGTERM while its
     default action is (a handler of the application's own is left alone), and either while its handler is a
@@ -521,7 +535,7 @@ def signals_raise_here() -> Iterator[SignalSeen]:
         _raise_for(signum, previous.get(signum))
 
     if threading.current_thread() is threading.main_thread():
-        for signum in _handled_signals():
+        for signum in _handled_signals() + ([signal.SIGINT] if _asyncio_runs_sigint() else []):
             previous[signum] = signal.signal(signum, on_signal)
     try:
         yield seen

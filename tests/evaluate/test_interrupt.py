@@ -385,29 +385,37 @@ _APP_PHASE_SCRIPT = textwrap.dedent(
         update_current_span(test_case=LLMTestCase(input=q, actual_output="ans " + q))
         return "ans " + q
 
-    goldens = [Golden(input=f"fast{i}") for i in range(3)] + [Golden(input=f"slow{i}") for i in range(3)]
-    dataset = EvaluationDataset(goldens=goldens)
-    try:
-        for golden in dataset.evals_iterator(
-            async_config=AsyncConfig(run_async=FORM == "async", max_concurrent=1),
-            display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=RESULTS),
-            cache_config=CacheConfig(write_cache=False),
-            error_config=ErrorConfig(ignore_errors=True),
-        ):
-            if FORM == "async":
-                dataset.evaluate(asyncio.create_task(a_app(golden.input)))
-            else:
-                app(golden.input)
-    except KeyboardInterrupt:
-        print("INTERRUPTED", flush=True)
-        raise
-    except SystemExit as exc:
-        print(f"EXIT {exc.code}", flush=True)
-        raise
-    except ValueError as exc:
-        print(f"RAISED {exc}", flush=True)
-        sys.exit(3)
-    print("FINISHED", flush=True)
+    def drive():
+        goldens = [Golden(input=f"fast{i}") for i in range(3)] + [Golden(input=f"slow{i}") for i in range(3)]
+        dataset = EvaluationDataset(goldens=goldens)
+        try:
+            for golden in dataset.evals_iterator(
+                async_config=AsyncConfig(run_async=FORM == "async", max_concurrent=1),
+                display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=RESULTS),
+                cache_config=CacheConfig(write_cache=False),
+                error_config=ErrorConfig(ignore_errors=True),
+            ):
+                if FORM == "async":
+                    dataset.evaluate(asyncio.create_task(a_app(golden.input)))
+                else:
+                    app(golden.input)
+        except KeyboardInterrupt:
+            print("INTERRUPTED", flush=True)
+            raise
+        except SystemExit as exc:
+            print(f"EXIT {exc.code}", flush=True)
+            raise
+        except ValueError as exc:
+            print(f"RAISED {exc}", flush=True)
+            sys.exit(3)
+        print("FINISHED", flush=True)
+
+    if FORM == "loop":  # the sync form driven from code that runs inside asyncio.run (Jupyter, an async app)
+        async def main():
+            drive()
+        asyncio.run(main())
+    else:
+        drive()
     """
 )
 
@@ -422,7 +430,9 @@ def _component_rows(doc: dict) -> list[tuple[str, str | None, list[tuple[float |
 
 @pytest.mark.regression
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("form", ["sync", "async"])
+@pytest.mark.parametrize(
+    "form", ["sync", "async", "loop"]
+)  # loop: the sync form inside asyncio.run (attack 6, A)
 def test_a_signal_in_evals_iterator_app_phase_writes_every_golden_and_says_so(
     tmp_path: Path, sig: int, form: str
 ) -> None:
@@ -448,7 +458,7 @@ def test_a_signal_in_evals_iterator_app_phase_writes_every_golden_and_says_so(
     assert doc["extras"]["interrupted"] == f"{name}: {said}"
     assert f"deepeval: run stopped by {name}: {said}; written to {export} (deepeval view)" in err, err
     before = "interrupted: the run was stopped in the app phase, before this row was measured"
-    app_name = "app" if form == "sync" else "a_app"
+    app_name = "a_app" if form == "async" else "app"
     rows = _component_rows(doc)
     assert [r for r in rows if r[1] is None] == [(f"test_case_{i}", None, []) for i in range(6)]
     assert [r for r in rows if r[1] == "llm"] == [(app_name, "llm", [(None, before)])] * 3 + [

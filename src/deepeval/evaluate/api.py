@@ -487,6 +487,8 @@ def _release_signals(held: dict[int, Any]) -> None:
     import signal
 
     for sig, handler in held.items():
+        if handler is None:  # set outside Python (seen while asyncio.run unwinds): Python's own default
+            handler = signal.default_int_handler if sig == signal.SIGINT else signal.SIG_DFL
         signal.signal(sig, handler)
 
 
