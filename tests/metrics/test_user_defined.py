@@ -306,6 +306,14 @@ def test_weighted_score_takes_the_last_matching_token_and_ours_keeps_it_on_the_s
     assert weighted_score([early, last], 3, low=0, high=4) == pytest.approx((3 * 0.5 + 2 * 0.2) / 0.7)
 
 
+@pytest.mark.parametrize("bad", [math.nan, 0.5])
+def test_a_position_with_no_log_probability_keeps_the_raw_score(bad: float) -> None:
+    """A server's NaN (or positive) 'log-probability' on the score token made the weighted score NaN, so the
+    score became 0.0 (outside attack 6, low 1): such a position is not weighted (the caller keeps the raw score)."""
+    position = TokenLogprob("7", -0.1, {"7": -0.1, "8": bad})
+    assert weighted_score([position], 7) is None
+
+
 def _score_positions(content: str, score: str, alternatives: dict[str, float]) -> list[dict[str, float]]:
     head, _, _ = content.rpartition(score)
     return [{head: 0.0}, {t: math.log(p) for t, p in alternatives.items()}, {"}": 0.0}]

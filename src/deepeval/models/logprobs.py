@@ -92,7 +92,8 @@ def weighted_score(
     integer it spells, its probability added to that integer's. The result is
     ``sum(score * p) / sum(p)``. deepeval 4.3.1 computes the same; **ours:** with ``low``/``high`` given, integers
     outside that range are left out too (a score the scale does not allow never moves the result off the scale).
-    None when no token spells ``raw_score`` (a float such as ``7.5`` or ``7.0`` never does) or nothing remains.
+    None when no token spells ``raw_score`` (a float such as ``7.5`` or ``7.0`` never does), nothing remains, or
+    the position holds a value that is no log-probability (NaN, or above 0: a server's garbage once scored 0.0).
     """
     if isinstance(raw_score, bool):
         return None
@@ -101,6 +102,8 @@ def weighted_score(
     if position is None:
         return None
     floor = math.log(min_probability)
+    if any(math.isnan(v) or v > 1e-6 for v in position.top_logprobs.values()):
+        return None
     mass: dict[int, float] = {}
     for token, logprob in position.top_logprobs.items():
         if logprob < floor or not token.isdecimal():
