@@ -617,3 +617,46 @@ def test_an_observed_generator_never_iterated_is_named_as_why_nothing_was_measur
     with pytest.raises(NoMetricsError, match=r"span that ran.*runs only while the generator is iterated"):
         run(dataset.evals_iterator(async_config=AsyncConfig(run_async=False), display_config=QUIET),
             lambda g: stream(g.input))  # fmt: skip
+
+
+def test_a_cancelled_task_stops_the_loop_as_a_signal_does_not_as_an_app_exception(tmp_path: Path) -> None:
+    """Ctrl-C in Jupyter cancels the cell's task: the CancelledError leaving the loop body was taken for an app
+    exception, and every finished golden was measured after the Ctrl-C (outside attack 7). Now nothing more is
+    measured and the report says the run was cancelled."""
+    measured: list[str] = []
+
+    class Counting(WordCount):
+        def measure(self, test_case: Any, *args: Any, **kwargs: Any) -> float:
+            measured.append(test_case.input)
+            return super().measure(test_case)
+
+    @observe(type="llm", metrics=[Counting()])
+    async def agent(q: str) -> str:
+        await asyncio.sleep(0.01)
+        update_current_span(test_case=LLMTestCase(input=q, actual_output="an answer"))
+        return "an answer"
+
+    goldens = [Golden(input=f"q{i}") for i in range(8)]
+    display = DisplayConfig(print_results=False, show_indicator=False, results_folder=str(tmp_path))
+
+    async def cell() -> None:
+        dataset = EvaluationDataset(goldens=goldens)
+        for golden in dataset.evals_iterator(
+            async_config=AsyncConfig(run_async=False), display_config=display
+        ):
+            await agent(golden.input)
+
+    async def kernel() -> None:
+        task = asyncio.ensure_future(cell())
+        await asyncio.sleep(0.045)  # a few goldens in
+        task.cancel()  # what ipykernel does on Ctrl-C for a cell with top-level await
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(kernel())
+    assert measured == []
+    [export] = [p for p in tmp_path.glob("run-*.json")]
+    note = json.loads(export.read_text(encoding="utf-8"))["extras"]["interrupted"]
+    assert note.startswith("task cancelled: the app finished on ") and note.endswith(
+        " of 8 goldens, none measured"
+    )

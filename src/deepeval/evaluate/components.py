@@ -321,7 +321,16 @@ def iterate(
             if dispatch is not None:
                 run.app_errors = [_describe(err) for err in dispatch.run()]
         except GeneratorExit:  # the loop was left early: Ctrl-C / SIGTERM, an exception in its body, a break
-            _left_early(goldens, collector.traces, trace_metrics, run, ran, seen, dispatch is not None)
+            _left_early(
+                goldens,
+                collector.traces,
+                trace_metrics,
+                run,
+                ran,
+                seen,
+                dispatch is not None,
+                _task_cancelled(),
+            )
             raise
         except BaseException:  # Ctrl-C / SIGTERM while the async form's app tasks ran
             if seen.signum:
@@ -711,6 +720,18 @@ def _measure(units: list[_Unit], run: _Run, extras: dict[str, Any], raise_errors
     return result
 
 
+def _task_cancelled() -> bool:
+    """Whether the asyncio task this runs in is being cancelled (Python 3.11+ can tell; earlier: False)."""
+    import asyncio
+
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no running loop
+        return False
+    cancelling = getattr(task, "cancelling", None)
+    return bool(task is not None and cancelling is not None and cancelling())
+
+
 def _left_early(
     goldens: Sequence[Any],
     traces: list[list[Trace]],
@@ -719,6 +740,7 @@ def _left_early(
     ran: int,
     seen: SignalSeen,
     tasks_pending: bool = False,
+    cancelled: bool = False,
 ) -> None:
     """``evals_iterator()`` did not get to its measuring phase; the goldens the app ran on (``ran``: the loop body
     was entered for the first ``ran`` goldens) are not lost, and the stop is said on stderr.
@@ -731,13 +753,17 @@ def _left_early(
       deepeval 4.3.1 measures each golden in the loop, and the result (rows of the goldens never reached
       ``interrupted``) is published as a finished run's is, marked ``extras["interrupted"]``.
     * the async form left before its last golden (``tasks_pending``): its app tasks never ran; only said.
+    * the asyncio task running the loop was cancelled (``cancelled``: Ctrl-C in Jupyter cancels the cell's task, a
+      timeout): a stop like a signal's, said as a cancellation (it was taken for an exception in the loop body,
+      and every finished golden was measured after the Ctrl-C; outside attack 7).
 
     Never raises but for a signal while measuring (the loop's own exception must go on)."""
     import sys
 
     signum, n = seen.signum, len(goldens)
+    stopped_run = bool(signum) or cancelled
     units = plan_units(goldens[:ran], traces[:ran], trace_metrics)
-    if signum:
+    if stopped_run:
         whole = sum(
             1 for ts in traces[:ran] if ts and not any(t.status is TraceSpanStatus.ERRORED for t in ts)
         )
@@ -752,7 +778,7 @@ def _left_early(
     if tasks_pending or not ran or not any(u.metrics for u in units):
         print(f"deepeval: evals_iterator stopped: {said}; nothing to measure", file=sys.stderr)
         return
-    if signum:
+    if stopped_run:
         from deepeval.evaluate.api import keep_interrupted
 
         # the goldens whose app call the signal stopped: the last one entered (sync form), the tasks it cancelled
