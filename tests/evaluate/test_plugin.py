@@ -578,8 +578,8 @@ _TERM_FILE = textwrap.dedent(
 @pytest.mark.regression
 @pytest.mark.parametrize(
     ("where", "twice"),
-    [("assert_test", False), ("body", False), ("assert_test", True)],
-    ids=["while-measuring", "in-the-test-body", "twice-while-measuring"],
+    [("assert_test", ""), ("body", ""), ("assert_test", "TERM"), ("assert_test", "INT")],
+    ids=["while-measuring", "in-the-test-body", "twice-while-measuring", "ctrl-c-then-sigterm"],
 )
 @pytest.mark.parametrize("runner", ["deepeval-test-run", "pytest"])
 def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, where, twice, runner):
@@ -612,8 +612,10 @@ def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, wh
         assert (tmp_path / "in_flight").exists(), "test_app[2] never started"
         time.sleep(0.1)
         sent = time.monotonic()
-        proc.send_signal(signal.SIGTERM)
-        if twice:  # a second SIGTERM while the session ends (outside attack 6, B: exit 1 and a traceback)
+        # twice: a SIGTERM (or a Ctrl-C first) then a SIGTERM while the session ends: exit 1 and a 1,100-line
+        # traceback (outside attacks 6 B, 7 M3)
+        proc.send_signal(signal.SIGINT if twice == "INT" else signal.SIGTERM)
+        if twice:
             time.sleep(0.08)
             proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
@@ -623,7 +625,8 @@ def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, wh
             proc.kill()
             proc.wait()
     if twice:  # the second one is ignored, or ends the process at once: never exit 1 and a traceback
-        assert proc.returncode in (143, -signal.SIGTERM) and "Traceback" not in out + err, out + err
+        ends = (2, 130) if twice == "INT" else (143, -signal.SIGTERM)  # pytest's "interrupted" is 2
+        assert proc.returncode in ends and "Traceback" not in out + err, (proc.returncode, out + err)
         return
     assert proc.returncode == 143, out + err
     assert took < 5.0

@@ -36,6 +36,8 @@ class DeepEvalCollector:
         self._failed_tests: set[str] = set()
         #: the signal that ended the session (pytest.exit), None otherwise
         self.stopped_by: str | None = None
+        #: pytest is ending the session on a Ctrl-C (its KeyboardInterrupt report is under way)
+        self._interrupted = False
         self._previous_sigterm: Any = None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -56,6 +58,12 @@ class DeepEvalCollector:
 
         @stop_handler
         def terminate(signum: int, frame: Any) -> None:
+            import sys
+
+            if self._interrupted or isinstance(sys.exc_info()[1], KeyboardInterrupt):
+                # a Ctrl-C already ends the session: pytest.exit thrown into its KeyboardInterrupt report gave
+                # exit 1 and a 1,100-line traceback (outside attack 7, M3); the session ends as the Ctrl-C said
+                return
             if self.stopped_by is not None:
                 # a second SIGTERM that reached us through a run standing in for this handler: the session is
                 # already ending (a second pytest.exit thrown into pytest's interrupt report gave exit 1 and a
@@ -69,6 +77,10 @@ class DeepEvalCollector:
             pytest.exit(f"deepeval: stopped by {self.stopped_by}")
 
         self._previous_sigterm = signal.signal(signal.SIGTERM, terminate)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        self._interrupted = True
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
