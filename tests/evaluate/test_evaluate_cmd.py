@@ -535,4 +535,6 @@ def test_an_unwritable_csv_path_is_refused_before_any_test_case_is_measured(tmp_
     assert "test cases passed" not in res.output
     res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--csv", "", "--no-progress"])
     # an empty --csv once wrote nothing, silently
-    assert res.exit_code == 2 and "--csv needs a file path" in res.output, res.output
+    assert res.exit_code == 2 and "--csv needs a path" in res.output, res.output
+    res = CliRunner().invoke(app, ["evaluate", str(data), "-m", metric_module, "--results-folder", " "])
+    assert res.exit_code == 2 and "--results-folder needs a path" in res.output, res.output

@@ -236,8 +236,9 @@ def evaluate_file(
         metrics = [_metric(s, threshold, eval_mode) for s in specs]
         check_metrics_fit(cases, metrics)  # evaluate()'s own checks, here so that they exit 2 with one line
         check_some_metric_decides(metrics)
-        if csv_path is not None and not csv_path.strip():
-            raise ValueError("--csv needs a file path (it was empty)")
+        for option, given in (("--csv", csv_path), ("--results-folder", results_folder)):
+            if given is not None and not given.strip():  # an empty path wrote nothing and said nothing
+                raise ValueError(f"{option} needs a path (it was empty)")
         if csv_path:  # before any judge call: a path that cannot take the CSV would waste the run's work
             check_writable_file(csv_path, "--csv")
     except (DeepEvalError, ValueError, OSError) as err:
