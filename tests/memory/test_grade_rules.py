@@ -513,3 +513,126 @@ def test_a_hedged_right_count_is_a_minor_imprecision_but_a_bound_is_not(
     the fact itself (a limit: dev2's research-cruise grades "may bring up to three crates" 5), so it stays 5."""
     got = g.grade_detail(question, expected, answer)
     assert got.grade == grade, got.reason
+
+
+# -- issue 42, fifth outside attack (MEDIUM 3): the expected value named in the memory, but not as the answer ------
+_DB_Q = "Where does the database run?"
+_LAUNCH_Q = "When is the launch?"
+_NURSES_Q = "How many nurses are on the ward?"
+_CHAIR_Q = "Who chairs the board?"
+_SUMMIT_Q = "Where will the summit be held?"
+_RATE_Q = "What was last month's conversion rate?"
+_FRONTEND_Q = "Which framework did the team pick for the frontend?"
+_SUPPLIER_Q = "Which supplier won the packaging contract?"
+_WORKSHOP_Q = "Which city will host the workshop?"
+_QUEUE_Q = "Which queue does the billing service use?"
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (_DB_Q, "Oslo", "The database was migrated from Oslo to the Bergen data centre."),
+        (_LAUNCH_Q, "3 March 2027", "The launch was postponed from 3 March 2027 to 10 April 2027."),
+        (_LAUNCH_Q, "3 March 2027", "Launch date: 10 April 2027 (previously 3 March 2027)."),
+        (_NURSES_Q, "22", "The ward, once 22 nurses, now has 30."),
+        (_NURSES_Q, "22", "The ward grew from 22 to 30 nurses."),
+        (_CHAIR_Q, "Hana Ito", "The board chair changed from Hana Ito to Omar Said."),
+        (_SUMMIT_Q, "Vienna", "The summit was originally planned for Vienna, but it will be held in Prague."),
+        (_RATE_Q, "4.1%", "Conversion was corrected to 3.8% last month (first reported as 4.1%)."),
+    ],
+    ids=["migrated-from-to", "postponed-from-to", "previously", "once-now", "grew-from-to", "changed-from-to",
+         "planned-but", "first-reported-as"],
+)  # fmt: skip
+def test_a_value_the_memory_itself_corrects_is_outdated(question: str, expected: str, answer: str) -> None:
+    """LABELS.md 2 (an outdated value): a correction written in the memory ("from X to Y", "previously X", "once X,
+    now Y") makes X the displaced value, whether or not the manifest marks it superseded (it graded 5)."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 2, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (_DB_Q, "Bergen", "The database was migrated from Oslo to the Bergen data centre."),
+        (_LAUNCH_Q, "10 April 2027", "The launch was postponed from 3 March 2027 to 10 April 2027."),
+        (_NURSES_Q, "30", "The ward, once 22 nurses, now has 30."),
+        (_CHAIR_Q, "Omar Said", "The board chair changed from Hana Ito to Omar Said."),
+        (_SUMMIT_Q, "Prague", "The summit was originally planned for Vienna, but it will be held in Prague."),
+        ("Who leads the on-call rotation, and from when?", "Ravi Patel, from March 2026",
+         "Ravi Patel took over the on-call rotation from March 2026."),
+        (_FRONTEND_Q, "React", "The team picked React over Vue for the frontend."),
+    ],
+    ids=["migrated-to", "postponed-to", "now", "changed-to", "held-in", "from-a-date", "picked-over"],
+)  # fmt: skip
+def test_the_value_a_correction_or_choice_lands_on_still_scores_5(
+    question: str, expected: str, answer: str
+) -> None:
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 5, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (_FRONTEND_Q, "React", "The team picked Vue over React for the frontend."),
+        (_SUPPLIER_Q, "Nordpak", "Nordpak lost the packaging contract to Baltic Freight."),
+        (_QUEUE_Q, "Kafka", "Kafka was trialled, but the billing service will use RabbitMQ."),
+        (_WORKSHOP_Q, "Ghent", "Ghent was ruled out; the workshop will be in Leuven."),
+        (_WORKSHOP_Q, "Ghent", "The workshop will be in Leuven, not Ghent."),
+        ("Who owns the payroll service?", "Lena Fox", "Lena Fox handed the payroll service over to Ivo Marsh."),
+        (_LAUNCH_Q, "3 March 2027", "The team will miss the 3 March 2027 launch date."),
+    ],
+    ids=["picked-over", "lost-to", "trialled-but", "ruled-out-then-other", "other-not-this", "handed-over",
+         "will-miss"],
+)  # fmt: skip
+def test_the_option_not_chosen_or_given_away_is_another_value(
+    question: str, expected: str, answer: str
+) -> None:
+    """LABELS.md 2 (the other option; an entity in another relation): the answer fills the slot with another value
+    and names the expected one only as the one it displaced; a plain negation with no other value stays 1."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 2, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (_SUPPLIER_Q, "Nordpak", "Nordpak was dropped as the packaging supplier."),
+        (_SUPPLIER_Q, "Nordpak", "Procurement vetoed Nordpak for the packaging contract."),
+        (_QUEUE_Q, "Kafka", "The billing service will run without Kafka."),
+        ("Who owns the payroll service?", "Lena Fox", "Lena Fox denied owning the payroll service."),
+        (_WORKSHOP_Q, "Ghent", "The workshop will not be in Ghent."),
+    ],
+    ids=["dropped", "vetoed-by-a-named-body", "without", "denied", "not"],
+)  # fmt: skip
+def test_a_dropped_denied_or_missing_value_is_a_negation(question: str, expected: str, answer: str) -> None:
+    """LABELS.md 1 (a negation of the fact): "dropped", "denied", "without X"; the subject of the negating verb
+    ("Procurement vetoed ...") is no value in the slot, so the grade stays 1."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 1, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        ("What is the weekly grocery budget?", "$300", "The weekly grocery budget is $300 per month.", 2),
+        ("What is the monthly cloud budget?", "$52,000", "The monthly cloud budget is $52,000 a year.", 2),
+        ("What is the monthly rent?", "£1,200", "The monthly rent is €1,200.", 2),
+        ("What is the monthly cloud budget?", "$52,000", "The monthly cloud budget is $52,000.", 5),
+        ("What is the monthly cloud budget?", "$52,000", "The monthly cloud budget is $52k.", 5),
+        ("What is the monthly cloud budget?", "$52,000", "The cloud budget is $52,000 a month.", 5),
+    ],
+    ids=["per-month-for-weekly", "a-year-for-monthly", "euro-for-pound", "plain", "short-form", "a-month"],
+)  # fmt: skip
+def test_the_right_digits_in_another_unit_or_currency_are_a_wrong_value(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """LABELS.md 2 (a value stated as exact but wrong: unit): the period the question names ("monthly") is the
+    expected amount's unit, and an amount in another named currency is another amount."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason

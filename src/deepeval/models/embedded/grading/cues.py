@@ -16,6 +16,7 @@ from deepeval.models.embedded.grading.matching import (
     _match_number,
 )
 from deepeval.models.embedded.grading.slots import Slots, extract_slots
+from deepeval.models.embedded.text import split_sentences
 
 # a cue right before a value that makes it the negated or the old one: "not 15", "instead of 15", "from 40 mg"
 _OLD_CUE = re.compile(
@@ -71,7 +72,7 @@ _CLAUSE_NEGATION = re.compile(
 #: was chosen after the team rejected MySQL")
 _UNDOING = (
     r"(?:cancell?ed|called\s+off|scrapped|abandoned|rejected|declined|refused|turned\s+down|ruled\s+out|vetoed|"
-    r"withdrawn|withdrew|shelved|stepped\s+down|resigned|retracted|revoked)"
+    r"withdrawn|withdrew|shelved|stepped\s+down|resigned|retracted|revoked|dropped|denied|denies)"
 )
 _UNDONE_BEFORE = re.compile(rf"\b{_UNDOING}\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?$", re.IGNORECASE)
 _UNDONE_AFTER = re.compile(
@@ -79,8 +80,9 @@ _UNDONE_AFTER = re.compile(
     re.IGNORECASE,
 )
 
-#: "No PostgreSQL 16 for the ledger service": a bare "no" right before the value negates it
-_NO_BEFORE = re.compile(r"\bno\s+$", re.IGNORECASE)
+#: "No PostgreSQL 16 for the ledger service", "will run without PostgreSQL 16": a bare "no" or "without" right
+#: before the value negates it
+_NO_BEFORE = re.compile(r"\b(?:no|without)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 
 #: a frame that says the statement after it is false ("It is false that ...", "It is not true that ..."): it turns
 #: the polarity of the clause it opens, so a negation inside it states the fact again (a double negation)
@@ -290,3 +292,103 @@ def _stale(
         if plain_old and all(marked_old(answer, t) for _, t, _ in results):
             return old
     return None
+
+
+# -- a value another one took the place of: "from X to Y", "Y over X", "previously X", "X lost ... to Y" ----------
+#: a verb of change before "from": the value after it is the one the change left ("moved from Frankfurt to the
+#: Dublin region", "slipped from 15 May to 1 July", "grew from 14 to 19", "changed from Kestrel Systems")
+_CHANGE_VERB = (
+    r"(?:move[sd]?|chang(?:e|es|ed)|switch(?:es|ed)?|shift(?:s|ed)?|slip(?:s|ped)|slid|push(?:es|ed)|"
+    r"delay(?:s|ed)|postpone[sd]?|brought\s+forward|gr[eo]w|grown|grows|shr[aiu]nk|shrinks|rose|risen|rises|fell|"
+    r"fallen|falls|dropped|jumped|climbed|increased|decreased|raised|lowered|reduced|cut|bumped|revised|corrected|"
+    r"updated|went|gone|upgraded|downgraded|migrated|transferred|relocated|expanded|extended)"
+)
+_FROM_AFTER_CHANGE = re.compile(
+    rf"\b{_CHANGE_VERB}(?:\s+(?!to\b|into\b)[\w'-]+){{0,3}}?\s+from\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE
+)
+
+#: a word right before a value that names it as the earlier one, the one given up or the one missed ("previously
+#: 15 May", "once 14 engineers", "first reported as 2.7%", "instead of Porto", "will miss the 15 May deadline")
+_DISPLACED_BEFORE = re.compile(
+    r"\b(?:previously|formerly|originally|initially|once|first\s+(?:reported|announced|planned|set|given|stated|"
+    r"quoted)\s+(?:as|at|for)|instead\s+of|rather\s+than|in\s+place\s+of|replacing|replaced|superseding|"
+    r"miss(?:es|ed|ing)?)\s+(?:the\s+|a\s+|an\s+)?$",
+    re.IGNORECASE,
+)
+
+#: a verb of choice: a name after "over" in its clause is the option not chosen ("chose MySQL over PostgreSQL 16")
+_CHOICE = re.compile(
+    r"\b(?:cho(?:se|sen|ose|oses)|pick(?:s|ed)?|select(?:s|ed)?|prefer(?:s|red)?|favou?r(?:s|ed)?|went\s+with|"
+    r"go(?:es)?\s+with|opted\s+for|won|wins)\b",
+    re.IGNORECASE,
+)
+_OVER_BEFORE = re.compile(r"\bover\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
+
+#: what a displaced value is followed by: another took its place ("X was replaced by Y", "X lost the deal to Y",
+#: "X handed the service over to Y")
+_DISPLACED_AFTER = re.compile(
+    r"^\s*(?:(?:was|were|has\s+been|had\s+been|is|got)\s+(?:replaced|superseded|succeeded|overtaken)\s+by|"
+    r"(?:lost|loses|lose)\b(?:\s+[\w'-]+){0,4}?\s+to|"
+    r"(?:handed|hands|passed|passes|gave|gives|transferred|transfers)\b(?:\s+[\w'-]+){0,4}?\s+(?:over\s+)?to)\b",
+    re.IGNORECASE,
+)
+
+#: a clause that only tried, planned or weighed a value, followed by "but" ("PostgreSQL 16 was evaluated, but the
+#: service will use MySQL", "was planned for Porto, but it will now open in Lisbon")
+_TENTATIVE = re.compile(
+    r"\b(?:planned|evaluated|considered|proposed|intended|tested|trialled|trialed|piloted|discussed|shortlisted|"
+    r"suggested|initially|originally)\b",
+    re.IGNORECASE,
+)
+_BUT_NEXT = re.compile(r"^[^.;!?]*?\bbut\b([^.;!?]*)", re.IGNORECASE)
+
+
+def _mention_displaced(left: str, right: str, rest: str, number: bool) -> bool:
+    """One mention of a value (``left`` and ``right``: its clause on either side; ``rest``: the sentence after it)
+    is displaced by another value (see :func:`displaced`)."""
+    if _FROM_AFTER_CHANGE.search(left) or _DISPLACED_BEFORE.search(left) or _DISPLACED_AFTER.search(right):
+        return True
+    if not number and _OVER_BEFORE.search(left) and _CHOICE.search(left):
+        return True
+    but = _BUT_NEXT.search(rest)
+    if but is None or not _TENTATIVE.search(f"{left} {right}"):
+        return False
+    then = extract_slots(but.group(1))  # the "but" clause names a value of the same kind in its place
+    return bool(then.numbers or then.dates) if number else bool(then.entities)
+
+
+def displaced(answer: str, values: Sequence[str], numeric: Sequence[str] = ()) -> list[str]:
+    """The ``values`` that ``answer`` names only as displaced by another value: the one a change left ("moved from
+    Frankfurt to the Dublin region", "grew from 14 to 19"), the earlier or missed one ("(previously 15 May 2026)",
+    "once 14 engineers, now has 19", "will miss the 15 May 2026 deadline"), the option not chosen ("chose MySQL
+    over PostgreSQL 16", "Kestrel Systems lost the deal to Orca Labs", "PostgreSQL 16 was evaluated, but ... MySQL").
+    ``numeric``: the values that are numbers ("over 14" is "more than 14", not a choice). Our own rule."""
+    out = []
+    for value in values:
+        marks = []
+        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE):
+            left = _without_trailing(_CLAUSE_END.split(answer[: m.start()])[-1], values)
+            right = _CLAUSE_END.split(answer[m.end() :])[0]
+            rest = re.split(r"[.;!?](?:\s|$)", answer[m.end() :])[0]
+            marks.append(_mention_displaced(left, right, rest, value in numeric))
+        if marks and all(marks):
+            out.append(value)
+    return out
+
+
+def other_clauses(answer: str, values: Sequence[str]) -> str:
+    """The other clauses of the sentences of ``answer`` that name one of ``values`` ("in Lisbon" from "It will open
+    in Lisbon, not Porto."): what the answer says beside the value, in the same sentence."""
+    low = [v.lower() for v in values]
+    out = []
+    for sentence in split_sentences(answer):
+        parts = _SENTENCE_CLAUSE.split(sentence)
+        if any(v in sentence.lower() for v in low):
+            out.extend(p for p in parts if p and not any(v in p.lower() for v in low))
+    return " ".join(out)
+
+
+#: what ends a clause inside a sentence (a full stop only before a space: "2.7%" is one value)
+_SENTENCE_CLAUSE = re.compile(
+    r"[;:!?()\[\]\n]|\.(?=\s|$)|,\s|\s(?:-{1,2}|\u2013|\u2014)\s|\bbut\b|\band\b", re.I
+)

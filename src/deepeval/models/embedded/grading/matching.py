@@ -31,6 +31,11 @@ def _kinds_compatible(a: str, b: str) -> bool:
     return a.startswith("money") and b.startswith("money")
 
 
+def _other_currency(a: str, b: str) -> bool:
+    """Two amounts in two named currencies ("€52,000" for "$52,000"): a wrong unit, so a wrong value."""
+    return a.startswith("money:") and b.startswith("money:") and a != b and "" not in (a[6:], b[6:])
+
+
 def _comparable(n: Number, m: Number) -> tuple[float, float]:
     """The two values to compare: base units for two quantities (per second for two rates), the number as written
     when only one side has a unit ("52 minutes" vs "52")."""
@@ -63,7 +68,7 @@ def _match_number(
     ("about 14") is approximate unless ``expected_text`` hedges it too."""
     best = MISSING
     for m in answer.numbers:
-        if not _kinds_compatible(n.kind, m.kind):
+        if not _kinds_compatible(n.kind, m.kind) or _other_currency(n.kind, m.kind):
             continue
         if n.kind == "year" or m.kind == "year":
             if n.value == m.value:

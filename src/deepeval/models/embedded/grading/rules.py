@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from deepeval.models.embedded.grading.abstention import is_abstention
 from deepeval.models.embedded.grading.cues import (
@@ -12,8 +12,10 @@ from deepeval.models.embedded.grading.cues import (
     _only_as_unreal,
     _stale,
     _value_negated,
+    displaced,
     fact_negated,
     negation_cue,
+    other_clauses,
 )
 from deepeval.models.embedded.grading.grade import Grade
 from deepeval.models.embedded.grading.lexicon import (
@@ -38,6 +40,7 @@ from deepeval.models.embedded.grading.matching import (
     TokenBag,
     _entity_conflict,
     _entity_present,
+    _kinds_compatible,
     _match_date,
     _match_number,
     _name_in_part,
@@ -45,7 +48,7 @@ from deepeval.models.embedded.grading.matching import (
 )
 from deepeval.models.embedded.grading.revision import latest_statement
 from deepeval.models.embedded.grading.similarity import embed_passages, similarity
-from deepeval.models.embedded.grading.slots import Slots, _stem, extract_slots
+from deepeval.models.embedded.grading.slots import Slots, _stem, extract_slots, period_of
 from deepeval.models.embedded.grading.subject import off_subject_sentences
 from deepeval.models.embedded.text import (
     normalize_formats,
@@ -92,7 +95,10 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
             if any(abs(n.value - x.value) < 1e-9 for x in q.numbers):
                 continue  # the question already names it
             known = Slots(numbers=[*q.numbers, *(x for x in e.numbers if x is not n)], dates=q.dates)
-            results.append((kind, n.text, _match_number(n, a, answer, known, expected)))
+            period = None if n.per else period_of(question) or period_of(expected)
+            # "$52,000" for "the monthly budget" is $52,000 a month: "$52,000 per year" is another amount
+            asked = replace(n, per=period) if period else n
+            results.append((kind, n.text, _match_number(asked, a, answer, known, expected)))
         elif kind == "date":
             results.append((kind, e.dates[i].text, _match_date(e.dates[i], a, q)))
         else:
@@ -145,12 +151,60 @@ def _rule_yes_no(c: _Case) -> Grade | None:
 
 def _rule_negated(c: _Case) -> Grade | None:
     """The answer states the expected value only in a clause that negates it ("Priya Shah does not own the
-    authentication service", "no longer", "was never", "is not PostgreSQL 16"): a contradiction, 1."""
+    authentication service", "no longer", "was never", "is not PostgreSQL 16"): a contradiction, 1; where it names
+    another value of the kind in its place ("Lisbon, not Porto", "Porto was ruled out; ... in Lisbon"), the asked
+    slot is filled with another value: 2."""
     found = [t for _, t, s in c.results if s in (EXACT, APPROX)]
     negation_new = negation_cue(c.answer) and not negation_cue(c.expected) and not negation_cue(c.question)
     if found and negation_new and fact_negated(c.answer, found):
+        rival = _rival(c, other_clauses(c.answer, found))
+        if rival:
+            return Grade(2, f"negates the expected value and gives another in its place ({rival})", 0.7)
         return Grade(1, "the answer negates the expected fact", 0.7)
     return None
+
+
+def _rival(c: _Case, text: str) -> str | None:
+    """A value of the kind of the expected core value that ``text`` (from the answer) names and the expected answer
+    and the question do not ("Lisbon" beside "not Porto"), or None."""
+    if not c.results or not text.strip():
+        return None
+    a_slots = extract_slots(text)
+    kind = c.results[0][0]
+    known = f"{c.expected} {c.question}"
+    if kind == "entity":
+        k_bag = TokenBag(_TOKEN.findall(known))
+        return next((e for e in a_slots.entities if not _entity_present(e, known, k_bag)), None)
+    if kind == "date":
+        k_dates = extract_slots(known).dates
+        return next((d.text for d in a_slots.dates if _match_date(d, Slots(dates=k_dates), Slots()) == MISSING
+                     and not any(d.text.lower() in k.text.lower() for k in k_dates)), None)  # fmt: skip
+    e_num = next(n for n in c.e_slots.numbers if n.text == c.results[0][1])
+    k_values = {n.value for n in extract_slots(known).numbers}
+    return next(
+        (
+            m.text
+            for m in a_slots.numbers
+            if m.value not in k_values and _kinds_compatible(e_num.kind, m.kind)
+        ),
+        None,
+    )
+
+
+def _rule_displaced(c: _Case) -> Grade | None:
+    """The answer names an expected value only as the one another value displaced: the value a change left
+    ("moved from Frankfurt to the Dublin region", "slipped from 15 May 2026 to 1 July 2026"), an earlier one
+    ("(previously 15 May 2026)", "once 14 engineers, now has 19"), the option not chosen ("chose MySQL over
+    PostgreSQL 16", "Kestrel Systems lost the deal to Orca Labs") or a missed one ("will miss the 15 May 2026
+    deadline"): an outdated value or another relation, 2."""
+    found = [(k, t) for k, t, s in c.results if s in (EXACT, APPROX)]
+    if not found:
+        return None
+    numeric = [t for k, t in found if k != "entity"]
+    gone = [v for v in displaced(c.answer, [t for _, t in found], numeric) if not displaced(c.expected, [v])]
+    if not gone:
+        return None
+    return Grade(2, f"names {gone[0]!r} only as the value another one displaced", 0.7)
 
 
 def _rule_stale(c: _Case) -> Grade | None:
@@ -335,7 +389,7 @@ def _rule_other_filler(c: _Case) -> Grade | None:
 
 
 _RULES: tuple[Callable[[_Case], Grade | None], ...] = (
-    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
+    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_displaced, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
     _rule_other_filler,
 )  # fmt: skip
 
