@@ -203,6 +203,15 @@ _ALTERNATIVE = re.compile(
 )
 
 
+#: a clause that lists candidates, not a choice ("the options discussed were $40,000, $52,000 and $60,000"): its
+#: items are alternatives whether "or" or "and" joins them
+_CANDIDATE_LIST = re.compile(
+    r"\b(?:options?|candidates?|alternatives?|choices|shortlist(?:ed)?|contenders?|proposals|on\s+the\s+table|"
+    r"(?:were|are)\s+(?:considered|discussed|proposed|floated|suggested))\b",
+    re.IGNORECASE,
+)
+_LISTED = re.compile(rf"{_ALTERNATIVE.pattern}|\band\b", re.IGNORECASE)
+
 _HEDGE_ITEM_TOKENS = 5  # a candidate in such a list is a short phrase; longer items are prose, not candidates
 
 
@@ -218,11 +227,12 @@ def _hedge_candidates(answer: str, expected: str, e_slots: Slots) -> list[str]:
     """
     e_tokens = TokenBag(_TOKEN.findall(expected))
     for clause in _CLAUSE.split(_OR_IDIOM.sub(" ", answer)):
-        if not re.search(r"\bor\b", clause, re.IGNORECASE):
+        listed = _CANDIDATE_LIST.search(clause) is not None
+        if not listed and not re.search(r"\bor\b", clause, re.IGNORECASE):
             continue
         with_expected = 0
         others: list[str] = []
-        for raw in _ALTERNATIVE.split(clause):
+        for raw in (_LISTED if listed else _ALTERNATIVE).split(clause):
             item = raw.strip(" \t,.!?\"'")
             if _NEGATION.search(item):
                 break

@@ -46,13 +46,11 @@ from deepeval.models.embedded.grading.matching import (
     _name_in_part,
     _token_match,
 )
-from deepeval.models.embedded.grading.revision import latest_statement
+from deepeval.models.embedded.grading.revision import latest_statement, question_words
 from deepeval.models.embedded.grading.similarity import embed_passages, similarity
 from deepeval.models.embedded.grading.slots import Slots, _stem, extract_slots, period_of
-from deepeval.models.embedded.grading.subject import off_subject_sentences
-from deepeval.models.embedded.text import (
-    normalize_formats,
-)
+from deepeval.models.embedded.grading.subject import _CLAUSE_BREAK, off_subject_sentences
+from deepeval.models.embedded.text import normalize_formats, split_sentences
 
 
 @dataclass
@@ -258,6 +256,38 @@ def _missing_part(c: _Case) -> list[str]:
     return [k for k, row in zip(missing, sims, strict=True) if float(row.max()) < SYNONYM_SIM]
 
 
+def _rule_other_clause(c: _Case) -> Grade | None:
+    """In a sentence of several clauses, the expected value sits in a clause that names fewer of the question's
+    words than a clause giving another value of its kind ("Production will run in the Dublin region; backups go to
+    Frankfurt" for the production region): the value belongs to another subject and the asked one holds the other
+    value, 2 (LABELS.md: the asked slot filled with another entity)."""
+    if not c.results or c.results[0][2] not in (EXACT, APPROX):
+        return None
+    value = c.results[0][1].lower()
+    e_bag = TokenBag(_TOKEN.findall(c.expected))
+    words = [w for w in question_words(c.question) if w not in _QUESTION_ONLY and not e_bag.match(w)]
+    if not words:
+        return None
+    for sentence in split_sentences(c.answer):
+        clauses = [x for x in _CLAUSE_BREAK.split(sentence) if x and x.strip()]
+        ours = [_shared(words, x) for x in clauses if value in x.lower()]
+        rivals = [
+            (_shared(words, x), r)
+            for x in clauses
+            if value not in x.lower() and (r := _rival(c, x)) and not displaced(sentence, [r])
+        ]
+        if ours and rivals and max(rivals)[0] > max(ours):
+            return Grade(
+                2, f"the value belongs to another clause's subject; the asked one is {max(rivals)[1]}", 0.6
+            )
+    return None
+
+
+def _shared(words: Sequence[str], text: str) -> int:
+    bag = TokenBag(_TOKEN.findall(text))
+    return sum(bag.match(w) for w in words)
+
+
 def _rule_some_values(c: _Case) -> Grade | None:
     """Some expected values missing or different: 3 (core right, a part missing), 2 (a value wrong), 1 (absent)."""
     if not c.results or c.all_matched:
@@ -389,7 +419,7 @@ def _rule_other_filler(c: _Case) -> Grade | None:
 
 
 _RULES: tuple[Callable[[_Case], Grade | None], ...] = (
-    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_displaced, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
+    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_displaced, _rule_stale, _rule_hedge, _rule_other_clause, _rule_all_values, _rule_some_values,
     _rule_other_filler,
 )  # fmt: skip
 

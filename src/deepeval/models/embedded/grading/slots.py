@@ -161,7 +161,7 @@ def _with_rate(n: Number, text: str, pos: int) -> Number:
 
 
 #: an adjective that makes an amount a rate ("the *monthly* budget"): the seconds of its period
-_PERIOD_WORDS = {
+PERIOD_WORDS = {
     "hourly": 3600.0,
     "daily": 86400.0,
     "weekly": 7 * 86400.0,
@@ -171,13 +171,13 @@ _PERIOD_WORDS = {
     "annual": 86400.0 * 365.25,
     "annually": 86400.0 * 365.25,
 }
-_PERIOD = re.compile(rf"\b(?:{'|'.join(_PERIOD_WORDS)})\b", re.IGNORECASE)
+_PERIOD = re.compile(rf"\b(?:{'|'.join(PERIOD_WORDS)})\b", re.IGNORECASE)
 
 
 def period_of(text: str) -> float | None:
     """The seconds of the one period ``text`` names with an adjective ("What is the monthly budget?" -> a month),
     None when it names none or several."""
-    found = {_PERIOD_WORDS[m.group(0).lower()] for m in _PERIOD.finditer(text)}
+    found = {PERIOD_WORDS[m.group(0).lower()] for m in _PERIOD.finditer(text)}
     return found.pop() if len(found) == 1 else None
 
 

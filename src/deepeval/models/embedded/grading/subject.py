@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from deepeval.models.embedded.grading.lexicon import _ENTITY, _NUM_WORD, _STOP, _TOKEN, SYNONYM_SIM
 from deepeval.models.embedded.grading.matching import TokenBag
 from deepeval.models.embedded.grading.similarity import similarity
-from deepeval.models.embedded.grading.slots import _stem, extract_slots
+from deepeval.models.embedded.grading.slots import PERIOD_WORDS, _stem, extract_slots
 from deepeval.models.embedded.text import split_sentences
 
 # a word (with inner apostrophes and hyphens) or one punctuation mark: punctuation ends a noun phrase
@@ -50,6 +50,11 @@ _VERSION_WORDS = frozenset(
 
 #: a word before a question's modifier that makes the pair a verb and its object, not a noun phrase ("who owns X")
 _NOT_A_DETERMINER = frozenset(["who", "whom"])
+
+
+def _other_period(a: str, b: str) -> bool:
+    """Two different period adjectives ("monthly" / "yearly"): close in meaning, but two subjects."""
+    return a != b and a in PERIOD_WORDS and b in PERIOD_WORDS
 
 
 def _is_word(piece: str) -> bool:
@@ -104,21 +109,47 @@ def _subject_pairs(question: str) -> list[_Pair]:
         before, mod, head, after = pieces[i - 1 : i + 3]
         if not (_content(mod) and _content(head)) or before.lower() in _NOT_A_DETERMINER:
             continue
-        if _bare(mod) in _VERSION_WORDS or _inverted(pieces[max(i - 3, 0)], pieces[i - 2], before):
+        if _bare(mod) in _VERSION_WORDS or (
+            _inverted(pieces[max(i - 3, 0)], pieces[i - 2], before)
+            and not _three_word_subject(pieces[i - 2 : i + 4])
+        ):
             continue
         common = mod[:1].islower() and not _possessive(mod)
-        out.append(_Pair(_bare(mod), _bare(head), common, _bare(after) if _content(after) else ""))
+        # after an inverted subject the next word is the question's verb ("will the engineering office open?"),
+        # which a sentence about that subject need not repeat
+        verb_next = any(p.lower() in _AUXILIARIES for p in pieces[max(i - 3, 0) : i])
+        out.append(
+            _Pair(_bare(mod), _bare(head), common, _bare(after) if _content(after) and not verb_next else "")
+        )
     return out
 
 
 def _inverted(three_before: str, two_before: str, before: str) -> bool:
     """The modifier is the subject of an auxiliary before it, or ends a two-word subject of one ("does the cider",
-    "will production", "does the Lanternfall port target"): the next word is a verb."""
+    "will production", "does the Lanternfall port target"): the next word is a verb. A version word is no part of
+    that subject ("will the *new* engineering office open": "engineering office" is the pair)."""
     low, low2, low3 = before.lower(), two_before.lower(), three_before.lower()
     return (
         low in _AUXILIARIES
         or (low in _DETERMINERS and low2 in _AUXILIARIES)
-        or (low2 in _DETERMINERS and low3 in _AUXILIARIES)
+        or (low2 in _DETERMINERS and low3 in _AUXILIARIES and _bare(before) not in _VERSION_WORDS)
+    )
+
+
+def _three_word_subject(window: list[str]) -> bool:
+    """``window`` (auxiliary, determiner, modifier, head, verb, end) inverts a subject of a lower-case modifier and
+    a head before the verb that ends the question ("must the public API ship?"): the modifier and head are a noun
+    phrase, not a subject and its verb ("does the cider ferment?")."""
+    if len(window) < 6:
+        return False
+    aux, det, mod, head, verb, end = window
+    return (
+        aux.lower() in _AUXILIARIES
+        and det.lower() in _DETERMINERS
+        and mod[:1].islower()
+        and _content(head)
+        and _content(verb)
+        and not _is_word(end)
     )
 
 
@@ -166,8 +197,8 @@ def _substitute(pair: _Pair, sentence: str, q_bag: TokenBag, answer: TokenBag) -
             continue  # a unit after a number ("15 mg now", "thirty-five pound annual fee") is not a modifier
         if pair.common and not shouted and _proper_name(other, before):
             continue  # in a sentence in capitals a capital marks no name ("ALICE OWNS THE BILLING SERVICE")
-        if similarity(modifier, _bare(other)) >= SYNONYM_SIM:
-            continue  # another word for the same subject ("login" / "authentication")
+        if not _other_period(modifier, _bare(other)) and similarity(modifier, _bare(other)) >= SYNONYM_SIM:
+            continue  # another word for the same subject ("login" / "authentication"), not another period
         return other
     return None
 
@@ -261,6 +292,8 @@ def _other_subject(pairs: list[_Pair], text: str, q_bag: TokenBag, a_bag: TokenB
 
 
 def _names_subject(pairs: list[_Pair], text: str) -> bool:
-    """``text`` names a subject of the question by its modifier and head ("the platform team")."""
+    """``text`` names a subject of the question by its modifier and head ("the platform team"), or by a lower-case
+    modifier alone beside a clause that puts another word there ("Kestrel for logging; Orca for *observability*",
+    "the yearly cloud budget is ...; the *monthly* budget is ...")."""
     words = TokenBag([_bare(p) for p in _PIECE.findall(text) if _is_word(p)])
-    return any(words.match(p.modifier) and words.match(p.head) for p in pairs)
+    return any(words.match(p.modifier) and (words.match(p.head) or p.common) for p in pairs)
