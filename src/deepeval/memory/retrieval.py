@@ -56,6 +56,23 @@ _HAS_VALUE = re.compile(
     re.IGNORECASE,
 )
 _HAS_ROMAN = re.compile(g.ROMAN_NUMERAL)  # "has XIV engineers"
+
+#: a question that asks for a name or a place first and a value after "and" ("Who leads the on-call rotation, and
+#: from when?"): a passage without the value still answers its first part (LABELS.md: a secondary attribute
+#: missing is 3, not "not in memory")
+_THEN_VALUE = re.compile(
+    r"^(?P<first>[^?]*?),?\s+and\s+(?:from\s+|since\s+|until\s+|by\s+)?(?:when|how)\b", re.I
+)
+
+
+def _asks_value_only(question: str) -> bool:
+    """``question`` asks for a quantity, a time or a date and nothing else a passage could state without one."""
+    if not _ASKS_VALUE.search(question):
+        return False
+    two = _THEN_VALUE.match(question.strip())
+    return two is None or bool(_ASKS_VALUE.search(two.group("first")))
+
+
 _CORRECTION = re.compile(
     r"\b(?:actually|instead|correction|changed?|moved|no\s+longer|not\s+\S+\s+any\s*more|now|revised|updated?|"
     r"reduced|increased|raised|lowered|replac\w*|switch\w*|rather\s+than|scratch\s+that|turns\s+out)\b|\bnot\b",
@@ -251,7 +268,7 @@ class PassageIndex:
         cov, ents, all_ents = self._lexical(words, slots.entities)
         score = cos + ANSWER_LEXICAL_WEIGHT * cov + ENTITY_BONUS * ents
         ok = all_ents.copy()
-        if _ASKS_VALUE.search(question):
+        if _asks_value_only(question):
             ok &= np.array(
                 [bool(_HAS_VALUE.search(p.text) or _HAS_ROMAN.search(p.text)) for p in self.passages]
             )

@@ -402,3 +402,36 @@ def other_clauses(answer: str, values: Sequence[str]) -> str:
 _SENTENCE_CLAUSE = re.compile(
     r"[;:!?()\[\]\n]|\.(?=\s|$)|,\s|\s(?:-{1,2}|\u2013|\u2014)\s|\bbut\b|\band\b", re.I
 )
+
+
+#: a word that places a value as a reference point, not as the value itself ("near Porto", "outside Lisbon")
+_REFERENCE_BEFORE = re.compile(
+    r"\b(?:near|nearby|outside|close\s+to|next\s+to|north\s+of|south\s+of|east\s+of|west\s+of|around)\s+$",
+    re.IGNORECASE,
+)
+
+
+def only_as_reference(answer: str, value: str) -> bool:
+    """Every mention of ``value`` places something near it ("will open near Porto, in Braga"): the place named is
+    another one, when the sentence names it."""
+    marks = _value_marked(answer, value, _REFERENCE_BEFORE)
+    return bool(marks) and all(marks)
+
+
+#: the start and the end of a span: a date after one is not the same fact as after the other ("from March 2026" /
+#: "until March 2026")
+_SPAN_START = re.compile(
+    r"\b(?:from|since|starting(?:\s+(?:in|on|from))?|as\s+of|beginning(?:\s+in)?)\s+$", re.I
+)
+_SPAN_END = re.compile(r"\b(?:until|till|to|through|ending(?:\s+in)?|up\s+to)\s+$", re.I)
+
+
+def span_end_flipped(expected: str, answer: str, value: str) -> bool:
+    """``expected`` gives ``value`` as the start of a span and ``answer`` only as its end, or the other way round
+    ("from March 2026" / "led it until March 2026"): another relation of the value."""
+    for here, there in ((_SPAN_START, _SPAN_END), (_SPAN_END, _SPAN_START)):
+        e_marks = _value_marked(expected, value, here)
+        a_marks = _value_marked(answer, value, there)
+        if e_marks and all(e_marks) and a_marks and all(a_marks):
+            return True
+    return False

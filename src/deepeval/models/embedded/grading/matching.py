@@ -70,6 +70,8 @@ def _match_number(
     for m in answer.numbers:
         if not _kinds_compatible(n.kind, m.kind) or _other_currency(n.kind, m.kind):
             continue
+        if m.kind == "plain" != n.kind and any(x.kind == n.kind for x in answer.numbers):
+            continue  # "2.7 points of revenue, 3.1% of customers" for 2.7%: the percentage is the 3.1%
         if n.kind == "year" or m.kind == "year":
             if n.value == m.value:
                 return EXACT

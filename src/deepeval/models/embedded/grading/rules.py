@@ -15,7 +15,9 @@ from deepeval.models.embedded.grading.cues import (
     displaced,
     fact_negated,
     negation_cue,
+    only_as_reference,
     other_clauses,
+    span_end_flipped,
 )
 from deepeval.models.embedded.grading.grade import Grade
 from deepeval.models.embedded.grading.lexicon import (
@@ -200,9 +202,17 @@ def _rule_displaced(c: _Case) -> Grade | None:
         return None
     numeric = [t for k, t in found if k != "entity"]
     gone = [v for v in displaced(c.answer, [t for _, t in found], numeric) if not displaced(c.expected, [v])]
-    if not gone:
-        return None
-    return Grade(2, f"names {gone[0]!r} only as the value another one displaced", 0.7)
+    if gone:
+        return Grade(2, f"names {gone[0]!r} only as the value another one displaced", 0.7)
+    flipped = [t for _, t in found if span_end_flipped(c.expected, c.answer, t)]
+    if flipped:
+        return Grade(2, f"gives {flipped[0]!r} as the other end of the span (another relation)", 0.65)
+    core = found[0][1]
+    if found[0][0] == "entity" and only_as_reference(c.answer, core):
+        rival = _rival(c, other_clauses(c.answer, [core]))
+        if rival:
+            return Grade(2, f"names {core!r} only as a place near the value given ({rival})", 0.65)
+    return None
 
 
 def _rule_stale(c: _Case) -> Grade | None:
@@ -281,6 +291,37 @@ def _rule_other_clause(c: _Case) -> Grade | None:
                 2, f"the value belongs to another clause's subject; the asked one is {max(rivals)[1]}", 0.6
             )
     return None
+
+
+#: "How many engineers ...": the counted noun
+_HOW_MANY = re.compile(r"\bhow\s+many\s+([A-Za-z][\w-]*)", re.IGNORECASE)
+
+#: words between a count and the noun it counts ("14 full-time engineers")
+_COUNT_WINDOW = 3
+
+
+def _rule_counted_other(c: _Case) -> Grade | None:
+    """For "How many engineers ...", the expected count counts another noun ("14 open roles and 9 engineers") while
+    another number counts the asked one: the asked slot holds the other number, 2."""
+    m = _HOW_MANY.search(c.question)
+    if m is None or not c.results or c.results[0][0] != "number" or c.results[0][2] not in (EXACT, APPROX):
+        return None
+    noun, value = m.group(1), c.results[0][1]
+    counts = [(x.text, _counts(c.answer, x.text, noun)) for x in c.a_slots.numbers]
+    ours = [ok for t, ok in counts if t == value]
+    rival = next((t for t, ok in counts if t != value and ok), None)
+    if ours and not any(ours) and rival:
+        return Grade(2, f"{value} counts something else; the {noun} number {rival}", 0.65)
+    return None
+
+
+def _counts(answer: str, number: str, noun: str) -> bool:
+    """Some mention of ``number`` in ``answer`` is followed, within a few words, by ``noun``."""
+    for m in re.finditer(rf"(?<![\w.]){re.escape(number)}(?!\w)", answer):
+        after = _TOKEN.findall(answer[m.end() :])[:_COUNT_WINDOW]
+        if TokenBag(after).match(noun):
+            return True
+    return False
 
 
 def _shared(words: Sequence[str], text: str) -> int:
@@ -419,7 +460,7 @@ def _rule_other_filler(c: _Case) -> Grade | None:
 
 
 _RULES: tuple[Callable[[_Case], Grade | None], ...] = (
-    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_displaced, _rule_stale, _rule_hedge, _rule_other_clause, _rule_all_values, _rule_some_values,
+    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_displaced, _rule_stale, _rule_hedge, _rule_other_clause, _rule_counted_other, _rule_all_values, _rule_some_values,
     _rule_other_filler,
 )  # fmt: skip
 
