@@ -361,9 +361,12 @@ def test_number_words_version_spellings_and_product_aliases_match(
         ("What is Ravi's blood group?", "O negative", "Ravi came in today. His blood group is O negative.", 5),
         # a version or size word names the same subject
         ("When will the new network launch?", "10 January 2028", "The final network launches on 10 January 2028.", 5),
+        # a verb after a two-word subject of an auxiliary ("does the Lanternfall port target"), found on dev2
+        ("What frame rate does the Lanternfall port target in handheld mode?", "40 fps",
+         "Technical targets: Handheld mode: 40 fps at 720p.", 5),
     ],
     ids=["verb-after-auxiliary", "verb-after-auxiliary-2", "contraction", "number-compound", "unit-after-number",
-         "name-set-earlier", "version-word"],
+         "name-set-earlier", "version-word", "verb-after-two-word-subject"],
 )  # fmt: skip
 def test_the_asked_subject_written_otherwise_is_not_another_subject(
     question: str, expected: str, answer: str, grade: int

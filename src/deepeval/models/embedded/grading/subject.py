@@ -126,8 +126,8 @@ def _subject_pairs(question: str) -> list[_Pair]:
 
 def _inverted(three_before: str, two_before: str, before: str) -> bool:
     """The modifier is the subject of an auxiliary before it, or ends a two-word subject of one ("does the cider",
-    "will production", "does the Lanternfall port target"): the next word is a verb. A version word is no part of
-    that subject ("will the *new* engineering office open": "engineering office" is the pair)."""
+    "will production", "does the Lanternfall port target"): the next word is a verb. A version word before it
+    starts a longer noun phrase instead ("will the new engineering office open")."""
     low, low2, low3 = before.lower(), two_before.lower(), three_before.lower()
     return (
         low in _AUXILIARIES
