@@ -51,7 +51,7 @@ from deepeval.models.embedded.grading.matching import (
 from deepeval.models.embedded.grading.revision import latest_statement, question_words
 from deepeval.models.embedded.grading.similarity import embed_passages, similarity
 from deepeval.models.embedded.grading.slots import Slots, _stem, extract_slots, period_of
-from deepeval.models.embedded.grading.subject import _CLAUSE_BREAK, off_subject_sentences
+from deepeval.models.embedded.grading.subject import off_subject_sentences
 from deepeval.models.embedded.text import normalize_formats, split_sentences
 
 
@@ -266,8 +266,13 @@ def _missing_part(c: _Case) -> list[str]:
     return [k for k, row in zip(missing, sims, strict=True) if float(row.max()) < SYNONYM_SIM]
 
 
+#: what parts two parallel statements in one sentence ("X ships by 15 May; Y ships by 30 June", "... while ..."); a
+#: comma or "and" is left out: it joins an apposition or a detail of one statement ("Meridian, led by Dr. Asante")
+_PARALLEL = re.compile(r"\s*;\s*|,?\s+(?:while|whereas)\s+", re.IGNORECASE)
+
+
 def _rule_other_clause(c: _Case) -> Grade | None:
-    """In a sentence of several clauses, the expected value sits in a clause that names fewer of the question's
+    """In a sentence of parallel clauses (:data:`_PARALLEL`), the expected value sits in a clause that names fewer of the question's
     words than a clause giving another value of its kind ("Production will run in the Dublin region; backups go to
     Frankfurt" for the production region): the value belongs to another subject and the asked one holds the other
     value, 2 (LABELS.md: the asked slot filled with another entity)."""
@@ -279,7 +284,7 @@ def _rule_other_clause(c: _Case) -> Grade | None:
     if not words:
         return None
     for sentence in split_sentences(c.answer):
-        clauses = [x for x in _CLAUSE_BREAK.split(sentence) if x and x.strip()]
+        clauses = [x for x in _PARALLEL.split(sentence) if x and x.strip()]
         ours = [_shared(words, x) for x in clauses if value in x.lower()]
         rivals = [
             (_shared(words, x), r)
