@@ -639,3 +639,90 @@ def test_the_right_digits_in_another_unit_or_currency_are_a_wrong_value(
     expected amount's unit, and an amount in another named currency is another amount."""
     got = g.grade_detail(question, expected, answer)
     assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        ("By when must the mobile app ship?", "1 June 2027",
+         "The web app ships by 1 June 2027; the mobile app ships by 15 August 2027."),
+        ("In which city will the new design studio open?", "Ghent",
+         "The sales studio is in Ghent; the design studio will open in Leuven."),
+        ("Which region will staging run in?", "Oregon", "Staging will run in the Ohio region; logs go to Oregon."),
+        ("What is the weekly grocery budget?", "$300", "The monthly grocery budget is $300; the weekly budget is $80."),
+        ("Which search vendor was picked?", "Algolia",
+         "Algolia was picked as the analytics vendor; Typesense for search."),
+    ],
+    ids=["other-product-date", "other-office-city", "other-subject-region", "monthly-vs-weekly", "other-role"],
+)  # fmt: skip
+def test_a_value_bound_to_another_subject_in_a_parallel_clause_is_another_value(
+    question: str, expected: str, answer: str
+) -> None:
+    """LABELS.md 2 (the asked slot filled with another entity): in "X ships by A; Y ships by B" each value binds to
+    the subject of its own clause, so for Y the answer is B, not A (it graded 5, the expected date being present)."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 2, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        ("By when must the mobile app ship?", "15 August 2027",
+         "The web app ships by 1 June 2027; the mobile app ships by 15 August 2027."),
+        ("Who leads the consultant team?", "Dr. Kwame Asante", "Consultant: Meridian Partners, led by Dr. Kwame Asante."),
+        ("Who is the producer?", "Ines Hale", "I'm Ines Hale, producer at Quillfeather, and I run the port."),
+    ],
+    ids=["own-clause", "apposition", "introduction"],
+)  # fmt: skip
+def test_a_value_in_its_own_clause_or_an_apposition_still_scores_5(
+    question: str, expected: str, answer: str
+) -> None:
+    """A comma joins an apposition or a detail of one statement: no clause binding there (blind-dev: "Meridian
+    Mobility Partners, led by Dr. ..." and dev2 "I'm Ines ..., producer at Quillfeather" fell to 2 when it split)."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 5, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        ("How many nurses are on the ward?", "12", "The ward has 12 open shifts and 20 nurses.", 2),
+        ("How many nurses are on the ward?", "12", "The ward has 12 full-time nurses and 3 porters.", 5),
+        ("What was last month's conversion rate?", "4.1%", "Conversion was 4.1 points of traffic, 3.2% of visits.", 2),
+        ("Who chairs the board, and from when?", "Hana Ito, from June 2026", "Hana Ito chaired the board until June 2026.", 2),
+        ("Who chairs the board, and from when?", "Hana Ito, from June 2026", "Hana Ito chairs the board from June 2026.", 5),
+        ("Which city will host the workshop?", "Ghent", "The workshop will be held near Ghent, in Aalst.", 2),
+        ("Which city will host the workshop?", "Ghent", "The workshop will be held in Ghent, near the station.", 5),
+    ],
+    ids=["count-of-another-noun", "count-of-the-noun", "plain-beside-percent", "until-for-from", "from",
+         "near-another-place", "in-the-place"],
+)  # fmt: skip
+def test_the_expected_digits_or_name_in_another_relation_are_another_value(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """LABELS.md 2 (an entity of the expected answer in another relation): a count of another noun, a number with
+    another unit beside one in the expected unit, a date at the other end of a span, a place named as near another."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        ("What is the monthly rent?", "$1,200", "The rent options on the table are $1,100, $1,200 and $1,350.", 1),
+        ("Which city will host the workshop?", "Ghent", "Candidates are Ghent, Leuven and Aalst.", 1),
+        ("Which city will host the workshop?", "Ghent", "Ghent and Leuven will both host the workshop.", 5),
+    ],
+    ids=["options-on-the-table", "candidates", "a-committed-pair"],
+)  # fmt: skip
+def test_a_list_of_candidates_with_no_choice_is_vague(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """LABELS.md 1 (vague, no checkable value): a clause that lists options or candidates names the expected value
+    among others, as "X or Y" does; a plain "and" with no candidate word is a committed answer."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason

@@ -210,6 +210,9 @@ _CANDIDATE_LIST = re.compile(
     r"(?:were|are)\s+(?:considered|discussed|proposed|floated|suggested))\b",
     re.IGNORECASE,
 )
+_LIST_VERB = re.compile(
+    r"^\W*(?:[\w'-]+\s+){0,4}?(?:are|were|include[sd]?|included|being)\b\s*:?|^\s*:", re.I
+)
 _LISTED = re.compile(rf"{_ALTERNATIVE.pattern}|\band\b", re.IGNORECASE)
 
 _HEDGE_ITEM_TOKENS = 5  # a candidate in such a list is a short phrase; longer items are prose, not candidates
@@ -227,8 +230,11 @@ def _hedge_candidates(answer: str, expected: str, e_slots: Slots) -> list[str]:
     """
     e_tokens = TokenBag(_TOKEN.findall(expected))
     for clause in _CLAUSE.split(_OR_IDIOM.sub(" ", answer)):
-        listed = _CANDIDATE_LIST.search(clause) is not None
-        if not listed and not re.search(r"\bor\b", clause, re.IGNORECASE):
+        cue = _CANDIDATE_LIST.search(clause)
+        listed = cue is not None
+        if cue is not None:  # the list after "the options discussed were"
+            clause = _LIST_VERB.sub("", clause[cue.end() :], count=1)
+        elif not re.search(r"\bor\b", clause, re.IGNORECASE):
             continue
         with_expected = 0
         others: list[str] = []
