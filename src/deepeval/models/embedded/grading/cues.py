@@ -379,9 +379,9 @@ def displaced(answer: str, values: Sequence[str], numeric: Sequence[str] = ()) -
     "once 14 engineers, now has 19", "will miss the 15 May 2026 deadline"), the option not chosen ("chose MySQL
     over PostgreSQL 16", "Kestrel Systems lost the deal to Orca Labs", "PostgreSQL 16 was evaluated, but ... MySQL").
     ``numeric``: the values that are numbers ("over 14" is "more than 14", not a choice). Our own rule."""
-    out = []
+    out: list[str] = []
     for value in values:
-        marks = []
+        marks: list[bool] = []
         for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE):
             left = _without_trailing(_CLAUSE_END.split(answer[: m.start()])[-1], values)
             right = _CLAUSE_END.split(answer[m.end() :])[0]
@@ -396,7 +396,7 @@ def other_clauses(answer: str, values: Sequence[str]) -> str:
     """The other clauses of the sentences of ``answer`` that name one of ``values`` ("in Lisbon" from "It will open
     in Lisbon, not Porto."): what the answer says beside the value, in the same sentence."""
     low = [v.lower() for v in values]
-    out = []
+    out: list[str] = []
     for sentence in split_sentences(answer):
         parts = _SENTENCE_CLAUSE.split(sentence)
         if any(v in sentence.lower() for v in low):
