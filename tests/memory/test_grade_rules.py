@@ -691,13 +691,15 @@ def test_a_value_in_its_own_clause_or_an_apposition_still_scores_5(
     [
         ("How many nurses are on the ward?", "12", "The ward has 12 open shifts and 20 nurses.", 2),
         ("How many nurses are on the ward?", "12", "The ward has 12 full-time nurses and 3 porters.", 5),
+        ("How many bus lines does the new plan have?", "30", "The plan cuts the network from 45 lines to 30, with ten trunk lines.", 5),
         ("What was last month's conversion rate?", "4.1%", "Conversion was 4.1 points of traffic, 3.2% of visits.", 2),
+        ("What is the yearly fee?", "£35", "Members pay the thirty-five pound annual fee. A pass costs £4.", 5),
         ("Who chairs the board, and from when?", "Hana Ito, from June 2026", "Hana Ito chaired the board until June 2026.", 2),
         ("Who chairs the board, and from when?", "Hana Ito, from June 2026", "Hana Ito chairs the board from June 2026.", 5),
         ("Which city will host the workshop?", "Ghent", "The workshop will be held near Ghent, in Aalst.", 2),
         ("Which city will host the workshop?", "Ghent", "The workshop will be held in Ghent, near the station.", 5),
     ],
-    ids=["count-of-another-noun", "count-of-the-noun", "plain-beside-percent", "until-for-from", "from",
+    ids=["count-of-another-noun", "count-of-the-noun", "count-with-the-noun-understood", "plain-beside-percent", "plain-in-another-sentence", "until-for-from", "from",
          "near-another-place", "in-the-place"],
 )  # fmt: skip
 def test_the_expected_digits_or_name_in_another_relation_are_another_value(

@@ -65,12 +65,17 @@ _THEN_VALUE = re.compile(
 )
 
 
+_FIRST_ASK_WORDS = 3  # "Who leads the on-call rotation": a question of its own before "and when"
+
+
 def _asks_value_only(question: str) -> bool:
     """``question`` asks for a quantity, a time or a date and nothing else a passage could state without one."""
     if not _ASKS_VALUE.search(question):
         return False
     two = _THEN_VALUE.match(question.strip())
-    return two is None or bool(_ASKS_VALUE.search(two.group("first")))
+    # "Where and when ...?" asks both of one thing: a passage without the value does not answer it
+    first = two.group("first") if two is not None else ""
+    return len(first.split()) < _FIRST_ASK_WORDS or bool(_ASKS_VALUE.search(first))
 
 
 _CORRECTION = re.compile(

@@ -18,7 +18,7 @@ from deepeval.models.embedded.grading.lexicon import (
     ROUNDED_NUMBER,
     SAME_NUMBER,
 )
-from deepeval.models.embedded.grading.slots import _TITLES, DateVal, Number, Slots, _stem
+from deepeval.models.embedded.grading.slots import _TITLES, DateVal, Number, Slots, _stem, extract_slots
 
 # ---------------------------------------------------------------------------------------------------------------
 # matching
@@ -55,6 +55,17 @@ def _unit_conflict(n: Number, answer: Slots) -> bool:
     )
 
 
+def _beside_kind(m: Number, kind: str, answer_text: str) -> bool:
+    """The plain number ``m`` shares its sentence with a number of ``kind`` ("2.7 points ..., 3.1% of customers"):
+    the sentence writes that kind with its unit, so the plain number is another quantity."""
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", answer_text):
+        if re.search(rf"(?<![\w.]){re.escape(m.text)}(?!\w)", sentence) and any(
+            x.kind == kind for x in extract_slots(sentence).numbers
+        ):
+            return True
+    return False
+
+
 def _round_sig(x: float, digits: int) -> float:
     if x == 0:
         return 0.0
@@ -70,7 +81,7 @@ def _match_number(
     for m in answer.numbers:
         if not _kinds_compatible(n.kind, m.kind) or _other_currency(n.kind, m.kind):
             continue
-        if m.kind == "plain" != n.kind and any(x.kind == n.kind for x in answer.numbers):
+        if m.kind == "plain" != n.kind and _beside_kind(m, n.kind, answer_text):
             continue  # "2.7 points of revenue, 3.1% of customers" for 2.7%: the percentage is the 3.1%
         if n.kind == "year" or m.kind == "year":
             if n.value == m.value:

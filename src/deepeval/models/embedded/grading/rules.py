@@ -298,8 +298,12 @@ def _rule_other_clause(c: _Case) -> Grade | None:
     return None
 
 
-#: "How many engineers ...": the counted noun
-_HOW_MANY = re.compile(r"\bhow\s+many\s+([A-Za-z][\w-]*)", re.IGNORECASE)
+#: "How many bus routes does ...": the counted noun phrase (its last word is the noun)
+_HOW_MANY = re.compile(
+    r"\bhow\s+many\s+((?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z][\w-]*)\s+(?:do|does|did|are|is|were|was|will|would|can|could|"
+    r"have|has|had|should|must|work|live|attend)\b",
+    re.IGNORECASE,
+)
 
 #: words between a count and the noun it counts ("14 full-time engineers")
 _COUNT_WINDOW = 3
@@ -311,7 +315,7 @@ def _rule_counted_other(c: _Case) -> Grade | None:
     m = _HOW_MANY.search(c.question)
     if m is None or not c.results or c.results[0][0] != "number" or c.results[0][2] not in (EXACT, APPROX):
         return None
-    noun, value = m.group(1), c.results[0][1]
+    noun, value = m.group(1).split()[-1], c.results[0][1]
     counts = [(x.text, _counts(c.answer, x.text, noun)) for x in c.a_slots.numbers]
     ours = [ok for t, ok in counts if t == value]
     rival = next((t for t, ok in counts if t != value and ok), None)
@@ -321,10 +325,17 @@ def _rule_counted_other(c: _Case) -> Grade | None:
 
 
 def _counts(answer: str, number: str, noun: str) -> bool:
-    """Some mention of ``number`` in ``answer`` is followed, within a few words, by ``noun``."""
+    """Some mention of ``number`` in ``answer`` is followed, within a few words, by ``noun``, or by no noun at all
+    ("from 41 routes to 28, with ...": the noun is understood)."""
     for m in re.finditer(rf"(?<![\w.]){re.escape(number)}(?!\w)", answer):
-        after = _TOKEN.findall(answer[m.end() :])[:_COUNT_WINDOW]
-        if TokenBag(after).match(noun):
+        rest = answer[m.end() :]
+        after = _TOKEN.findall(rest)[:_COUNT_WINDOW]
+        if (
+            not after
+            or not re.match(r"\s+\w", rest)
+            or after[0].lower() in _STOP
+            or TokenBag(after).match(noun)
+        ):
             return True
     return False
 
