@@ -272,10 +272,11 @@ _PARALLEL = re.compile(r"\s*;\s*|,?\s+(?:while|whereas)\s+", re.IGNORECASE)
 
 
 def _rule_other_clause(c: _Case) -> Grade | None:
-    """In a sentence of parallel clauses (:data:`_PARALLEL`), the expected value sits in a clause that names fewer of the question's
-    words than a clause giving another value of its kind ("Production will run in the Dublin region; backups go to
-    Frankfurt" for the production region): the value belongs to another subject and the asked one holds the other
-    value, 2 (LABELS.md: the asked slot filled with another entity)."""
+    """In a sentence of parallel clauses (:data:`_PARALLEL`), the expected value sits in a clause that names fewer
+    of the question's words than a clause giving another value of its kind ("Production will run in the Dublin
+    region; backups go to Frankfurt" for the production region; "Churn two quarters ago was 2.7%; last quarter it
+    was 3.4%", where "it" carries the subject of the clause before): the value belongs to another subject and the
+    asked one holds the other value, 2 (LABELS.md: the asked slot filled with another entity)."""
     if not c.results or c.results[0][2] not in (EXACT, APPROX):
         return None
     value = c.results[0][1].lower()
@@ -285,10 +286,11 @@ def _rule_other_clause(c: _Case) -> Grade | None:
         return None
     for sentence in split_sentences(c.answer):
         clauses = [x for x in _PARALLEL.split(sentence) if x and x.strip()]
-        ours = [_shared(words, x) for x in clauses if value in x.lower()]
+        named = _named_per_clause(words, clauses)
+        ours = [len(n) for x, n in zip(clauses, named, strict=True) if value in x.lower()]
         rivals = [
-            (_shared(words, x), r)
-            for x in clauses
+            (len(n), r)
+            for x, n in zip(clauses, named, strict=True)
             if value not in x.lower() and (r := _rival(c, x)) and not displaced(sentence, [r])
         ]
         if ours and rivals and max(rivals)[0] > max(ours):
@@ -296,6 +298,23 @@ def _rule_other_clause(c: _Case) -> Grade | None:
                 2, f"the value belongs to another clause's subject; the asked one is {max(rivals)[1]}", 0.6
             )
     return None
+
+
+#: a pronoun that carries the subject of the clause before it ("last quarter *it* was 3.4%")
+_CARRIES_SUBJECT = frozenset("it its they their them".split())
+
+
+def _named_per_clause(words: Sequence[str], clauses: Sequence[str]) -> list[set[str]]:
+    """Per clause, the question's ``words`` it names, with those of the clause before when a pronoun refers back."""
+    out: list[set[str]] = []
+    for x in clauses:
+        tokens = _TOKEN.findall(x)
+        bag = TokenBag(tokens)
+        here = {w for w in words if bag.match(w)}
+        if out and any(t.lower() in _CARRIES_SUBJECT for t in tokens):
+            here |= out[-1]
+        out.append(here)
+    return out
 
 
 #: "How many bus routes does ...": the counted noun phrase (its last word is the noun)
@@ -338,11 +357,6 @@ def _counts(answer: str, number: str, noun: str) -> bool:
         ):
             return True
     return False
-
-
-def _shared(words: Sequence[str], text: str) -> int:
-    bag = TokenBag(_TOKEN.findall(text))
-    return sum(bag.match(w) for w in words)
 
 
 def _rule_some_values(c: _Case) -> Grade | None:
@@ -449,11 +463,27 @@ def _rule_other_relation(c: _Case) -> Grade | None:
     """The answer names someone by another relation than the expected one ("her son" for "her daughter"): the
     other person, 2 (materially wrong)."""
     expected, given = _relations(c.expected), _relations(c.answer)
+    if not expected and c.results and c.results[0][0] == "entity" and c.results[0][2] == EXACT:
+        name = c.results[0][1]
+        kin = _kin_of(c.answer, name)
+        if kin:  # "owned by Alice Moreau's manager": the manager, not Alice Moreau
+            return Grade(2, f"names {name!r} only through another person ({name}'s {kin})", 0.7)
     if not expected or not given or expected & given or _NEGATION.search(c.answer):
         return None
     return Grade(
         2, f"names another relation ({', '.join(sorted(given))}) than {', '.join(sorted(expected))}", 0.75
     )
+
+
+def _kin_of(answer: str, name: str) -> str | None:
+    """The relation word when every mention of ``name`` is a possessive before one ("Alice Moreau's manager")."""
+    kin = None
+    for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", answer, flags=re.IGNORECASE):
+        after = re.match(r"['\u2019]s?\s+(?:(?:new|former|old|own)\s+)?([A-Za-z]+)", answer[m.end() :])
+        if after is None or after.group(1).lower() not in _RELATIONS:
+            return None
+        kin = after.group(1)
+    return kin
 
 
 #: an answer of at most this many new content words fills the asked slot with a name or phrase
