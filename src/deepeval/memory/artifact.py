@@ -134,14 +134,18 @@ def _sentences(text: str) -> list[str]:
 
     out: list[str] = []
     heading = ""
+    heading_at: int | None = None  # where the heading's own passage is, until an item carries it
     for raw in text.splitlines():
         line = _strip_md(raw)
         if not line or set(line) <= set("-=|: "):
             continue
         if _HEADING.match(raw):
-            heading = line
+            heading, heading_at = line, len(out)
         elif heading and _ITEM.match(raw):
             line = f"{heading}: {line}"  # "## Ledger service" / "- Database: PostgreSQL 16"
+            if heading_at is not None and heading_at < len(out) and out[heading_at] == heading:
+                del out[heading_at]  # the items carry the heading: its own passage would answer nothing
+            heading_at = None
         out.extend(s.strip() for s in split_sentences(line) if len(s.strip()) > 1)
     return out
 

