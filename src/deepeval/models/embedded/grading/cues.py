@@ -178,7 +178,8 @@ def _only_as_unreal(value: str, answer: str) -> bool:
     if not hits:
         return False
     for m in hits:
-        clause = _CLAUSE.split(answer[: m.start()])[-1]
+        # a comma ends the cue's reach ("previously in Dublin, now runs in Frankfurt")
+        clause = re.split(r",\s", _CLAUSE.split(answer[: m.start()])[-1])[-1]
         cues = list(_UNREAL_CUE.finditer(clause))
         cue = cues[-1] if cues else None
         if cue is None or len(_TOKEN.findall(clause[cue.end() :])) > _UNREAL_WINDOW:
