@@ -748,3 +748,30 @@ def test_a_list_of_candidates_with_no_choice_is_vague(
     among others, as "X or Y" does; a plain "and" with no candidate word is a committed answer."""
     got = g.grade_detail(question, expected, answer)
     assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        (_LAUNCH_Q, "3 March 2027", "The launch, initially set for 3 March 2027, is now 10 April 2027.", 2),
+        (_LAUNCH_Q, "10 April 2027", "The launch, initially set for 3 March 2027, is now 10 April 2027.", 5),
+        (_DB_Q, "Oslo", "Oslo was the original site; the database now runs in Bergen.", 2),
+        (_NURSES_Q, "22", "Ward nurses: 30 (was 22).", 2),
+        (_NURSES_Q, "30", "Ward nurses: 30 (was 22).", 5),
+        (_LAUNCH_Q, "3 March 2027", "We moved the launch to 10 April 2027; it had been 3 March 2027.", 2),
+        (_RATE_Q, "4.1%", "Conversion: 3.8% last month (down from 4.1%).", 2),
+        (_FRONTEND_Q, "React", "Vue beat React for the frontend.", 2),
+        (_FRONTEND_Q, "React", "React was the runner-up; Vue was picked for the frontend.", 2),
+        (_SUPPLIER_Q, "Nordpak", "Nordpak was ditched as the packaging supplier.", 1),
+        (_NURSES_Q, "22", "The ward was 22 nurses.", 5),
+        (_NURSES_Q, "22", "The first 22 nurses of the ward started in May.", 5),
+    ],
+    ids=["initially-set-for", "now", "was-the-original", "parenthetical-was", "parenthetical-current",
+         "had-been", "down-from", "beat", "runner-up", "ditched", "plain-was", "the-first-n"],
+)  # fmt: skip
+def test_more_wordings_of_a_displaced_value(question: str, expected: str, answer: str, grade: int) -> None:
+    """Further wordings of a value the memory names as the earlier one, the one beaten or the one dropped (2, or 1
+    for a drop with no other value); "was 22" as a plain statement and "the first 22" are the value (5)."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason

@@ -72,7 +72,8 @@ _CLAUSE_NEGATION = re.compile(
 #: was chosen after the team rejected MySQL")
 _UNDOING = (
     r"(?:cancell?ed|called\s+off|scrapped|abandoned|rejected|declined|refused|turned\s+down|ruled\s+out|vetoed|"
-    r"withdrawn|withdrew|shelved|stepped\s+down|resigned|retracted|revoked|dropped|denied|denies)"
+    r"withdrawn|withdrew|shelved|stepped\s+down|resigned|retracted|revoked|dropped|denied|denies|ditched|axed|"
+    r"dumped|removed|terminated|discontinued)"
 )
 _UNDONE_BEFORE = re.compile(rf"\b{_UNDOING}\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?$", re.IGNORECASE)
 _UNDONE_AFTER = re.compile(
@@ -326,10 +327,13 @@ _FROM_AFTER_CHANGE = re.compile(
 
 #: a word right before a value that names it as the earlier one, the one given up or the one missed ("previously
 #: 15 May", "once 14 engineers", "first reported as 2.7%", "instead of Porto", "will miss the 15 May deadline")
+_SET_AS = r"(?:reported|announced|planned|set|given|stated|quoted|scheduled|slated|due|expected)"
 _DISPLACED_BEFORE = re.compile(
-    r"\b(?:previously|formerly|originally|initially|once|first\s+(?:reported|announced|planned|set|given|stated|"
-    r"quoted)\s+(?:as|at|for)|instead\s+of|rather\s+than|in\s+place\s+of|replacing|replaced|superseding|"
-    r"miss(?:es|ed|ing)?)\s+(?:the\s+|a\s+|an\s+)?$",
+    rf"(?:\b(?:(?:previously|formerly|originally|initially|once)(?:\s+{_SET_AS})?|first\s+{_SET_AS})"
+    r"(?:\s+(?:as|at|for|on|in|to))?|"
+    r"\b(?:instead\s+of|rather\s+than|"
+    r"in\s+place\s+of|replacing|replaced|superseding|miss(?:es|ed|ing)?|had\s+been|(?:up|down)\s+from|beat|beats|"
+    r"edged\s+out|won\s+out\s+over)|^\s*(?:was|were))\s+(?:the\s+|a\s+|an\s+)?$",
     re.IGNORECASE,
 )
 
@@ -345,6 +349,8 @@ _OVER_BEFORE = re.compile(r"\bover\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 #: "X handed the service over to Y")
 _DISPLACED_AFTER = re.compile(
     r"^\s*(?:(?:was|were|has\s+been|had\s+been|is|got)\s+(?:replaced|superseded|succeeded|overtaken)\s+by|"
+    r"(?:was|were)\s+(?:the\s+)?(?:original|old|previous|former|initial|earlier|runner-up|second\s+choice)|"
+    r"(?:lost\s+out|came\s+second|was\s+passed\s+over)|"
     r"(?:lost|loses|lose)\b(?:\s+[\w'-]+){0,4}?\s+to|"
     r"(?:handed|hands|passed|passes|gave|gives|transferred|transfers)\b(?:\s+[\w'-]+){0,4}?\s+(?:over\s+)?to)\b",
     re.IGNORECASE,
