@@ -103,12 +103,38 @@ def fact_negated(answer: str, values: Sequence[str]) -> bool:
     found = False
     for value in values:
         for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE):
+            if _struck_or_former(answer, m.start(), m.end()):
+                found = True
+                continue
             left = _without_trailing(_CLAUSE_END.split(answer[: m.start()])[-1], values)
             right = _CLAUSE_END.split(answer[m.end() :])[0]
             if not _clause_negates(left, right):
                 return False
             found = True
     return found
+
+
+#: a note right after a value that makes it a former one: "Priya Shah (former owner; now Alice Moreau)"
+_FORMER_NOTE = (
+    r"\s*\(\s*(?:the\s+|a\s+|an\s+)?(?:former|previous|ex-|outgoing|past|until\b|no\s+longer|retired)"
+)
+_FORMER_AFTER = re.compile(_FORMER_NOTE, re.IGNORECASE)
+
+
+def _struck_or_former(answer: str, start: int, end: int) -> bool:
+    """The value at ``answer[start:end]`` is struck through in markdown ("~~Priya Shah~~ Alice Moreau") or followed
+    by a note that makes it a former value ("Priya Shah (former owner)"): the memory takes it back."""
+    struck = answer[:start].endswith("~~") and answer[end:].startswith("~~")
+    return struck or bool(_FORMER_AFTER.match(answer[end:]))
+
+
+def taken_back(answer: str, values: Sequence[str]) -> bool:
+    """Some mention of the ``values`` is struck through or noted as former (:func:`_struck_or_former`)."""
+    return any(
+        _struck_or_former(answer, m.start(), m.end())
+        for v in values
+        for m in re.finditer(rf"(?<!\w){re.escape(v)}(?!\w)", answer, flags=re.IGNORECASE)
+    )
 
 
 def _without_trailing(left: str, values: Sequence[str]) -> str:
@@ -144,9 +170,11 @@ def _clause_negates(left: str, right: str) -> bool:
 
 def negation_cue(text: str) -> bool:
     """``text`` has a cue that can negate or undo a statement (a negation word, "used to", an undoing verb, a
-    frame that calls it false)."""
+    frame that calls it false, a strike-through, a "(former ...)" note)."""
     return bool(
         _NEGATION.search(text)
+        or "~~" in text
+        or re.search(_FORMER_NOTE, text, re.IGNORECASE)
         or _CLAUSE_NEGATION.search(text)
         or re.search(rf"\b{_UNDOING}\b", text, re.IGNORECASE)
         or _FALSE_FRAME.search(text)

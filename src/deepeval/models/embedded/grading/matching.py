@@ -236,10 +236,13 @@ _LONGER_NAME_TAIL = 3
 
 
 def _verbatim_spans(entity: str, text: str) -> list[tuple[int, int]]:
-    """Where ``entity`` occurs in ``text`` as whole words (case-insensitive)."""
+    """Where ``entity`` occurs in ``text`` as whole words, its words apart or joined by hyphens
+    (case-insensitive)."""
     if not entity.strip():
         return []
-    pattern = rf"(?<![\w-]){re.escape(entity.strip())}(?![\w]|-\w)"
+    # the words of a name joined by a hyphen are the same name ("Priya-Shah")
+    words = r"(?:\s+|-)".join(re.escape(w) for w in entity.split())
+    pattern = rf"(?<![\w-]){words}(?![\w]|-\w)"
     return [m.span() for m in re.finditer(pattern, text, re.IGNORECASE)]
 
 

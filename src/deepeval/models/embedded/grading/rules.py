@@ -18,6 +18,7 @@ from deepeval.models.embedded.grading.cues import (
     only_as_reference,
     other_clauses,
     span_end_flipped,
+    taken_back,
 )
 from deepeval.models.embedded.grading.grade import Grade
 from deepeval.models.embedded.grading.lexicon import (
@@ -157,7 +158,8 @@ def _rule_negated(c: _Case) -> Grade | None:
     found = [t for _, t, s in c.results if s in (EXACT, APPROX)]
     negation_new = negation_cue(c.answer) and not negation_cue(c.expected) and not negation_cue(c.question)
     if found and negation_new and fact_negated(c.answer, found):
-        rival = _rival(c, other_clauses(c.answer, found))
+        # a value struck through or noted as former is taken back (1), whatever follows it
+        rival = None if taken_back(c.answer, found) else _rival(c, other_clauses(c.answer, found))
         if rival:
             return Grade(2, f"negates the expected value and gives another in its place ({rival})", 0.7)
         return Grade(1, "the answer negates the expected fact", 0.7)
@@ -174,7 +176,14 @@ def _rival(c: _Case, text: str) -> str | None:
     known = f"{c.expected} {c.question}"
     if kind == "entity":
         k_bag = TokenBag(_TOKEN.findall(known))
-        return next((e for e in a_slots.entities if not _entity_present(e, known, k_bag)), None)
+        return next(
+            (
+                e
+                for e in a_slots.entities
+                if not _entity_present(e, known, k_bag) and not re.search(rf"{re.escape(e)}\s*:", text)
+            ),
+            None,
+        )
     if kind == "date":
         k_dates = extract_slots(known).dates
         return next((d.text for d in a_slots.dates if _match_date(d, Slots(dates=k_dates), Slots()) == MISSING
