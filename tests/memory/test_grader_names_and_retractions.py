@@ -228,3 +228,17 @@ def test_a_name_without_the_asked_date_is_a_missing_secondary_attribute(
     and answered "not in memory" (1) for "Ravi Patel leads the on-call rotation."; LABELS.md: a secondary
     attribute missing is 3. A question asking only a date still needs one."""
     assert _memory_grade(fact, memory) == grade
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("memory", "grade"),
+    [
+        ("Priya Shah joined in May. She owns the authentication service.", 5),
+        ("Alice Moreau joined in May. She owns the authentication service.", 2),
+    ],
+)
+def test_a_sentence_opening_with_a_pronoun_is_read_with_the_sentence_before(memory: str, grade: int) -> None:
+    """break4 (issue 42): "She owns the authentication service" was retrieved alone, so the memory named nobody
+    (1); the sentence before it names the person the pronoun means, right or wrong."""
+    assert _memory_grade(_OWNER, memory) == grade

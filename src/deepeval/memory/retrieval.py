@@ -56,6 +56,7 @@ _HAS_VALUE = re.compile(
     re.IGNORECASE,
 )
 _HAS_ROMAN = re.compile(g.ROMAN_NUMERAL)  # "has XIV engineers"
+_PERSONAL_PRONOUN = re.compile(r"\s*(?:he|she|they)\b", re.IGNORECASE)
 
 #: a question that asks for a name or a place first and a value after "and" ("Who leads the on-call rotation, and
 #: from when?"): a passage without the value still answers its first part (LABELS.md: a secondary attribute
@@ -263,6 +264,21 @@ class PassageIndex:
                 taken.add(i)
         return sorted(taken - set(chosen))
 
+    def _antecedents(self, chosen: Sequence[int]) -> list[int]:
+        """The sentence before a chosen sentence of a summary or wiki page that opens with a personal pronoun ("She
+        owns the authentication service" after "Priya Shah joined in May"): it names the person the pronoun means.
+        Transcript turns are read with the turn before them already."""
+        out = []
+        for i in chosen:
+            p = self.passages[i]
+            if i > 0 and not p.source.startswith("turn ") and self._docs[i - 1] == self._docs[i]:
+                body = (
+                    p.text.split(": ", 1)[1] if self._docs[i] else p.text
+                )  # a wiki passage opens with its page
+                if _PERSONAL_PRONOUN.match(body):
+                    out.append(i - 1)
+        return out
+
     def answer(self, question: str) -> Retrieved:
         """The passages that answer ``question`` (see the module docstring), or an unanswerable result."""
         if not self.passages:
@@ -288,5 +304,5 @@ class PassageIndex:
         # join a passage that covers the question)
         if words and not any(cov[i] >= ANSWER_MIN_COVERAGE - 1e-6 or cos[i] >= 0.8 for i in chosen):
             return Retrieved([], [], False)
-        chosen = sorted({*chosen, *self._revisions(chosen, question)})
+        chosen = sorted({*chosen, *self._antecedents(chosen), *self._revisions(chosen, question)})
         return Retrieved([self.passages[i] for i in chosen], [float(score[i]) for i in chosen], True)
