@@ -805,3 +805,28 @@ def test_a_two_word_subject_after_an_auxiliary_is_the_asked_subject(answer: str,
     and "service" as its verb, so the billing service's database was credited for the ledger service's."""
     got = g.grade_detail(_LEDGER_Q, "PostgreSQL 16", answer)
     assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        ("Who owns the payroll service?", "Lena Fox", "Lena Fox audits the payroll service, which Ivo Marsh owns.", 2),
+        ("Who chairs the board?", "Hana Ito", "Hana Ito advises the board that Omar Said chairs.", 2),
+        ("Who owns the payroll service?", "Lena Fox", "Lena Fox owns the payroll service, which Ivo Marsh audits.", 5),
+        ("Who owns the payroll service?", "Lena Fox",
+         "Lena Fox, who joined in May, owns the payroll service; Ivo Marsh owns billing.", 5),
+        ("Who owns the payroll service?", "Lena Fox", "The payroll service, owned by Lena Fox, is audited by Ivo Marsh.", 5),
+        ("Which region will staging run in?", "Oregon", "Staging will run in Oregon only if the Ohio region is full.", 2),
+        ("Which region will staging run in?", "Ohio", "Staging will run in Ohio, with Oregon as a backup.", 5),
+    ],
+    ids=["another-agent-of-the-verb", "another-agent-relative", "the-agent", "agent-after-a-relative-clause",
+         "passive-agent", "only-as-a-fallback", "with-a-backup"],
+)  # fmt: skip
+def test_the_expected_person_or_place_in_another_role_is_another_value(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """LABELS.md 2 (an entity of the expected answer in another relation): for "Who owns X?" the person the answer
+    makes the subject of "owns" is its answer; a place given only under a condition on another is the fallback."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason

@@ -476,3 +476,22 @@ def span_end_flipped(expected: str, answer: str, value: str) -> bool:
         if e_marks and all(e_marks) and a_marks and all(a_marks):
             return True
     return False
+
+
+#: a condition right after a value: it holds only as the fallback ("in Frankfurt only if the Dublin region is full")
+_CONDITION_AFTER = re.compile(
+    r"^\s*(?:[\w'-]+\s+){0,2}?(?:only\s+if|only\s+when|unless|if\s+needed|in\s+case|as\s+a\s+(?:fallback|backup))\b",
+    re.IGNORECASE,
+)
+
+
+def condition_after(answer: str, value: str) -> str | None:
+    """The text of the condition when every mention of ``value`` is followed by one ("Frankfurt only if the Dublin
+    region is full" -> "the Dublin region is full"), else None."""
+    rest: list[str] = []
+    for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE):
+        cond = _CONDITION_AFTER.match(answer[m.end() :])
+        if cond is None:
+            return None
+        rest.append(re.split(r"[.;!?](?:\s|$)", answer[m.end() + cond.end() :])[0])
+    return " ".join(rest) if rest else None

@@ -12,6 +12,7 @@ from deepeval.models.embedded.grading.cues import (
     _only_as_unreal,
     _stale,
     _value_negated,
+    condition_after,
     displaced,
     fact_negated,
     negation_cue,
@@ -221,6 +222,10 @@ def _rule_displaced(c: _Case) -> Grade | None:
         rival = _rival(c, other_clauses(c.answer, [core]))
         if rival:
             return Grade(2, f"names {core!r} only as a place near the value given ({rival})", 0.65)
+    condition = condition_after(c.answer, core)
+    rival = _rival(c, condition) if condition else None
+    if rival:
+        return Grade(2, f"gives {core!r} only as a fallback; the value the condition names is {rival}", 0.6)
     return None
 
 
@@ -484,6 +489,76 @@ def _rule_other_relation(c: _Case) -> Grade | None:
     )
 
 
+#: "Who owns ...?": the verb whose subject the question asks for (an auxiliary is no such verb)
+_WHO_VERB = re.compile(
+    r"^\s*who\s+(?!is\b|was\b|are\b|were\b|does\b|did\b|do\b|will\b|would\b|has\b|have\b|had\b|can\b|should\b)"
+    r"([a-z]+)",
+    re.IGNORECASE,
+)
+
+
+def _rule_other_agent(c: _Case) -> Grade | None:
+    """For "Who owns X?", the expected person is named doing something else while another person is the subject of
+    the asked verb ("Alice Moreau reviews the authentication service, which Tom Greer owns"): that person is the
+    answer, 2 (LABELS.md: an entity of the expected answer in another relation)."""
+    m = _WHO_VERB.match(c.question)
+    if m is None or not c.results or c.results[0][0] != "entity" or c.results[0][2] != EXACT:
+        return None
+    verb, name = m.group(1), c.results[0][1]
+    if not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", c.answer, re.IGNORECASE) or _agent_of(
+        c.answer, name, verb
+    ):
+        return None  # a name written otherwise ("P. Shah") is left to the other rules
+    known = TokenBag(_TOKEN.findall(f"{c.expected} {c.question}"))
+    other = next(
+        (
+            e
+            for e in c.a_slots.entities
+            if not _entity_present(e, c.expected, known) and _agent_of(c.answer, e, verb)
+        ),
+        None,
+    )
+    return (
+        Grade(2, f"{other} is the one who {verb}; {name} is named in another relation", 0.6)
+        if other
+        else None
+    )
+
+
+def _root(word: str) -> str:
+    """``word`` lower-cased without a verb ending ("owns", "owned" -> "own")."""
+    low = word.lower()
+    return re.sub(r"(?:es|s|ed|d|ing)$", "", low) if len(low) > _ROOT_MIN else low
+
+
+_ROOT_MIN = 4
+_AGENT_REACH = 8  # words after a name within which its verb comes ("Alice Moreau, who joined in May, owns")
+
+
+def _agent_of(answer: str, name: str, verb: str, *, strict: bool = False) -> bool:
+    """``name`` is the subject of ``verb`` in ``answer``: the verb right after it ("Tom Greer owns") or, unless
+    ``strict``, further on in its clause before another name ("Alice Moreau, who joined in May, owns"), or
+    "owned by" before it."""
+    root = _root(verb)
+    others = {e.split()[0] for e in extract_slots(answer).entities if e.lower() != name.lower()}
+    for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", answer, flags=re.IGNORECASE):
+        clause = re.split(r"[;.!?](?:\s|$)", answer[m.end() :])[0]
+        if strict and re.search(r"\b(?:not|never|nor)\s+$", answer[: m.start()], re.IGNORECASE):
+            continue  # "Priya Shah, not Alice Moreau, owns it"
+        if strict:  # the verb right after the name, no comma between ("Alice Moreau, owns" is an aside)
+            clause = (re.match(r"\s+[\w'-]+", clause) or re.match("", clause)).group(0)
+        words = _TOKEN.findall(clause)[:_AGENT_REACH]
+        before = _TOKEN.findall(answer[: m.start()])[-2:]
+        for k, w in enumerate(words):
+            if _root(w) == root:
+                return True
+            if w in others and not (k and words[k - 1].lower() in ("not", "nor")):
+                break  # another name (not one set aside: "not Alice Moreau"): the verb after it is that name's
+        if len(before) == 2 and before[1].lower() == "by" and _root(before[0]) == root:
+            return True
+    return False
+
+
 def _kin_of(answer: str, name: str) -> str | None:
     """The relation word when every mention of ``name`` is a possessive before one ("Alice Moreau's manager")."""
     kin = None
@@ -515,7 +590,7 @@ def _rule_other_filler(c: _Case) -> Grade | None:
 
 
 _RULES: tuple[Callable[[_Case], Grade | None], ...] = (
-    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_displaced, _rule_stale, _rule_hedge, _rule_other_clause, _rule_counted_other, _rule_all_values, _rule_some_values,
+    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_displaced, _rule_stale, _rule_hedge, _rule_other_clause, _rule_counted_other, _rule_other_agent, _rule_all_values, _rule_some_values,
     _rule_other_filler,
 )  # fmt: skip
 
