@@ -546,7 +546,8 @@ def _agent_of(answer: str, name: str, verb: str, *, strict: bool = False) -> boo
         if strict and re.search(r"\b(?:not|never|nor)\s+$", answer[: m.start()], re.IGNORECASE):
             continue  # "Priya Shah, not Alice Moreau, owns it"
         if strict:  # the verb right after the name, no comma between ("Alice Moreau, owns" is an aside)
-            clause = (re.match(r"\s+[\w'-]+", clause) or re.match("", clause)).group(0)
+            right_after = re.match(r"\s+[\w'-]+", clause)
+            clause = right_after.group(0) if right_after else ""
         words = _TOKEN.findall(clause)[:_AGENT_REACH]
         before = _TOKEN.findall(answer[: m.start()])[-2:]
         for k, w in enumerate(words):
