@@ -764,11 +764,15 @@ def test_a_list_of_candidates_with_no_choice_is_vague(
         (_FRONTEND_Q, "React", "Vue beat React for the frontend.", 2),
         (_FRONTEND_Q, "React", "React was the runner-up; Vue was picked for the frontend.", 2),
         (_SUPPLIER_Q, "Nordpak", "Nordpak was ditched as the packaging supplier.", 1),
+        (_WORKSHOP_Q, "Ghent", "Workshop city: Leuven (Ghent was the first pick).", 2),
+        (_WORKSHOP_Q, "Ghent", "Ghent was the first choice for the workshop.", 5),
+        ("What is the monthly cloud budget?", "$52,000", "The cloud budget is $52,000 per quarter.", 2),
         (_NURSES_Q, "22", "The ward was 22 nurses.", 5),
         (_NURSES_Q, "22", "The first 22 nurses of the ward started in May.", 5),
     ],
     ids=["initially-set-for", "now", "was-the-original", "parenthetical-was", "parenthetical-current",
-         "had-been", "down-from", "beat", "runner-up", "ditched", "plain-was", "the-first-n"],
+         "had-been", "down-from", "beat", "runner-up", "ditched", "first-pick-then-other", "first-choice-alone",
+         "per-quarter-for-monthly", "plain-was", "the-first-n"],
 )  # fmt: skip
 def test_more_wordings_of_a_displaced_value(question: str, expected: str, answer: str, grade: int) -> None:
     """Further wordings of a value the memory names as the earlier one, the one beaten or the one dropped (2, or 1

@@ -495,3 +495,18 @@ def condition_after(answer: str, value: str) -> str | None:
             return None
         rest.append(re.split(r"[.;!?](?:\s|$)", answer[m.end() + cond.end() :])[0])
     return " ".join(rest) if rest else None
+
+
+#: "X was the first pick": the earlier choice where the sentence gives another one, else the top choice
+_FIRST_PICK_AFTER = re.compile(
+    r"^\s*(?:was|were)\s+(?:the\s+|our\s+|their\s+)?first\s+(?:pick|choice|plan|option|candidate)\b",
+    re.IGNORECASE,
+)
+
+
+def first_pick(answer: str, value: str) -> bool:
+    """Every mention of ``value`` is followed by "was the first pick" (or choice, plan, option)."""
+    hits = [
+        answer[m.end() :] for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, re.IGNORECASE)
+    ]
+    return bool(hits) and all(_FIRST_PICK_AFTER.match(h) for h in hits)

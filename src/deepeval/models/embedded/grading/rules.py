@@ -15,6 +15,7 @@ from deepeval.models.embedded.grading.cues import (
     condition_after,
     displaced,
     fact_negated,
+    first_pick,
     negation_cue,
     only_as_reference,
     other_clauses,
@@ -218,10 +219,12 @@ def _rule_displaced(c: _Case) -> Grade | None:
     if flipped:
         return Grade(2, f"gives {flipped[0]!r} as the other end of the span (another relation)", 0.65)
     core = found[0][1]
-    if found[0][0] == "entity" and only_as_reference(c.answer, core):
+    if found[0][0] == "entity" and (only_as_reference(c.answer, core) or first_pick(c.answer, core)):
         rival = _rival(c, other_clauses(c.answer, [core]))
         if rival:
-            return Grade(2, f"names {core!r} only as a place near the value given ({rival})", 0.65)
+            return Grade(
+                2, f"names {core!r} only as a place near or a pick before the value given ({rival})", 0.65
+            )
     condition = condition_after(c.answer, core)
     rival = _rival(c, condition) if condition else None
     if rival:
