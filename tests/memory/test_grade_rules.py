@@ -821,11 +821,14 @@ def test_a_two_word_subject_after_an_auxiliary_is_the_asked_subject(answer: str,
         ("Who owns the payroll service?", "Lena Fox",
          "Lena Fox, who joined in May, owns the payroll service; Ivo Marsh owns billing.", 5),
         ("Who owns the payroll service?", "Lena Fox", "The payroll service, owned by Lena Fox, is audited by Ivo Marsh.", 5),
+        ("Which line is being closed?", "Line 12", "Line 4 is closed and replaced by a Line 12 extension.", 2),
+        ("Which line is being closed?", "Line 12", "Line 12 is to be closed and replaced by a Line 4 extension.", 5),
         ("Which region will staging run in?", "Oregon", "Staging will run in Oregon only if the Ohio region is full.", 2),
         ("Which region will staging run in?", "Ohio", "Staging will run in Ohio, with Oregon as a backup.", 5),
     ],
     ids=["another-agent-of-the-verb", "another-agent-relative", "the-agent", "agent-after-a-relative-clause",
-         "passive-agent", "only-as-a-fallback", "with-a-backup"],
+         "passive-agent", "another-numbered-thing-closed", "the-numbered-thing-closed", "only-as-a-fallback",
+         "with-a-backup"],
 )  # fmt: skip
 def test_the_expected_person_or_place_in_another_role_is_another_value(
     question: str, expected: str, answer: str, grade: int

@@ -495,37 +495,55 @@ def _rule_other_relation(c: _Case) -> Grade | None:
 #: "Who owns ...?": the verb whose subject the question asks for (an auxiliary is no such verb)
 _WHO_VERB = re.compile(
     r"^\s*who\s+(?!is\b|was\b|are\b|were\b|does\b|did\b|do\b|will\b|would\b|has\b|have\b|had\b|can\b|should\b)"
-    r"([a-z]+)",
+    r"([a-z]+)|^\s*which\s+[a-z]+\s+(?:is|are|was|were|will\s+be)\s+(?:being\s+)?([a-z]+ed)\s*\?",
     re.IGNORECASE,
 )
 
+#: a copula between a subject and its participle ("Route 3 *is being* discontinued")
+_COPULA = r"(?:(?:is|are|was|were|will\s+be|has\s+been|have\s+been|had\s+been)\s+(?:being\s+)?)?"
+
 
 def _rule_other_agent(c: _Case) -> Grade | None:
-    """For "Who owns X?", the expected person is named doing something else while another person is the subject of
-    the asked verb ("Alice Moreau reviews the authentication service, which Tom Greer owns"): that person is the
+    """For "Who owns X?" ("Which route is being discontinued?"), the expected person (thing) is named doing
+    something else while another one is the subject of the asked verb ("Alice Moreau reviews the authentication
+    service, which Tom Greer owns"; "Route 3 is discontinued and replaced by a Route 14 extension"): that one is the
     answer, 2 (LABELS.md: an entity of the expected answer in another relation)."""
     m = _WHO_VERB.match(c.question)
-    if m is None or not c.results or c.results[0][0] != "entity" or c.results[0][2] != EXACT:
+    if m is None or not c.results or c.results[0][2] != EXACT:
         return None
-    verb, name = m.group(1), c.results[0][1]
+    verb = m.group(1) or m.group(2)
+    name = (
+        c.expected.strip().rstrip(".")
+        if _NUMBERED.fullmatch(c.expected.strip().rstrip("."))
+        else c.results[0][1]
+    )
+    if c.results[0][0] != "entity" and name == c.results[0][1]:
+        return None  # a bare number or date: no one to name
     if not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", c.answer, re.IGNORECASE) or _agent_of(
         c.answer, name, verb
     ):
         return None  # a name written otherwise ("P. Shah") is left to the other rules
     known = TokenBag(_TOKEN.findall(f"{c.expected} {c.question}"))
+    candidates = [*c.a_slots.entities, *(x.group(0) for x in _NUMBERED.finditer(c.answer))]
     other = next(
         (
             e
-            for e in c.a_slots.entities
-            if not _entity_present(e, c.expected, known) and _agent_of(c.answer, e, verb)
+            for e in candidates
+            if e.lower() != name.lower()
+            and (_NUMBERED.fullmatch(e) or not _entity_present(e, c.expected, known))
+            and _agent_of(c.answer, e, verb, strict=True)
         ),
         None,
     )
     return (
-        Grade(2, f"{other} is the one who {verb}; {name} is named in another relation", 0.6)
+        Grade(2, f"{other} is the one that {verb}; {name} is named in another relation", 0.6)
         if other
         else None
     )
+
+
+#: a named, numbered thing ("Route 14", "Gate 3", "Line 12A")
+_NUMBERED = re.compile(r"\b[A-Z][A-Za-z-]*\s+\d+[A-Za-z]?\b")
 
 
 def _root(word: str) -> str:
@@ -549,7 +567,7 @@ def _agent_of(answer: str, name: str, verb: str, *, strict: bool = False) -> boo
         if strict and re.search(r"\b(?:not|never|nor)\s+$", answer[: m.start()], re.IGNORECASE):
             continue  # "Priya Shah, not Alice Moreau, owns it"
         if strict:  # the verb right after the name, no comma between ("Alice Moreau, owns" is an aside)
-            right_after = re.match(r"\s+[\w'-]+", clause)
+            right_after = re.match(rf"\s+{_COPULA}[\w'-]+", clause)
             clause = right_after.group(0) if right_after else ""
         words = _TOKEN.findall(clause)[:_AGENT_REACH]
         before = _TOKEN.findall(answer[: m.start()])[-2:]
