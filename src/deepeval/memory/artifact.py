@@ -64,7 +64,8 @@ class MemoryArtifact:
 
     @classmethod
     def from_text(cls, text: str, kind: ArtifactKind = "summary") -> MemoryArtifact:
-        """A free-text memory (summary, notes); one passage per sentence or line."""
+        """A free-text memory (summary, notes); one passage per sentence or line (a list item under a markdown
+        heading carries the heading: "Ledger service: Database: PostgreSQL 16")."""
         text = encodable(text)
         passages = [Passage(c, f"sentence {i}", i) for i, c in enumerate(_sentences(text))]
         return cls(kind, text, passages)
