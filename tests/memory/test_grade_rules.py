@@ -668,11 +668,12 @@ def test_the_right_digits_in_another_unit_or_currency_are_a_wrong_value(
         ("What is the weekly grocery budget?", "$300", "The monthly grocery budget is $300; the weekly budget is $80."),
         ("What was last month's error rate?", "1.2%", "The error rate two months ago was 1.2%; last month it was 0.8%."),
         ("Who owns the payroll service?", "Lena Fox", "The payroll service is owned by Lena Fox's manager."),
+        ("Who is the duty nurse manager on weekends?", "Ada Lind", "Weekend doctor: Dr. Ada Lind; DNM: Omar Said."),
         ("Which search vendor was picked?", "Algolia",
          "Algolia was picked as the analytics vendor; Typesense for search."),
     ],
     ids=["other-product-date", "other-office-city", "other-subject-region", "monthly-vs-weekly", "other-month",
-         "a-relation-of-the-name", "other-role"],
+         "a-relation-of-the-name", "other-label-by-initials", "other-role"],
 )  # fmt: skip
 def test_a_value_bound_to_another_subject_in_a_parallel_clause_is_another_value(
     question: str, expected: str, answer: str
@@ -690,11 +691,13 @@ def test_a_value_bound_to_another_subject_in_a_parallel_clause_is_another_value(
         ("By when must the mobile app ship?", "15 August 2027",
          "The web app ships by 1 June 2027; the mobile app ships by 15 August 2027."),
         ("What was last month's error rate?", "0.8%", "The error rate two months ago was 1.2%; last month it was 0.8%."),
+        ("Who is the duty nurse manager on weekends?", "Ada Lind", "DNM: Ada Lind; weekend doctor: Dr. Omar Said."),
         ("Who owns the payroll service?", "Lena Fox", "The payroll service is owned by Lena Fox, whose manager is Omar Said."),
         ("Who leads the consultant team?", "Dr. Kwame Asante", "Consultant: Meridian Partners, led by Dr. Kwame Asante."),
         ("Who is the producer?", "Ines Hale", "I'm Ines Hale, producer at Quillfeather, and I run the port."),
     ],
-    ids=["own-clause", "its-clause-by-pronoun", "named-beside-a-possessive", "apposition", "introduction"],
+    ids=["own-clause", "its-clause-by-pronoun", "own-label-by-initials", "named-beside-a-possessive", "apposition",
+         "introduction"],
 )  # fmt: skip
 def test_a_value_in_its_own_clause_or_an_apposition_still_scores_5(
     question: str, expected: str, answer: str

@@ -317,17 +317,36 @@ def _rule_other_clause(c: _Case) -> Grade | None:
     return None
 
 
+_ACRONYM_MIN = 2
+
+
+def _acronyms(words: Sequence[str]) -> dict[str, set[str]]:
+    """The initials of each run of two to four consecutive ``words`` ("rvt" -> registered, veterinary, technician)."""
+    out: dict[str, set[str]] = {}
+    for i in range(len(words)):
+        for n in range(_ACRONYM_MIN, 5):
+            run = words[i : i + n]
+            if len(run) == n:
+                out.setdefault("".join(w[0].lower() for w in run), set()).update(run)
+    return out
+
+
 #: a pronoun that carries the subject of the clause before it ("last quarter *it* was 3.4%")
 _CARRIES_SUBJECT = frozenset("it its they their them".split())
 
 
 def _named_per_clause(words: Sequence[str], clauses: Sequence[str]) -> list[set[str]]:
-    """Per clause, the question's ``words`` it names, with those of the clause before when a pronoun refers back."""
+    """Per clause, the question's ``words`` it names (a run of them by its initials too: "RVT" for "registered
+    veterinary technician"), with those of the clause before when a pronoun refers back."""
+    acronyms = _acronyms(words)
     out: list[set[str]] = []
     for x in clauses:
         tokens = _TOKEN.findall(x)
         bag = TokenBag(tokens)
         here = {w for w in words if bag.match(w)}
+        for t in tokens:
+            if len(t) >= _ACRONYM_MIN and t.isupper():
+                here |= acronyms.get(t.lower(), set())
         if out and any(t.lower() in _CARRIES_SUBJECT for t in tokens):
             here |= out[-1]
         out.append(here)
