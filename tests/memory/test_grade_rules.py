@@ -840,3 +840,28 @@ def test_the_expected_person_or_place_in_another_role_is_another_value(
     makes the subject of "owns" is its answer; a place given only under a condition on another is the fallback."""
     got = g.grade_detail(question, expected, answer)
     assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        ("Which company handles QA for the port, and where is it based?", "Pinehollow Testing, in Porto",
+         "QA is outsourced to Pinehollow Testing, who have shipped two port titles.", 3),
+        ("Which lab runs the tests at the bay, and where is it?", "Acme Labs, in Bayonne",
+         "Acme Labs runs the tests at the bay.", 3),
+        ("Which database does the ledger service run on?", "PostgreSQL 16", "The ledger service runs on Postgres 16.", 5),
+        ("Which company handles QA, and where is it based?", "Pinehollow Testing, in Porto",
+         "QA: Pinehollow Testing, based in Porto.", 5),
+    ],
+    ids=["porto-is-not-the-port", "bayonne-is-not-the-bay", "a-short-form-name", "both-named"],
+)  # fmt: skip
+def test_a_place_name_is_not_an_ordinary_word_that_resembles_it(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """dev2 (lanternfall qa_vendor, truth 3, graded 5): "Porto" was read as named by the question's and the answer's
+    "port", so the missing city was neither asked nor missing. A capitalised name word is named by the same word or
+    a short form written as a name ("Postgres"), not by a lower-case word; LABELS.md: a secondary attribute
+    missing is 3."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason

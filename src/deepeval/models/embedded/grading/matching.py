@@ -226,8 +226,17 @@ def _entity_present(
     words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
     bag = answer_tokens if isinstance(answer_tokens, TokenBag) else TokenBag(answer_tokens)
     if bool(words) and all(match_word(w, bag) for w in words):
-        return True
+        return not whole_name or all(_named_word(w, bag, answer_text) for w in words)
     return bool(words) and _named_by_alias(words, answer_text)
+
+
+def _named_word(word: str, bag: TokenBag, answer_text: str) -> bool:
+    """A capitalised word of a name is named by the same word, or by a short form written as a name ("Postgres"
+    for "PostgreSQL"), not by an ordinary lower-case word that resembles it ("port" for "Porto")."""
+    w = word.lower()
+    if not word[:1].isupper() or w in bag.tokens or _stem(w) in bag.stems:
+        return True
+    return _name_word_match(word, TokenBag([t for t in _TOKEN.findall(answer_text) if not t.islower()]))
 
 
 #: a longer word that begins with a name and goes on for this many letters or more is another name ("Yorkshire",

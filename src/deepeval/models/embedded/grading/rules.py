@@ -107,7 +107,7 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
         else:
             ent = e.entities[i]
             present = _entity_present(ent, answer, a_tokens, whole_name=True)
-            if _entity_present(ent, question, _TOKEN.findall(question)) and not _EITHER_OR.search(question):
+            if _question_names(ent, question) and not _EITHER_OR.search(question):
                 continue  # a question entity repeated in the expected answer is not the fact itself
             if present and _only_as_unreal(ent, answer):
                 present = False  # "Lives in Leeds (considered moving to York)" does not say York
@@ -116,6 +116,15 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
     if any(k == "entity" and s == MISSING for k, _, s in results) and _entity_conflict(a, q, expected, e):
         results = [(k, t, CONFLICT if (k == "entity" and s == MISSING) else s) for k, t, s in results]
     return results
+
+
+def _question_names(entity: str, question: str) -> bool:
+    """The question names ``entity`` itself: verbatim, or each of its words by stem ("Porto" is not "the port")."""
+    if re.search(rf"(?<!\w){re.escape(entity)}(?!\w)", question, re.IGNORECASE):
+        return True
+    q_stems = {_stem(t.lower()) for t in _TOKEN.findall(question)}
+    words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
+    return bool(words) and all(_stem(w.lower()) in q_stems for w in words)
 
 
 def _case(question: str, expected: str, answer: str, outdated: Sequence[str]) -> _Case:
