@@ -853,8 +853,10 @@ def test_the_expected_person_or_place_in_another_role_is_another_value(
         ("Which database does the ledger service run on?", "PostgreSQL 16", "The ledger service runs on Postgres 16.", 5),
         ("Which company handles QA, and where is it based?", "Pinehollow Testing, in Porto",
          "QA: Pinehollow Testing, based in Porto.", 5),
+        ("How is gyro aiming handled?", "Optional, off by default", "Gyro aiming ships as an option, off by default.", 5),
     ],
-    ids=["porto-is-not-the-port", "bayonne-is-not-the-bay", "a-short-form-name", "both-named"],
+    ids=["porto-is-not-the-port", "bayonne-is-not-the-bay", "a-short-form-name", "both-named",
+         "a-capital-that-opens-the-answer"],
 )  # fmt: skip
 def test_a_place_name_is_not_an_ordinary_word_that_resembles_it(
     question: str, expected: str, answer: str, grade: int

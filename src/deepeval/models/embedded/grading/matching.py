@@ -226,8 +226,19 @@ def _entity_present(
     words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
     bag = answer_tokens if isinstance(answer_tokens, TokenBag) else TokenBag(answer_tokens)
     if bool(words) and all(match_word(w, bag) for w in words):
-        return not whole_name or all(_named_word(w, bag, answer_text) for w in words)
+        return True
     return bool(words) and _named_by_alias(words, answer_text)
+
+
+def named_as_name(entity: str, answer_text: str) -> bool:
+    """Each capitalised word of ``entity`` is named in ``answer_text`` by the same word or a short form written as
+    a name ("Postgres" for "PostgreSQL"), not by an ordinary lower-case word that resembles it ("port" for
+    "Porto")."""
+    words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
+    if _verbatim_spans(entity, answer_text) or _named_by_alias(words, answer_text):
+        return True
+    bag = TokenBag(_TOKEN.findall(answer_text))
+    return all(_named_word(w, bag, answer_text) for w in words)
 
 
 def _named_word(word: str, bag: TokenBag, answer_text: str) -> bool:

@@ -50,6 +50,7 @@ from deepeval.models.embedded.grading.matching import (
     _match_number,
     _name_in_part,
     _token_match,
+    named_as_name,
 )
 from deepeval.models.embedded.grading.revision import latest_statement, question_words
 from deepeval.models.embedded.grading.similarity import embed_passages, similarity
@@ -107,6 +108,8 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
         else:
             ent = e.entities[i]
             present = _entity_present(ent, answer, a_tokens, whole_name=True)
+            if present and _a_name(ent, expected) and not named_as_name(ent, answer):
+                present = False  # "Porto" is not "the port"
             if _question_names(ent, question) and not _EITHER_OR.search(question):
                 continue  # a question entity repeated in the expected answer is not the fact itself
             if present and _only_as_unreal(ent, answer):
@@ -116,6 +119,12 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
     if any(k == "entity" and s == MISSING for k, _, s in results) and _entity_conflict(a, q, expected, e):
         results = [(k, t, CONFLICT if (k == "entity" and s == MISSING) else s) for k, t, s in results]
     return results
+
+
+def _a_name(entity: str, expected: str) -> bool:
+    """``entity`` is a name, not a word capitalised because it opens the expected answer ("Optional, off by
+    default")."""
+    return len(entity.split()) > 1 or not expected.strip().startswith(entity)
 
 
 def _question_names(entity: str, question: str) -> bool:
