@@ -760,6 +760,7 @@ def test_a_list_of_candidates_with_no_choice_is_vague(
         (_LAUNCH_Q, "3 March 2027", "The launch, initially set for 3 March 2027, is now 10 April 2027.", 2),
         (_LAUNCH_Q, "10 April 2027", "The launch, initially set for 3 March 2027, is now 10 April 2027.", 5),
         (_DB_Q, "Oslo", "Oslo was the original site; the database now runs in Bergen.", 2),
+        (_DB_Q, "Oslo", "The database, previously in Oslo, now runs in Bergen.", 2),
         (_NURSES_Q, "22", "Ward nurses: 30 (was 22).", 2),
         (_NURSES_Q, "30", "Ward nurses: 30 (was 22).", 5),
         (_LAUNCH_Q, "3 March 2027", "We moved the launch to 10 April 2027; it had been 3 March 2027.", 2),
@@ -773,7 +774,7 @@ def test_a_list_of_candidates_with_no_choice_is_vague(
         (_NURSES_Q, "22", "The ward was 22 nurses.", 5),
         (_NURSES_Q, "22", "The first 22 nurses of the ward started in May.", 5),
     ],
-    ids=["initially-set-for", "now", "was-the-original", "parenthetical-was", "parenthetical-current",
+    ids=["initially-set-for", "now", "was-the-original", "previously-in", "parenthetical-was", "parenthetical-current",
          "had-been", "down-from", "beat", "runner-up", "ditched", "first-pick-then-other", "first-choice-alone",
          "per-quarter-for-monthly", "plain-was", "the-first-n"],
 )  # fmt: skip

@@ -226,7 +226,12 @@ def _rule_displaced(c: _Case) -> Grade | None:
     ("(previously 15 May 2026)", "once 14 engineers, now has 19"), the option not chosen ("chose MySQL over
     PostgreSQL 16", "Kestrel Systems lost the deal to Orca Labs") or a missed one ("will miss the 15 May 2026
     deadline"): an outdated value or another relation, 2."""
-    found = [(k, t) for k, t, s in c.results if s in (EXACT, APPROX)]
+    # a name set aside as a past one ("previously in Dublin") reads as absent to the slot match, but is named
+    found = [
+        (k, t)
+        for k, t, s in c.results
+        if s in (EXACT, APPROX) or (k == "entity" and _only_as_unreal(t, c.answer))
+    ]
     if not found:
         return None
     numeric = [t for k, t in found if k != "entity"]
