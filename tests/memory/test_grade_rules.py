@@ -518,6 +518,273 @@ def test_a_hedged_right_count_is_a_minor_imprecision_but_a_bound_is_not(
     assert got.grade == grade, got.reason
 
 
+# -- issue 42, fifth outside attack (MEDIUM 3): the expected value named in the memory, but not as the answer ------
+_DB_Q = "Where does the database run?"
+_LAUNCH_Q = "When is the launch?"
+_NURSES_Q = "How many nurses are on the ward?"
+_CHAIR_Q = "Who chairs the board?"
+_SUMMIT_Q = "Where will the summit be held?"
+_RATE_Q = "What was last month's conversion rate?"
+_FRONTEND_Q = "Which framework did the team pick for the frontend?"
+_SUPPLIER_Q = "Which supplier won the packaging contract?"
+_WORKSHOP_Q = "Which city will host the workshop?"
+_QUEUE_Q = "Which queue does the billing service use?"
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (_DB_Q, "Oslo", "The database was migrated from Oslo to the Bergen data centre."),
+        (_LAUNCH_Q, "3 March 2027", "The launch was postponed from 3 March 2027 to 10 April 2027."),
+        (_LAUNCH_Q, "3 March 2027", "Launch date: 10 April 2027 (previously 3 March 2027)."),
+        (_NURSES_Q, "22", "The ward, once 22 nurses, now has 30."),
+        (_NURSES_Q, "22", "The ward grew from 22 to 30 nurses."),
+        (_CHAIR_Q, "Hana Ito", "The board chair changed from Hana Ito to Omar Said."),
+        (_SUMMIT_Q, "Vienna", "The summit was originally planned for Vienna, but it will be held in Prague."),
+        (_RATE_Q, "4.1%", "Conversion was corrected to 3.8% last month (first reported as 4.1%)."),
+    ],
+    ids=["migrated-from-to", "postponed-from-to", "previously", "once-now", "grew-from-to", "changed-from-to",
+         "planned-but", "first-reported-as"],
+)  # fmt: skip
+def test_a_value_the_memory_itself_corrects_is_outdated(question: str, expected: str, answer: str) -> None:
+    """LABELS.md 2 (an outdated value): a correction written in the memory ("from X to Y", "previously X", "once X,
+    now Y") makes X the displaced value, whether or not the manifest marks it superseded (it graded 5)."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 2, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (_DB_Q, "Bergen", "The database was migrated from Oslo to the Bergen data centre."),
+        (_LAUNCH_Q, "10 April 2027", "The launch was postponed from 3 March 2027 to 10 April 2027."),
+        (_NURSES_Q, "30", "The ward, once 22 nurses, now has 30."),
+        (_CHAIR_Q, "Omar Said", "The board chair changed from Hana Ito to Omar Said."),
+        (_SUMMIT_Q, "Prague", "The summit was originally planned for Vienna, but it will be held in Prague."),
+        ("Who leads the on-call rotation, and from when?", "Ravi Patel, from March 2026",
+         "Ravi Patel took over the on-call rotation from March 2026."),
+        (_FRONTEND_Q, "React", "The team picked React over Vue for the frontend."),
+        ("What is the monthly cloud budget?", "$52,000", "The budget was raised from $40,000 to $52,000."),
+        ("What is the monthly cloud budget?", "$52,000", "The monthly cloud budget is $52,000, or $624,000 per year."),
+        (_SUPPLIER_Q, "Nordpak", "Nordpak was picked over Baltic Freight for the packaging contract."),
+        (_SUPPLIER_Q, "Nordpak", "Nordpak replaced Baltic Freight as the packaging supplier."),
+        ("Which region will production run in?", "Frankfurt", "Production, previously in Dublin, now runs in Frankfurt."),
+        (_NURSES_Q, "22", "The ward has 22 nurses; the clinic has 9."),
+        ("Who leads the on-call rotation, and from when?", "Ravi Patel, from March 2026",
+         "Ravi Patel leads the on-call rotation from March 2026 until June 2026."),
+        ("By when must the public API ship?", "15 May 2026",
+         "The public API must ship by 15 May 2026, while the internal API ships by 30 June 2026."),
+        (_RATE_Q, "4.1%", "Conversion was 4.1% last month, down from 4.6%."),
+        (_QUEUE_Q, "Kafka", "The billing service switched from RabbitMQ to Kafka."),
+        (_QUEUE_Q, "Kafka", "The billing service went with Kafka rather than RabbitMQ."),
+    ],
+    ids=["migrated-to", "postponed-to", "now", "changed-to", "held-in", "from-a-date", "picked-over", "raised-to",
+         "a-month-and-a-year", "this-picked-over", "replaced-another", "previously-other-now-this", "own-clause-count",
+         "from-until", "while-other", "down-from", "switched-to", "rather-than-other"],
+)  # fmt: skip
+def test_the_value_a_correction_or_choice_lands_on_still_scores_5(
+    question: str, expected: str, answer: str
+) -> None:
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 5, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (_FRONTEND_Q, "React", "The team picked Vue over React for the frontend."),
+        (_SUPPLIER_Q, "Nordpak", "Nordpak lost the packaging contract to Baltic Freight."),
+        (_QUEUE_Q, "Kafka", "Kafka was trialled, but the billing service will use RabbitMQ."),
+        (_WORKSHOP_Q, "Ghent", "Ghent was ruled out; the workshop will be in Leuven."),
+        (_WORKSHOP_Q, "Ghent", "The workshop will be in Leuven, not Ghent."),
+        ("Who owns the payroll service?", "Lena Fox", "Lena Fox handed the payroll service over to Ivo Marsh."),
+        (_LAUNCH_Q, "3 March 2027", "The team will miss the 3 March 2027 launch date."),
+    ],
+    ids=["picked-over", "lost-to", "trialled-but", "ruled-out-then-other", "other-not-this", "handed-over",
+         "will-miss"],
+)  # fmt: skip
+def test_the_option_not_chosen_or_given_away_is_another_value(
+    question: str, expected: str, answer: str
+) -> None:
+    """LABELS.md 2 (the other option; an entity in another relation): the answer fills the slot with another value
+    and names the expected one only as the one it displaced; a plain negation with no other value stays 1."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 2, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        (_SUPPLIER_Q, "Nordpak", "Nordpak was dropped as the packaging supplier."),
+        (_SUPPLIER_Q, "Nordpak", "Procurement vetoed Nordpak for the packaging contract."),
+        (_QUEUE_Q, "Kafka", "The billing service will run without Kafka."),
+        ("Who owns the payroll service?", "Lena Fox", "Lena Fox denied owning the payroll service."),
+        (_WORKSHOP_Q, "Ghent", "The workshop will not be in Ghent."),
+    ],
+    ids=["dropped", "vetoed-by-a-named-body", "without", "denied", "not"],
+)  # fmt: skip
+def test_a_dropped_denied_or_missing_value_is_a_negation(question: str, expected: str, answer: str) -> None:
+    """LABELS.md 1 (a negation of the fact): "dropped", "denied", "without X"; the subject of the negating verb
+    ("Procurement vetoed ...") is no value in the slot, so the grade stays 1."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 1, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        ("What is the weekly grocery budget?", "$300", "The weekly grocery budget is $300 per month.", 2),
+        ("What is the monthly cloud budget?", "$52,000", "The monthly cloud budget is $52,000 a year.", 2),
+        ("What is the monthly rent?", "£1,200", "The monthly rent is €1,200.", 2),
+        ("What is the monthly cloud budget?", "$52,000", "The monthly cloud budget is $52,000.", 5),
+        ("What is the monthly cloud budget?", "$52,000", "The monthly cloud budget is $52k.", 5),
+        ("What is the monthly cloud budget?", "$52,000", "The cloud budget is $52,000 a month.", 5),
+    ],
+    ids=["per-month-for-weekly", "a-year-for-monthly", "euro-for-pound", "plain", "short-form", "a-month"],
+)  # fmt: skip
+def test_the_right_digits_in_another_unit_or_currency_are_a_wrong_value(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """LABELS.md 2 (a value stated as exact but wrong: unit): the period the question names ("monthly") is the
+    expected amount's unit, and an amount in another named currency is another amount."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        ("By when must the mobile app ship?", "1 June 2027",
+         "The web app ships by 1 June 2027; the mobile app ships by 15 August 2027."),
+        ("In which city will the new design studio open?", "Ghent",
+         "The sales studio is in Ghent; the design studio will open in Leuven."),
+        ("Which region will staging run in?", "Oregon", "Staging will run in the Ohio region; logs go to Oregon."),
+        ("What is the weekly grocery budget?", "$300", "The monthly grocery budget is $300; the weekly budget is $80."),
+        ("What was last month's error rate?", "1.2%", "The error rate two months ago was 1.2%; last month it was 0.8%."),
+        ("Who owns the payroll service?", "Lena Fox", "The payroll service is owned by Lena Fox's manager."),
+        ("Who is the duty nurse manager on weekends?", "Ada Lind", "Weekend doctor: Dr. Ada Lind; DNM: Omar Said."),
+        ("Which search vendor was picked?", "Algolia",
+         "Algolia was picked as the analytics vendor; Typesense for search."),
+    ],
+    ids=["other-product-date", "other-office-city", "other-subject-region", "monthly-vs-weekly", "other-month",
+         "a-relation-of-the-name", "other-label-by-initials", "other-role"],
+)  # fmt: skip
+def test_a_value_bound_to_another_subject_in_a_parallel_clause_is_another_value(
+    question: str, expected: str, answer: str
+) -> None:
+    """LABELS.md 2 (the asked slot filled with another entity): in "X ships by A; Y ships by B" each value binds to
+    the subject of its own clause, so for Y the answer is B, not A (it graded 5, the expected date being present)."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 2, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer"),
+    [
+        ("By when must the mobile app ship?", "15 August 2027",
+         "The web app ships by 1 June 2027; the mobile app ships by 15 August 2027."),
+        ("What was last month's error rate?", "0.8%", "The error rate two months ago was 1.2%; last month it was 0.8%."),
+        ("Who is the duty nurse manager on weekends?", "Ada Lind", "DNM: Ada Lind; weekend doctor: Dr. Omar Said."),
+        ("Who owns the payroll service?", "Lena Fox", "The payroll service is owned by Lena Fox, whose manager is Omar Said."),
+        ("Who leads the consultant team?", "Dr. Kwame Asante", "Consultant: Meridian Partners, led by Dr. Kwame Asante."),
+        ("Who is the producer?", "Ines Hale", "I'm Ines Hale, producer at Quillfeather, and I run the port."),
+    ],
+    ids=["own-clause", "its-clause-by-pronoun", "own-label-by-initials", "named-beside-a-possessive", "apposition",
+         "introduction"],
+)  # fmt: skip
+def test_a_value_in_its_own_clause_or_an_apposition_still_scores_5(
+    question: str, expected: str, answer: str
+) -> None:
+    """A comma joins an apposition or a detail of one statement: no clause binding there (blind-dev: "Meridian
+    Mobility Partners, led by Dr. ..." and dev2 "I'm Ines ..., producer at Quillfeather" fell to 2 when it split)."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == 5, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        ("How many nurses are on the ward?", "12", "The ward has 12 open shifts and 20 nurses.", 2),
+        ("How many nurses are on the ward?", "12", "The ward has 12 full-time nurses and 3 porters.", 5),
+        ("How many bus lines does the new plan have?", "30", "The plan cuts the network from 45 lines to 30, with ten trunk lines.", 5),
+        ("What was last month's conversion rate?", "4.1%", "Conversion was 4.1 points of traffic, 3.2% of visits.", 2),
+        ("What is the yearly fee?", "£35", "Members pay the thirty-five pound annual fee. A pass costs £4.", 5),
+        ("Who chairs the board, and from when?", "Hana Ito, from June 2026", "Hana Ito chaired the board until June 2026.", 2),
+        ("Who chairs the board, and from when?", "Hana Ito, from June 2026", "Hana Ito chairs the board from June 2026.", 5),
+        ("Which city will host the workshop?", "Ghent", "The workshop will be held near Ghent, in Aalst.", 2),
+        ("Which city will host the workshop?", "Ghent", "The workshop will be held in Ghent, near the station.", 5),
+    ],
+    ids=["count-of-another-noun", "count-of-the-noun", "count-with-the-noun-understood", "plain-beside-percent", "plain-in-another-sentence", "until-for-from", "from",
+         "near-another-place", "in-the-place"],
+)  # fmt: skip
+def test_the_expected_digits_or_name_in_another_relation_are_another_value(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """LABELS.md 2 (an entity of the expected answer in another relation): a count of another noun, a number with
+    another unit beside one in the expected unit, a date at the other end of a span, a place named as near another."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        ("What is the monthly rent?", "$1,200", "The rent options on the table are $1,100, $1,200 and $1,350.", 1),
+        ("Which city will host the workshop?", "Ghent", "Candidates are Ghent, Leuven and Aalst.", 1),
+        ("Which city will host the workshop?", "Ghent", "Ghent and Leuven will both host the workshop.", 5),
+    ],
+    ids=["options-on-the-table", "candidates", "a-committed-pair"],
+)  # fmt: skip
+def test_a_list_of_candidates_with_no_choice_is_vague(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """LABELS.md 1 (vague, no checkable value): a clause that lists options or candidates names the expected value
+    among others, as "X or Y" does; a plain "and" with no candidate word is a committed answer."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        (_LAUNCH_Q, "3 March 2027", "The launch, initially set for 3 March 2027, is now 10 April 2027.", 2),
+        (_LAUNCH_Q, "10 April 2027", "The launch, initially set for 3 March 2027, is now 10 April 2027.", 5),
+        (_DB_Q, "Oslo", "Oslo was the original site; the database now runs in Bergen.", 2),
+        (_DB_Q, "Oslo", "The database, previously in Oslo, now runs in Bergen.", 2),
+        (_NURSES_Q, "22", "Ward nurses: 30 (was 22).", 2),
+        (_NURSES_Q, "30", "Ward nurses: 30 (was 22).", 5),
+        (_LAUNCH_Q, "3 March 2027", "We moved the launch to 10 April 2027; it had been 3 March 2027.", 2),
+        (_RATE_Q, "4.1%", "Conversion: 3.8% last month (down from 4.1%).", 2),
+        (_FRONTEND_Q, "React", "Vue beat React for the frontend.", 2),
+        (_FRONTEND_Q, "React", "React was the runner-up; Vue was picked for the frontend.", 2),
+        (_SUPPLIER_Q, "Nordpak", "Nordpak was ditched as the packaging supplier.", 1),
+        (_WORKSHOP_Q, "Ghent", "Workshop city: Leuven (Ghent was the first pick).", 2),
+        (_WORKSHOP_Q, "Ghent", "Ghent was the first choice for the workshop.", 5),
+        ("What is the monthly cloud budget?", "$52,000", "The cloud budget is $52,000 per quarter.", 2),
+        (_NURSES_Q, "22", "The ward was 22 nurses.", 5),
+        (_NURSES_Q, "22", "The first 22 nurses of the ward started in May.", 5),
+    ],
+    ids=["initially-set-for", "now", "was-the-original", "previously-in", "parenthetical-was", "parenthetical-current",
+         "had-been", "down-from", "beat", "runner-up", "ditched", "first-pick-then-other", "first-choice-alone",
+         "per-quarter-for-monthly", "plain-was", "the-first-n"],
+)  # fmt: skip
+def test_more_wordings_of_a_displaced_value(question: str, expected: str, answer: str, grade: int) -> None:
+    """Further wordings of a value the memory names as the earlier one, the one beaten or the one dropped (2, or 1
+    for a drop with no other value); "was 22" as a plain statement and "the first 22" are the value (5)."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason
+
+
 @pytest.mark.regression
 @pytest.mark.parametrize(
     ("answer", "grade"),
@@ -545,4 +812,59 @@ def test_a_two_word_subject_after_an_auxiliary_is_the_asked_subject(answer: str,
     """break4 (issue 42): "Which database does the ledger service run on?" read "ledger" as the subject of "does"
     and "service" as its verb, so the billing service's database was credited for the ledger service's."""
     got = g.grade_detail(_LEDGER_Q, "PostgreSQL 16", answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        ("Who owns the payroll service?", "Lena Fox", "Lena Fox audits the payroll service, which Ivo Marsh owns.", 2),
+        ("Who chairs the board?", "Hana Ito", "Hana Ito advises the board that Omar Said chairs.", 2),
+        ("Who owns the payroll service?", "Lena Fox", "Lena Fox owns the payroll service, which Ivo Marsh audits.", 5),
+        ("Who owns the payroll service?", "Lena Fox",
+         "Lena Fox, who joined in May, owns the payroll service; Ivo Marsh owns billing.", 5),
+        ("Who owns the payroll service?", "Lena Fox", "The payroll service, owned by Lena Fox, is audited by Ivo Marsh.", 5),
+        ("Which line is being closed?", "Line 12", "Line 4 is closed and replaced by a Line 12 extension.", 2),
+        ("Which line is being closed?", "Line 12", "Line 12 is to be closed and replaced by a Line 4 extension.", 5),
+        ("Which region will staging run in?", "Oregon", "Staging will run in Oregon only if the Ohio region is full.", 2),
+        ("Which region will staging run in?", "Ohio", "Staging will run in Ohio, with Oregon as a backup.", 5),
+    ],
+    ids=["another-agent-of-the-verb", "another-agent-relative", "the-agent", "agent-after-a-relative-clause",
+         "passive-agent", "another-numbered-thing-closed", "the-numbered-thing-closed", "only-as-a-fallback",
+         "with-a-backup"],
+)  # fmt: skip
+def test_the_expected_person_or_place_in_another_role_is_another_value(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """LABELS.md 2 (an entity of the expected answer in another relation): for "Who owns X?" the person the answer
+    makes the subject of "owns" is its answer; a place given only under a condition on another is the fallback."""
+    got = g.grade_detail(question, expected, answer)
+    assert got.grade == grade, got.reason
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(
+    ("question", "expected", "answer", "grade"),
+    [
+        ("Which company handles QA for the port, and where is it based?", "Pinehollow Testing, in Porto",
+         "QA is outsourced to Pinehollow Testing, who have shipped two port titles.", 3),
+        ("Which lab runs the tests at the bay, and where is it?", "Acme Labs, in Bayonne",
+         "Acme Labs runs the tests at the bay.", 3),
+        ("Which database does the ledger service run on?", "PostgreSQL 16", "The ledger service runs on Postgres 16.", 5),
+        ("Which company handles QA, and where is it based?", "Pinehollow Testing, in Porto",
+         "QA: Pinehollow Testing, based in Porto.", 5),
+        ("How is gyro aiming handled?", "Optional, off by default", "Gyro aiming ships as an option, off by default.", 5),
+    ],
+    ids=["porto-is-not-the-port", "bayonne-is-not-the-bay", "a-short-form-name", "both-named",
+         "a-capital-that-opens-the-answer"],
+)  # fmt: skip
+def test_a_place_name_is_not_an_ordinary_word_that_resembles_it(
+    question: str, expected: str, answer: str, grade: int
+) -> None:
+    """dev2 (lanternfall qa_vendor, truth 3, graded 5): "Porto" was read as named by the question's and the answer's
+    "port", so the missing city was neither asked nor missing. A capitalised name word is named by the same word or
+    a short form written as a name ("Postgres"), not by a lower-case word; LABELS.md: a secondary attribute
+    missing is 3."""
+    got = g.grade_detail(question, expected, answer)
     assert got.grade == grade, got.reason

@@ -57,6 +57,28 @@ _HAS_VALUE = re.compile(
 )
 _HAS_ROMAN = re.compile(g.ROMAN_NUMERAL)  # "has XIV engineers"
 _PERSONAL_PRONOUN = re.compile(r"\s*(?:he|she|they)\b", re.IGNORECASE)
+
+#: a question that asks for a name or a place first and a value after "and" ("Who leads the on-call rotation, and
+#: from when?"): a passage without the value still answers its first part (LABELS.md: a secondary attribute
+#: missing is 3, not "not in memory")
+_THEN_VALUE = re.compile(
+    r"^(?P<first>[^?]*?),?\s+and\s+(?:from\s+|since\s+|until\s+|by\s+)?(?:when|how)\b", re.I
+)
+
+
+_FIRST_ASK_WORDS = 3  # "Who leads the on-call rotation": a question of its own before "and when"
+
+
+def _asks_value_only(question: str) -> bool:
+    """``question`` asks for a quantity, a time or a date and nothing else a passage could state without one."""
+    if not _ASKS_VALUE.search(question):
+        return False
+    two = _THEN_VALUE.match(question.strip())
+    # "Where and when ...?" asks both of one thing: a passage without the value does not answer it
+    first = two.group("first") if two is not None else ""
+    return len(first.split()) < _FIRST_ASK_WORDS or bool(_ASKS_VALUE.search(first))
+
+
 _CORRECTION = re.compile(
     r"\b(?:actually|instead|correction|changed?|moved|no\s+longer|not\s+\S+\s+any\s*more|now|revised|updated?|"
     r"reduced|increased|raised|lowered|replac\w*|switch\w*|rather\s+than|scratch\s+that|turns\s+out)\b|\bnot\b",
@@ -267,7 +289,7 @@ class PassageIndex:
         cov, ents, all_ents = self._lexical(words, slots.entities)
         score = cos + ANSWER_LEXICAL_WEIGHT * cov + ENTITY_BONUS * ents
         ok = all_ents.copy()
-        if _ASKS_VALUE.search(question):
+        if _asks_value_only(question):
             ok &= np.array(
                 [bool(_HAS_VALUE.search(p.text) or _HAS_ROMAN.search(p.text)) for p in self.passages]
             )

@@ -540,9 +540,11 @@ _CLOCK_TIME = re.compile(
 _CLOCK_24 = re.compile(r"(?<![\w:.])([01]?\d|2[0-3]):([0-5]\d)(?![\w:])")  # "15:00", "09:30"
 _PER = re.compile(
     r"^(?:\s+[A-Za-z]+){0,2}?\s*(?:/\s*|\s+per\s+|\s+an?\s+|\s+each\s+|\s+every\s+)(sec|secs|seconds?|min|mins|minutes?|"
-    r"h|hr|hours?|day|days|night|week|month|year|yr)\b",
+    r"h|hr|hours?|day|days|night|week|month|quarter|year|yr)\b",
     re.IGNORECASE,
 )
+#: a rate's period that is no duration unit of its own ("$52,000 per quarter"; "3 quarters" stays a count)
+_RATE_ONLY_PERIODS = {"quarter": 86400.0 * 365.25 / 4}
 
 
 @dataclass(frozen=True)
@@ -589,7 +591,10 @@ def rate_per(text: str, end: int) -> float | None:
     m = _PER.match(text[end : end + 40])
     if not m:
         return None
-    unit = _UNITS.get(m.group(1).lower())
+    period = m.group(1).lower()
+    if period in _RATE_ONLY_PERIODS:
+        return _RATE_ONLY_PERIODS[period]
+    unit = _UNITS.get(period)
     return unit[1] if unit and unit[0] == "time" else None
 
 

@@ -4,10 +4,14 @@
 Scale (QA-probing, see ``/work/shared/seeds/003``; the blind sets' definitions in ``training/blind/LABELS.md``):
 5 fully captured (paraphrases and other formats of the same value included), 4 core right with a minor detail
 imprecise (a hedged rounded number, a month for a day), 3 core present but a secondary attribute missing, 2
-materially wrong (a different number, unit, entity or date; an outdated value; another relation or the other option
-of an either-or question), 1 absent, contradicted (a negation of the fact: "does not own", "no longer", "was
+materially wrong (a different number, unit, currency or period, entity or date; an outdated value, also one the
+memory itself corrects: "moved from X to Y", "(previously X)"; another relation or the other option of an either-or
+question, also one the memory names as not chosen: "chose Y over X", "X lost the deal to Y"; a value bound to another
+subject's clause: "the internal API ships by X; the public API ships by Y"; a negated value with another in its
+place: "Lisbon, not Porto"), 1 absent, contradicted (a negation of the fact: "does not own", "no longer", "was
 never", "used to own", "was cancelled", "rejected", "It is false that ...", "neither ... nor", a value struck
-through or noted as former), "I don't know", a value stated about another subject than the question's, or a vague answer that dodges the
+through or noted as former), "I don't know", a value stated about another subject than the question's, or a vague
+answer that dodges the
 fact (a year or season for a day; a hedge that lists the expected value among other candidates: "Lisbon, Porto or
 Berlin"). Level
 index 0..4 = grade 1..5 in the returned :class:`ScoreAnswer`.

@@ -16,6 +16,7 @@ from deepeval.models.embedded.grading.matching import (
     _match_number,
 )
 from deepeval.models.embedded.grading.slots import Slots, extract_slots
+from deepeval.models.embedded.text import split_sentences
 
 # a cue right before a value that makes it the negated or the old one: "not 15", "instead of 15", "from 40 mg"
 _OLD_CUE = re.compile(
@@ -71,7 +72,8 @@ _CLAUSE_NEGATION = re.compile(
 #: was chosen after the team rejected MySQL")
 _UNDOING = (
     r"(?:cancell?ed|called\s+off|scrapped|abandoned|rejected|declined|refused|turned\s+down|ruled\s+out|vetoed|"
-    r"withdrawn|withdrew|shelved|stepped\s+down|resigned|retracted|revoked)"
+    r"withdrawn|withdrew|shelved|stepped\s+down|resigned|retracted|revoked|dropped|denied|denies|ditched|axed|"
+    r"dumped|removed|terminated|discontinued)"
 )
 _UNDONE_BEFORE = re.compile(rf"\b{_UNDOING}\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?$", re.IGNORECASE)
 _UNDONE_AFTER = re.compile(
@@ -79,8 +81,9 @@ _UNDONE_AFTER = re.compile(
     re.IGNORECASE,
 )
 
-#: "No PostgreSQL 16 for the ledger service": a bare "no" right before the value negates it
-_NO_BEFORE = re.compile(r"\bno\s+$", re.IGNORECASE)
+#: "No PostgreSQL 16 for the ledger service", "will run without PostgreSQL 16": a bare "no" or "without" right
+#: before the value negates it
+_NO_BEFORE = re.compile(r"\b(?:no|without)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 
 #: a frame that says the statement after it is false ("It is false that ...", "It is not true that ..."): it turns
 #: the polarity of the clause it opens, so a negation inside it states the fact again (a double negation)
@@ -123,6 +126,15 @@ def _struck_or_former(answer: str, start: int, end: int) -> bool:
     by a note that makes it a former value ("Priya Shah (former owner)"): the memory takes it back."""
     struck = answer[:start].endswith("~~") and answer[end:].startswith("~~")
     return struck or bool(_FORMER_AFTER.match(answer[end:]))
+
+
+def taken_back(answer: str, values: Sequence[str]) -> bool:
+    """Some mention of the ``values`` is struck through or noted as former (:func:`_struck_or_former`)."""
+    return any(
+        _struck_or_former(answer, m.start(), m.end())
+        for v in values
+        for m in re.finditer(rf"(?<!\w){re.escape(v)}(?!\w)", answer, flags=re.IGNORECASE)
+    )
 
 
 def _without_trailing(left: str, values: Sequence[str]) -> str:
@@ -195,7 +207,8 @@ def _only_as_unreal(value: str, answer: str) -> bool:
     if not hits:
         return False
     for m in hits:
-        clause = _CLAUSE.split(answer[: m.start()])[-1]
+        # a comma ends the cue's reach ("previously in Dublin, now runs in Frankfurt")
+        clause = re.split(r",\s", _CLAUSE.split(answer[: m.start()])[-1])[-1]
         cues = list(_UNREAL_CUE.finditer(clause))
         cue = cues[-1] if cues else None
         if cue is None or len(_TOKEN.findall(clause[cue.end() :])) > _UNREAL_WINDOW:
@@ -220,6 +233,18 @@ _ALTERNATIVE = re.compile(
 )
 
 
+#: a clause that lists candidates, not a choice ("the options discussed were $40,000, $52,000 and $60,000"): its
+#: items are alternatives whether "or" or "and" joins them
+_CANDIDATE_LIST = re.compile(
+    r"\b(?:options?|candidates?|alternatives?|choices|shortlist(?:ed)?|contenders?|proposals|on\s+the\s+table|"
+    r"(?:were|are)\s+(?:considered|discussed|proposed|floated|suggested))\b",
+    re.IGNORECASE,
+)
+_LIST_VERB = re.compile(
+    r"^\W*(?:[\w'-]+\s+){0,4}?(?:are|were|include[sd]?|included|being)\b\s*:?|^\s*:", re.I
+)
+_LISTED = re.compile(rf"{_ALTERNATIVE.pattern}|\band\b", re.IGNORECASE)
+
 _HEDGE_ITEM_TOKENS = 5  # a candidate in such a list is a short phrase; longer items are prose, not candidates
 
 
@@ -235,11 +260,15 @@ def _hedge_candidates(answer: str, expected: str, e_slots: Slots) -> list[str]:
     """
     e_tokens = TokenBag(_TOKEN.findall(expected))
     for clause in _CLAUSE.split(_OR_IDIOM.sub(" ", answer)):
-        if not re.search(r"\bor\b", clause, re.IGNORECASE):
+        cue = _CANDIDATE_LIST.search(clause)
+        listed = cue is not None
+        if cue is not None:  # the list after "the options discussed were"
+            clause = _LIST_VERB.sub("", clause[cue.end() :], count=1)
+        elif not re.search(r"\bor\b", clause, re.IGNORECASE):
             continue
         with_expected = 0
         others: list[str] = []
-        for raw in _ALTERNATIVE.split(clause):
+        for raw in (_LISTED if listed else _ALTERNATIVE).split(clause):
             item = raw.strip(" \t,.!?\"'")
             if _NEGATION.search(item):
                 break
@@ -309,3 +338,175 @@ def _stale(
         if plain_old and all(marked_old(answer, t) for _, t, _ in results):
             return old
     return None
+
+
+# -- a value another one took the place of: "from X to Y", "Y over X", "previously X", "X lost ... to Y" ----------
+#: a verb of change before "from": the value after it is the one the change left ("moved from Frankfurt to the
+#: Dublin region", "slipped from 15 May to 1 July", "grew from 14 to 19", "changed from Kestrel Systems")
+_CHANGE_VERB = (
+    r"(?:move[sd]?|chang(?:e|es|ed)|switch(?:es|ed)?|shift(?:s|ed)?|slip(?:s|ped)|slid|push(?:es|ed)|"
+    r"delay(?:s|ed)|postpone[sd]?|brought\s+forward|gr[eo]w|grown|grows|shr[aiu]nk|shrinks|rose|risen|rises|fell|"
+    r"fallen|falls|dropped|jumped|climbed|increased|decreased|raised|lowered|reduced|cut|bumped|revised|corrected|"
+    r"updated|went|gone|upgraded|downgraded|migrated|transferred|relocated|expanded|extended)"
+)
+_FROM_AFTER_CHANGE = re.compile(
+    rf"\b{_CHANGE_VERB}(?:\s+(?!to\b|into\b)[\w'-]+){{0,3}}?\s+from\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE
+)
+
+#: a word right before a value that names it as the earlier one, the one given up or the one missed ("previously
+#: 15 May", "once 14 engineers", "first reported as 2.7%", "instead of Porto", "will miss the 15 May deadline")
+_SET_AS = r"(?:reported|announced|planned|set|given|stated|quoted|scheduled|slated|due|expected)"
+_DISPLACED_BEFORE = re.compile(
+    rf"(?:\b(?:(?:previously|formerly|originally|initially|once)(?:\s+{_SET_AS})?|first\s+{_SET_AS})"
+    r"(?:\s+(?:as|at|for|on|in|to))?|"
+    r"\b(?:instead\s+of|rather\s+than|"
+    r"in\s+place\s+of|replacing|replaced|superseding|miss(?:es|ed|ing)?|had\s+been|(?:up|down)\s+from|beat|beats|"
+    r"edged\s+out|won\s+out\s+over)|^\s*(?:was|were))\s+(?:the\s+|a\s+|an\s+)?$",
+    re.IGNORECASE,
+)
+
+#: a verb of choice: a name after "over" in its clause is the option not chosen ("chose MySQL over PostgreSQL 16")
+_CHOICE = re.compile(
+    r"\b(?:cho(?:se|sen|ose|oses)|pick(?:s|ed)?|select(?:s|ed)?|prefer(?:s|red)?|favou?r(?:s|ed)?|went\s+with|"
+    r"go(?:es)?\s+with|opted\s+for|won|wins)\b",
+    re.IGNORECASE,
+)
+_OVER_BEFORE = re.compile(r"\bover\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
+
+#: what a displaced value is followed by: another took its place ("X was replaced by Y", "X lost the deal to Y",
+#: "X handed the service over to Y")
+_DISPLACED_AFTER = re.compile(
+    r"^\s*(?:(?:was|were|has\s+been|had\s+been|is|got)\s+(?:replaced|superseded|succeeded|overtaken)\s+by|"
+    r"(?:was|were)\s+(?:the\s+)?(?:original|old|previous|former|initial|earlier|runner-up|second\s+choice)|"
+    r"(?:lost\s+out|came\s+second|was\s+passed\s+over)|"
+    r"(?:lost|loses|lose)\b(?:\s+[\w'-]+){0,4}?\s+to|"
+    r"(?:handed|hands|passed|passes|gave|gives|transferred|transfers)\b(?:\s+[\w'-]+){0,4}?\s+(?:over\s+)?to)\b",
+    re.IGNORECASE,
+)
+
+#: a clause that only tried, planned or weighed a value, followed by "but" ("PostgreSQL 16 was evaluated, but the
+#: service will use MySQL", "was planned for Porto, but it will now open in Lisbon")
+_TENTATIVE = re.compile(
+    r"\b(?:planned|evaluated|considered|proposed|intended|tested|trialled|trialed|piloted|discussed|shortlisted|"
+    r"suggested|initially|originally)\b",
+    re.IGNORECASE,
+)
+_BUT_NEXT = re.compile(r"^[^.;!?]*?\bbut\b([^.;!?]*)", re.IGNORECASE)
+
+
+def _mention_displaced(left: str, right: str, rest: str, number: bool) -> bool:
+    """One mention of a value (``left`` and ``right``: its clause on either side; ``rest``: the sentence after it)
+    is displaced by another value (see :func:`displaced`)."""
+    if _FROM_AFTER_CHANGE.search(left) or _DISPLACED_BEFORE.search(left) or _DISPLACED_AFTER.search(right):
+        return True
+    if not number and _OVER_BEFORE.search(left) and _CHOICE.search(left):
+        return True
+    but = _BUT_NEXT.search(rest)
+    if but is None or not _TENTATIVE.search(f"{left} {right}"):
+        return False
+    then = extract_slots(but.group(1))  # the "but" clause names a value of the same kind in its place
+    return bool(then.numbers or then.dates) if number else bool(then.entities)
+
+
+def displaced(answer: str, values: Sequence[str], numeric: Sequence[str] = ()) -> list[str]:
+    """The ``values`` that ``answer`` names only as displaced by another value: the one a change left ("moved from
+    Frankfurt to the Dublin region", "grew from 14 to 19"), the earlier or missed one ("(previously 15 May 2026)",
+    "once 14 engineers, now has 19", "will miss the 15 May 2026 deadline"), the option not chosen ("chose MySQL
+    over PostgreSQL 16", "Kestrel Systems lost the deal to Orca Labs", "PostgreSQL 16 was evaluated, but ... MySQL").
+    ``numeric``: the values that are numbers ("over 14" is "more than 14", not a choice). Our own rule."""
+    out: list[str] = []
+    for value in values:
+        marks: list[bool] = []
+        for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE):
+            left = _without_trailing(_CLAUSE_END.split(answer[: m.start()])[-1], values)
+            right = _CLAUSE_END.split(answer[m.end() :])[0]
+            rest = re.split(r"[.;!?](?:\s|$)", answer[m.end() :])[0]
+            marks.append(_mention_displaced(left, right, rest, value in numeric))
+        if marks and all(marks):
+            out.append(value)
+    return out
+
+
+def other_clauses(answer: str, values: Sequence[str]) -> str:
+    """The other clauses of the sentences of ``answer`` that name one of ``values`` ("in Lisbon" from "It will open
+    in Lisbon, not Porto."): what the answer says beside the value, in the same sentence."""
+    low = [v.lower() for v in values]
+    out: list[str] = []
+    for sentence in split_sentences(answer):
+        parts = _SENTENCE_CLAUSE.split(sentence)
+        if any(v in sentence.lower() for v in low):
+            out.extend(p for p in parts if p and not any(v in p.lower() for v in low))
+    return " ".join(out)
+
+
+#: what ends a clause inside a sentence (a full stop only before a space: "2.7%" is one value)
+_SENTENCE_CLAUSE = re.compile(
+    r"[;:!?()\[\]\n]|\.(?=\s|$)|,\s|\s(?:-{1,2}|\u2013|\u2014)\s|\bbut\b|\band\b", re.I
+)
+
+
+#: a word that places a value as a reference point, not as the value itself ("near Porto", "outside Lisbon")
+_REFERENCE_BEFORE = re.compile(
+    r"\b(?:near|nearby|outside|close\s+to|next\s+to|north\s+of|south\s+of|east\s+of|west\s+of|around)\s+$",
+    re.IGNORECASE,
+)
+
+
+def only_as_reference(answer: str, value: str) -> bool:
+    """Every mention of ``value`` places something near it ("will open near Porto, in Braga"): the place named is
+    another one, when the sentence names it."""
+    marks = _value_marked(answer, value, _REFERENCE_BEFORE)
+    return bool(marks) and all(marks)
+
+
+#: the start and the end of a span: a date after one is not the same fact as after the other ("from March 2026" /
+#: "until March 2026")
+_SPAN_START = re.compile(
+    r"\b(?:from|since|starting(?:\s+(?:in|on|from))?|as\s+of|beginning(?:\s+in)?)\s+$", re.I
+)
+_SPAN_END = re.compile(r"\b(?:until|till|to|through|ending(?:\s+in)?|up\s+to)\s+$", re.I)
+
+
+def span_end_flipped(expected: str, answer: str, value: str) -> bool:
+    """``expected`` gives ``value`` as the start of a span and ``answer`` only as its end, or the other way round
+    ("from March 2026" / "led it until March 2026"): another relation of the value."""
+    for here, there in ((_SPAN_START, _SPAN_END), (_SPAN_END, _SPAN_START)):
+        e_marks = _value_marked(expected, value, here)
+        a_marks = _value_marked(answer, value, there)
+        if e_marks and all(e_marks) and a_marks and all(a_marks):
+            return True
+    return False
+
+
+#: a condition right after a value: it holds only as the fallback ("in Frankfurt only if the Dublin region is full")
+_CONDITION_AFTER = re.compile(
+    r"^\s*(?:[\w'-]+\s+){0,2}?(?:only\s+if|only\s+when|unless|if\s+needed|in\s+case|as\s+a\s+(?:fallback|backup))\b",
+    re.IGNORECASE,
+)
+
+
+def condition_after(answer: str, value: str) -> str | None:
+    """The text of the condition when every mention of ``value`` is followed by one ("Frankfurt only if the Dublin
+    region is full" -> "the Dublin region is full"), else None."""
+    rest: list[str] = []
+    for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE):
+        cond = _CONDITION_AFTER.match(answer[m.end() :])
+        if cond is None:
+            return None
+        rest.append(re.split(r"[.;!?](?:\s|$)", answer[m.end() + cond.end() :])[0])
+    return " ".join(rest) if rest else None
+
+
+#: "X was the first pick": the earlier choice where the sentence gives another one, else the top choice
+_FIRST_PICK_AFTER = re.compile(
+    r"^\s*(?:was|were)\s+(?:the\s+|our\s+|their\s+)?first\s+(?:pick|choice|plan|option|candidate)\b",
+    re.IGNORECASE,
+)
+
+
+def first_pick(answer: str, value: str) -> bool:
+    """Every mention of ``value`` is followed by "was the first pick" (or choice, plan, option)."""
+    hits = [
+        answer[m.end() :] for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, re.IGNORECASE)
+    ]
+    return bool(hits) and all(_FIRST_PICK_AFTER.match(h) for h in hits)

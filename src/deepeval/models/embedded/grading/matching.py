@@ -18,7 +18,7 @@ from deepeval.models.embedded.grading.lexicon import (
     ROUNDED_NUMBER,
     SAME_NUMBER,
 )
-from deepeval.models.embedded.grading.slots import _TITLES, DateVal, Number, Slots, _stem
+from deepeval.models.embedded.grading.slots import _TITLES, DateVal, Number, Slots, _stem, extract_slots
 
 # ---------------------------------------------------------------------------------------------------------------
 # matching
@@ -29,6 +29,11 @@ def _kinds_compatible(a: str, b: str) -> bool:
     if a == b or "plain" in (a, b):
         return True
     return a.startswith("money") and b.startswith("money")
+
+
+def _other_currency(a: str, b: str) -> bool:
+    """Two amounts in two named currencies ("€52,000" for "$52,000"): a wrong unit, so a wrong value."""
+    return a.startswith("money:") and b.startswith("money:") and a != b and "" not in (a[6:], b[6:])
 
 
 def _comparable(n: Number, m: Number) -> tuple[float, float]:
@@ -50,6 +55,17 @@ def _unit_conflict(n: Number, answer: Slots) -> bool:
     )
 
 
+def _beside_kind(m: Number, kind: str, answer_text: str) -> bool:
+    """The plain number ``m`` shares its sentence with a number of ``kind`` ("2.7 points ..., 3.1% of customers"):
+    the sentence writes that kind with its unit, so the plain number is another quantity."""
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n", answer_text):
+        if re.search(rf"(?<![\w.]){re.escape(m.text)}(?!\w)", sentence) and any(
+            x.kind == kind for x in extract_slots(sentence).numbers
+        ):
+            return True
+    return False
+
+
 def _round_sig(x: float, digits: int) -> float:
     if x == 0:
         return 0.0
@@ -63,8 +79,10 @@ def _match_number(
     ("about 14") is approximate unless ``expected_text`` hedges it too."""
     best = MISSING
     for m in answer.numbers:
-        if not _kinds_compatible(n.kind, m.kind):
+        if not _kinds_compatible(n.kind, m.kind) or _other_currency(n.kind, m.kind):
             continue
+        if m.kind == "plain" != n.kind and _beside_kind(m, n.kind, answer_text):
+            continue  # "2.7 points of revenue, 3.1% of customers" for 2.7%: the percentage is the 3.1%
         if n.kind == "year" or m.kind == "year":
             if n.value == m.value:
                 return EXACT
@@ -210,6 +228,26 @@ def _entity_present(
     if bool(words) and all(match_word(w, bag) for w in words):
         return True
     return bool(words) and _named_by_alias(words, answer_text)
+
+
+def named_as_name(entity: str, answer_text: str) -> bool:
+    """Each capitalised word of ``entity`` is named in ``answer_text`` by the same word or a short form written as
+    a name ("Postgres" for "PostgreSQL"), not by an ordinary lower-case word that resembles it ("port" for
+    "Porto")."""
+    words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
+    if _verbatim_spans(entity, answer_text) or _named_by_alias(words, answer_text):
+        return True
+    bag = TokenBag(_TOKEN.findall(answer_text))
+    return all(_named_word(w, bag, answer_text) for w in words)
+
+
+def _named_word(word: str, bag: TokenBag, answer_text: str) -> bool:
+    """A capitalised word of a name is named by the same word, or by a short form written as a name ("Postgres"
+    for "PostgreSQL"), not by an ordinary lower-case word that resembles it ("port" for "Porto")."""
+    w = word.lower()
+    if not word[:1].isupper() or w in bag.tokens or _stem(w) in bag.stems:
+        return True
+    return _name_word_match(word, TokenBag([t for t in _TOKEN.findall(answer_text) if not t.islower()]))
 
 
 #: a longer word that begins with a name and goes on for this many letters or more is another name ("Yorkshire",

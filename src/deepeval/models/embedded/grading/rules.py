@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from deepeval.models.embedded.grading.abstention import is_abstention
 from deepeval.models.embedded.grading.cues import (
@@ -12,8 +12,15 @@ from deepeval.models.embedded.grading.cues import (
     _only_as_unreal,
     _stale,
     _value_negated,
+    condition_after,
+    displaced,
     fact_negated,
+    first_pick,
     negation_cue,
+    only_as_reference,
+    other_clauses,
+    span_end_flipped,
+    taken_back,
 )
 from deepeval.models.embedded.grading.grade import Grade
 from deepeval.models.embedded.grading.lexicon import (
@@ -38,18 +45,18 @@ from deepeval.models.embedded.grading.matching import (
     TokenBag,
     _entity_conflict,
     _entity_present,
+    _kinds_compatible,
     _match_date,
     _match_number,
     _name_in_part,
     _token_match,
+    named_as_name,
 )
-from deepeval.models.embedded.grading.revision import latest_statement
+from deepeval.models.embedded.grading.revision import latest_statement, question_words
 from deepeval.models.embedded.grading.similarity import embed_passages, similarity
-from deepeval.models.embedded.grading.slots import Slots, _stem, extract_slots
+from deepeval.models.embedded.grading.slots import Slots, _stem, extract_slots, period_of
 from deepeval.models.embedded.grading.subject import off_subject_sentences
-from deepeval.models.embedded.text import (
-    normalize_formats,
-)
+from deepeval.models.embedded.text import normalize_formats, split_sentences
 
 
 @dataclass
@@ -92,13 +99,18 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
             if any(abs(n.value - x.value) < 1e-9 for x in q.numbers):
                 continue  # the question already names it
             known = Slots(numbers=[*q.numbers, *(x for x in e.numbers if x is not n)], dates=q.dates)
-            results.append((kind, n.text, _match_number(n, a, answer, known, expected)))
+            period = None if n.per else period_of(question) or period_of(expected)
+            # "$52,000" for "the monthly budget" is $52,000 a month: "$52,000 per year" is another amount
+            asked = replace(n, per=period) if period else n
+            results.append((kind, n.text, _match_number(asked, a, answer, known, expected)))
         elif kind == "date":
             results.append((kind, e.dates[i].text, _match_date(e.dates[i], a, q)))
         else:
             ent = e.entities[i]
             present = _entity_present(ent, answer, a_tokens, whole_name=True)
-            if _entity_present(ent, question, _TOKEN.findall(question)) and not _EITHER_OR.search(question):
+            if present and _a_name(ent, expected) and not named_as_name(ent, answer):
+                present = False  # "Porto" is not "the port"
+            if _question_names(ent, question) and not _EITHER_OR.search(question):
                 continue  # a question entity repeated in the expected answer is not the fact itself
             if present and _only_as_unreal(ent, answer):
                 present = False  # "Lives in Leeds (considered moving to York)" does not say York
@@ -107,6 +119,21 @@ def _slot_results(expected: str, answer: str, question: str, e: Slots, a: Slots,
     if any(k == "entity" and s == MISSING for k, _, s in results) and _entity_conflict(a, q, expected, e):
         results = [(k, t, CONFLICT if (k == "entity" and s == MISSING) else s) for k, t, s in results]
     return results
+
+
+def _a_name(entity: str, expected: str) -> bool:
+    """``entity`` is a name, not a word capitalised because it opens the expected answer ("Optional, off by
+    default")."""
+    return len(entity.split()) > 1 or not expected.strip().startswith(entity)
+
+
+def _question_names(entity: str, question: str) -> bool:
+    """The question names ``entity`` itself: verbatim, or each of its words by stem ("Porto" is not "the port")."""
+    if re.search(rf"(?<!\w){re.escape(entity)}(?!\w)", question, re.IGNORECASE):
+        return True
+    q_stems = {_stem(t.lower()) for t in _TOKEN.findall(question)}
+    words = [w for w in _TOKEN.findall(entity) if w.lower() not in _STOP]
+    return bool(words) and all(_stem(w.lower()) in q_stems for w in words)
 
 
 def _case(question: str, expected: str, answer: str, outdated: Sequence[str]) -> _Case:
@@ -145,11 +172,86 @@ def _rule_yes_no(c: _Case) -> Grade | None:
 
 def _rule_negated(c: _Case) -> Grade | None:
     """The answer states the expected value only in a clause that negates it ("Priya Shah does not own the
-    authentication service", "no longer", "was never", "is not PostgreSQL 16"): a contradiction, 1."""
+    authentication service", "no longer", "was never", "is not PostgreSQL 16"): a contradiction, 1; where it names
+    another value of the kind in its place ("Lisbon, not Porto", "Porto was ruled out; ... in Lisbon"), the asked
+    slot is filled with another value: 2."""
     found = [t for _, t, s in c.results if s in (EXACT, APPROX)]
     negation_new = negation_cue(c.answer) and not negation_cue(c.expected) and not negation_cue(c.question)
     if found and negation_new and fact_negated(c.answer, found):
+        # a value struck through or noted as former is taken back (1), whatever follows it
+        rival = None if taken_back(c.answer, found) else _rival(c, other_clauses(c.answer, found))
+        if rival:
+            return Grade(2, f"negates the expected value and gives another in its place ({rival})", 0.7)
         return Grade(1, "the answer negates the expected fact", 0.7)
+    return None
+
+
+def _rival(c: _Case, text: str) -> str | None:
+    """A value of the kind of the expected core value that ``text`` (from the answer) names and the expected answer
+    and the question do not ("Lisbon" beside "not Porto"), or None."""
+    if not c.results or not text.strip():
+        return None
+    a_slots = extract_slots(text)
+    kind = c.results[0][0]
+    known = f"{c.expected} {c.question}"
+    if kind == "entity":
+        k_bag = TokenBag(_TOKEN.findall(known))
+        return next(
+            (
+                e
+                for e in a_slots.entities
+                if not _entity_present(e, known, k_bag) and not re.search(rf"{re.escape(e)}\s*:", text)
+            ),
+            None,
+        )
+    if kind == "date":
+        k_dates = extract_slots(known).dates
+        return next((d.text for d in a_slots.dates if _match_date(d, Slots(dates=k_dates), Slots()) == MISSING
+                     and not any(d.text.lower() in k.text.lower() for k in k_dates)), None)  # fmt: skip
+    e_num = next(n for n in c.e_slots.numbers if n.text == c.results[0][1])
+    k_values = {n.value for n in extract_slots(known).numbers}
+    return next(
+        (
+            m.text
+            for m in a_slots.numbers
+            if m.value not in k_values and _kinds_compatible(e_num.kind, m.kind)
+        ),
+        None,
+    )
+
+
+def _rule_displaced(c: _Case) -> Grade | None:
+    """The answer names an expected value only as the one another value displaced: the value a change left
+    ("moved from Frankfurt to the Dublin region", "slipped from 15 May 2026 to 1 July 2026"), an earlier one
+    ("(previously 15 May 2026)", "once 14 engineers, now has 19"), the option not chosen ("chose MySQL over
+    PostgreSQL 16", "Kestrel Systems lost the deal to Orca Labs") or a missed one ("will miss the 15 May 2026
+    deadline"): an outdated value or another relation, 2."""
+    # a name set aside as a past one ("previously in Dublin") reads as absent to the slot match, but is named
+    found = [
+        (k, t)
+        for k, t, s in c.results
+        if s in (EXACT, APPROX) or (k == "entity" and _only_as_unreal(t, c.answer))
+    ]
+    if not found:
+        return None
+    numeric = [t for k, t in found if k != "entity"]
+    gone = [v for v in displaced(c.answer, [t for _, t in found], numeric) if not displaced(c.expected, [v])]
+    if gone:
+        return Grade(2, f"names {gone[0]!r} only as the value another one displaced", 0.7)
+    flipped = [t for _, t in found if span_end_flipped(c.expected, c.answer, t)]
+    if flipped:
+        return Grade(2, f"gives {flipped[0]!r} as the other end of the span (another relation)", 0.65)
+    core = found[0][1]
+    if found[0][0] == "entity" and (only_as_reference(c.answer, core) or first_pick(c.answer, core)):
+        rival = _rival(c, other_clauses(c.answer, [core]))
+        if rival:
+            return Grade(
+                2, f"names {core!r} only as a place near or a pick before the value given ({rival})", 0.65
+            )
+    condition = condition_after(c.answer, core)
+    rival = _rival(c, condition) if condition else None
+    if rival:
+        return Grade(2, f"gives {core!r} only as a fallback; the value the condition names is {rival}", 0.6)
     return None
 
 
@@ -202,6 +304,118 @@ def _missing_part(c: _Case) -> list[str]:
     vecs = embed_passages([*missing, *words])
     sims = vecs[: len(missing)] @ vecs[len(missing) :].T
     return [k for k, row in zip(missing, sims, strict=True) if float(row.max()) < SYNONYM_SIM]
+
+
+#: what parts two parallel statements in one sentence ("X ships by 15 May; Y ships by 30 June", "... while ..."); a
+#: comma or "and" is left out: it joins an apposition or a detail of one statement ("Meridian, led by Dr. Asante")
+_PARALLEL = re.compile(r"\s*;\s*|,?\s+(?:while|whereas)\s+", re.IGNORECASE)
+
+
+def _rule_other_clause(c: _Case) -> Grade | None:
+    """In a sentence of parallel clauses (:data:`_PARALLEL`), the expected value sits in a clause that names fewer
+    of the question's words than a clause giving another value of its kind ("Production will run in the Dublin
+    region; backups go to Frankfurt" for the production region; "Churn two quarters ago was 2.7%; last quarter it
+    was 3.4%", where "it" carries the subject of the clause before): the value belongs to another subject and the
+    asked one holds the other value, 2 (LABELS.md: the asked slot filled with another entity)."""
+    if not c.results or c.results[0][2] not in (EXACT, APPROX):
+        return None
+    value = c.results[0][1].lower()
+    e_bag = TokenBag(_TOKEN.findall(c.expected))
+    words = [w for w in question_words(c.question) if w not in _QUESTION_ONLY and not e_bag.match(w)]
+    if not words:
+        return None
+    for sentence in split_sentences(c.answer):
+        clauses = [x for x in _PARALLEL.split(sentence) if x and x.strip()]
+        named = _named_per_clause(words, clauses)
+        ours = [len(n) for x, n in zip(clauses, named, strict=True) if value in x.lower()]
+        rivals = [
+            (len(n), r)
+            for x, n in zip(clauses, named, strict=True)
+            if value not in x.lower() and (r := _rival(c, x)) and not displaced(sentence, [r])
+        ]
+        if ours and rivals and max(rivals)[0] > max(ours):
+            return Grade(
+                2, f"the value belongs to another clause's subject; the asked one is {max(rivals)[1]}", 0.6
+            )
+    return None
+
+
+_ACRONYM_MIN = 2
+
+
+def _acronyms(words: Sequence[str]) -> dict[str, set[str]]:
+    """The initials of each run of two to four consecutive ``words`` ("rvt" -> registered, veterinary, technician)."""
+    out: dict[str, set[str]] = {}
+    for i in range(len(words)):
+        for n in range(_ACRONYM_MIN, 5):
+            run = words[i : i + n]
+            if len(run) == n:
+                out.setdefault("".join(w[0].lower() for w in run), set()).update(run)
+    return out
+
+
+#: a pronoun that carries the subject of the clause before it ("last quarter *it* was 3.4%")
+_CARRIES_SUBJECT = frozenset("it its they their them".split())
+
+
+def _named_per_clause(words: Sequence[str], clauses: Sequence[str]) -> list[set[str]]:
+    """Per clause, the question's ``words`` it names (a run of them by its initials too: "RVT" for "registered
+    veterinary technician"), with those of the clause before when a pronoun refers back."""
+    acronyms = _acronyms(words)
+    out: list[set[str]] = []
+    for x in clauses:
+        tokens = _TOKEN.findall(x)
+        bag = TokenBag(tokens)
+        here = {w for w in words if bag.match(w)}
+        for t in tokens:
+            if len(t) >= _ACRONYM_MIN and t.isupper():
+                here |= acronyms.get(t.lower(), set())
+        if out and any(t.lower() in _CARRIES_SUBJECT for t in tokens):
+            here |= out[-1]
+        out.append(here)
+    return out
+
+
+#: "How many bus routes does ...": the counted noun phrase (its last word is the noun)
+_HOW_MANY = re.compile(
+    r"\bhow\s+many\s+((?:[A-Za-z][\w-]*\s+){0,2}?[A-Za-z][\w-]*)\s+(?:do|does|did|are|is|were|was|will|would|can|could|"
+    r"have|has|had|should|must|work|live|attend)\b",
+    re.IGNORECASE,
+)
+
+#: words between a count and the noun it counts ("14 full-time engineers")
+_COUNT_WINDOW = 3
+
+
+def _rule_counted_other(c: _Case) -> Grade | None:
+    """For "How many engineers ...", the expected count counts another noun ("14 open roles and 9 engineers") while
+    another number counts the asked one: the asked slot holds the other number, 2."""
+    m = _HOW_MANY.search(c.question)
+    if m is None or not c.results or c.results[0][0] != "number" or c.results[0][2] not in (EXACT, APPROX):
+        return None
+    noun, value = m.group(1).split()[-1], c.results[0][1]
+    counts = [(x.text, _counts(c.answer, x.text, noun)) for x in c.a_slots.numbers]
+    ours = [ok for t, ok in counts if t == value]
+    rival = next((t for t, ok in counts if t != value and ok), None)
+    if ours and not any(ours) and rival:
+        return Grade(2, f"{value} counts something else; the {noun} number {rival}", 0.65)
+    return None
+
+
+def _counts(answer: str, number: str, noun: str) -> bool:
+    """Some mention of ``number`` in ``answer`` is followed, within a few words, by ``noun``, or by no noun at all
+    ("from 41 routes to 28, with ...": the noun is understood)."""
+    for m in re.finditer(rf"(?<![\w.]){re.escape(number)}(?!\w)", answer):
+        rest = answer[m.end() :]
+        after = _TOKEN.findall(rest)[:_COUNT_WINDOW]
+        if (
+            not after
+            or not re.match(r"\s+\w", rest)
+            or after[0].lower() in _STOP
+            or TokenBag(after).match(noun)
+        ):
+            return True
+    return False
 
 
 def _rule_some_values(c: _Case) -> Grade | None:
@@ -308,11 +522,116 @@ def _rule_other_relation(c: _Case) -> Grade | None:
     """The answer names someone by another relation than the expected one ("her son" for "her daughter"): the
     other person, 2 (materially wrong)."""
     expected, given = _relations(c.expected), _relations(c.answer)
+    if not expected and c.results and c.results[0][0] == "entity" and c.results[0][2] == EXACT:
+        name = c.results[0][1]
+        kin = _kin_of(c.answer, name)
+        if kin:  # "owned by Alice Moreau's manager": the manager, not Alice Moreau
+            return Grade(2, f"names {name!r} only through another person ({name}'s {kin})", 0.7)
     if not expected or not given or expected & given or _NEGATION.search(c.answer):
         return None
     return Grade(
         2, f"names another relation ({', '.join(sorted(given))}) than {', '.join(sorted(expected))}", 0.75
     )
+
+
+#: "Who owns ...?": the verb whose subject the question asks for (an auxiliary is no such verb)
+_WHO_VERB = re.compile(
+    r"^\s*who\s+(?!is\b|was\b|are\b|were\b|does\b|did\b|do\b|will\b|would\b|has\b|have\b|had\b|can\b|should\b)"
+    r"([a-z]+)|^\s*which\s+[a-z]+\s+(?:is|are|was|were|will\s+be)\s+(?:being\s+)?([a-z]+ed)\s*\?",
+    re.IGNORECASE,
+)
+
+#: a copula between a subject and its participle ("Route 3 *is being* discontinued")
+_COPULA = r"(?:(?:is|are|was|were|will\s+be|has\s+been|have\s+been|had\s+been)\s+(?:being\s+)?)?"
+
+
+def _rule_other_agent(c: _Case) -> Grade | None:
+    """For "Who owns X?" ("Which route is being discontinued?"), the expected person (thing) is named doing
+    something else while another one is the subject of the asked verb ("Alice Moreau reviews the authentication
+    service, which Tom Greer owns"; "Route 3 is discontinued and replaced by a Route 14 extension"): that one is the
+    answer, 2 (LABELS.md: an entity of the expected answer in another relation)."""
+    m = _WHO_VERB.match(c.question)
+    if m is None or not c.results or c.results[0][2] != EXACT:
+        return None
+    verb = m.group(1) or m.group(2)
+    name = (
+        c.expected.strip().rstrip(".")
+        if _NUMBERED.fullmatch(c.expected.strip().rstrip("."))
+        else c.results[0][1]
+    )
+    if c.results[0][0] != "entity" and name == c.results[0][1]:
+        return None  # a bare number or date: no one to name
+    if not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", c.answer, re.IGNORECASE) or _agent_of(
+        c.answer, name, verb
+    ):
+        return None  # a name written otherwise ("P. Shah") is left to the other rules
+    known = TokenBag(_TOKEN.findall(f"{c.expected} {c.question}"))
+    candidates = [*c.a_slots.entities, *(x.group(0) for x in _NUMBERED.finditer(c.answer))]
+    other = next(
+        (
+            e
+            for e in candidates
+            if e.lower() != name.lower()
+            and (_NUMBERED.fullmatch(e) or not _entity_present(e, c.expected, known))
+            and _agent_of(c.answer, e, verb, strict=True)
+        ),
+        None,
+    )
+    return (
+        Grade(2, f"{other} is the one that {verb}; {name} is named in another relation", 0.6)
+        if other
+        else None
+    )
+
+
+#: a named, numbered thing ("Route 14", "Gate 3", "Line 12A")
+_NUMBERED = re.compile(r"\b[A-Z][A-Za-z-]*\s+\d+[A-Za-z]?\b")
+
+
+def _root(word: str) -> str:
+    """``word`` lower-cased without a verb ending ("owns", "owned" -> "own")."""
+    low = word.lower()
+    return re.sub(r"(?:es|s|ed|d|ing)$", "", low) if len(low) > _ROOT_MIN else low
+
+
+_ROOT_MIN = 4
+_AGENT_REACH = 8  # words after a name within which its verb comes ("Alice Moreau, who joined in May, owns")
+
+
+def _agent_of(answer: str, name: str, verb: str, *, strict: bool = False) -> bool:
+    """``name`` is the subject of ``verb`` in ``answer``: the verb right after it ("Tom Greer owns") or, unless
+    ``strict``, further on in its clause before another name ("Alice Moreau, who joined in May, owns"), or
+    "owned by" before it."""
+    root = _root(verb)
+    others = {e.split()[0] for e in extract_slots(answer).entities if e.lower() != name.lower()}
+    for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", answer, flags=re.IGNORECASE):
+        clause = re.split(r"[;.!?](?:\s|$)", answer[m.end() :])[0]
+        if strict and re.search(r"\b(?:not|never|nor)\s+$", answer[: m.start()], re.IGNORECASE):
+            continue  # "Priya Shah, not Alice Moreau, owns it"
+        if strict:  # the verb right after the name, no comma between ("Alice Moreau, owns" is an aside)
+            right_after = re.match(rf"\s+{_COPULA}[\w'-]+", clause)
+            clause = right_after.group(0) if right_after else ""
+        words = _TOKEN.findall(clause)[:_AGENT_REACH]
+        before = _TOKEN.findall(answer[: m.start()])[-2:]
+        for k, w in enumerate(words):
+            if _root(w) == root:
+                return True
+            if w in others and not (k and words[k - 1].lower() in ("not", "nor")):
+                break  # another name (not one set aside: "not Alice Moreau"): the verb after it is that name's
+        if len(before) == 2 and before[1].lower() == "by" and _root(before[0]) == root:
+            return True
+    return False
+
+
+def _kin_of(answer: str, name: str) -> str | None:
+    """The relation word when every mention of ``name`` is a possessive before one ("Alice Moreau's manager")."""
+    kin = None
+    for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", answer, flags=re.IGNORECASE):
+        after = re.match(r"['\u2019]s?\s+(?:(?:new|former|old|own)\s+)?([A-Za-z]+)", answer[m.end() :])
+        if after is None or after.group(1).lower() not in _RELATIONS:
+            return None
+        kin = after.group(1)
+    return kin
 
 
 #: an answer of at most this many new content words fills the asked slot with a name or phrase
@@ -335,7 +654,7 @@ def _rule_other_filler(c: _Case) -> Grade | None:
 
 
 _RULES: tuple[Callable[[_Case], Grade | None], ...] = (
-    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_stale, _rule_hedge, _rule_all_values, _rule_some_values,
+    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_displaced, _rule_stale, _rule_hedge, _rule_other_clause, _rule_counted_other, _rule_other_agent, _rule_all_values, _rule_some_values,
     _rule_other_filler,
 )  # fmt: skip
 

@@ -160,6 +160,27 @@ def _with_rate(n: Number, text: str, pos: int) -> Number:
     return Number(n.value, n.kind, n.text, n.digits, per=per) if per else n
 
 
+#: an adjective that makes an amount a rate ("the *monthly* budget"): the seconds of its period
+PERIOD_WORDS = {
+    "hourly": 3600.0,
+    "daily": 86400.0,
+    "weekly": 7 * 86400.0,
+    "monthly": 86400.0 * 365.25 / 12,
+    "quarterly": 86400.0 * 365.25 / 4,
+    "yearly": 86400.0 * 365.25,
+    "annual": 86400.0 * 365.25,
+    "annually": 86400.0 * 365.25,
+}
+_PERIOD = re.compile(rf"\b(?:{'|'.join(PERIOD_WORDS)})\b", re.IGNORECASE)
+
+
+def period_of(text: str) -> float | None:
+    """The seconds of the one period ``text`` names with an adjective ("What is the monthly budget?" -> a month),
+    None when it names none or several."""
+    found = {PERIOD_WORDS[m.group(0).lower()] for m in _PERIOD.finditer(text)}
+    return found.pop() if len(found) == 1 else None
+
+
 def _quantities(text: str) -> tuple[list[tuple[int, Number]], str]:
     """Numbers with units ("2 hours 55 minutes", "0.5 kilo", "45 mL/h") as one value each in the unit's base,
     kind ``qty:<dimension>``; returns them and ``text`` with their spans blanked."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from deepeval.models.embedded.grading.lexicon import _ENTITY, _NUM_WORD, _STOP, _TOKEN, SYNONYM_SIM
 from deepeval.models.embedded.grading.matching import TokenBag
 from deepeval.models.embedded.grading.similarity import similarity
-from deepeval.models.embedded.grading.slots import _stem, extract_slots
+from deepeval.models.embedded.grading.slots import PERIOD_WORDS, _stem, extract_slots
 from deepeval.models.embedded.text import split_sentences
 
 # a word (with inner apostrophes and hyphens) or one punctuation mark: punctuation ends a noun phrase
@@ -50,6 +50,11 @@ _VERSION_WORDS = frozenset(
 
 #: a word before a question's modifier that makes the pair a verb and its object, not a noun phrase ("who owns X")
 _NOT_A_DETERMINER = frozenset(["who", "whom"])
+
+
+def _other_period(a: str, b: str) -> bool:
+    """Two different period adjectives ("monthly" / "yearly"): close in meaning, but two subjects."""
+    return a != b and a in PERIOD_WORDS and b in PERIOD_WORDS
 
 
 def _is_word(piece: str) -> bool:
@@ -112,6 +117,8 @@ def _subject_pairs(question: str) -> list[_Pair]:
                 continue
             then = ""  # the word after the head is the verb ("does the ledger service run"), not part of the phrase
         common = mod[:1].islower() and not _possessive(mod)
+        if any(p.lower() in _AUXILIARIES for p in pieces[max(i - 3, 0) : i]):
+            then = ""  # after "will the new engineering office" the next word is the verb ("open") as well
         out.append(_Pair(_bare(mod), _bare(head), common, then))
     return out
 
@@ -188,8 +195,8 @@ def _substitute(pair: _Pair, sentence: str, q_bag: TokenBag, answer: TokenBag) -
             continue  # a unit after a number ("15 mg now", "thirty-five pound annual fee") is not a modifier
         if pair.common and not shouted and _proper_name(other, before):
             continue  # in a sentence in capitals a capital marks no name ("ALICE OWNS THE BILLING SERVICE")
-        if similarity(modifier, _bare(other)) >= SYNONYM_SIM:
-            continue  # another word for the same subject ("login" / "authentication")
+        if not _other_period(modifier, _bare(other)) and similarity(modifier, _bare(other)) >= SYNONYM_SIM:
+            continue  # another word for the same subject ("login" / "authentication"), not another period
         return other
     return None
 
@@ -283,6 +290,8 @@ def _other_subject(pairs: list[_Pair], text: str, q_bag: TokenBag, a_bag: TokenB
 
 
 def _names_subject(pairs: list[_Pair], text: str) -> bool:
-    """``text`` names a subject of the question by its modifier and head ("the platform team")."""
+    """``text`` names a subject of the question by its modifier and head ("the platform team"), or by a lower-case
+    modifier alone beside a clause that puts another word there ("Kestrel for logging; Orca for *observability*",
+    "the yearly cloud budget is ...; the *monthly* budget is ...")."""
     words = TokenBag([_bare(p) for p in _PIECE.findall(text) if _is_word(p)])
-    return any(words.match(p.modifier) and words.match(p.head) for p in pairs)
+    return any(words.match(p.modifier) and (words.match(p.head) or p.common) for p in pairs)
