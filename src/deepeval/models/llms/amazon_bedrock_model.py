@@ -31,7 +31,6 @@ from deepeval.models.llms.response_format import schema_name, strict_schema
 from deepeval.models.llms.wire import WireLLM, WireReply, WireRequest
 from deepeval.models.pricing import Price
 
-INSTALL_HINT = extra_install_command("bedrock")
 DEFAULT_MAX_TOKENS = 4096
 
 
@@ -44,7 +43,9 @@ def load_boto3() -> Any:
     try:
         return importlib.import_module("boto3")
     except ImportError as exc:
-        raise ImportError(f"AmazonBedrockModel needs boto3, which is not installed: {INSTALL_HINT}") from exc
+        raise ImportError(
+            f"AmazonBedrockModel needs boto3, which is not installed: {extra_install_command('bedrock')}"
+        ) from exc
 
 
 class AmazonBedrockModel(WireLLM):

@@ -34,7 +34,6 @@ from deepeval.models.http.json_client import error_detail
 
 SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
-INSTALL_HINT = extra_install_command("vertex")
 #: seconds before expiry a token is refreshed
 _MARGIN = 60.0
 
@@ -172,7 +171,7 @@ class GoogleTokens:
             crypt = importlib.import_module("google.auth.crypt")
         except ImportError as exc:
             raise ImportError(
-                f"Vertex AI with a service account key needs google-auth: {INSTALL_HINT}"
+                f"Vertex AI with a service account key needs google-auth: {extra_install_command('vertex')}"
             ) from exc
         try:
             return crypt.RSASigner.from_service_account_info(self.info)

@@ -33,8 +33,6 @@ from deepeval.models.logprobs import LogprobCompletion, TokenLogprob, parse_logp
 from deepeval.models.structured import CutReply, run_ladder
 from deepeval.models.usage import record_llm_request, record_usage
 
-INSTALL_HINT = extra_install_command("litellm")
-
 
 def load_litellm() -> Any:
     """The ``litellm`` module.
@@ -47,7 +45,7 @@ def load_litellm() -> Any:
             module: Any = importlib.import_module("litellm")
     except ImportError as exc:
         raise ImportError(
-            f"LiteLLMModel needs the litellm package, which is not installed: {INSTALL_HINT}"
+            f"LiteLLMModel needs the litellm package, which is not installed: {extra_install_command('litellm')}"
         ) from exc
     module.suppress_debug_info = True  # its "Give Feedback" banner on every error; our errors say what failed
     return module

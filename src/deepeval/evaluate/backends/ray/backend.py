@@ -61,7 +61,6 @@ if TYPE_CHECKING:
 __all__ = ["RateLimit", "RayConfig", "RayNotInstalledError", "RayRunOutput", "run_on_ray"]
 
 _INIT_LOCK = threading.Lock()
-INSTALL_HINT = f"install the ray extra: {extra_install_command('ray')}"
 
 
 class RayNotInstalledError(ConfigurationError):
@@ -150,14 +149,14 @@ def import_ray() -> Any:
         import ray
     except ImportError as err:
         raise RayNotInstalledError(
-            f'backend="ray" needs Ray, which is not installed ({err}); {INSTALL_HINT}'
+            f'backend="ray" needs Ray, which is not installed ({err}); install the ray extra: '
+            + extra_install_command("ray")
         ) from None
-    if (
-        getattr(ray, "__file__", None) is None
-    ):  # a folder named ray (Ray's own /tmp/ray) read as a namespace package
+    if getattr(ray, "__file__", None) is None:  # a folder named ray (Ray's own /tmp/ray): a namespace package
+        folder = list(getattr(ray, "__path__", []))[:1]
         raise RayNotInstalledError(
-            f'backend="ray" needs Ray, which is not installed (the "ray" found is a folder, '
-            f"{list(getattr(ray, '__path__', []))[:1]}, not the package); {INSTALL_HINT}"
+            f'backend="ray" needs Ray, which is not installed (the "ray" found is a folder, {folder}, not the '
+            f"package); install the ray extra: {extra_install_command('ray')}"
         )
     return ray
 
