@@ -222,3 +222,35 @@ def test_a_reply_nested_too_deeply_is_not_called_unbalanced() -> None:
 
     with pytest.raises(ValueError, match="10,000 characters of JSON nested too deeply to read"):
         json_spans("[" * 5000 + "]" * 5000)
+
+
+class _Scored(BaseModel):
+    name: str
+    score: float | None = None
+
+
+class _Scores(BaseModel):
+    items: list[_Scored]
+    total: int
+
+
+@pytest.mark.parametrize(
+    ("reply", "where"),
+    [
+        ({"items": [], "total": True}, "total"),
+        (
+            {"items": [{"name": "a", "score": 0.5}, {"name": "b", "score": False}], "total": 2},
+            r"items\[1\]\.score",
+        ),
+    ],
+)
+def test_json_true_or_false_is_no_number_in_any_schema(reply: dict, where: str) -> None:
+    """pydantic reads JSON true / false as 1 / 0: a judge's '"score": true' became a score (outside attack 5, L15;
+    first fixed in GEval's schema alone). The structured layer refuses it for every number field, nested too."""
+    from deepeval.models.structured import coerce, validate_text
+
+    with pytest.raises(ValueError, match=rf"{where}: the value must be a number, not true or false"):
+        coerce(reply, _Scores)
+    with pytest.raises(ValueError, match="not true or false"):
+        validate_text(json.dumps(reply), _Scores)
+    assert coerce({"items": [{"name": "a", "score": 1}], "total": 1}, _Scores).items[0].score == 1.0

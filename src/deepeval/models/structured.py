@@ -223,6 +223,53 @@ def parse_json_text(text: str) -> Any:
     return _repair(body)
 
 
+def _numeric(annotation: Any) -> bool:
+    """Whether a field's type is a number (``float``, ``int``, optionally ``| None`` or constrained)."""
+    if get_origin(annotation) is Annotated:
+        return _numeric(get_args(annotation)[0])
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    if args and get_origin(annotation) is not list and get_origin(annotation) is not dict:
+        return all(_numeric(a) for a in args)
+    return annotation in (float, int)
+
+
+def _submodels(annotation: Any) -> list[type[BaseModel]]:
+    """The models a field holds, directly or as list items (``list[Verdict]``, ``Verdict | None``)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for a in get_args(annotation) for m in _submodels(a)]
+
+
+def _boolean_number(schema: type[BaseModel], value: Any, path: str = "") -> str | None:
+    """The path of the first number field that ``value`` fills with JSON true / false (pydantic reads them as 1
+    and 0: a judge that answers ``"score": true`` gave no score), else None."""
+    if not isinstance(value, dict):
+        return None
+    for name, field in schema.model_fields.items():
+        item = value.get(field.alias or name)
+        if isinstance(item, bool) and _numeric(field.annotation):
+            return f"{path}{name}"
+        for model in _submodels(field.annotation):
+            for i, sub in enumerate(item if isinstance(item, list) else [item]):
+                where = f"{path}{name}[{i}]." if isinstance(item, list) else f"{path}{name}."
+                found = _boolean_number(model, sub, where)
+                if found:
+                    return found
+    return None
+
+
+def _validated(schema: type[T], value: Any) -> T:
+    """``schema.model_validate(value)``, refusing JSON true / false where the schema asks for a number.
+
+    Raises:
+        ValueError: a boolean number (naming its field), or pydantic's ``ValidationError``.
+    """
+    where = _boolean_number(schema, value)
+    if where is not None:
+        raise ValueError(f"{where}: the value must be a number, not true or false")
+    return schema.model_validate(value)
+
+
 def validate_text(text: str, schema: type[T]) -> T:
     """The one ``schema`` instance that ``text`` holds: the whole text as JSON, else the embedded JSON values that
     validate (several different ones are ambiguous, never one picked), else the repaired text.
@@ -237,14 +284,14 @@ def validate_text(text: str, schema: type[T]) -> T:
     except json.JSONDecodeError:
         pass
     else:
-        return schema.model_validate(whole)
+        return _validated(schema, whole)
     valid: list[T] = []
     spans: list[tuple[int, int]] = []
-    invalid: ValidationError | None = None
+    invalid: ValueError | None = None  # pydantic's ValidationError, or a boolean given for a number
     for start, end, value in json_spans(body):
         try:
-            valid.append(schema.model_validate(value))
-        except ValidationError as err:
+            valid.append(_validated(schema, value))
+        except ValueError as err:
             invalid = invalid or err
         else:
             spans.append((start, end))
@@ -264,7 +311,7 @@ def validate_text(text: str, schema: type[T]) -> T:
             "from the material under evaluation); reply with exactly one JSON object, your own"
         )
     try:
-        return schema.model_validate(_repair(body))
+        return _validated(schema, _repair(body))
     except ValueError:
         if invalid is not None:
             raise invalid from None
@@ -309,7 +356,7 @@ def _repaired_rivals(body: str, schema: type[T]) -> list[T]:
     found: list[T] = []
     for start, end in zip(starts, [*starts[1:], len(body)], strict=True):
         try:
-            found.append(schema.model_validate(_repair(body[start:end])))
+            found.append(_validated(schema, _repair(body[start:end])))
         except ValueError:
             continue
     return _distinct(found)
@@ -367,13 +414,13 @@ def coerce(reply: Any, schema: type[T], check: Callable[[T], None] | None = None
             :class:`CutReply` that is not whole JSON.
     """
     if isinstance(reply, CutReply):
-        obj = schema.model_validate(_whole_json(reply))
+        obj = _validated(schema, _whole_json(reply))
     elif isinstance(reply, schema):
         obj = reply
     elif isinstance(reply, BaseModel):
         obj = schema.model_validate(reply.model_dump())
     elif isinstance(reply, (dict, list)):
-        obj = schema.model_validate(reply)
+        obj = _validated(schema, reply)
     elif isinstance(reply, str):
         obj = validate_text(reply, schema)
     else:

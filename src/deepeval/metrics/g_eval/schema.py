@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel
 
 
 class Steps(BaseModel):
@@ -18,14 +16,6 @@ class ReasonScore(BaseModel):
 
     reason: str
     score: float
-
-    @field_validator("score", mode="before")
-    @classmethod
-    def _not_a_boolean(cls, v: Any) -> Any:
-        # pydantic reads JSON true as 1.0: a judge that answers true/false gave no score (outside attack 5, L15)
-        if isinstance(v, bool):
-            raise ValueError("the score must be a number, not true or false")
-        return v
 
 
 class Reason(BaseModel):
