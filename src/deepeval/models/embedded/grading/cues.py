@@ -15,6 +15,7 @@ from deepeval.models.embedded.grading.matching import (
     _match_date,
     _match_number,
 )
+from deepeval.models.embedded.grading.polarity import TAKEN_BACK_TAG, clause_negates, polarity_cue
 from deepeval.models.embedded.grading.slots import Slots, extract_slots
 from deepeval.models.embedded.text import split_sentences
 
@@ -55,51 +56,16 @@ def _value_negated(answer: str, value: str) -> bool:
     return bool(marks) and all(marks)
 
 
-# a negation of the clause's statement ("does not own", "no longer", "was never", "isn't", "neither 14 nor 15"), a
-# past that no longer holds ("used to own"; not the passive "is used to store"), and the French and German
-# negations ("n'ouvrira pas", "nicht"); a bare "no" or "without" is left out, as they negate a thing, not the
-# statement ("no problem", "without delay"), except right before the value (:data:`_NO_BEFORE`)
-_CLAUSE_NEGATION = re.compile(
-    r"\b(?:not(?!\s+only\b)|never|no\s+longer|(?:is|was|are|were|do|does|did|has|have|had|wo|ca|could|would|should)"
-    r"n['\u2019]t|cannot|neither|nor|(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbe\s)(?<!\bbeen\s)"
-    r"(?<!\bget\s)(?<!\bgot\s)used\s+to|nicht|(?:ne|n['\u2019])\s*\w+\s+(?:pas|jamais|plus)\b)\b",
-    re.IGNORECASE,
-)
-
-#: a verb that undoes or refuses what the clause says: negates a value it names as its object ("rejected
-#: PostgreSQL 16", "cancelled the Porto office") or that it follows closely ("Plans ... in Porto were cancelled",
-#: "Priya Shah stepped down", "Priya Shah declined it"); further away it may be about another thing ("PostgreSQL 16
-#: was chosen after the team rejected MySQL")
-_UNDOING = (
-    r"(?:cancell?ed|called\s+off|scrapped|abandoned|rejected|declined|refused|turned\s+down|ruled\s+out|vetoed|"
-    r"withdrawn|withdrew|shelved|stepped\s+down|resigned|retracted|revoked|dropped|denied|denies|ditched|axed|"
-    r"dumped|removed|terminated|discontinued)"
-)
-_UNDONE_BEFORE = re.compile(rf"\b{_UNDOING}\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?$", re.IGNORECASE)
-_UNDONE_AFTER = re.compile(
-    rf"^\s*(?:[\w'-]+\s+){{0,2}}?(?:(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|been)\s+)?{_UNDOING}\b",
-    re.IGNORECASE,
-)
-
-#: "No PostgreSQL 16 for the ledger service", "will run without PostgreSQL 16": a bare "no" or "without" right
-#: before the value negates it
-_NO_BEFORE = re.compile(r"\b(?:no|without)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
-
-#: a frame that says the statement after it is false ("It is false that ...", "It is not true that ..."): it turns
-#: the polarity of the clause it opens, so a negation inside it states the fact again (a double negation)
-_FALSE_FRAME = re.compile(
-    r"\b(?:false|untrue|not\s+true|not\s+the\s+case|wrong|incorrect|a\s+myth)\s+that\b", re.IGNORECASE
-)
-
 # what ends a clause around a value: a sentence mark, a colon or semicolon, a bracket, ", ", a dash, "but", "and"
 _CLAUSE_END = re.compile(r"[.;:!?()\[\]\n]|,\s|\s(?:-{1,2}|\u2013|\u2014)\s|\bbut\b|\band\b", re.IGNORECASE)
 
 
-def fact_negated(answer: str, values: Sequence[str]) -> bool:
+def fact_negated(answer: str, values: Sequence[str], numeric: Sequence[str] = ()) -> bool:
     """Every mention of the ``values`` in ``answer`` sits in a clause that negates its statement, before or after
     the value ("Priya Shah does not own it", "Priya Shah no longer owns it", "is not PostgreSQL 16"), and there is
     at least one. A negation in another clause ("Priya Shah, not Alice Moreau, owns it"; "Not 12: it has 14")
-    leaves the value stated."""
+    leaves the value stated. ``numeric``: the values that are numbers. The clause's polarity:
+    :func:`~deepeval.models.embedded.grading.polarity.clause_negates`."""
     found = False
     for value in values:
         for m in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", answer, flags=re.IGNORECASE):
@@ -107,11 +73,52 @@ def fact_negated(answer: str, values: Sequence[str]) -> bool:
                 found = True
                 continue
             left = _without_trailing(_CLAUSE_END.split(answer[: m.start()])[-1], values)
-            right = _CLAUSE_END.split(answer[m.end() :])[0]
-            if not _clause_negates(left, right):
+            right = _predicate_after(answer[m.end() :])
+            # "but" ends a clause, except in an exception ("anywhere but Frankfurt"): that one reads the sentence
+            sentence_left = re.split(r"[.;:!?()\[\]\n]", answer[: m.start()])[-1]
+            negated = clause_negates(left, right, number=value in numeric, sentence_left=sentence_left)
+            negated = negated or _tried_but_not(left, right, answer[m.end() :])
+            if negated == _taken_back_by_tag(answer, m.end()):
                 return False
             found = True
     return found
+
+
+#: the start of a finite predicate ("is not part of", "was never signed off", "hasn't")
+_FINITE_START = re.compile(
+    r"^\s*(?:(?:is|are|was|were|has|have|had|will|would|did|does|do|can|could|should|may|might|never|still|"
+    r"got|gets|remains|remained|stays|stayed)\b|\w+n['\u2019]t\b)",
+    re.IGNORECASE,
+)
+_FINITE = re.compile(_FINITE_START.pattern.replace("^\\s*", "\\b"), re.IGNORECASE)
+
+
+#: "but" and a negated predicate that shares the subject: "... was floated early on but isn't where we're going"
+_BUT_NOT = re.compile(
+    r"^[^.;!?]*?\bbut\s+(?:(?:is|are|was|were|has|have|had|did|does|do|will|would)\s+)?(?:not|never|"
+    r"\w+n['\u2019]t)\b",
+    re.IGNORECASE,
+)
+
+
+def _tried_but_not(left: str, right: str, after: str) -> bool:
+    """A value only tried, floated or planned, then "but" and a negated predicate of the same subject ("PostgreSQL
+    16 was evaluated but not chosen", "Tallinn was floated early on but isn't where we're going")."""
+    return bool(_TENTATIVE_VERB.search(f"{left} {right}") and _BUT_NOT.search(after))
+
+
+def _predicate_after(after: str) -> str:
+    """The clause right of a value; where the value stands in a subject noun phrase that commas interrupt ("pdfium,
+    which the old app leaned on, is not part of the new stack"; "The 14-person team ..., with two SREs, was never
+    signed off"), the clause of its predicate after them."""
+    sentence = re.split(r"(?<=[.!?])\s+|[;\n]", after, maxsplit=1)[0]
+    first = _CLAUSE_END.split(sentence)[0]
+    if _FINITE.search(first):
+        return first
+    for part in re.split(r",\s|\s(?:-{1,2}|\u2013|\u2014)\s", sentence)[1:]:
+        if _FINITE_START.match(part):
+            return _CLAUSE_END.split(part)[0]
+    return first
 
 
 #: a note right after a value that makes it a former one: "Priya Shah (former owner; now Alice Moreau)"
@@ -120,18 +127,31 @@ _FORMER_NOTE = (
 )
 _FORMER_AFTER = re.compile(_FORMER_NOTE, re.IGNORECASE)
 
+#: a self-correction after a value: "B214 - correction, B241", "5 years, but that was a mix-up", "14 (sorry, 15)"
+_CORRECTED_AFTER = re.compile(
+    r"^\s*(?:[-,:;(\u2013\u2014]\s*)*(?:correction|sorry|i\s+mean|make\s+that|scratch\s+that|strike\s+that|"
+    r"actually)\b|^[^.;!?]{0,80}?(?:,\s*|\s+)but\s+(?:that|this|it)(?:['\u2019]s|\s+(?:was|is|turned\s+out\s+to\s+be))"
+    r"\s+(?:a\s+|an\s+|just\s+a\s+)?(?:mix-?up|mistake|typo|error|wrong|incorrect|misunderstanding|misreading|"
+    r"confusion|not\s+(?:right|true|correct|so))\b",
+    re.IGNORECASE,
+)
 
-def _struck_or_former(answer: str, start: int, end: int) -> bool:
+
+def _struck_or_former(answer: str, start: int, end: int, *, corrected: bool = True) -> bool:
     """The value at ``answer[start:end]`` is struck through in markdown ("~~Priya Shah~~ Alice Moreau") or followed
-    by a note that makes it a former value ("Priya Shah (former owner)"): the memory takes it back."""
+    by a note that makes it a former value ("Priya Shah (former owner)"), or with ``corrected``, by a self-correction
+    ("B214 - correction, B241"): the memory takes it back."""
     struck = answer[:start].endswith("~~") and answer[end:].startswith("~~")
-    return struck or bool(_FORMER_AFTER.match(answer[end:]))
+    return struck or bool(
+        _FORMER_AFTER.match(answer[end:]) or (corrected and _CORRECTED_AFTER.match(answer[end:]))
+    )
 
 
 def taken_back(answer: str, values: Sequence[str]) -> bool:
-    """Some mention of the ``values`` is struck through or noted as former (:func:`_struck_or_former`)."""
+    """Some mention of the ``values`` is struck through or noted as former (:func:`_struck_or_former`; a
+    self-correction names the value in its place, so it is not taken back with nothing in its place)."""
     return any(
-        _struck_or_former(answer, m.start(), m.end())
+        _struck_or_former(answer, m.start(), m.end(), corrected=False)
         for v in values
         for m in re.finditer(rf"(?<!\w){re.escape(v)}(?!\w)", answer, flags=re.IGNORECASE)
     )
@@ -152,20 +172,9 @@ def _without_trailing(left: str, values: Sequence[str]) -> str:
     return left
 
 
-def _clause_negates(left: str, right: str) -> bool:
-    """The clause around a value (``left`` of it, ``right`` of it) negates its statement: a negation anywhere in it,
-    a "no" or an undoing verb right before the value, an undoing verb right after it; a frame that calls the
-    statement false ("It is false that") turns that polarity."""
-    frame = _FALSE_FRAME.search(left)
-    if frame is not None:
-        left = left[frame.end() :]
-    negated = bool(
-        _CLAUSE_NEGATION.search(f"{left} {right}")
-        or _NO_BEFORE.search(left)
-        or _UNDONE_BEFORE.search(left)
-        or _UNDONE_AFTER.search(right)
-    )
-    return negated != (frame is not None)
+def _taken_back_by_tag(answer: str, end: int) -> bool:
+    """The sentence holding the value at ``end`` ends in a tag that takes it back ("..., said nobody ever")."""
+    return bool(TAKEN_BACK_TAG.search(re.split(r"(?<=[.!?])\s+", answer[end:], maxsplit=1)[0]))
 
 
 def negation_cue(text: str) -> bool:
@@ -175,9 +184,7 @@ def negation_cue(text: str) -> bool:
         _NEGATION.search(text)
         or "~~" in text
         or re.search(_FORMER_NOTE, text, re.IGNORECASE)
-        or _CLAUSE_NEGATION.search(text)
-        or re.search(rf"\b{_UNDOING}\b", text, re.IGNORECASE)
-        or _FALSE_FRAME.search(text)
+        or polarity_cue(text)
     )
 
 
@@ -388,7 +395,13 @@ _DISPLACED_AFTER = re.compile(
 #: service will use MySQL", "was planned for Porto, but it will now open in Lisbon")
 _TENTATIVE = re.compile(
     r"\b(?:planned|evaluated|considered|proposed|intended|tested|trialled|trialed|piloted|discussed|shortlisted|"
-    r"suggested|initially|originally)\b",
+    r"suggested|initially|originally|said|told|telling|tells|claimed|claims|claiming|thought|assumed|believed|"
+    r"quoted|quoting|insisted|insists|reckoned|rumou?red)\b",
+    re.IGNORECASE,
+)
+_TENTATIVE_VERB = re.compile(
+    r"\b(?:planned|evaluated|considered|proposed|intended|tested|trialled|trialed|piloted|discussed|shortlisted|"
+    r"suggested|floated|pitched|mooted|explored|scouted|toured|visited|looked\s+at|weighed)\b",
     re.IGNORECASE,
 )
 _BUT_NEXT = re.compile(r"^[^.;!?]*?\bbut\b([^.;!?]*)", re.IGNORECASE)

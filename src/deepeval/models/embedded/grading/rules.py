@@ -52,6 +52,7 @@ from deepeval.models.embedded.grading.matching import (
     _token_match,
     named_as_name,
 )
+from deepeval.models.embedded.grading.polarity import BOUND_WORD, bounded
 from deepeval.models.embedded.grading.revision import latest_statement, question_words
 from deepeval.models.embedded.grading.similarity import embed_passages, similarity
 from deepeval.models.embedded.grading.slots import Slots, _stem, extract_slots, period_of
@@ -175,15 +176,49 @@ def _rule_negated(c: _Case) -> Grade | None:
     authentication service", "no longer", "was never", "is not PostgreSQL 16"): a contradiction, 1; where it names
     another value of the kind in its place ("Lisbon, not Porto", "Porto was ruled out; ... in Lisbon"), the asked
     slot is filled with another value: 2."""
-    found = [t for _, t, s in c.results if s in (EXACT, APPROX)]
+    found = _mentioned(c)
+    numeric = [t for k, t, s in c.results if k == "number"]
     negation_new = negation_cue(c.answer) and not negation_cue(c.expected) and not negation_cue(c.question)
-    if found and negation_new and fact_negated(c.answer, found):
+    if found and negation_new and fact_negated(c.answer, found, numeric):
         # a value struck through or noted as former is taken back (1), whatever follows it
         rival = None if taken_back(c.answer, found) else _rival(c, other_clauses(c.answer, found))
         if rival:
             return Grade(2, f"negates the expected value and gives another in its place ({rival})", 0.7)
         return Grade(1, "the answer negates the expected fact", 0.7)
     return None
+
+
+def _mentioned(c: _Case) -> list[str]:
+    """The expected values the answer names: its matched slots, else the expected answer written out in it (a name
+    the slot reader does not take: "eu-west-2", "pdfium", "Thursday")."""
+    found = [t for _, t, s in c.results if s in (EXACT, APPROX)]
+    if found or not c.expected.strip():
+        return found
+    hit = re.search(rf"(?<!\w){re.escape(c.expected.strip())}(?!\w)", c.answer, re.IGNORECASE)
+    return [hit.group(0)] if hit else []
+
+
+_ASKED = re.compile(r"[^.!?\n]*\?")
+_QUESTION_START = re.compile(r"\s(?:-{1,2}|\u2013|\u2014)\s|[;:]\s")
+
+
+def _rule_only_asked(c: _Case) -> Grade | None:
+    """The expected value named only in questions ("Did anyone confirm the 10:15 kickoff?", "Ines? Or is that his
+    niece?"): the memory asks, it does not state: 1."""
+    found = _mentioned(c)
+    if not found or "?" not in c.answer or "?" in c.expected:
+        return None
+    # a question starts after a sentence mark, a dash, a colon or a semicolon ("Leo's daughter is Ines - was she
+    # the one at the barbecue?" asks about the barbecue, not the name)
+    asked = " ".join(_QUESTION_START.split(m.group(0))[-1] for m in _ASKED.finditer(c.answer))
+    stated = _ASKED.sub(lambda m: " ".join(_QUESTION_START.split(m.group(0))[:-1]) + " ", c.answer)
+    if all(_in_text(v, asked) and not _in_text(v, stated) for v in found):
+        return Grade(1, "names the expected value only in a question: the memory does not state it", 0.65)
+    return None
+
+
+def _in_text(value: str, text: str) -> bool:
+    return bool(re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE))
 
 
 def _rival(c: _Case, text: str) -> str | None:
@@ -218,6 +253,18 @@ def _rival(c: _Case, text: str) -> str | None:
         ),
         None,
     )
+
+
+def _rule_bounded(c: _Case) -> Grade | None:
+    """An expected number given only as a bound ("fewer than 14 engineers", "over $50,000") states a range, not the
+    number: a vague answer, 1 (unless the expected answer is itself a bound)."""
+    numbers = [t for k, t, s in c.results if k == "number" and s in (EXACT, APPROX)]
+    if not numbers or BOUND_WORD.search(c.expected):
+        return None
+    given = [t for t in numbers if bounded(c.answer, t)]
+    if given:
+        return Grade(1, f"gives {given[0]!r} only as a bound, not as the value", 0.7)
+    return None
 
 
 def _rule_displaced(c: _Case) -> Grade | None:
@@ -654,7 +701,7 @@ def _rule_other_filler(c: _Case) -> Grade | None:
 
 
 _RULES: tuple[Callable[[_Case], Grade | None], ...] = (
-    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_negated, _rule_displaced, _rule_stale, _rule_hedge, _rule_other_clause, _rule_counted_other, _rule_other_agent, _rule_all_values, _rule_some_values,
+    _rule_yes_no, _rule_other_option, _rule_other_relation, _rule_only_asked, _rule_negated, _rule_bounded, _rule_displaced, _rule_stale, _rule_hedge, _rule_other_clause, _rule_counted_other, _rule_other_agent, _rule_all_values, _rule_some_values,
     _rule_other_filler,
 )  # fmt: skip
 
