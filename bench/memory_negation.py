@@ -8,6 +8,7 @@ the reader when one is configured) and grades the answer, as ``deepeval memory``
 Usage::
 
     DEEPEVAL_READER=off python bench/memory_negation.py --split blind-dev [--detail] [--json OUT]
+    python bench/memory_negation.py --split blind-dev --reader MODEL.gguf --reader-cache C.jsonl
 
 Protocol (``training/blind/README.md``): blind-dev failures may be read (``--detail``); blind-test is only scored.
 """
@@ -17,24 +18,28 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from training.reader_tools import add_reader_args, reader_from_args, reader_note  # noqa: E402
+
 SET = ROOT / "training" / "blind" / "memory_negation" / "memory_negation.jsonl"
 
 
-async def _grade_all(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+async def _grade_all(items: list[dict[str, Any]], reader: Any) -> list[dict[str, Any]]:
     from deepeval.memory.artifact import MemoryArtifact
     from deepeval.memory.judges import EmbeddedMemoryJudge
 
-    judge = EmbeddedMemoryJudge()
+    judge = EmbeddedMemoryJudge(reader=reader)
     out = []
     for it in items:
         memory = MemoryArtifact.from_text(it["memory"])
         a = await judge.answer(it["question"], memory)
         g = await judge.grade(it["question"], it["expected"], a.answer, list(it.get("outdated") or []))
-        out.append({**it, "got": g.score, "reason": g.reason, "answer": a.answer})
+        out.append({**it, "got": g.score, "reason": g.reason, "answer": a.answer, "tier": a.tier})
     return out
 
 
@@ -58,12 +63,15 @@ def main() -> None:
     ap.add_argument("--split", choices=["blind-dev", "blind-test"], required=True)
     ap.add_argument("--detail", action="store_true", help="print each item that misses (blind-dev only)")
     ap.add_argument("--json", type=Path, help="write the rows and the summary here")
+    add_reader_args(ap)
     args = ap.parse_args()
+    reader = reader_from_args(args)
     if args.detail and args.split == "blind-test":
         ap.error("--detail is for blind-dev: blind-test is only scored")
     items = [json.loads(line) for line in SET.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = asyncio.run(_grade_all([it for it in items if it["split"] == args.split]))
+    rows = asyncio.run(_grade_all([it for it in items if it["split"] == args.split], reader))
     summary = _summary(rows)
+    print(reader_note(reader))
     print(f"split {args.split}: {json.dumps(summary)}")
     if args.detail:
         for r in rows:
