@@ -71,6 +71,12 @@ CASES = [
     ),
     ("self-correction", _BUDGET, "The monthly cloud budget is $52,000 - correction, $25,000.", 2),
     ("tried, then but not", _VENDOR, "Kestrel Systems was evaluated but not picked.", 1),
+    (
+        "a denied rival clause fills no slot",
+        _BUDGET,
+        "The monthly cloud budget is no longer $40,000; it is $52,000.",
+        5,
+    ),
     ("denial frame", _TEAM, "Finance disputes that the platform team has 14 engineers.", 1),
     (
         "denial frame over a negation: affirmed",

@@ -378,7 +378,10 @@ def _rule_other_clause(c: _Case) -> Grade | None:
         rivals = [
             (len(n), r)
             for x, n in zip(clauses, named, strict=True)
-            if value not in x.lower() and (r := _rival(c, x)) and not displaced(sentence, [r])
+            if value not in x.lower()
+            and (r := _rival(c, x))
+            and not displaced(sentence, [r])
+            and not fact_negated(x, [r])  # a clause that denies its value fills no slot ("no longer $29")
         ]
         if ours and rivals and max(rivals)[0] > max(ours):
             return Grade(
