@@ -74,7 +74,7 @@ CASES = [
     (
         "a denied rival clause fills no slot",
         _BUDGET,
-        "The monthly cloud budget is no longer $40,000; it is $52,000.",
+        "The monthly cloud budget is no longer $40,000; it's $52,000 since the review.",
         5,
     ),
     ("denial frame", _TEAM, "Finance disputes that the platform team has 14 engineers.", 1),
