@@ -55,7 +55,7 @@ from deepeval.models.llms.response_format import (
 from deepeval.models.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
 from deepeval.models.pricing import Price
 from deepeval.models.structured import CutReply, run_ladder
-from deepeval.models.usage import record_llm_request, record_usage
+from deepeval.models.usage import CostTotal, record_llm_request, record_usage
 
 #: stale keep-alive connections skipped per request (the SDK's default pool holds at most 1,000)
 _STALE_CONNECTIONS_MAX = 1000
@@ -276,18 +276,17 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     async def _generate_structured(self, prompt: str, schema: type[T]) -> tuple[T, float | None]:
         """The structured layer's ladder (:func:`deepeval.models.structured.run_ladder`) over
         :meth:`a_structured_attempt`: the one re-ask happens there, and each request counts in ``llm_calls``."""
-        cost: float | None = None
+        cost = CostTotal()
 
         async def ask(text: str) -> str:
-            nonlocal cost
             reply, spent = await self._structured_once(text, schema)
-            cost = _add(cost, spent)
+            cost.add(spent)
             return reply
 
         try:
-            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), cost
+            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), cost.value
         except StructuredOutputError:
-            record_usage(cost=cost)  # nothing is returned, so the spend is recorded here
+            record_usage(cost=cost.value)  # nothing is returned, so the spend is recorded here
             raise
 
     async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> tuple[str, float | None]:
@@ -637,9 +636,3 @@ def _blames(exc: JudgeError, param: str) -> bool:
 
 def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
-
-
-def _add(a: float | None, b: float | None) -> float | None:
-    if a is None and b is None:
-        return None
-    return (a or 0.0) + (b or 0.0)

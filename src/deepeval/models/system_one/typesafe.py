@@ -96,7 +96,7 @@ from deepeval.models.system_one.schema import (
     as_text,
     legend_levels,
 )
-from deepeval.models.usage import record_usage
+from deepeval.models.usage import known_cost, record_usage
 
 T = TypeVar("T")
 
@@ -564,7 +564,11 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         if answers.model:
             self.resolved_model = answers.model
         tin = answers.input_tokens
-        cost = None if tin is None or self.cost_per_input_token is None else tin * self.cost_per_input_token
+        cost = (
+            None
+            if tin is None or self.cost_per_input_token is None
+            else known_cost(tin * self.cost_per_input_token)
+        )
         return answers, cost
 
     async def _ask_all(self, state: Any, wire_qs: dict[str, Any], asked: dict[str, Any]) -> list[_Part]:
