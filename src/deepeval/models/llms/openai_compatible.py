@@ -41,6 +41,7 @@ from deepeval.models.http.errors import (
 )
 from deepeval.models.http.per_loop import PerLoop, share_key
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
+from deepeval.models.http.reply_limit import capped_event_hooks, max_reply_bytes
 from deepeval.models.http.retry import RetryPolicy, call_with_retries
 from deepeval.models.http.secrets import Secret as Secret  # kept importable from here
 from deepeval.models.http.secrets import check_base_url as check_base_url
@@ -170,6 +171,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                     self.retry_policy.timeout,
                     client_kwargs,
                     transport_setting(),
+                    max_reply_bytes(),
                 ),
             )
         )
@@ -190,7 +192,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         if key is None:
             return None
         return openai.OpenAI(
-            **self._with_shared_tls(self._sdk_kwargs(key), openai.DefaultHttpxClient, is_async=False)
+            **self._with_our_http_client(self._sdk_kwargs(key), openai.DefaultHttpxClient, is_async=False)
         )
 
     def get_model_name(self) -> str:
@@ -578,13 +580,16 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
     def _async_sdk_client(self, kwargs: dict[str, Any]) -> openai.AsyncOpenAI:
         http_client_class = async_http_client_class(self._endpoint.base_url)
-        return openai.AsyncOpenAI(**self._with_shared_tls(kwargs, http_client_class, is_async=True))
+        return openai.AsyncOpenAI(**self._with_our_http_client(kwargs, http_client_class, is_async=True))
 
     @staticmethod
-    def _with_shared_tls(kwargs: dict[str, Any], http_client_class: Any, *, is_async: bool) -> dict[str, Any]:
+    def _with_our_http_client(
+        kwargs: dict[str, Any], http_client_class: Any, *, is_async: bool
+    ) -> dict[str, Any]:
         """``kwargs`` plus the SDK's own HTTP client (``DefaultHttpxClient``, or for async calls the class
         :func:`~deepeval.models.http.transport.async_http_client_class` picks: the SDK's defaults) built with the
-        process-wide TLS context (:mod:`deepeval.models.http.tls`), unless the caller passed ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
+        process-wide TLS context (:mod:`deepeval.models.http.tls`) and, for our async calls, the reply size cap
+        (:mod:`deepeval.models.http.reply_limit`), unless the caller passed ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
         an ``httpx.Client`` the sync client of :meth:`load_model`); the other side gets the default."""
         given = kwargs.get("http_client")
         if given is not None:
@@ -594,9 +599,12 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             kwargs = {k: v for k, v in kwargs.items() if k != "http_client"}
         library = library_of(http_client_class)
         context = shared_context(library) if library is not None else None
-        if context is None:
+        options: dict[str, Any] = {} if context is None else {"verify": context}
+        if is_async:
+            options["event_hooks"] = capped_event_hooks()
+        if not options:
             return kwargs
-        return {**kwargs, "http_client": http_client_class(verify=context)}
+        return {**kwargs, "http_client": http_client_class(**options)}
 
     def _client(self) -> openai.AsyncOpenAI:
         return self._async_clients.get()

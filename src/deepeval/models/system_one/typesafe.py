@@ -79,6 +79,7 @@ from deepeval.models.http.errors import (
 )
 from deepeval.models.http.per_loop import PerLoop, share_key
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
+from deepeval.models.http.reply_limit import capped_event_hooks, max_reply_bytes
 from deepeval.models.http.retry import RetryPolicy, call_with_retries
 from deepeval.models.http.secrets import Secret, check_base_url
 from deepeval.models.http.tls import library_of, shared_context
@@ -509,6 +510,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
                 self.retry_policy.timeout,
                 client_kwargs,
                 transport_setting(),
+                max_reply_bytes(),
             ),
         )
         super().__init__(typesafe_model_name(model, s))
@@ -740,6 +742,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
             # built once per process (deepeval.models.http.tls); a caller's own TLS settings never touch it
             kwargs["verify"] = context
         kwargs.update(self._client_kwargs)
+        kwargs["event_hooks"] = capped_event_hooks(self._client_kwargs.get("event_hooks"))
         if aio_class is None:
             return httpx.AsyncClient(**kwargs)
         return aio_class(follow_redirects=False, **kwargs)
