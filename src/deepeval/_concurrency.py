@@ -401,6 +401,9 @@ def _run_on_worker_thread(main: Coroutine[Any, Any, None]) -> None:
         _wait_for_results_written(done)
         if signum and _ours(previous.get(signum), "stop"):
             previous[signum](signum, None)  # the session's or app phase's own exception (stop_handler)
+        if isinstance(exc, _Terminated):
+            # the caller's code sees Python's own SystemExit(143), never our private subclass (outside attack 7, L3)
+            raise SystemExit(exc.code).with_traceback(exc.__traceback__) from None
         raise
     finally:
         for signum, handler in previous.items():
@@ -615,7 +618,8 @@ def _wait_for_results_written(done: threading.Event) -> None:
 
 
 class _Terminated(SystemExit):
-    """SIGTERM in the main thread while it waits for a worker's run (exit status 143)."""
+    """SIGTERM in the main thread while it waits for a worker's run (exit status 143); it never leaves
+    :func:`_run_on_worker_thread`, which raises a plain ``SystemExit`` in its place."""
 
 
 def _raise_for_sigterm(signum: int, frame: Any) -> None:

@@ -73,7 +73,7 @@ _SCRIPT = textwrap.dedent(
         print("INTERRUPTED", flush=True)
         raise
     except SystemExit as exc:
-        print(f"EXIT {exc.code}", flush=True)
+        print(f"EXIT {exc.code} as {type(exc).__name__}", flush=True)
         raise
     print("FINISHED", flush=True)
     """
@@ -199,7 +199,7 @@ def test_interrupted_run_writes_the_rows_it_finished_marked_interrupted(
     if sig == signal.SIGINT:
         assert "INTERRUPTED" in out and "KeyboardInterrupt" in err and code != 0, (out, err)
     else:
-        assert "EXIT 143" in out and code == 143, (code, out, err)
+        assert "EXIT 143 as SystemExit" in out and code == 143, (code, out, err)
     assert "FINISHED" not in out
     [export] = sorted(runs.glob("*-*.json"))
     doc = json.loads(export.read_text(encoding="utf-8"))
@@ -300,18 +300,25 @@ _ITERATOR_SCRIPT = textwrap.dedent(
 
     goldens = [Golden(input=f"fast{i}") for i in range(3)] + [Golden(input=f"slow{i}") for i in range(3)]
     dataset = EvaluationDataset(goldens=goldens)
-    try:
+
+    def drive():
         for golden in dataset.evals_iterator(
             async_config=AsyncConfig(max_concurrent=2),
             display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=sys.argv[2]),
             cache_config=CacheConfig(write_cache=True, cache_path=sys.argv[1]),
         ):
             app(golden.input)
+
+    async def in_a_loop():  # the same loop, in code running inside asyncio.run (Jupyter, an async app)
+        drive()
+
+    try:
+        asyncio.run(in_a_loop()) if sys.argv[3] == "loop" else drive()
     except KeyboardInterrupt:
         print("INTERRUPTED", flush=True)
         raise
     except SystemExit as exc:
-        print(f"EXIT {exc.code}", flush=True)
+        print(f"EXIT {exc.code} as {type(exc).__name__}", flush=True)
         raise
     print("FINISHED", flush=True)
     """
@@ -320,16 +327,23 @@ _ITERATOR_SCRIPT = textwrap.dedent(
 
 @pytest.mark.regression
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_interrupted_evals_iterator_writes_the_rows_it_finished(tmp_path: Path, sig: int) -> None:
+@pytest.mark.parametrize("form", ["sync", "loop"], ids=["sync-code", "running-loop"])
+def test_interrupted_evals_iterator_writes_the_rows_it_finished(tmp_path: Path, sig: int, form: str) -> None:
     """Ctrl-C or SIGTERM in evals_iterator's measuring phase keeps the finished span rows, as evaluate() does
-    (it wrote and printed nothing: issue 42, item 1)."""
+    (it wrote and printed nothing: issue 42, item 1). Inside asyncio.run the SIGTERM reached the user's code as
+    our private ``_Terminated`` (outside attack 7, L3): it is Python's own ``SystemExit(143)``."""
     script = tmp_path / "iterate_me.py"
     script.write_text(_ITERATOR_SCRIPT)
     runs = tmp_path / "runs"
     code, out, err = _interrupt(
-        tmp_path, [sys.executable, str(script), str(tmp_path / "cache.sqlite"), str(runs)], sig
+        tmp_path, [sys.executable, str(script), str(tmp_path / "cache.sqlite"), str(runs), form], sig
     )
     assert "FINISHED" not in out and code != 0, (code, out, err)
+    if sig == signal.SIGINT:
+        assert "INTERRUPTED" in out, (code, out, err)
+    else:
+        assert "EXIT 143 as SystemExit" in out and code == 143, (code, out, err)
+    assert "_Terminated" not in out + err
     [export] = sorted(runs.glob("*-*.json"))
     doc = json.loads(export.read_text(encoding="utf-8"))
     name = signal.Signals(sig).name
@@ -403,7 +417,7 @@ _APP_PHASE_SCRIPT = textwrap.dedent(
             print("INTERRUPTED", flush=True)
             raise
         except SystemExit as exc:
-            print(f"EXIT {exc.code}", flush=True)
+            print(f"EXIT {exc.code} as {type(exc).__name__}", flush=True)
             raise
         except ValueError as exc:
             print(f"RAISED {exc}", flush=True)
@@ -449,7 +463,7 @@ def test_a_signal_in_evals_iterator_app_phase_writes_every_golden_and_says_so(
     if sig == signal.SIGINT:
         assert "INTERRUPTED" in out and code != 0, (code, out, err)
     else:
-        assert "EXIT 143" in out and code == 143, (code, out, err)
+        assert "EXIT 143 as SystemExit" in out and code == 143, (code, out, err)
     assert not (tmp_path / "measured.txt").exists()
     [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
     doc = json.loads(export.read_text(encoding="utf-8"))
