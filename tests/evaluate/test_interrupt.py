@@ -575,6 +575,73 @@ def test_a_second_signal_while_the_finished_rows_are_written_loses_nothing(tmp_p
     assert len(list((tmp_path / "runs").glob("*.json"))) >= 1
 
 
+_MIXED_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, os, signal, sys, threading
+    from deepeval import evaluate
+    from deepeval.evaluate import AsyncConfig, DisplayConfig, ErrorConfig
+    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.test_case import LLMTestCase
+
+    MODE, FIRST, SECOND = sys.argv[1], getattr(signal, sys.argv[2]), getattr(signal, sys.argv[3])
+
+    class Signals(BaseMetric):
+        threshold = 0.5
+        def measure(self, tc, *a, **k):
+            raise NotImplementedError
+        async def a_measure(self, tc, *a, **k):
+            os.kill(os.getpid(), FIRST)
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:  # the second signal lands while the cancelled run unwinds: this
+                threading.Timer(0.05, os.kill, (os.getpid(), SECOND)).start()  # measure ignores being cancelled
+                for _ in range(10):  # again for 0.5 s, which the run gives it (SHUTDOWN_GRACE_S)
+                    try:
+                        await asyncio.sleep(0.05)
+                    except asyncio.CancelledError:
+                        pass
+                raise
+
+    KW = dict(async_config=AsyncConfig(max_concurrent=1), error_config=ErrorConfig(ignore_errors=True),
+              display_config=DisplayConfig(show_indicator=False, print_results=False))
+    CASES = [LLMTestCase(input="q", actual_output="a")]
+
+    async def main():
+        return evaluate(CASES, [Signals()], **KW)  # from a running loop: the run is on a worker thread
+
+    try:
+        asyncio.run(main()) if MODE == "loop" else evaluate(CASES, [Signals()], **KW)
+    except BaseException as exc:
+        print(f"ENDED {type(exc).__name__} {getattr(exc, 'code', '')}".strip(), flush=True)
+        raise
+    """
+)
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(("first", "second"), [("SIGTERM", "SIGINT"), ("SIGINT", "SIGTERM")])
+@pytest.mark.parametrize("mode", ["sync", "loop"], ids=["sync-code", "running-loop"])
+def test_the_first_signal_names_the_stop_and_its_exit_status(
+    tmp_path: Path, mode: str, first: str, second: str
+) -> None:
+    """A second signal of the other kind while the cancelled run unwinds is a second of the first: SIGTERM then
+    Ctrl-C ends in SystemExit(143), Ctrl-C then SIGTERM in KeyboardInterrupt, and the stop line names the first (the
+    second one's exception replaced the first's: exit 130 under 'stopped by SIGTERM', or our private _Terminated;
+    outside attack 7, L1)."""
+    script = tmp_path / "mixed.py"
+    script.write_text(_MIXED_SCRIPT)
+    proc = subprocess.run(
+        [sys.executable, str(script), mode, first, second], capture_output=True, text=True, timeout=60,
+        cwd=tmp_path, env={**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    ended = "ENDED SystemExit 143" if first == "SIGTERM" else "ENDED KeyboardInterrupt"
+    assert ended in proc.stdout, (proc.returncode, proc.stdout, proc.stderr)
+    # an uncaught KeyboardInterrupt ends Python by SIGINT (a shell shows 130)
+    assert proc.returncode == (143 if first == "SIGTERM" else -signal.SIGINT), proc.returncode
+    assert f"deepeval: run stopped by {first}: 0 of 1 rows finished" in proc.stderr, proc.stderr
+    assert "_Terminated" not in proc.stdout + proc.stderr
+
+
 # the interrupt script, its HTML report slowed down as a report of thousands of rows is (the JSON is written first)
 _SLOW_REPORT = textwrap.dedent(
     """
