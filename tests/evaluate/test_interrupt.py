@@ -399,37 +399,46 @@ _APP_PHASE_SCRIPT = textwrap.dedent(
         update_current_span(test_case=LLMTestCase(input=q, actual_output="ans " + q))
         return "ans " + q
 
-    def drive():
-        goldens = [Golden(input=f"fast{i}") for i in range(3)] + [Golden(input=f"slow{i}") for i in range(3)]
-        dataset = EvaluationDataset(goldens=goldens)
-        try:
-            for golden in dataset.evals_iterator(
-                async_config=AsyncConfig(run_async=FORM == "async", max_concurrent=1),
-                display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=RESULTS),
-                cache_config=CacheConfig(write_cache=False),
-                error_config=ErrorConfig(ignore_errors=True),
-            ):
-                if FORM == "async":
-                    dataset.evaluate(asyncio.create_task(a_app(golden.input)))
-                else:
-                    app(golden.input)
-        except KeyboardInterrupt:
-            print("INTERRUPTED", flush=True)
-            raise
-        except SystemExit as exc:
-            print(f"EXIT {exc.code} as {type(exc).__name__}", flush=True)
-            raise
-        except ValueError as exc:
-            print(f"RAISED {exc}", flush=True)
-            sys.exit(3)
-        print("FINISHED", flush=True)
+    goldens = [Golden(input=f"fast{i}") for i in range(3)] + [Golden(input=f"slow{i}") for i in range(3)]
+    dataset = EvaluationDataset(goldens=goldens)
 
-    if FORM == "loop":  # the sync form driven from code that runs inside asyncio.run (Jupyter, an async app)
-        async def main():
-            drive()
-        asyncio.run(main())
-    else:
+    def iterate():  # (held by the for loop alone: Python closes it as the loop is left)
+        return dataset.evals_iterator(
+            async_config=AsyncConfig(run_async=FORM in ("async", "await"), max_concurrent=1),
+            display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=RESULTS),
+            cache_config=CacheConfig(write_cache=False),
+            error_config=ErrorConfig(ignore_errors=True),
+        )
+
+    def drive():
+        for golden in iterate():
+            if FORM == "async":
+                dataset.evaluate(asyncio.create_task(a_app(golden.input)))
+            else:
+                app(golden.input)
+
+    async def drive_awaiting():  # the async form with the app awaited in the loop body (not the task pattern)
+        for golden in iterate():
+            await a_app(golden.input)
+
+    async def main():  # the sync form driven from code that runs inside asyncio.run (Jupyter, an async app)
         drive()
+
+    try:
+        if FORM in ("loop", "await"):
+            asyncio.run(main() if FORM == "loop" else drive_awaiting())
+        else:
+            drive()
+    except KeyboardInterrupt:
+        print("INTERRUPTED", flush=True)
+        raise
+    except SystemExit as exc:
+        print(f"EXIT {exc.code} as {type(exc).__name__}", flush=True)
+        raise
+    except ValueError as exc:
+        print(f"RAISED {exc}", flush=True)
+        sys.exit(3)
+    print("FINISHED", flush=True)
     """
 )
 
@@ -444,9 +453,9 @@ def _component_rows(doc: dict) -> list[tuple[str, str | None, list[tuple[float |
 
 @pytest.mark.regression
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize(
-    "form", ["sync", "async", "loop"]
-)  # loop: the sync form inside asyncio.run (attack 6, A)
+# loop: the sync form inside asyncio.run (attack 6, A); await: the async form with the app awaited in the loop body
+# under asyncio.run, which said the stop without naming the signal and wrote nothing (attack 7, L2)
+@pytest.mark.parametrize("form", ["sync", "async", "loop", "await"])
 def test_a_signal_in_evals_iterator_app_phase_writes_every_golden_and_says_so(
     tmp_path: Path, sig: int, form: str
 ) -> None:
@@ -472,7 +481,7 @@ def test_a_signal_in_evals_iterator_app_phase_writes_every_golden_and_says_so(
     assert doc["extras"]["interrupted"] == f"{name}: {said}"
     assert f"deepeval: run stopped by {name}: {said}; written to {export} (deepeval view)" in err, err
     before = "interrupted: the run was stopped in the app phase, before this row was measured"
-    app_name = "a_app" if form == "async" else "app"
+    app_name = "a_app" if form in ("async", "await") else "app"
     rows = _component_rows(doc)
     assert [r for r in rows if r[1] is None] == [(f"test_case_{i}", None, []) for i in range(6)]
     assert [r for r in rows if r[1] == "llm"] == [(app_name, "llm", [(None, before)])] * 3 + [
