@@ -357,11 +357,25 @@ def _close(loop: asyncio.AbstractEventLoop) -> None:
         for t in pending:
             abandon(t)
         if pending:
-            loop.run_until_complete(asyncio.wait(pending, timeout=SHUTDOWN_GRACE_S))
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.run_until_complete(loop.shutdown_default_executor())  # our executor never joins
+            _complete(loop, asyncio.wait(pending, timeout=SHUTDOWN_GRACE_S))
+        _complete(loop, loop.shutdown_asyncgens())
+        _complete(loop, loop.shutdown_default_executor())  # our executor never joins
     finally:
         loop.close()
+
+
+def _complete(loop: asyncio.AbstractEventLoop, work: Coroutine[Any, Any, Any]) -> None:
+    """``loop.run_until_complete(work)``, resumed once if a stop left over from the run stops the loop first: a
+    signal's exception raised inside a task leaves ``run_until_complete`` while the main task's own stop callback
+    is still queued, and the first step here ran it ("Event loop stopped before Future completed" replaced the
+    run's KeyboardInterrupt or SystemExit)."""
+    future = asyncio.ensure_future(work, loop=loop)
+    try:
+        loop.run_until_complete(future)
+    except RuntimeError:
+        if future.done():
+            raise
+        loop.run_until_complete(future)
 
 
 def _run_on_worker_thread(main: Coroutine[Any, Any, None]) -> None:

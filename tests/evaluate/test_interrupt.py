@@ -593,6 +593,7 @@ _MIXED_SCRIPT = textwrap.dedent(
     from deepeval.test_case import LLMTestCase
 
     MODE, FIRST, SECOND = sys.argv[1], getattr(signal, sys.argv[2]), getattr(signal, sys.argv[3])
+    IN_THE_TASK = sys.argv[4] == "task"  # the second signal's exception raised in the metric's own frame
 
     class Signals(BaseMetric):
         threshold = 0.5
@@ -603,7 +604,10 @@ _MIXED_SCRIPT = textwrap.dedent(
             try:
                 await asyncio.sleep(30)
             except asyncio.CancelledError:  # the second signal lands while the cancelled run unwinds: this
-                threading.Timer(0.05, os.kill, (os.getpid(), SECOND)).start()  # measure ignores being cancelled
+                if IN_THE_TASK:  # measure ignores being cancelled
+                    os.kill(os.getpid(), SECOND)
+                else:  # while the loop waits
+                    threading.Timer(0.05, os.kill, (os.getpid(), SECOND)).start()
                 for _ in range(10):  # again for 0.5 s, which the run gives it (SHUTDOWN_GRACE_S)
                     try:
                         await asyncio.sleep(0.05)
@@ -630,17 +634,19 @@ _MIXED_SCRIPT = textwrap.dedent(
 @pytest.mark.regression
 @pytest.mark.parametrize(("first", "second"), [("SIGTERM", "SIGINT"), ("SIGINT", "SIGTERM")])
 @pytest.mark.parametrize("mode", ["sync", "loop"], ids=["sync-code", "running-loop"])
+@pytest.mark.parametrize("where", ["wait", "task"], ids=["while-waiting", "in-a-task"])
 def test_the_first_signal_names_the_stop_and_its_exit_status(
-    tmp_path: Path, mode: str, first: str, second: str
+    tmp_path: Path, mode: str, first: str, second: str, where: str
 ) -> None:
     """A second signal of the other kind while the cancelled run unwinds is a second of the first: SIGTERM then
     Ctrl-C ends in SystemExit(143), Ctrl-C then SIGTERM in KeyboardInterrupt, and the stop line names the first (the
     second one's exception replaced the first's: exit 130 under 'stopped by SIGTERM', or our private _Terminated;
-    outside attack 7, L1)."""
+    outside attack 7, L1). Raised inside a task of the run's own loop, it was lost to 'RuntimeError: Event loop
+    stopped before Future completed' while the loop closed."""
     script = tmp_path / "mixed.py"
     script.write_text(_MIXED_SCRIPT)
     proc = subprocess.run(
-        [sys.executable, str(script), mode, first, second], capture_output=True, text=True, timeout=60,
+        [sys.executable, str(script), mode, first, second, where], capture_output=True, text=True, timeout=60,
         cwd=tmp_path, env={**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     ended = "ENDED SystemExit 143" if first == "SIGTERM" else "ENDED KeyboardInterrupt"
