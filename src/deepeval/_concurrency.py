@@ -24,7 +24,8 @@ Nothing we wait on may outlive its deadline or a Ctrl-C:
   (its handler is the default): the run is cancelled, unwinds (``evaluate()`` writes the rows it finished, see
   :mod:`deepeval.evaluate.api`), and :func:`run_sync` raises ``SystemExit(143)`` (128 + 15, the status of a
   process ended by SIGTERM); a second SIGTERM exits at once. :func:`stop_reason` names the signal for the run
-  being cancelled.
+  being cancelled. The first signal names the stop and its exit status: a second one of the other kind (SIGTERM
+  then Ctrl-C) acts as a second of the first (:func:`_raise_for`).
 * A run awaited on the caller's own loop (``await a_evaluate(...)`` under ``asyncio.run``) gets the same from
   :func:`signals_cancel_this_task`; the application's own code between our calls (``evals_iterator``'s app phase)
   from :func:`signals_raise_here`. A :func:`stop_handler` (the pytest plugin's SIGTERM) is stood in for as Python's
@@ -218,7 +219,9 @@ def _ours(handler: Any, kind: str) -> bool:
 def _raise_for(signum: int, previous: Any = None) -> None:
     """Raise what a run stopped by ``signum`` ends in, once it has unwound: the exception of the
     :func:`stop_handler` it stood in for, else ``KeyboardInterrupt`` (SIGINT) or ``SystemExit(128 + signum)``
-    (SIGTERM: 143, the status of a process ended by it)."""
+    (SIGTERM: 143, the status of a process ended by it). A second signal raises what the first one's stop ends in,
+    whichever its kind: the first signal names the stop and the exit status (SIGTERM then Ctrl-C is 143, not 130;
+    outside attack 7, L1)."""
     if _ours(previous, "stop"):
         previous(signum, None)  # raises its own exception
     raise KeyboardInterrupt() if signum == signal.SIGINT else SystemExit(128 + signum)
@@ -316,7 +319,9 @@ def _run_on_own_loop(
     def on_signal(signum: int, frame: Any) -> None:
         nonlocal interrupted
         if interrupted or task.done():
-            _raise_for(signum, previous.get(signum))
+            # a second signal, of either kind, is a second of the first (_raise_for)
+            first = interrupted or signum
+            _raise_for(first, previous.get(first))
         interrupted = signum
         _stopping(signum)
         loop.call_soon_threadsafe(task.cancel)
@@ -335,9 +340,13 @@ def _run_on_own_loop(
                     raise exc from None
             raise
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        _close(loop)
+        try:
+            _close(
+                loop
+            )  # its grace for what ignores cancellation is still the run's: a signal there is a second
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
 
 def _close(loop: asyncio.AbstractEventLoop) -> None:
@@ -348,11 +357,25 @@ def _close(loop: asyncio.AbstractEventLoop) -> None:
         for t in pending:
             abandon(t)
         if pending:
-            loop.run_until_complete(asyncio.wait(pending, timeout=SHUTDOWN_GRACE_S))
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.run_until_complete(loop.shutdown_default_executor())  # our executor never joins
+            _complete(loop, asyncio.wait(pending, timeout=SHUTDOWN_GRACE_S))
+        _complete(loop, loop.shutdown_asyncgens())
+        _complete(loop, loop.shutdown_default_executor())  # our executor never joins
     finally:
         loop.close()
+
+
+def _complete(loop: asyncio.AbstractEventLoop, work: Coroutine[Any, Any, Any]) -> None:
+    """``loop.run_until_complete(work)``, resumed once if a stop left over from the run stops the loop first: a
+    signal's exception raised inside a task leaves ``run_until_complete`` while the main task's own stop callback
+    is still queued, and the first step here ran it ("Event loop stopped before Future completed" replaced the
+    run's KeyboardInterrupt or SystemExit)."""
+    future = asyncio.ensure_future(work, loop=loop)
+    try:
+        loop.run_until_complete(future)
+    except RuntimeError:
+        if future.done():
+            raise
+        loop.run_until_complete(future)
 
 
 def _run_on_worker_thread(main: Coroutine[Any, Any, None]) -> None:
@@ -393,20 +416,35 @@ def _run_on_worker_thread(main: Coroutine[Any, Any, None]) -> None:
             if isinstance(exc, _Terminated)
             else 0
         )
-        if signum:
-            _stopping(signum)
-        _wait_holding_ctrl_c(run.started, SHUTDOWN_GRACE_S)
-        run.cancel()
-        _wait_holding_ctrl_c(done, SHUTDOWN_GRACE_S)
-        _wait_for_results_written(done)
-        if signum and _ours(previous.get(signum), "stop"):
-            previous[signum](signum, None)  # the session's or app phase's own exception (stop_handler)
-        raise
+        if not signum:
+            _unwind(run, done)
+            raise
+        _stopping(signum)
+        if signum == signal.SIGINT and signal.SIGTERM in previous:
+            signal.signal(signal.SIGTERM, signal.default_int_handler)  # a SIGTERM now is a second Ctrl-C
+        try:
+            _unwind(run, done)
+        except (KeyboardInterrupt, SystemExit):
+            pass  # a second signal stopped the waits: whichever its kind, the run ends as the first one's stop does
+        # the stop handler's own exception (the session's, the app phase's), else KeyboardInterrupt or Python's
+        # own SystemExit(143): never our private _Terminated (outside attack 7, L3)
+        try:
+            _raise_for(signum, previous.get(signum))
+        except BaseException as first:
+            raise first.with_traceback(exc.__traceback__) from None
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     if failure:
         raise failure[0]
+
+
+def _unwind(run: _LoopRun, done: threading.Event) -> None:
+    """Cancel a worker's run and wait while it unwinds and writes what it finished (see the module docstring)."""
+    _wait_holding_ctrl_c(run.started, SHUTDOWN_GRACE_S)
+    run.cancel()
+    _wait_holding_ctrl_c(done, SHUTDOWN_GRACE_S)
+    _wait_for_results_written(done)
 
 
 class _CallerRuns:
@@ -615,7 +653,8 @@ def _wait_for_results_written(done: threading.Event) -> None:
 
 
 class _Terminated(SystemExit):
-    """SIGTERM in the main thread while it waits for a worker's run (exit status 143)."""
+    """SIGTERM in the main thread while it waits for a worker's run (exit status 143); it never leaves
+    :func:`_run_on_worker_thread`, which raises a plain ``SystemExit`` in its place."""
 
 
 def _raise_for_sigterm(signum: int, frame: Any) -> None:

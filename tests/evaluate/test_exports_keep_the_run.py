@@ -72,6 +72,44 @@ def test_run_json_file_is_strict_json_when_a_cost_is_not_finite(tmp_path: Path) 
         _strict_loads(run.to_json())
 
 
+def test_row_costs_whose_sum_overflows_make_the_run_cost_unknown_not_inf(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression (outside attack 7): three rows of 1e308 USD each (finite) summed to inf, shown as `cost $inf` and
+    exported as the run's cost. A sum that is not finite is unknown, everywhere a run's cost is summed: the
+    summary line, the JSON totals, deepeval's test_run file and the session's TestRun."""
+    from deepeval.test_run import TestRun
+
+    result = evaluate(
+        [LLMTestCase(input=f"q{i}", actual_output="a") for i in range(3)],
+        [_CostMetric(cost=1e308)],
+        display_config=DisplayConfig(show_indicator=False, results_folder=str(tmp_path)),
+    )
+    assert [t.metrics_data[0].evaluation_cost for t in result.test_results] == [
+        1e308
+    ] * 3  # each row is known
+    assert result.total_cost is None
+    out = capsys.readouterr().out
+    assert "cost unknown;" in out and "inf" not in out
+    data = _strict_loads(Path(result.extras["json_path"]).read_text(encoding="utf-8"))
+    assert data["totals"]["cost_usd"] is None  # type: ignore[index]
+    test_run = json.loads(Path(result.extras["test_run_path"]).read_text(encoding="utf-8"))
+    assert "evaluationCost" not in test_run  # None is left out of deepeval's file, as for a run with no cost
+    session = TestRun()
+    for t in result.test_results:
+        session.add_test_case(t)
+    assert session.evaluation_cost is None
+    session.add_test_case(  # a later small cost does not make the overflowed sum look known again
+        TestResult(
+            name="t",
+            success=True,
+            metrics_data=[MetricData(name="m", evaluation_cost=0.5)],
+            conversational=False,
+        )
+    )
+    assert session.evaluation_cost is None
+
+
 def test_export_of_mixed_type_set_in_metadata_does_not_lose_the_run(tmp_path: Path) -> None:
     """Regression: a set of mixed types in metadata made the export raise TypeError after the run, losing every row."""
     result = evaluate(

@@ -73,7 +73,7 @@ _SCRIPT = textwrap.dedent(
         print("INTERRUPTED", flush=True)
         raise
     except SystemExit as exc:
-        print(f"EXIT {exc.code}", flush=True)
+        print(f"EXIT {exc.code} as {type(exc).__name__}", flush=True)
         raise
     print("FINISHED", flush=True)
     """
@@ -199,7 +199,7 @@ def test_interrupted_run_writes_the_rows_it_finished_marked_interrupted(
     if sig == signal.SIGINT:
         assert "INTERRUPTED" in out and "KeyboardInterrupt" in err and code != 0, (out, err)
     else:
-        assert "EXIT 143" in out and code == 143, (code, out, err)
+        assert "EXIT 143 as SystemExit" in out and code == 143, (code, out, err)
     assert "FINISHED" not in out
     [export] = sorted(runs.glob("*-*.json"))
     doc = json.loads(export.read_text(encoding="utf-8"))
@@ -300,18 +300,25 @@ _ITERATOR_SCRIPT = textwrap.dedent(
 
     goldens = [Golden(input=f"fast{i}") for i in range(3)] + [Golden(input=f"slow{i}") for i in range(3)]
     dataset = EvaluationDataset(goldens=goldens)
-    try:
+
+    def drive():
         for golden in dataset.evals_iterator(
             async_config=AsyncConfig(max_concurrent=2),
             display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=sys.argv[2]),
             cache_config=CacheConfig(write_cache=True, cache_path=sys.argv[1]),
         ):
             app(golden.input)
+
+    async def in_a_loop():  # the same loop, in code running inside asyncio.run (Jupyter, an async app)
+        drive()
+
+    try:
+        asyncio.run(in_a_loop()) if sys.argv[3] == "loop" else drive()
     except KeyboardInterrupt:
         print("INTERRUPTED", flush=True)
         raise
     except SystemExit as exc:
-        print(f"EXIT {exc.code}", flush=True)
+        print(f"EXIT {exc.code} as {type(exc).__name__}", flush=True)
         raise
     print("FINISHED", flush=True)
     """
@@ -320,16 +327,23 @@ _ITERATOR_SCRIPT = textwrap.dedent(
 
 @pytest.mark.regression
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_interrupted_evals_iterator_writes_the_rows_it_finished(tmp_path: Path, sig: int) -> None:
+@pytest.mark.parametrize("form", ["sync", "loop"], ids=["sync-code", "running-loop"])
+def test_interrupted_evals_iterator_writes_the_rows_it_finished(tmp_path: Path, sig: int, form: str) -> None:
     """Ctrl-C or SIGTERM in evals_iterator's measuring phase keeps the finished span rows, as evaluate() does
-    (it wrote and printed nothing: issue 42, item 1)."""
+    (it wrote and printed nothing: issue 42, item 1). Inside asyncio.run the SIGTERM reached the user's code as
+    our private ``_Terminated`` (outside attack 7, L3): it is Python's own ``SystemExit(143)``."""
     script = tmp_path / "iterate_me.py"
     script.write_text(_ITERATOR_SCRIPT)
     runs = tmp_path / "runs"
     code, out, err = _interrupt(
-        tmp_path, [sys.executable, str(script), str(tmp_path / "cache.sqlite"), str(runs)], sig
+        tmp_path, [sys.executable, str(script), str(tmp_path / "cache.sqlite"), str(runs), form], sig
     )
     assert "FINISHED" not in out and code != 0, (code, out, err)
+    if sig == signal.SIGINT:
+        assert "INTERRUPTED" in out, (code, out, err)
+    else:
+        assert "EXIT 143 as SystemExit" in out and code == 143, (code, out, err)
+    assert "_Terminated" not in out + err
     [export] = sorted(runs.glob("*-*.json"))
     doc = json.loads(export.read_text(encoding="utf-8"))
     name = signal.Signals(sig).name
@@ -385,37 +399,46 @@ _APP_PHASE_SCRIPT = textwrap.dedent(
         update_current_span(test_case=LLMTestCase(input=q, actual_output="ans " + q))
         return "ans " + q
 
-    def drive():
-        goldens = [Golden(input=f"fast{i}") for i in range(3)] + [Golden(input=f"slow{i}") for i in range(3)]
-        dataset = EvaluationDataset(goldens=goldens)
-        try:
-            for golden in dataset.evals_iterator(
-                async_config=AsyncConfig(run_async=FORM == "async", max_concurrent=1),
-                display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=RESULTS),
-                cache_config=CacheConfig(write_cache=False),
-                error_config=ErrorConfig(ignore_errors=True),
-            ):
-                if FORM == "async":
-                    dataset.evaluate(asyncio.create_task(a_app(golden.input)))
-                else:
-                    app(golden.input)
-        except KeyboardInterrupt:
-            print("INTERRUPTED", flush=True)
-            raise
-        except SystemExit as exc:
-            print(f"EXIT {exc.code}", flush=True)
-            raise
-        except ValueError as exc:
-            print(f"RAISED {exc}", flush=True)
-            sys.exit(3)
-        print("FINISHED", flush=True)
+    goldens = [Golden(input=f"fast{i}") for i in range(3)] + [Golden(input=f"slow{i}") for i in range(3)]
+    dataset = EvaluationDataset(goldens=goldens)
 
-    if FORM == "loop":  # the sync form driven from code that runs inside asyncio.run (Jupyter, an async app)
-        async def main():
-            drive()
-        asyncio.run(main())
-    else:
+    def iterate():  # (held by the for loop alone: Python closes it as the loop is left)
+        return dataset.evals_iterator(
+            async_config=AsyncConfig(run_async=FORM in ("async", "await"), max_concurrent=1),
+            display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=RESULTS),
+            cache_config=CacheConfig(write_cache=False),
+            error_config=ErrorConfig(ignore_errors=True),
+        )
+
+    def drive():
+        for golden in iterate():
+            if FORM == "async":
+                dataset.evaluate(asyncio.create_task(a_app(golden.input)))
+            else:
+                app(golden.input)
+
+    async def drive_awaiting():  # the async form with the app awaited in the loop body (not the task pattern)
+        for golden in iterate():
+            await a_app(golden.input)
+
+    async def main():  # the sync form driven from code that runs inside asyncio.run (Jupyter, an async app)
         drive()
+
+    try:
+        if FORM in ("loop", "await"):
+            asyncio.run(main() if FORM == "loop" else drive_awaiting())
+        else:
+            drive()
+    except KeyboardInterrupt:
+        print("INTERRUPTED", flush=True)
+        raise
+    except SystemExit as exc:
+        print(f"EXIT {exc.code} as {type(exc).__name__}", flush=True)
+        raise
+    except ValueError as exc:
+        print(f"RAISED {exc}", flush=True)
+        sys.exit(3)
+    print("FINISHED", flush=True)
     """
 )
 
@@ -430,9 +453,9 @@ def _component_rows(doc: dict) -> list[tuple[str, str | None, list[tuple[float |
 
 @pytest.mark.regression
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize(
-    "form", ["sync", "async", "loop"]
-)  # loop: the sync form inside asyncio.run (attack 6, A)
+# loop: the sync form inside asyncio.run (attack 6, A); await: the async form with the app awaited in the loop body
+# under asyncio.run, which said the stop without naming the signal and wrote nothing (attack 7, L2)
+@pytest.mark.parametrize("form", ["sync", "async", "loop", "await"])
 def test_a_signal_in_evals_iterator_app_phase_writes_every_golden_and_says_so(
     tmp_path: Path, sig: int, form: str
 ) -> None:
@@ -449,7 +472,7 @@ def test_a_signal_in_evals_iterator_app_phase_writes_every_golden_and_says_so(
     if sig == signal.SIGINT:
         assert "INTERRUPTED" in out and code != 0, (code, out, err)
     else:
-        assert "EXIT 143" in out and code == 143, (code, out, err)
+        assert "EXIT 143 as SystemExit" in out and code == 143, (code, out, err)
     assert not (tmp_path / "measured.txt").exists()
     [export] = [p for p in runs.glob("*-*.json") if not p.name.startswith("test_run")]
     doc = json.loads(export.read_text(encoding="utf-8"))
@@ -458,7 +481,7 @@ def test_a_signal_in_evals_iterator_app_phase_writes_every_golden_and_says_so(
     assert doc["extras"]["interrupted"] == f"{name}: {said}"
     assert f"deepeval: run stopped by {name}: {said}; written to {export} (deepeval view)" in err, err
     before = "interrupted: the run was stopped in the app phase, before this row was measured"
-    app_name = "a_app" if form == "async" else "app"
+    app_name = "a_app" if form in ("async", "await") else "app"
     rows = _component_rows(doc)
     assert [r for r in rows if r[1] is None] == [(f"test_case_{i}", None, []) for i in range(6)]
     assert [r for r in rows if r[1] == "llm"] == [(app_name, "llm", [(None, before)])] * 3 + [
@@ -559,6 +582,79 @@ def test_a_second_signal_while_the_finished_rows_are_written_loses_nothing(tmp_p
     )  # fmt: skip
     assert proc.returncode == 0 and "SAVED" in proc.stdout, proc.stderr[-2000:]
     assert len(list((tmp_path / "runs").glob("*.json"))) >= 1
+
+
+_MIXED_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, os, signal, sys, threading
+    from deepeval import evaluate
+    from deepeval.evaluate import AsyncConfig, DisplayConfig, ErrorConfig
+    from deepeval.metrics.base_metric import BaseMetric
+    from deepeval.test_case import LLMTestCase
+
+    MODE, FIRST, SECOND = sys.argv[1], getattr(signal, sys.argv[2]), getattr(signal, sys.argv[3])
+    IN_THE_TASK = sys.argv[4] == "task"  # the second signal's exception raised in the metric's own frame
+
+    class Signals(BaseMetric):
+        threshold = 0.5
+        def measure(self, tc, *a, **k):
+            raise NotImplementedError
+        async def a_measure(self, tc, *a, **k):
+            os.kill(os.getpid(), FIRST)
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:  # the second signal lands while the cancelled run unwinds: this
+                if IN_THE_TASK:  # measure ignores being cancelled
+                    os.kill(os.getpid(), SECOND)
+                else:  # while the loop waits
+                    threading.Timer(0.05, os.kill, (os.getpid(), SECOND)).start()
+                for _ in range(10):  # again for 0.5 s, which the run gives it (SHUTDOWN_GRACE_S)
+                    try:
+                        await asyncio.sleep(0.05)
+                    except asyncio.CancelledError:
+                        pass
+                raise
+
+    KW = dict(async_config=AsyncConfig(max_concurrent=1), error_config=ErrorConfig(ignore_errors=True),
+              display_config=DisplayConfig(show_indicator=False, print_results=False))
+    CASES = [LLMTestCase(input="q", actual_output="a")]
+
+    async def main():
+        return evaluate(CASES, [Signals()], **KW)  # from a running loop: the run is on a worker thread
+
+    try:
+        asyncio.run(main()) if MODE == "loop" else evaluate(CASES, [Signals()], **KW)
+    except BaseException as exc:
+        print(f"ENDED {type(exc).__name__} {getattr(exc, 'code', '')}".strip(), flush=True)
+        raise
+    """
+)
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize(("first", "second"), [("SIGTERM", "SIGINT"), ("SIGINT", "SIGTERM")])
+@pytest.mark.parametrize("mode", ["sync", "loop"], ids=["sync-code", "running-loop"])
+@pytest.mark.parametrize("where", ["wait", "task"], ids=["while-waiting", "in-a-task"])
+def test_the_first_signal_names_the_stop_and_its_exit_status(
+    tmp_path: Path, mode: str, first: str, second: str, where: str
+) -> None:
+    """A second signal of the other kind while the cancelled run unwinds is a second of the first: SIGTERM then
+    Ctrl-C ends in SystemExit(143), Ctrl-C then SIGTERM in KeyboardInterrupt, and the stop line names the first (the
+    second one's exception replaced the first's: exit 130 under 'stopped by SIGTERM', or our private _Terminated;
+    outside attack 7, L1). Raised inside a task of the run's own loop, it was lost to 'RuntimeError: Event loop
+    stopped before Future completed' while the loop closed."""
+    script = tmp_path / "mixed.py"
+    script.write_text(_MIXED_SCRIPT)
+    proc = subprocess.run(
+        [sys.executable, str(script), mode, first, second, where], capture_output=True, text=True, timeout=60,
+        cwd=tmp_path, env={**os.environ, "DEEPEVAL_DISABLE_DOTENV": "1", "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    ended = "ENDED SystemExit 143" if first == "SIGTERM" else "ENDED KeyboardInterrupt"
+    assert ended in proc.stdout, (proc.returncode, proc.stdout, proc.stderr)
+    # an uncaught KeyboardInterrupt ends Python by SIGINT (a shell shows 130)
+    assert proc.returncode == (143 if first == "SIGTERM" else -signal.SIGINT), proc.returncode
+    assert f"deepeval: run stopped by {first}: 0 of 1 rows finished" in proc.stderr, proc.stderr
+    assert "_Terminated" not in proc.stdout + proc.stderr
 
 
 # the interrupt script, its HTML report slowed down as a report of thousands of rows is (the JSON is written first)

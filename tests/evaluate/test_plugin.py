@@ -578,14 +578,28 @@ _TERM_FILE = textwrap.dedent(
 @pytest.mark.regression
 @pytest.mark.parametrize(
     ("where", "twice"),
-    [("assert_test", ""), ("body", ""), ("assert_test", "TERM"), ("assert_test", "INT")],
-    ids=["while-measuring", "in-the-test-body", "twice-while-measuring", "ctrl-c-then-sigterm"],
+    [
+        ("assert_test", ""),
+        ("body", ""),
+        ("assert_test", "TERM"),
+        ("assert_test", "INT"),
+        ("assert_test", "TERM INT"),
+    ],
+    ids=[
+        "while-measuring",
+        "in-the-test-body",
+        "twice-while-measuring",
+        "ctrl-c-then-sigterm",
+        "sigterm-then-ctrl-c",
+    ],
 )
 @pytest.mark.parametrize("runner", ["deepeval-test-run", "pytest"])
 def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, where, twice, runner):
     """SIGTERM (what CI, docker and k8s send) during `deepeval test run` or plain pytest ends the session: the tests
     that ended are reported and written, the stop is said, exit status 143. It was one test's `SystemExit: 143`
-    failure and pytest ran all the others (outside attack 5, MEDIUM 6)."""
+    failure and pytest ran all the others (outside attack 5, MEDIUM 6). The first signal names the stop and the exit
+    status: a Ctrl-C after the SIGTERM made it 130 under a 'stopped by SIGTERM' line (outside attack 7, L1), a
+    SIGTERM after a Ctrl-C leaves pytest's own 2 for an interrupted session."""
     import signal
     import time
 
@@ -613,20 +627,21 @@ def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, wh
         time.sleep(0.1)
         sent = time.monotonic()
         # twice: a SIGTERM (or a Ctrl-C first) then a SIGTERM while the session ends: exit 1 and a 1,100-line
-        # traceback (outside attacks 6 B, 7 M3)
+        # traceback (outside attacks 6 B, 7 M3); or a SIGTERM then a Ctrl-C (attack 7, L1)
         proc.send_signal(signal.SIGINT if twice == "INT" else signal.SIGTERM)
         if twice:
             time.sleep(0.08)
-            proc.send_signal(signal.SIGTERM)
+            proc.send_signal(signal.SIGINT if twice == "TERM INT" else signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
         took = time.monotonic() - sent
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    if twice:  # the second one is ignored, or ends the process at once: never exit 1 and a traceback
-        ends = (2, 130) if twice == "INT" else (143, -signal.SIGTERM)  # pytest's "interrupted" is 2
-        assert proc.returncode in ends and "Traceback" not in out + err, (proc.returncode, out + err)
+    assert "Traceback" not in out + err, out + err
+    if twice in ("TERM", "INT"):  # the second one is ignored, or ends the process at once: never exit 1
+        ends = (2,) if twice == "INT" else (143, -signal.SIGTERM)  # pytest's "interrupted" is 2
+        assert proc.returncode in ends, (proc.returncode, out + err)
         return
     assert proc.returncode == 143, out + err
     assert took < 5.0

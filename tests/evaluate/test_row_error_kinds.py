@@ -15,11 +15,11 @@ from deepeval import evaluate
 from deepeval.errors import ErrorKind, MissingTestCaseParamsError, error_kind
 from deepeval.evaluate import AsyncConfig, DisplayConfig, ErrorConfig
 from deepeval.evaluate.results import EvaluationResult, MetricData
-from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric
+from deepeval.metrics import AnswerRelevancyMetric, ContextualRelevancyMetric, GEval
 from deepeval.metrics.base_metric import BaseMetric
 from deepeval.models import OpenAIModel
 from deepeval.models.http.retry import RetryPolicy
-from deepeval.test_case import LLMTestCase
+from deepeval.test_case import LLMTestCase, SingleTurnParams
 from deepeval.testing.servers import OpenAIChatServer
 
 QUIET = DisplayConfig(show_indicator=False, print_results=False)
@@ -91,6 +91,35 @@ def test_a_rejected_key_is_kind_auth_and_the_key_is_nowhere_in_the_row() -> None
         assert server.counters.requests == 1
     assert row.error_kind == "auth"
     assert KEY not in json.dumps(row.to_dict())
+
+
+def test_a_judge_reply_over_the_size_limit_fails_its_row_not_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A judge's oversized reply body (outside attack 7: 200 MB, read whole) fails the row that asked, naming the
+    limit, kind `server`; the other test case's row is measured."""
+    from deepeval.testing._http import Fault
+
+    monkeypatch.setenv("DEEPEVAL_JUDGE_MAX_REPLY_BYTES", "65536")
+    reply = '{"reason": "It answers.", "score": 8}'
+    with OpenAIChatServer(lambda request: reply, faults=[Fault.oversize(1 << 20, chunked=True)]) as server:
+        metric = GEval(
+            name="Answers",
+            evaluation_steps=["Check that the output answers the input."],
+            evaluation_params=[SingleTurnParams.INPUT, SingleTurnParams.ACTUAL_OUTPUT],
+            model=_judge(server),
+        )
+        result = evaluate(
+            [CASE, LLMTestCase(input="Who wrote Hamlet?", actual_output="Shakespeare.")],
+            [metric],
+            display_config=QUIET,
+            error_config=KEEP_ERRORS,
+            async_config=AsyncConfig(max_concurrent=1),
+        )
+    first, second = (t.metrics_data[0] for t in result.test_results)
+    assert first.error_kind == "server" and first.score is None
+    assert first.error is not None
+    assert "over the limit of 65,536 bytes (DEEPEVAL_JUDGE_MAX_REPLY_BYTES)" in first.error
+    assert KEY not in first.error
+    assert second.error is None and second.score == pytest.approx(0.8)
 
 
 def test_a_missing_test_case_field_is_kind_missing_params() -> None:

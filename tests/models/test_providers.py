@@ -535,3 +535,50 @@ def test_a_hosted_ollamas_bearer_token_in_headers_is_redacted() -> None:
             judge.generate("x")
     assert server.counters.headers[0]["authorization"] == f"Bearer {token}"
     assert token not in str(info.value) and "***" in str(info.value)
+
+
+#: the providers whose HTTP client is ours (LiteLLM and boto3 bring their own)
+_OUR_HTTP = [p for p in PROVIDERS if _provider(p).id not in ("litellm", "bedrock")]
+_LIMIT = 64 * 1024
+
+
+@pytest.mark.parametrize("provider", _OUR_HTTP, ids=[_provider(p).id for p in _OUR_HTTP])
+@pytest.mark.parametrize(
+    "fault",
+    [Fault.oversize(1 << 20), Fault.oversize(1 << 20, chunked=True), Fault.oversize(1 << 20, status=500)],
+    ids=["length", "chunked", "error-status"],
+)
+@pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
+def test_a_reply_body_over_the_size_limit_is_a_judge_error_naming_it(
+    provider: Provider, fault: Fault, transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judge that replied with a 200 MB body was read whole (911 MB peak; outside attack 7). Our clients stop
+    at DEEPEVAL_JUDGE_MAX_REPLY_BYTES (here 64 KiB against a 1 MiB body, announced by Content-Length or only
+    found by reading, on a 200 or an error status): a `server` JudgeError naming the limit, not retried, no key in
+    it; the next reply under the limit is read as usual."""
+    monkeypatch.setenv("DEEPEVAL_JUDGE_MAX_REPLY_BYTES", str(_LIMIT))
+    monkeypatch.setenv("DEEPEVAL_HTTP_CLIENT", transport)
+    with running(provider) as (server, judge):
+        server.script(fault)
+        with pytest.raises(JudgeError) as info:
+            judge.generate("Is it on topic? Reply in JSON.", schema=Verdict)
+        requests = server.counters.requests
+        result, _ = judge.generate("Is it on topic? Reply in JSON.", schema=Verdict)
+    message = str(info.value)
+    assert info.value.kind is ErrorKind.server and not info.value.retryable
+    assert f"over the limit of {_LIMIT:,} bytes (DEEPEVAL_JUDGE_MAX_REPLY_BYTES)" in message
+    assert ("1,048,576 bytes" in message) is (not fault.chunked)  # the announced size, when announced
+    assert requests == 1 and result.verdict == "yes"
+    assert not _leaks(provider, message, repr(info.value))
+
+
+def test_a_reply_size_limit_that_is_not_a_positive_integer_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from deepeval.errors import ConfigurationError
+    from deepeval.models.http.reply_limit import max_reply_bytes
+
+    assert max_reply_bytes() == 32 * 1024 * 1024
+    monkeypatch.setenv("DEEPEVAL_JUDGE_MAX_REPLY_BYTES", "0")
+    with pytest.raises(ConfigurationError, match="DEEPEVAL_JUDGE_MAX_REPLY_BYTES must be a positive integer"):
+        max_reply_bytes()

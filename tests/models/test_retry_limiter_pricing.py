@@ -246,3 +246,32 @@ def test_a_reply_with_a_refused_token_count_has_unknown_cost(
 
     assert Price(2e-6, 10e-6).reply_cost(*tokens) == (pytest.approx(expected) if expected else None)
     assert Price(0.0, 0.0).reply_cost(None, None) == 0.0
+
+
+def test_a_reply_cost_past_every_float_is_unknown() -> None:
+    """An absurd price override (1e308 USD per token) times 1,000 tokens overflowed to inf: `$inf` in the run."""
+    from deepeval.models.pricing import Price
+
+    assert Price(1e308, 0.0).reply_cost(1000, 10) is None
+    assert Price(1e300, 0.0).reply_cost(1000, 10) == pytest.approx(1e303)
+
+
+@pytest.mark.parametrize(
+    ("costs", "total"),
+    [
+        ([0.25, None, 0.5], 0.75),  # unknown costs are left out, as before
+        ([None, None], None),
+        ([], None),
+        ([1e308, 1e308], None),  # finite rows, infinite sum: unknown
+        ([1e308, 1e308, 1.0], None),  # and it stays unknown once overflowed
+        ([1e308, float("inf"), float("nan"), -1.0, True, "0.1", 10**400], 1e308),  # not costs: left out
+    ],
+)
+def test_a_cost_sum_that_is_not_finite_is_unknown(costs: list[object], total: float | None) -> None:
+    from deepeval.models.usage import UsageTracker, sum_costs
+
+    assert sum_costs(costs) == total
+    tracker = UsageTracker()  # a measure's running sum (GEval's two 1e308 calls made its row $inf)
+    for cost in costs:
+        tracker.add(cost=cost)  # type: ignore[arg-type]
+    assert tracker.cost == total

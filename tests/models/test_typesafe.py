@@ -222,6 +222,24 @@ def test_timeout_and_non_json() -> None:
         assert "without an 'answers' object (fields present: ['model', 'usage'])" in str(info.value)
 
 
+@pytest.mark.parametrize("chunked", [False, True], ids=["length", "chunked"])
+def test_a_reply_over_the_size_limit_is_a_system_one_error_naming_it(
+    monkeypatch, fast_policy, chunked
+) -> None:
+    """The /v1/systemone reply body is read up to DEEPEVAL_JUDGE_MAX_REPLY_BYTES (outside attack 7: a 200 MB judge
+    reply was read whole): past it, a `server` SystemOneError naming the limit, not retried, no key in it."""
+    monkeypatch.setenv("DEEPEVAL_JUDGE_MAX_REPLY_BYTES", "65536")
+    with SystemOneServer(full_responder, faults=[Fault.oversize(1 << 20, chunked=chunked)]) as srv:
+        model = _model(srv, fast_policy)
+        with pytest.raises(SystemOneError) as info:
+            model.decide("x", QUESTIONS)
+        assert srv.counters.requests == 1
+        answers, _cost = model.decide("x", QUESTIONS)  # the next reply, under the limit
+    assert info.value.kind == "server" and not info.value.retryable
+    assert "over the limit of 65,536 bytes (DEEPEVAL_JUDGE_MAX_REPLY_BYTES)" in str(info.value)
+    assert KEY not in str(info.value) and answers.nouls["relevant"].probability == 0.9
+
+
 def test_budget_refuses_oversized_requests_without_sending(fast_policy) -> None:
     with SystemOneServer() as srv:
         model = _model(srv, fast_policy)

@@ -159,6 +159,7 @@ KNOWN_KEYS: dict[str, str] = {
     "LOCAL_EMBEDDING_API_KEY": "API key of the embedding server (ollama: set-ollama-embeddings' marker)",
     "DEEPEVAL_JUDGE_TIMEOUT": "seconds per judge attempt (default 60)",
     "DEEPEVAL_JUDGE_MAX_RETRIES": "retries per judge call on transient errors (default 4)",
+    "DEEPEVAL_JUDGE_MAX_REPLY_BYTES": "most bytes of one judge / System One reply body read (default 33554432, 32 MiB)",
     "DEEPEVAL_HTTP_CLIENT": "HTTP transport of async OpenAI-compatible judge calls: aiohttp (default) | httpx",
     "DEEPEVAL_RESULTS_FOLDER": "folder for JSON/HTML results",
     "DEEPEVAL_CACHE_PATH": "SQLite cache file (default .deepeval/cache.sqlite)",

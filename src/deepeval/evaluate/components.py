@@ -47,6 +47,7 @@ import contextlib
 import datetime as _dt
 import inspect
 import logging
+import signal
 import threading
 import time
 import uuid
@@ -328,7 +329,7 @@ def iterate(
                 run,
                 ran,
                 seen,
-                dispatch is not None,
+                dispatch,
                 _task_cancelled(),
             )
             raise
@@ -739,7 +740,7 @@ def _left_early(
     run: _Run,
     ran: int,
     seen: SignalSeen,
-    tasks_pending: bool = False,
+    dispatch: TaskDispatch | None = None,
     cancelled: bool = False,
 ) -> None:
     """``evals_iterator()`` did not get to its measuring phase; the goldens the app ran on (``ran``: the loop body
@@ -752,7 +753,10 @@ def _left_early(
     * the loop was left otherwise (the app raised on a golden, a ``break``): the goldens before are measured, as
       deepeval 4.3.1 measures each golden in the loop, and the result (rows of the goldens never reached
       ``interrupted``) is published as a finished run's is, marked ``extras["interrupted"]``.
-    * the async form left before its last golden (``tasks_pending``): its app tasks never ran; only said.
+    * the async form (``dispatch``) left before its last golden otherwise: its app tasks never ran (the loop body
+      may also have awaited the app itself); only said. Stopped by a signal or a cancellation, it is written as
+      above (with the app awaited in the body under ``asyncio.run``, the stop was said without naming the signal
+      and nothing was written; outside attack 7, L2).
     * the asyncio task running the loop was cancelled (``cancelled``: Ctrl-C in Jupyter cancels the cell's task, a
       timeout): a stop like a signal's, said as a cancellation (it was taken for an exception in the loop body,
       and every finished golden was measured after the Ctrl-C; outside attack 7).
@@ -773,10 +777,12 @@ def _left_early(
         said = f"the loop was left at golden {ran} of {n} (an exception or break in its body)"
         never = "interrupted: the loop was left before this golden (an exception or break in its body)"
     units += [_interrupted_unit(i, goldens[i], trace_metrics, never) for i in range(ran, n)]
-    if tasks_pending:
+    if dispatch is not None and dispatch.tasks:
         said += ", before the app tasks ran (the async form runs them after the last golden)"
-    if tasks_pending or not ran or not any(u.metrics for u in units):
-        print(f"deepeval: evals_iterator stopped: {said}; nothing to measure", file=sys.stderr)
+    measurable = bool(ran) and any(u.metrics for u in units)
+    if not measurable or (dispatch is not None and not stopped_run):
+        how = "stopped" if not stopped_run else _stop_words(signum)
+        print(f"deepeval: evals_iterator {how}: {said}; nothing to measure", file=sys.stderr)
         return
     if stopped_run:
         from deepeval.evaluate.api import keep_interrupted
@@ -812,6 +818,13 @@ def _left_early(
         f"; written to {where} (deepeval view)" if where else ""
     )
     print(f"deepeval: evals_iterator stopped: {said}; {measured}", file=sys.stderr)
+
+
+def _stop_words(signum: int) -> str:
+    """``stopped by SIGINT``, or ``cancelled (its asyncio task was cancelled)`` (no signal)."""
+    from deepeval.evaluate.api import stopped_by
+
+    return stopped_by(signal.Signals(signum).name if signum else None).removeprefix("run ")
 
 
 @dataclass

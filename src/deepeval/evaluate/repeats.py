@@ -8,6 +8,7 @@ from typing import Any
 
 from deepeval.evaluate.results import MetricData, RepeatStats
 from deepeval.metrics.scoring import mean_of, success_of
+from deepeval.models.usage import sum_costs
 
 
 def aggregate_repeats(reps: list[MetricData]) -> MetricData:
@@ -31,7 +32,6 @@ def aggregate_repeats(reps: list[MetricData]) -> MetricData:
         error_kind = errors[0].error_kind
     success = success_of(mean, first.threshold, errored=error is not None)
     ok = next((r for r in reps if r.error is None), first)
-    costs = [r.evaluation_cost for r in reps if r.evaluation_cost is not None]
     confs = [r.confidence for r in reps if r.confidence is not None]
     return MetricData(
         name=first.name,
@@ -43,7 +43,7 @@ def aggregate_repeats(reps: list[MetricData]) -> MetricData:
         evaluation_model=ok.evaluation_model,
         error=error,
         error_kind=error_kind,
-        evaluation_cost=sum(costs) if costs else None,
+        evaluation_cost=sum_costs(r.evaluation_cost for r in reps),
         verbose_logs=ok.verbose_logs,
         confidence=min(confs) if confs else None,
         score_breakdown=ok.score_breakdown,

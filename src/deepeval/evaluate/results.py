@@ -449,9 +449,11 @@ class EvaluationResult:
 
     @property
     def total_cost(self) -> float | None:
-        """Sum of known ``evaluation_cost`` (USD); None when no row knows its cost."""
-        costs = [m.evaluation_cost for m in self.metric_rows() if m.evaluation_cost is not None]
-        return sum(costs) if costs else None
+        """Sum of known ``evaluation_cost`` (USD); None when no row knows its cost or the sum is not finite
+        (:func:`deepeval.models.usage.sum_costs`)."""
+        from deepeval.models.usage import sum_costs
+
+        return sum_costs(m.evaluation_cost for m in self.metric_rows())
 
     def case_counts(self) -> dict[str, int]:
         """``test_cases_passed`` / ``_failed`` / ``_errored`` / ``_skipped``: test cases by :func:`case_status`."""

@@ -31,6 +31,7 @@ from typing import Any
 from deepeval._files import user_path
 from deepeval._safe_path import refuse_link
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult, json_safe
+from deepeval.models.usage import sum_costs
 
 _SPAN_KEYS = {
     "base": "baseSpans",
@@ -82,8 +83,7 @@ def _tools(tools: Any) -> Any:
 
 
 def _cost(rows: list[MetricData]) -> float | None:
-    costs = [m.evaluation_cost for m in rows if m.evaluation_cost is not None]
-    return sum(costs) if costs else None
+    return sum_costs(m.evaluation_cost for m in rows)
 
 
 def _duration(rows: list[MetricData]) -> float:
@@ -204,7 +204,6 @@ def test_run_dict(result: EvaluationResult) -> dict[str, Any]:
             if t.span_type is not None:
                 _scores(span_scores.setdefault(t.span_type, {}).setdefault(t.name, {}), m)
     decided = [s for s in (_success(t) for t in goldens) if s is not None]
-    costs = [m.evaluation_cost for m in result.metric_rows() if m.evaluation_cost is not None]
     return _drop_none(
         {
             "testCases": [_single(t, n, spans.get(t.index, [])) for n, t in enumerate(single)],
@@ -220,7 +219,7 @@ def test_run_dict(result: EvaluationResult) -> dict[str, Any]:
             "testPassed": sum(decided),
             "testFailed": len(decided) - sum(decided),
             "runDuration": result.duration_s or 0.0,
-            "evaluationCost": sum(costs) if costs else None,
+            "evaluationCost": result.total_cost,
             "official": False,
         }
     )

@@ -26,7 +26,7 @@ from deepeval.errors import JudgeError, MissingTestCaseParamsError, error_kind
 from deepeval.metrics.base_metric import BaseMetric
 from deepeval.metrics.result import MeasureError, MeasureResult, Usage
 from deepeval.metrics.scoring import success_of
-from deepeval.models.usage import UsageTracker, track_usage
+from deepeval.models.usage import UsageTracker, known_cost, track_usage
 
 __all__ = ["OwnMetric", "apply", "as_float", "error_of", "failure_of", "result_of", "run_measure"]
 
@@ -317,7 +317,7 @@ def _success(metric: BaseMetric, score: float | None, errored: bool, skipped: bo
 
 
 def _usage(metric: BaseMetric, t: UsageTracker | None) -> Usage:
-    cost = as_float(getattr(metric, "evaluation_cost", None))
+    cost = known_cost(as_float(getattr(metric, "evaluation_cost", None)))
     if cost is None and t is not None:
         cost = t.cost
     in_tok = _as_count(getattr(metric, "input_tokens", None))

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from deepeval.models.usage import known_cost
+
 _PER_MILLION = 1e-6
 
 
@@ -28,10 +30,11 @@ class Price:
     def reply_cost(self, input_tokens: int | None, output_tokens: int | None) -> float | None:
         """The cost of one reply from the token counts the server reported; None (unknown) when either count is
         missing or was refused as unbelievable, unless that side is free (Ollama omits a cached prompt's count):
-        half a count would understate the cost as if it were known."""
+        half a count would understate the cost as if it were known. A cost past every float (an absurd price
+        override) is unknown too (:func:`deepeval.models.usage.known_cost`)."""
         if (input_tokens is None and self.input) or (output_tokens is None and self.output):
             return None
-        return self.cost(input_tokens or 0, output_tokens or 0)
+        return known_cost(self.cost(input_tokens or 0, output_tokens or 0))
 
 
 def _m(input_per_million: float, output_per_million: float) -> Price:

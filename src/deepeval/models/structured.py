@@ -30,7 +30,6 @@ import asyncio
 import functools
 import inspect
 import json
-import math
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -42,7 +41,7 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 from deepeval import _json
 from deepeval.errors import StructuredOutputError
 from deepeval.models.base_model import DeepEvalBaseLLM, judge_name
-from deepeval.models.usage import counted_call, record_usage
+from deepeval.models.usage import counted_call, known_cost, record_usage
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -80,15 +79,7 @@ def split_cost(reply: Any) -> tuple[Any, float | None]:
         and len(reply) == 2
         and (reply[1] is None or isinstance(reply[1], (int, float, str)))
     ):
-        cost = reply[1]
-        if (
-            isinstance(cost, (int, float))
-            and not isinstance(cost, bool)
-            and math.isfinite(cost)
-            and cost >= 0
-        ):
-            return reply[0], float(cost)
-        return reply[0], None
+        return reply[0], known_cost(reply[1])
     return reply, None
 
 

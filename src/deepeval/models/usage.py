@@ -3,20 +3,70 @@
 A metric opens :func:`track_usage` around one measure; judge clients and the call layer record into whatever
 tracker is current. ``contextvars`` are inherited by asyncio tasks, so concurrent calls inside one measure all
 record into the same tracker, and concurrent measures never mix.
+
+Costs are summed in one place, :class:`CostTotal` (:func:`sum_costs` for a list): a cost is known only as a finite
+number >= 0 (:func:`known_cost`), unknown costs are left out of a sum, and a sum that is no longer finite (rows of
+huge but finite costs overflow to ``inf``) is unknown, as a half-known reply's cost is
+(:meth:`deepeval.models.pricing.Price.reply_cost`): never ``$inf``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import math
+import numbers
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
+
+
+def known_cost(value: Any) -> float | None:
+    """``value`` as a cost in USD when it is one: a finite number >= 0 (not a bool); None (unknown) for anything
+    else (``nan``, ``inf``, ``-1``, ``True``, ``"0.1"``, an int beyond float)."""
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        return None
+    try:
+        cost = float(value)
+    except OverflowError:
+        return None
+    return cost if math.isfinite(cost) and cost >= 0 else None
+
+
+class CostTotal:
+    """A running sum of costs (USD): the known ones (:func:`known_cost`) are added, unknown ones are left out.
+    :attr:`value` is None while none is known, and stays None once the sum has overflowed to ``inf``: a total
+    past every float is not a cost anyone can read, and a later small cost must not make it look known again."""
+
+    __slots__ = ("_sum",)
+
+    def __init__(self, start: float | None = None) -> None:
+        self._sum: float | None = known_cost(start)
+
+    def add(self, cost: Any) -> None:
+        known = known_cost(cost)
+        if known is not None:
+            self._sum = (self._sum or 0.0) + known  # inf once it overflows, and inf + x stays inf
+
+    @property
+    def value(self) -> float | None:
+        return None if self._sum is None or not math.isfinite(self._sum) else self._sum
+
+
+def sum_costs(costs: Iterable[Any]) -> float | None:
+    """The sum of the known costs among ``costs`` (USD), as :class:`CostTotal` makes it: None when none is known
+    or when the sum is not finite."""
+    total = CostTotal()
+    for cost in costs:
+        total.add(cost)
+    return total.value
 
 
 @dataclass
 class UsageTracker:
-    """Accumulated usage. ``cost`` is USD and ``None`` until some call reports a cost."""
+    """Accumulated usage. ``cost`` is USD and ``None`` until some call reports a cost (and once the reported costs
+    sum past every float: :class:`CostTotal`)."""
 
     input_tokens: int = 0
     output_tokens: int = 0
@@ -25,6 +75,10 @@ class UsageTracker:
     system_one_requests: int = 0
     retries: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    _cost_total: CostTotal = field(default_factory=CostTotal, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._cost_total = CostTotal(self.cost)
 
     def add(
         self,
@@ -40,7 +94,8 @@ class UsageTracker:
             self.input_tokens += input_tokens or 0
             self.output_tokens += output_tokens or 0
             if cost is not None:
-                self.cost = (self.cost or 0.0) + cost
+                self._cost_total.add(cost)
+                self.cost = self._cost_total.value
             self.llm_calls += llm_calls
             self.system_one_requests += system_one_requests
             self.retries += retries

@@ -39,6 +39,8 @@ class DeepEvalCollector:
         #: pytest is ending the session on a Ctrl-C (its KeyboardInterrupt report is under way)
         self._interrupted = False
         self._previous_sigterm: Any = None
+        #: Ctrl-C is a second SIGTERM (the session ended on SIGTERM)
+        self._ctrl_c_is_sigterm = False
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """SIGTERM ends the session as Ctrl-C does (the tests that ended are reported and written, the stop is
@@ -80,7 +82,21 @@ class DeepEvalCollector:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        """The session ends on a Ctrl-C or on our SIGTERM (``pytest.exit``). After SIGTERM, a Ctrl-C while the
+        session reports and writes its results acts as a second SIGTERM (the first signal names the stop and the
+        exit status, 143): as Python's default it raised KeyboardInterrupt inside pytest's report and the
+        session ended 130 under a 'stopped by SIGTERM' line (outside attack 7, L1)."""
+        import signal
+        import threading
+
         self._interrupted = True
+        if (
+            self.stopped_by == "SIGTERM"
+            and threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
+            signal.signal(signal.SIGINT, _as_a_second_sigterm)
+            self._ctrl_c_is_sigterm = True
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -95,6 +111,15 @@ class DeepEvalCollector:
         if self._previous_sigterm is not None:
             signal.signal(signal.SIGTERM, self._previous_sigterm)
             self._previous_sigterm = None
+        if self._ctrl_c_is_sigterm:
+            # The session ended on SIGTERM, so the process was asked to end: Ctrl-C stays a second SIGTERM until
+            # it exits (pytest's own cleanup after this hook collects garbage for tenths of a second, and `deepeval
+            # test run` runs its on_test_run_end hook), and is ignored once the interpreter shuts down, where Python
+            # puts SIGINT's default action back. A Ctrl-C in either place made the exit status 130.
+            import atexit
+
+            atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
+            self._ctrl_c_is_sigterm = False
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(
@@ -274,6 +299,16 @@ class QuietAsyncioScope:
         from deepeval.config.environment import append_to_env
 
         append_to_env("PYTEST_ADDOPTS", f"-o {self.OPTION}={keep_current}")
+
+
+def _as_a_second_sigterm(signum: int, frame: Any) -> None:
+    """SIGINT's handler once the session ends on SIGTERM: the signal is sent again as SIGTERM, whose handler then
+    does what a second SIGTERM does (ignored while the session's handler is in place, else SIGTERM's default
+    action: the process ends at once, status 143)."""
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _current_run() -> Any:

@@ -44,7 +44,7 @@ from deepeval._concurrency import run_sync
 from deepeval.base_errors import ConfigurationError
 from deepeval.dataset.golden import ConversationalGolden, Golden
 from deepeval.models.base_model import DeepEvalBaseLLM
-from deepeval.models.usage import UsageTracker, track_usage
+from deepeval.models.usage import UsageTracker, sum_costs, track_usage
 from deepeval.synthesizer import prompts
 from deepeval.synthesizer.calls import Caller, stop_if_cancelled
 from deepeval.synthesizer.chunking.context_generator import BuiltContext, ContextGenerator
@@ -928,7 +928,7 @@ class Synthesizer:
             retries=extra.retries,
         )
         if extra.cost is not None:
-            self.synthesis_cost = (self.synthesis_cost or 0.0) + extra.cost
+            self.synthesis_cost = sum_costs((self.synthesis_cost, extra.cost))
 
     async def _extract_styling(self, examples: list[str], conversational: bool) -> None:
         if not examples:

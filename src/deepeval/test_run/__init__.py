@@ -18,11 +18,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar, overload
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from deepeval.evaluate import session
 from deepeval.evaluate.configs import TestRunResultDisplay
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
+from deepeval.models.usage import CostTotal
 from deepeval.test_run.hooks import invoke_test_run_end_hook, on_test_run_end
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -80,13 +81,17 @@ class TestRun(BaseModel):
     test_failed: int | None = Field(None, alias="testFailed")
     run_duration: float = Field(0.0, alias="runDuration")
     evaluation_cost: float | None = Field(None, alias="evaluationCost")
+    #: the running sum behind ``evaluation_cost`` (it stays unknown once it has overflowed)
+    _cost: CostTotal | None = PrivateAttr(default=None)
 
     def add_test_case(self, result: TestResult) -> None:
         """Add one test case's result (by its ``conversational`` flag) and its known cost."""
         (self.conversational_test_cases if result.conversational else self.test_cases).append(result)
-        costs = [m.evaluation_cost for m in result.metrics_data if m.evaluation_cost is not None]
-        if costs:
-            self.evaluation_cost = (self.evaluation_cost or 0.0) + sum(costs)
+        if self._cost is None:
+            self._cost = CostTotal(self.evaluation_cost)
+        for m in result.metrics_data:
+            self._cost.add(m.evaluation_cost)
+        self.evaluation_cost = self._cost.value
 
     def calculate_test_passes_and_fails(self) -> None:
         """Set ``test_passed`` / ``test_failed`` from the results (skipped test cases count as neither)."""

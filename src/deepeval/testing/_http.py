@@ -33,6 +33,8 @@ class Fault:
         * ``"echo"``: reply ``status`` with the JSON body and headers ``echo(credential)`` returns, where
           ``credential`` is the request's ``Authorization`` header less its ``Bearer `` prefix (a server that
           quotes the key it was sent, whole, cut or encoded).
+        * ``"oversize"``: reply ``status`` with a JSON-looking body of ``size`` bytes, announced by
+          ``Content-Length``, or sent chunked with no length when ``chunked`` (the size is known only by reading).
     Build them with the class methods below rather than by hand.
     """
 
@@ -45,6 +47,8 @@ class Fault:
     body_text: str = "<html><body>502 Bad Gateway</body></html>"
     field_name: str = ""
     echo: Callable[[str], tuple[Any, Mapping[str, str]]] | None = None
+    size: int = 0
+    chunked: bool = False
 
     @classmethod
     def rate_limited(cls, retry_after: float | None = None, retry_after_ms: int | None = None) -> Fault:
@@ -80,6 +84,11 @@ class Fault:
     def echo_credential(cls, status: int, echo: Callable[[str], tuple[Any, Mapping[str, str]]]) -> Fault:
         """A ``status`` reply built by ``echo(credential) -> (json_body, headers)`` from the key the request sent."""
         return cls("echo", status=status, echo=echo)
+
+    @classmethod
+    def oversize(cls, size: int, *, chunked: bool = False, status: int = 200) -> Fault:
+        """A ``status`` reply whose body is ``size`` bytes (a judge reply is a few KB), with or without a length."""
+        return cls("oversize", status=status, size=size, chunked=chunked)
 
     @classmethod
     def disconnect(cls) -> Fault:
@@ -337,6 +346,34 @@ class LoopbackServer:
         except OSError:  # the client gave up (deadline) or the server is closing
             h.close_connection = True
 
+    @staticmethod
+    def _send_oversize(h: _Handler, fault: Fault) -> None:
+        """``fault.size`` bytes of body (``{"x": "aaa...`` in 64 KiB writes) until sent or the client hangs up."""
+        chunk = 64 * 1024
+        head = b'{"x": "'
+        try:
+            h.send_response(fault.status)
+            h.send_header("Content-Type", "application/json")
+            if fault.chunked:
+                h.send_header("Transfer-Encoding", "chunked")
+            else:
+                h.send_header("Content-Length", str(fault.size))
+            h.end_headers()
+            left = fault.size
+            first = True
+            while left > 0:
+                piece = (head if first else b"") + b"a" * chunk
+                piece = piece[:left]
+                first = False
+                left -= len(piece)
+                h.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if fault.chunked else piece)
+            if fault.chunked:
+                h.wfile.write(b"0\r\n\r\n")
+            h.wfile.flush()
+        except OSError:  # the client stopped reading and closed the connection
+            pass
+        h.close_connection = True
+
     def _error_body(self, status: int, message: str) -> Any:
         """The JSON body of an error reply in this server's dialect."""
         raise NotImplementedError
@@ -416,6 +453,9 @@ class LoopbackServer:
             if fault.kind == "echo" and fault.echo is not None:
                 body, echoed = fault.echo((auth or "").removeprefix(self.credential_prefix))
                 self._send(h, fault.status, body, dict(echoed))
+                return
+            if fault.kind == "oversize":
+                self._send_oversize(h, fault)
                 return
             if fault.kind == "disconnect":
                 h.close_connection = True

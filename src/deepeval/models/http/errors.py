@@ -36,6 +36,7 @@ import openai
 from deepeval import _json
 from deepeval.config.settings import redact
 from deepeval.errors import ErrorKind, JudgeError
+from deepeval.models.http.reply_limit import ReplyTooLarge
 from deepeval.models.http.transport import (
     DECODING_ERRORS,
     TIMEOUT_ERRORS,
@@ -194,6 +195,18 @@ def connection_error(
     )
 
 
+def _reply_too_large_in(exc: BaseException) -> ReplyTooLarge | None:
+    """``exc`` or the first :class:`ReplyTooLarge` in its cause chain (an HTTP library may wrap it)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, ReplyTooLarge):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
 def transport_error(
     exc: BaseException,
     *,
@@ -216,11 +229,22 @@ def transport_error(
     * a request that could not be built (``ValueError``, e.g. a header value it cannot send): ``bad_request``;
     * a reply body that does not decode (bad ``Content-Encoding``): a retryable ``server`` error;
     * aiohttp's own errors that the SDK's aiohttp transport lets through (a reply that is not HTTP, a header over
-      aiohttp's 8,190-byte limit): a retryable ``connection`` error naming the switch to httpx.
+      aiohttp's 8,190-byte limit): a retryable ``connection`` error naming the switch to httpx;
+    * a reply body over ``DEEPEVAL_JUDGE_MAX_REPLY_BYTES`` (:mod:`deepeval.models.http.reply_limit`; raised while
+      it was read, so the read stopped there): a ``server`` error naming the limit, not retried (the same server
+      would send the same reply again).
 
     ``base_url`` is the URL as shown (no credentials or query); ``label`` names the judge (``judge m``,
     ``System One model jev-latest``); ``server``: see the module docstring (named instead of ``base_url``).
     """
+    too_large = _reply_too_large_in(exc)
+    if too_large is not None:
+        where = server or f"the server at {base_url}"
+        return error_cls(
+            f"{label}: {where} sent a reply too large to read: {too_large}",
+            model=model,
+            kind=ErrorKind.server,
+        )
     if isinstance(exc, (openai.APITimeoutError, *TIMEOUT_ERRORS)):
         failure = connection_failure_in(exc)
         if failure is None:

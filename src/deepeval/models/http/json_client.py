@@ -37,6 +37,7 @@ from deepeval.models.http.errors import (
 )
 from deepeval.models.http.per_loop import PerLoop, share_key
 from deepeval.models.http.rate_limit import AdaptiveLimiter
+from deepeval.models.http.reply_limit import capped_event_hooks, max_reply_bytes
 from deepeval.models.http.retry import RetryPolicy, call_with_retries
 from deepeval.models.http.secrets import Secret, check_base_url
 from deepeval.models.http.tls import library_of, shared_context
@@ -105,6 +106,7 @@ class JSONEndpoint:
                 self.api_key.get(),
                 retry_policy.timeout,
                 self._client_kwargs,
+                max_reply_bytes(),
             ),
         )
 
@@ -213,6 +215,7 @@ class JSONEndpoint:
         if context is not None and not {"verify", "cert"} & set(self._client_kwargs):
             kwargs["verify"] = context
         kwargs.update(self._client_kwargs)
+        kwargs["event_hooks"] = capped_event_hooks(self._client_kwargs.get("event_hooks"))
         if aio_class is None:
             return httpx.AsyncClient(**kwargs)
         return aio_class(follow_redirects=False, **kwargs)

@@ -138,9 +138,9 @@ class AzureOpenAIModel(OpenAICompatibleLLM):
         if key is None:
             return None
         return openai.AzureOpenAI(
-            **self._with_shared_tls(self._sdk_kwargs(key), openai.DefaultHttpxClient, is_async=False)
+            **self._with_our_http_client(self._sdk_kwargs(key), openai.DefaultHttpxClient, is_async=False)
         )
 
     def _async_sdk_client(self, kwargs: dict[str, Any]) -> openai.AsyncOpenAI:
         http_client_class = async_http_client_class(self._endpoint.base_url)
-        return openai.AsyncAzureOpenAI(**self._with_shared_tls(kwargs, http_client_class, is_async=True))
+        return openai.AsyncAzureOpenAI(**self._with_our_http_client(kwargs, http_client_class, is_async=True))

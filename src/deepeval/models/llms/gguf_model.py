@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from deepeval._files import user_path
 from deepeval.config.settings import get_settings
 from deepeval.errors import ConfigurationError
+from deepeval.models.http.reply_limit import capped_event_hooks
 from deepeval.models.http.retry import RetryPolicy
 from deepeval.models.http.tls import library_of
 from deepeval.models.llms import gguf_server
@@ -256,7 +257,9 @@ class GGUFModel(LocalModel):
             raise ConfigurationError(
                 "the openai SDK's HTTP client is not httpx-based; GGUFModel cannot reach llama.cpp"
             )
-        client = openai.DefaultAsyncHttpxClient(transport=library.AsyncHTTPTransport(uds=self.socket_path))
+        client = openai.DefaultAsyncHttpxClient(
+            transport=library.AsyncHTTPTransport(uds=self.socket_path), event_hooks=capped_event_hooks()
+        )
         return openai.AsyncOpenAI(**{**kwargs, "http_client": client})
 
     def load_model(self, *args: Any, **kwargs: Any) -> openai.OpenAI:

@@ -31,6 +31,7 @@ from deepeval.config.redaction import register_secret
 from deepeval.errors import ConfigurationError, ErrorKind, JudgeError
 from deepeval.models.http.errors import read_json, status_error, transport_error
 from deepeval.models.http.json_client import error_detail
+from deepeval.models.http.reply_limit import capped_event_hooks
 
 SCOPE = "https://www.googleapis.com/auth/cloud-platform"
 GOOGLE_TOKEN_URI = "https://oauth2.googleapis.com/token"
@@ -113,7 +114,7 @@ class GoogleTokens:
         form = self._grant()
         label = f"judge {model}"
         try:
-            async with httpx.AsyncClient(timeout=self.timeout) as client:
+            async with httpx.AsyncClient(timeout=self.timeout, event_hooks=capped_event_hooks()) as client:
                 resp = await client.post(uri, data=form)
         except Exception as exc:
             mapped = transport_error(exc, label=label, model=model, base_url=uri, timeout=self.timeout)

@@ -31,7 +31,7 @@ from deepeval.models.http.secrets import Secret, check_base_url
 from deepeval.models.llms.response_format import RUNGS, response_format, schema_instruction
 from deepeval.models.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
 from deepeval.models.structured import CutReply, run_ladder
-from deepeval.models.usage import record_llm_request, record_usage
+from deepeval.models.usage import CostTotal, known_cost, record_llm_request, record_usage
 
 
 def load_litellm() -> Any:
@@ -154,18 +154,17 @@ class LiteLLMModel(DeepEvalBaseLLM):
             record_llm_request()
             text, _tokens, _cut, cost = await self._complete(prompt, None)
             return text, cost
-        spent: float | None = None
+        spent = CostTotal()
 
         async def ask(text: str) -> str:
-            nonlocal spent
             reply, cost = await self.a_structured_attempt(text, schema)
-            spent = None if spent is None and cost is None else (spent or 0.0) + (cost or 0.0)
+            spent.add(cost)
             return reply
 
         try:
-            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), spent
+            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), spent.value
         except StructuredOutputError:
-            record_usage(cost=spent)
+            record_usage(cost=spent.value)
             raise
 
     async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> tuple[str, float | None]:
@@ -277,14 +276,15 @@ class LiteLLMModel(DeepEvalBaseLLM):
 
     def _cost(self, litellm: Any, response: Any, tin: int | None, tout: int | None) -> float | None:
         if self.cost_per_input_token is not None or self.cost_per_output_token is not None:
-            return (tin or 0) * (self.cost_per_input_token or 0.0) + (tout or 0) * (
-                self.cost_per_output_token or 0.0
+            return known_cost(
+                (tin or 0) * (self.cost_per_input_token or 0.0)
+                + (tout or 0) * (self.cost_per_output_token or 0.0)
             )
         try:
             cost = litellm.completion_cost(completion_response=response)
         except Exception:  # LiteLLM knows no price for this model: unknown, never a guess
             return None
-        return float(cost) if cost else None
+        return known_cost(cost) if cost else None
 
     def _mapped(self, exc: Exception) -> BaseException:
         """LiteLLM's exception as a judge error (status, Retry-After and detail through the shared mapping)."""

@@ -41,6 +41,7 @@ from deepeval.models.http.errors import (
 )
 from deepeval.models.http.per_loop import PerLoop, share_key
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
+from deepeval.models.http.reply_limit import capped_event_hooks, max_reply_bytes
 from deepeval.models.http.retry import RetryPolicy, call_with_retries
 from deepeval.models.http.secrets import Secret as Secret  # kept importable from here
 from deepeval.models.http.secrets import check_base_url as check_base_url
@@ -55,7 +56,7 @@ from deepeval.models.llms.response_format import (
 from deepeval.models.logprobs import LogprobCompletion, TokenLogprob, parse_logprobs
 from deepeval.models.pricing import Price
 from deepeval.models.structured import CutReply, run_ladder
-from deepeval.models.usage import record_llm_request, record_usage
+from deepeval.models.usage import CostTotal, record_llm_request, record_usage
 
 #: stale keep-alive connections skipped per request (the SDK's default pool holds at most 1,000)
 _STALE_CONNECTIONS_MAX = 1000
@@ -170,6 +171,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
                     self.retry_policy.timeout,
                     client_kwargs,
                     transport_setting(),
+                    max_reply_bytes(),
                 ),
             )
         )
@@ -190,7 +192,7 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
         if key is None:
             return None
         return openai.OpenAI(
-            **self._with_shared_tls(self._sdk_kwargs(key), openai.DefaultHttpxClient, is_async=False)
+            **self._with_our_http_client(self._sdk_kwargs(key), openai.DefaultHttpxClient, is_async=False)
         )
 
     def get_model_name(self) -> str:
@@ -276,18 +278,17 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
     async def _generate_structured(self, prompt: str, schema: type[T]) -> tuple[T, float | None]:
         """The structured layer's ladder (:func:`deepeval.models.structured.run_ladder`) over
         :meth:`a_structured_attempt`: the one re-ask happens there, and each request counts in ``llm_calls``."""
-        cost: float | None = None
+        cost = CostTotal()
 
         async def ask(text: str) -> str:
-            nonlocal cost
             reply, spent = await self._structured_once(text, schema)
-            cost = _add(cost, spent)
+            cost.add(spent)
             return reply
 
         try:
-            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), cost
+            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), cost.value
         except StructuredOutputError:
-            record_usage(cost=cost)  # nothing is returned, so the spend is recorded here
+            record_usage(cost=cost.value)  # nothing is returned, so the spend is recorded here
             raise
 
     async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> tuple[str, float | None]:
@@ -579,13 +580,16 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
 
     def _async_sdk_client(self, kwargs: dict[str, Any]) -> openai.AsyncOpenAI:
         http_client_class = async_http_client_class(self._endpoint.base_url)
-        return openai.AsyncOpenAI(**self._with_shared_tls(kwargs, http_client_class, is_async=True))
+        return openai.AsyncOpenAI(**self._with_our_http_client(kwargs, http_client_class, is_async=True))
 
     @staticmethod
-    def _with_shared_tls(kwargs: dict[str, Any], http_client_class: Any, *, is_async: bool) -> dict[str, Any]:
+    def _with_our_http_client(
+        kwargs: dict[str, Any], http_client_class: Any, *, is_async: bool
+    ) -> dict[str, Any]:
         """``kwargs`` plus the SDK's own HTTP client (``DefaultHttpxClient``, or for async calls the class
         :func:`~deepeval.models.http.transport.async_http_client_class` picks: the SDK's defaults) built with the
-        process-wide TLS context (:mod:`deepeval.models.http.tls`), unless the caller passed ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
+        process-wide TLS context (:mod:`deepeval.models.http.tls`) and, for our async calls, the reply size cap
+        (:mod:`deepeval.models.http.reply_limit`), unless the caller passed ``http_client=``. A caller's client serves only the side it fits (an ``httpx.AsyncClient`` our async calls,
         an ``httpx.Client`` the sync client of :meth:`load_model`); the other side gets the default."""
         given = kwargs.get("http_client")
         if given is not None:
@@ -595,9 +599,12 @@ class OpenAICompatibleLLM(DeepEvalBaseLLM):
             kwargs = {k: v for k, v in kwargs.items() if k != "http_client"}
         library = library_of(http_client_class)
         context = shared_context(library) if library is not None else None
-        if context is None:
+        options: dict[str, Any] = {} if context is None else {"verify": context}
+        if is_async:
+            options["event_hooks"] = capped_event_hooks()
+        if not options:
             return kwargs
-        return {**kwargs, "http_client": http_client_class(verify=context)}
+        return {**kwargs, "http_client": http_client_class(**options)}
 
     def _client(self) -> openai.AsyncOpenAI:
         return self._async_clients.get()
@@ -637,9 +644,3 @@ def _blames(exc: JudgeError, param: str) -> bool:
 
 def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
-
-
-def _add(a: float | None, b: float | None) -> float | None:
-    if a is None and b is None:
-        return None
-    return (a or 0.0) + (b or 0.0)

@@ -35,7 +35,7 @@ from deepeval.models.llms.response_format import schema_instruction
 from deepeval.models.logprobs import LogprobCompletion, TokenLogprob
 from deepeval.models.pricing import Price
 from deepeval.models.structured import CutReply, run_ladder
-from deepeval.models.usage import record_llm_request, record_usage
+from deepeval.models.usage import CostTotal, record_llm_request, record_usage
 
 T = TypeVar("T", bound=BaseModel)
 T2 = TypeVar("T2")
@@ -187,18 +187,17 @@ class WireLLM(DeepEvalBaseLLM):
             record_llm_request()
             reply = await self._send(lambda: self._request(prompt, rung=None, schema=None))
             return reply.text, self._cost(reply)
-        cost: float | None = None
+        cost = CostTotal()
 
         async def ask(text: str) -> str:
-            nonlocal cost
             reply, spent = await self.a_structured_attempt(text, schema)
-            cost = None if cost is None and spent is None else (cost or 0.0) + (spent or 0.0)
+            cost.add(spent)
             return reply
 
         try:
-            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), cost
+            return await run_ladder(ask, prompt, schema, name=self.get_model_name()), cost.value
         except StructuredOutputError:
-            record_usage(cost=cost)  # nothing is returned, so the spend is recorded here
+            record_usage(cost=cost.value)  # nothing is returned, so the spend is recorded here
             raise
 
     async def a_structured_attempt(self, prompt: str, schema: type[BaseModel]) -> tuple[str, float | None]:

@@ -44,7 +44,7 @@ from deepeval.models.system_one.schema import (
     as_text,
     distribution_confidence,
 )
-from deepeval.models.usage import record_usage
+from deepeval.models.usage import CostTotal, record_usage
 
 _STRIP = " \t\n\r.,:;!?\"'`*()[]<>"
 MAX_CHOICE_OPTIONS = 26
@@ -194,13 +194,12 @@ class LogprobSystemOneModel(DeepEvalBaseSystemOneModel):
         nouls: dict[str, NoulAnswer] = {}
         choices: dict[str, ChoiceAnswer] = {}
         scores: dict[str, ScoreAnswer] = {}
-        cost: float | None = None
+        cost = CostTotal()
         tin = tout = 0
         for (qid, q), res in zip(questions.items(), results, strict=True):
             assert not isinstance(res, BaseException)
             completion, call_cost = res
-            if call_cost is not None:
-                cost = (cost or 0.0) + call_cost
+            cost.add(call_cost)
             tin += completion.input_tokens or 0
             tout += completion.output_tokens or 0
             if not completion.tokens:
@@ -239,7 +238,7 @@ class LogprobSystemOneModel(DeepEvalBaseSystemOneModel):
             input_tokens=tin,
             output_tokens=tout,
         )
-        return answers, cost
+        return answers, cost.value
 
     # -- internals ------------------------------------------------------------------------------------------------
     def _prompt(self, state: Any, q: Any) -> str:

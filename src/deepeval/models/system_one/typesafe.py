@@ -79,6 +79,7 @@ from deepeval.models.http.errors import (
 )
 from deepeval.models.http.per_loop import PerLoop, share_key
 from deepeval.models.http.rate_limit import DEFAULT_MAX_CONCURRENCY, AdaptiveLimiter
+from deepeval.models.http.reply_limit import capped_event_hooks, max_reply_bytes
 from deepeval.models.http.retry import RetryPolicy, call_with_retries
 from deepeval.models.http.secrets import Secret, check_base_url
 from deepeval.models.http.tls import library_of, shared_context
@@ -96,7 +97,7 @@ from deepeval.models.system_one.schema import (
     as_text,
     legend_levels,
 )
-from deepeval.models.usage import record_usage
+from deepeval.models.usage import known_cost, record_usage
 
 T = TypeVar("T")
 
@@ -509,6 +510,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
                 self.retry_policy.timeout,
                 client_kwargs,
                 transport_setting(),
+                max_reply_bytes(),
             ),
         )
         super().__init__(typesafe_model_name(model, s))
@@ -564,7 +566,11 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
         if answers.model:
             self.resolved_model = answers.model
         tin = answers.input_tokens
-        cost = None if tin is None or self.cost_per_input_token is None else tin * self.cost_per_input_token
+        cost = (
+            None
+            if tin is None or self.cost_per_input_token is None
+            else known_cost(tin * self.cost_per_input_token)
+        )
         return answers, cost
 
     async def _ask_all(self, state: Any, wire_qs: dict[str, Any], asked: dict[str, Any]) -> list[_Part]:
@@ -736,6 +742,7 @@ class TypeSafeModel(DeepEvalBaseSystemOneModel):
             # built once per process (deepeval.models.http.tls); a caller's own TLS settings never touch it
             kwargs["verify"] = context
         kwargs.update(self._client_kwargs)
+        kwargs["event_hooks"] = capped_event_hooks(self._client_kwargs.get("event_hooks"))
         if aio_class is None:
             return httpx.AsyncClient(**kwargs)
         return aio_class(follow_redirects=False, **kwargs)
