@@ -15,7 +15,14 @@ from deepeval.models.embedded.grading.matching import (
     _match_date,
     _match_number,
 )
-from deepeval.models.embedded.grading.polarity import TAKEN_BACK_TAG, clause_negates, polarity_cue
+from deepeval.models.embedded.grading.polarity import (
+    NEGATING_PREDICATE,
+    TAKEN_BACK_TAG,
+    clause_negates,
+    polarity_cue,
+    undone,
+    unsettled,
+)
 from deepeval.models.embedded.grading.slots import Slots, extract_slots
 from deepeval.models.embedded.text import split_sentences
 
@@ -72,8 +79,10 @@ def fact_negated(answer: str, values: Sequence[str], numeric: Sequence[str] = ()
             if _struck_or_former(answer, m.start(), m.end()):
                 found = True
                 continue
-            left = _without_trailing(_CLAUSE_END.split(answer[: m.start()])[-1], values)
-            right = _predicate_after(answer[m.end() :])
+            left = _without_trailing(
+                _SUBORDINATE.split(_CLAUSE_END.split(answer[: m.start()])[-1])[-1], values
+            )
+            right = _SUBORDINATE.split(_predicate_after(answer[m.end() :], left))[0]
             # "but" ends a clause, except in an exception ("anywhere but Frankfurt"): that one reads the sentence
             sentence_left = re.split(r"[.;:!?()\[\]\n]", answer[: m.start()])[-1]
             negated = clause_negates(left, right, number=value in numeric, sentence_left=sentence_left)
@@ -94,27 +103,77 @@ _FINITE = re.compile(_FINITE_START.pattern.replace("^\\s*", "\\b"), re.IGNORECAS
 
 
 #: "but" and a negated predicate that shares the subject: "... was floated early on but isn't where we're going"
-_BUT_NOT = re.compile(
-    r"^[^.;!?]*?\bbut\s+(?:(?:is|are|was|were|has|have|had|did|does|do|will|would)\s+)?(?:not|never|"
-    r"\w+n['\u2019]t)\b",
+_BUT_NEXT_CLAUSE = re.compile(r"^[^.;!?]*?\bbut\b([^.;!?]*)", re.IGNORECASE)
+
+
+def _tried_but_not(left: str, right: str, after: str) -> bool:
+    """A value only tried, floated, proposed or requested (and not decided in its clause), then a later clause of
+    its sentence that denies or undoes it with no other value named ("PostgreSQL 16 was evaluated but not chosen",
+    "was proposed as owner, but the proposal fell through", "according to the draft, which has since been
+    withdrawn") or an unsettled matter ("was requested and is still pending approval", "trial ended without a
+    contract")."""
+    around = f"{left} {right}"
+    if not (_TENTATIVE_VERB.search(around) or _TENTATIVE_NOUN.search(around)) or _DECIDED_HERE.search(around):
+        return False
+    rest = re.split(r"[.;!?](?:\s|$)", after, maxsplit=1)[0]
+    if unsettled(f"{around} {rest}"):
+        return True
+    for clause in _LATER_CLAUSE.split(rest)[1:]:
+        if NEGATING_PREDICATE.match(clause):  # "... but ultimately passed over", "... but said no"
+            return True
+        # with a subject of its own, a clause about another value is about that one ("PostgreSQL 16 was evaluated,
+        # but MySQL was not"); a plain negator there may be about anything ("..., which nobody expected")
+        named = extract_slots(clause)
+        if not (named.entities or named.numbers or named.dates) and undone("", clause):
+            return True
+    return False
+
+
+_LATER_CLAUSE = re.compile(r"\bbut\b|,\s*(?=which\b)|,\s*and\b", re.IGNORECASE)
+#: a noun of trial or proposal: "Kestrel Systems' trial", "according to the draft"
+_TENTATIVE_NOUN = re.compile(
+    r"\b(?:trial|pilot|proposal|request|bid|nomination|candidacy|evaluation|shortlist|draft|estimate|rumou?r)s?\b",
+    re.IGNORECASE,
+)
+#: a decision in the value's own clause: it is more than tried ("PostgreSQL 16 was chosen after the trial")
+_DECIDED_HERE = re.compile(
+    r"\b(?:chose|chosen|picked|selected|approved|decided|confirmed|signed|agreed|appointed|named|hired|won|"
+    r"went\s+with|opted\s+for|settled\s+on)\b",
     re.IGNORECASE,
 )
 
 
-def _tried_but_not(left: str, right: str, after: str) -> bool:
-    """A value only tried, floated or planned, then "but" and a negated predicate of the same subject ("PostgreSQL
-    16 was evaluated but not chosen", "Tallinn was floated early on but isn't where we're going")."""
-    return bool(_TENTATIVE_VERB.search(f"{left} {right}") and _BUT_NOT.search(after))
+#: a subordinate clause's start: a negation of the main clause does not reach into it ("Nobody objected when Porto
+#: was named"), nor one inside it out of it ("Alice Moreau owns it because nobody else would")
+_SUBORDINATE = re.compile(
+    r"\b(?:when|whenever|after|before|because|since|although|though|while|whereas|once|until)\b",
+    re.IGNORECASE,
+)
+
+#: what opens a parenthetical inside a noun phrase: a relative pronoun, a preposition, a participle phrase
+_PARENTHETICAL = re.compile(
+    r"^\s*(?:which|who|whom|whose|that|where|with|without|including|included|like|as|from|of|for|in|on|at|by|"
+    r"led|run|owned|built|based|known|once|formerly|previously|originally|\w+ed\s+by)\b",
+    re.IGNORECASE,
+)
 
 
-def _predicate_after(after: str) -> str:
-    """The clause right of a value; where the value stands in a subject noun phrase that commas interrupt ("pdfium,
-    which the old app leaned on, is not part of the new stack"; "The 14-person team ..., with two SREs, was never
-    signed off"), the clause of its predicate after them."""
+def _predicate_after(after: str, left: str = "") -> str:
+    """The clause right of a value; where the value stands in a subject noun phrase (no verb before it in its
+    clause) that commas interrupt ("pdfium, which the old app leaned on, is not part of the new stack"; "The
+    14-person team ..., with two SREs, was never signed off"), the clause of its predicate after the parentheticals.
+    A comma after a value whose clause already has its verb ends it ("will run in Frankfurt, never in us-east-1")."""
     sentence = re.split(r"(?<=[.!?])\s+|[;\n]", after, maxsplit=1)[0]
     first = _CLAUSE_END.split(sentence)[0]
-    if _FINITE.search(first):
+    if _FINITE.search(first) or _FINITE.search(left):
         return first
+    parts = re.split(r",\s|\s(?:-{1,2}|\u2013|\u2014)\s", sentence)[1:]
+    for i, part in enumerate(parts):
+        if i and _FINITE_START.match(part):
+            return _CLAUSE_END.split(part)[0]
+        if not _PARENTHETICAL.match(part):
+            break
+    return first
     for part in re.split(r",\s|\s(?:-{1,2}|\u2013|\u2014)\s", sentence)[1:]:
         if _FINITE_START.match(part):
             return _CLAUSE_END.split(part)[0]
@@ -401,7 +460,8 @@ _TENTATIVE = re.compile(
 )
 _TENTATIVE_VERB = re.compile(
     r"\b(?:planned|evaluated|considered|proposed|intended|tested|trialled|trialed|piloted|discussed|shortlisted|"
-    r"suggested|floated|pitched|mooted|explored|scouted|toured|visited|looked\s+at|weighed)\b",
+    r"suggested|floated|pitched|mooted|explored|scouted|toured|visited|looked\s+at|weighed|asked|offered|invited|"
+    r"nominated|approached|interviewed|courted|requested|put\s+forward|recommended)\b",
     re.IGNORECASE,
 )
 _BUT_NEXT = re.compile(r"^[^.;!?]*?\bbut\b([^.;!?]*)", re.IGNORECASE)

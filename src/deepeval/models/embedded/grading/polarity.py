@@ -75,7 +75,9 @@ _PRIVATIVE = _forms(
     "unwind; undo; scrub; bin; spike; torpedo; quash; squash; rescind; void; annul; turn down; call off; rule out; "
     "phase out; vote down; pass over; pass on; say no to; decide against; vote against; steer clear of; "
     "stay away from; walk away from; pull the plug on; back out of; pull out of; opt out of; give up on; "
-    "lack; roll back; cross off; cross out; strike off; take off; write off; knock back; shoot down; throw out",
+    "lack; roll back; cross off; cross out; strike off; take off; write off; knock back; shoot down; throw out; "
+    "argue against; object to; oppose; contest; protest; resist; campaign against; lobby against; move out of; "
+    "move away from; migrate away from; migrate off; exit",
     "forbade; forbidden; withdrew; withdrawn; struck; stricken; undid; undone; said no to; gave up on; given up on; "
     "took off; taken off; wrote off; written off; shot down; threw out; thrown out",
 )
@@ -86,8 +88,8 @@ _SELF_UNDOING = _forms(
     "cancel; abandon; reject; decline; refuse; resign; deny; withdraw; quit; scrap; veto; shelve; revoke; drop; "
     "ditch; axe; dump; remove; terminate; discontinue; fail; retract; renege; rescind; rule out; turn down; "
     "call off; drop out; back out; pull out; bow out; opt out; step down; walk away; lose out; fall through; "
-    "fall apart; collapse; fizzle out",
-    "withdrew; withdrawn; lost out; fell through; fallen through; fell apart",
+    "fall apart; collapse; fizzle out; say no",
+    "withdrew; withdrawn; lost out; fell through; fallen through; fell apart; said no",
 )
 
 #: a particle split from its verb by the object: "swapped Jenkins out for Buildkite", "voted the plan down"
@@ -114,7 +116,7 @@ _EXCLUDED = (
     r"(?:off\s+the\s+table|out\s+of\s+(?:the\s+)?(?:question|running|picture|race|frame)|(?:a\s+)?no-go|"
     r"(?:a\s+)?non-?starter|dead\s+in\s+the\s+water|(?:a\s+)?dead\s+end|history|a\s+thing\s+of\s+the\s+past|"
     r"(?:a\s+|an\s+)?(?:typo|mistake|error|misprint|misreading|misunderstanding)|wrong|incorrect|inaccurate|bogus|"
-    r"false|untrue|mistaken|obsolete|out\s+of\s+date|outdated|stale|void|invalid)"
+    r"false|untrue|mistaken|obsolete|out\s+of\s+date|outdated|stale|void|invalid|out(?=\s+as\b))"
 )
 
 #: what may stand between a value and its verb: the rest of its noun phrase ("The $52,000 monthly cloud budget was
@@ -142,6 +144,12 @@ _NO_BEFORE = re.compile(r"\b(?:no|without)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORE
 _ERROR_BEFORE = re.compile(
     r"\b(?:wrongly|falsely|mistakenly|incorrectly|erroneously|inaccurately|wrongfully)\s+(?:\w+\s+){0,2}?"
     r"(?:as\s+|at\s+|to\s+be\s+|that\s+)?" + _ART + r"$",
+    re.IGNORECASE,
+)
+
+#: an attribution of error after the value, its passive subject: "Alice Moreau was incorrectly listed as the owner"
+_ERROR_AFTER = re.compile(
+    rf"^\s*{_NP_GAP}{_AUX}\s+(?:wrongly|falsely|mistakenly|incorrectly|erroneously|inaccurately|wrongfully)\b",
     re.IGNORECASE,
 )
 
@@ -184,7 +192,7 @@ EXCEPTIVE_BEFORE = re.compile(
 #: a frame that says the statement after it is false ("It is false that ...", "It is not true that ...")
 FALSE_FRAME = re.compile(
     r"\b(?:false|untrue|not\s+true|not\s+the\s+case|wrong|incorrect|a\s+myth|"
-    r"(?:disput|den(?:y|ies|ied|ying)|doubt|contest|refut|challeng|question)\w*)\s+that\b",
+    r"(?:disput|den(?:y|ies|ied|ying)|doubt|contest|refut|challeng|question)\w*)(?:\s+that)?\s",
     re.IGNORECASE,
 )
 
@@ -196,12 +204,23 @@ TAKEN_BACK_TAG = re.compile(
 )
 
 
-def _undone(left: str, right: str, number: bool) -> bool:
+#: the start of a predicate that denies or undoes, with no subject of its own ("... but ultimately passed over",
+#: "... but said no", "... but was never signed")
+NEGATING_PREDICATE = re.compile(
+    r"^\s*(?:(?:ultimately|eventually|then|later|finally|quickly|soon|was|were|is|are|got|has\s+been|had\s+been|"
+    rf"did|does|do|has|have|had|will|would)\s+)*(?:not|never|\w+n['\u2019]t|{_PRIVATIVE}|{_SELF_UNDOING})\b",
+    re.IGNORECASE,
+)
+
+
+def undone(left: str, right: str, number: bool = False) -> bool:
     """The value is undone: the object or passive subject of a privative verb, the subject of a self-undoing one, an
     excluded or erroneous value, the object of a negative implicative or an unrealised past."""
     if _UNDONE_BEFORE.search(left) or _UNDONE_AFTER.search(right) or _NO_BEFORE.search(left):
         return True
-    if _ERROR_BEFORE.search(left) or _IMPLICATIVE.search(left) or _IMPLICATIVE.search(right[:40]):
+    if _ERROR_BEFORE.search(left) or _ERROR_AFTER.search(right):
+        return True
+    if _IMPLICATIVE.search(left) or _IMPLICATIVE.search(right[:40]):
         return True
     if _UNREALISED_AFTER.search(right) or (_SPLIT_VERB.search(left) and _SPLIT_PARTICLE.search(right)):
         return True
@@ -218,16 +237,41 @@ def clause_negates(left: str, right: str, *, number: bool = False, sentence_left
     frame = FALSE_FRAME.search(left)
     if frame is not None:
         # a negated frame affirms what follows it ("Nobody disputes that ...", "I don't doubt that ...")
-        denied_frame = bool(CLAUSE_NEGATION.search(left[: frame.start()]))
+        before = left[: frame.start()]
+        denied_frame = bool(CLAUSE_NEGATION.search(before) or re.search(r"\bno\s*$", before, re.IGNORECASE))
         left = left[frame.end() :]
         frame = None if denied_frame else frame
     classes = (
         bool(CLAUSE_NEGATION.search(f"{left} {right}")),
-        _undone(left, right, number),
+        undone(left, right, number),
         bool(EXCEPTIVE_BEFORE.search(left)),
         frame is not None,
     )
     return sum(classes) % 2 == 1
+
+
+#: a matter not settled: "still pending approval", "no decision has been made", "ended without a contract", "TBD"
+UNSETTLED = re.compile(
+    r"\b(?:pending|await(?:s|ing)?|under\s+(?:review|consideration|discussion)|undecided|unconfirmed|unapproved|tbd|"
+    r"to\s+be\s+(?:decided|confirmed|determined|agreed)|up\s+in\s+the\s+air|on\s+hold|"
+    r"not\s+(?:yet\s+)?(?:been\s+)?(?:decided|confirmed|approved|agreed|signed|finali[sz]ed)|"
+    r"no\s+(?:final\s+)?(?:decision|agreement|approval|sign-?off|go-ahead)|"
+    r"without\s+(?:a\s+|an\s+|any\s+)?(?:final\s+)?(?:contract|deal|agreement|decision|approval|sign-?off|offer|"
+    r"commitment|go-ahead))\b",
+    re.IGNORECASE,
+)
+#: a decision stated in the same clause outweighs a pending detail ("PostgreSQL 16 was chosen, pending a review")
+_DECIDED = re.compile(
+    r"\b(?:chose|chosen|picked|selected|approved|decided|confirmed|signed|agreed|appointed|named|hired|went\s+with|"
+    r"opted\s+for|settled\s+on)\b",
+    re.IGNORECASE,
+)
+
+
+def unsettled(clause: str) -> bool:
+    """``clause`` (a value's clause and the rest of its sentence) says the matter is not settled and states no
+    decision ("A $52,000 budget was requested and is still pending approval")."""
+    return bool(UNSETTLED.search(clause)) and not _DECIDED.search(clause)
 
 
 def polarity_cue(text: str) -> bool:
@@ -243,6 +287,7 @@ def polarity_cue(text: str) -> bool:
         or FALSE_FRAME.search(text)
         or TAKEN_BACK_TAG.search(text)
         or CORRECTION_WORD.search(text)
+        or UNSETTLED.search(text)
         or (_SPLIT_VERB_WORD.search(text) and re.search(r"\b(?:out|off|down)\b", text, re.IGNORECASE))
     )
 

@@ -179,7 +179,12 @@ def _rule_negated(c: _Case) -> Grade | None:
     found = _mentioned(c)
     numeric = [t for k, t, s in c.results if k == "number"]
     negation_new = negation_cue(c.answer) and not negation_cue(c.expected) and not negation_cue(c.question)
-    if found and negation_new and fact_negated(c.answer, found, numeric):
+    # the core value negated negates the fact, whatever its details ("Ravi Patel stepped down ... in March 2026")
+    if (
+        found
+        and negation_new
+        and (fact_negated(c.answer, found, numeric) or fact_negated(c.answer, found[:1], numeric))
+    ):
         # a value struck through or noted as former is taken back (1), whatever follows it
         rival = None if taken_back(c.answer, found) else _rival(c, other_clauses(c.answer, found))
         if rival:
@@ -198,7 +203,7 @@ def _mentioned(c: _Case) -> list[str]:
     return [hit.group(0)] if hit else []
 
 
-_ASKED = re.compile(r"[^.!?\n]*\?")
+_ASKED = re.compile(r"(?:[^.!?\n]|\.(?=\w))*\?")  # a full stop inside a number ("2.7%") ends no sentence
 _QUESTION_START = re.compile(r"\s(?:-{1,2}|\u2013|\u2014)\s|[;:]\s")
 
 
