@@ -575,6 +575,21 @@ _TERM_FILE = textwrap.dedent(
 )
 
 
+_LATE_CONFTEST = textwrap.dedent(
+    """
+    import time
+    from pathlib import Path
+
+    import pytest
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_unconfigure(config):
+        Path("unconfigured").write_text("x")
+        time.sleep(1.5)
+    """
+)
+
+
 @pytest.mark.regression
 @pytest.mark.parametrize(
     ("where", "twice"),
@@ -584,6 +599,7 @@ _TERM_FILE = textwrap.dedent(
         ("assert_test", "TERM"),
         ("assert_test", "INT"),
         ("assert_test", "TERM INT"),
+        ("assert_test", "INT late"),
     ],
     ids=[
         "while-measuring",
@@ -591,6 +607,7 @@ _TERM_FILE = textwrap.dedent(
         "twice-while-measuring",
         "ctrl-c-then-sigterm",
         "sigterm-then-ctrl-c",
+        "ctrl-c-then-sigterm-after-the-stop-line",
     ],
 )
 @pytest.mark.parametrize("runner", ["deepeval-test-run", "pytest"])
@@ -599,12 +616,15 @@ def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, wh
     that ended are reported and written, the stop is said, exit status 143. It was one test's `SystemExit: 143`
     failure and pytest ran all the others (outside attack 5, MEDIUM 6). The first signal names the stop and the exit
     status: a Ctrl-C after the SIGTERM made it 130 under a 'stopped by SIGTERM' line (outside attack 7, L1), a
-    SIGTERM after a Ctrl-C leaves pytest's own 2 for an interrupted session."""
+    SIGTERM after a Ctrl-C leaves pytest's own 2 for an interrupted session, also once the session's handler is
+    gone (pytest's cleanup after unconfigure: it took SIGTERM's default, 143; outside attack 8, M3)."""
     import signal
     import time
 
     (tmp_path / "test_term.py").write_text(_TERM_FILE)
     (tmp_path / "where.txt").write_text(where)
+    if twice == "INT late":  # pytest's cleanup after our unconfigure hook, long enough to land a SIGTERM in
+        (tmp_path / "conftest.py").write_text(_LATE_CONFTEST)
     folder = tmp_path / "results"
     env = {
         **os.environ,
@@ -628,8 +648,14 @@ def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, wh
         sent = time.monotonic()
         # twice: a SIGTERM (or a Ctrl-C first) then a SIGTERM while the session ends: exit 1 and a 1,100-line
         # traceback (outside attacks 6 B, 7 M3); or a SIGTERM then a Ctrl-C (attack 7, L1)
-        proc.send_signal(signal.SIGINT if twice == "INT" else signal.SIGTERM)
-        if twice:
+        proc.send_signal(signal.SIGINT if twice.startswith("INT") else signal.SIGTERM)
+        if twice == "INT late":  # after the stop line, the report and our unconfigure hook
+            late = tmp_path / "unconfigured"
+            while not late.exists() and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.02)
+            assert late.exists(), "the session never reached its last unconfigure hook"
+            proc.send_signal(signal.SIGTERM)
+        elif twice:
             time.sleep(0.08)
             proc.send_signal(signal.SIGINT if twice == "TERM INT" else signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
@@ -639,6 +665,11 @@ def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, wh
             proc.kill()
             proc.wait()
     assert "Traceback" not in out + err, out + err
+    if twice == "INT late":
+        assert proc.returncode == 2, (proc.returncode, out + err)
+        assert "deepeval: interrupted: the run was stopped after 2 test result(s)" in out, out
+        assert len(_reports(folder)) == 1
+        return
     if twice in ("TERM", "INT"):  # the second one is ignored, or ends the process at once: never exit 1
         ends = (2,) if twice == "INT" else (143, -signal.SIGTERM)  # pytest's "interrupted" is 2
         assert proc.returncode in ends, (proc.returncode, out + err)

@@ -106,18 +106,28 @@ class DeepEvalCollector:
             session.exitstatus = 128 + signal.SIGTERM  # 143, as a process ended by SIGTERM
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
+        import atexit
         import signal
 
         if self._previous_sigterm is not None:
-            signal.signal(signal.SIGTERM, self._previous_sigterm)
+            if self._interrupted and self.stopped_by is None:
+                # The session ended on Ctrl-C: a SIGTERM from here until the process exits is a second of the first
+                # and is ignored, as it was while the session ended (pytest's own 2 stays the exit status). With
+                # SIGTERM's default put back here, a SIGTERM during pytest's cleanup after this hook (garbage
+                # collection, tenths of a second) or `deepeval test run`'s on_test_run_end hook ended the process
+                # 143 (outside attack 8, M3). A Python handler, not SIG_IGN, so that processes started meanwhile
+                # get SIGTERM's default; at interpreter shutdown, where Python puts the default back for a Python
+                # handler, SIG_IGN takes over.
+                signal.signal(signal.SIGTERM, _after_ctrl_c)
+                atexit.register(signal.signal, signal.SIGTERM, signal.SIG_IGN)
+            else:
+                signal.signal(signal.SIGTERM, self._previous_sigterm)
             self._previous_sigterm = None
         if self._ctrl_c_is_sigterm:
             # The session ended on SIGTERM, so the process was asked to end: Ctrl-C stays a second SIGTERM until
             # it exits (pytest's own cleanup after this hook collects garbage for tenths of a second, and `deepeval
             # test run` runs its on_test_run_end hook), and is ignored once the interpreter shuts down, where Python
             # puts SIGINT's default action back. A Ctrl-C in either place made the exit status 130.
-            import atexit
-
             atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
             self._ctrl_c_is_sigterm = False
 
@@ -309,6 +319,11 @@ def _as_a_second_sigterm(signum: int, frame: Any) -> None:
     import signal
 
     os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _after_ctrl_c(signum: int, frame: Any) -> None:
+    """SIGTERM's handler once the session has ended on Ctrl-C, until the process exits: the first signal named
+    the stop and the exit status (pytest's 2 for an interrupted session), so the SIGTERM is ignored."""
 
 
 def _current_run() -> Any:
