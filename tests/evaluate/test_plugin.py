@@ -575,6 +575,37 @@ _TERM_FILE = textwrap.dedent(
 )
 
 
+_LATE_CONFTEST = textwrap.dedent(
+    """
+    import time
+    from pathlib import Path
+
+    import pytest
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_unconfigure(config):
+        Path("second_now").write_text("x")
+        time.sleep(1.5)
+    """
+)
+
+
+_SUMMARY_CONFTEST = textwrap.dedent(
+    """
+    import time
+    from pathlib import Path
+
+    from deepeval.evaluate import latest
+
+    def keep_latest(run):  # our summary calls it between writing the report and printing the table
+        Path("second_now").write_text("x")
+        time.sleep(30)
+
+    latest.keep_latest = keep_latest
+    """
+)
+
+
 @pytest.mark.regression
 @pytest.mark.parametrize(
     ("where", "twice"),
@@ -584,6 +615,9 @@ _TERM_FILE = textwrap.dedent(
         ("assert_test", "TERM"),
         ("assert_test", "INT"),
         ("assert_test", "TERM INT"),
+        ("assert_test", "INT late TERM"),
+        ("assert_test", "INT late INT"),
+        ("assert_test", "INT summary INT"),
     ],
     ids=[
         "while-measuring",
@@ -591,6 +625,9 @@ _TERM_FILE = textwrap.dedent(
         "twice-while-measuring",
         "ctrl-c-then-sigterm",
         "sigterm-then-ctrl-c",
+        "ctrl-c-then-sigterm-after-the-stop-line",
+        "ctrl-c-then-ctrl-c-after-the-stop-line",
+        "ctrl-c-then-ctrl-c-in-our-summary",
     ],
 )
 @pytest.mark.parametrize("runner", ["deepeval-test-run", "pytest"])
@@ -599,12 +636,16 @@ def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, wh
     that ended are reported and written, the stop is said, exit status 143. It was one test's `SystemExit: 143`
     failure and pytest ran all the others (outside attack 5, MEDIUM 6). The first signal names the stop and the exit
     status: a Ctrl-C after the SIGTERM made it 130 under a 'stopped by SIGTERM' line (outside attack 7, L1), a
-    SIGTERM after a Ctrl-C leaves pytest's own 2 for an interrupted session."""
+    SIGTERM after a Ctrl-C leaves pytest's own 2 for an interrupted session, also once the session's handler is
+    gone (pytest's cleanup after unconfigure: it took SIGTERM's default, 143; outside attack 8, M3). A second Ctrl-C
+    is ignored, or cuts our summary short with one line (it was exit 130 and a 90-line traceback; attack 8, L3)."""
     import signal
     import time
 
     (tmp_path / "test_term.py").write_text(_TERM_FILE)
     (tmp_path / "where.txt").write_text(where)
+    if twice.startswith("INT "):  # where the second signal lands, made long enough to land it in
+        (tmp_path / "conftest.py").write_text(_SUMMARY_CONFTEST if "summary" in twice else _LATE_CONFTEST)
     folder = tmp_path / "results"
     env = {
         **os.environ,
@@ -628,8 +669,14 @@ def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, wh
         sent = time.monotonic()
         # twice: a SIGTERM (or a Ctrl-C first) then a SIGTERM while the session ends: exit 1 and a 1,100-line
         # traceback (outside attacks 6 B, 7 M3); or a SIGTERM then a Ctrl-C (attack 7, L1)
-        proc.send_signal(signal.SIGINT if twice == "INT" else signal.SIGTERM)
-        if twice:
+        proc.send_signal(signal.SIGINT if twice.startswith("INT") else signal.SIGTERM)
+        if twice.startswith("INT "):  # after our unconfigure hook (stop line, report) or in our summary
+            now = tmp_path / "second_now"
+            while not now.exists() and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.02)
+            assert now.exists(), "the session never reached the place of the second signal"
+            proc.send_signal(signal.SIGTERM if twice.endswith("TERM") else signal.SIGINT)
+        elif twice:
             time.sleep(0.08)
             proc.send_signal(signal.SIGINT if twice == "TERM INT" else signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
@@ -639,6 +686,22 @@ def test_sigterm_ends_the_test_session_as_ctrl_c_does_and_exits_143(tmp_path, wh
             proc.kill()
             proc.wait()
     assert "Traceback" not in out + err, out + err
+    if twice.startswith("INT "):
+        assert proc.returncode == 2, (
+            proc.returncode,
+            out + err,
+        )  # the first signal's: pytest's "interrupted"
+        assert "deepeval: interrupted: the run was stopped after 2 test result(s)" in out, out
+        (report,) = _reports(folder)
+        if "summary" in twice:  # cut short after the report was written, before the table
+            assert (
+                "; a second Ctrl-C cut this summary short (the table was not printed; deepeval results written to "
+                in out
+            ), out
+            assert " deepeval results =" not in out, out  # our section (the table) never began
+        else:
+            assert "tests not yet run have no row" in out, out
+        return
     if twice in ("TERM", "INT"):  # the second one is ignored, or ends the process at once: never exit 1
         ends = (2,) if twice == "INT" else (143, -signal.SIGTERM)  # pytest's "interrupted" is 2
         assert proc.returncode in ends, (proc.returncode, out + err)

@@ -41,6 +41,11 @@ class DeepEvalCollector:
         self._previous_sigterm: Any = None
         #: Ctrl-C is a second SIGTERM (the session ended on SIGTERM)
         self._ctrl_c_is_sigterm = False
+        #: the session ends on Ctrl-C: SIGINT's handler is :meth:`_second_ctrl_c` (until the process exits)
+        self._ended_on_ctrl_c = False
+        self._more_ctrl_c = 0
+        #: where our terminal summary is (said when a second Ctrl-C cuts it short); None outside it
+        self._summary_stage: str | None = None
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """SIGTERM ends the session as Ctrl-C does (the tests that ended are reported and written, the stop is
@@ -90,13 +95,33 @@ class DeepEvalCollector:
         import threading
 
         self._interrupted = True
-        if (
-            self.stopped_by == "SIGTERM"
-            and threading.current_thread() is threading.main_thread()
+        if not (
+            threading.current_thread() is threading.main_thread()
             and signal.getsignal(signal.SIGINT) is signal.default_int_handler
         ):
+            return
+        if self.stopped_by == "SIGTERM":
             signal.signal(signal.SIGINT, _as_a_second_sigterm)
             self._ctrl_c_is_sigterm = True
+        elif self.stopped_by is None and excinfo.errisinstance(KeyboardInterrupt):
+            signal.signal(signal.SIGINT, self._second_ctrl_c)
+            self._ended_on_ctrl_c = True
+
+    def _second_ctrl_c(self, signum: int, frame: Any) -> None:
+        """SIGINT's handler once a session ends on Ctrl-C, until the process exits. A second Ctrl-C cuts our
+        terminal summary short (one line, :meth:`pytest_terminal_summary`) and is otherwise ignored: the first
+        already ended the session and names the exit status (pytest's 2); as Python's default it raised
+        KeyboardInterrupt wherever it landed (our summary importing the HTML report's templates, pytest's cache or
+        its interrupt report, `deepeval test run` after pytest): exit 130, a 90-line traceback and no table
+        (outside attack 8, L3). A third one is Python's default again (a hung hook can still be interrupted)."""
+        import signal
+
+        self._more_ctrl_c += 1
+        if self._summary_stage is not None:
+            raise KeyboardInterrupt
+        if self._more_ctrl_c >= 2:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            raise KeyboardInterrupt
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -106,18 +131,36 @@ class DeepEvalCollector:
             session.exitstatus = 128 + signal.SIGTERM  # 143, as a process ended by SIGTERM
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
+        import atexit
         import signal
 
         if self._previous_sigterm is not None:
-            signal.signal(signal.SIGTERM, self._previous_sigterm)
+            if self._interrupted and self.stopped_by is None:
+                # The session ended on Ctrl-C: a SIGTERM from here until the process exits is a second of the first
+                # and is ignored, as it was while the session ended (pytest's own 2 stays the exit status). With
+                # SIGTERM's default put back here, a SIGTERM during pytest's cleanup after this hook (garbage
+                # collection, tenths of a second) or `deepeval test run`'s on_test_run_end hook ended the process
+                # 143 (outside attack 8, M3). A Python handler, not SIG_IGN, so that processes started meanwhile
+                # get SIGTERM's default; at interpreter shutdown, where Python puts the default back for a Python
+                # handler, SIG_IGN takes over.
+                signal.signal(signal.SIGTERM, _after_ctrl_c)
+                atexit.register(signal.signal, signal.SIGTERM, signal.SIG_IGN)
+            else:
+                signal.signal(signal.SIGTERM, self._previous_sigterm)
             self._previous_sigterm = None
+        if self._ended_on_ctrl_c:
+            # The session ended on Ctrl-C: a second one stays ignored until the process exits (pytest's cleanup
+            # after this hook, `deepeval test run`'s on_test_run_end hook: it made the exit status 130), a third
+            # is Python's default; at interpreter shutdown, where Python puts SIGINT's default action back, Ctrl-C
+            # is ignored.
+            if signal.getsignal(signal.SIGINT) == self._second_ctrl_c:
+                atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
+            self._ended_on_ctrl_c = False
         if self._ctrl_c_is_sigterm:
             # The session ended on SIGTERM, so the process was asked to end: Ctrl-C stays a second SIGTERM until
             # it exits (pytest's own cleanup after this hook collects garbage for tenths of a second, and `deepeval
             # test run` runs its on_test_run_end hook), and is ignored once the interpreter shuts down, where Python
             # puts SIGINT's default action back. A Ctrl-C in either place made the exit status 130.
-            import atexit
-
             atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
             self._ctrl_c_is_sigterm = False
 
@@ -172,6 +215,21 @@ class DeepEvalCollector:
         # An xdist worker's results reach the controller on its test reports; only the controller reports.
         if not self.results or hasattr(config, "workerinput"):
             return
+        self._summary_stage = "before the table and the report"
+        try:
+            self._summarize(terminalreporter, exitstatus, config)
+        except KeyboardInterrupt:
+            if not self._ended_on_ctrl_c:
+                raise
+            terminalreporter.write_line(
+                f"deepeval: interrupted: the run was stopped after {len(self.results)} test result(s); a second "
+                f"Ctrl-C cut this summary short ({self._summary_stage})",
+                red=True,
+            )
+        finally:
+            self._summary_stage = None
+
+    def _summarize(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
         from deepeval.config.test_run_options import TestRunOptions
         from deepeval.evaluate.configs import TestRunResultDisplay
         from deepeval.evaluate.display import render_results
@@ -200,6 +258,7 @@ class DeepEvalCollector:
         session.set_latest(run)  # global_test_run_manager.get_latest_test_run_data()
         _current_run().calculate_test_passes_and_fails()
         exported = self._export(run, terminalreporter)
+        self._summary_stage = "; ".join(["the table was not printed", *(line for line, _ in exported)])
         keep_latest(run)  # for deepeval view (best effort)
         terminalreporter.section("deepeval results")
         from deepeval.models.resolve import embedded_notice
@@ -214,6 +273,7 @@ class DeepEvalCollector:
         except ValueError:
             option = TestRunResultDisplay.ALL
         terminalreporter.write(render_results(run, option, width=width, full_reason=options.show_full_reason))
+        self._summary_stage = "after the table"
         for line in self._reconcile():
             terminalreporter.write_line(line, yellow=True)
         if "interrupted" in run.extras:
@@ -236,6 +296,9 @@ class DeepEvalCollector:
         from deepeval.evaluate.test_run_file import write_test_run_file
 
         run.run_id = uuid.uuid4().hex
+        self._summary_stage = (
+            f"while writing the report to {terminal(folder)}; a file there is whole or absent"
+        )
         try:
             run.extras["test_run_path"] = str(write_test_run_file(run, folder))  # deepeval's documented file
             json_path, html_path = export_run(run, folder)
@@ -309,6 +372,11 @@ def _as_a_second_sigterm(signum: int, frame: Any) -> None:
     import signal
 
     os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _after_ctrl_c(signum: int, frame: Any) -> None:
+    """SIGTERM's handler once the session has ended on Ctrl-C, until the process exits: the first signal named
+    the stop and the exit status (pytest's 2 for an interrupted session), so the SIGTERM is ignored."""
 
 
 def _current_run() -> Any:
