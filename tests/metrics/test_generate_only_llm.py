@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -107,14 +108,53 @@ class CostlyModel(DeepEvalBaseLLM):
         (-1.0, None),
         (True, None),
         ("0.1", None),
+        ([1], None),
+        ({"usd": 1}, None),
+        ((0.1,), None),
+        (Decimal("0.1"), None),
     ],
 )
 def test_a_custom_models_cost_counts_only_when_a_finite_number_at_least_0(cost: Any, recorded: Any) -> None:
     """nan / inf / -1 / True once became the row's cost ($nan made a whole run's total $nan) and a string cost made
-    the reply 'invalid JSON' (outside attack 5, L2): the reply is used, the cost is unknown."""
+    the reply 'invalid JSON' (outside attack 5, L2); a list or dict cost still did (outside attack 8, L6): the
+    reply is used, the cost is unknown."""
     from deepeval.models.usage import track_usage
 
     with track_usage() as usage:
         reply = asyncio.run(a_generate_structured(CostlyModel(cost), "why?", ReasonReply))
     assert reply.reason == "fine"
     assert usage.cost == recorded
+
+
+@pytest.mark.parametrize("cost", [[1], {"usd": 1}], ids=["list", "dict"])
+def test_a_row_whose_custom_judge_reports_a_cost_that_is_no_number_is_scored_with_cost_unknown(
+    cost: Any,
+) -> None:
+    """Outside attack 8, L6: GEval over a custom judge returning ``(valid JSON, [1])`` failed the row as
+    "StructuredOutputError: ... invalid JSON". The row is scored from the reply; its cost is unknown."""
+    from deepeval import evaluate
+    from deepeval.evaluate import DisplayConfig
+    from deepeval.evaluate.configs import CacheConfig
+    from deepeval.metrics import GEval
+    from deepeval.test_case import SingleTurnParams
+
+    class StepsModel(CostlyModel):
+        def generate(self, prompt: str, schema: Any = None) -> Any:
+            return '{"steps": ["Check it."], "score": 8, "reason": "right"}', self.cost
+
+    metric = GEval(
+        name="C",
+        criteria="Is the answer right?",
+        evaluation_params=[SingleTurnParams.INPUT, SingleTurnParams.ACTUAL_OUTPUT],
+        model=StepsModel(cost),
+    )
+    result = evaluate(
+        [LLMTestCase(input="2+2?", actual_output="4")],
+        [metric],
+        display_config=DisplayConfig(show_indicator=False, print_results=False),
+        cache_config=CacheConfig(write_cache=False, use_cache=False),
+    )
+    row = result.test_results[0].metrics_data[0]
+    assert row.error is None and row.score == pytest.approx(0.8) and row.reason == "right"
+    assert row.evaluation_cost is None and row.llm_calls >= 1
+    assert result.totals()["cost_usd"] is None

@@ -572,6 +572,44 @@ def test_a_reply_body_over_the_size_limit_is_a_judge_error_naming_it(
     assert not _leaks(provider, message, repr(info.value))
 
 
+@pytest.mark.parametrize("provider", _OUR_HTTP, ids=[_provider(p).id for p in _OUR_HTTP])
+@pytest.mark.parametrize(
+    "fault",
+    [
+        Fault.oversize(1 << 20, coding="gzip"),
+        Fault.oversize(1 << 20, coding="gzip", chunked=True),
+        Fault.oversize(1 << 20, coding="deflate"),
+    ],
+    ids=["gzip", "gzip-chunked", "deflate"],
+)
+@pytest.mark.parametrize("transport", ["aiohttp", "httpx"])
+def test_a_compressed_reply_that_decodes_past_the_size_limit_is_a_judge_error_naming_it(
+    provider: Provider, fault: Fault, transport: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside attack 8, LOW 1: the limit counted wire bytes only, so a 400 MiB body gzipped to 0.4 MB was read and
+    decoded whole (1.73 GB peak). Here 1 MiB decodes from about 1 KB on the wire, under the 64 KiB limit: the
+    decoded bytes are counted too, and the reply fails as one over the limit, naming it and its coding; the next
+    reply, compressed the same way and under the limit, decodes as usual."""
+    assert fault.coding is not None
+    monkeypatch.setenv("DEEPEVAL_JUDGE_MAX_REPLY_BYTES", str(_LIMIT))
+    monkeypatch.setenv("DEEPEVAL_HTTP_CLIENT", transport)
+    with running(provider) as (server, judge):
+        server.script(fault, Fault.compressed(fault.coding))
+        with pytest.raises(JudgeError) as info:
+            judge.generate("Is it on topic? Reply in JSON.", schema=Verdict)
+        requests = server.counters.requests
+        result, _ = judge.generate("Is it on topic? Reply in JSON.", schema=Verdict)
+        assert server.pending_faults == 0  # the second reply was the compressed one
+    message = str(info.value)
+    assert info.value.kind is ErrorKind.server and not info.value.retryable
+    assert (
+        f"the reply body decodes ({fault.coding}) to more bytes, over the limit of {_LIMIT:,} bytes "
+        "(DEEPEVAL_JUDGE_MAX_REPLY_BYTES)" in message
+    )
+    assert requests == 1 and result.verdict == "yes"
+    assert not _leaks(provider, message, repr(info.value))
+
+
 def test_a_reply_size_limit_that_is_not_a_positive_integer_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -188,17 +188,41 @@ def summary_line(result: EvaluationResult) -> str:
     """The totals: test cases by status (passed / failed / errored / skipped) and rows on one line; cost, tokens,
     retries, cache hits and wall time on the next (each short enough not to wrap in a wide terminal)."""
     tot = result.totals()
-    cost = "unknown" if tot["cost_usd"] is None else f"${tot['cost_usd']:.6f}"
     return (
         f"{tot['test_cases_passed']}/{tot['test_cases']} test cases passed, {tot['test_cases_failed']} failed, "
         f"{tot['test_cases_errored']} errored, {tot['test_cases_skipped']} skipped; rows: {tot['passed']} passed, "
         f"{tot['failed']} failed, {tot['errors']} errors, {tot['skipped']} skipped"
         + (f", {tot['skipped_metrics']} left out (missing parameters)" if tot["skipped_metrics"] else "")
-        + f"\ncost {cost}; "
-        f"tokens {tot['input_tokens']} in / {tot['output_tokens']} out; retries {tot['retries']}; "
+        + f"\n{usage_words(tot)}; retries {tot['retries']}; "
         f"cache hits {tot['cache_hits']}"
         + (f"; {result.duration_s:.2f} s" if result.duration_s is not None else "")
     )
+
+
+def usage_words(tot: dict[str, Any]) -> str:
+    """The run's cost and tokens in words, from :meth:`EvaluationResult.totals`: ``cost $0.030540; tokens 30 in /
+    15 out``; a total with unknown parts is a lower bound that says so (``cost >= $0.030000 (the cost of 3 of 6
+    measures is unknown)``, ``tokens >= 30 in / 15 out (3 of 6 measures reported none)``), and one with no known
+    part is ``unknown``."""
+    if tot["cost_usd"] is None:
+        cost = "cost unknown"
+    elif tot["cost_partial"]:
+        cost = (
+            f"cost >= ${tot['cost_usd']:.6f} (the cost of {tot['cost_unknown_measures']} of "
+            f"{tot['cost_measures']} measures is unknown)"
+        )
+    else:
+        cost = f"cost ${tot['cost_usd']:.6f}"
+    if tot["input_tokens"] is None:
+        tokens = "tokens unknown"
+    elif tot["tokens_partial"]:
+        tokens = (
+            f"tokens >= {tot['input_tokens']} in / {tot['output_tokens']} out ({tot['tokens_unknown_measures']} "
+            f"of {tot['token_measures']} measures reported none)"
+        )
+    else:
+        tokens = f"tokens {tot['input_tokens']} in / {tot['output_tokens']} out"
+    return f"{cost}; {tokens}"
 
 
 def failing_command(result: EvaluationResult) -> str | None:

@@ -6,9 +6,8 @@ import statistics
 from collections.abc import Iterable
 from typing import Any
 
-from deepeval.evaluate.results import MetricData, RepeatStats
+from deepeval.evaluate.results import MetricData, RepeatStats, usage_totals
 from deepeval.metrics.scoring import mean_of, success_of
-from deepeval.models.usage import sum_costs
 
 
 def aggregate_repeats(reps: list[MetricData]) -> MetricData:
@@ -33,6 +32,8 @@ def aggregate_repeats(reps: list[MetricData]) -> MetricData:
     success = success_of(mean, first.threshold, errored=error is not None)
     ok = next((r for r in reps if r.error is None), first)
     confs = [r.confidence for r in reps if r.confidence is not None]
+    # a repetition whose cost or tokens are unknown makes the row's unknown (not the sum of the others)
+    cost, tokens_in, tokens_out = usage_totals(reps)
     return MetricData(
         name=first.name,
         threshold=first.threshold,
@@ -43,13 +44,13 @@ def aggregate_repeats(reps: list[MetricData]) -> MetricData:
         evaluation_model=ok.evaluation_model,
         error=error,
         error_kind=error_kind,
-        evaluation_cost=sum_costs(r.evaluation_cost for r in reps),
+        evaluation_cost=cost.whole,
         verbose_logs=ok.verbose_logs,
         confidence=min(confs) if confs else None,
         score_breakdown=ok.score_breakdown,
         system_one_fallback_reason=ok.system_one_fallback_reason,
-        input_tokens=_sum_opt(r.input_tokens for r in reps),
-        output_tokens=_sum_opt(r.output_tokens for r in reps),
+        input_tokens=tokens_in.value if tokens_in.parts and not tokens_in.unknown else None,
+        output_tokens=tokens_out.value if tokens_out.parts and not tokens_out.unknown else None,
         flaky=first.flaky,
         duration_s=_sum_opt(r.duration_s for r in reps),
         retries=sum(r.retries for r in reps),

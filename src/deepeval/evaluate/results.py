@@ -13,11 +13,14 @@ import math
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deepeval._fielddict import FieldDict
 from deepeval._install import extra_install_command
 from deepeval.errors import DeepEvalError
+
+if TYPE_CHECKING:
+    from deepeval.models.usage import CostTotal, CountTotal
 
 
 @dataclass
@@ -408,6 +411,49 @@ def _test_result_problem(data: Any) -> str | None:
     return None
 
 
+def usage_totals(rows: list[MetricData]) -> tuple[CostTotal, CountTotal, CountTotal]:
+    """The cost, input-token and output-token totals of ``rows``, each summed by :mod:`deepeval.models.usage` and
+    knowing how many of its parts were unknown. A row is a part of the cost total when it reports a cost or made
+    judge / System One requests (then a cost it did not get back is unknown); likewise of the token totals. A
+    skipped row, and one that made no request and reports nothing (a user metric that reports no usage), is no part:
+    it spent nothing we saw."""
+    from deepeval.models.usage import CostTotal, CountTotal
+
+    cost, tokens_in, tokens_out = CostTotal(), CountTotal(), CountTotal()
+    for m in rows:
+        if m.skipped:
+            continue
+        spent = m.llm_calls > 0 or m.system_one_requests > 0
+        if m.evaluation_cost is not None or spent:
+            cost.add(m.evaluation_cost)
+        if m.input_tokens is not None or m.output_tokens is not None:
+            tokens_in.add(m.input_tokens or 0)
+            tokens_out.add(m.output_tokens or 0)
+        elif spent:
+            tokens_in.add(None)
+            tokens_out.add(None)
+    return cost, tokens_in, tokens_out
+
+
+def _usage_fields(cost: CostTotal, tokens_in: CountTotal, tokens_out: CountTotal) -> dict[str, Any]:
+    """The totals' usage entries: ``cost_usd`` (the known sum; None when none is known) with
+    ``cost_unknown_measures`` (how many measured rows' cost is unknown: ``cost_usd`` is then a lower bound, and
+    ``cost_partial`` says so), and the token sums likewise (``tokens_unknown_measures``, ``tokens_partial``; a
+    token sum is None when every measure that made requests left its tokens unreported). ``cost_measures`` /
+    ``token_measures``: the rows each total counts."""
+    return {
+        "cost_usd": cost.value,
+        "cost_partial": cost.partial,
+        "cost_unknown_measures": cost.unknown,
+        "input_tokens": tokens_in.value,
+        "output_tokens": tokens_out.value,
+        "tokens_partial": tokens_in.partial,
+        "tokens_unknown_measures": tokens_in.unknown,
+        "cost_measures": cost.parts,
+        "token_measures": tokens_in.parts,
+    }
+
+
 @dataclass
 class EvaluationResult:
     """The whole run: ``test_results`` in input order plus run-level facts.
@@ -450,10 +496,14 @@ class EvaluationResult:
     @property
     def total_cost(self) -> float | None:
         """Sum of known ``evaluation_cost`` (USD); None when no row knows its cost or the sum is not finite
-        (:func:`deepeval.models.usage.sum_costs`)."""
-        from deepeval.models.usage import sum_costs
+        (:func:`deepeval.models.usage.sum_costs`). A lower bound when some measures' cost is unknown
+        (:meth:`usage_totals` says how many)."""
+        return self.usage_totals()[0].value
 
-        return sum_costs(m.evaluation_cost for m in self.metric_rows())
+    def usage_totals(self) -> tuple[CostTotal, CountTotal, CountTotal]:
+        """The run's cost, input-token and output-token totals over its measured rows (:func:`usage_parts`),
+        each knowing how many of its parts were unknown."""
+        return usage_totals(self.metric_rows())
 
     def case_counts(self) -> dict[str, int]:
         """``test_cases_passed`` / ``_failed`` / ``_errored`` / ``_skipped``: test cases by :func:`case_status`."""
@@ -478,9 +528,7 @@ class EvaluationResult:
             "errors": sum(1 for m in rows if m.status == "error"),
             "skipped": sum(1 for m in rows if m.status == "skipped"),
             "skipped_metrics": sum(len(t.skipped_metrics or ()) for t in self.test_results),
-            "cost_usd": self.total_cost,
-            "input_tokens": sum(m.input_tokens or 0 for m in rows),
-            "output_tokens": sum(m.output_tokens or 0 for m in rows),
+            **_usage_fields(*usage_totals(rows)),
             "retries": sum(m.retries for m in rows),
             "llm_calls": sum(m.llm_calls for m in rows),
             "system_one_requests": sum(m.system_one_requests for m in rows),

@@ -14,7 +14,8 @@ Layout (camelCase keys, absent values left out, as deepeval's ``model_dump(by_al
 ``strictMode``, ``flaky``, ``evaluationModel``, ``error``, ``evaluationCost``, ``inputTokenCount``,
 ``outputTokenCount``, ``verboseLogs``.
 
-Ours besides: skipped rows (deepeval leaves them out) are left out here too; the spans of component-level evaluation
+Ours besides: a test case's or the run's ``evaluationCost`` is left out when some of its rows' cost is unknown
+(deepeval sums the known ones and writes that as the cost); skipped rows (deepeval leaves them out) are left out here too; the spans of component-level evaluation
 are listed under their golden's ``trace`` (``baseSpans``, ``agentSpans``, ``llmSpans``, ``retrieverSpans``,
 ``toolSpans``: each span's ``name``, ``type``, ``input``, ``output`` and ``metricsData``), a subset of deepeval's
 span records (no uuids or timings). Our own ``<identifier>-<time>-<id>.json`` (the whole result, read back by
@@ -30,8 +31,7 @@ from typing import Any
 
 from deepeval._files import user_path
 from deepeval._safe_path import refuse_link
-from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult, json_safe
-from deepeval.models.usage import sum_costs
+from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult, json_safe, usage_totals
 
 _SPAN_KEYS = {
     "base": "baseSpans",
@@ -83,7 +83,12 @@ def _tools(tools: Any) -> Any:
 
 
 def _cost(rows: list[MetricData]) -> float | None:
-    return sum_costs(m.evaluation_cost for m in rows)
+    """``evaluationCost`` of a test case or the run: the sum of its rows' costs, or None (left out) when no row's
+    cost is known or when some row's cost is unknown: deepeval's readers take the number as the whole cost, and
+    this file has no place to say it is partial (each row's own ``evaluationCost`` is still written; our run file
+    keeps the lower bound with ``cost_partial``)."""
+    cost = usage_totals(rows)[0]
+    return None if cost.partial else cost.value
 
 
 def _duration(rows: list[MetricData]) -> float:
@@ -219,7 +224,7 @@ def test_run_dict(result: EvaluationResult) -> dict[str, Any]:
             "testPassed": sum(decided),
             "testFailed": len(decided) - sum(decided),
             "runDuration": result.duration_s or 0.0,
-            "evaluationCost": result.total_cost,
+            "evaluationCost": _cost(result.metric_rows()),
             "official": False,
         }
     )

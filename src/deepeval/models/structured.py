@@ -72,13 +72,11 @@ def _accepts_schema(fn: Callable[..., Any]) -> bool:
 
 def split_cost(reply: Any) -> tuple[Any, float | None]:
     """``(result, cost)`` tuples are split (a custom model's ``generate`` returns either); anything else has unknown
-    cost. A cost that is not a finite number >= 0 (``nan``, ``inf``, ``-1``, ``True``, ``"0.1"``) is unknown too:
-    one such row once made a whole run's total ``$nan``, and a string cost made the reply "invalid JSON"."""
-    if (
-        isinstance(reply, tuple)
-        and len(reply) == 2
-        and (reply[1] is None or isinstance(reply[1], (int, float, str)))
-    ):
+    cost. A cost that is not a finite number >= 0 (``nan``, ``inf``, ``-1``, ``True``, ``"0.1"``, ``[1]``,
+    ``{"usd": 1}``) is unknown too (:func:`~deepeval.models.usage.known_cost`), and the result is used as it is:
+    one such row once made a whole run's total ``$nan``, and a string, list or dict cost made the whole tuple the
+    reply ("invalid JSON")."""
+    if isinstance(reply, tuple) and len(reply) == 2:
         return reply[0], known_cost(reply[1])
     return reply, None
 

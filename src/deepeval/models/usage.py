@@ -4,8 +4,10 @@ A metric opens :func:`track_usage` around one measure; judge clients and the cal
 tracker is current. ``contextvars`` are inherited by asyncio tasks, so concurrent calls inside one measure all
 record into the same tracker, and concurrent measures never mix.
 
-Costs are summed in one place, :class:`CostTotal` (:func:`sum_costs` for a list): a cost is known only as a finite
-number >= 0 (:func:`known_cost`), unknown costs are left out of a sum, and a sum that is no longer finite (rows of
+Costs are summed in one place, :class:`CostTotal` (:func:`sum_costs` / :func:`cost_total` for a list): a cost is
+known only as a finite number >= 0 (:func:`known_cost`), unknown costs are left out of a sum but counted, so a total
+with unknown parts is a lower bound that says so (:attr:`CostTotal.partial`; token counts likewise through
+:class:`CountTotal`: a count never reported is unknown, not 0), and a sum that is no longer finite (rows of
 huge but finite costs overflow to ``inf``) is unknown, as a half-known reply's cost is
 (:meth:`deepeval.models.pricing.Price.reply_cost`): never ``$inf``.
 """
@@ -35,32 +37,91 @@ def known_cost(value: Any) -> float | None:
 
 
 class CostTotal:
-    """A running sum of costs (USD): the known ones (:func:`known_cost`) are added, unknown ones are left out.
-    :attr:`value` is None while none is known, and stays None once the sum has overflowed to ``inf``: a total
-    past every float is not a cost anyone can read, and a later small cost must not make it look known again."""
+    """A running sum of costs (USD): the known ones (:func:`known_cost`) are added, unknown ones are left out and
+    counted (:attr:`unknown` of :attr:`parts`), so a total knows whether it is whole or only a lower bound
+    (:attr:`partial`). :attr:`value` is None while none is known, and stays None once the sum has overflowed to
+    ``inf``: a total past every float is not a cost anyone can read, and a later small cost must not make it look
+    known again."""
 
-    __slots__ = ("_sum",)
+    __slots__ = ("_sum", "parts", "unknown")
 
     def __init__(self, start: float | None = None) -> None:
         self._sum: float | None = known_cost(start)
+        self.parts = 0
+        self.unknown = 0
 
     def add(self, cost: Any) -> None:
+        self.parts += 1
         known = known_cost(cost)
-        if known is not None:
+        if known is None:
+            self.unknown += 1
+        else:
             self._sum = (self._sum or 0.0) + known  # inf once it overflows, and inf + x stays inf
+
+    def merge(self, other: CostTotal) -> None:
+        """Add ``other``'s parts (its known sum and its unknown count) to this total."""
+        self.parts += other.parts
+        self.unknown += other.unknown
+        if other._sum is not None:
+            self._sum = (self._sum or 0.0) + other._sum
 
     @property
     def value(self) -> float | None:
+        """The sum of the known costs; None when none is known or the sum is not finite."""
         return None if self._sum is None or not math.isfinite(self._sum) else self._sum
+
+    @property
+    def partial(self) -> bool:
+        """True when :attr:`value` is a number but some parts' costs are unknown: it is then a lower bound."""
+        return self.value is not None and self.unknown > 0
+
+    @property
+    def whole(self) -> float | None:
+        """:attr:`value` when every part's cost is known, else None: the cost of one thing made of the parts (a
+        call's requests, a measure's calls, a row's repetitions) is unknown when a part's is."""
+        return None if self.unknown else self.value
+
+
+class CountTotal:
+    """A running sum of counts (tokens): a part whose count was never reported (None) is unknown, not 0, and is
+    counted in :attr:`unknown`; :attr:`value` is the sum of the known counts, None when every part is unknown (0
+    when there are no parts), and a lower bound when :attr:`partial`."""
+
+    __slots__ = ("_sum", "parts", "unknown")
+
+    def __init__(self) -> None:
+        self._sum = 0
+        self.parts = 0
+        self.unknown = 0
+
+    def add(self, count: int | None) -> None:
+        self.parts += 1
+        if count is None:
+            self.unknown += 1
+        else:
+            self._sum += count
+
+    @property
+    def value(self) -> int | None:
+        return None if self.parts and self.unknown == self.parts else self._sum
+
+    @property
+    def partial(self) -> bool:
+        return self.value is not None and self.unknown > 0
 
 
 def sum_costs(costs: Iterable[Any]) -> float | None:
     """The sum of the known costs among ``costs`` (USD), as :class:`CostTotal` makes it: None when none is known
-    or when the sum is not finite."""
+    or when the sum is not finite (:func:`cost_total` also says how many were unknown)."""
+    return cost_total(costs).value
+
+
+def cost_total(costs: Iterable[Any]) -> CostTotal:
+    """A :class:`CostTotal` of ``costs``: its known sum and how many of them were unknown."""
     total = CostTotal()
     for cost in costs:
         total.add(cost)
-    return total.value
+    return total
 
 
 @dataclass

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from deepeval.evaluate import session
 from deepeval.evaluate.configs import TestRunResultDisplay
-from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
+from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult, usage_totals
 from deepeval.models.usage import CostTotal
 from deepeval.test_run.hooks import invoke_test_run_end_hook, on_test_run_end
 
@@ -66,7 +66,7 @@ class TestRun(BaseModel):
     """One test run, with deepeval 4.3.1's field names (and their camelCase aliases): the test cases' results
     split into ``test_cases`` and ``conversational_test_cases``, the pass/fail counts (a test case passes when its
     status is ``passed``; errored ones count as failed, as deepeval counts them), the summed known
-    ``evaluation_cost`` (None when none is known), ``run_duration`` in seconds, ``identifier`` and
+    ``evaluation_cost`` (None when none is known, or when some measure's cost is unknown), ``run_duration`` in seconds, ``identifier`` and
     ``hyperparameters``."""
 
     __test__ = False  # not a pytest test class
@@ -89,9 +89,9 @@ class TestRun(BaseModel):
         (self.conversational_test_cases if result.conversational else self.test_cases).append(result)
         if self._cost is None:
             self._cost = CostTotal(self.evaluation_cost)
-        for m in result.metrics_data:
-            self._cost.add(m.evaluation_cost)
-        self.evaluation_cost = self._cost.value
+        self._cost.merge(usage_totals(result.metrics_data)[0])
+        # as the test_run file: unknown (None) when some measure's cost is unknown, not the sum of the others
+        self.evaluation_cost = None if self._cost.partial else self._cost.value
 
     def calculate_test_passes_and_fails(self) -> None:
         """Set ``test_passed`` / ``test_failed`` from the results (skipped test cases count as neither)."""

@@ -34,7 +34,10 @@ class Fault:
           ``credential`` is the request's ``Authorization`` header less its ``Bearer `` prefix (a server that
           quotes the key it was sent, whole, cut or encoded).
         * ``"oversize"``: reply ``status`` with a JSON-looking body of ``size`` bytes, announced by
-          ``Content-Length``, or sent chunked with no length when ``chunked`` (the size is known only by reading).
+          ``Content-Length``, or sent chunked with no length when ``chunked`` (the size is known only by reading);
+          with ``coding`` (``"gzip"`` / ``"deflate"``) the body is sent compressed under that ``Content-Encoding``
+          (a few KB on the wire that decode to ``size`` bytes).
+        * ``"compressed"``: answer normally, the body sent under ``Content-Encoding: coding``.
     Build them with the class methods below rather than by hand.
     """
 
@@ -49,6 +52,7 @@ class Fault:
     echo: Callable[[str], tuple[Any, Mapping[str, str]]] | None = None
     size: int = 0
     chunked: bool = False
+    coding: str | None = None
 
     @classmethod
     def rate_limited(cls, retry_after: float | None = None, retry_after_ms: int | None = None) -> Fault:
@@ -86,9 +90,17 @@ class Fault:
         return cls("echo", status=status, echo=echo)
 
     @classmethod
-    def oversize(cls, size: int, *, chunked: bool = False, status: int = 200) -> Fault:
-        """A ``status`` reply whose body is ``size`` bytes (a judge reply is a few KB), with or without a length."""
-        return cls("oversize", status=status, size=size, chunked=chunked)
+    def oversize(
+        cls, size: int, *, chunked: bool = False, status: int = 200, coding: str | None = None
+    ) -> Fault:
+        """A ``status`` reply whose body is ``size`` bytes (a judge reply is a few KB), with or without a length;
+        sent compressed (``coding``: ``"gzip"`` or ``"deflate"``) when given."""
+        return cls("oversize", status=status, size=size, chunked=chunked, coding=coding)
+
+    @classmethod
+    def compressed(cls, coding: str) -> Fault:
+        """A normal reply whose body is sent under ``Content-Encoding: coding`` (``"gzip"`` or ``"deflate"``)."""
+        return cls("compressed", coding=coding)
 
     @classmethod
     def disconnect(cls) -> Fault:
@@ -121,6 +133,15 @@ class Counters:
     targets: list[str] = field(default_factory=list)
     #: the headers of each POST request (names lower-cased)
     headers: list[dict[str, str]] = field(default_factory=list)
+
+
+def compress(data: bytes, coding: str) -> bytes:
+    """``data`` as sent under ``Content-Encoding: coding`` (``gzip``, or ``deflate``: zlib-wrapped, as RFC 9110)."""
+    if coding == "gzip":
+        return gzip.compress(data, mtime=0)
+    if coding == "deflate":
+        return zlib.compress(data)
+    raise ValueError(f"no such coding here: {coding!r}")
 
 
 def _decode_body(raw: bytes, encoding: str) -> bytes | None:
@@ -334,11 +355,13 @@ class LoopbackServer:
         else:
             data = json.dumps(body).encode()
             ctype = "application/json"
+        extra = {**self.reply_headers(), **(headers or {})}
+        ctype = extra.pop("Content-Type", ctype)
         try:
             h.send_response(status)
             h.send_header("Content-Type", ctype)
             h.send_header("Content-Length", str(len(data)))
-            for k, v in {**self.reply_headers(), **(headers or {})}.items():
+            for k, v in extra.items():
                 h.send_header(k, v)
             h.end_headers()
             h.wfile.write(data)
@@ -348,24 +371,30 @@ class LoopbackServer:
 
     @staticmethod
     def _send_oversize(h: _Handler, fault: Fault) -> None:
-        """``fault.size`` bytes of body (``{"x": "aaa...`` in 64 KiB writes) until sent or the client hangs up."""
+        """``fault.size`` bytes of body (``{"x": "aaa...`` in 64 KiB writes) until sent or the client hangs up;
+        compressed first under ``fault.coding`` when given."""
         chunk = 64 * 1024
         head = b'{"x": "'
+        pieces: list[bytes] = []
+        left, first = fault.size, True
+        while left > 0:
+            piece = ((head if first else b"") + b"a" * chunk)[:left]
+            first = False
+            left -= len(piece)
+            pieces.append(piece)
+        if fault.coding is not None:
+            pieces = [compress(b"".join(pieces), fault.coding)]
         try:
             h.send_response(fault.status)
             h.send_header("Content-Type", "application/json")
+            if fault.coding is not None:
+                h.send_header("Content-Encoding", fault.coding)
             if fault.chunked:
                 h.send_header("Transfer-Encoding", "chunked")
             else:
-                h.send_header("Content-Length", str(fault.size))
+                h.send_header("Content-Length", str(sum(len(p) for p in pieces)))
             h.end_headers()
-            left = fault.size
-            first = True
-            while left > 0:
-                piece = (head if first else b"") + b"a" * chunk
-                piece = piece[:left]
-                first = False
-                left -= len(piece)
+            for piece in pieces:
                 h.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if fault.chunked else piece)
             if fault.chunked:
                 h.wfile.write(b"0\r\n\r\n")
@@ -479,6 +508,12 @@ class LoopbackServer:
                 self.counters.replied_ok += 1
                 self.counters.input_tokens += tin
                 self.counters.output_tokens += tout
+        if fault is not None and fault.kind == "compressed" and fault.coding is not None:
+            data = compress(json.dumps(body).encode(), fault.coding)
+            self._send(
+                h, status, data, {"Content-Encoding": fault.coding, "Content-Type": "application/json"}
+            )
+            return
         self._send(h, status, body)
 
     def _credential(self, headers: Any) -> str | None:

@@ -61,6 +61,10 @@ def schema_responder(replies: Mapping[str, Any]) -> ChatResponder:
     return respond
 
 
+def _count_or_null(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
 def word_count(text: str) -> int:
     """The servers' default token count: whitespace-separated words in ``text``."""
     return len(text.split())
@@ -101,7 +105,8 @@ class OpenAIChatServer(LoopbackServer):
             ``content`` (a string, or a dict/list sent as its JSON text), ``logprobs`` (one ``{token: logprob}``
             dict per generated token; the chosen token is the most probable one; the reply's ``top_logprobs``
             lists the request's ``top_logprobs`` most probable entries, sorted), ``usage``
-            (``{"prompt_tokens", "completion_tokens"}``), ``finish_reason`` and ``tool_calls``: a list of
+            (``{"prompt_tokens", "completion_tokens"}``; a None count is sent as null, as servers that do not count
+            tokens send it), ``finish_reason`` and ``tool_calls``: a list of
             ``{"name": ..., "arguments": dict | str}`` (or full wire tool calls) sent as the message's OpenAI
             ``tool_calls`` (ids ``call_<n>``, arguments as JSON text, ``content`` null unless given,
             ``finish_reason`` ``"tool_calls"``). Default: replies ``"ok"``.
@@ -214,8 +219,8 @@ class OpenAIChatServer(LoopbackServer):
         if isinstance(limit, int) and limit > 0 and lp_spec is not None:
             lp_spec = list(lp_spec)[:limit]
         usage_in = spec.get("usage") or {}
-        tin = int(usage_in.get("prompt_tokens", prompt_words))
-        tout = int(usage_in.get("completion_tokens", word_count(content or "")))
+        tin = _count_or_null(usage_in.get("prompt_tokens", prompt_words))
+        tout = _count_or_null(usage_in.get("completion_tokens", word_count(content or "")))
         message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None}
         if tool_calls:
             message["tool_calls"] = tool_calls
@@ -234,9 +239,13 @@ class OpenAIChatServer(LoopbackServer):
             "created": int(time.time()),
             "model": model,
             "choices": [choice],
-            "usage": {"prompt_tokens": tin, "completion_tokens": tout, "total_tokens": tin + tout},
+            "usage": {
+                "prompt_tokens": tin,
+                "completion_tokens": tout,
+                "total_tokens": None if tin is None or tout is None else tin + tout,
+            },
         }
-        return 200, body, (tin, tout)
+        return 200, body, (tin or 0, tout or 0)
 
     def _embeddings(self, payload: dict[str, Any]) -> tuple[int, Any, tuple[int, int]]:
         """OpenAI ``/v1/embeddings``: ``input`` a string or a list of strings."""
