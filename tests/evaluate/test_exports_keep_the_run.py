@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from _support.markers import REGRESSION, known_limit
+from _support.priced_metric import PricedMetric
 from deepeval import evaluate
 from deepeval.evaluate import DisplayConfig
 from deepeval.evaluate.configs import ErrorConfig
 from deepeval.evaluate.report import save_json
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
-from deepeval.metrics import AnswerRelevancyMetric, BaseMetric
+from deepeval.metrics import AnswerRelevancyMetric
 from deepeval.test_case import LLMTestCase
 
 pytestmark = REGRESSION
@@ -27,34 +28,11 @@ def _strict_loads(text: str) -> object:
     return json.loads(text, parse_constant=refuse)
 
 
-class _CostMetric(BaseMetric):
-    """Scores 1.0 and reports ``cost`` as its evaluation cost (a custom metric, e.g. pricing from a pandas table)."""
-
-    def __init__(self, cost: float | None = None) -> None:
-        self.threshold = 0.5
-        self.cost = cost
-
-    def measure(self, test_case: LLMTestCase, *args: object, **kwargs: object) -> float:
-        self.score, self.success, self.reason = 1.0, True, "ok"
-        self.evaluation_cost = self.cost
-        return 1.0
-
-    async def a_measure(self, test_case: LLMTestCase, *args: object, **kwargs: object) -> float:
-        return self.measure(test_case)
-
-    def is_successful(self) -> bool:
-        return True
-
-    @property
-    def __name__(self) -> str:  # type: ignore[override]
-        return "Cost"
-
-
 def test_run_json_file_is_strict_json_when_a_cost_is_not_finite(tmp_path: Path) -> None:
     """Regression: run-level totals kept NaN/inf, so the exported JSON held 'NaN'/'Infinity' (not JSON)."""
     result = evaluate(
         [LLMTestCase(input="q", actual_output="a")],
-        [_CostMetric(cost=float("nan"))],
+        [PricedMetric(cost=float("nan"))],
         display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=str(tmp_path)),
     )
     text = Path(result.extras["json_path"]).read_text(encoding="utf-8")
@@ -82,7 +60,7 @@ def test_row_costs_whose_sum_overflows_make_the_run_cost_unknown_not_inf(
 
     result = evaluate(
         [LLMTestCase(input=f"q{i}", actual_output="a") for i in range(3)],
-        [_CostMetric(cost=1e308)],
+        [PricedMetric(cost=1e308)],
         display_config=DisplayConfig(show_indicator=False, results_folder=str(tmp_path)),
     )
     assert [t.metrics_data[0].evaluation_cost for t in result.test_results] == [
@@ -114,7 +92,7 @@ def test_export_of_mixed_type_set_in_metadata_does_not_lose_the_run(tmp_path: Pa
     """Regression: a set of mixed types in metadata made the export raise TypeError after the run, losing every row."""
     result = evaluate(
         [LLMTestCase(input="q", actual_output="a", metadata={"ids": {1, "a"}})],
-        [_CostMetric()],
+        [PricedMetric()],
         display_config=DisplayConfig(show_indicator=False, print_results=False, results_folder=str(tmp_path)),
     )
     assert result.test_results[0].metrics_data[0].score == 1.0

@@ -14,12 +14,13 @@ import pytest
 
 from _support.judge_replies import AR_ALL_RELEVANT
 from _support.markers import REGRESSION
+from _support.priced_metric import PricedMetric
 from deepeval import evaluate
 from deepeval.evaluate import DisplayConfig
 from deepeval.evaluate.configs import CacheConfig
 from deepeval.evaluate.display import summary_line
 from deepeval.evaluate.results import EvaluationResult, MetricData, TestResult
-from deepeval.metrics import AnswerRelevancyMetric, BaseMetric
+from deepeval.metrics import AnswerRelevancyMetric
 from deepeval.models import GPTModel
 from deepeval.models.usage import CostTotal, CountTotal, cost_total
 from deepeval.test_case import LLMTestCase
@@ -30,29 +31,6 @@ pytestmark = REGRESSION
 
 #: gpt-4.1 at $2 / $8 per million tokens; AnswerRelevancy makes 3 calls a row, each 10 tokens in / 5 out here
 AR_ROW_COST = 3 * (10 * 2.00 + 5 * 8.00) / 1e6  # 0.00018
-
-
-class _Priced(BaseMetric):
-    """A custom metric that reports ``cost`` as its evaluation cost (None: it reports none) and makes no call."""
-
-    def __init__(self, cost: float | None) -> None:
-        self.threshold = 0.5
-        self.cost = cost
-
-    def measure(self, test_case: LLMTestCase, *args: object, **kwargs: object) -> float:
-        self.score, self.success, self.reason = 1.0, True, "ok"
-        self.evaluation_cost = self.cost
-        return 1.0
-
-    async def a_measure(self, test_case: LLMTestCase, *args: object, **kwargs: object) -> float:
-        return self.measure(test_case)
-
-    def is_successful(self) -> bool:
-        return True
-
-    @property
-    def __name__(self) -> str:  # type: ignore[override]
-        return "Priced"
 
 
 def _run(tmp_path: Path, usage: dict[str, Any], custom_cost: float | None) -> EvaluationResult:
@@ -68,7 +46,7 @@ def _run(tmp_path: Path, usage: dict[str, Any], custom_cost: float | None) -> Ev
                 LLMTestCase(input=f"q{i} Where is Paris?", actual_output="Paris is the capital.")
                 for i in range(2)
             ],
-            [AnswerRelevancyMetric(model=judge, eval_mode="llm"), _Priced(custom_cost)],
+            [AnswerRelevancyMetric(model=judge, eval_mode="llm"), PricedMetric(custom_cost)],
             display_config=DisplayConfig(show_indicator=False, results_folder=str(tmp_path)),
             cache_config=CacheConfig(write_cache=False, use_cache=False),
         )
