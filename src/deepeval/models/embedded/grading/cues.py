@@ -16,6 +16,7 @@ from deepeval.models.embedded.grading.matching import (
     _match_number,
 )
 from deepeval.models.embedded.grading.polarity import (
+    DECIDED,
     NEGATING_PREDICATE,
     TAKEN_BACK_TAG,
     clause_negates,
@@ -113,7 +114,7 @@ def _tried_but_not(left: str, right: str, after: str) -> bool:
     withdrawn") or an unsettled matter ("was requested and is still pending approval", "trial ended without a
     contract")."""
     around = f"{left} {right}"
-    if not (_TENTATIVE_VERB.search(around) or _TENTATIVE_NOUN.search(around)) or _DECIDED_HERE.search(around):
+    if not (_TENTATIVE_VERB.search(around) or _TENTATIVE_NOUN.search(around)) or DECIDED.search(around):
         return False
     rest = re.split(r"[.;!?](?:\s|$)", after, maxsplit=1)[0]
     if unsettled(f"{around} {rest}"):
@@ -133,12 +134,6 @@ _LATER_CLAUSE = re.compile(r"\bbut\b|,\s*(?=which\b)|,\s*and\b", re.IGNORECASE)
 #: a noun of trial or proposal: "Kestrel Systems' trial", "according to the draft"
 _TENTATIVE_NOUN = re.compile(
     r"\b(?:trial|pilot|proposal|request|bid|nomination|candidacy|evaluation|shortlist|draft|estimate|rumou?r)s?\b",
-    re.IGNORECASE,
-)
-#: a decision in the value's own clause: it is more than tried ("PostgreSQL 16 was chosen after the trial")
-_DECIDED_HERE = re.compile(
-    r"\b(?:chose|chosen|picked|selected|approved|decided|confirmed|signed|agreed|appointed|named|hired|won|"
-    r"went\s+with|opted\s+for|settled\s+on)\b",
     re.IGNORECASE,
 )
 

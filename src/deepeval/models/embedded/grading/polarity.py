@@ -261,8 +261,9 @@ UNSETTLED = re.compile(
     re.IGNORECASE,
 )
 #: a decision stated in the same clause outweighs a pending detail ("PostgreSQL 16 was chosen, pending a review")
-_DECIDED = re.compile(
-    r"\b(?:chose|chosen|picked|selected|approved|decided|confirmed|signed|agreed|appointed|named|hired|went\s+with|"
+DECIDED = re.compile(
+    r"\b(?:chose|chosen|picked|selected|approved|decided|confirmed|signed|agreed|appointed|named|hired|won|"
+    r"went\s+with|"
     r"opted\s+for|settled\s+on)\b",
     re.IGNORECASE,
 )
@@ -271,7 +272,7 @@ _DECIDED = re.compile(
 def unsettled(clause: str) -> bool:
     """``clause`` (a value's clause and the rest of its sentence) says the matter is not settled and states no
     decision ("A $52,000 budget was requested and is still pending approval")."""
-    return bool(UNSETTLED.search(clause)) and not _DECIDED.search(clause)
+    return bool(UNSETTLED.search(clause)) and not DECIDED.search(clause)
 
 
 def polarity_cue(text: str) -> bool:
